@@ -1,0 +1,154 @@
+"""Read and validate a rule set's data files (TOML, one folder per rule set).
+
+Every problem in a data file is reported as one sentence naming the file, the
+table and, where it applies, the row, so that a person fixing a transcription
+knows where to look.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from pathlib import Path
+
+from rules.errors import RulesError
+from rules.tables import Axis, Band, Table
+
+RULES_DIR = Path(__file__).parent
+
+
+class DataFileError(RulesError):
+    pass
+
+
+def _squash(text: str) -> str:
+    return "".join(text.split())
+
+
+def _band(raw: object, where: str) -> Band:
+    if isinstance(raw, str):
+        try:
+            return Band.parse(raw)
+        except ValueError as exc:
+            raise DataFileError(f"{where}: {exc}") from None
+    if isinstance(raw, dict) and isinstance(raw.get("label"), str):
+        values = raw.get("values")
+        if not isinstance(values, list) or not values:
+            raise DataFileError(f"{where}: band {raw['label']!r} lists no values")
+        return Band(raw["label"], names=tuple(values))
+    raise DataFileError(f"{where}: a band is a printed heading or {{label, values}}")
+
+
+def _axis(raw: object, bands: list[object], where: str) -> Axis:
+    if not isinstance(raw, dict) or not isinstance(raw.get("axis"), str):
+        raise DataFileError(f"{where}: the axis needs a name (axis = \"...\")")
+    parsed = tuple(_band(b, f"{where}, band {i + 1}") for i, b in enumerate(bands))
+    axis = Axis(raw["axis"], str(raw.get("label", raw["axis"])), parsed)
+    if axis.numeric:
+        for before, after in zip(parsed, parsed[1:]):
+            if before.high is None or after.low is None or after.low <= before.high:
+                raise DataFileError(
+                    f"{where}: bands {before.label!r} and {after.label!r} overlap or are out of order"
+                )
+    else:
+        seen: set[object] = set()
+        for band in parsed:
+            if seen & set(band.names):
+                raise DataFileError(f"{where}: band {band.label!r} repeats a value")
+            seen |= set(band.names)
+    return axis
+
+
+def load_table(path: Path, ruleset: str) -> Table:
+    where = f"{path}"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise DataFileError(f"{where}: cannot be read as TOML ({exc})") from None
+    table_id = data.get("id")
+    if not isinstance(table_id, str):
+        raise DataFileError(f"{where}: the table has no id")
+    where = f"{path}: table {table_id}"
+    source = data.get("source")
+    if not isinstance(source, dict) or not {"file", "heading"} <= source.keys():
+        raise DataFileError(f"{where}: the table needs [source] with file and heading")
+    rows_raw = data.get("row")
+    if not isinstance(rows_raw, list) or not rows_raw:
+        raise DataFileError(f"{where}: the table has no [[row]] entries")
+    columns = None
+    if "columns" in data:
+        col = data["columns"]
+        columns = _axis(col, col.get("bands", []) if isinstance(col, dict) else [], f"{where}, columns")
+        if not columns.bands:
+            raise DataFileError(f"{where}: the columns list no bands")
+    width = len(columns.bands) if columns else 1
+    cells: list[tuple[str, ...]] = []
+    printed: list[str] = []
+    for i, row in enumerate(rows_raw, start=1):
+        label = row.get("band") if isinstance(row, dict) else None
+        row_where = f"{where}, row {label if isinstance(label, str) else i}"
+        if not isinstance(row, dict) or "band" not in row or "cells" not in row:
+            raise DataFileError(f"{row_where}: a row needs band and cells")
+        row_cells = row["cells"]
+        if not isinstance(row_cells, list) or not all(isinstance(c, str) for c in row_cells):
+            raise DataFileError(f"{row_where}: cells must be a list of strings")
+        if len(row_cells) != width:
+            raise DataFileError(f"{row_where}: {len(row_cells)} cells for {width} columns")
+        if "printed" in row:
+            # The card's line, blanks lost, must be what the row reads back as.
+            band_label = row["band"] if isinstance(row["band"], str) else row["band"]["label"]
+            if _squash(str(row["printed"])) != _squash(band_label + "".join(row_cells)):
+                raise DataFileError(
+                    f"{row_where}: cells do not read back as the printed line {row['printed']!r}"
+                )
+        cells.append(tuple(row_cells))
+        printed.append(str(row.get("printed", "")))
+    rows = _axis(data.get("rows"), [r["band"] for r in rows_raw], f"{where}, rows")
+    legend = data.get("legend", {})
+    notes = data.get("notes", [])
+    if not all(isinstance(n, str) for n in notes):
+        raise DataFileError(f"{where}: notes must be strings")
+    return Table(
+        ruleset=ruleset,
+        id=table_id,
+        title=str(data.get("title", table_id)),
+        source_file=str(source["file"]),
+        source_heading=str(source["heading"]),
+        rows=rows,
+        columns=columns,
+        cells=tuple(cells),
+        printed_rows=tuple(printed),
+        dice=data.get("dice"),
+        legend=dict(legend),
+        notes=tuple(notes),
+        card_notes=tuple(data.get("card_notes", [])),
+    )
+
+
+def ruleset_ids() -> list[str]:
+    return sorted({p.parent.parent.name for p in RULES_DIR.glob("*/tables/*.toml")})
+
+
+@cache
+def load_ruleset(ruleset: str) -> dict[str, Table]:
+    folder = RULES_DIR / ruleset / "tables"
+    if ruleset not in ruleset_ids():
+        raise RulesError(
+            f"unknown rule set {ruleset!r}; known rule sets: " + ", ".join(ruleset_ids())
+        )
+    tables: dict[str, Table] = {}
+    for path in sorted(folder.glob("*.toml")):
+        table = load_table(path, ruleset)
+        if table.id in tables:
+            raise DataFileError(f"{path}: table {table.id} is defined twice in {ruleset}")
+        tables[table.id] = table
+    return tables
+
+
+def get_table(ruleset: str, table_id: str) -> Table:
+    tables = load_ruleset(ruleset)
+    if table_id not in tables:
+        raise RulesError(
+            f"rule set {ruleset} has no table {table_id!r}; its tables: " + ", ".join(tables)
+        )
+    return tables[table_id]

@@ -1,0 +1,177 @@
+"""Tables as printed on a reference card: a row axis, an optional column axis, cells.
+
+A *band* is one heading of an axis as the card prints it: a single value ("5"),
+a range ("11-15", "1 à 4", "1 - 3"), an open end ("81 et +", "1 et -", "< 5") or,
+for named axes, a list of values (the months of one weather column).  Lookups take
+axis values (a modified roll, an SP total, a month) and find the band holding them.
+A value outside every band is an error: a table reaches past its printed rows only
+where the card prints an open end.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rules.errors import RulesError
+
+_RANGE = re.compile(r"^(-?\d+)\s*(?:-|à|to)\s*(-?\d+)$")
+_UP = re.compile(r"^(-?\d+)\s*et\s*\+$")
+_DOWN = re.compile(r"^(-?\d+)\s*et\s*-$")
+_BELOW = re.compile(r"^<\s*(-?\d+)$")
+_SINGLE = re.compile(r"^(-?\d+)$")
+
+
+@dataclass(frozen=True)
+class Band:
+    """One printed heading of an axis and the values it holds."""
+
+    label: str
+    low: int | None = None  # None: open downwards ("et -", "<")
+    high: int | None = None  # None: open upwards ("et +")
+    names: tuple[str | int, ...] = ()  # for bands that list their values
+
+    @classmethod
+    def parse(cls, label: str) -> "Band":
+        text = " ".join(label.split())
+        if m := _RANGE.match(text):
+            low, high = int(m[1]), int(m[2])
+            if low > high:
+                raise ValueError(f"band {label!r} runs backwards")
+            return cls(label, low, high)
+        if m := _UP.match(text):
+            return cls(label, int(m[1]), None)
+        if m := _DOWN.match(text):
+            return cls(label, None, int(m[1]))
+        if m := _BELOW.match(text):
+            return cls(label, None, int(m[1]) - 1)
+        if m := _SINGLE.match(text):
+            return cls(label, int(m[1]), int(m[1]))
+        raise ValueError(f"band {label!r} is not a number, a range or an open end")
+
+    @property
+    def numeric(self) -> bool:
+        return not self.names
+
+    def holds(self, value: int | str) -> bool:
+        if self.names:
+            return value in self.names
+        if not isinstance(value, int):
+            return False
+        return (self.low is None or value >= self.low) and (
+            self.high is None or value <= self.high
+        )
+
+
+@dataclass(frozen=True)
+class Axis:
+    """A named axis: `roll`, `sp`, `month`, `unit`..."""
+
+    name: str
+    label: str
+    bands: tuple[Band, ...]
+
+    @property
+    def numeric(self) -> bool:
+        return all(b.numeric for b in self.bands)
+
+    def coerce(self, raw: str) -> int | str:
+        """Turn a typed value into an axis value: a whole number, or a listed name."""
+        wants_int = self.numeric or all(isinstance(v, int) for b in self.bands for v in b.names)
+        if wants_int:
+            try:
+                return int(raw)
+            except ValueError:
+                raise RulesError(f"{self.name} must be a whole number, not {raw!r}") from None
+        return raw
+
+    def index_of(self, value: int | str) -> int:
+        for i, band in enumerate(self.bands):
+            if band.holds(value):
+                return i
+        raise RulesError(f"{self.name}={value} is outside the table ({self.describe()})")
+
+    def describe(self) -> str:
+        if self.numeric:
+            return f"printed {self.name} bands: " + ", ".join(b.label for b in self.bands)
+        values = [str(v) for b in self.bands for v in b.names]
+        return f"{self.name} is one of " + ", ".join(values)
+
+    def values(self) -> list[int | str]:
+        """Every value the axis can take, for open ends only the printed end."""
+        out: list[int | str] = []
+        for band in self.bands:
+            if band.names:
+                out.extend(band.names)
+            else:
+                low = band.low if band.low is not None else band.high
+                high = band.high if band.high is not None else band.low
+                out.extend(range(low, high + 1))  # type: ignore[arg-type]
+        return out
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A cell exactly as printed, with the meaning of its marks."""
+
+    raw: str  # "" for a blank cell
+    table: "Table" = field(repr=False, compare=False)
+
+    @property
+    def text(self) -> str:
+        """The cell as printed: `-` for a blank cell."""
+        return self.raw or "-"
+
+    @property
+    def blank(self) -> bool:
+        return self.raw == ""
+
+    @property
+    def number(self) -> int:
+        """The leading whole number of the cell; 0 for a blank or a printed `-`."""
+        m = re.match(r"^[+-]?\d+", self.raw)
+        return int(m[0]) if m else 0
+
+    @property
+    def marks(self) -> tuple[str, ...]:
+        return tuple(mark for mark in self.table.legend if self.raw.endswith(mark))
+
+    @property
+    def meaning(self) -> list[str]:
+        return [self.table.legend[m] for m in self.marks]
+
+
+@dataclass(frozen=True)
+class Table:
+    ruleset: str
+    id: str
+    title: str
+    source_file: str
+    source_heading: str
+    rows: Axis
+    columns: Axis | None
+    cells: tuple[tuple[str, ...], ...]
+    printed_rows: tuple[str, ...]
+    dice: str | None = None
+    legend: dict[str, str] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    card_notes: tuple[str, ...] = ()
+
+    @property
+    def axes(self) -> tuple[Axis, ...]:
+        return (self.rows,) if self.columns is None else (self.rows, self.columns)
+
+    def lookup(self, **values: int | str) -> Cell:
+        names = {a.name for a in self.axes}
+        unknown = set(values) - names
+        if unknown:
+            raise RulesError(
+                f"table {self.id} has no axis {sorted(unknown)[0]!r}; its axes are "
+                + ", ".join(a.name for a in self.axes)
+            )
+        missing = [n for n in (a.name for a in self.axes) if n not in values]
+        if missing:
+            raise RulesError(f"table {self.id} needs {missing[0]}=VALUE")
+        r = self.rows.index_of(values[self.rows.name])
+        c = 0 if self.columns is None else self.columns.index_of(values[self.columns.name])
+        return Cell(self.cells[r][c], self)

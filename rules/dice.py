@@ -1,0 +1,190 @@
+"""The one dice service every rule set rolls through.
+
+A dice expression names what is rolled:
+
+- ``1d6``, ``2d6``, ``1d10``, ``3d12``: the dice are added up;
+- ``3d10kh1`` / ``3d10kl1``: keep the highest (lowest) dice and add those up, as
+  the class dice of some rules do;
+- ``4d12>=9``: a pool, one die per stand or figure; the result is the number of
+  dice showing at least the target after the modifiers.
+
+Every roll is seeded from the campaign's seed and the roll's index in the campaign,
+so the same seed always gives the same dice and any stored roll can be replayed on
+its own.  Players may instead roll real dice and type them in; those are checked
+against the dice (a d6 takes 1-6 only) and recorded as entered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from rules.errors import RulesError
+
+_EXPR = re.compile(r"^(\d*)d(\d+)(?:(kh|kl)(\d+)|>=(\d+))?$")
+
+ROLLED = "rolled"
+ENTERED = "entered"
+
+
+class DiceError(RulesError):
+    pass
+
+
+@dataclass(frozen=True)
+class Dice:
+    """A parsed dice expression."""
+
+    count: int
+    sides: int
+    keep: str | None = None  # "kh" or "kl"
+    keep_count: int = 0
+    target: int | None = None  # set for a pool: count dice at least this
+
+    @classmethod
+    def parse(cls, expression: str) -> "Dice":
+        m = _EXPR.match(expression.replace(" ", "").lower())
+        if not m:
+            raise DiceError(f"{expression!r} is not a dice expression such as 1d6, 2d6 or 4d12>=9")
+        count = int(m[1]) if m[1] else 1
+        sides = int(m[2])
+        if not 1 <= count <= 200 or sides < 2:
+            raise DiceError(f"{expression!r}: between 1 and 200 dice of 2 or more sides")
+        keep_count = int(m[4]) if m[4] else 0
+        if m[3] and not 1 <= keep_count <= count:
+            raise DiceError(f"{expression!r}: cannot keep {keep_count} of {count} dice")
+        return cls(count, sides, m[3], keep_count, int(m[5]) if m[5] else None)
+
+    def __str__(self) -> str:
+        text = f"{self.count}d{self.sides}"
+        if self.keep:
+            text += f"{self.keep}{self.keep_count}"
+        if self.target is not None:
+            text += f">={self.target}"
+        return text
+
+    def check_entered(self, values: Sequence[int]) -> None:
+        if len(values) != self.count:
+            raise DiceError(f"{self} needs {self.count} dice typed in, not {len(values)}")
+        for value in values:
+            if not isinstance(value, int) or not 1 <= value <= self.sides:
+                raise DiceError(f"a d{self.sides} shows 1 to {self.sides}, not {value}")
+
+    def read(self, raw: Sequence[int], modifier: int) -> int:
+        """The result of these dice with this total modifier."""
+        if self.target is not None:
+            return sum(1 for v in raw if v + modifier >= self.target)
+        kept = sorted(raw, reverse=self.keep == "kh")[: self.keep_count] if self.keep else raw
+        return sum(kept) + modifier
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """A named modifier to a roll, as the card names it."""
+
+    label: str
+    value: int
+
+
+@dataclass(frozen=True)
+class DiceRecord:
+    """What was rolled, why, by whom, the raw dice, the modifiers and the result."""
+
+    purpose: str
+    dice: str
+    raw: tuple[int, ...]
+    modifiers: tuple[Modifier, ...]
+    result: int
+    mode: str  # ROLLED or ENTERED
+    index: int | None  # position in the campaign's dice stream; None when entered
+    by: str = "umpire"
+
+    @property
+    def modifier_total(self) -> int:
+        return sum(m.value for m in self.modifiers)
+
+
+def seeded_dice(seed: int, index: int, dice: Dice) -> tuple[int, ...]:
+    """The dice of roll number `index` of a campaign with this seed."""
+    digest = hashlib.sha256(f"adjutant:{seed}:{index}".encode()).digest()
+    rng = random.Random(int.from_bytes(digest, "big"))
+    return tuple(rng.randint(1, dice.sides) for _ in range(dice.count))
+
+
+@dataclass
+class DiceService:
+    """Rolls dice for one campaign and hands every record to `recorder`.
+
+    `mode` is the campaign's dice mode: in ENTERED mode every roll needs the
+    values the players rolled on the table.
+    """
+
+    seed: int
+    mode: str = ROLLED
+    next_index: int = 0
+    recorder: Callable[[DiceRecord], None] | None = None
+    history: list[DiceRecord] = field(default_factory=list)
+
+    def roll(
+        self,
+        dice: str | Dice,
+        purpose: str,
+        modifiers: Sequence[Modifier] = (),
+        *,
+        entered: Sequence[int] | None = None,
+        by: str = "umpire",
+    ) -> DiceRecord:
+        spec = Dice.parse(dice) if isinstance(dice, str) else dice
+        modifier = sum(m.value for m in modifiers)
+        if entered is not None:
+            values = tuple(entered)
+            spec.check_entered(values)
+            mode, index = ENTERED, None
+        elif self.mode == ENTERED:
+            raise DiceError(f"this campaign's dice are rolled on the table: type in the {spec} for {purpose}")
+        else:
+            index = self.next_index
+            values = seeded_dice(self.seed, index, spec)
+            self.next_index += 1
+            mode = ROLLED
+        record = DiceRecord(
+            purpose=purpose,
+            dice=str(spec),
+            raw=values,
+            modifiers=tuple(modifiers),
+            result=spec.read(values, modifier),
+            mode=mode,
+            index=index,
+            by=by,
+        )
+        self.history.append(record)
+        if self.recorder is not None:
+            self.recorder(record)
+        return record
+
+
+def verify(seed: int, records: Sequence[DiceRecord]) -> list[DiceRecord]:
+    """The rolled records whose dice or result do not match a replay from `seed`."""
+    bad = []
+    for record in records:
+        if record.mode != ROLLED or record.index is None:
+            continue
+        spec = Dice.parse(record.dice)
+        replay = seeded_dice(seed, record.index, spec)
+        if replay != record.raw or spec.read(replay, record.modifier_total) != record.result:
+            bad.append(record)
+    return bad
+
+
+def parse_entered(text: str) -> list[int]:
+    """Dice typed by a person: "4", "3 5" or "3,5"."""
+    parts = [p for p in re.split(r"[\s,]+", text.strip()) if p]
+    if not parts:
+        raise DiceError("type the dice rolled, for example 4 or 3 5")
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise DiceError(f"dice are whole numbers, not {text.strip()!r}") from None

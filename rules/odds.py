@@ -1,0 +1,74 @@
+"""Exact probabilities of rolls and of table results, computed with icepool.
+
+icepool is imported here only, so that looking up a table stays quick.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rules.dice import Dice
+from rules.errors import RulesError
+from rules.tables import Table
+
+NEAREST = "nearest"  # a modified roll beyond the printed rows reads the nearest row
+
+
+def icepool_die(dice: Dice | str, modifier: int = 0):
+    import icepool
+
+    spec = Dice.parse(dice) if isinstance(dice, str) else dice
+    one = icepool.d(spec.sides)
+    if spec.target is not None:
+        return spec.count @ (one + modifier >= spec.target)
+    if spec.keep == "kh":
+        return one.highest(spec.count, spec.keep_count) + modifier
+    if spec.keep == "kl":
+        return one.lowest(spec.count, spec.keep_count) + modifier
+    return spec.count @ one + modifier
+
+
+def roll_distribution(dice: Dice | str, modifier: int = 0) -> dict[int, Fraction]:
+    """Each result of the roll with its exact probability."""
+    die = icepool_die(dice, modifier)
+    return {int(o): Fraction(p) for o, p in zip(die.outcomes(), die.probabilities())}
+
+
+def clamp_roll(table: Table, roll: int) -> int:
+    """The nearest roll the table prints a row for."""
+    values = [v for v in table.rows.values() if isinstance(v, int)]
+    return min(max(roll, min(values)), max(values))
+
+
+def table_distribution(
+    table: Table,
+    modifier: int = 0,
+    *,
+    dice: Dice | str | None = None,
+    roll_axis: str = "roll",
+    beyond: str | None = None,
+    **fixed: int | str,
+) -> dict[str, Fraction]:
+    """The exact chance of each printed result of `table` for a modified roll.
+
+    A modified roll past the printed rows is an error unless the table prints an
+    open end there, or `beyond` is NEAREST (a named procedure option said so).
+    """
+    spec = dice or table.dice
+    if spec is None:
+        raise RulesError(f"table {table.id} is not read with dice")
+    if roll_axis not in {a.name for a in table.axes}:
+        raise RulesError(f"table {table.id} has no {roll_axis} axis")
+    result: dict[str, Fraction] = {}
+    for roll, chance in roll_distribution(spec, modifier).items():
+        try:
+            table.rows.index_of(roll)
+        except RulesError:
+            if beyond != NEAREST:
+                raise RulesError(
+                    f"a modified roll of {roll} is beyond the printed rows of table {table.id}"
+                ) from None
+            roll = clamp_roll(table, roll)
+        text = table.lookup(**{roll_axis: roll}, **fixed).text
+        result[text] = result.get(text, Fraction(0)) + chance
+    return result

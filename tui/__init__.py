@@ -1,0 +1,1 @@
+"""The Textual app. Nothing here is imported by campaigns, models or rules."""

@@ -1,0 +1,163 @@
+"""`adjutant rules`: list, show, look up and compute the odds of any table.
+
+Imports neither textual nor sqlmodel, and icepool only for `odds`, so that a
+lookup answers at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from fractions import Fraction
+
+from rules.errors import RulesError
+from rules.layout import render_table
+from rules.loader import get_table, load_ruleset, ruleset_ids
+from rules.tables import Table
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2, no usage dump
+        raise RulesError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="adjutant rules", description="Read the rule sets' tables.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub.add_parser("list", help="rule sets, their tables and each table's axes")
+    show = sub.add_parser("show", help="a table laid out as on the card, with its notes")
+    show.add_argument("ruleset")
+    show.add_argument("table")
+    look = sub.add_parser("lookup", help="the cell as printed")
+    look.add_argument("ruleset")
+    look.add_argument("table")
+    look.add_argument("axes", nargs="*", metavar="AXIS=VALUE")
+    look.add_argument("--json", action="store_true", help="print JSON")
+    odds = sub.add_parser("odds", help="the exact distribution of results for a roll")
+    odds.add_argument("ruleset")
+    odds.add_argument("table")
+    odds.add_argument("axes", nargs="*", metavar="AXIS=VALUE")
+    odds.add_argument("--modifier", type=str, default="0", help="added to the roll")
+    odds.add_argument("--dice", help="dice rolled, when not the table's own (e.g. 2d6)")
+    odds.add_argument(
+        "--beyond",
+        choices=["error", "nearest"],
+        default="error",
+        help="a modified roll past the printed rows: an error, or the nearest row",
+    )
+    odds.add_argument("--json", action="store_true", help="print JSON")
+    return parser
+
+
+def _axes(table: Table, pairs: list[str], skip: str | None = None) -> dict[str, int | str]:
+    axes = {a.name: a for a in table.axes}
+    values: dict[str, int | str] = {}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        if not sep or not name or not raw:
+            raise RulesError(f"{pair!r} is not AXIS=VALUE (for example roll=8)")
+        if name not in axes:
+            raise RulesError(
+                f"table {table.id} has no axis {name!r}; its axes are " + ", ".join(axes)
+            )
+        values[name] = axes[name].coerce(raw)
+    for name in axes:
+        if name != skip and name not in values:
+            raise RulesError(f"table {table.id} needs {name}=VALUE")
+    return values
+
+
+def _list() -> str:
+    lines = []
+    for ruleset in ruleset_ids():
+        lines.append(ruleset)
+        for table in load_ruleset(ruleset).values():
+            axes = ", ".join(a.name for a in table.axes)
+            lines.append(f"  {table.id}({axes})  {table.title}")
+    return "\n".join(lines)
+
+
+def _lookup(args: argparse.Namespace) -> str:
+    table = get_table(args.ruleset, args.table)
+    values = _axes(table, args.axes)
+    cell = table.lookup(**values)
+    if args.json:
+        return json.dumps(
+            {
+                "ruleset": table.ruleset,
+                "table": table.id,
+                "axes": values,
+                "text": cell.text,
+                "blank": cell.blank,
+                "meaning": cell.meaning,
+                "source": {"file": table.source_file, "heading": table.source_heading},
+            },
+            ensure_ascii=False,
+        )
+    meaning = "".join(f"\n{m}: {table.legend[m]}" for m in cell.marks)
+    return cell.text + meaning
+
+
+def _percent(p: Fraction) -> str:
+    return f"{float(p) * 100:6.2f}%"
+
+
+def _odds(args: argparse.Namespace) -> str:
+    from rules.odds import NEAREST, table_distribution
+
+    table = get_table(args.ruleset, args.table)
+    try:
+        modifier = int(args.modifier)
+    except ValueError:
+        raise RulesError(f"--modifier must be a whole number, not {args.modifier!r}") from None
+    values = _axes(table, args.axes, skip=table.rows.name)
+    if table.rows.name in values:
+        raise RulesError(f"odds roll the dice for {table.rows.name}; leave it out")
+    dist = table_distribution(
+        table,
+        modifier,
+        dice=args.dice,
+        roll_axis=table.rows.name,
+        beyond=NEAREST if args.beyond == "nearest" else None,
+        **values,
+    )
+    order = sorted(dist, key=lambda text: (text != "-", text))
+    if args.json:
+        return json.dumps(
+            {
+                "ruleset": table.ruleset,
+                "table": table.id,
+                "dice": args.dice or table.dice,
+                "modifier": modifier,
+                "axes": values,
+                "results": [
+                    {"text": t, "probability": str(dist[t]), "float": float(dist[t])}
+                    for t in order
+                ],
+            },
+            ensure_ascii=False,
+        )
+    dice = args.dice or table.dice
+    head = f"{table.title}: {dice}{modifier:+d}" + "".join(f", {k}={v}" for k, v in values.items())
+    width = max(len(t) for t in order)
+    rows = [f"  {t:<{width}}  {_percent(dist[t])}  {dist[t]}" for t in order]
+    return "\n".join([head, *rows])
+
+
+def main(argv: list[str]) -> int:
+    try:
+        args = _parser().parse_args(argv)
+        if args.command == "list":
+            out = _list()
+        elif args.command == "show":
+            out = render_table(get_table(args.ruleset, args.table))
+        elif args.command == "lookup":
+            out = _lookup(args)
+        else:
+            out = _odds(args)
+    except RulesError as exc:
+        print(f"adjutant rules: {exc}", file=sys.stderr)
+        return 2
+    print(out)
+    return 0

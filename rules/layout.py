@@ -1,0 +1,47 @@
+"""A table laid out in plain text as on its card, with its source and notes."""
+
+from __future__ import annotations
+
+import textwrap
+
+from rules.tables import Table
+
+
+def grid(table: Table) -> list[list[str]]:
+    """Header row then one row per printed row: the cells as printed, `-` for blanks."""
+    corner = table.rows.label
+    heads = [b.label for b in table.columns.bands] if table.columns else [""]
+    rows = [[corner, *heads]]
+    for band, cells in zip(table.rows.bands, table.cells):
+        rows.append([band.label, *[c or "-" for c in cells]])
+    return rows
+
+
+def render_table(table: Table, width: int = 100) -> str:
+    rows = grid(table)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    # Long text cells (terrain, command points) would make the grid unreadable:
+    # cap each column and wrap inside it.
+    cap = max(12, (width - widths[0]) // max(1, len(widths) - 1) - 2)
+    widths = [widths[0]] + [min(w, cap) for w in widths[1:]]
+    lines = [f"{table.title}  [{table.ruleset}/{table.id}]"]
+    if table.dice:
+        lines.append(f"Roll: {table.dice}")
+    for r, row in enumerate(rows):
+        wrapped = [textwrap.wrap(c, widths[i]) or [""] for i, c in enumerate(row)]
+        for k in range(max(len(w) for w in wrapped)):
+            parts = []
+            for i, w in enumerate(wrapped):
+                text = w[k] if k < len(w) else ""
+                parts.append(text.ljust(widths[i]) if i == 0 else text.rjust(widths[i]))
+            lines.append("  ".join(parts).rstrip())
+        if r == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    for mark, meaning in table.legend.items():
+        lines.append(f"{mark} = {meaning}")
+    for note in table.card_notes:
+        lines.append(f"Card: {note}")
+    lines.append(f"Source: {table.source_file}, heading \"{table.source_heading}\"")
+    for note in table.notes:
+        lines.extend(textwrap.wrap(f"Reading: {note}", width, subsequent_indent="  "))
+    return "\n".join(lines)

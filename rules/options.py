@@ -1,0 +1,59 @@
+"""Named rules options: a changeable default wherever a card is silent or contradicts itself."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+
+from rules.errors import RulesError
+from rules.loader import RULES_DIR, DataFileError
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    id: str
+    title: str
+    choices: dict[str, str]
+    default: str
+    reason: str
+    source: str
+
+
+@cache
+def load_options(ruleset: str) -> dict[str, RuleOption]:
+    path = RULES_DIR / ruleset / "options.toml"
+    if not path.exists():
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise DataFileError(f"{path}: cannot be read as TOML ({exc})") from None
+    options: dict[str, RuleOption] = {}
+    for i, raw in enumerate(data.get("option", []), start=1):
+        where = f"{path}: option {raw.get('id', i)}"
+        missing = {"id", "title", "choices", "default", "reason", "source"} - raw.keys()
+        if missing:
+            raise DataFileError(f"{where}: missing {', '.join(sorted(missing))}")
+        if raw["default"] not in raw["choices"]:
+            raise DataFileError(f"{where}: default {raw['default']!r} is not one of its choices")
+        options[raw["id"]] = RuleOption(
+            raw["id"], raw["title"], dict(raw["choices"]), raw["default"], raw["reason"], raw["source"]
+        )
+    return options
+
+
+def resolve_options(ruleset: str, overrides: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Every option of the rule set with its chosen value: the default unless overridden."""
+    options = load_options(ruleset)
+    chosen = {o.id: o.default for o in options.values()}
+    for key, value in (overrides or {}).items():
+        if key not in options:
+            raise RulesError(f"rule set {ruleset} has no option {key!r}")
+        if value not in options[key].choices:
+            raise RulesError(
+                f"option {key} is one of " + ", ".join(options[key].choices) + f", not {value!r}"
+            )
+        chosen[key] = value
+    return chosen

@@ -34,12 +34,6 @@ def roll_distribution(dice: Dice | str, modifier: int = 0) -> dict[int, Fraction
     return {int(o): Fraction(p) for o, p in zip(die.outcomes(), die.probabilities())}
 
 
-def clamp_roll(table: Table, roll: int) -> int:
-    """The nearest roll the table prints a row for."""
-    values = [v for v in table.rows.values() if isinstance(v, int)]
-    return min(max(roll, min(values)), max(values))
-
-
 def table_distribution(
     table: Table,
     modifier: int = 0,
@@ -68,7 +62,7 @@ def table_distribution(
                 raise RulesError(
                     f"a modified roll of {roll} is beyond the printed rows of table {table.id}"
                 ) from None
-            roll = clamp_roll(table, roll)
+            roll = table.rows.nearest(roll)
         text = table.lookup(**{roll_axis: roll}, **fixed).text
         result[text] = result.get(text, Fraction(0)) + chance
     return result

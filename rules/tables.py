@@ -91,6 +91,12 @@ class Axis:
                 return i
         raise RulesError(f"{self.name}={value} is outside the table ({self.describe()})")
 
+    def nearest(self, value: int) -> int:
+        """The printed value nearest to `value`, for procedures whose named option
+        reads a roll past the table on its first or last row."""
+        printed = [v for v in self.values() if isinstance(v, int)]
+        return min(max(value, min(printed)), max(printed))
+
     def describe(self) -> str:
         if self.numeric:
             return f"printed {self.name} bands: " + ", ".join(b.label for b in self.bands)

@@ -189,12 +189,13 @@ def pursuit_modifiers(weather: str) -> list[Modifier] | None:
 
 def read_roll(table_id: str, roll: int, option: str, options: Mapping[str, str] | None = None) -> int:
     """The printed row a modified roll reads, by the named option for rolls off the table."""
+    chosen = resolve_options(RULESET, options)[option]
     table = get_table(RULESET, table_id)
     try:
         table.rows.index_of(roll)
         return roll
     except RulesError:
-        if resolve_options(RULESET, options)[option] == "ask_umpire":
+        if chosen == "ask_umpire":
             raise RulesError(
                 f"a modified roll of {roll} is off the {table_id} table: the umpire decides"
             ) from None

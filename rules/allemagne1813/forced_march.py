@@ -10,6 +10,7 @@ from rules.allemagne1813.data import modifiers
 from rules.dice import Modifier
 from rules.loader import get_table
 from rules.odds import roll_distribution
+from rules.options import resolve_options
 
 RULESET = "allemagne1813"
 
@@ -43,6 +44,7 @@ def forced_march_odds(
     sp: int, modifier: int, options: Mapping[str, str] | None = None
 ) -> dict[int, Fraction]:
     """The exact chance of each SP loss before the roll."""
+    resolve_options(RULESET, options)  # a bad option is an error even when unused
     out: dict[int, Fraction] = {}
     for roll, chance in roll_distribution("1d6", modifier).items():
         loss = forced_march_loss(roll, sp, options)

@@ -27,11 +27,12 @@ def movement_points(
     unit: str, weather: str, out_of_command: bool = False, options: Mapping[str, str] | None = None
 ) -> MovementPoints:
     """MP of a unit (general, cavalry, infantry, artillery) in this weather."""
+    chosen = resolve_options(RULESET, options)
     base = get_table(RULESET, "movement").lookup(unit=unit).number
     penalty = get_table(RULESET, "out_of_command").lookup(unit=unit).number if out_of_command else 0
     effect = get_table(RULESET, "movement_weather").lookup(weather=weather, unit=unit).number
     if unit == "general" and weather == "mud":
-        if resolve_options(RULESET, options)["mud_general_mp"] == "terrain_table":
+        if chosen["mud_general_mp"] == "terrain_table":
             effect = get_table(RULESET, "movement_weather").lookup(weather="mud", unit="cavalry").number
     return MovementPoints(unit, base, penalty, effect)
 
@@ -45,10 +46,10 @@ def stack_fits(
     options: Mapping[str, str] | None = None,
 ) -> bool:
     """Whether a stack may move together. Reserve artillery and generals do not count."""
+    chosen = resolve_options(RULESET, options)["dummy_stacking"]
     if commander_in_chief:
         return True
     table = get_table(RULESET, "stacking")
-    chosen = resolve_options(RULESET, options)["dummy_stacking"]
     for composition in table.rows.values():
         room_inf = table.lookup(composition=composition, arm="infantry").number - infantry
         room_cav = table.lookup(composition=composition, arm="cavalry").number - cavalry

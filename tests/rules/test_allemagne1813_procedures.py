@@ -1082,7 +1082,7 @@ PROCEDURES = [
     pytest.param(lambda o: forced_march_loss(5, 9, o), id="forced_march_loss-on-table"),
     pytest.param(lambda o: forced_march_odds(9, 0, o), id="forced_march_odds-on-table"),
     pytest.param(
-        lambda o: read_roll("combat", 5, "combat_roll_beyond_table", o), id="read_roll-on-table", marks=_LAZY
+        lambda o: read_roll("combat", 5, "combat_roll_beyond_table", o), id="read_roll-on-table"
     ),
 ]
 

@@ -124,7 +124,7 @@ _SCENARIO_KEYS = {
 }
 _SIDE_KEYS = {"id": (_TEXT,), "name": (_TEXT,), "nations": (_TEXTS,)}
 _ARMY_KEYS = {"id": (_TEXT,), "side": (_TEXT,), "name": (_TEXT,), "commander": (_TEXT,)}
-_GENERAL_KEYS = {
+GENERAL_FIELDS = {
     "id": (_TEXT,),
     "name": (_TEXT,),
     "nation": (_TEXT,),
@@ -135,7 +135,7 @@ _GENERAL_KEYS = {
     "location": (_TEXT,),
     "superior": (_TEXT,),
 }
-_UNIT_KEYS = {
+UNIT_FIELDS = {
     "id": (_TEXT,),
     "name": (_TEXT,),
     "nation": (_TEXT,),
@@ -296,8 +296,8 @@ def _read_scenario(path: Path) -> Scenario:
         **head,
         sides=tuple(Side(**v) for v in r.entries(data, "side", _SIDE_KEYS, "side")),
         armies=tuple(Army(**v) for v in r.entries(data, "army", _ARMY_KEYS, "army")),
-        generals=tuple(General(**v) for v in r.entries(data, "general", _GENERAL_KEYS, "general")),
-        units=tuple(Unit(**v) for v in r.entries(data, "unit", _UNIT_KEYS, "unit")),
+        generals=tuple(General(**v) for v in r.entries(data, "general", GENERAL_FIELDS, "general")),
+        units=tuple(Unit(**v) for v in r.entries(data, "unit", UNIT_FIELDS, "unit")),
     )
     _check_references(r, scenario)
     return scenario

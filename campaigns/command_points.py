@@ -1,0 +1,122 @@
+"""Command points: each army rolls 1d6 + CV of its commander-in-chief, then spends.
+
+The balance can never go below zero; every roll and spend is a line of the
+turn's ledger and one action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+
+from campaigns.errors import CampaignError, plainly
+from campaigns.session import CampaignSession
+from models import Army, Campaign, CommandPointRoll, CommandPointSpend, DiceRoll, General
+from rules.allemagne1813.command import ACTIONS, action_cost, roll_command_points
+from rules.loader import get_table
+
+RULESET = "allemagne1813"
+
+
+def action_label(action: str) -> str:
+    axis = get_table(RULESET, "command_points").rows
+    return axis.bands[axis.index_of(action)].label
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    action: str
+    cost: int
+    balance: int
+    note: str
+
+
+@dataclass(frozen=True)
+class ArmyPoints:
+    army: str
+    name: str
+    side: str
+    commander: str | None
+    command_value: int | None
+    rolled: int | None  # the points of this turn, None before the roll
+    ledger: tuple[LedgerLine, ...] = field(default_factory=tuple)
+
+    @property
+    def balance(self) -> int:
+        if self.rolled is None:
+            return 0
+        return self.ledger[-1].balance if self.ledger else self.rolled
+
+
+def turn_points(session: CampaignSession, turn: int | None = None) -> list[ArmyPoints]:
+    with plainly(), session.store.read() as db:
+        turn = turn or db.get_one(Campaign, 1).turn
+        rolls = {r.army: r for r in db.scalars(select(CommandPointRoll).where(CommandPointRoll.turn == turn))}
+        spends: dict[str, list[LedgerLine]] = {}
+        for s in db.scalars(select(CommandPointSpend).where(CommandPointSpend.turn == turn).order_by(CommandPointSpend.id)):
+            spends.setdefault(s.army, []).append(LedgerLine(s.action, s.cost, s.balance, s.note))
+        out = []
+        for army in db.scalars(select(Army).order_by(Army.side, Army.id)):
+            commander = db.get(General, army.commander) if army.commander else None
+            roll = rolls.get(army.id)
+            out.append(
+                ArmyPoints(
+                    army=army.id,
+                    name=army.name,
+                    side=army.side,
+                    commander=commander.name if commander else None,
+                    command_value=commander.command_value if commander else None,
+                    rolled=roll.points if roll else None,
+                    ledger=tuple(spends.get(army.id, [])),
+                )
+            )
+        return out
+
+
+def _army(session: CampaignSession, army_id: str) -> ArmyPoints:
+    for army in turn_points(session):
+        if army.army == army_id:
+            return army
+    raise CampaignError(f"there is no army {army_id!r}")
+
+
+def roll(session: CampaignSession, army_id: str, entered: list[int] | None = None) -> str:
+    army = _army(session, army_id)
+    if army.commander is None or army.command_value is None:
+        raise CampaignError(f"{army.name} has no commander-in-chief to roll for")
+    if army.rolled is not None:
+        raise CampaignError(f"{army.name} has rolled its command points this turn ({army.rolled}); undo to roll again")
+    with plainly(), session.store.action(f"Command points of {army.name}") as db:
+        turn = db.get_one(Campaign, 1).turn
+        record = roll_command_points(session.store.dice(), army.commander, army.command_value, entered=entered)
+        db.flush()
+        dice_row = db.scalars(
+            select(DiceRoll.id).where(DiceRoll.event == session.store.current_event).order_by(DiceRoll.id.desc())  # type: ignore[union-attr]
+        ).first()
+        db.add(CommandPointRoll(turn=turn, army=army_id, points=record.result, dice_roll=dice_row))
+    return f"{army.name}: 1d6 = {record.raw[0]} + CV {army.command_value} = {record.result} PC"
+
+
+def spend(session: CampaignSession, army_id: str, action: str, valid_loc: bool, note: str = "") -> str:
+    if action not in ACTIONS:
+        raise CampaignError(f"the action is one of {', '.join(ACTIONS)}, not {action!r}")
+    army = _army(session, army_id)
+    if army.rolled is None:
+        raise CampaignError(f"{army.name} has not rolled its command points this turn")
+    cost = action_cost(action, valid_loc)
+    label = action_label(action)
+    if cost is None:
+        raise CampaignError(f"'{label}' is not possible without a valid LOC (the card prints '-')")
+    if cost > army.balance:
+        raise CampaignError(f"{army.name} has {army.balance} PC left; '{label}' costs {cost}")
+    balance = army.balance - cost
+    loc = "valid LOC" if valid_loc else "no valid LOC"
+    with plainly(), session.store.action(f"{army.name} spends {cost} PC: {label} ({loc})") as db:
+        turn = db.get_one(Campaign, 1).turn
+        db.add(
+            CommandPointSpend(
+                turn=turn, army=army_id, action=action, cost=cost, balance=balance, note=note or loc
+            )
+        )
+    return f"{army.name}: {label}, {cost} PC; {balance} left"

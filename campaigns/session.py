@@ -1,0 +1,111 @@
+"""An umpire's open campaign: what the app calls to read and change it.
+
+Each public method is one thing an umpire does; each change is one action of
+the store, so it commits at once and can be undone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from campaigns.errors import CampaignError, plainly
+from campaigns.phases import phase
+from models import Campaign, CampaignStore, Overview, open_campaign, overview, save_as
+from models.store import ConcurrentEditError
+from rules.options import resolve_options
+
+
+class CampaignSession:
+    def __init__(self, store: CampaignStore) -> None:
+        self.store = store
+
+    # -- opening -------------------------------------------------------------
+
+    @classmethod
+    def open(cls, target: str | Path) -> "CampaignSession":
+        with plainly():
+            return cls(open_campaign(target))
+
+    @classmethod
+    def new(
+        cls,
+        scenario_id: str,
+        target: str | Path,
+        *,
+        seed: int | None = None,
+        manual_dice: bool = False,
+        name: str | None = None,
+    ) -> "CampaignSession":
+        from campaigns.scenario import ScenarioError, load_scenario
+        from campaigns.setup import create_campaign
+        from rules.dice import ENTERED, ROLLED
+
+        try:
+            scenario = load_scenario(scenario_id)
+            with plainly():
+                store = create_campaign(
+                    target, scenario, seed=seed, dice_mode=ENTERED if manual_dice else ROLLED, name=name or None
+                )
+        except (ScenarioError, ValueError) as exc:
+            raise CampaignError(str(exc)) from None
+        return cls(store)
+
+    def close(self) -> None:
+        self.store.close()
+
+    @property
+    def where(self) -> str:
+        return self.store.name
+
+    # -- reading -------------------------------------------------------------
+
+    def campaign(self) -> Campaign:
+        with plainly():
+            return self.store.campaign()
+
+    def overview(self) -> Overview:
+        with plainly():
+            return overview(self.store)
+
+    def options(self) -> dict[str, str]:
+        campaign = self.campaign()
+        with plainly():
+            return resolve_options(campaign.ruleset, campaign.options)
+
+    def status_line(self) -> str:
+        view = self.overview()
+        weather = view.weather or "weather not rolled"
+        return (
+            f"{view.name} | {view.date:%d %b %Y} | turn {view.turn}/{view.turns} | "
+            f"{phase(view.phase).name} | {weather} | dice {view.dice_mode}"
+        )
+
+    # -- history -------------------------------------------------------------
+
+    def undo(self) -> str:
+        with plainly():
+            event = self.store.undo()
+        return f"Undone: {event.description}"
+
+    def redo(self) -> str:
+        with plainly():
+            event = self.store.redo()
+        return f"Redone: {event.description}"
+
+    def reload(self) -> None:
+        with plainly():
+            self.store.reload()
+
+    def save_as(self, path: str | Path) -> Path:
+        """Copy the campaign to a new file, atomically; the session stays on the original."""
+        target = Path(path).expanduser()
+        if target.suffix != ".campaign":
+            raise CampaignError(f"a campaign file ends in .campaign: {target.name}")
+        if target.exists():
+            raise CampaignError(f"{target} already exists; choose another name")
+        with plainly():
+            save_as(self.store, target)
+        return target
+
+
+__all__ = ["CampaignError", "CampaignSession", "ConcurrentEditError"]

@@ -1,0 +1,121 @@
+"""The Adjutant app: one screen per part of the campaign, each a key away."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from tui.commands import ACTIONS, SCREENS, Command
+
+
+def _binding(command: Command) -> Binding:
+    return Binding(command.key, command.action, command.name, id=command.id, tooltip=command.help)
+
+
+class AdjutantApp(App[None]):
+    TITLE = "Adjutant"
+    CSS_PATH = "app.tcss"
+    BINDINGS = [_binding(c) for c in SCREENS + ACTIONS]
+
+    def __init__(self, session=None, *, config_dir: Path | None = None, start: str | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.config_dir = config_dir
+        self.start = start
+
+    # -- screens -------------------------------------------------------------
+
+    def screen_factory(self, name: str) -> Screen:
+        from tui.screens.registry import screen_class
+
+        return screen_class(name)()
+
+    def on_mount(self) -> None:
+        first = self.start or ("overview" if self.session else "start")
+        self.push_screen(self.screen_factory(first))
+
+    def action_show(self, name: str) -> None:
+        command = next(c for c in SCREENS if c.action == f"show('{name}')")
+        if command.needs_campaign and self.session is None:
+            self.notify("Open or start a campaign first (ctrl+o).", severity="warning")
+            return
+        from tui.screens.registry import screen_class
+
+        if isinstance(self.screen, screen_class(name)):
+            return
+        self.switch_screen(self.screen_factory(name))
+
+    def campaign_changed(self) -> None:
+        """Tell the screen on show that the stored campaign changed."""
+        refresh = getattr(self.screen, "refresh_view", None)
+        if refresh:
+            refresh()
+        for status in self.screen.query("StatusLine"):
+            status.refresh_status()  # type: ignore[attr-defined]
+
+    def status_text(self) -> str:
+        if self.session is None:
+            return "No campaign open: ctrl+o opens or starts one"
+        return self.session.status_line()
+
+    # -- app-wide actions ------------------------------------------------------
+
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        rows = [("This screen", b.key_display or b.key, b.description) for b in self.screen.BINDINGS if isinstance(b, Binding)]
+        rows += [("Screens", c.key, f"{c.name}: {c.help}") for c in SCREENS]
+        rows += [("Actions", c.key.replace("question_mark", "?"), f"{c.name}: {c.help}") for c in ACTIONS]
+        self.push_screen(HelpScreen(rows))
+
+    def action_undo(self) -> None:
+        self._history("undo")
+
+    def action_redo(self) -> None:
+        self._history("redo")
+
+    def _history(self, which: str) -> None:
+        if self.session is None:
+            return
+        from campaigns.errors import CampaignError
+
+        try:
+            done = getattr(self.session, which)()
+        except CampaignError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.notify(done or f"Nothing to {which}.")
+        self.campaign_changed()
+
+    def action_save_as(self) -> None:
+        if self.session is None:
+            return
+        from tui.screens.files import SaveAsScreen
+
+        self.push_screen(SaveAsScreen())
+
+    def action_open_file(self) -> None:
+        self.switch_screen(self.screen_factory("start"))
+
+    def open_session(self, session) -> None:
+        if self.session is not None and self.session is not session:
+            self.session.close()
+        self.session = session
+        self.switch_screen(self.screen_factory("overview"))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for command in SCREENS:
+            yield SystemCommand(command.name, command.help, lambda c=command: self.run_action(c.action))
+        for command in ACTIONS:
+            yield SystemCommand(command.name, command.help, lambda c=command: self.run_action(c.action))
+        for title, help_text, action in getattr(screen, "palette_commands", lambda: [])():
+            yield SystemCommand(title, help_text, lambda a=action: screen.run_action(a))
+
+    def on_unmount(self) -> None:
+        if self.session is not None:
+            self.session.close()

@@ -1,0 +1,40 @@
+"""Every screen and app-wide action, once: its key, its binding id, its name.
+
+The app builds its key bindings, the command palette and the help screen from
+this list, so a screen reachable by key is always reachable by name too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Command:
+    id: str  # binding id, for user keymaps
+    key: str
+    action: str
+    name: str  # shown in the footer and the palette
+    help: str
+    needs_campaign: bool = True
+
+
+SCREENS = (
+    Command("screen.overview", "o", "show('overview')", "Overview", "The campaign at a glance: date, turn, phase, weather, command points, armies"),
+    Command("screen.oob", "b", "show('oob')", "Order of battle", "Sides, armies, generals and units; add, edit, move and remove"),
+    Command("screen.turn", "t", "show('turn')", "Turn sequence", "The phases of the turn, what each still needs, and advancing"),
+    Command("screen.weather", "w", "show('weather')", "Weather", "The weather track of the whole campaign; roll this turn's weather"),
+    Command("screen.command", "c", "show('command')", "Command points", "Roll and spend command points; the ledger of the turn"),
+    Command("screen.march", "m", "show('march')", "Forced march", "Pick a stack, see its modifiers and odds, roll and apply the loss"),
+    Command("screen.history", "h", "show('history')", "History", "Every change and every roll, with undo and redo"),
+    Command("screen.rules", "r", "show('rules')", "Rules reference", "Every table of the rule sets, as on the card, with the readings chosen", needs_campaign=False),
+)
+
+ACTIONS = (
+    Command("app.undo", "u", "undo", "Undo", "Undo the last action"),
+    Command("app.redo", "y", "redo", "Redo", "Redo the last undone action"),
+    Command("app.save_as", "s", "save_as", "Save a copy", "Copy the campaign file to a new name (save as)"),
+    Command("app.open", "ctrl+o", "open_file", "Open campaign", "Open another campaign file or start a new one", needs_campaign=False),
+    Command("app.help", "question_mark,f1", "help", "Help", "The keys of this screen and of the app", needs_campaign=False),
+    Command("app.quit", "q", "quit", "Quit", "Leave Adjutant; every action is already saved", needs_campaign=False),
+)

@@ -1,0 +1,30 @@
+"""`adjutant [FILE] [--db URL]`: open a campaign (or none) and run the app."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="adjutant", description="Run the 1813 campaign from the keyboard.")
+    parser.add_argument("file", nargs="?", help="a campaign file (.campaign) to open")
+    parser.add_argument("--db", help="a database URL such as postgresql+psycopg://... (or ADJUTANT_DATABASE_URL)")
+    args = parser.parse_args(argv)
+    target = args.db or args.file or os.environ.get("ADJUTANT_DATABASE_URL")
+
+    from campaigns.errors import CampaignError
+    from campaigns.session import CampaignSession
+
+    session = None
+    if target:
+        try:
+            session = CampaignSession.open(target)
+        except CampaignError as exc:
+            print(f"adjutant: {exc}", file=sys.stderr)
+            return 2
+    from tui.app import AdjutantApp
+
+    AdjutantApp(session).run()
+    return 0

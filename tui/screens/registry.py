@@ -1,0 +1,24 @@
+"""Screen names to screen classes, imported only when first shown."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from textual.screen import Screen
+
+_SCREENS = {
+    "start": "tui.screens.start:StartScreen",
+    "overview": "tui.screens.overview:OverviewScreen",
+    "oob": "tui.screens.oob:OrderOfBattleScreen",
+    "turn": "tui.screens.turn:TurnScreen",
+    "weather": "tui.screens.weather:WeatherScreen",
+    "command": "tui.screens.command:CommandPointsScreen",
+    "march": "tui.screens.march:ForcedMarchScreen",
+    "history": "tui.screens.history:HistoryScreen",
+    "rules": "tui.screens.rules:RulesScreen",
+}
+
+
+def screen_class(name: str) -> type[Screen]:
+    module, _, cls = _SCREENS[name].partition(":")
+    return getattr(import_module(module), cls)

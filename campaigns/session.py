@@ -76,8 +76,8 @@ class CampaignSession:
         view = self.overview()
         weather = view.weather or "weather not rolled"
         return (
-            f"{view.name} | {view.date:%d %b %Y} | turn {view.turn}/{view.turns} | "
-            f"{phase(view.phase).name} | {weather} | dice {view.dice_mode}"
+            f"{view.date:%d %b %Y} | turn {view.turn}/{view.turns} | {phase(view.phase).name} | "
+            f"{weather} | {view.name} ({view.dice_mode} dice)"
         )
 
     # -- history -------------------------------------------------------------

@@ -6,12 +6,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, OptionList, Static
+from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
 from rules import load_ruleset, ruleset_ids
 from rules.layout import grid
-from tui.widgets.status import StatusLine
+from tui.widgets.cells import plain
+from tui.widgets.status import BottomBar
 
 
 class RulesScreen(Screen[None]):
@@ -34,8 +35,7 @@ class RulesScreen(Screen[None]):
                 yield Static(id="title")
                 yield DataTable(id="cells", zebra_stripes=True, cursor_type="cell")
                 yield Static(id="notes", markup=False)
-        yield StatusLine()
-        yield Footer()
+        yield BottomBar()
 
     def on_mount(self) -> None:
         tables = self.query_one("#tables", OptionList)
@@ -52,9 +52,9 @@ class RulesScreen(Screen[None]):
         cells = self.query_one("#cells", DataTable)
         cells.clear(columns=True)
         rows = grid(table)
-        cells.add_columns(*rows[0])
+        cells.add_columns(*plain(*rows[0]))
         for row in rows[1:]:
-            cells.add_row(*row)
+            cells.add_row(*plain(*row))
         notes = [f"{m} = {t}" for m, t in table.legend.items()]
         notes += [f"Card: {n}" for n in table.card_notes]
         notes.append(f"Source: {table.source_file}, \"{table.source_heading}\"")

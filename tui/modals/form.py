@@ -1,0 +1,85 @@
+"""A form of labelled fields; the caller checks the values and the form shows what is wrong."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Select, Static
+
+from campaigns.errors import CampaignError
+
+
+class FormScreen(ModalScreen[dict[str, str] | None]):
+    """Fields are (key, label, value, choices): choices None for free text.
+
+    `check` gets the values and raises an exception whose text is shown when
+    they are wrong; the form stays open until they are right or it is cancelled.
+    """
+
+    DEFAULT_CSS = """
+    FormScreen { align: center middle; }
+    FormScreen > VerticalScroll { width: 66; max-width: 100%; height: auto; max-height: 100%; border: round $accent; padding: 0 1; background: $surface; }
+    FormScreen Horizontal { height: auto; }
+    FormScreen Label { width: 18; padding: 1 1 0 0; }
+    FormScreen Input, FormScreen Select { width: 1fr; }
+    FormScreen #error { color: $error; height: auto; }
+    """
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="form.cancel"),
+        Binding("ctrl+s", "submit", "Save", id="form.save"),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        fields: list[tuple[str, str, str, list[str] | None]],
+        check: Callable[[dict[str, str]], object] | None = None,
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.fields = fields
+        self.check = check
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(f"[b]{self.title_text}[/b]")
+            for key, label, value, choices in self.fields:
+                with Horizontal():
+                    yield Label(label)
+                    if choices is None:
+                        yield Input(value=value, id=f"f-{key}")
+                    else:
+                        yield Select([(c, c) for c in choices], value=value if value in choices else choices[0], allow_blank=False, id=f"f-{key}")
+            yield Static("", id="error", markup=False)
+            yield Static("Enter on the last field or ctrl+s saves; Escape cancels", classes="muted")
+
+    def values(self) -> dict[str, str]:
+        out = {}
+        for key, *_ in self.fields:
+            widget = self.query_one(f"#f-{key}")
+            out[key] = str(widget.value)  # type: ignore[attr-defined]
+        return out
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        inputs = list(self.query(Input))
+        if event.input is inputs[-1]:
+            self.action_submit()
+        else:
+            self.focus_next()
+
+    def action_submit(self) -> None:
+        values = self.values()
+        if self.check is not None:
+            try:
+                self.check(values)
+            except CampaignError as exc:
+                self.query_one("#error", Static).update(str(exc))
+                return
+        self.dismiss(values)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

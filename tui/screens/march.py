@@ -1,0 +1,142 @@
+"""Forced march: pick a stack, choose the units that march, see the odds, roll."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, OptionList, Static
+from textual.widgets.option_list import Option
+
+from campaigns import forced_march
+from tui.screens.base import CampaignScreen
+from tui.widgets.bars import odds_bar
+from tui.widgets.cells import plain
+
+
+class ForcedMarchScreen(CampaignScreen):
+    TITLE_TEXT = "Forced march"
+    BINDINGS = [
+        Binding("space", "toggle", "Mark unit", id="march.toggle", tooltip="Mark or unmark the unit to march"),
+        Binding("a", "toggle_all", "Mark all", id="march.all", tooltip="Mark every unit of the stack"),
+        Binding("r", "roll", "Roll", id="march.roll", tooltip="Roll 1d6 for each marked unit and take the losses"),
+        Binding("e", "enter", "Enter dice", id="march.enter", tooltip="Type in the dice rolled on the table"),
+    ]
+    DEFAULT_CSS = """
+    ForcedMarchScreen #stacks { width: 32; height: 1fr; }
+    ForcedMarchScreen #right { width: 1fr; }
+    ForcedMarchScreen #units { height: 1fr; }
+    ForcedMarchScreen #mods { height: auto; padding: 0 1; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.marked: set[str] = set()
+        self.stacks: list[forced_march.Stack] = []
+
+    def body(self) -> ComposeResult:
+        yield Static("Forced march: each marked unit rolls 1d6 on the forced march table", classes="title")
+        with Horizontal():
+            yield OptionList(id="stacks")
+            with Vertical(id="right"):
+                yield DataTable(id="units", cursor_type="row")
+                yield Static(id="mods", markup=False)
+
+    def refresh_view(self) -> None:
+        self.stacks = forced_march.stacks(self.session)
+        stacks = self.query_one("#stacks", OptionList)
+        keep = stacks.highlighted or 0
+        stacks.clear_options()
+        stacks.add_options([Option(s.label, id=s.key) for s in self.stacks])
+        if self.stacks:
+            stacks.highlighted = min(keep, len(self.stacks) - 1)
+        self.show_stack()
+
+    def stack(self) -> forced_march.Stack | None:
+        index = self.query_one("#stacks", OptionList).highlighted
+        return self.stacks[index] if index is not None and index < len(self.stacks) else None
+
+    def on_option_list_option_highlighted(self, _event: OptionList.OptionHighlighted) -> None:
+        self.marked.clear()
+        self.show_stack()
+
+    def show_stack(self) -> None:
+        table = self.query_one("#units", DataTable)
+        keep = table.cursor_row
+        table.clear(columns=True)
+        table.add_columns("", "Unit", "SP", "Coh", "Mod", "SP lost: odds")
+        stack = self.stack()
+        if stack is None:
+            return
+        plans = forced_march.plan(self.session, stack)
+        for p in plans:
+            odds = "  ".join(f"{loss}:{odds_bar(chance, 5)}{float(chance) * 100:3.0f}%" for loss, chance in p.odds.items())
+            table.add_row(
+                *plain(
+                    "[x]" if p.unit.id in self.marked else "[ ]",
+                    p.unit.name,
+                    p.unit.strength_points,
+                    p.unit.cohesion,
+                    f"{p.modifier:+d}",
+                    odds,
+                ),
+                key=p.unit.id,
+            )
+        if table.row_count:
+            table.move_cursor(row=min(keep, table.row_count - 1))
+        weather = forced_march.weather_now(self.session) or "clear (weather not rolled)"
+        mods = sorted({f"{m.label} {m.value:+d}" for p in plans for m in p.modifiers})
+        self.query_one("#mods", Static).update(
+            f"Weather: {weather}. Modifiers here: " + ("; ".join(mods) if mods else "none")
+        )
+
+    def _selected_unit(self) -> str | None:
+        table = self.query_one("#units", DataTable)
+        if table.row_count == 0:
+            return None
+        return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+
+    def action_toggle(self) -> None:
+        unit = self._selected_unit()
+        if unit:
+            self.marked ^= {unit}
+            self.show_stack()
+
+    def action_toggle_all(self) -> None:
+        stack = self.stack()
+        if stack:
+            every = {u.id for u in stack.units}
+            self.marked = set() if self.marked == every else every
+            self.show_stack()
+
+    def _march(self, typed: bool) -> None:
+        stack = self.stack()
+        if stack is None:
+            return
+        chosen = [u.id for u in stack.units if u.id in self.marked] or ([self._selected_unit()] if self._selected_unit() else [])
+        if not typed and self.session.campaign().dice_mode != "entered":
+            self._done(self.attempt(lambda: forced_march.march(self.session, stack, chosen)))
+            return
+        entered: dict[str, list[int]] = {}
+        pending = list(chosen)
+
+        def ask_next(values: list[int] | None = None) -> None:
+            if values is not None:
+                entered[pending.pop(0)] = values
+            if pending:
+                name = next(u.name for u in stack.units if u.id == pending[0])
+                self.with_dice(f"the forced march of {name}", "1d6", ask_next, typed=True)
+            else:
+                self._done(self.attempt(lambda: forced_march.march(self.session, stack, chosen, entered)))
+
+        ask_next()
+
+    def _done(self, result: object) -> None:
+        if result is not None:
+            self.marked.clear()
+
+    def action_roll(self) -> None:
+        self._march(typed=False)
+
+    def action_enter(self) -> None:
+        self._march(typed=True)

@@ -1,0 +1,62 @@
+"""Turn sequence: the phases, the current one highlighted with what it still needs."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static
+
+from campaigns import turns
+from tui.modals.confirm import ConfirmScreen
+from tui.screens.base import CampaignScreen
+
+
+class TurnScreen(CampaignScreen):
+    TITLE_TEXT = "Turn sequence"
+    BINDINGS = [
+        Binding("n", "advance", "Next phase", id="turn.advance", tooltip="Move on to the next phase, after a confirmation"),
+    ]
+    DEFAULT_CSS = """
+    TurnScreen #phases { height: auto; border: round $primary; padding: 0 1; }
+    TurnScreen #needs { height: auto; padding: 0 1; }
+    """
+
+    def body(self) -> ComposeResult:
+        yield Static("Turn sequence", classes="title")
+        yield Static(id="heading", markup=False)
+        yield Static(id="phases")
+        yield Static(id="needs", markup=False)
+
+    def refresh_view(self) -> None:
+        status = turns.status(self.session)
+        self.query_one("#heading", Static).update(
+            f"Turn {status.turn} of {status.turns}, {status.date:%d %B %Y}"
+        )
+        lines = []
+        for number, phase in enumerate(status.phases, start=1):
+            if phase.id == status.phase.id:
+                lines.append(f"[reverse b]> {number}. {phase.name}[/]")
+                lines.append(f"     {phase.help}")
+            else:
+                lines.append(f"  {number}. {phase.name}")
+        self.query_one("#phases", Static).update("\n".join(lines))
+        needs = (
+            "Still needed: " + "; ".join(status.outstanding)
+            if status.outstanding
+            else "Nothing more is needed in this phase: n moves on."
+        )
+        self.query_one("#needs", Static).update(needs)
+
+    def action_advance(self) -> None:
+        status = turns.status(self.session)
+        question = f"Leave {status.phase.name} for the next phase?"
+        if status.phase.id == status.phases[-1].id:
+            question = f"End turn {status.turn} and begin turn {status.turn + 1}?"
+        if status.outstanding:
+            question += "\n\nThis phase still needs: " + "; ".join(status.outstanding) + ".\nAdvance anyway?"
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.attempt(lambda: turns.advance(self.session, anyway=bool(status.outstanding)))
+
+        self.app.push_screen(ConfirmScreen(question, yes="Advance"), answered)

@@ -107,12 +107,26 @@ class AdjutantApp(App[None]):
         self.session = session
         self.switch_screen(self.screen_factory("overview"))
 
+    def open_battle(self, battle_id: int) -> None:
+        from tui.screens.fight import FightScreen
+
+        self.switch_screen(FightScreen(battle_id))
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for command in SCREENS:
             yield SystemCommand(command.name, command.help, lambda c=command: self.run_action(c.action))
         for command in ACTIONS:
             yield SystemCommand(command.name, command.help, lambda c=command: self.run_action(c.action))
+        if self.session is not None:
+            from campaigns.battles import battles
+
+            for battle in battles(self.session):
+                yield SystemCommand(
+                    f"Battle of {battle.location} (#{battle.id}, {battle.status})",
+                    battle.result or f"Fight it ({battle.resolver})",
+                    lambda b=battle.id: self.open_battle(b),
+                )
         for title, help_text, action in getattr(screen, "palette_commands", lambda: [])():
             yield SystemCommand(title, help_text, lambda a=action: screen.run_action(a))
 

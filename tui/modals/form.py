@@ -57,6 +57,11 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
             yield Static("", id="error", markup=False)
             yield Static("Enter on the last field or ctrl+s saves; Escape cancels", classes="muted")
 
+    def on_mount(self) -> None:
+        # The scrolling box would take the focus first, and a person would type into nothing.
+        self.query_one(VerticalScroll).can_focus = False
+        self.query_one(f"#f-{self.fields[0][0]}").focus()
+
     def values(self) -> dict[str, str]:
         out = {}
         for key, *_ in self.fields:

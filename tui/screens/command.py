@@ -20,7 +20,7 @@ class CommandPointsScreen(CampaignScreen):
     BINDINGS = [
         Binding("r", "roll", "Roll PC", id="command.roll", tooltip="Roll 1d6 + CV of the army's commander-in-chief"),
         Binding("e", "enter", "Enter die", id="command.enter", tooltip="Type in the die rolled on the table"),
-        Binding("s", "spend", "Spend", id="command.spend", tooltip="Spend command points on an action"),
+        Binding("p", "spend", "Spend", id="command.spend", tooltip="Spend command points on an action"),
     ]
     DEFAULT_CSS = """
     CommandPointsScreen #armies { height: auto; max-height: 50%; }

@@ -84,11 +84,24 @@ class ForcedMarchScreen(CampaignScreen):
             )
         if table.row_count:
             table.move_cursor(row=min(keep, table.row_count - 1))
+        self.plans = {p.unit.id: p for p in plans}
+        self.show_mods()
+
+    def show_mods(self) -> None:
+        plans = list(getattr(self, "plans", {}).values())
         weather = forced_march.weather_now(self.session) or "clear (weather not rolled)"
         mods = sorted({f"{m.label} {m.value:+d}" for p in plans for m in p.modifiers})
-        self.query_one("#mods", Static).update(
-            f"Weather: {weather}. Modifiers here: " + ("; ".join(mods) if mods else "none")
-        )
+        lines = [f"Weather: {weather}. Modifiers here: " + ("; ".join(mods) if mods else "none")]
+        # The odds column of the table is off screen at 80 columns: the cursor's unit gets them here too.
+        chosen = self.plans.get(self._selected_unit() or "") if plans else None
+        if chosen is not None:
+            odds = ", ".join(f"{loss} SP {float(chance) * 100:.0f}%" for loss, chance in chosen.odds.items())
+            lines.append(f"{chosen.unit.name} ({chosen.modifier:+d}) loses: {odds}")
+        self.query_one("#mods", Static).update("\n".join(lines))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id == "units":
+            self.show_mods()
 
     def _selected_unit(self) -> str | None:
         table = self.query_one("#units", DataTable)

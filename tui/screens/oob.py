@@ -51,7 +51,7 @@ class OrderOfBattleScreen(CampaignScreen):
         Binding("g", "add_general", "Add general", id="oob.add_general", tooltip="Add a general under the selected general"),
         Binding("e", "edit", "Edit", id="oob.edit", tooltip="Edit the selected unit or general"),
         Binding("v", "move", "Move", id="oob.move", tooltip="Attach the selected unit or general to another general"),
-        Binding("x", "remove", "Remove", id="oob.remove", tooltip="Remove the selected unit or general"),
+        Binding("d,delete", "remove", "Remove", id="oob.remove", tooltip="Remove the selected unit or general"),
         Binding("f", "flags", "Flags", id="oob.flags", tooltip="Fatigued, entrenched, out of command"),
     ]
     DEFAULT_CSS = """
@@ -95,7 +95,7 @@ class OrderOfBattleScreen(CampaignScreen):
                 for unit in side.unattached:
                     loose.add_leaf(unit_label(unit), data=unit)
         if selected is not None:
-            self._select(getattr(selected, "id", None) or getattr(getattr(selected, "side", None), "id", None))
+            self._select(_key(selected))
         self.show_detail()
 
     def _add_general(self, parent: TreeNode, node: oob.GeneralNode) -> None:
@@ -112,9 +112,7 @@ class OrderOfBattleScreen(CampaignScreen):
         tree = self.query_one("#tree", Tree)
 
         def find(node: TreeNode) -> TreeNode | None:
-            data = node.data
-            key = getattr(data, "id", None) or getattr(getattr(data, "general", None), "id", None) or getattr(getattr(data, "army", None), "id", None)
-            if key == ident:
+            if _key(node.data) == ident:
                 return node
             for child in node.children:
                 hit = find(child)
@@ -128,7 +126,8 @@ class OrderOfBattleScreen(CampaignScreen):
             while parent is not None:
                 parent.expand()
                 parent = parent.parent
-            tree.move_cursor(hit)
+            # The expanded lines are laid out on the next refresh; until then the node has no line.
+            tree.call_after_refresh(tree.move_cursor, hit)
 
     def on_tree_node_highlighted(self, _event: Tree.NodeHighlighted) -> None:
         self.show_detail()
@@ -297,6 +296,15 @@ class OrderOfBattleScreen(CampaignScreen):
             box.remove_class("shown")
             self.query_one("#tree", Tree).focus()
             event.stop()
+
+
+def _key(data: object) -> str | None:
+    """The id of what a tree node shows: a unit, a general, an army or a side."""
+    for holder in ("general", "army", "side"):
+        inner = getattr(data, holder, None)
+        if inner is not None and not isinstance(inner, str):
+            return getattr(inner, "id", None)
+    return getattr(data, "id", None)
 
 
 def _all_generals(nodes: list[oob.GeneralNode]) -> list[oob.GeneralNode]:

@@ -14,6 +14,7 @@ _SCREENS = {
     "weather": "tui.screens.weather:WeatherScreen",
     "command": "tui.screens.command:CommandPointsScreen",
     "march": "tui.screens.march:ForcedMarchScreen",
+    "battles": "tui.screens.battles:BattlesScreen",
     "history": "tui.screens.history:HistoryScreen",
     "rules": "tui.screens.rules:RulesScreen",
 }

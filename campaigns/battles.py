@@ -1,0 +1,489 @@
+"""Battles in the campaign: set up from the stored forces, fought step by step with
+the campaign's tables (or handed to the tabletop), and applied back as SP losses.
+
+A battle in progress is a `battle` row with status "pending". Its `detail` holds
+the set-up as it was when the battle began and a journal of what happened (the
+dice of each step, the umpire's morale rulings). The rules' `Battle` is rebuilt
+by replaying that journal, so a pending battle survives closing the program and
+every roll is stored once, in the action that rolled it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from sqlalchemy import select
+
+from campaigns.errors import CampaignError, plainly
+from campaigns.session import CampaignSession
+from models import Battle as BattleRow
+from models import Campaign, General, Nation, Turn, Unit
+from rules.allemagne1813.battle import MORALE, UMPIRE_RESULT, Battle, Step
+from rules.allemagne1813.combat import CombatSide, Leader
+from rules.allemagne1813.data import Situation
+from rules.allemagne1813.pursuit import PursuitStep, pursuit_step, resolve_pursuit
+from rules.dice import DiceService
+
+TABLES = "allemagne1813"  # the campaign's own combat tables as the resolver
+ATTACKER, DEFENDER = "attacker", "defender"
+ARMS = ("infantry", "cavalry", "artillery")
+FACTS = (
+    ("flank_attack", "Flank attack"),
+    ("defender_encircled", "Defender encircled"),
+    ("defender_in_mountain", "Defender in mountain"),
+    ("defender_in_defensive_terrain", "Defender in defensive terrain"),
+    ("defender_entrenched", "Defender entrenched"),
+    ("defender_in_fortified_city", "Defender in a fortified city"),
+    ("attacker_crosses_bridge", "A force attacks across a bridge"),
+    ("defence_in_open_terrain", "Defence in open terrain"),
+    ("attacker_fatigued", "Attacker fatigued"),
+)
+
+
+@dataclass
+class Draft:
+    """What the umpire chose for a new battle."""
+
+    location: str
+    attacker_units: list[str]
+    defender_units: list[str]
+    attacker_generals: list[str] = field(default_factory=list)
+    defender_generals: list[str] = field(default_factory=list)
+    facts: dict[str, bool] = field(default_factory=dict)
+    weather: str | None = None  # clear, rain, mud, snow; None: this turn's
+
+
+# -- building the sides from the stored state --------------------------------
+
+
+def _side(db, unit_ids: Iterable[str], general_ids: Iterable[str]) -> dict[str, Any]:
+    units = [db.get(Unit, u) for u in unit_ids]
+    missing = [u for u, row in zip(unit_ids, units) if row is None]
+    if missing:
+        raise CampaignError(f"there is no unit {missing[0]!r}")
+    fighting = [u for u in units if u.kind != "dummy" and u.strength_points > 0]
+    sp = {arm: sum(u.strength_points for u in fighting if u.kind == arm) for arm in ARMS}
+    generals = [db.get(General, g) for g in general_ids]
+    cohesion = Fraction(sum(u.cohesion for u in fighting), len(fighting)) if fighting else Fraction(0)
+    return {
+        "units": [u.id for u in units],
+        "names": {u.id: u.name for u in units},
+        "generals": [{"id": g.id, "name": g.name, "rank": g.rank, "tactical_bonus": g.tactical_bonus} for g in generals if g],
+        "sp_by_arm": sp,
+        "average_cohesion": [cohesion.numerator, cohesion.denominator],
+        "artillery_bonus": sum(u.artillery_bonus for u in fighting),
+        "cavalry_bonus": sum(u.cavalry_bonus for u in fighting),
+    }
+
+
+def _combat_side(data: Mapping[str, Any]) -> CombatSide:
+    return CombatSide(
+        sp_by_arm=dict(data["sp_by_arm"]),
+        leaders=tuple(Leader(g["name"], g["rank"], g["tactical_bonus"]) for g in data["generals"]),
+        average_cohesion=Fraction(*data["average_cohesion"]),
+        artillery_bonus=data["artillery_bonus"],
+        cavalry_bonus=data["cavalry_bonus"],
+    )
+
+
+def suggested_facts(session: CampaignSession, attacker_units: list[str], defender_units: list[str]) -> dict[str, bool]:
+    """The situation as far as the stored state tells it; the umpire sets the rest."""
+    with plainly(), session.store.read() as db:
+        attackers = [db.get(Unit, u) for u in attacker_units]
+        defenders = [db.get(Unit, u) for u in defender_units]
+    facts = {key: False for key, _ in FACTS}
+    facts["defender_entrenched"] = any(u is not None and u.entrenched for u in defenders)
+    facts["attacker_fatigued"] = any(u is not None and u.fatigued for u in attackers)
+    return facts
+
+
+def current_weather(session: CampaignSession) -> str:
+    with plainly(), session.store.read() as db:
+        turn = db.get(Turn, db.get_one(Campaign, 1).turn)
+    if turn is None or not turn.weather:
+        raise CampaignError("roll this turn's weather before a battle: it changes rounds, artillery and pursuit")
+    return turn.weather.rstrip("*").strip().lower()
+
+
+def leaders_at(session: CampaignSession, unit_ids: list[str]) -> list[str]:
+    """The generals the units are attached to: the leaders present by default."""
+    with plainly(), session.store.read() as db:
+        return sorted({u.general for u in (db.get(Unit, i) for i in unit_ids) if u and u.general})
+
+
+# -- starting a battle ---------------------------------------------------------
+
+
+def begin(session: CampaignSession, draft: Draft, resolver: str = TABLES) -> int:
+    """Store a new pending battle; returns its id."""
+    if not draft.location.strip():
+        raise CampaignError("say where the battle is fought")
+    if not draft.attacker_units or not draft.defender_units:
+        raise CampaignError("a battle needs at least one force on each side")
+    if set(draft.attacker_units) & set(draft.defender_units):
+        raise CampaignError("a force cannot fight on both sides")
+    weather = draft.weather or current_weather(session)
+    with plainly(), session.store.read() as db:
+        sides = {
+            ATTACKER: _side(db, draft.attacker_units, draft.attacker_generals),
+            DEFENDER: _side(db, draft.defender_units, draft.defender_generals),
+        }
+        for role in (ATTACKER, DEFENDER):
+            nations = {db.get_one(Unit, u).nation for u in sides[role]["units"]}
+            side_ids = {db.get_one(Nation, n).side for n in nations}
+            if len(side_ids) > 1:
+                raise CampaignError(f"the {role}'s forces belong to both sides")
+            sides[role]["side"] = side_ids.pop()
+        if sides[ATTACKER]["side"] == sides[DEFENDER]["side"]:
+            raise CampaignError("attacker and defender are on the same side")
+        turn = db.get_one(Campaign, 1).turn
+    facts = {key: bool(draft.facts.get(key, False)) for key, _ in FACTS}
+    setup = {"sides": sides, "facts": facts, "weather": weather, "options": session.options()}
+    if resolver == TABLES:
+        _rebuild(setup, [])  # a set-up the rules refuse is refused here, before anything is stored
+    with plainly(), session.store.action(f"Battle of {draft.location} begins ({resolver})") as db:
+        row = BattleRow(
+            turn=turn,
+            location=draft.location.strip(),
+            participants={role: {"side": s["side"], "units": s["names"], "generals": [g["name"] for g in s["generals"]]} for role, s in sides.items()},
+            resolver=resolver,
+            status="pending",
+            detail={"setup": setup, "journal": []},
+        )
+        db.add(row)
+        db.flush()
+        battle_id = row.id
+    assert battle_id is not None
+    return battle_id
+
+
+# -- fighting it with the campaign's tables ----------------------------------
+
+
+def _rebuild(setup: Mapping[str, Any], journal: list[dict]) -> Battle:
+    situation = Situation(weather=setup["weather"], **setup["facts"])
+    try:
+        battle = Battle(
+            _combat_side(setup["sides"][ATTACKER]), _combat_side(setup["sides"][DEFENDER]), situation, setup["options"]
+        )
+    except Exception as exc:  # a RulesError sentence about the set-up
+        raise CampaignError(str(exc)) from None
+    replay = DiceService(seed=0)  # every die of the journal is typed back in
+    for entry in journal:
+        if entry["do"] == "roll":
+            step = battle.next_step()
+            assert step is not None
+            battle.resolve(step, replay, entered=entry["raw"])
+        elif entry["do"] == "morale":
+            battle.record_morale(entry["side"], entry["passed"])
+        elif entry["do"] == "result":
+            battle.record_result(entry["cell"])
+        elif entry["do"] == "pursuit":
+            step = battle.pursuit()
+            assert step is not None
+            battle.resolve_pursuit(step, replay, entered=entry["raw"])
+    return battle
+
+
+@dataclass
+class Fight:
+    """A battle as the screen shows it: the stored row and the rules' battle replayed."""
+
+    id: int
+    location: str
+    resolver: str
+    status: str
+    participants: dict[str, Any]
+    setup: dict[str, Any]
+    journal: list[dict]
+    battle: Battle | None  # None for a battle handed to the tabletop
+    result: str | None
+    tabletop: dict[str, Any] | None = None  # the result the players reported
+
+    @property
+    def next_step(self) -> Step | None:
+        return self.battle.next_step() if self.battle else None
+
+    @property
+    def pursued(self) -> bool:
+        return any(e["do"] == "pursuit" for e in self.journal)
+
+    def pursuit_step(self) -> PursuitStep | None:
+        """The winner's pursuit roll still to come, if there is one."""
+        if self.status != "pending" or self.pursued:
+            return None
+        if self.battle is not None:
+            return self.battle.pursuit() if self.battle.finished else None
+        if self.tabletop is None:
+            return None
+        winner = self.tabletop["winner"]
+        loser = DEFENDER if winner == ATTACKER else ATTACKER
+        if self.tabletop[loser] >= sum(self.setup["sides"][loser]["sp_by_arm"].values()):
+            return None
+        return pursuit_step(self.setup["sides"][winner]["cavalry_bonus"], self.setup["weather"], self.setup["options"])
+
+    @property
+    def finished(self) -> bool:
+        return self.tabletop is not None if self.battle is None else self.battle.finished
+
+    @property
+    def ready_to_apply(self) -> bool:
+        return self.status == "pending" and self.finished and self.pursuit_step() is None
+
+    def pursuit_loss(self) -> int:
+        return sum(e.get("sp_lost", 0) for e in self.journal if e["do"] == "pursuit" and self.battle is None)
+
+
+def load(session: CampaignSession, battle_id: int) -> Fight:
+    with plainly(), session.store.read() as db:
+        row = db.get(BattleRow, battle_id)
+        if row is None:
+            raise CampaignError(f"there is no battle {battle_id}")
+        detail = dict(row.detail)
+    journal = list(detail.get("journal", []))
+    battle = _rebuild(detail["setup"], journal) if row.resolver == TABLES and "setup" in detail else None
+    return Fight(
+        row.id, row.location, row.resolver, row.status, dict(row.participants), detail.get("setup", {}),
+        journal, battle, row.result, detail.get("tabletop_result"),
+    )
+
+
+def battles(session: CampaignSession) -> list[BattleRow]:
+    with plainly(), session.store.read() as db:
+        return list(db.scalars(select(BattleRow).order_by(BattleRow.id)))
+
+
+def _journal(session: CampaignSession, battle_id: int, description: str, do) -> Any:
+    """Run one step inside one action and append what it needs to be replayed."""
+    fight = load(session, battle_id)
+    if fight.status != "pending":
+        raise CampaignError(f"battle {battle_id} is over and applied")
+    with plainly(), session.store.action(description) as db:
+        try:
+            entry, shown = do(fight, session.store.dice())
+        except CampaignError:
+            raise
+        except Exception as exc:  # the rules' sentence (RulesError) for the umpire
+            raise CampaignError(str(exc)) from None
+        row = db.get_one(BattleRow, battle_id)
+        detail = dict(row.detail)
+        detail["journal"] = [*detail.get("journal", []), entry]
+        row.detail = detail
+        if fight.battle is not None:
+            row.rounds = fight.battle.round_number
+    return shown
+
+
+def roll_step(session: CampaignSession, battle_id: int, entered: list[int] | None = None) -> str:
+    """Roll (or read the typed dice of) the next step of the battle."""
+
+    def do(fight: Fight, dice):
+        battle = _tables(fight)
+        step = battle.next_step()
+        if step is None:
+            raise CampaignError("the battle is over")
+        if step.kind == MORALE and step.dice is None:
+            raise CampaignError(f"the umpire records the {step.side}'s morale test: p for pass, f for fail")
+        if step.kind == UMPIRE_RESULT:
+            raise CampaignError("the roll is off the table: the umpire types the result")
+        result = battle.resolve(step, dice, entered=entered)
+        raw = list(result.record.raw) if result.record else []
+        return {"do": "roll", "raw": raw}, describe_result(step, result)
+
+    fight = load(session, battle_id)
+    step = fight.next_step
+    label = f"round {step.round_number} {step.side} {step.kind}" if step else "step"
+    return _journal(session, battle_id, f"Battle of {fight.location}: {label}", do)
+
+
+def _tables(fight: Fight) -> Battle:
+    if fight.battle is None:
+        raise CampaignError(f"battle {fight.id} is fought on the tabletop, not with the tables")
+    return fight.battle
+
+
+def describe_result(step: Step, result) -> str:
+    if step.kind == MORALE:
+        return f"{step.side} morale test: {'passed' if result.passed else 'failed'}"
+    if result.record is None:
+        return f"{step.side}: no column, no loss"
+    mods = "".join(f" {m.value:+d}" for m in step.modifiers)
+    star = ", morale test" if result.morale_test else ""
+    return (
+        f"Round {step.round_number}, {step.side} {step.kind} on {step.column}: "
+        f"{result.die}{mods} = {result.modified_roll} -> {result.cell}: {result.sp_lost} SP lost{star}"
+    )
+
+
+def record_morale(session: CampaignSession, battle_id: int, passed: bool) -> str:
+    fight = load(session, battle_id)
+    step = fight.next_step
+    if step is None or step.kind != MORALE:
+        raise CampaignError("no morale test is due")
+
+    def do(fight: Fight, _dice):
+        _tables(fight).record_morale(step.side, passed)
+        return {"do": "morale", "side": step.side, "passed": passed}, f"{step.side} morale test: {'passed' if passed else 'failed'} (umpire)"
+
+    return _journal(session, battle_id, f"Battle of {fight.location}: {step.side} morale test", do)
+
+
+def record_result(session: CampaignSession, battle_id: int, cell: str) -> str:
+    def do(fight: Fight, _dice):
+        result = _tables(fight).record_result(cell)
+        return {"do": "result", "cell": cell.strip()}, f"The umpire reads {cell.strip()}: {result.sp_lost} SP lost"
+
+    return _journal(session, battle_id, "Battle: the umpire reads a roll off the table", do)
+
+
+def roll_pursuit(session: CampaignSession, battle_id: int, entered: list[int] | None = None) -> str:
+    def do(fight: Fight, dice):
+        step = fight.pursuit_step()
+        if step is None:
+            raise CampaignError("there is no pursuit to roll")
+        if fight.battle is not None:
+            result = fight.battle.resolve_pursuit(step, dice, entered=entered)
+        else:
+            assert fight.tabletop is not None
+            loser = DEFENDER if fight.tabletop["winner"] == ATTACKER else ATTACKER
+            room = sum(fight.setup["sides"][loser]["sp_by_arm"].values()) - fight.tabletop[loser]
+            result = resolve_pursuit(step, dice, entered, fight.setup["options"], room=room)
+        mods = "".join(f" {m.value:+d}" for m in step.modifiers)
+        return {"do": "pursuit", "raw": list(result.record.raw), "sp_lost": result.sp_lost}, (
+            f"Pursuit on CB {step.column}: {sum(result.record.raw)}{mods} = {result.record.result} -> {result.cell}: {result.sp_lost} SP lost"
+        )
+
+    return _journal(session, battle_id, "Battle: pursuit", do)
+
+
+# -- applying the result -------------------------------------------------------
+
+
+def allocate(units: list[Unit], lost_by_arm: Mapping[str, int]) -> dict[str, int]:
+    """SP each unit loses: an arm's losses fall one SP at a time on its unit with
+    the most SP left (the first in the battle's order on a tie)."""
+    left = {u.id: u.strength_points for u in units}
+    taken: dict[str, int] = {}
+    for arm, lost in lost_by_arm.items():
+        pool = [u for u in units if u.kind == arm]
+        for _ in range(lost):
+            candidates = [u for u in pool if left[u.id] > 0]
+            if not candidates:
+                break
+            unit = max(candidates, key=lambda u: left[u.id])
+            left[unit.id] -= 1
+            taken[unit.id] = taken.get(unit.id, 0) + 1
+    return taken
+
+
+def _any_arm(units: list[Unit], total: int) -> dict[str, int]:
+    """A loss typed in as a number of SP: spread over every arm, largest unit first."""
+    left = {u.id: u.strength_points for u in units if u.kind != "dummy"}
+    taken: dict[str, int] = {}
+    for _ in range(total):
+        candidates = [u for u in left if left[u] > 0]
+        if not candidates:
+            break
+        unit = max(candidates, key=lambda u: left[u])
+        left[unit] -= 1
+        taken[unit] = taken.get(unit, 0) + 1
+    return taken
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """What applying the battle will do: shown to the umpire before it is done."""
+
+    winner: str
+    losses: dict[str, int]  # side role -> SP lost
+    by_unit: dict[str, int]  # unit id -> SP lost
+    names: dict[str, str]
+    reason: str
+
+
+def checked_tabletop(typed: Mapping[str, Any]) -> dict[str, Any]:
+    """What the players report from the tabletop: SP lost by each side and who held the field."""
+    out: dict[str, Any] = {}
+    for role in (ATTACKER, DEFENDER):
+        raw = str(typed.get(role, "")).strip()
+        if not raw.isdigit():
+            raise CampaignError(f"the {role}'s SP lost is a whole number of 0 or more, not {raw!r}")
+        out[role] = int(raw)
+    winner = str(typed.get("winner", "")).strip()
+    if winner not in (ATTACKER, DEFENDER):
+        raise CampaignError("say who held the field: attacker or defender")
+    out["winner"] = winner
+    return out
+
+
+def record_tabletop(session: CampaignSession, battle_id: int, typed: Mapping[str, Any]) -> str:
+    """Store the tabletop battle's result, as the players report it (one action)."""
+    result = checked_tabletop(typed)
+    fight = load(session, battle_id)
+    if fight.battle is not None:
+        raise CampaignError(f"battle {battle_id} is fought with the campaign's tables")
+    if fight.status != "pending":
+        raise CampaignError(f"battle {battle_id} is over and applied")
+    sides = fight.setup["sides"]
+    for role in (ATTACKER, DEFENDER):
+        total = sum(sides[role]["sp_by_arm"].values())
+        if result[role] > total:
+            raise CampaignError(f"the {role} had {total} SP; it cannot lose {result[role]}")
+    with plainly(), session.store.action(f"Battle of {fight.location}: tabletop result") as db:
+        row = db.get_one(BattleRow, battle_id)
+        row.detail = {**row.detail, "tabletop_result": result}
+    return f"Recorded: attacker lost {result[ATTACKER]} SP, defender {result[DEFENDER]} SP; the {result['winner']} held the field"
+
+
+def settlement(session: CampaignSession, battle_id: int) -> Settlement:
+    """The losses by unit and the winner, as applying the battle will take them."""
+    fight = load(session, battle_id)
+    if fight.status != "pending":
+        raise CampaignError(f"battle {battle_id} is over and applied")
+    sides = fight.setup["sides"]
+    with plainly(), session.store.read() as db:
+        units = {role: [db.get_one(Unit, u) for u in sides[role]["units"]] for role in (ATTACKER, DEFENDER)}
+    by_unit: dict[str, int] = {}
+    if fight.battle is not None:
+        if not fight.ready_to_apply:
+            raise CampaignError("the battle is not over yet" if not fight.battle.finished else "roll the pursuit first")
+        outcome = fight.battle.outcome
+        assert outcome is not None
+        for role in (ATTACKER, DEFENDER):
+            by_unit.update(allocate(units[role], fight.battle.lost_by_arm(role)))
+        losses = {role: fight.battle.sp_lost(role) for role in (ATTACKER, DEFENDER)}
+        winner, reason = outcome.winner, outcome.reason
+    else:
+        if fight.tabletop is None:
+            raise CampaignError("type the tabletop result first")
+        if not fight.ready_to_apply:
+            raise CampaignError("roll the pursuit first")
+        winner = fight.tabletop["winner"]
+        loser = DEFENDER if winner == ATTACKER else ATTACKER
+        losses = {role: fight.tabletop[role] for role in (ATTACKER, DEFENDER)}
+        losses[loser] += fight.pursuit_loss()
+        for role in (ATTACKER, DEFENDER):
+            by_unit.update(_any_arm(units[role], losses[role]))
+        reason = f"fought on the tabletop under {fight.resolver}; the {winner} held the field"
+    names = {u.id: u.name for role in units.values() for u in role}
+    return Settlement(winner, losses, by_unit, names, reason)
+
+
+def apply(session: CampaignSession, battle_id: int) -> str:
+    """Take the SP losses and close the battle, as one action that can be undone."""
+    fight = load(session, battle_id)
+    plan = settlement(session, battle_id)
+    with plainly(), session.store.action(f"Battle of {fight.location}: result applied") as db:
+        for unit_id, lost in plan.by_unit.items():
+            unit = db.get_one(Unit, unit_id)
+            unit.strength_points = max(0, unit.strength_points - lost)
+        row = db.get_one(BattleRow, battle_id)
+        row.status = "done"
+        row.result = f"{plan.winner} wins: {plan.reason}"
+        row.losses = {"sides": plan.losses, "units": plan.by_unit}
+        if fight.battle is not None and fight.battle.outcome is not None:
+            row.rounds = fight.battle.outcome.rounds_fought
+    return f"Battle of {fight.location}: the {plan.winner} wins; SP lost {plan.losses[ATTACKER]} / {plan.losses[DEFENDER]}"

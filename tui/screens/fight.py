@@ -1,0 +1,210 @@
+"""One battle: each step shown before it is rolled, with its exact odds; the
+result applied to the campaign at the end. Tabletop battles take the players'
+result instead of the tables'."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Static
+
+from campaigns import battles
+from campaigns.errors import CampaignError
+from rules.allemagne1813.battle import MORALE, UMPIRE_RESULT
+from tui.modals.confirm import ConfirmScreen
+from tui.modals.form import FormScreen
+from tui.screens.base import CampaignScreen
+from tui.widgets.bars import odds_bar
+
+
+def _odds_lines(odds: dict, width: int = 12) -> list[str]:
+    return [f"  {str(k):>4} {odds_bar(p, width)} {float(p) * 100:5.1f}%" for k, p in odds.items()]
+
+
+class FightScreen(CampaignScreen):
+    TITLE_TEXT = "Battle"
+    BINDINGS = [
+        Binding("r", "roll", "Roll", id="fight.roll", tooltip="Roll the step shown, with the dice service"),
+        Binding("e", "enter", "Enter die", id="fight.enter", tooltip="Type in the die rolled on the table"),
+        Binding("p", "morale(True)", "Passed", id="fight.pass", tooltip="The morale test was passed"),
+        Binding("f", "morale(False)", "Failed", id="fight.fail", tooltip="The morale test was failed"),
+        Binding("t", "tabletop", "Type result", id="fight.type", tooltip="Type the result: the umpire's reading, or the tabletop's"),
+        Binding("a", "apply", "Apply", id="fight.apply", tooltip="Apply the losses and the winner to the campaign"),
+        Binding("escape", "back", "Battles", id="fight.back"),
+    ]
+    DEFAULT_CSS = """
+    FightScreen Horizontal { height: 1fr; }
+    FightScreen #step, FightScreen #whole { width: 1fr; border: round $primary; padding: 0 1; }
+    FightScreen #log { height: auto; max-height: 8; padding: 0 1; }
+    """
+
+    def __init__(self, battle_id: int) -> None:
+        super().__init__()
+        self.battle_id = battle_id
+
+    def body(self) -> ComposeResult:
+        yield Static(id="head", classes="title", markup=False)
+        with Horizontal():
+            with VerticalScroll(id="step"):
+                yield Static(id="step-text", markup=False)
+            with VerticalScroll(id="whole"):
+                yield Static(id="whole-text", markup=False)
+        yield Static(id="log", markup=False)
+
+    def refresh_view(self) -> None:
+        fight = battles.load(self.session, self.battle_id)
+        sides = fight.setup["sides"]
+        names = {role: fight.participants[role]["side"] for role in (battles.ATTACKER, battles.DEFENDER)}
+        self.query_one("#head", Static).update(
+            f"Battle of {fight.location} (#{fight.id}, {fight.resolver}, {fight.status}): "
+            f"{names['attacker']} attack {names['defender']}"
+        )
+        self.query_one("#step-text", Static).update("\n".join(self.step_lines(fight)))
+        self.query_one("#whole-text", Static).update("\n".join(self.whole_lines(fight, sides)))
+        log = [e for e in fight.journal]
+        self.query_one("#log", Static).update(
+            f"{len(log)} step(s) taken; the history screen (h) lists every roll." if log else "No roll yet."
+        )
+
+    def step_lines(self, fight: battles.Fight) -> list[str]:
+        if fight.status != "pending":
+            return [f"Over: {fight.result}"]
+        if fight.battle is None:
+            if fight.tabletop is None:
+                return [
+                    f"Fought on the tabletop under {fight.resolver}.",
+                    "The campaign forces are listed on the right. When the",
+                    "players finish, t types their result: SP lost by each",
+                    "side and who held the field.",
+                ]
+            lines = [f"Tabletop result: attacker lost {fight.tabletop['attacker']} SP, defender {fight.tabletop['defender']} SP; the {fight.tabletop['winner']} held the field."]
+            return lines + self.pursuit_lines(fight)
+        step = fight.next_step
+        if step is None:
+            outcome = fight.battle.outcome
+            lines = [f"The battle is over: {outcome.reason}." if outcome else "The battle is over."]
+            return lines + self.pursuit_lines(fight)
+        lines = [f"Round {step.round_number}: the {step.side}"]
+        if step.kind == MORALE:
+            lines.append(f"takes the immediate morale test ({'1d6' if step.dice else 'the umpire records it'}).")
+            lines.append("p: passed   f: failed" if step.dice is None else "r rolls, e enters the die.")
+            return lines
+        if step.kind == UMPIRE_RESULT:
+            return lines + ["rolled off the table: t types the result the umpire reads."]
+        lines.append(f"rolls on the {step.kind} table.")
+        if step.strength_points is not None:
+            lines.append(f"SP after multipliers: {float(step.strength_points):g} (read as {step.whole_sp})")
+        lines.append(f"Column: {step.column or 'none: no loss'}")
+        lines += [f"  {a.printed.split(':')[0]}: {a.effect}" for a in step.applied]
+        mods = ", ".join(f"{m.label} {m.value:+d}" for m in step.modifiers) or "none"
+        lines.append(f"Dice: {step.dice or '-'}  modifiers: {mods}")
+        lines.append("Result odds:")
+        lines += _odds_lines(step.odds)
+        lines.append("r rolls, e enters the die.")
+        return lines
+
+    def pursuit_lines(self, fight: battles.Fight) -> list[str]:
+        step = fight.pursuit_step()
+        if step is not None:
+            mods = ", ".join(f"{m.label} {m.value:+d}" for m in step.modifiers) or "none"
+            return ["", f"Pursuit on the winner's CB {step.cavalry_bonus} (column {step.column}), modifiers {mods}:", *_odds_lines(step.odds), "r rolls it."]
+        if fight.ready_to_apply:
+            plan = battles.settlement(self.session, fight.id)
+            lines = ["", f"SP lost: attacker {plan.losses['attacker']}, defender {plan.losses['defender']}"]
+            lines += [f"  {plan.names.get(u, u)}: -{n}" for u, n in plan.by_unit.items()]
+            return lines + ["a applies this to the campaign (u undoes)."]
+        return []
+
+    def whole_lines(self, fight: battles.Fight, sides: dict) -> list[str]:
+        lines = []
+        for role in (battles.ATTACKER, battles.DEFENDER):
+            s = sides[role]
+            sp = sum(s["sp_by_arm"].values())
+            lost = fight.battle.sp_lost(role) if fight.battle else 0
+            leaders = ", ".join(g["name"] for g in s["generals"]) or "no leader"
+            lines.append(f"{role.title()}: {sp - lost}/{sp} SP, AB {s['artillery_bonus']}, CB {s['cavalry_bonus']}; {leaders}")
+        facts = [label for key, label in battles.FACTS if fight.setup["facts"].get(key)]
+        lines.append(f"Weather {fight.setup['weather']}; " + ("; ".join(facts) if facts else "no special situation"))
+        if fight.battle is not None and fight.status == "pending" and not fight.battle.finished:
+            try:
+                odds = fight.battle.odds()
+            except Exception as exc:  # an option that leaves a roll to the umpire
+                return lines + [f"Odds: {exc}"]
+            lines.append("Who wins, from here (exact):")
+            lines += _odds_lines({k or "-": p for k, p in odds.winner.items()})
+            lines.append(f"Chance of a morale test: {float(odds.morale_test) * 100:.1f}%")
+            if odds.morale_tests_counted_as_passed:
+                lines.append("(morale tests counted as passed: the umpire rules them)")
+        return lines
+
+    # -- actions -------------------------------------------------------------
+
+    def _fight(self) -> battles.Fight:
+        return battles.load(self.session, self.battle_id)
+
+    def _roll(self, typed: bool) -> None:
+        fight = self._fight()
+        if fight.status != "pending":
+            return
+        if fight.battle is not None and fight.next_step is not None:
+            step = fight.next_step
+            dice = step.dice or "1d6"
+            self.with_dice(f"round {step.round_number}, {step.side}", dice,
+                           lambda d: self.attempt(lambda: battles.roll_step(self.session, self.battle_id, d)), typed=typed)
+        elif fight.pursuit_step() is not None:
+            self.with_dice("the pursuit", "1d6", lambda d: self.attempt(lambda: battles.roll_pursuit(self.session, self.battle_id, d)), typed=typed)
+        else:
+            self.notify("Nothing to roll: a applies the result.", severity="warning")
+
+    def action_roll(self) -> None:
+        self._roll(typed=False)
+
+    def action_enter(self) -> None:
+        self._roll(typed=True)
+
+    def action_morale(self, passed: bool) -> None:
+        self.attempt(lambda: battles.record_morale(self.session, self.battle_id, passed))
+
+    def action_tabletop(self) -> None:
+        fight = self._fight()
+        if fight.battle is not None:
+            step = fight.next_step
+            if step is None or step.kind != UMPIRE_RESULT:
+                self.notify("Nothing to type: the step is rolled.", severity="warning")
+                return
+            fields = [("cell", "Result (e.g. 2, 3*, -)", "", None)]
+            self.app.push_screen(
+                FormScreen("The umpire's reading of the roll", fields, check=lambda v: battles.record_result(self.session, self.battle_id, v["cell"])),
+                lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
+            )
+            return
+        fields = [
+            ("attacker", "Attacker SP lost", "0", None),
+            ("defender", "Defender SP lost", "0", None),
+            ("winner", "Held the field", "defender", ["attacker", "defender"]),
+        ]
+        self.app.push_screen(
+            FormScreen("Result of the tabletop battle", fields, check=lambda v: battles.record_tabletop(self.session, self.battle_id, v)),
+            lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
+        )
+
+    def action_apply(self) -> None:
+        try:
+            plan = battles.settlement(self.session, self.battle_id)
+        except CampaignError as exc:
+            self.notify(str(exc), severity="warning")
+            return
+        question = (
+            f"Apply the battle: the {plan.winner} wins; attacker loses {plan.losses['attacker']} SP, "
+            f"defender {plan.losses['defender']} SP?"
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.attempt(lambda: battles.apply(self.session, self.battle_id))
+
+        self.app.push_screen(ConfirmScreen(question, yes="Apply"), answered)
+
+    def action_back(self) -> None:
+        self.app.run_action("show('battles')")

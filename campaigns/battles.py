@@ -251,6 +251,11 @@ def load(session: CampaignSession, battle_id: int) -> Fight:
     )
 
 
+def title(fight: Fight) -> str:
+    """How the history names the battle; its rolls are found by it."""
+    return f"Battle #{fight.id} at {fight.location}"
+
+
 def battles(session: CampaignSession) -> list[BattleRow]:
     with plainly(), session.store.read() as db:
         return list(db.scalars(select(BattleRow).order_by(BattleRow.id)))
@@ -296,7 +301,7 @@ def roll_step(session: CampaignSession, battle_id: int, entered: list[int] | Non
     fight = load(session, battle_id)
     step = fight.next_step
     label = f"round {step.round_number} {step.side} {step.kind}" if step else "step"
-    return _journal(session, battle_id, f"Battle of {fight.location}: {label}", do)
+    return _journal(session, battle_id, f"{title(fight)}: {label}", do)
 
 
 def _tables(fight: Fight) -> Battle:
@@ -328,7 +333,7 @@ def record_morale(session: CampaignSession, battle_id: int, passed: bool) -> str
         _tables(fight).record_morale(step.side, passed)
         return {"do": "morale", "side": step.side, "passed": passed}, f"{step.side} morale test: {'passed' if passed else 'failed'} (umpire)"
 
-    return _journal(session, battle_id, f"Battle of {fight.location}: {step.side} morale test", do)
+    return _journal(session, battle_id, f"{title(fight)}: {step.side} morale test", do)
 
 
 def record_result(session: CampaignSession, battle_id: int, cell: str) -> str:
@@ -336,7 +341,7 @@ def record_result(session: CampaignSession, battle_id: int, cell: str) -> str:
         result = _tables(fight).record_result(cell)
         return {"do": "result", "cell": cell.strip()}, f"The umpire reads {cell.strip()}: {result.sp_lost} SP lost"
 
-    return _journal(session, battle_id, "Battle: the umpire reads a roll off the table", do)
+    return _journal(session, battle_id, f"{title(load(session, battle_id))}: the umpire reads a roll off the table", do)
 
 
 def roll_pursuit(session: CampaignSession, battle_id: int, entered: list[int] | None = None) -> str:
@@ -356,7 +361,7 @@ def roll_pursuit(session: CampaignSession, battle_id: int, entered: list[int] | 
             f"Pursuit on CB {step.column}: {sum(result.record.raw)}{mods} = {result.record.result} -> {result.cell}: {result.sp_lost} SP lost"
         )
 
-    return _journal(session, battle_id, "Battle: pursuit", do)
+    return _journal(session, battle_id, f"{title(load(session, battle_id))}: pursuit", do)
 
 
 # -- applying the result -------------------------------------------------------
@@ -432,7 +437,7 @@ def record_tabletop(session: CampaignSession, battle_id: int, typed: Mapping[str
         total = sum(sides[role]["sp_by_arm"].values())
         if result[role] > total:
             raise CampaignError(f"the {role} had {total} SP; it cannot lose {result[role]}")
-    with plainly(), session.store.action(f"Battle of {fight.location}: tabletop result") as db:
+    with plainly(), session.store.action(f"{title(fight)}: tabletop result") as db:
         row = db.get_one(BattleRow, battle_id)
         row.detail = {**row.detail, "tabletop_result": result}
     return f"Recorded: attacker lost {result[ATTACKER]} SP, defender {result[DEFENDER]} SP; the {result['winner']} held the field"
@@ -476,7 +481,7 @@ def apply(session: CampaignSession, battle_id: int) -> str:
     """Take the SP losses and close the battle, as one action that can be undone."""
     fight = load(session, battle_id)
     plan = settlement(session, battle_id)
-    with plainly(), session.store.action(f"Battle of {fight.location}: result applied") as db:
+    with plainly(), session.store.action(f"{title(fight)}: result applied") as db:
         for unit_id, lost in plan.by_unit.items():
             unit = db.get_one(Unit, unit_id)
             unit.strength_points = max(0, unit.strength_points - lost)

@@ -1,0 +1,64 @@
+"""The after-action account of a battle, as the umpire reads it or prints it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from sqlalchemy import select
+
+from campaigns.battles import ATTACKER, DEFENDER, FACTS, load, title
+from campaigns.errors import plainly
+from campaigns.log import dice_line
+from campaigns.session import CampaignSession
+from models import Battle as BattleRow
+from models import DiceRoll, Event
+
+
+def account(session: CampaignSession, battle_id: int) -> Iterator[str]:
+    fight = load(session, battle_id)
+    yield f"Battle of {fight.location} (#{fight.id}), {fight.resolver}, {fight.status}"
+    sides = fight.setup.get("sides", {})
+    for role in (ATTACKER, DEFENDER):
+        part = fight.participants.get(role, {})
+        data = sides.get(role, {})
+        sp = sum(data.get("sp_by_arm", {}).values())
+        yield f"  {role.title()} ({part.get('side', '?')}): {sp} SP; leaders: {', '.join(part.get('generals', [])) or 'none'}"
+        for name in part.get("units", {}).values():
+            yield f"    {name}"
+    facts = [label for key, label in FACTS if fight.setup.get("facts", {}).get(key)]
+    yield f"  Weather {fight.setup.get('weather', '?')}; " + ("; ".join(facts) if facts else "no special situation")
+    with plainly(), session.store.read() as db:
+        row = db.get_one(BattleRow, battle_id)
+        # The rolls of this battle: those of the actions that name it.
+        events = list(db.scalars(select(Event).where(Event.description.like(f"{title(fight)}:%")).order_by(Event.id)))  # type: ignore[union-attr]
+        ids = [e.id for e in events if not e.undone]
+        rolls = list(db.scalars(select(DiceRoll).where(DiceRoll.event.in_(ids)).order_by(DiceRoll.id))) if ids else []  # type: ignore[union-attr]
+        for roll in rolls:
+            yield "  " + dice_line(roll)
+        for entry in fight.journal:
+            if entry["do"] == "morale":
+                yield f"  {entry['side']} morale test recorded by the umpire: {'passed' if entry['passed'] else 'failed'}"
+            elif entry["do"] == "result":
+                yield f"  the umpire read a roll off the table as {entry['cell']}"
+        if fight.tabletop:
+            t = fight.tabletop
+            yield f"  Tabletop result: attacker lost {t['attacker']} SP, defender {t['defender']} SP; the {t['winner']} held the field"
+        if row.status == "done":
+            losses = row.losses.get("sides", {})
+            yield f"  Result: {row.result}; SP lost: attacker {losses.get(ATTACKER, 0)}, defender {losses.get(DEFENDER, 0)}"
+            for unit_id, lost in row.losses.get("units", {}).items():
+                name = sides.get(ATTACKER, {}).get("names", {}).get(unit_id) or sides.get(DEFENDER, {}).get("names", {}).get(unit_id, unit_id)
+                yield f"    {name}: -{lost} SP"
+        else:
+            yield "  Still being fought."
+
+
+def all_accounts(session: CampaignSession) -> Iterator[str]:
+    with plainly(), session.store.read() as db:
+        ids = list(db.scalars(select(BattleRow.id).order_by(BattleRow.id)))
+    if not ids:
+        yield "No battle has been fought in this campaign."
+    for n, battle_id in enumerate(ids):
+        if n:
+            yield ""
+        yield from account(session, battle_id)

@@ -1,0 +1,227 @@
+"""The campaign-file commands of `adjutant`: new, scenarios, check, export, import, log, dice, battles.
+
+A campaign is named by its FILE, or, for a club's shared campaign, by a database
+URL given with --db or in ADJUTANT_DATABASE_URL. Errors end in one sentence on
+stderr and exit code 2 (1 when a check or an audit finds a fault).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from sqlmodel import select
+
+from campaigns.log import audit_dice, log_lines
+from campaigns.scenario import ScenarioError, load_scenario, scenario_ids
+from campaigns.setup import create_campaign
+from models import SUFFIX, Battle, StoreError, check_campaign, dumps, loads, open_campaign
+from models.targets import Target
+from rules.dice import ENTERED, ROLLED
+
+DATABASE_VARIABLE = "ADJUTANT_DATABASE_URL"
+OK, FAULT, BAD_INPUT = 0, 1, 2
+SHOWN_MISMATCHES = 20
+
+
+Run = Callable[[argparse.Namespace], int]
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(list(argv))
+        return int(args.run(args))
+    except SystemExit as done:  # --help
+        return int(done.code or 0)
+    except UsageError as error:
+        return _fail(f"{error} (see adjutant {argv[0] + ' ' if argv else ''}--help)")
+    except (StoreError, ScenarioError, ValueError) as error:
+        return _fail(str(error))
+    except BrokenPipeError:  # `adjutant export FILE | head`: the reader has had enough
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return OK
+    except OSError as error:
+        return _fail(f"{error.filename or 'a file'}: {error.strerror or error}")
+    except KeyboardInterrupt:
+        return 130
+
+
+def _fail(message: str) -> int:
+    print(f"adjutant: {message}", file=sys.stderr)
+    return BAD_INPUT
+
+
+def _parser() -> _Parser:
+    parser = _Parser(prog="adjutant", description="Campaign files of Allemagne 1813.")
+    commands = parser.add_subparsers(required=True, metavar="COMMAND", parser_class=_Parser)
+
+    def command(group: argparse._SubParsersAction, name: str, run: Run | None, text: str) -> _Parser:
+        sub: _Parser = group.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+        if run is not None:
+            sub.set_defaults(run=run)
+        return sub
+
+    def campaign(sub: _Parser, where: str = "the .campaign file") -> None:
+        sub.add_argument("file", metavar="FILE", nargs="?", help=where)
+        sub.add_argument(
+            "--db",
+            metavar="URL",
+            help=f"a PostgreSQL database instead (postgresql+psycopg://...; or set {DATABASE_VARIABLE})",
+        )
+
+    new = command(commands, "new", _new, "create a campaign from a scenario")
+    new.add_argument(
+        "scenario",
+        metavar="SCENARIO",
+        help="a scenario id (see `adjutant scenarios`) or a scenario .toml file",
+    )
+    campaign(new, "the new .campaign file")
+    new.add_argument("--seed", type=int, help="the dice seed (default: a random one)")
+    new.add_argument("--manual-dice", action="store_true", help="the players roll real dice and type them in")
+    new.add_argument("--name", help="the campaign's name (default: the scenario's title)")
+    command(commands, "scenarios", _scenarios, "list the scenarios")
+    campaign(command(commands, "check", _check, "check a campaign's integrity and schema version"))
+    campaign(command(commands, "export", _export, "print the whole campaign as JSON"))
+    importing = command(commands, "import", _import, "build a new campaign from an export")
+    importing.add_argument("json", metavar="JSON", help="the export (- for standard input)")
+    campaign(importing, "the new .campaign file")
+    log = command(commands, "log", _log, "print the history and the dice, newest last")
+    campaign(log)
+    log.add_argument("--dice-only", action="store_true", help="print only the dice")
+    dice = command(commands, "dice", None, "audit the dice")
+    audits = dice.add_subparsers(required=True, metavar="AUDIT", parser_class=_Parser)
+    campaign(command(audits, "verify", _verify, "replay every rolled die from the campaign's seed"))
+    campaign(command(commands, "battles", _battles, "list the battles, pending and fought"))
+    return parser
+
+
+def _target(args: argparse.Namespace, *, new: bool = False) -> Target:
+    if args.file and args.db:
+        raise UsageError("give a campaign FILE or --db URL, not both")
+    if args.file and "://" in args.file:
+        return str(args.file)
+    if args.file:
+        path = Path(args.file)
+        return path.with_name(path.name + SUFFIX) if new and not path.suffix else path
+    url = args.db or os.environ.get(DATABASE_VARIABLE)
+    if not url:
+        raise UsageError(f"name a campaign FILE, or a database with --db URL or {DATABASE_VARIABLE}")
+    return str(url)
+
+
+def _new(args: argparse.Namespace) -> int:
+    target = _target(args, new=True)
+    scenario = load_scenario(args.scenario)
+    with create_campaign(
+        target, scenario, seed=args.seed, dice_mode=ENTERED if args.manual_dice else ROLLED, name=args.name
+    ) as store:
+        campaign = store.campaign()
+        dice = (
+            "typed in by the players"
+            if campaign.dice_mode == ENTERED
+            else f"rolled from seed {campaign.dice_seed}"
+        )
+        print(
+            f"Created {store.name}: {campaign.name}, {len(scenario.units)} units, "
+            f"{campaign.turns} turns from {campaign.start_date:%d %B %Y}; dice {dice}."
+        )
+    return OK
+
+
+def _scenarios(_args: argparse.Namespace) -> int:
+    status = OK
+    for scenario_id in scenario_ids():
+        try:
+            s = load_scenario(scenario_id)
+        except ScenarioError as error:
+            print(f"adjutant: {error}", file=sys.stderr)
+            status = BAD_INPUT
+            continue
+        print(
+            f"{s.id:<12}  {s.title}: {s.start_date:%d %B %Y}, {s.turns} turns of {s.turn_days} days, "
+            f"{len(s.units)} units, {len(s.generals)} generals"
+        )
+    return status
+
+
+def _check(args: argparse.Namespace) -> int:
+    target = _target(args)
+    try:
+        report = check_campaign(target)
+    except StoreError as error:
+        print(f"adjutant: {error}", file=sys.stderr)
+        return FAULT
+    for problem in report.problems:
+        print(f"adjutant: {report.name}: {problem}", file=sys.stderr)
+    if not report.sound:
+        return FAULT
+    for note in report.notes:
+        print(f"{report.name}: {note}")
+    print(f"{report.name}: sound (schema {report.revision})")
+    return OK
+
+
+def _export(args: argparse.Namespace) -> int:
+    with open_campaign(_target(args)) as store:
+        sys.stdout.write(dumps(store))
+    return OK
+
+
+def _import(args: argparse.Namespace) -> int:
+    source = "standard input" if args.json == "-" else args.json
+    text = sys.stdin.read() if args.json == "-" else Path(args.json).read_text(encoding="utf-8")
+    with loads(_target(args, new=True), text, source=source) as store:
+        print(f"Imported {source} into {store.name}: {store.campaign().name}.")
+    return OK
+
+
+def _log(args: argparse.Namespace) -> int:
+    with open_campaign(_target(args)) as store:
+        for line in log_lines(store, dice_only=args.dice_only):
+            print(line)
+    return OK
+
+
+def _verify(args: argparse.Namespace) -> int:
+    with open_campaign(_target(args)) as store:
+        audit = audit_dice(store)
+    for roll in audit.mismatches[:SHOWN_MISMATCHES]:
+        print(
+            f"adjutant: dice #{roll.id} ({roll.purpose}, stream {roll.stream_index}) does not match "
+            f"a replay from the campaign's seed",
+            file=sys.stderr,
+        )
+    if len(audit.mismatches) > SHOWN_MISMATCHES:
+        print(f"adjutant: ... and {len(audit.mismatches) - SHOWN_MISMATCHES} more", file=sys.stderr)
+    if audit.mismatches:
+        return FAULT
+    print(f"All {audit.rolled} rolled dice match the campaign's seed.")
+    return OK
+
+
+def _battles(args: argparse.Namespace) -> int:
+    with open_campaign(_target(args)) as store, store.read() as session:
+        battles = session.exec(select(Battle).order_by(Battle.id)).all()  # type: ignore[arg-type]
+    for battle in battles:
+        result = f": {battle.result}" if battle.result else ""
+        print(
+            f"#{battle.id}  turn {battle.turn}  {battle.location}  {battle.status}{result}"
+            f"  ({battle.resolver})"
+        )
+    if not battles:
+        print("No battles yet.")
+    return OK

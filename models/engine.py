@@ -1,0 +1,52 @@
+"""Engines for campaign databases, with SQLite set up so that no committed action is lost.
+
+SQLite runs in rollback-journal mode (journal_mode=DELETE) with synchronous=FULL:
+between actions the `.campaign` file alone holds every committed action, with no
+`-wal` file beside it that a copy, a mail attachment or a network share could
+leave behind, and FULL syncs the journal and the file at every commit so that
+neither a killed process nor a power cut loses a committed action. WAL with
+synchronous=NORMAL would commit faster but can drop the last actions on power
+loss, and keeps them in the `-wal` file until a checkpoint. One action commits in
+a few milliseconds here (see benchmarks/bench_storage.py), well within budget.
+
+SQLAlchemy, not the sqlite3 module, emits BEGIN, so DDL (migrations) is
+transactional; a write opens with BEGIN IMMEDIATE, taking the write lock at once,
+so two umpires on one file queue instead of failing mid-action.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import URL
+
+WRITE = {"adjutant_write": True}
+BUSY_TIMEOUT_SECONDS = 10
+
+
+def make_engine(url: URL) -> Engine:
+    if url.get_backend_name() != "sqlite":
+        return create_engine(url, connect_args={"connect_timeout": BUSY_TIMEOUT_SECONDS})
+    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS})
+    event.listen(engine, "connect", _set_up_sqlite)
+    event.listen(engine, "begin", _begin_sqlite)
+    return engine
+
+
+def writer(engine: Engine) -> Engine:
+    """The engine whose transactions write (BEGIN IMMEDIATE on SQLite)."""
+    return engine.execution_options(**WRITE)
+
+
+def _set_up_sqlite(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    for pragma in ("foreign_keys = ON", "journal_mode = DELETE", "synchronous = FULL"):
+        cursor.execute(f"PRAGMA {pragma}")
+    cursor.close()
+
+
+def _begin_sqlite(connection: Any) -> None:
+    write = connection.get_execution_options().get("adjutant_write", False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")

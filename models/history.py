@@ -1,0 +1,155 @@
+"""The before and after of every row an action changes, and how to undo and redo them.
+
+A `ChangeRecorder` listens to one session's flushes and writes down, for each
+row inserted, updated or deleted through the ORM, a change
+{"table", "key", "before", "after"} (see `models.tables.Event`). Changes are kept
+in the order they were written, so undo replays them backwards and redo forwards,
+with plain SQL that bypasses the recorder.
+
+The campaign's `version` counter and the event log itself are bookkeeping, not
+play, and are not recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache
+from typing import Any
+
+from sqlalchemy import Table, and_, delete, event, insert, inspect, select, update
+from sqlalchemy.orm import Session
+from sqlmodel import SQLModel
+
+from models.errors import StoreError
+from models.values import from_json, row_from_json, to_json
+
+Change = dict[str, Any]
+
+UNRECORDED_TABLES = frozenset({"event"})
+UNRECORDED_COLUMNS = frozenset({("campaign", "version")})
+
+
+class ChangeRecorder:
+    """Collects the changes of every flush of one session until `detach`."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.changes: list[Change] = []
+        self._pending_updates: list[Change] = []
+        event.listen(session, "before_flush", self._before_flush)
+        event.listen(session, "after_flush", self._after_flush)
+
+    def detach(self) -> None:
+        event.remove(self.session, "before_flush", self._before_flush)
+        event.remove(self.session, "after_flush", self._after_flush)
+
+    def _before_flush(self, session: Session, _context: Any, _instances: Any) -> None:
+        # Old values must be read before the flush writes the new ones.
+        dirty = [obj for obj in session.dirty if _recorded(obj) and session.is_modified(obj)]
+        self._pending_updates = [
+            change for obj in _in_table_order(dirty) if (change := _update(session, obj))
+        ]
+
+    def _after_flush(self, session: Session, _context: Any) -> None:
+        new = [obj for obj in session.new if _recorded(obj)]
+        deleted = [obj for obj in session.deleted if _recorded(obj)]
+        # The order SQL needs them in: saves parents first, deletes children first.
+        self.changes.extend(_insert(obj) for obj in _in_table_order(new))
+        self.changes.extend(self._pending_updates)
+        self.changes.extend(_delete(obj) for obj in reversed(_in_table_order(deleted)))
+        self._pending_updates = []
+
+
+def undo(session: Session, changes: Sequence[Change]) -> None:
+    """Put back every row as it was before `changes`, newest change first."""
+    for change in reversed(changes):
+        _apply(session, change, target=change["before"], current=change["after"])
+
+
+def redo(session: Session, changes: Sequence[Change]) -> None:
+    """Make `changes` again, oldest first."""
+    for change in changes:
+        _apply(session, change, target=change["after"], current=change["before"])
+
+
+def _recorded(obj: object) -> bool:
+    return isinstance(obj, SQLModel) and _table(obj).name not in UNRECORDED_TABLES
+
+
+def _table(obj: SQLModel) -> Table:
+    return obj.__table__  # type: ignore[attr-defined,no-any-return]
+
+
+@cache
+def _table_order() -> dict[str, int]:
+    return {table.name: i for i, table in enumerate(SQLModel.metadata.sorted_tables)}
+
+
+def _in_table_order(objects: Iterable[SQLModel]) -> list[SQLModel]:
+    order = _table_order()
+    return sorted(objects, key=lambda obj: (order[_table(obj).name], inspect(obj).insert_order or 0))
+
+
+def _columns(obj: SQLModel) -> list[str]:
+    table = _table(obj)
+    return [c.name for c in table.columns if (table.name, c.name) not in UNRECORDED_COLUMNS]
+
+
+def _key(obj: SQLModel) -> dict[str, Any]:
+    return {c.name: to_json(getattr(obj, c.name)) for c in _table(obj).primary_key.columns}
+
+
+def _values(obj: SQLModel) -> dict[str, Any]:
+    return {name: to_json(getattr(obj, name)) for name in _columns(obj)}
+
+
+def _insert(obj: SQLModel) -> Change:
+    return {"table": _table(obj).name, "key": _key(obj), "before": None, "after": _values(obj)}
+
+
+def _delete(obj: SQLModel) -> Change:
+    return {"table": _table(obj).name, "key": _key(obj), "before": _values(obj), "after": None}
+
+
+def _update(session: Session, obj: SQLModel) -> Change | None:
+    state = inspect(obj)
+    before: dict[str, Any] = {}
+    after: dict[str, Any] = {}
+    for name in _columns(obj):
+        history = state.attrs[name].history
+        if not history.added:
+            continue
+        if history.deleted:
+            old = history.deleted[0]
+        else:  # set without having been loaded: read what the row holds now
+            column = _table(obj).c[name]
+            with session.no_autoflush:
+                old = session.execute(select(column).where(_where(_table(obj), _key(obj)))).scalar()
+        new = history.added[0]
+        if old != new:
+            before[name], after[name] = to_json(old), to_json(new)
+    if not after:
+        return None
+    return {"table": _table(obj).name, "key": _key(obj), "before": before, "after": after}
+
+
+def _where(table: Table, key: dict[str, Any]) -> Any:
+    return and_(*(table.c[name] == from_json(table.c[name], value) for name, value in key.items()))
+
+
+def _apply(
+    session: Session, change: Change, *, target: dict[str, Any] | None, current: dict[str, Any] | None
+) -> None:
+    table = SQLModel.metadata.tables[change["table"]]
+    where = _where(table, change["key"])
+    if target is None:
+        statement: Any = delete(table).where(where)
+    elif current is None:
+        statement = insert(table).values(row_from_json(table, {**change["key"], **target}))
+    else:
+        statement = update(table).where(where).values(row_from_json(table, target))
+    result = session.execute(statement)
+    if current is not None and result.rowcount != 1:  # type: ignore[attr-defined]
+        raise StoreError(
+            f"the history does not match the campaign: {change['table']} {change['key']} is missing"
+        )

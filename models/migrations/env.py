@@ -1,0 +1,13 @@
+"""Alembic environment: migrate the connection models.schema hands over, inside its transaction."""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlmodel import SQLModel
+
+import models.tables  # noqa: F401  (registers the tables for autogenerate)
+
+connection = context.config.attributes["connection"]
+context.configure(connection=connection, target_metadata=SQLModel.metadata, render_as_batch=True)
+with context.begin_transaction():
+    context.run_migrations()

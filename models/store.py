@@ -1,0 +1,203 @@
+"""An open campaign: reads, actions that commit at once, undo and redo.
+
+    store = open_campaign("leipzig.campaign")
+    with store.action("Ney marches to Dresden") as session:
+        session.get(Unit, "fr-iii-corps").location = "Dresden"
+    store.undo()   # Ney is back where he was, even after a restart
+    store.redo()
+
+Every action is one transaction. It first moves the campaign's `version` on by
+one, but only if it still holds the value this store last saw (optimistic
+locking): when another umpire committed in between, nothing is written and
+`ConcurrentEditError` says so. It then records one event holding the before and
+after of every row it changed, and commits. Undo and redo replay those events and
+are committed the same way, so they survive a restart.
+
+A store may be shared between threads: their actions take turns, and an action
+inside an action joins it only in the thread that opened it. Rows are changed
+through the ORM session an action hands out (the recorder sees nothing else),
+and primary keys never change.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import Engine, delete, exc, select, update
+from sqlalchemy.engine import URL
+from sqlmodel import Session
+
+from models import history
+from models.clock import utcnow
+from models.dice_log import CampaignDice
+from models.engine import writer
+from models.errors import CampaignFileError, ConcurrentEditError, NothingToUndo, StoreError
+from models.tables import Campaign, Event
+from models.targets import describe
+
+ACTION = "action"
+
+
+class _Unchanged(Exception):
+    """An action that changed nothing: roll it back and record no event."""
+
+
+class CampaignStore:
+    """One campaign, open in one file or database."""
+
+    def __init__(self, engine: Engine, url: URL, version: int) -> None:
+        self.engine = engine
+        self.url = url
+        self.version = version  # the campaign version this store last saw
+        self._local = threading.local()
+        self._writing = threading.RLock()  # one transaction at a time per store, whichever thread asks
+
+    @property
+    def name(self) -> str:
+        """The file, or the database URL without its password."""
+        return describe(self.url)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.url.get_backend_name() == "sqlite"
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> CampaignStore:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A session to read the campaign; it writes nothing."""
+        with guard(self.name), Session(self.engine, expire_on_commit=False) as session:
+            yield session
+
+    def campaign(self) -> Campaign:
+        with self.read() as session:
+            return session.get_one(Campaign, 1)
+
+    def reload(self) -> None:
+        """Accept what other umpires committed: the next action builds on it."""
+        self.version = self.campaign().version
+
+    @contextmanager
+    def action(self, description: str) -> Iterator[Session]:
+        """One action: change rows through the session; on leaving the block the
+        changes, one event recording them, and the new version commit together.
+
+        An exception in the block writes nothing. An action inside an action joins it.
+        """
+        active: Session | None = getattr(self._local, "session", None)
+        if active is not None:
+            yield active
+            return
+        with self._transaction() as session:
+            session.execute(delete(Event).where(Event.undone.is_(True)))  # type: ignore[attr-defined]
+            event = Event(when=utcnow(), kind=ACTION, description=description)
+            session.add(event)
+            session.flush()
+            recorder = history.ChangeRecorder(session)
+            self._local.session, self._local.event = session, event.id
+            try:
+                yield session
+                session.flush()
+            finally:
+                recorder.detach()
+                self._local.session = self._local.event = None
+            if not recorder.changes:
+                raise _Unchanged
+            event.changes = recorder.changes
+
+    @property
+    def current_event(self) -> int | None:
+        """The id of the event of this thread's open action, if one is open."""
+        return getattr(self._local, "event", None)
+
+    def dice(self) -> CampaignDice:
+        """The campaign's dice service: each roll is stored, with the stream
+        position, in the action that rolled it (or in an action of its own)."""
+        campaign = self.campaign()
+        return CampaignDice(
+            seed=campaign.dice_seed, mode=campaign.dice_mode, next_index=campaign.dice_next_index, store=self
+        )
+
+    def undo(self) -> Event:
+        """Undo the last action not yet undone; returns its event."""
+        with self._transaction() as session:
+            event = session.scalars(
+                select(Event).where(Event.undone.is_(False)).order_by(Event.id.desc()).limit(1)  # type: ignore[attr-defined,union-attr]
+            ).first()
+            if event is None or event.kind != ACTION:
+                raise NothingToUndo("there is nothing to undo")
+            history.undo(session, event.changes)
+            event.undone = True
+        return event
+
+    def redo(self) -> Event:
+        """Redo the action undone last; returns its event."""
+        with self._transaction() as session:
+            event = session.scalars(
+                select(Event).where(Event.undone.is_(True)).order_by(Event.id).limit(1)  # type: ignore[attr-defined,arg-type]
+            ).first()
+            if event is None:
+                raise NothingToUndo("there is nothing to redo")
+            history.redo(session, event.changes)
+            event.undone = False
+        return event
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Session]:
+        """One write transaction that first moves the campaign version on from the one this store saw."""
+        if self.current_event is not None:
+            raise StoreError("undo and redo cannot run inside an action; finish the action first")
+        with self._writing, guard(self.name), Session(writer(self.engine), expire_on_commit=False) as session:
+            try:
+                bumped = session.execute(
+                    update(Campaign)
+                    .where(Campaign.id == 1, Campaign.version == self.version)  # type: ignore[arg-type]
+                    .values(version=self.version + 1)
+                )
+                if bumped.rowcount != 1:  # type: ignore[attr-defined]
+                    raise ConcurrentEditError()
+                yield session
+                session.commit()
+            except _Unchanged:
+                session.rollback()
+                return
+            except BaseException:
+                session.rollback()
+                raise
+            self.version += 1
+
+
+@contextmanager
+def guard(name: str) -> Iterator[None]:
+    """Turn database errors a person can meet into one sentence each."""
+    try:
+        yield
+    except exc.OperationalError as error:
+        text = _first_line(error)
+        if "locked" in text or "busy" in text:
+            raise ConcurrentEditError(
+                "another umpire is changing the campaign right now; try again in a moment"
+            ) from None
+        if "malformed" in text or "not a database" in text:
+            raise CampaignFileError(f"{name} is damaged: {text}") from None
+        raise CampaignFileError(f"cannot use the campaign at {name}: {text}") from None
+    except exc.IntegrityError as error:
+        raise StoreError(
+            f"the change was refused because it breaks the campaign's records: {_first_line(error)}"
+        ) from None
+    except exc.DatabaseError as error:
+        raise CampaignFileError(f"{name} is damaged: {_first_line(error)}") from None
+
+
+def _first_line(error: exc.DBAPIError) -> str:
+    lines = str(error.orig).strip().splitlines()
+    return lines[0] if lines else type(error.orig).__name__

@@ -1,0 +1,221 @@
+"""The tables of a campaign file: one row per thing on the umpire's map and in his notes.
+
+One file (or one PostgreSQL database) holds one campaign, so `campaign` has a
+single row. Sides, nations, armies, generals and units keep the string ids of the
+scenario they came from as their keys; the records that pile up during play
+(turn records, command points, battles, dice, events) have integer keys.
+
+Foreign keys are checked at commit (DEFERRABLE INITIALLY DEFERRED), so an action,
+an undo or an import may write rows in any order. `army.commander` names a
+general but carries no foreign key, because generals also point at their army.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, ForeignKey
+from sqlmodel import Field, SQLModel
+
+
+def _ref(target: str, *, nullable: bool = False, index: bool = True) -> Any:
+    """A column holding the key of a row of another table, checked at commit."""
+    return Field(
+        default=None if nullable else ...,
+        nullable=nullable,
+        index=index,
+        sa_column_args=[ForeignKey(target, deferrable=True, initially="DEFERRED")],
+    )
+
+
+class Campaign(SQLModel, table=True):
+    """The campaign: its rules, scenario, dice, calendar and where play stands.
+
+    `version` counts committed actions; every action checks it has not moved
+    since the store read it (optimistic locking between umpires).
+    """
+
+    __tablename__ = "campaign"
+
+    id: int = Field(default=1, primary_key=True)
+    name: str
+    ruleset: str = "allemagne1813"
+    scenario: str
+    dice_seed: int = Field(sa_type=BigInteger)
+    dice_mode: str = "rolled"  # or "entered": the players roll on the table and type the dice in
+    dice_next_index: int = 0
+    turn: int = 1
+    phase: str = "weather"
+    start_date: date
+    turn_days: int
+    turns: int
+    options: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+    version: int = 0
+    created: datetime
+
+
+class Side(SQLModel, table=True):
+    """One of the two camps: the French and their allies, or the Allies."""
+
+    __tablename__ = "side"
+
+    id: str = Field(primary_key=True)
+    name: str
+    position: int = 0
+
+
+class Nation(SQLModel, table=True):
+    """A nation fighting on a side: France, Prussia, Russia, Austria, Sweden..."""
+
+    __tablename__ = "nation"
+
+    id: str = Field(primary_key=True)
+    side: str = _ref("side.id")
+
+
+class Army(SQLModel, table=True):
+    """An army and its commander-in-chief (a general's id)."""
+
+    __tablename__ = "army"
+
+    id: str = Field(primary_key=True)
+    side: str = _ref("side.id")
+    name: str
+    commander: str | None = None
+
+
+class General(SQLModel, table=True):
+    """A general counter: rank, command value (CV) and tactical bonus."""
+
+    __tablename__ = "general"
+
+    id: str = Field(primary_key=True)
+    name: str
+    nation: str = _ref("nation.id")
+    army: str | None = _ref("army.id", nullable=True)
+    rank: int
+    command_value: int
+    tactical_bonus: int
+    location: str = ""
+    superior: str | None = _ref("general.id", nullable=True)
+
+
+class Unit(SQLModel, table=True):
+    """A force on the map: infantry, cavalry, reserve artillery or a dummy.
+
+    `location` is whatever hex or place reference the umpire types; `general` is
+    the general whose stack the unit belongs to, if any.
+    """
+
+    __tablename__ = "unit"
+
+    id: str = Field(primary_key=True)
+    name: str
+    nation: str = _ref("nation.id")
+    kind: str  # "infantry", "cavalry", "artillery" or "dummy"
+    general: str | None = _ref("general.id", nullable=True)
+    strength_points: int
+    cohesion: int
+    artillery_bonus: int = 0
+    cavalry_bonus: int = 0
+    fatigued: bool = False
+    entrenched: bool = False
+    out_of_command: bool = False
+    location: str = ""
+
+
+class DiceRoll(SQLModel, table=True):
+    """A stored `rules.dice.DiceRecord`, with the event of the action that rolled it."""
+
+    __tablename__ = "dice_roll"
+
+    id: int | None = Field(default=None, primary_key=True)
+    event: int | None = _ref("event.id", nullable=True)
+    purpose: str
+    dice: str
+    raw: list[int] = Field(sa_type=JSON)
+    modifiers: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSON)
+    result: int
+    mode: str
+    stream_index: int | None = None
+    by: str = "umpire"
+    when: datetime
+
+
+class Turn(SQLModel, table=True):
+    """A turn of the calendar: its date and, once known, its weather."""
+
+    __tablename__ = "turn"
+
+    number: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    date: date
+    weather: str | None = None
+    weather_source: str | None = None  # "rolled", "forced" (Mud after a Rain* turn) or "set" by the umpire
+    dice_roll: int | None = _ref("dice_roll.id", nullable=True, index=False)
+
+
+class CommandPointRoll(SQLModel, table=True):
+    """An army's command points for a turn: 1d6 plus the commander-in-chief's CV."""
+
+    __tablename__ = "command_point_roll"
+
+    id: int | None = Field(default=None, primary_key=True)
+    turn: int = _ref("turn.number")
+    army: str = _ref("army.id")
+    points: int
+    dice_roll: int | None = _ref("dice_roll.id", nullable=True, index=False)
+
+
+class CommandPointSpend(SQLModel, table=True):
+    """A line of an army's command-point ledger: what was done, its cost, what is left."""
+
+    __tablename__ = "command_point_spend"
+
+    id: int | None = Field(default=None, primary_key=True)
+    turn: int = _ref("turn.number")
+    army: str = _ref("army.id")
+    action: str
+    cost: int
+    balance: int
+    note: str = ""
+
+
+class Battle(SQLModel, table=True):
+    """A battle: where, who, how it went and which resolver decided it.
+
+    `resolver` names what resolved it: the campaign's own combat table
+    ("allemagne1813") or a tactical rule set played on the table.
+    """
+
+    __tablename__ = "battle"
+
+    id: int | None = Field(default=None, primary_key=True)
+    turn: int = _ref("turn.number")
+    location: str
+    participants: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+    rounds: int = 0
+    losses: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+    result: str | None = None
+    resolver: str = Field(default="allemagne1813", sa_column_kwargs={"server_default": "allemagne1813"})
+    status: str = "pending"  # or "done"
+    detail: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+
+
+class Event(SQLModel, table=True):
+    """One entry of the history: one action, with the before and after of every row it changed.
+
+    `changes` is a list of {"table", "key", "before", "after"}: `before` is None
+    for a row the action inserted, `after` None for a row it deleted, and for an
+    update both hold only the columns that changed. Only events of kind "action"
+    can be undone; `undone` marks those undone and not yet redone.
+    """
+
+    __tablename__ = "event"
+
+    id: int | None = Field(default=None, primary_key=True)
+    when: datetime
+    kind: str = "action"  # or "setup", the creation of the campaign
+    description: str
+    changes: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSON)
+    undone: bool = Field(default=False, index=True)

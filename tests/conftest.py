@@ -1,0 +1,127 @@
+"""Database fixtures: a real PostgreSQL server for the session, one fresh database per
+test, and `campaign_target`, which runs a storage test on a `.campaign` file and on
+PostgreSQL.
+
+The server comes from Debian's postgresql package (/usr/lib/postgresql/*/bin),
+unless ADJUTANT_TEST_POSTGRES_URL names one already running.
+As root, initdb and the server run as the postgres user, which PostgreSQL requires.
+Without the binaries the PostgreSQL half of the tests is skipped, with the reason.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+SERVER_VARIABLE = "ADJUTANT_TEST_POSTGRES_URL"
+
+
+def _postgres_bin() -> Path | None:
+    def version(folder: Path) -> tuple[int, ...]:
+        return tuple(int(part) for part in folder.parent.name.split(".") if part.isdigit())
+
+    folders = [
+        p
+        for p in Path("/usr/lib/postgresql").glob("*/bin")
+        if (p / "initdb").exists() and (p / "pg_ctl").exists()
+    ]
+    return max(folders, key=version) if folders else None
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _as_server_user(command: list[str]) -> list[str]:
+    return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The URL of the `postgres` database of a PostgreSQL server started for this test session,
+    or of the server ADJUTANT_TEST_POSTGRES_URL names (its user must be allowed to create databases)."""
+    if os.environ.get(SERVER_VARIABLE):
+        yield os.environ[SERVER_VARIABLE]
+        return
+    folder_bin = _postgres_bin()
+    if folder_bin is None:
+        pytest.skip(
+            "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb); apt-get install postgresql"
+        )
+    base = Path(tempfile.mkdtemp(prefix="adjutant-pg-"))
+    data, log = base / "data", base / "server.log"
+    if os.geteuid() == 0:
+        try:
+            account = pwd.getpwnam("postgres")
+        except KeyError:
+            shutil.rmtree(base)
+            pytest.skip("PostgreSQL refuses to run as root and there is no postgres user to run it as")
+        os.chown(base, account.pw_uid, account.pw_gid)
+    port = _free_port()
+    run = {"check": True, "capture_output": True, "text": True, "cwd": base}
+    subprocess.run(
+        _as_server_user(
+            [str(folder_bin / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "--no-sync"]
+        ),
+        **run,
+    )
+    # Durability settings are off: these tests are about Adjutant's locking, not the server's disk.
+    options = f"-k {base} -p {port} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off"
+    try:
+        subprocess.run(
+            _as_server_user(
+                [str(folder_bin / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-o", options, "start"]
+            ),
+            **run,
+        )
+    except subprocess.CalledProcessError as error:
+        server_log = log.read_text() if log.exists() else ""
+        shutil.rmtree(base, ignore_errors=True)
+        pytest.fail(f"PostgreSQL did not start: {error.stderr}{server_log}")
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(
+            _as_server_user([str(folder_bin / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"]),
+            capture_output=True,
+            cwd=base,
+        )
+        shutil.rmtree(base, ignore_errors=True)
+
+
+_database_numbers = itertools.count(1)
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """The URL of a new, empty PostgreSQL database, dropped after the test."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    name = f"adjutant_test_{os.getpid()}_{next(_database_numbers)}"
+    server = make_url(postgres_server)
+    libpq = server.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(libpq, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    yield server.set(drivername="postgresql+psycopg", database=name).render_as_string(hide_password=False)
+    with psycopg.connect(libpq, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def campaign_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a test's campaign lives: a new .campaign file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "test.campaign")
+    return str(request.getfixturevalue("postgres_url"))

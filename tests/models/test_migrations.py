@@ -1,0 +1,152 @@
+"""The schema's Alembic history matches the tables, and an old campaign file opens after a backup."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import shutil
+import sqlite3
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlmodel import SQLModel, select
+
+from models import Battle, CampaignStore, Event, Unit, check_campaign, dump, open_campaign
+from models.engine import make_engine, writer
+from models.schema import alembic_config, current_revision, head, revisions, upgrade
+from models.sqlite_header import APPLICATION_ID
+from models.targets import to_url
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+OLD_FILE = FIXTURES / "spring1813-schema1.campaign"
+
+
+def fixture_maker() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("make_old_fixture", FIXTURES / "make_old_fixture.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_the_revision_files_form_one_numbered_chain_as_alembic_reads_it() -> None:
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(alembic_config())
+    chain = [r.revision for r in reversed(list(script.walk_revisions()))]
+    assert chain == list(revisions()) == [f"{n:04d}" for n in range(1, len(chain) + 1)]
+    assert script.get_current_head() == head()
+
+
+def test_the_migrations_build_exactly_the_tables_of_the_models(campaign_target: str) -> None:
+    engine = make_engine(to_url(campaign_target))
+    try:
+        with writer(engine).begin() as connection:
+            upgrade(connection)
+        with engine.connect() as connection:
+            assert current_revision(connection) == head()
+            assert compare_metadata(MigrationContext.configure(connection), SQLModel.metadata) == []
+    finally:
+        engine.dispose()
+
+
+def test_a_campaign_file_carries_its_application_id_and_schema_number(tmp_path: Path) -> None:
+    path = tmp_path / "new.campaign"
+    engine = make_engine(to_url(path))
+    with writer(engine).begin() as connection:
+        upgrade(connection)
+    engine.dispose()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+        assert db.execute("PRAGMA user_version").fetchone()[0] == int(head())
+    db.close()
+
+
+def test_the_old_fixture_is_at_schema_1() -> None:
+    with sqlite3.connect(f"file:{OLD_FILE}?mode=ro", uri=True) as db:
+        assert db.execute("SELECT version_num FROM alembic_version").fetchone() == ("0001",)
+        assert "resolver" not in [row[1] for row in db.execute("PRAGMA table_info(battle)")]
+    db.close()
+
+
+def test_an_old_file_is_backed_up_then_migrated_keeping_every_row(tmp_path: Path) -> None:
+    path = tmp_path / "spring.campaign"
+    shutil.copy(OLD_FILE, path)
+    original = digest(path)
+    with sqlite3.connect(path) as db:
+        counts = {
+            t: db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+            for t in ("unit", "general", "event", "dice_roll", "battle")
+        }
+        locations = dict(db.execute("SELECT id, location FROM unit"))
+    db.close()
+
+    with open_campaign(path) as store:
+        backup = tmp_path / "spring.campaign.bak-v1"
+        assert digest(backup) == original
+        document = dump(store)
+        assert {t: len(document["tables"][t]) for t in counts} == counts
+        assert {row["id"]: row["location"] for row in document["tables"]["unit"]} == locations
+        with store.read() as session:
+            assert session.exec(select(Battle)).one().resolver == "allemagne1813"
+        check_history_still_works(store)
+    assert check_campaign(path).sound and check_campaign(path).revision == head()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == int(head())
+    db.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["spring.campaign", "spring.campaign.bak-v1"]
+
+
+def check_history_still_works(store: CampaignStore) -> None:
+    """The fixture's last action was undone: redo it, then undo everything undoable."""
+    with store.read() as session:
+        undone = session.exec(select(Event).where(Event.undone)).one()
+    store.redo()
+    unit_id = undone.changes[0]["key"]["id"]
+    with store.read() as session:
+        assert session.get_one(Unit, unit_id).location == undone.changes[0]["after"]["location"]
+    for _ in range(4):  # the march, the battle, the dice roll, the first march
+        store.undo()
+
+
+def test_a_second_migration_of_the_same_version_keeps_the_first_backup(tmp_path: Path) -> None:
+    path = tmp_path / "spring.campaign"
+    (tmp_path / "spring.campaign.bak-v1").write_text("an older backup")
+    shutil.copy(OLD_FILE, path)
+    open_campaign(path).close()
+    assert (tmp_path / "spring.campaign.bak-v1").read_text() == "an older backup"
+    assert digest(tmp_path / "spring.campaign.bak-v1-2") == digest(OLD_FILE)
+
+
+def test_an_old_campaign_in_postgresql_is_migrated_on_open(postgres_url: str) -> None:
+    maker = fixture_maker()
+    document = maker.as_schema1(maker.played_campaign())
+    maker.write_at_revision(postgres_url, document)
+    with open_campaign(postgres_url) as store:
+        with store.read() as session:
+            assert session.exec(select(Battle)).one().resolver == "allemagne1813"
+        assert len(dump(store)["tables"]["event"]) == len(document["tables"]["event"])
+        check_history_still_works(store)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_an_export_of_schema_1_imports_and_is_migrated(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    from models import load
+
+    maker = fixture_maker()
+    target = (
+        str(tmp_path / "imported.campaign")
+        if backend == "sqlite"
+        else request.getfixturevalue("postgres_url")
+    )
+    with load(target, maker.as_schema1(maker.played_campaign())) as store:
+        assert [row["resolver"] for row in dump(store)["tables"]["battle"]] == ["allemagne1813"]

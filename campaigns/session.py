@@ -10,8 +10,8 @@ from pathlib import Path
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.phases import phase
-from models import Campaign, CampaignStore, Overview, open_campaign, overview, save_as
-from models.store import ConcurrentEditError
+from models import Campaign, CampaignStore, Overview, open_campaign, overview
+from models.errors import ConcurrentEditError
 from rules.options import resolve_options
 
 
@@ -103,6 +103,8 @@ class CampaignSession:
             raise CampaignError(f"a campaign file ends in .campaign: {target.name}")
         if target.exists():
             raise CampaignError(f"{target} already exists; choose another name")
+        from models import save_as  # only when asked: it brings export and file copying
+
         with plainly():
             save_as(self.store, target)
         return target

@@ -11,62 +11,48 @@ A campaign lives in one SQLite `.campaign` file or in a PostgreSQL database
 (`postgresql+psycopg://...`); the same code serves both. No textual here.
 """
 
-from models.check import CheckReport, check_campaign
-from models.dice_log import CampaignDice, dice_rolls, to_record
-from models.errors import CampaignFileError, ConcurrentEditError, NothingToUndo, StoreError
-from models.exchange import dump, dumps, load, loads
-from models.opening import create_store, open_campaign
-from models.overview import Overview, SideStrength, overview
-from models.save_as import save_as
-from models.store import CampaignStore
-from models.tables import (
-    Army,
-    Battle,
-    Campaign,
-    CommandPointRoll,
-    CommandPointSpend,
-    DiceRoll,
-    Event,
-    General,
-    Nation,
-    Side,
-    Turn,
-    Unit,
-)
-from models.targets import SUFFIX
+from importlib import import_module
+from typing import TYPE_CHECKING
 
-__all__ = [
-    "Army",
-    "Battle",
-    "Campaign",
-    "CampaignDice",
-    "CampaignFileError",
-    "CampaignStore",
-    "CheckReport",
-    "CommandPointRoll",
-    "CommandPointSpend",
-    "ConcurrentEditError",
-    "DiceRoll",
-    "Event",
-    "General",
-    "Nation",
-    "NothingToUndo",
-    "Overview",
-    "SUFFIX",
-    "Side",
-    "SideStrength",
-    "StoreError",
-    "Turn",
-    "Unit",
-    "check_campaign",
-    "create_store",
-    "dice_rolls",
-    "dump",
-    "dumps",
-    "load",
-    "loads",
-    "open_campaign",
-    "overview",
-    "save_as",
-    "to_record",
-]
+# Each public name and the module that defines it. They are imported on first
+# use (PEP 562), so that opening a campaign loads only what opening needs and
+# `adjutant` reaches its first screen sooner.
+_HOME = {
+    "CheckReport": "check", "check_campaign": "check",
+    "CampaignDice": "dice_log", "dice_rolls": "dice_log", "to_record": "dice_log",
+    "CampaignFileError": "errors", "ConcurrentEditError": "errors", "NothingToUndo": "errors", "StoreError": "errors",
+    "dump": "exchange", "dumps": "exchange", "load": "exchange", "loads": "exchange",
+    "create_store": "opening", "open_campaign": "opening",
+    "Overview": "glance", "SideStrength": "glance", "overview": "glance",
+    "save_as": "saving",
+    "CampaignStore": "store",
+    "Army": "tables", "Battle": "tables", "Campaign": "tables", "CommandPointRoll": "tables",
+    "CommandPointSpend": "tables", "DiceRoll": "tables", "Event": "tables", "General": "tables",
+    "Nation": "tables", "Side": "tables", "Turn": "tables", "Unit": "tables",
+    "SUFFIX": "targets",
+}
+
+__all__ = sorted(_HOME)
+
+
+def __getattr__(name: str) -> object:
+    if name not in _HOME:
+        raise AttributeError(f"module 'models' has no attribute {name!r}")
+    value = getattr(import_module(f"models.{_HOME[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:
+    from models.check import CheckReport, check_campaign
+    from models.dice_log import CampaignDice, dice_rolls, to_record
+    from models.errors import CampaignFileError, ConcurrentEditError, NothingToUndo, StoreError
+    from models.exchange import dump, dumps, load, loads
+    from models.opening import create_store, open_campaign
+    from models.glance import Overview, SideStrength, overview
+    from models.saving import save_as
+    from models.store import CampaignStore
+    from models.tables import (
+        Army, Battle, Campaign, CommandPointRoll, CommandPointSpend, DiceRoll, Event, General, Nation, Side, Turn, Unit,
+    )
+    from models.targets import SUFFIX

@@ -69,7 +69,9 @@ class FightScreen(CampaignScreen):
 
     def step_lines(self, fight: battles.Fight) -> list[str]:
         if fight.status != "pending":
-            return [f"Over: {fight.result}"]
+            from campaigns.account import account
+
+            return list(account(self.session, fight.id))
         if fight.battle is None:
             if fight.tabletop is None:
                 return [

@@ -1,0 +1,86 @@
+"""Start-up time as a person sees it: from starting `adjutant FILE` in a real
+pseudo-terminal until the overview shows the campaign's data, against a bare
+Textual app that imports sqlmodel and shows one row of the same file.
+
+Both are whole processes, alternated, so the machine's noise falls on both.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import shutil
+import signal
+import statistics
+import sys
+import time
+from pathlib import Path
+
+BARE_APP = r'''
+import sys
+from sqlmodel import Session, create_engine, text
+from textual.app import App
+from textual.widgets import Static
+
+class Bare(App):
+    def compose(self):
+        engine = create_engine(f"sqlite:///{sys.argv[1]}")
+        with Session(engine) as s:
+            name = s.exec(text("SELECT name FROM campaign")).one()[0]
+        yield Static(f"READY {name}")
+
+Bare().run()
+'''
+
+
+def time_until(argv: list[str], marker: bytes, timeout: float = 30.0, size=(24, 80)) -> float:
+    """Seconds from starting `argv` in a pty until `marker` appears on its screen."""
+    start = time.perf_counter()
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: a terminal of the given size, then the program
+        os.environ["TERM"] = "xterm-256color"
+        os.environ["LINES"], os.environ["COLUMNS"] = str(size[0]), str(size[1])
+        os.execvp(argv[0], argv)
+    seen = b""
+    try:
+        import fcntl
+        import struct
+        import termios
+
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", size[0], size[1], 0, 0))
+        while time.perf_counter() - start < timeout:
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if ready:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    break
+                seen = (seen + chunk)[-65536:]
+                if marker in seen:
+                    return time.perf_counter() - start
+        raise RuntimeError(f"{argv[0]} never showed {marker!r}")
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(fd)
+
+
+def adjutant_argv(path: Path) -> list[str]:
+    exe = shutil.which("adjutant")
+    return [exe, str(path)] if exe else [sys.executable, "-m", "tui.cli", str(path)]
+
+
+def startup_samples(campaign: Path, runs: int, folder: Path) -> tuple[list[float], list[float]]:
+    """(adjutant, bare) start-up seconds, alternated."""
+    bare = folder / "bare_app.py"
+    bare.write_text(BARE_APP, encoding="utf-8")
+    ours, floor = [], []
+    for _ in range(runs):
+        ours.append(time_until(adjutant_argv(campaign), b"Turn 1 of"))
+        floor.append(time_until([sys.executable, str(bare), str(campaign)], b"READY"))
+    return ours, floor
+
+
+def median(samples: list[float]) -> float:
+    return statistics.median(samples)

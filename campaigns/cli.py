@@ -105,7 +105,9 @@ def _parser() -> _Parser:
     dice = command(commands, "dice", None, "audit the dice")
     audits = dice.add_subparsers(required=True, metavar="AUDIT", parser_class=_Parser)
     campaign(command(audits, "verify", _verify, "replay every rolled die from the campaign's seed"))
-    campaign(command(commands, "battles", _battles, "list the battles, pending and fought"))
+    battles = command(commands, "battles", _battles, "print the after-action account of every battle")
+    campaign(battles)
+    battles.add_argument("--list", action="store_true", help="one line a battle instead of the accounts")
     return parser
 
 
@@ -214,6 +216,17 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _battles(args: argparse.Namespace) -> int:
+    if not args.list:
+        from campaigns.account import all_accounts
+        from campaigns.session import CampaignSession
+
+        session = CampaignSession(open_campaign(_target(args)))
+        try:
+            for line in all_accounts(session):
+                print(line)
+        finally:
+            session.close()
+        return OK
     with open_campaign(_target(args)) as store, store.read() as session:
         battles = session.exec(select(Battle).order_by(Battle.id)).all()  # type: ignore[arg-type]
     for battle in battles:

@@ -152,7 +152,8 @@ def test_dice_verify_accepts_honest_dice_and_finds_a_tampered_roll(
 
 
 def test_battles_lists_none_yet(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(capsys, "battles", str(campaign))[1] == "No battles yet.\n"
+    assert run(capsys, "battles", str(campaign))[1] == "No battle has been fought in this campaign.\n"
+    assert run(capsys, "battles", "--list", str(campaign))[1] == "No battles yet.\n"
 
 
 def test_the_commands_work_on_postgresql_by_flag_and_by_variable(

@@ -34,7 +34,7 @@ class FightScreen(CampaignScreen):
         Binding("escape", "back", "Battles", id="fight.back"),
     ]
     DEFAULT_CSS = """
-    FightScreen Horizontal { height: 1fr; }
+    FightScreen #panels { height: 1fr; }
     FightScreen #step, FightScreen #whole { width: 1fr; border: round $primary; padding: 0 1; }
     FightScreen #log { height: auto; max-height: 8; padding: 0 1; }
     """
@@ -45,7 +45,7 @@ class FightScreen(CampaignScreen):
 
     def body(self) -> ComposeResult:
         yield Static(id="head", classes="title", markup=False)
-        with Horizontal():
+        with Horizontal(id="panels"):
             with VerticalScroll(id="step"):
                 yield Static(id="step-text", markup=False)
             with VerticalScroll(id="whole"):

@@ -15,6 +15,7 @@ _SCREENS = {
     "command": "tui.screens.command:CommandPointsScreen",
     "march": "tui.screens.march:ForcedMarchScreen",
     "battles": "tui.screens.battles:BattlesScreen",
+    "recon": "tui.screens.recon:ReconnaissanceScreen",
     "history": "tui.screens.history:HistoryScreen",
     "rules": "tui.screens.rules:RulesScreen",
 }

@@ -1,0 +1,45 @@
+"""Reconnaissance as an action: the card's column and modifiers from the stored units."""
+
+import pytest
+
+from campaigns import oob, reconnaissance
+from campaigns.errors import CampaignError
+from campaigns.session import CampaignSession
+from models import DiceRoll
+
+
+@pytest.fixture
+def session(tmp_path):
+    s = CampaignSession.new("spring1813", tmp_path / "r.campaign", seed=5)
+    yield s
+    s.close()
+
+
+def units(session, side, kind):
+    tree = oob.tree(session)
+    return [u for u in oob.side_units(tree[side]) if u.kind == kind]
+
+
+def test_column_is_the_cavalry_differential_and_cohesion_modifies(session):
+    ours, theirs = units(session, 0, "cavalry"), units(session, 1, "infantry")[:1]
+    step = reconnaissance.plan(session, [u.id for u in ours], [u.id for u in theirs])
+    assert step.differential == sum(u.strength_points for u in ours)  # no cavalry in the screen
+    mean = sum(u.cohesion for u in ours) / len(ours) - theirs[0].cohesion
+    assert step.modifier == int(mean)  # rounded toward zero (option average_cohesion)
+
+
+def test_roll_is_stored_with_its_action(session):
+    ours, theirs = units(session, 0, "cavalry"), units(session, 1, "cavalry")
+    line = reconnaissance.reconnoitre(session, [u.id for u in ours], [u.id for u in theirs[:1]], [4])
+    assert "Reconnaissance by" in line
+    with session.store.read() as db:
+        rolls = db.query(DiceRoll).all()
+    assert [r.raw for r in rolls] == [[4]] and rolls[0].mode == "entered"
+
+
+def test_refuses_without_units(session):
+    with pytest.raises(CampaignError, match="choose the units"):
+        reconnaissance.plan(session, [], [])
+    ours = units(session, 0, "cavalry")
+    with pytest.raises(CampaignError, match="screening"):
+        reconnaissance.plan(session, [ours[0].id], [])

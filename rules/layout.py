@@ -8,12 +8,16 @@ from rules.tables import Table
 
 
 def grid(table: Table) -> list[list[str]]:
-    """Header row then one row per printed row: the cells as printed, `-` for blanks."""
+    """Header row then one row per printed row: the cells as printed, `-` for blanks.
+    A table with pages gets a first column naming the page."""
     corner = table.rows.label
     heads = [b.label for b in table.columns.bands] if table.columns else [""]
-    rows = [[corner, *heads]]
-    for band, cells in zip(table.rows.bands, table.cells):
-        rows.append([band.label, *[c or "-" for c in cells]])
+    paged = table.pages is not None
+    rows = [[table.pages.label, corner, *heads] if paged else [corner, *heads]]  # type: ignore[union-attr]
+    for page, cells_of_page in table.grids():
+        for band, cells in zip(table.rows.bands, cells_of_page):
+            row = [band.label, *[c or "-" for c in cells]]
+            rows.append([page or "", *row] if paged else row)
     return rows
 
 

@@ -82,11 +82,23 @@ def load_table(path: Path, ruleset: str) -> Table:
         if not columns.bands:
             raise DataFileError(f"{where}: the columns list no bands")
     width = len(columns.bands) if columns else 1
+    pages = None
+    if "pages" in data:
+        raw_pages = data["pages"]
+        pages = _axis(raw_pages, raw_pages.get("bands", []) if isinstance(raw_pages, dict) else [], f"{where}, pages")
     cells: list[tuple[str, ...]] = []
     printed: list[str] = []
+    page_of: list[int] = []
     for i, row in enumerate(rows_raw, start=1):
         label = row.get("band") if isinstance(row, dict) else None
         row_where = f"{where}, row {label if isinstance(label, str) else i}"
+        if pages is not None:
+            page = row.get("page") if isinstance(row, dict) else None
+            try:
+                page_of.append(pages.index_of(page))  # type: ignore[arg-type]
+            except RulesError:
+                raise DataFileError(f"{row_where}: page {page!r} is not one of the table's pages") from None
+            row_where += f" (page {page})"
         if not isinstance(row, dict) or "band" not in row or "cells" not in row:
             raise DataFileError(f"{row_where}: a row needs band and cells")
         row_cells = row["cells"]
@@ -103,7 +115,20 @@ def load_table(path: Path, ruleset: str) -> Table:
                 )
         cells.append(tuple(row_cells))
         printed.append(str(row.get("printed", "")))
-    rows = _axis(data.get("rows"), [r["band"] for r in rows_raw], f"{where}, rows")
+    page_cells: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    bands = [r["band"] for r in rows_raw]
+    if pages is not None:
+        # Every page repeats the same row bands, in the same order.
+        by_page = [[i for i, p in enumerate(page_of) if p == n] for n in range(len(pages.bands))]
+        first = [bands[i] for i in by_page[0]]
+        for n, indexes in enumerate(by_page):
+            if [bands[i] for i in indexes] != first:
+                raise DataFileError(f"{where}: page {pages.bands[n].label} does not have the rows of page {pages.bands[0].label}")
+        page_cells = tuple(tuple(cells[i] for i in indexes) for indexes in by_page)
+        bands = first
+        cells = list(page_cells[0])
+        printed = [printed[i] for i in by_page[0]]
+    rows = _axis(data.get("rows"), bands, f"{where}, rows")
     legend = data.get("legend", {})
     notes = data.get("notes", [])
     if not all(isinstance(n, str) for n in notes):
@@ -122,6 +147,8 @@ def load_table(path: Path, ruleset: str) -> Table:
         legend=dict(legend),
         notes=tuple(notes),
         card_notes=tuple(data.get("card_notes", [])),
+        pages=pages,
+        page_cells=page_cells,
     )
 
 

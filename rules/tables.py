@@ -1,4 +1,5 @@
-"""Tables as printed on a reference card: a row axis, an optional column axis, cells.
+"""Tables as printed on a reference card: a row axis, an optional column axis, cells,
+and for a card that prints one grid per weapon or troop type, an optional page axis.
 
 A *band* is one heading of an axis as the card prints it: a single value ("5"),
 a range ("11-15", "1 à 4", "1 - 3"), an open end ("81 et +", "1 et -", "< 5") or,
@@ -156,16 +157,25 @@ class Table:
     source_heading: str
     rows: Axis
     columns: Axis | None
-    cells: tuple[tuple[str, ...], ...]
+    cells: tuple[tuple[str, ...], ...]  # the grid of the first (or only) page
     printed_rows: tuple[str, ...]
     dice: str | None = None
+    pages: Axis | None = None  # one grid per page value, all with the same rows and columns
+    page_cells: tuple[tuple[tuple[str, ...], ...], ...] = ()
     legend: dict[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     card_notes: tuple[str, ...] = ()
 
     @property
     def axes(self) -> tuple[Axis, ...]:
-        return (self.rows,) if self.columns is None else (self.rows, self.columns)
+        grid = (self.rows,) if self.columns is None else (self.rows, self.columns)
+        return grid if self.pages is None else (self.pages, *grid)
+
+    def grids(self) -> list[tuple[str | None, tuple[tuple[str, ...], ...]]]:
+        """(page label, grid) for each page; one unlabelled grid for a table without pages."""
+        if self.pages is None:
+            return [(None, self.cells)]
+        return [(band.label, grid) for band, grid in zip(self.pages.bands, self.page_cells)]
 
     def lookup(self, **values: int | str) -> Cell:
         names = {a.name for a in self.axes}
@@ -180,4 +190,5 @@ class Table:
             raise RulesError(f"table {self.id} needs {missing[0]}=VALUE")
         r = self.rows.index_of(values[self.rows.name])
         c = 0 if self.columns is None else self.columns.index_of(values[self.columns.name])
-        return Cell(self.cells[r][c], self)
+        grid = self.cells if self.pages is None else self.page_cells[self.pages.index_of(values[self.pages.name])]
+        return Cell(grid[r][c], self)

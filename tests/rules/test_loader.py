@@ -74,3 +74,55 @@ def test_bad_files_name_file_table_and_row(tmp_path, change, message):
 def test_band_labels_as_printed(label, low, high):
     band = Band.parse(label)
     assert (band.low, band.high, band.label) == (low, high, label)
+
+
+PAGED = """
+id = "shooting"
+title = "Shooting"
+dice = "1d12"
+[source]
+file = "002.txt"
+heading = "small arms"
+[pages]
+axis = "weapon"
+bands = [{ label = "Smoothbore", values = ["SM"] }, { label = "Rifle", values = ["RM"] }]
+[rows]
+axis = "range"
+[columns]
+axis = "class"
+bands = [{ label = "E", values = ["E"] }, { label = "R", values = ["R"] }]
+[[row]]
+page = "SM"
+band = "1"
+cells = ["5+", "6+"]
+[[row]]
+page = "SM"
+band = "2"
+cells = ["7+", "-"]
+[[row]]
+page = "RM"
+band = "1"
+cells = ["4+", "5+"]
+[[row]]
+page = "RM"
+band = "2"
+cells = ["5+", "6+"]
+"""
+
+
+def test_a_table_with_pages_has_three_axes(tmp_path):
+    path = tmp_path / "paged.toml"
+    path.write_text(PAGED, encoding="utf-8")
+    table = load_table(path, "demo")
+    assert [a.name for a in table.axes] == ["weapon", "range", "class"]
+    assert table.lookup(weapon="SM", range=2, **{"class": "E"}).text == "7+"
+    assert table.lookup(weapon="RM", range=1, **{"class": "R"}).text == "5+"
+    with pytest.raises(Exception, match="weapon=XX is outside"):
+        table.lookup(weapon="XX", range=1, **{"class": "R"})
+
+
+def test_pages_must_repeat_the_rows(tmp_path):
+    path = tmp_path / "paged.toml"
+    path.write_text(PAGED.replace('page = "RM"\nband = "2"', 'page = "RM"\nband = "3"'), encoding="utf-8")
+    with pytest.raises(DataFileError, match="page Rifle does not have the rows of page Smoothbore"):
+        load_table(path, "demo")

@@ -1,0 +1,46 @@
+"""The hand-off conversion: campaign forces to tactical units, and stands lost back to SP."""
+
+import pytest
+
+from rules import conversion
+from rules.conversion import Conversion, sp_lost, tactical_order
+from rules.errors import RulesError
+
+EXAMPLE = Conversion(
+    ruleset="demo",
+    label="battalion",
+    size_label="stands",
+    sp_per_unit=1,
+    size={"infantry": 4, "cavalry": 3, "artillery": 1},
+    quality={1: "militia", 3: "line", 5: "elite"},
+    leader={0: "poor", 2: "average", 4: "excellent"},
+    losses_rounding="nearest",
+    source="test",
+)
+
+
+def test_forces_become_units_of_their_arm_and_quality():
+    order = tactical_order(
+        EXAMPLE,
+        [("iii", "III Corps", "infantry", 3, 4), ("cav", "Cavalry", "cavalry", 1, 6), ("d", "Dummy", "dummy", 0, 3)],
+        [("Ney", 3)],
+    )
+    assert [u.name for u in order.units] == ["III Corps battalion 1", "III Corps battalion 2", "III Corps battalion 3", "Cavalry"]
+    assert {u.quality for u in order.units if u.force == "iii"} == {"line"}  # 4 is as near 3 as 5: the lower wins
+    assert order.units[-1].size == 3 and order.units[-1].quality == "elite"
+    assert order.leaders == [("Ney", "average")]
+
+
+@pytest.mark.parametrize("rounding, lost, expected", [("nearest", 6, 2), ("down", 7, 1), ("up", 5, 2), ("nearest", 0, 0)])
+def test_stands_lost_come_back_as_sp(rounding, lost, expected):
+    conv = Conversion(**{**EXAMPLE.__dict__, "losses_rounding": rounding})
+    assert sp_lost(conv, "infantry", lost) == expected
+
+
+def test_negative_losses_are_refused():
+    with pytest.raises(RulesError):
+        sp_lost(EXAMPLE, "infantry", -1)
+
+
+def test_a_rule_set_without_conversion_has_none():
+    assert conversion.load_conversion("allemagne1813") is None

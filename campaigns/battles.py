@@ -71,7 +71,12 @@ def _side(db, unit_ids: Iterable[str], general_ids: Iterable[str]) -> dict[str, 
     return {
         "units": [u.id for u in units],
         "names": {u.id: u.name for u in units},
-        "generals": [{"id": g.id, "name": g.name, "rank": g.rank, "tactical_bonus": g.tactical_bonus} for g in generals if g],
+        "forces": [[u.id, u.name, u.kind, u.strength_points, u.cohesion] for u in units],
+        "generals": [
+            {"id": g.id, "name": g.name, "rank": g.rank, "tactical_bonus": g.tactical_bonus, "command_value": g.command_value}
+            for g in generals
+            if g
+        ],
         "sp_by_arm": sp,
         "average_cohesion": [cohesion.numerator, cohesion.denominator],
         "artillery_bonus": sum(u.artillery_bonus for u in fighting),
@@ -302,6 +307,20 @@ def roll_step(session: CampaignSession, battle_id: int, entered: list[int] | Non
     step = fight.next_step
     label = f"round {step.round_number} {step.side} {step.kind}" if step else "step"
     return _journal(session, battle_id, f"{title(fight)}: {label}", do)
+
+
+def tactical_order(fight: Fight, role: str):
+    """The tabletop order of battle of one side, by the rule set's conversion data;
+    None while the rule set has no conversion yet (the umpire then types the result)."""
+    from rules.conversion import load_conversion, tactical_order as convert
+
+    conversion = load_conversion(fight.resolver)
+    if conversion is None:
+        return None
+    side = fight.setup["sides"][role]
+    forces = [tuple(f) for f in side.get("forces", [])]
+    leaders = [(g["name"], g.get("command_value", 0)) for g in side["generals"]]
+    return conversion, convert(conversion, forces, leaders)
 
 
 def _tables(fight: Fight) -> Battle:

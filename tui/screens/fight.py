@@ -126,6 +126,8 @@ class FightScreen(CampaignScreen):
             lost = fight.battle.sp_lost(role) if fight.battle else 0
             leaders = ", ".join(g["name"] for g in s["generals"]) or "no leader"
             lines.append(f"{role.title()}: {sp - lost}/{sp} SP, AB {s['artillery_bonus']}, CB {s['cavalry_bonus']}; {leaders}")
+        if fight.battle is None:
+            lines += self.tabletop_lines(fight)
         facts = [label for key, label in battles.FACTS if fight.setup["facts"].get(key)]
         lines.append(f"Weather {fight.setup['weather']}; " + ("; ".join(facts) if facts else "no special situation"))
         if fight.battle is not None and fight.status == "pending" and not fight.battle.finished:
@@ -138,6 +140,21 @@ class FightScreen(CampaignScreen):
             lines.append(f"Chance of a morale test: {float(odds.morale_test) * 100:.1f}%")
             if odds.morale_tests_counted_as_passed:
                 lines.append("(morale tests counted as passed: the umpire rules them)")
+        return lines
+
+    def tabletop_lines(self, fight: battles.Fight) -> list[str]:
+        lines = []
+        for role in (battles.ATTACKER, battles.DEFENDER):
+            converted = battles.tactical_order(fight, role)
+            if converted is None:
+                lines.append(f"{role.title()} forces: " + "; ".join(f"{f[1]} {f[3]} SP coh {f[4]}" for f in fight.setup["sides"][role].get("forces", [])))
+                continue
+            conversion, order = converted
+            lines.append(f"{role.title()} on the table ({conversion.source}):")
+            lines += [f"  {u.name}: {u.size} {conversion.size_label}, {u.quality}" for u in order.units]
+            lines += [f"  Leader {name}: {rating}" for name, rating in order.leaders]
+        if battles.tactical_order(fight, battles.ATTACKER) is None:
+            lines.append(f"({fight.resolver} has no conversion data yet: the players convert by hand.)")
         return lines
 
     # -- actions -------------------------------------------------------------

@@ -159,5 +159,8 @@ def main(argv: list[str]) -> int:
     except RulesError as exc:
         print(f"adjutant rules: {exc}", file=sys.stderr)
         return 2
-    print(out)
+    try:
+        print(out)
+    except BrokenPipeError:  # `adjutant rules show ... | head`: the reader has what it wanted
+        sys.stderr.close()
     return 0

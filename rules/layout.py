@@ -11,7 +11,7 @@ def grid(table: Table) -> list[list[str]]:
     """Header row then one row per printed row: the cells as printed, `-` for blanks.
     A table with pages gets a first column naming the page."""
     corner = table.rows.label
-    heads = [b.label for b in table.columns.bands] if table.columns else [""]
+    heads = [b.label for b in table.columns.bands] if table.columns else [table.title.split(":")[-1].strip()]
     paged = table.pages is not None
     rows = [[table.pages.label, corner, *heads] if paged else [corner, *heads]]  # type: ignore[union-attr]
     for page, cells_of_page in table.grids():
@@ -37,7 +37,9 @@ def render_table(table: Table, width: int = 100) -> str:
             parts = []
             for i, w in enumerate(wrapped):
                 text = w[k] if k < len(w) else ""
-                parts.append(text.ljust(widths[i]) if i == 0 else text.rjust(widths[i]))
+                # Short results line up on the right as on a card; sentences read from the left.
+                short = len(row[i]) <= 8
+                parts.append(text.rjust(widths[i]) if i and short else text.ljust(widths[i]))
             lines.append("  ".join(parts).rstrip())
         if r == 0:
             lines.append("  ".join("-" * w for w in widths))

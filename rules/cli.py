@@ -111,6 +111,8 @@ def _odds(args: argparse.Namespace) -> str:
         modifier = int(args.modifier)
     except ValueError:
         raise RulesError(f"--modifier must be a whole number, not {args.modifier!r}") from None
+    if table.rows.name != "roll":
+        return _target_odds(table, args, modifier)
     values = _axes(table, args.axes, skip=table.rows.name)
     if table.rows.name in values:
         raise RulesError(f"odds roll the dice for {table.rows.name}; leave it out")
@@ -143,6 +145,27 @@ def _odds(args: argparse.Namespace) -> str:
     width = max(len(t) for t in order)
     rows = [f"  {t:<{width}}  {_percent(dist[t])}  {dist[t]}" for t in order]
     return "\n".join([head, *rows])
+
+
+def _target_odds(table: Table, args: argparse.Namespace, modifier: int) -> str:
+    """A table of target numbers ("4+"): the chance the dice meet the cell's target."""
+    from rules.odds import target_odds
+
+    dice = args.dice or table.dice
+    if dice is None:
+        raise RulesError(f"table {table.id} prints target numbers: give the dice rolled against them with --dice (e.g. 1d6)")
+    values = _axes(table, args.axes)
+    cell = table.lookup(**values)
+    dist = target_odds(cell.text, dice, modifier)
+    if args.json:
+        return json.dumps(
+            {"ruleset": table.ruleset, "table": table.id, "dice": dice, "modifier": modifier, "axes": values,
+             "target": cell.text,
+             "results": [{"text": k, "probability": str(p), "float": float(p)} for k, p in dist.items()]},
+            ensure_ascii=False,
+        )
+    head = f"{table.title}: {cell.text} on {dice}{modifier:+d}" + "".join(f", {k}={v}" for k, v in values.items())
+    return "\n".join([head, *(f"  {k:<8} {_percent(p)}  {p}" for k, p in dist.items())])
 
 
 def main(argv: list[str]) -> int:

@@ -5,6 +5,7 @@ icepool is imported here only, so that looking up a table stays quick.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from rules.dice import Dice
@@ -66,3 +67,21 @@ def table_distribution(
         text = table.lookup(**{roll_axis: roll}, **fixed).text
         result[text] = result.get(text, Fraction(0)) + chance
     return result
+
+
+_AT_LEAST = re.compile(r"^(\d+)\s*\+$")
+_AT_MOST = re.compile(r"^(\d+)\s*(?:or less|et -|-)$")
+
+
+def target_odds(text: str, dice: Dice | str, modifier: int = 0) -> dict[str, Fraction]:
+    """The chance that a roll meets a printed target: "4+" (at least 4 after the
+    modifier) or "5 or less" (at most 5). Any other cell is not a target number."""
+    cell = " ".join(text.split())
+    if m := _AT_LEAST.match(cell):
+        hit = lambda roll: roll >= int(m[1])  # noqa: E731
+    elif m := _AT_MOST.match(cell):
+        hit = lambda roll: roll <= int(m[1])  # noqa: E731
+    else:
+        raise RulesError(f"{text!r} is not a target number such as 4+ or 5 or less")
+    success = sum((p for roll, p in roll_distribution(dice, modifier).items() if hit(roll)), Fraction(0))
+    return {"success": success, "failure": 1 - success}

@@ -92,3 +92,22 @@ def test_every_column_distribution_sums_to_one(table_id, column_axis):
         for modifier in range(-3, 4):
             dist = table_distribution(table, modifier, beyond=NEAREST, **{column_axis: value})
             assert sum(dist.values()) == 1
+
+
+@pytest.mark.parametrize(
+    "text, dice, modifier, success",
+    [("4+", "1d6", 0, Fraction(1, 2)), ("4+", "1d6", 1, Fraction(2, 3)), ("6 or less", "1d6", 1, Fraction(5, 6)),
+     ("7+", "1d12", 0, Fraction(1, 2)), ("13+", "1d12", 0, Fraction(0))],
+)
+def test_target_numbers(text, dice, modifier, success):
+    from rules.odds import target_odds
+
+    dist = target_odds(text, dice, modifier)
+    assert dist["success"] == success and sum(dist.values()) == 1
+
+
+def test_a_result_is_not_a_target():
+    from rules.odds import target_odds
+
+    with pytest.raises(RulesError, match="not a target number"):
+        target_odds("Rout", "1d6")

@@ -141,7 +141,9 @@ class Cell:
 
     @property
     def marks(self) -> tuple[str, ...]:
-        return tuple(mark for mark in self.table.legend if self.raw.endswith(mark))
+        # "***" ends with "*" too: a cell carries the longest mark it ends with.
+        hits = [mark for mark in self.table.legend if self.raw.endswith(mark)]
+        return (max(hits, key=len),) if hits else ()
 
     @property
     def meaning(self) -> list[str]:

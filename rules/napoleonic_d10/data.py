@@ -1,0 +1,193 @@
+"""The card's prose numbers (rules.toml) and the small readers every procedure shares.
+
+The tables themselves are in tables/*.toml and are read with `rules.loader`; this
+module reads the rest of the card (surrender distance, natural 9 and 10, mass
+ratios, the charge results by name...) and checks it against the tables on load.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from rules.dice import Dice, Modifier
+from rules.errors import RulesError
+from rules.loader import DataFileError, get_table
+from rules.options import resolve_options
+from rules.tables import Table
+
+RULESET = "napoleonic_d10"
+PATH = Path(__file__).with_name("rules.toml")
+
+_INCHES = re.compile(r'^\s*(\d+)(?:-(\d+)/(\d+)|/(\d+))?"')
+_RANGE_INCHES = re.compile(r'^\s*(\d+)\s*[–-]\s*(\d+)"')
+
+
+@cache
+def card() -> dict[str, Any]:
+    """rules.toml, checked against the tables it names."""
+    try:
+        data = tomllib.loads(PATH.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise DataFileError(f"{PATH}: cannot be read as TOML ({exc})") from None
+    try:
+        for reading in data["class_dice"].values():
+            for expression in reading.values():
+                Dice.parse(expression)
+        for expression in data["dice"].values():
+            Dice.parse(expression)
+        results = data["charge"]["results"]
+        for table_id in ("charge_open", "charge_cover"):
+            for _, grid in table(table_id).grids():
+                for (text,) in grid:
+                    if text not in results.values():
+                        raise DataFileError(f"{PATH}: [charge.results] lacks the result {text!r} of table {table_id}")
+        named = [*data["charge"]["kinds"].values(), *data["charge"]["ride_down"].values()]
+        for names in named:
+            for name in names:
+                if name not in results:
+                    raise DataFileError(f"{PATH}: {name!r} is not one of [charge.results]")
+        for result in data["morale"]["results"]:
+            if result not in table("morale").legend:
+                raise DataFileError(f"{PATH}: morale result {result!r} is not in the morale table")
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise DataFileError(f"{PATH}: missing or malformed entry ({exc})") from None
+    except RulesError as exc:
+        raise DataFileError(f"{PATH}: {exc}") from None
+    return data
+
+
+def table(table_id: str) -> Table:
+    return get_table(RULESET, table_id)
+
+
+def options_of(options: Mapping[str, str] | None) -> dict[str, str]:
+    """Every rules option of the rule set, the defaults unless overridden."""
+    return resolve_options(RULESET, options)
+
+
+def values_of(table_id: str, axis: str) -> list[int | str]:
+    """The values an axis of a table takes (its named values, or its printed numbers)."""
+    tab = table(table_id)
+    for a in tab.axes:
+        if a.name == axis:
+            return a.values()
+    raise RulesError(f"table {table_id} has no axis {axis}")
+
+
+def one_of(what: str, value: object, allowed: Iterable[object]) -> None:
+    """One clear sentence when `value` is not one of the card's `allowed` values."""
+    allowed = list(allowed)
+    if value not in allowed:
+        raise RulesError(f"{what} must be one of {', '.join(str(a) for a in allowed)}, not {value!r}")
+
+
+def unit_classes() -> list[str]:
+    return [str(v) for v in values_of("class_dice", "unit_class")]
+
+
+def class_dice(unit_class: str, options: Mapping[str, str] | None = None) -> str:
+    """The dice a unit of this class rolls, by option class_dice."""
+    one_of("the unit class", unit_class, unit_classes())
+    return card()["class_dice"][options_of(options)["class_dice"]][unit_class]
+
+
+def modifier(table_id: str, row: str, **axes: str) -> Modifier:
+    """A modifier as the card prints it: its line's label and its number."""
+    tab = table(table_id)
+    cell = tab.lookup(modifier=row, **axes)
+    band = tab.rows.bands[tab.rows.index_of(row)]
+    return Modifier(band.label, cell.number)
+
+
+def cell_text(table_id: str, **axes: int | str) -> str:
+    return table(table_id).lookup(**axes).text
+
+
+def band_label(table_id: str, axis: str, value: int | str) -> str:
+    for a in table(table_id).axes:
+        if a.name == axis:
+            return a.bands[a.index_of(value)].label
+    raise RulesError(f"table {table_id} has no axis {axis}")
+
+
+def inches(text: str) -> Fraction:
+    """The distance a cell prints: '12"', '1/2"', '1-1/2"' or '8" (2 AP’s)'."""
+    m = _INCHES.match(text)
+    if not m:
+        raise RulesError(f"{text!r} is not a distance in inches")
+    whole = Fraction(int(m[1]))
+    if m[2]:
+        return whole + Fraction(int(m[2]), int(m[3]))
+    if m[4]:
+        return Fraction(int(m[1]), int(m[4]))
+    return whole
+
+
+def inch_range(text: str) -> tuple[Fraction, Fraction]:
+    """A printed range of distances such as '13–18"'."""
+    m = _RANGE_INCHES.match(text)
+    if not m:
+        raise RulesError(f"{text!r} is not a range of inches")
+    return Fraction(int(m[1])), Fraction(int(m[2]))
+
+
+def distance(value: int | float | Fraction | str, what: str = "the distance") -> Fraction:
+    """A measured distance in inches, 0 or more."""
+    try:
+        measured = Fraction(str(value)) if not isinstance(value, Fraction) else value
+    except (ValueError, ZeroDivisionError):
+        raise RulesError(f"{what} must be a number of inches, not {value!r}") from None
+    if measured < 0:
+        raise RulesError(f"{what} must be 0 inches or more, not {value}")
+    return measured
+
+
+def percent(value: int | float | Fraction | str, what: str) -> Fraction:
+    """A share of a unit's starting strength, 0 to 100."""
+    try:
+        share = Fraction(str(value)) if not isinstance(value, Fraction) else value
+    except (ValueError, ZeroDivisionError):
+        raise RulesError(f"{what} must be a percentage, not {value!r}") from None
+    if not 0 <= share <= 100:
+        raise RulesError(f"{what} must be between 0 and 100%, not {value}")
+    return share
+
+
+@dataclass(frozen=True)
+class Leader:
+    """A leader attached to a unit: his rating, command level and where he is attached."""
+
+    rating: str  # superior, excellent, good, average, poor
+    level: str  # division, corps, army
+    attached_at: str = "brigade"  # regiment or brigade (the morale command modifiers)
+
+    def check(self) -> None:
+        one_of("a leader's rating", self.rating, values_of("leader_attachment", "rating"))
+        one_of("a leader's command level", self.level, values_of("leader_attachment", "level"))
+        one_of("where a leader is attached", self.attached_at, values_of("morale_command", "attached_at"))
+
+
+def influence_level(leader: Leader) -> int:
+    """The leader's IL: table leader_attachment, by his rating and command level."""
+    leader.check()
+    return table("leader_attachment").lookup(rating=leader.rating, level=leader.level).number
+
+
+def cw_level_for(cohesion: int) -> int:
+    """The CW level the hand-off gives a campaign force of this cohesion (conversion.toml
+    [cw_level], editorial like the rest of the conversion)."""
+    path = Path(__file__).with_name("conversion.toml")
+    try:
+        levels = {int(k): int(v) for k, v in tomllib.loads(path.read_text(encoding="utf-8"))["cw_level"].items()}
+    except (OSError, KeyError, ValueError, tomllib.TOMLDecodeError) as exc:
+        raise DataFileError(f"{path}: [cw_level] is missing or malformed ({exc})") from None
+    if cohesion not in levels:
+        raise RulesError(f"cohesion is one of {', '.join(map(str, sorted(levels)))}, not {cohesion!r}")
+    return levels[cohesion]

@@ -1,0 +1,45 @@
+"""The French UC/UM card (seed 003): rule set `napoleonic_uc_um`.
+
+UC is the unité de combat (combat unit), UM the unité de manœuvre (manoeuvre unit,
+a brigade of UC), EC the élément combattant (one base of a UC). Every roll is a d6
+against a number needed: to hit by expérience (Elite 2+ ... Conscrit 5+), saves 3+
+against fire and 4+ in melee, morale by tempérament (Intrépide 3+ ... Hésitant 5+),
+with the card's cumulative factors added to the number needed.
+
+The tables are data (tables/*.toml, read with `rules.lookup`); `factors("fire")`
+lists the card's fire (melee, morale) factors with their French, English and value,
+`label()` gives the French-with-English label of any axis value, `english()` the
+English of a term (UC, rupture...). The procedures:
+
+- `movement`: speed, going_of, move, command_distance_cm, in_command, turn_actions,
+  may_charge;
+- `fire`: priority_targets, effectiveness, reach, fire_check, roll_fire, save_check,
+  roll_save, fire_loss_odds, fire_factors;
+- `melee`: fighting_elements, melee_check, roll_melee, melee_loss_odds, melee_factors;
+- `morale`: morale_check, roll_morale, morale_factors, must_test,
+  formation_temperament, who_tests_after_melee;
+- `sequence`: steps, next_step, charge_tests, after_melee_test, melee_winner,
+  after_pursuit.
+
+>>> from rules import lookup
+>>> lookup("napoleonic_uc_um", "to_hit", experience="aguerri").text
+'4 +'
+"""
+
+from __future__ import annotations
+
+from rules.errors import RulesError
+from rules.napoleonic_uc_um.data import RULESET, check_value, english, factors, label
+
+
+def quality(text: str) -> tuple[str, str]:
+    """The (expérience, tempérament) of a conversion quality such as 'aguerri/confiant'."""
+    experience, sep, temperament = text.partition("/")
+    if not sep:
+        raise RulesError(f"a quality is written expérience/tempérament, such as aguerri/confiant, not {text!r}")
+    check_value("to_hit", "experience", experience, "experience")
+    check_value("morale", "temperament", temperament, "temperament")
+    return experience, temperament
+
+
+__all__ = ["RULESET", "english", "factors", "label", "quality"]

@@ -1,0 +1,159 @@
+"""Battles from the keyboard: set up, fight step by step, hand off to the tabletop, apply."""
+
+from __future__ import annotations
+
+from sqlmodel import select
+from textual.widgets import Input, Select, SelectionList
+
+from campaigns import battles, weather
+from campaigns.session import CampaignSession
+from models import Battle, DiceRoll, Unit
+from tui.screens.battles import BattlesScreen, BattleSetupScreen
+from tui.screens.fight import FightScreen
+from tui.screens.recon import ReconnaissanceScreen
+
+from .helpers import key, notices, screen_text, stored, type_text, wait_for, wait_for_screen
+
+
+def with_weather(path):
+    session = CampaignSession.open(path)
+    weather.roll(session, [2])  # April, 2 + 1 = 3: Clear
+    session.close()
+    return path
+
+
+async def set_up(pilot, where: str, resolver: str | None = None, pick: int = 2) -> None:
+    await pilot.press("x")
+    await wait_for_screen(pilot, BattlesScreen)
+    await pilot.press(key(BattlesScreen, "battles.new"))
+    await wait_for_screen(pilot, BattleSetupScreen)
+    screen = pilot.app.screen
+    await type_text(pilot, where)
+    if resolver:
+        screen.query_one("#resolver", Select).value = resolver
+    for lst in screen.query(SelectionList):
+        if lst.id and lst.id.startswith("units-"):
+            for i in range(pick):
+                lst.select(lst.get_option_at_index(i + 1).value)  # the first of each side is a dummy
+    await pilot.pause()
+    await pilot.press(key(BattleSetupScreen, "setup.begin"))
+    await wait_for_screen(pilot, FightScreen)
+
+
+async def test_a_battle_fought_from_the_keyboard_and_applied(campaign_file, make_app):
+    with_weather(campaign_file)
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await set_up(pilot, "Grossgörschen")
+        shown = await wait_for(pilot, "Round 1: the attacker")
+        assert "Column:" in shown and "Result odds:" in shown
+        for _ in range(40):
+            fight = battles.load(app.session, 1)
+            if fight.ready_to_apply:
+                break
+            step = fight.next_step
+            if step is not None and step.kind == "morale test" and step.dice is None:
+                await pilot.press(key(FightScreen, "fight.pass"))
+            else:
+                await pilot.press(key(FightScreen, "fight.roll"))
+            await pilot.pause()
+        plan = battles.settlement(app.session, 1)
+        await pilot.press(key(FightScreen, "fight.apply"))
+        await wait_for(pilot, "Apply the battle")
+        await pilot.press("y")
+        await wait_for(pilot, "done):")
+    with stored(campaign_file) as db:
+        row = db.get(Battle, 1)
+        assert row.status == "done" and row.losses["sides"] == plan.losses
+        rolls = db.exec(select(DiceRoll)).all()
+        assert any("battle round 1" in r.purpose for r in rolls)
+
+
+async def test_a_pending_battle_survives_closing_the_app(campaign_file, make_app):
+    with_weather(campaign_file)
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await set_up(pilot, "Lützen")
+        await pilot.press(key(FightScreen, "fight.roll"))
+        await pilot.pause()
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        await type_text(pilot, "Battle of Lützen")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_for_screen(pilot, FightScreen)
+        shown = await wait_for(pilot, "Battle of Lützen")
+        assert "1 step(s) taken" in shown
+
+
+async def test_tabletop_hand_off_and_result_back(campaign_file, make_app):
+    with_weather(campaign_file)
+    with stored(campaign_file) as db:
+        before = sum(u.strength_points for u in db.exec(select(Unit)).all())
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await set_up(pilot, "Bautzen", resolver="napoleonic_13phase")
+        shown = await wait_for(pilot, "Fought on the tabletop")
+        assert "on the table" in shown  # the rule set's conversion lists the units
+        await pilot.press(key(FightScreen, "fight.type"))
+        await wait_for(pilot, "Result of the tabletop battle")
+        form = app.screen
+        form.query_one("#f-attacker", Input).value = "x"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, "whole number")  # the form stays, with the reason
+        form.query_one("#f-attacker", Input).value = "1"
+        form.query_one("#f-defender", Input).value = "2"
+        form.query_one("#f-winner", Select).value = "attacker"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, "Tabletop result")
+        fight = battles.load(app.session, 1)
+        if fight.pursuit_step() is not None:
+            await pilot.press(key(FightScreen, "fight.roll"))
+            await pilot.pause()
+        plan = battles.settlement(app.session, 1)
+        await pilot.press(key(FightScreen, "fight.apply"))
+        await wait_for(pilot, "Apply the battle")
+        await pilot.press("y")
+        await wait_for(pilot, "done):")
+    with stored(campaign_file) as db:
+        after = sum(u.strength_points for u in db.exec(select(Unit)).all())
+        assert db.get(Battle, 1).resolver == "napoleonic_13phase"
+    assert before - after == plan.losses["attacker"] + plan.losses["defender"]
+
+
+async def test_bad_set_up_says_what_is_wrong(campaign_file, make_app):
+    with_weather(campaign_file)
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("x")
+        await wait_for_screen(pilot, BattlesScreen)
+        await pilot.press("n")
+        await wait_for_screen(pilot, BattleSetupScreen)
+        await pilot.press("ctrl+s")
+        assert "say where the battle is fought" in await wait_for(pilot, "say where")
+        await type_text(pilot, "Halle")
+        await pilot.press("ctrl+s")
+        assert "at least one force" in await wait_for(pilot, "at least one force")
+    with stored(campaign_file) as db:
+        assert db.exec(select(Battle)).all() == []
+
+
+async def test_reconnaissance_rolls_and_stores(campaign_file, make_app):
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("i")
+        await wait_for_screen(pilot, ReconnaissanceScreen)
+        screen = app.screen
+        ours, theirs = screen.query_one("#ours", SelectionList), screen.query_one("#theirs", SelectionList)
+        for lst, kind in ((ours, "Cavalry"), (theirs, "infantry")):
+            for i in range(lst.option_count):
+                if kind in str(lst.get_option_at_index(i).prompt):
+                    lst.select(lst.get_option_at_index(i).value)
+                    break
+        await wait_for(pilot, "Cavalry SP differential")
+        await pilot.press(key(ReconnaissanceScreen, "recon.roll"))
+        await pilot.pause()
+        assert any("Reconnaissance by" in n for n in notices(app)), screen_text(app)
+    with stored(campaign_file) as db:
+        assert any(r.purpose.startswith("reconnaissance") for r in db.exec(select(DiceRoll)).all())

@@ -140,10 +140,11 @@ def attacker_modifiers(s: ChargeSituation) -> list[Modifier]:
         if applies.get(row):
             out.append(_row(row, ATTACKER))
         elif row == "closing_casualties":
-            steps = math.floor(percent(s.closing_casualties_percent, "the closing casualties") / card()["charge"]["closing_casualties_step"])
+            step = card()["charge"]["closing_casualties_step"]
+            steps = math.floor(percent(s.closing_casualties_percent, "the closing casualties") / step)
             if steps:
                 m = _row(row, ATTACKER)
-                out.append(Modifier(f"{m.label} ({steps} x 10%)", m.value * steps))
+                out.append(Modifier(f"{m.label} ({steps} x {step}%)", m.value * steps))
         elif row == "mass_1_5x":
             out += _mass(a, d, ATTACKER)
         elif row == "leader_attached" and a.leader is not None:
@@ -329,7 +330,7 @@ def surrender_percent(die: int) -> int:
     return die * card()["charge"]["surrender_percent_per_pip"]
 
 
-def may_continue_charge(arm: str, result: ChargeResult, to_next_target: float | Fraction | int) -> bool:
+def may_continue_charge(arm: str, result: ChargeResult, to_next_target: float | Fraction) -> bool:
     """Both infantry and cavalry may continue a charge if the result involves occupying
     the original target's position and the next target is less than 4" (infantry)
     or 6" (cavalry) from the position occupied."""

@@ -138,7 +138,7 @@ def inch_range(text: str) -> tuple[Fraction, Fraction]:
     return Fraction(int(m[1])), Fraction(int(m[2]))
 
 
-def distance(value: int | float | Fraction | str, what: str = "the distance") -> Fraction:
+def distance(value: float | Fraction | str, what: str = "the distance") -> Fraction:
     """A measured distance in inches, 0 or more."""
     try:
         measured = Fraction(str(value)) if not isinstance(value, Fraction) else value
@@ -149,7 +149,7 @@ def distance(value: int | float | Fraction | str, what: str = "the distance") ->
     return measured
 
 
-def percent(value: int | float | Fraction | str, what: str) -> Fraction:
+def percent(value: float | Fraction | str, what: str) -> Fraction:
     """A share of a unit's starting strength, 0 to 100."""
     try:
         share = Fraction(str(value)) if not isinstance(value, Fraction) else value

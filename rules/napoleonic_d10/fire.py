@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NoReturn
 
 from rules.dice import ENTERED, DiceRecord, DiceService, Modifier
 from rules.errors import RulesError
@@ -29,7 +30,12 @@ from rules.napoleonic_d10.data import (
     table,
     values_of,
 )
-from rules.napoleonic_d10.rolls import NaturalRange, TableRoll, distribution, natural_ranges
+from rules.napoleonic_d10.rolls import (
+    NaturalRange,
+    TableRoll,
+    distribution,
+    natural_ranges,
+)
 
 NO_COVER = "none"
 COVERS = ("sparse_cover", "light_cover", "medium_cover", "heavy_cover")
@@ -79,7 +85,7 @@ class FireSituation:
         return self.weapon in guns()
 
 
-def _refuse(text: str) -> None:
+def _refuse(text: str) -> NoReturn:
     raise RulesError(text)
 
 
@@ -112,7 +118,7 @@ def _check(s: FireSituation) -> None:
             _refuse("battalion guns fire as guns: give their gun and tubes")
 
 
-def range_effect(weapon: str, measured: Fraction | int | float, ammunition: str = "ball") -> tuple[str, Modifier]:
+def range_effect(weapon: str, measured: Fraction | float, ammunition: str = "ball") -> tuple[str, Modifier]:
     """The range a target is at (table range_small_arms or range_artillery) and its effect."""
     at = distance(measured)
     if weapon in small_arms():
@@ -137,7 +143,6 @@ def range_effect(weapon: str, measured: Fraction | int | float, ammunition: str 
         if at <= inch_range(reach)[1]:
             return rng, _effect("range_artillery", gun=weapon, range=rng, label=f"{band.label} {reach}")
     _refuse(f"a {weapon} reaches {reach}; the target at {at}\" is out of range")
-    raise AssertionError  # unreachable: _refuse raises
 
 
 def _effect(table_id: str, *, label: str, **axes: str) -> Modifier:

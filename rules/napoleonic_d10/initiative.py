@@ -15,7 +15,16 @@ from fractions import Fraction
 
 from rules.dice import Dice, DiceRecord, DiceService, Modifier
 from rules.errors import RulesError
-from rules.napoleonic_d10.data import card, cell_text, class_dice, inches, modifier, one_of, options_of, values_of
+from rules.napoleonic_d10.data import (
+    card,
+    cell_text,
+    class_dice,
+    inches,
+    modifier,
+    one_of,
+    options_of,
+    values_of,
+)
 from rules.napoleonic_d10.rolls import TableRoll
 from rules.odds import roll_distribution
 

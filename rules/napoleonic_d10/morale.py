@@ -129,7 +129,7 @@ class MoraleEffect:
         return self.status in ("rout", "surrendered")
 
 
-def morale_effect(result: str, enemy_in_good_order_within: float | Fraction | int | None = None) -> MoraleEffect:
+def morale_effect(result: str, enemy_in_good_order_within: float | Fraction | None = None) -> MoraleEffect:
     """The effect of a morale result. For Surr, the distance in inches to the nearest
     enemy Inf./Cav. in good order (None: none on the table): within 2" the unit
     surrenders, otherwise it routs."""
@@ -157,7 +157,7 @@ def resolve_morale(
     situation: MoraleSituation,
     dice: DiceService,
     *,
-    enemy_in_good_order_within: float | Fraction | int | None = None,
+    enemy_in_good_order_within: float | Fraction | None = None,
     entered: Sequence[int] | None = None,
     options: Mapping[str, str] | None = None,
 ) -> MoraleOutcome:
@@ -201,22 +201,18 @@ def morale_checks_due(event: MoraleEvent, options: Mapping[str, str] | None = No
     if after < before:
         raise RulesError(f"losses cannot fall from {before}% to {after}%")
     point = break_point(event.unit_class)
-    reasons = []
-    if event.hit:
-        at = before if chosen["break_point_hit"] == "after" else after
-        if at >= point:
-            reasons.append(words["break_point"])
-    if event.fired_on and event.fired_from != "front":
-        if event.fire_range in card()["morale"]["flank_fire_ranges"]:
-            reasons.append(words["flank_or_rear_fire"])
-    if event.friend_broke_within is not None:
-        if distance(event.friend_broke_within) <= card()["morale"]["friend_breaks_within"]:
-            reasons.append(words["friend_breaks"])
-    if event.fired_on and before >= card()["morale"]["fired_on_after_percent"]:
-        reasons.append(words["fired_on_after_half"])
-    if event.passed_through_by_disordered:
-        reasons.append(words["passed_through"])
-    return reasons
+    losses_at_hit = before if chosen["break_point_hit"] == "after" else after
+    friend = event.friend_broke_within
+    due = {
+        "break_point": event.hit and losses_at_hit >= point,
+        "flank_or_rear_fire": event.fired_on
+        and event.fired_from != "front"
+        and event.fire_range in card()["morale"]["flank_fire_ranges"],
+        "friend_breaks": friend is not None and distance(friend) <= card()["morale"]["friend_breaks_within"],
+        "fired_on_after_half": event.fired_on and before >= card()["morale"]["fired_on_after_percent"],
+        "passed_through": event.passed_through_by_disordered,
+    }
+    return [words[reason] for reason, applies in due.items() if applies]
 
 
 def crash_through_check(situation: MoraleSituation, options: Mapping[str, str] | None = None) -> TableRoll:

@@ -15,7 +15,16 @@ from fractions import Fraction
 
 from rules.dice import Modifier
 from rules.errors import RulesError
-from rules.napoleonic_d10.data import card, cell_text, class_dice, inches, modifier, one_of, table, values_of
+from rules.napoleonic_d10.data import (
+    card,
+    cell_text,
+    class_dice,
+    inches,
+    modifier,
+    one_of,
+    table,
+    values_of,
+)
 from rules.napoleonic_d10.rolls import TableRoll
 
 

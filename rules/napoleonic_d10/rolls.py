@@ -83,7 +83,7 @@ class TableRoll:
         """The natural totals each result needs, from the lowest total up."""
         return natural_ranges(self.dice, self.read)
 
-    def roll(self, dice: DiceService, *, entered: Sequence[int] | None = None, by: str = "umpire") -> "Rolled":
+    def roll(self, dice: DiceService, *, entered: Sequence[int] | None = None, by: str = "umpire") -> Rolled:
         """Roll through the dice service (or read the dice typed in) and read the result."""
         record = dice.roll(self.dice, self.purpose, self.modifiers, entered=entered, by=by)
         natural = record.result - record.modifier_total

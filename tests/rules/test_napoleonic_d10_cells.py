@@ -36,7 +36,7 @@ def band(text: str) -> tuple[int | None, int | None]:
     t = text.replace("\u00b3\ufffd", "≥").replace("–", "-").replace(" ", "")
     if t.startswith("≥"):
         return int(t[1:]), None
-    if t.endswith("≥") or t.endswith("≤"):
+    if t.endswith(("≥", "≤")):
         return None, int(t[:-1])
     if t.endswith("+"):
         n = int(t[:-1])
@@ -99,7 +99,7 @@ def test_morale_every_cell(label, cells):
 
 
 def test_morale_worsens_down_the_rolls_and_the_cw_levels():
-    for roll in range(0, 19):
+    for roll in range(19):
         for cw in range(-3, 16):
             here = SEVERITY.index(look("morale", roll=roll, cw=cw))
             assert SEVERITY.index(look("morale", roll=roll + 1, cw=cw)) <= here
@@ -319,7 +319,7 @@ def test_fire_every_cell(line):
 
 def test_fire_grows_with_roll_and_stands():
     order: list[int | str] = ["half", *range(1, 10)]
-    for roll in range(0, 16):
+    for roll in range(16):
         steps = [lookup(RS, "fire", roll=roll, stands=s).number for s in order]
         assert steps == sorted(steps)
         if roll:
@@ -647,7 +647,7 @@ SKIRMISH_ORDER = ["NE", "Smk", "SH(20)", "DO(40)", "DOR(40)"]
 
 
 def test_skirmish_worsens_with_the_class_and_the_roll():
-    for roll in range(0, 10):
+    for roll in range(10):
         row = [SKIRMISH_ORDER.index(look("skirmish", roll=roll, unit_class=c)) for c in SKIRMISH]
         assert row == sorted(row)
         above = [SKIRMISH_ORDER.index(look("skirmish", roll=roll + 1, unit_class=c)) for c in SKIRMISH]

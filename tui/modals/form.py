@@ -23,8 +23,8 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
     DEFAULT_CSS = """
     FormScreen { align: center middle; }
     FormScreen > VerticalScroll { width: 66; max-width: 100%; height: auto; max-height: 100%; border: round $accent; padding: 0 1; background: $surface; }
-    FormScreen Horizontal { height: auto; }
-    FormScreen Label { width: 18; padding: 1 1 0 0; }
+    FormScreen Horizontal { height: auto; margin-bottom: 1; }
+    FormScreen Label { width: 18; padding: 0 1 0 0; }
     FormScreen Input, FormScreen Select { width: 1fr; }
     FormScreen #error { color: $error; height: auto; }
     """
@@ -50,10 +50,14 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
             for key, label, value, choices in self.fields:
                 with Horizontal():
                     yield Label(label)
+                    # Compact fields: seven of them and the error still fit in 24 lines.
                     if choices is None:
-                        yield Input(value=value, id=f"f-{key}")
+                        yield Input(value=value, id=f"f-{key}", compact=True)
                     else:
-                        yield Select([(c, c) for c in choices], value=value if value in choices else choices[0], allow_blank=False, id=f"f-{key}")
+                        yield Select(
+                            [(c, c) for c in choices], value=value if value in choices else choices[0],
+                            allow_blank=False, id=f"f-{key}", compact=True,
+                        )
             yield Static("", id="error", markup=False)
             yield Static("Enter on the last field or ctrl+s saves; Escape cancels", classes="muted")
 

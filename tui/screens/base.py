@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.screen import Screen
 
 from campaigns.errors import CampaignError
@@ -68,8 +69,9 @@ class CampaignScreen(Screen[None]):
 
     def palette_commands(self) -> list[tuple[str, str, str]]:
         """(name, help, action) of this screen's own actions, for the command palette."""
+        # Only the screen's own bindings (they have ids): Textual's focus and copy keys are not actions.
         return [
             (f"{self.TITLE_TEXT}: {b.description}", b.tooltip or b.description, b.action)
             for b in self.BINDINGS
-            if hasattr(b, "action") and b.description
+            if isinstance(b, Binding) and b.id and b.description
         ]

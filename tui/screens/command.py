@@ -10,7 +10,7 @@ from campaigns import command_points
 from rules.allemagne1813.command import ACTIONS
 from tui.modals.form import FormScreen
 from tui.screens.base import CampaignScreen
-from tui.widgets.cells import plain
+from tui.widgets.cells import fill
 
 LOC = {"valid LOC": True, "no valid LOC": False}
 
@@ -42,19 +42,23 @@ class CommandPointsScreen(CampaignScreen):
     def refresh_view(self) -> None:
         table = self.query_one("#armies", DataTable)
         keep = table.cursor_row
-        table.clear(columns=True)
-        table.add_columns("Army", "Rolled", "Left", "CV", "Commander-in-chief")
-        for army in command_points.turn_points(self.session):
-            table.add_row(
-                *plain(
-                    army.name,
-                    "-" if army.rolled is None else army.rolled,
-                    "-" if army.rolled is None else army.balance,
-                    "-" if army.command_value is None else army.command_value,
-                    army.commander or "-",
-                ),
-                key=army.army,
-            )
+        fill(
+            table,
+            ("Army", "Rolled", "Left", "CV", "Commander-in-chief"),
+            (
+                (
+                    army.army,
+                    (
+                        army.name,
+                        "-" if army.rolled is None else army.rolled,
+                        "-" if army.rolled is None else army.balance,
+                        "-" if army.command_value is None else army.command_value,
+                        army.commander or "-",
+                    ),
+                )
+                for army in command_points.turn_points(self.session)
+            ),
+        )
         if table.row_count:
             table.move_cursor(row=min(keep, table.row_count - 1))
         self.show_ledger()
@@ -65,17 +69,18 @@ class CommandPointsScreen(CampaignScreen):
 
     def show_ledger(self) -> None:
         army_id = self.selected_army()
-        ledger = self.query_one("#ledger", DataTable)
-        ledger.clear(columns=True)
-        ledger.add_columns("Action", "Cost", "Left", "Note")
         army = next((a for a in command_points.turn_points(self.session) if a.army == army_id), None)
-        if army is None:
-            return
-        self.query_one("#ledger-title", Static).update(f"Ledger of {army.name}, this turn")
-        if army.rolled is not None:
-            ledger.add_row("Rolled", "", str(army.rolled), f"1d6 + CV {army.command_value}")
-        for line in army.ledger:
-            ledger.add_row(*plain(command_points.action_label(line.action), line.cost, line.balance, line.note))
+        rows: list[tuple[str | None, tuple[object, ...]]] = []
+        if army is not None and army.rolled is not None:
+            rows.append((None, ("Rolled", "", army.rolled, f"1d6 + CV {army.command_value}")))
+        if army is not None:
+            rows += [
+                (None, (command_points.action_label(line.action), line.cost, line.balance, line.note))
+                for line in army.ledger
+            ]
+        fill(self.query_one("#ledger", DataTable), ("Action", "Cost", "Left", "Note"), rows)
+        if army is not None:
+            self.query_one("#ledger-title", Static).update(f"Ledger of {army.name}, this turn")
 
     def _roll(self, typed: bool) -> None:
         army_id = self.selected_army()

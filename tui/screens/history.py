@@ -51,6 +51,12 @@ class HistoryScreen(CampaignScreen):
     def action_filter(self) -> None:
         self.query_one("#filter", Input).focus()
 
+    def on_key(self, event) -> None:
+        # Escape leaves the filter for the table, as it leaves the search of the order of battle.
+        if event.key == "escape" and self.query_one("#filter", Input).has_focus:
+            self.query_one("#events", DataTable).focus()
+            event.stop()
+
     def action_dice_only(self) -> None:
         self.dice_only = not self.dice_only
         self.refresh_view()

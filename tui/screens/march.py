@@ -11,7 +11,7 @@ from textual.widgets.option_list import Option
 from campaigns import forced_march
 from tui.screens.base import CampaignScreen
 from tui.widgets.bars import odds_bar
-from tui.widgets.cells import plain
+from tui.widgets.cells import fill
 
 
 class ForcedMarchScreen(CampaignScreen):
@@ -63,25 +63,16 @@ class ForcedMarchScreen(CampaignScreen):
     def show_stack(self) -> None:
         table = self.query_one("#units", DataTable)
         keep = table.cursor_row
-        table.clear(columns=True)
-        table.add_columns("", "Unit", "SP", "Coh", "Mod", "SP lost: odds")
         stack = self.stack()
-        if stack is None:
-            return
-        plans = forced_march.plan(self.session, stack)
+        plans = forced_march.plan(self.session, stack) if stack is not None else []
+        rows = []
         for p in plans:
             odds = "  ".join(f"{loss}:{odds_bar(chance, 5)}{float(chance) * 100:3.0f}%" for loss, chance in p.odds.items())
-            table.add_row(
-                *plain(
-                    "[x]" if p.unit.id in self.marked else "[ ]",
-                    p.unit.name,
-                    p.unit.strength_points,
-                    p.unit.cohesion,
-                    f"{p.modifier:+d}",
-                    odds,
-                ),
-                key=p.unit.id,
-            )
+            mark = "[x]" if p.unit.id in self.marked else "[ ]"
+            rows.append((p.unit.id, (mark, p.unit.name, p.unit.strength_points, p.unit.cohesion, f"{p.modifier:+d}", odds)))
+        fill(table, ("", "Unit", "SP", "Coh", "Mod", "SP lost: odds"), rows, widest={"Unit": 24})
+        if stack is None:
+            return
         if table.row_count:
             table.move_cursor(row=min(keep, table.row_count - 1))
         self.plans = {p.unit.id: p for p in plans}

@@ -16,7 +16,7 @@ from tui.modals.confirm import ConfirmScreen
 from tui.modals.form import FormScreen
 from tui.modals.pick import PickScreen
 from tui.screens.base import CampaignScreen
-from tui.widgets.cells import plain
+from tui.widgets.cells import fill
 
 UNIT_FIELDS = [
     ("name", "Name"),
@@ -135,9 +135,6 @@ class OrderOfBattleScreen(CampaignScreen):
     def show_detail(self) -> None:
         tree = self.query_one("#tree", Tree)
         data = tree.cursor_node.data if tree.cursor_node else None
-        table = self.query_one("#detail", DataTable)
-        table.clear(columns=True)
-        table.add_columns("Name", "Kind", "SP", "Coh", "AB", "CB", "Where")
         units: list[Unit] = []
         title = "All sides"
         if isinstance(data, oob.SideNode):
@@ -152,12 +149,20 @@ class OrderOfBattleScreen(CampaignScreen):
             units, title = data, "Units without a general"
         else:
             units = [u for s in getattr(self, "sides", []) for u in oob.side_units(s)]
-        for unit in units:
-            kind = "DUMMY" if unit.kind == "dummy" else unit.kind
-            table.add_row(
-                *plain(unit.name, kind, unit.strength_points, unit.cohesion, unit.artillery_bonus, unit.cavalry_bonus, unit.location),
-                key=unit.id,
-            )
+        fill(
+            self.query_one("#detail", DataTable),
+            ("Name", "Kind", "SP", "Coh", "AB", "CB", "Where"),
+            (
+                (
+                    unit.id,
+                    (unit.name, "DUMMY" if unit.kind == "dummy" else unit.kind, unit.strength_points, unit.cohesion,
+                     unit.artillery_bonus, unit.cavalry_bonus, unit.location),
+                )
+                for unit in units
+            ),
+            # The tree beside it already shows whole names: keep SP, cohesion and the bonuses in view.
+            widest={"Name": 24, "Where": 16},
+        )
         total = oob.totals(units)
         kinds = ", ".join(f"{k} {v}" for k, v in total.by_kind.items())
         dummies = f"; {total.dummies} dummies" if total.dummies else ""

@@ -36,9 +36,10 @@ class StartScreen(Screen[None]):
     """
 
     def compose(self) -> ComposeResult:
+        yield Static("Adjutant: the 1813 campaign, from the keyboard", classes="title")
+        # Above the scrolling part: at 80x24 the field Enter was pressed in may be far below.
+        yield Static("", id="error", markup=False)
         with VerticalScroll():
-            yield Static("Adjutant: the 1813 campaign, from the keyboard", classes="title")
-            yield Static("", id="error", markup=False)
             with Vertical(classes="box", id="new-box"):
                 yield Static("[b]New campaign[/b]")
                 with Horizontal():

@@ -2,9 +2,42 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
+
 from rich.text import Text
+from textual.widgets import DataTable
 
 
 def plain(*cells: object) -> list[Text]:
     return [Text(str(cell)) for cell in cells]
 
+
+def fill(
+    table: DataTable,
+    headers: Sequence[str],
+    rows: Iterable[tuple[str | None, Sequence[object]]],
+    widest: Mapping[str, int] | None = None,
+) -> None:
+    """Put `rows` (key, cells) in `table` under `headers`, each column as wide as its widest cell,
+    or as `widest` allows (longer cells end in an ellipsis).
+
+    A DataTable measures new rows only when idle; refilled from a highlight
+    event, it can draw them first at the width of the headers and keep that
+    drawing. Widths set here are right from the first frame.
+    """
+    limits = [(widest or {}).get(h) for h in headers]
+    texts = []
+    for key, cells in rows:
+        line = plain(*cells)
+        for text, limit in zip(line, limits):
+            if limit is not None:
+                text.truncate(limit, overflow="ellipsis")
+        texts.append((key, line))
+    widths = [len(h) for h in headers]
+    for _, cells in texts:
+        widths = [max(w, c.cell_len) for w, c in zip(widths, cells)]
+    table.clear(columns=True)
+    for header, width in zip(headers, widths):
+        table.add_column(header, width=width)
+    for key, cells in texts:
+        table.add_row(*cells, key=key)

@@ -1,0 +1,195 @@
+"""A real terminal for the end-to-end tests: tmux on a private socket, and a real
+sshd on 127.0.0.1 with throwaway keys.
+
+Both are started here and stopped after the test; nothing touches the user's
+tmux server, ssh configuration or known hosts. Waiting is by polling the pane
+until the expected text shows, never by fixed sleeps.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import re
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+TIMEOUT = 20.0  # seconds for any one screen to show what it should
+
+
+def installed_adjutant() -> str:
+    """The absolute path of the installed `adjutant` script: next to this Python, or on PATH."""
+    beside = Path(sys.executable).parent / "adjutant"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("adjutant")
+    if found is None:
+        pytest.skip("`adjutant` is not installed (pip install -e .)")
+    return found
+
+
+class Tmux:
+    """One tmux session of a given size on a server of its own."""
+
+    def __init__(self, folder: Path, width: int = 80, height: int = 24) -> None:
+        self.socket = str(folder / "tmux.sock")
+        self.width, self.height = width, height
+
+    def run(self, *args: str) -> str:
+        done = subprocess.run(["tmux", "-S", self.socket, *args], capture_output=True, text=True, timeout=10, check=False)
+        if done.returncode != 0:
+            raise AssertionError(f"tmux {' '.join(args)} failed: {done.stderr}")
+        return done.stdout
+
+    def start(self, command: str) -> None:
+        """Run `command` in the pane; when it ends, the pane says how ("[exited N]") and stays."""
+        shell = f"{command}; echo \"[exited $?]\""
+        self.run(
+            "-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", str(self.width), "-y", str(self.height),
+            "sh", "-c", shell,
+            ";", "set-option", "-t", "e2e", "remain-on-exit", "on",
+            ";", "set-option", "-s", "escape-time", "0",
+        )
+
+    def screen(self) -> str:
+        return self.run("capture-pane", "-p", "-t", "e2e")
+
+    def keys(self, *keys: str) -> None:
+        """Send keys as tmux names them: "w", "Enter", "Down", "C-p"."""
+        for key in keys:
+            self.run("send-keys", "-t", "e2e", key)
+
+    def type(self, text: str) -> None:
+        self.run("send-keys", "-t", "e2e", "-l", text)
+
+    def wait_for(self, *texts: str, timeout: float = TIMEOUT) -> str:
+        """Poll the pane until every one of `texts` is on it; the pane's text."""
+        deadline = time.monotonic() + timeout
+        while True:
+            shown = self.screen()
+            if all(t in shown for t in texts):
+                return shown
+            if self.exit_status() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"waited for {texts!r}; the terminal shows:\n{shown}")
+            time.sleep(0.05)
+
+    def exit_status(self) -> int | None:
+        """The exit status of the program in the pane, or None while it runs."""
+        # Our own echo, or tmux's own line when the echo went to the screen the program left.
+        found = re.search(r"\[exited (\d+)\]|Pane is dead \(status (\d+)", self.screen())
+        return int(found.group(1) or found.group(2)) if found else None
+
+    def wait_until_exit(self, timeout: float = TIMEOUT) -> int:
+        deadline = time.monotonic() + timeout
+        while (status := self.exit_status()) is None:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the program did not end; the terminal shows:\n{self.screen()}")
+            time.sleep(0.05)
+        return status
+
+    def kill(self) -> None:
+        subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True, timeout=10, check=False)
+
+
+@pytest.fixture
+def tmux(tmp_path: Path) -> Iterator[Tmux]:
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed (apt-get install tmux)")
+    terminal = Tmux(tmp_path)
+    try:
+        yield terminal
+    finally:
+        terminal.kill()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _sshd() -> str | None:
+    return shutil.which("sshd") or next((p for p in ("/usr/sbin/sshd", "/usr/local/sbin/sshd") if Path(p).exists()), None)
+
+
+class SshServer:
+    def __init__(self, port: int, user: str, key: Path, log: Path) -> None:
+        self.port, self.user, self.key, self.log = port, user, key, log
+
+    def command(self, remote: str) -> str:
+        """The local command line that runs `remote` over ssh in a terminal (-tt)."""
+        return shlex.join(
+            [
+                "ssh", "-tt", "-i", str(self.key), "-p", str(self.port),
+                "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+                "-o", "IdentitiesOnly=yes", "-o", "LogLevel=ERROR", "-F", "/dev/null",
+                f"{self.user}@127.0.0.1", remote,
+            ]
+        )
+
+
+@pytest.fixture
+def sshd(tmp_path: Path) -> Iterator[SshServer]:
+    """A real sshd on 127.0.0.1, on a free port, that lets in one throwaway key."""
+    binary = _sshd()
+    missing = [name for name, path in (("sshd", binary), ("ssh", shutil.which("ssh")), ("ssh-keygen", shutil.which("ssh-keygen"))) if not path]
+    if missing:
+        pytest.skip(f"{', '.join(missing)} not installed (apt-get install openssh-server openssh-client)")
+    folder = tmp_path / "sshd"
+    folder.mkdir()
+    for name in ("host_key", "user_key"):
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(folder / name)], check=True)
+    shutil.copy(folder / "user_key.pub", folder / "authorized_keys")
+    user = getpass.getuser()
+    port = _free_port()
+    config = folder / "sshd_config"
+    config.write_text(
+        "\n".join(
+            [
+                f"Port {port}",
+                "ListenAddress 127.0.0.1",
+                f"HostKey {folder / 'host_key'}",
+                f"PidFile {folder / 'sshd.pid'}",
+                f"AuthorizedKeysFile {folder / 'authorized_keys'}",
+                "PermitRootLogin yes",
+                "PubkeyAuthentication yes",
+                "PasswordAuthentication no",
+                "KbdInteractiveAuthentication no",
+                "UsePAM no",
+                "StrictModes no",
+                "PrintMotd no",
+                "",
+            ]
+        )
+    )
+    if os.geteuid() == 0:
+        Path("/run/sshd").mkdir(exist_ok=True)  # sshd's privilege separation directory, as the Debian service makes it
+    log = folder / "sshd.log"
+    server = subprocess.Popen([binary, "-D", "-e", "-f", str(config)], stdout=subprocess.DEVNULL, stderr=log.open("w"))
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            if server.poll() is not None:
+                pytest.fail(f"sshd did not start (exit {server.returncode}): {log.read_text()}")
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"sshd never listened on port {port}: {log.read_text()}")
+                time.sleep(0.05)
+        yield SshServer(port, user, folder / "user_key", log)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()

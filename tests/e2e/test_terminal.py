@@ -1,0 +1,102 @@
+"""End to end: the installed `adjutant` in tmux at 80x24, locally and over ssh.
+
+An umpire plays turn 1 with the keyboard only (weather, phases, command
+points for every army, the command palette), quits with q, and the campaign
+file holds what was done.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+from pathlib import Path
+
+from sqlalchemy import select
+
+from models import Campaign, CommandPointRoll, Turn, open_campaign
+from tests.e2e.conftest import SshServer, Tmux, installed_adjutant
+
+ARMIES = 3  # in the spring 1813 scenario
+
+
+def new_campaign(folder: Path) -> Path:
+    path = folder / "spring.campaign"
+    subprocess.run([installed_adjutant(), "new", "spring1813", str(path), "--seed", "1813"], check=True, capture_output=True)
+    return path
+
+
+def app_command(path: Path, config: Path) -> str:
+    """`adjutant FILE` with a config directory of the test's own, by absolute paths,
+    so that a bare remote shell runs it too."""
+    return shlex.join(["env", f"ADJUTANT_CONFIG_DIR={config}", installed_adjutant(), str(path)])
+
+
+def advance(term: Tmux, question: str) -> None:
+    term.keys("n")
+    term.wait_for(question)
+    term.keys("y")
+
+
+def play_turn_one(term: Tmux) -> None:
+    term.wait_for("Overview", "Turn 1 of 20", "Phase: Weather")
+    term.keys("w")
+    term.wait_for("Weather track", "not rolled yet")
+    term.keys("r")
+    shown = term.wait_for("Turn 1, 26 April 1813: ", "Movement:")
+    assert "not rolled yet" not in shown
+
+    term.keys("t")
+    term.wait_for("> 1. Weather", "Nothing more is needed in this phase")
+    advance(term, "Leave Weather for the next phase?")
+    term.wait_for("> 2. Command points")
+
+    term.keys("c")
+    term.wait_for("Ledger of")
+    for _ in range(ARMIES):
+        term.keys("r", "Down")
+    term.keys("t")
+    term.wait_for("> 2. Command points", "Nothing more is needed in this phase")
+    for phase, question in (
+        ("3. Activations and movement", "Leave Command points"),
+        ("4. Reconnaissance", "Leave Activations and movement"),
+        ("5. Battles", "Leave Reconnaissance"),
+        ("6. End of turn", "Leave Battles"),
+    ):
+        advance(term, question)
+        term.wait_for(f"> {phase}")
+    advance(term, "End turn 1 and begin turn 2?")
+    term.wait_for("Turn 2 of 20, 28 April 1813", "> 1. Weather")
+
+    # Any screen by name: the command palette.
+    term.keys("C-p")
+    term.wait_for("Search for commands")
+    term.type("Order of battle")
+    term.wait_for("Sides, armies, generals and units")
+    term.keys("Enter")
+    term.wait_for("All sides:", "Add unit")
+    term.keys("q")
+    assert term.wait_until_exit() == 0
+
+
+def check_turn_one_was_played(path: Path) -> None:
+    with open_campaign(path) as store, store.read() as db:
+        campaign = db.get_one(Campaign, 1)
+        assert (campaign.turn, campaign.phase) == (2, "weather")
+        assert db.get_one(Turn, 1).weather
+        rolls = list(db.scalars(select(CommandPointRoll).where(CommandPointRoll.turn == 1)))
+        assert len(rolls) == ARMIES
+
+
+def test_a_turn_in_tmux(tmux: Tmux, tmp_path: Path):
+    path = new_campaign(tmp_path)
+    tmux.start(app_command(path, tmp_path / "config"))
+    play_turn_one(tmux)
+    check_turn_one_was_played(path)
+
+
+def test_a_turn_over_ssh(tmux: Tmux, sshd: SshServer, tmp_path: Path):
+    path = new_campaign(tmp_path)
+    tmux.start(sshd.command(app_command(path, tmp_path / "config")))
+    play_turn_one(tmux)
+    check_turn_one_was_played(path)
+    assert "Accepted publickey" in sshd.log.read_text()  # it was the ssh session that played

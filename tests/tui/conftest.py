@@ -1,0 +1,85 @@
+"""Fixtures of the app tests: a fresh campaign per test, an app factory, and a
+world held still (clock, time zone, config directory, cursor blink, animations)
+so that screens and snapshots come out the same on every run."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import time
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input
+
+import models.clock
+from campaigns.session import CampaignSession
+from tui.app import AdjutantApp
+
+SEED = 1813
+FROZEN = datetime(2024, 4, 26, 9, 30, tzinfo=UTC)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    """Run `async def` tests in an event loop of their own (no asyncio plugin needed)."""
+    if not inspect.iscoroutinefunction(pyfuncitem.obj):
+        return None
+    arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+    asyncio.run(pyfuncitem.obj(**arguments))
+    return True
+
+
+class _FrozenDatetime(datetime):
+    """`datetime` whose now() is always FROZEN: the time stamped on events and dice."""
+
+    @classmethod
+    def now(cls, tz=None):  # type: ignore[override]
+        return FROZEN.astimezone(tz) if tz else FROZEN.replace(tzinfo=None)
+
+
+@pytest.fixture(autouse=True)
+def still_world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A config dir of the test's own, UTC, a frozen clock and no cursor blink."""
+    config = tmp_path / "config"
+    monkeypatch.setenv("ADJUTANT_CONFIG_DIR", str(config))
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    monkeypatch.setattr(models.clock, "datetime", _FrozenDatetime)
+    monkeypatch.setattr(Input, "cursor_blink", False)
+    monkeypatch.chdir(tmp_path)
+    yield config
+    monkeypatch.undo()
+    time.tzset()
+
+
+def new_campaign(path: Path, *, manual_dice: bool = False, scenario: str = "spring1813") -> Path:
+    CampaignSession.new(scenario, path, seed=SEED, manual_dice=manual_dice).close()
+    return path
+
+
+@pytest.fixture
+def campaign_file(tmp_path: Path) -> Path:
+    """A new spring 1813 campaign, dice rolled from the fixed seed."""
+    return new_campaign(tmp_path / "spring.campaign")
+
+
+@pytest.fixture
+def manual_campaign_file(tmp_path: Path) -> Path:
+    """A new spring 1813 campaign whose dice are rolled on the table and typed in."""
+    return new_campaign(tmp_path / "manual.campaign", manual_dice=True)
+
+
+@pytest.fixture
+def make_app() -> Callable[..., AdjutantApp]:
+    """An app on a campaign file (or none), with animations off."""
+
+    def make(path: Path | str | None = None, **kwargs) -> AdjutantApp:
+        session = CampaignSession.open(path) if path is not None else None
+        app = AdjutantApp(session, **kwargs)
+        app.animation_level = "none"
+        return app
+
+    return make

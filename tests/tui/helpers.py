@@ -1,0 +1,82 @@
+"""What the app tests share: reading the screen as text, reopening the stored campaign."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from rich.console import Console
+from sqlmodel import Session
+from textual.app import App
+from textual.pilot import Pilot
+
+from models import CampaignStore, open_campaign
+
+
+def screen_text(app: App) -> str:
+    """The terminal as plain text, modals included."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, record=True, legacy_windows=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+async def wait_for(pilot: Pilot, text: str, *, tries: int = 50) -> str:
+    """Let the app run until `text` is on the screen; the screen text."""
+    for _ in range(tries):
+        await pilot.pause()
+        shown = screen_text(pilot.app)
+        if text in shown:
+            return shown
+    raise AssertionError(f"{text!r} never appeared on the screen:\n{shown}")
+
+
+def key(owner: type, binding_id: str) -> str:
+    """The first key bound to `binding_id` on a screen class (or the app), so the
+    tests follow a rebinding."""
+    for binding in owner.BINDINGS:
+        if getattr(binding, "id", None) == binding_id:
+            return binding.key.split(",")[0]
+    raise KeyError(f"{owner.__name__} has no binding {binding_id!r}")
+
+
+async def wait_for_screen(pilot: Pilot, screen_type: type, *, tries: int = 50) -> None:
+    for _ in range(tries):
+        await pilot.pause()
+        if isinstance(pilot.app.screen, screen_type):
+            return
+    raise AssertionError(f"the screen is {pilot.app.screen!r}, not a {screen_type.__name__}")
+
+
+def notices(app: App) -> list[str]:
+    """The notices raised so far and not yet expired, oldest first.
+
+    run_test() keeps toasts off the screen, so tests read them here."""
+    return [n.message for n in app._notifications]
+
+
+async def wait_for_notice(pilot: Pilot, text: str, *, tries: int = 50) -> str:
+    """Let the app run until a notice holding `text` is raised; that notice."""
+    for _ in range(tries):
+        await pilot.pause()
+        found = [n for n in notices(pilot.app) if text in n]
+        if found:
+            return found[-1]
+    raise AssertionError(f"no notice holding {text!r}; notices: {notices(pilot.app)}")
+
+
+async def type_text(pilot: Pilot, text: str) -> None:
+    await pilot.press(*[{" ": "space"}.get(c, c) for c in text])
+
+
+@contextmanager
+def stored(path: Path | str) -> Iterator[Session]:
+    """The campaign file as stored on disk, opened afresh."""
+    store: CampaignStore = open_campaign(path)
+    try:
+        with store.read() as db:
+            yield db
+    finally:
+        store.close()

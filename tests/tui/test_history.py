@@ -1,0 +1,104 @@
+"""Undo (u), redo (y), save-as (s) and the history screen's filter."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from campaigns.session import CampaignSession
+from models import Event, Turn
+from tests.tui.helpers import screen_text, stored, type_text, wait_for, wait_for_notice
+from tui.screens.files import SaveAsScreen
+
+
+def weather_of_turn_1(path) -> str | None:
+    with stored(path) as db:
+        return db.get_one(Turn, 1).weather
+
+
+async def test_undo_and_redo_are_stored_and_survive_reopening_the_file(campaign_file, make_app):
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("w", "r")
+        await wait_for_notice(pilot, "Turn 1:")
+    rolled = weather_of_turn_1(campaign_file)
+    assert rolled
+
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:  # the file opened again
+        await pilot.press("u")
+        await wait_for_notice(pilot, "Undone: Weather for turn 1")
+        assert "weather not rolled" in screen_text(pilot.app)  # the status line follows
+    assert weather_of_turn_1(campaign_file) is None
+
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")
+        await wait_for(pilot, "Weather for turn 1 [undone]")
+        await pilot.press("y")
+        await wait_for_notice(pilot, "Redone: Weather for turn 1")
+        await wait_for(pilot, f"| {rolled} |")
+    assert weather_of_turn_1(campaign_file) == rolled
+
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("y")
+        await wait_for_notice(pilot, "there is nothing to redo")
+        await pilot.press("u", "u")
+        await wait_for_notice(pilot, "there is nothing to undo")  # the setup cannot be undone
+    assert weather_of_turn_1(campaign_file) is None
+
+
+async def test_save_as_writes_a_copy_that_opens_and_the_app_stays_on_the_original(campaign_file, make_app, tmp_path):
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("w", "r")
+        await pilot.pause()
+        await pilot.press("s")
+        await wait_for(pilot, "Save a copy of the campaign as")
+        await type_text(pilot, "c.txt")
+        await pilot.press("enter")
+        await wait_for(pilot, "a campaign file ends in .campaign")
+        assert isinstance(pilot.app.screen, SaveAsScreen)
+        await pilot.press("ctrl+a", "ctrl+k")
+        await type_text(pilot, "copy.campaign")
+        await pilot.press("enter")
+        await wait_for_notice(pilot, "Saved a copy as copy.campaign")
+        assert pilot.app.session.where.endswith("spring.campaign")
+        await pilot.press("s")
+        await wait_for(pilot, "Save a copy")
+        await type_text(pilot, "copy.campaign")
+        await pilot.press("enter")
+        await wait_for(pilot, "already exists")
+        await pilot.press("escape")
+    copy = tmp_path / "copy.campaign"
+    assert weather_of_turn_1(copy) == weather_of_turn_1(campaign_file)
+    session = CampaignSession.open(copy)
+    try:
+        assert session.overview().name == "Spring 1813: Lützen and Bautzen"
+    finally:
+        session.close()
+    assert not (tmp_path / "c.txt").exists()
+
+
+async def test_the_history_lists_rolls_and_changes_and_filters_them(campaign_file, make_app):
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("w", "r", "c", "r")
+        await pilot.pause()
+        await pilot.press("h")
+        shown = await wait_for(pilot, "Command points of Russo-Prussian Army")
+        assert "Weather for turn 1" in shown and "26 Apr 09:30:00" in shown  # the frozen clock
+        table = pilot.app.screen.query_one("#events")
+        everything = table.row_count
+        await pilot.press("slash")
+        await type_text(pilot, "weather")
+        await pilot.pause()
+        rows = [str(table.get_row_at(i)[2]) for i in range(table.row_count)]
+        assert rows and all("weather" in r.lower() for r in rows)
+        assert table.row_count < everything
+        await pilot.press("enter")  # back to the table
+        await pilot.pause()
+        assert pilot.app.focused is table
+        await pilot.press("slash", "ctrl+a", "ctrl+k", "escape")  # clear the filter, back to the table
+        await pilot.pause()
+        assert pilot.app.focused is table and table.row_count == everything
+        await pilot.press("d")  # dice only
+        await pilot.pause()
+        rows = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
+        assert rows and all(r.startswith("d") for r in rows)
+    with stored(campaign_file) as db:
+        assert len(list(db.scalars(select(Event)))) >= 3

@@ -1,0 +1,107 @@
+"""Forced march: mark units of a stack, roll, the SP lost stored as one action that u undoes."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from campaigns import forced_march
+from campaigns.session import CampaignSession
+from models import DiceRoll, Event, Unit
+from tests.tui.helpers import screen_text, stored, type_text, wait_for, wait_for_notice
+
+STACK = "blucher"  # General Blücher's Prussian corps: five units
+
+
+def stack_index(path, key: str = STACK) -> tuple[int, list[str]]:
+    session = CampaignSession.open(path)
+    try:
+        stacks = forced_march.stacks(session)
+    finally:
+        session.close()
+    index = next(i for i, s in enumerate(stacks) if s.key == key)
+    return index, [u.id for u in stacks[index].units]
+
+
+def strengths(db) -> dict[str, int]:
+    return {u.id: u.strength_points for u in db.scalars(select(Unit))}
+
+
+async def open_stack(pilot, index: int) -> None:
+    await pilot.press("m")
+    await pilot.pause()
+    await pilot.press(*["down"] * index)
+    await pilot.press("tab")  # to the units of the stack
+
+
+async def test_marked_units_roll_and_lose_sp_in_one_action_that_undo_restores(campaign_file, make_app):
+    index, units = stack_index(campaign_file)
+    with stored(campaign_file) as db:
+        before = strengths(db)
+        events_before = len(list(db.scalars(select(Event))))
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await open_stack(pilot, index)
+        await pilot.press("space", "down", "space")
+        shown = await wait_for(pilot, "[x]")
+        assert shown.count("[x]") == 2
+        await pilot.press("r")
+        notice = await wait_for_notice(pilot, "SP lost")
+        assert notice.count("SP lost") == 2
+        assert "[x]" not in screen_text(pilot.app)  # the marks are cleared after the march
+    with stored(campaign_file) as db:
+        after = strengths(db)
+        events = list(db.scalars(select(Event).order_by(Event.id)))
+        assert len(events) == events_before + 1
+        march = events[-1]
+        assert march.description.startswith("Forced march: General Blücher")
+        rolls = list(db.scalars(select(DiceRoll).where(DiceRoll.event == march.id)))
+        assert sorted(r.purpose for r in rolls) == sorted(
+            f"forced march of {db.get_one(Unit, u).name}" for u in units[:2]
+        )
+        changed = {u for u in before if before[u] != after[u]}
+        assert changed <= set(units[:2])
+        assert sum(before.values()) - sum(after.values()) == sum(
+            int(line.split(": ")[-1].split()[0]) for line in notice.splitlines()
+        )
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("u")
+        await wait_for_notice(pilot, "Undone: Forced march: General Blücher")
+    with stored(campaign_file) as db:
+        assert strengths(db) == before
+        assert db.get_one(Event, march.id).undone
+
+
+async def test_a_all_marks_the_whole_stack_and_entered_dice_are_asked_per_unit(manual_campaign_file, make_app):
+    index, units = stack_index(manual_campaign_file, "barclay")  # two units
+    with stored(manual_campaign_file) as db:
+        before = strengths(db)
+    async with make_app(manual_campaign_file).run_test(size=(80, 24)) as pilot:
+        await open_stack(pilot, index)
+        await pilot.press("a")
+        shown = await wait_for(pilot, "[x]")
+        assert shown.count("[x]") == len(units)
+        await pilot.press("r")
+        for _ in units:
+            await wait_for(pilot, "Dice rolled on the table for the forced march of")
+            await type_text(pilot, "1")  # the best die: no loss
+            await pilot.press("enter")
+        await wait_for_notice(pilot, "SP lost")
+    with stored(manual_campaign_file) as db:
+        rolls = list(db.scalars(select(DiceRoll)))
+        assert [r.raw for r in rolls] == [[1]] * len(units)
+        assert all(r.mode == "entered" for r in rolls)
+        assert strengths(db) == before
+
+
+async def test_the_modifiers_and_odds_of_the_stack_are_shown(campaign_file, make_app):
+    index, _ = stack_index(campaign_file)
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await open_stack(pilot, index)
+        await pilot.pause()
+        shown = str(pilot.app.screen.query_one("#mods").render())
+        assert "Weather: clear (weather not rolled)" in shown
+        assert "General with a CV of 3 or 4 in the stack -1" in shown
+        # The odds of the unit under the cursor, readable at 80 columns.
+        assert "Blücher's Corps: Brigade Klüx (-2) loses: 0 SP 100%" in shown
+        await pilot.press("down")
+        await pilot.pause()
+        assert "Brigade Röder, with the Prussian Guard" in str(pilot.app.screen.query_one("#mods").render())

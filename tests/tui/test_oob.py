@@ -1,0 +1,221 @@
+"""Order of battle: search, add, edit, move and remove, through forms that refuse bad values."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+
+from models import Event, General, Unit
+from tests.tui.helpers import key, notices, stored, type_text, wait_for, wait_for_notice
+from tui.modals.confirm import ConfirmScreen
+from tui.modals.form import FormScreen
+from tui.modals.pick import PickScreen
+from tui.screens.oob import OrderOfBattleScreen
+
+REMOVE = key(OrderOfBattleScreen, "oob.remove")
+
+
+def counts(db) -> tuple[int, int, int]:
+    return (
+        db.scalar(select(func.count()).select_from(Unit)),
+        db.scalar(select(func.count()).select_from(General)),
+        db.scalar(select(func.count()).select_from(Event)),
+    )
+
+
+async def find(pilot, name: str) -> None:
+    """Search with / and jump to the first unit or general named like `name`."""
+    await pilot.press("b")  # at once: the apps of these tests start on the order of battle
+    await pilot.press("slash")
+    await type_text(pilot, name)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+def cursor(pilot):
+    return pilot.app.screen.query_one("#tree").cursor_node.data
+
+
+async def fill(pilot, field: str, value: str) -> None:
+    """Replace what the form's field holds with `value`."""
+    form = pilot.app.screen
+    box = form.query_one(f"#f-{field}")
+    box.focus()
+    box.value = ""
+    await pilot.pause()
+    await type_text(pilot, value)
+
+
+def form_error(pilot) -> str:
+    return str(pilot.app.screen.query_one("#error").render())
+
+
+async def test_slash_searches_by_name_and_selects_the_find(campaign_file, make_app):
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await find(pilot, "zieten")
+        unit = cursor(pilot)
+        assert isinstance(unit, Unit) and unit.id == "brigade_zieten"
+        assert pilot.app.focused.id == "tree"
+        await wait_for(pilot, "Blücher's Corps: Brigade Zieten: 3 SP")  # the totals of the selection
+        await find(pilot, "qqq")
+        await wait_for_notice(pilot, "No unit or general named like 'qqq'")
+
+
+async def test_a_adds_a_unit_under_the_selected_general(campaign_file, make_app):
+    with stored(campaign_file) as db:
+        units, generals, events = counts(db)
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await find(pilot, "kleist")
+        await pilot.press("a")
+        await wait_for(pilot, "New unit under General Kleist")
+        await fill(pilot, "name", "Landwehr")
+        await fill(pilot, "strength_points", "4")
+        await fill(pilot, "cohesion", "2")
+        await pilot.press("ctrl+s")
+        await wait_for_notice(pilot, "done.")
+        assert not isinstance(pilot.app.screen, FormScreen)
+    with stored(campaign_file) as db:
+        assert counts(db) == (units + 1, generals, events + 1)
+        unit = db.scalars(select(Unit).where(Unit.name == "Landwehr")).one()
+        kleist = db.get_one(General, "kleist")
+        assert (unit.general, unit.kind, unit.strength_points, unit.cohesion) == ("kleist", "infantry", 4, 2)
+        assert (unit.nation, unit.location) == (kleist.nation, kleist.location)
+
+
+async def test_e_edits_the_selected_unit(campaign_file, make_app):
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await find(pilot, "zieten")
+        await pilot.press("e")
+        await wait_for(pilot, "Edit Blücher's Corps: Brigade Zieten")
+        assert pilot.app.screen.query_one("#f-name").value == "Blücher's Corps: Brigade Zieten"
+        await fill(pilot, "strength_points", "3")
+        await fill(pilot, "location", "Lützen")
+        await pilot.press("enter")  # Enter on the last field saves
+        await wait_for_notice(pilot, "done.")
+    with stored(campaign_file) as db:
+        unit = db.get_one(Unit, "brigade_zieten")
+        assert (unit.strength_points, unit.location) == (3, "Lützen")
+
+
+async def test_e_edits_the_selected_general(campaign_file, make_app):
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await find(pilot, "kleist")
+        await pilot.press("e")
+        await wait_for(pilot, "Edit General Kleist")
+        await fill(pilot, "command_value", "3")
+        await pilot.press("ctrl+s")
+        await wait_for_notice(pilot, "done.")
+    with stored(campaign_file) as db:
+        assert db.get_one(General, "kleist").command_value == 3
+
+
+UNIT_ERRORS = [
+    ("strength_points", "-1", "SP must be a whole number of 0 or more, not -1"),
+    ("strength_points", "abc", "SP must be a whole number, not 'abc'"),
+    ("cohesion", "9", "cohesion must be a whole number from 1 to 6, not 9"),
+    ("name", "", "name cannot be empty"),
+]
+GENERAL_ERRORS = [
+    ("command_value", "7", "CV must be a whole number from 0 to 5, not 7"),
+    ("name", " ", "name cannot be empty"),
+]
+
+
+async def refuse(pilot, opens: str, field: str, value: str, error: str) -> None:
+    """Open a form, put one bad value in, save: the form stays open and says what is wrong."""
+    await pilot.press(opens)
+    await pilot.pause()
+    await fill(pilot, field, value)
+    await pilot.press("ctrl+s")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, FormScreen), f"the form closed on {field}={value!r}"
+    assert form_error(pilot) == error
+    await pilot.press("escape")
+    await pilot.pause()
+    assert not isinstance(pilot.app.screen, FormScreen)
+
+
+async def test_bad_values_in_the_unit_forms_keep_them_open_and_store_nothing(campaign_file, make_app):
+    with stored(campaign_file) as db:
+        before = counts(db)
+        zieten = db.get_one(Unit, "brigade_zieten").model_dump()
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await find(pilot, "zieten")
+        for field, value, error in UNIT_ERRORS[:-1]:
+            await refuse(pilot, "e", field, value, error)  # editing this unit
+        await refuse(pilot, "a", *UNIT_ERRORS[-1])  # a new unit beside it, its name left empty
+    with stored(campaign_file) as db:
+        assert counts(db) == before
+        assert db.get_one(Unit, "brigade_zieten").model_dump() == zieten
+
+
+async def test_bad_values_in_the_general_forms_keep_them_open_and_store_nothing(campaign_file, make_app):
+    with stored(campaign_file) as db:
+        before = counts(db)
+        kleist = db.get_one(General, "kleist").model_dump()
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await find(pilot, "kleist")
+        for field, value, error in GENERAL_ERRORS:
+            await refuse(pilot, "e", field, value, error)  # editing this general
+        await refuse(pilot, "g", "name", "", "name cannot be empty")  # a new general under him
+    with stored(campaign_file) as db:
+        assert counts(db) == before
+        assert db.get_one(General, "kleist").model_dump() == kleist
+
+
+async def test_v_moves_a_unit_to_the_general_picked(campaign_file, make_app):
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await find(pilot, "zieten")
+        await pilot.press("v")
+        await wait_for(pilot, "Attach Blücher's Corps: Brigade Zieten to")
+        assert isinstance(pilot.app.screen, PickScreen)
+        await type_text(pilot, "Kleist")
+        await pilot.press("enter")
+        await wait_for_notice(pilot, "now under kleist")
+        assert cursor(pilot).id == "brigade_zieten"  # the selection follows the unit
+    with stored(campaign_file) as db:
+        unit = db.get_one(Unit, "brigade_zieten")
+        assert unit.general == "kleist"
+        assert unit.location == db.get_one(General, "kleist").location
+
+
+async def test_a_unit_cannot_join_a_general_of_the_other_side(campaign_file, make_app):
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await find(pilot, "zieten")
+        await pilot.press("v")
+        await wait_for(pilot, "Attach")
+        await type_text(pilot, "Napoleon")
+        await pilot.press("down", "enter")
+        await wait_for_notice(pilot, "is on the other side")
+    with stored(campaign_file) as db:
+        assert db.get_one(Unit, "brigade_zieten").general == "blucher"
+
+
+async def test_remove_key_removes_after_the_confirmation_and_u_brings_it_back(campaign_file, make_app):
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await find(pilot, "zieten")
+        await pilot.press(REMOVE)
+        await wait_for(pilot, "Remove Blücher's Corps: Brigade Zieten?")
+        await pilot.press("n")  # no: nothing happens
+        await pilot.pause()
+        await pilot.press(REMOVE)
+        await wait_for(pilot, "Remove Blücher's Corps: Brigade Zieten?")
+        assert isinstance(pilot.app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await wait_for_notice(pilot, "Removed Blücher's Corps: Brigade Zieten")
+    with stored(campaign_file) as db:
+        assert db.get(Unit, "brigade_zieten") is None
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("u")
+        await wait_for_notice(pilot, "Undone: Remove unit brigade_zieten")
+    with stored(campaign_file) as db:
+        assert db.get_one(Unit, "brigade_zieten").general == "blucher"
+
+
+async def test_removing_a_commander_in_chief_is_refused(campaign_file, make_app):
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await find(pilot, "Wittgenstein")
+        await pilot.press(REMOVE, "y")
+        await wait_for_notice(pilot, "commands an army")
+        assert not any("Removed" in n for n in notices(pilot.app))
+    with stored(campaign_file) as db:
+        assert db.get(General, "wittgenstein") is not None

@@ -1,0 +1,127 @@
+"""The start screen: a new campaign from the form, a file opened by path, recent files."""
+
+from __future__ import annotations
+
+import json
+
+from textual.widgets import Button, OptionList, Select
+
+from models import Campaign
+from tests.tui.helpers import stored, type_text, wait_for, wait_for_screen
+from tui.screens.overview import OverviewScreen
+from tui.screens.start import StartScreen
+
+
+def recent(config) -> list[str]:
+    return json.loads((config / "recent.json").read_text())
+
+
+async def test_a_new_campaign_from_the_form(make_app, tmp_path, still_world):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "New campaign")
+        start = pilot.app.screen
+        assert isinstance(start, StartScreen)
+        assert pilot.app.focused is start.query_one("#scenario", Select)
+        scenario = start.query_one("#scenario", Select).value
+        await pilot.press("tab")
+        await type_text(pilot, "Bautzen")
+        await pilot.press("tab")
+        await type_text(pilot, "bautzen")  # .campaign is added
+        await pilot.press("tab")
+        await type_text(pilot, "42")
+        await pilot.press("tab", "enter", "down", "enter")  # the dice: typed in
+        await pilot.pause()
+        assert start.query_one("#dice", Select).value == "entered"
+        await pilot.press("tab")
+        assert pilot.app.focused is start.query_one("#create", Button)
+        await pilot.press("enter")
+        await wait_for(pilot, "Turn 1 of")
+        assert isinstance(pilot.app.screen, OverviewScreen)
+    path = tmp_path / "bautzen.campaign"
+    with stored(path) as db:
+        campaign = db.get_one(Campaign, 1)
+        assert (campaign.name, campaign.scenario, campaign.dice_seed, campaign.dice_mode) == ("Bautzen", scenario, 42, "entered")
+    assert recent(still_world) == [str(path)]
+
+
+async def test_enter_on_the_file_field_creates_with_a_random_seed(make_app, tmp_path):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("tab", "tab")
+        await type_text(pilot, "quick")
+        await pilot.press("enter")
+        await wait_for(pilot, "Turn 1 of")
+    with stored(tmp_path / "quick.campaign") as db:
+        assert db.get_one(Campaign, 1).dice_mode == "rolled"
+
+
+async def test_a_bad_seed_says_so_and_creates_nothing(make_app, tmp_path):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("tab", "tab")
+        await type_text(pilot, "bad")
+        await pilot.press("tab")
+        await type_text(pilot, "x")
+        await pilot.press("shift+tab", "enter")  # back to File, and Enter creates
+        await wait_for(pilot, "the dice seed is a whole number, not 'x'")
+        assert isinstance(pilot.app.screen, StartScreen)
+        await pilot.press("tab", "backspace")
+        await type_text(pilot, "-5")
+        await pilot.press("shift+tab", "enter")
+        await wait_for(pilot, "the dice seed is a whole number, not '-5'")
+    assert list(tmp_path.glob("*.campaign")) == []
+
+
+async def test_an_existing_file_is_not_overwritten(make_app, campaign_file):
+    before = campaign_file.read_bytes()
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("tab", "tab")
+        await type_text(pilot, campaign_file.name)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, StartScreen)
+        assert str(pilot.app.screen.query_one("#error").render()).strip()
+    assert campaign_file.read_bytes() == before
+
+
+async def test_open_a_file_by_its_path(make_app, campaign_file, still_world):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+f")
+        await type_text(pilot, "nowhere.campaign")
+        await pilot.press("enter")
+        await wait_for(pilot, "nowhere.campaign")
+        assert isinstance(pilot.app.screen, StartScreen)
+        await pilot.press("ctrl+a", "ctrl+k")
+        await type_text(pilot, campaign_file.name)
+        await pilot.press("enter")
+        await wait_for(pilot, "Turn 1 of 20")
+        assert pilot.app.session.where.endswith("spring.campaign")
+    assert not (campaign_file.parent / "nowhere.campaign").exists()
+    assert recent(still_world) == [str(campaign_file)]
+
+
+async def test_recent_files_are_listed_first_and_open_with_enter(make_app, campaign_file, manual_campaign_file, still_world):
+    still_world.mkdir()
+    (still_world / "recent.json").write_text(json.dumps([str(manual_campaign_file), str(campaign_file)]))
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "Recent files")
+        listed = pilot.app.screen.query_one("#recent", OptionList)
+        assert pilot.app.focused is listed
+        assert [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)] == [
+            str(manual_campaign_file),
+            str(campaign_file),
+        ]
+        await pilot.press("down", "enter")
+        await wait_for(pilot, "Turn 1 of 20")
+        assert pilot.app.session.where.endswith("spring.campaign")
+    assert recent(still_world) == [str(campaign_file), str(manual_campaign_file)]
+
+
+async def test_ctrl_o_opens_another_campaign_from_inside_one(make_app, campaign_file, manual_campaign_file):
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+o")
+        await wait_for_screen(pilot, StartScreen)
+        await pilot.press("ctrl+f")
+        await type_text(pilot, manual_campaign_file.name)
+        await pilot.press("enter")
+        await wait_for_screen(pilot, OverviewScreen)
+        assert pilot.app.session.where.endswith("manual.campaign")
+        assert pilot.app.session.campaign().dice_mode == "entered"

@@ -1,0 +1,87 @@
+"""Weather: rolling with r, typing the table's die with e, in rolled and entered campaigns."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from models import DiceRoll, Turn
+from tests.tui.helpers import screen_text, stored, type_text, wait_for, wait_for_notice
+from tui.modals.dice_entry import DiceEntryScreen
+
+
+def weather_rolls(db) -> list[DiceRoll]:
+    return [r for r in db.scalars(select(DiceRoll)) if "weather" in r.purpose]
+
+
+async def test_r_rolls_this_turns_weather_and_stores_the_die(campaign_file, make_app):
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("w", "r")
+        shown = await wait_for(pilot, "Turn 1, 26 April 1813: ")
+        assert "not rolled yet" not in shown
+    with stored(campaign_file) as db:
+        turn = db.get_one(Turn, 1)
+        (roll,) = weather_rolls(db)
+        assert turn.weather_source == "rolled" and turn.weather
+        assert turn.dice_roll == roll.id
+        assert roll.mode == "rolled"
+        assert roll.modifiers == [{"label": "April", "value": 1}]  # the month modifier of April
+        assert db.get_one(Turn, 2).weather is None
+
+
+async def test_e_takes_the_die_typed_in_a_rolled_campaign(campaign_file, make_app):
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("w", "e")
+        await wait_for(pilot, "Dice rolled on the table for the weather")
+        await type_text(pilot, "4")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(pilot.app.screen, DiceEntryScreen)
+    with stored(campaign_file) as db:
+        (roll,) = weather_rolls(db)
+        assert roll.raw == [4] and roll.mode == "entered"
+        assert roll.result == 4 + sum(m["value"] for m in roll.modifiers)
+        assert db.get_one(Turn, 1).weather_source == "rolled"
+
+
+async def test_r_asks_for_the_die_in_an_entered_dice_campaign(manual_campaign_file, make_app):
+    async with make_app(manual_campaign_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("w", "r")
+        await wait_for(pilot, "Dice rolled on the table for the weather: 1d6")
+        await type_text(pilot, "4")
+        await pilot.press("enter")
+        await wait_for_notice(pilot, "1d6 = 4")
+    with stored(manual_campaign_file) as db:
+        (roll,) = weather_rolls(db)
+        assert roll.raw == [4] and roll.mode == "entered"
+        assert db.get_one(Turn, 1).weather
+
+
+async def test_the_dice_modal_refuses_7_and_words_and_stores_nothing(manual_campaign_file, make_app):
+    async with make_app(manual_campaign_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("w", "r")
+        await wait_for(pilot, "Dice rolled on the table")
+        for bad in ("7", "abc", "0"):
+            await type_text(pilot, bad)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(pilot.app.screen, DiceEntryScreen), bad
+            error = str(pilot.app.screen.query_one("#error").render())
+            assert error.strip(), f"no error shown for {bad!r}"
+            await pilot.press("ctrl+a", "ctrl+k")  # clear the field
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(pilot.app.screen, DiceEntryScreen)
+        assert "not rolled yet" in screen_text(pilot.app)
+    with stored(manual_campaign_file) as db:
+        assert weather_rolls(db) == []
+        assert db.get_one(Turn, 1).weather is None
+
+
+async def test_a_second_roll_in_the_same_turn_is_refused(campaign_file, make_app):
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("w", "r")
+        await pilot.pause()
+        await pilot.press("r")
+        await wait_for_notice(pilot, "already has its weather")
+    with stored(campaign_file) as db:
+        assert len(weather_rolls(db)) == 1

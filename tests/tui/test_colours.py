@@ -39,11 +39,13 @@ async def test_no_color_shows_the_screens_in_shades_of_grey(campaign_file, make_
     app = make_app(campaign_file)
     assert app.no_color
     async with app.run_test(size=(80, 24)) as pilot:
-        await visit(pilot, "bwcmht")
+        for key in "bwcmht":
+            await visit(pilot, key)
+            segments, _ = rendered(pilot.app, "truecolor")
+            colours = {c.triplet for s in segments if s.style for c in (s.style.color, s.style.bgcolor) if c and c.triplet}
+            assert colours and all(r == g == b for r, g, b in colours), f"a colour got through NO_COLOR on {key}"
         await wait_for(pilot, "> 1. Weather")
         segments, _ = rendered(pilot.app, "truecolor")
-        colours = {c.triplet for s in segments if s.style for c in (s.style.color, s.style.bgcolor) if c and c.triplet}
-        assert colours and all(r == g == b for r, g, b in colours), "a colour got through NO_COLOR"
         # Without colour the current phase still stands out: reverse video.
         current = [s for s in segments if "1. Weather" in s.text]
         assert current and current[0].style.reverse

@@ -75,9 +75,10 @@ class CampaignSession:
     def status_line(self) -> str:
         view = self.overview()
         weather = view.weather or "weather not rolled"
+        dice = " | dice typed in" if view.dice_mode == "entered" else ""
         return (
             f"{view.date:%d %b %Y} | turn {view.turn}/{view.turns} | {phase(view.phase).name} | "
-            f"{weather} | {view.name} ({view.dice_mode} dice)"
+            f"{weather}{dice} | {view.name}"
         )
 
     # -- history -------------------------------------------------------------

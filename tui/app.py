@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from pathlib import Path
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -21,10 +20,9 @@ class AdjutantApp(App[None]):
     CSS_PATH = "app.tcss"
     BINDINGS = [_binding(c) for c in SCREENS + ACTIONS]
 
-    def __init__(self, session=None, *, config_dir: Path | None = None, start: str | None = None) -> None:
+    def __init__(self, session=None, *, start: str | None = None) -> None:
         super().__init__()
         self.session = session
-        self.config_dir = config_dir
         self.start = start
 
     # -- screens -------------------------------------------------------------
@@ -113,7 +111,8 @@ class AdjutantApp(App[None]):
         self.switch_screen(FightScreen(battle_id))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        # Textual's own commands, but its Quit: ours says that nothing is lost.
+        yield from (c for c in super().get_system_commands(screen) if c.title != "Quit")
         for command in SCREENS:
             yield SystemCommand(command.name, command.help, lambda c=command: self.run_action(c.action))
         for command in ACTIONS:

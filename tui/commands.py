@@ -29,7 +29,7 @@ SCREENS = (
     Command("screen.battles", "x", "show('battles')", "Battles", "Set up, fight and apply battles, with the tables or on the tabletop"),
     Command("screen.recon", "i", "show('recon')", "Reconnaissance", "Cavalry reconnaissance against a screen, on its own table"),
     Command("screen.history", "h", "show('history')", "History", "Every change and every roll, with undo and redo"),
-    Command("screen.rules", "r", "show('rules')", "Rules reference", "Every table of the rule sets, as on the card, with the readings chosen", needs_campaign=False),
+    Command("screen.rules", "l", "show('rules')", "Rules reference", "Every table of the rule sets, as on the card, with the readings chosen", needs_campaign=False),
 )
 
 ACTIONS = (

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from campaigns import command_points, turns, weather
+from campaigns import battles, command_points, oob, turns, weather
 from campaigns.session import CampaignSession
 from tests.tui.helpers import type_text, wait_for
 
@@ -40,7 +40,7 @@ def test_start(snap_compare, make_app, size):
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize(
-    "name", ["overview", "oob", "turn", "weather", "command", "march", "history", "rules"]
+    "name", ["overview", "oob", "turn", "weather", "command", "march", "recon", "battles", "history", "rules"]
 )
 def test_screen(snap_compare, make_app, played_file, name, size):
     assert snap_compare(make_app(played_file, start=name), terminal_size=size)
@@ -78,3 +78,34 @@ def test_form_with_an_error(snap_compare, make_app, played_file, size):
         await pilot.pause()
 
     assert snap_compare(make_app(played_file, start="oob"), run_before=edit_with_a_bad_sp, terminal_size=size)
+
+
+@pytest.fixture
+def battle_file(played_file: Path) -> Path:
+    """A battle at Lützen under way: two rolls taken."""
+    session = CampaignSession.open(played_file)
+    try:
+        tree = oob.tree(session)
+        french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:2]
+        allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:2]
+        draft = battles.Draft("Lützen", french, allies, battles.leaders_at(session, french), battles.leaders_at(session, allies))
+        battle_id = battles.begin(session, draft)
+        battles.roll_step(session, battle_id, [4])
+        battles.roll_step(session, battle_id, [3])
+    finally:
+        session.close()
+    return played_file
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_fight(snap_compare, make_app, battle_file, size):
+    async def open_the_battle(pilot):
+        await pilot.press("enter")
+        await wait_for(pilot, "Round 2")
+
+    assert snap_compare(make_app(battle_file, start="battles"), run_before=open_the_battle, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_battle_setup(snap_compare, make_app, played_file, size):
+    assert snap_compare(make_app(played_file, start="battles"), press=["n"], terminal_size=size)

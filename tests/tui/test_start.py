@@ -26,12 +26,12 @@ async def test_a_new_campaign_from_the_form(make_app, tmp_path, still_world):
         await pilot.press("tab")
         await type_text(pilot, "Bautzen")
         await pilot.press("tab")
-        await type_text(pilot, "bautzen")  # .campaign is added
-        await pilot.press("tab")
         await type_text(pilot, "42")
         await pilot.press("tab", "enter", "down", "enter")  # the dice: typed in
         await pilot.pause()
         assert start.query_one("#dice", Select).value == "entered"
+        await pilot.press("tab")
+        await type_text(pilot, "bautzen")  # .campaign is added
         await pilot.press("tab")
         assert pilot.app.focused is start.query_one("#create", Button)
         await pilot.press("enter")
@@ -46,7 +46,7 @@ async def test_a_new_campaign_from_the_form(make_app, tmp_path, still_world):
 
 async def test_enter_on_the_file_field_creates_with_a_random_seed(make_app, tmp_path):
     async with make_app().run_test(size=(80, 24)) as pilot:
-        await pilot.press("tab", "tab")
+        await pilot.press("tab", "tab", "tab", "tab")  # past name, seed and dice: File comes last
         await type_text(pilot, "quick")
         await pilot.press("enter")
         await wait_for(pilot, "Turn 1 of")
@@ -57,15 +57,15 @@ async def test_enter_on_the_file_field_creates_with_a_random_seed(make_app, tmp_
 async def test_a_bad_seed_says_so_and_creates_nothing(make_app, tmp_path):
     async with make_app().run_test(size=(80, 24)) as pilot:
         await pilot.press("tab", "tab")
-        await type_text(pilot, "bad")
-        await pilot.press("tab")
-        await type_text(pilot, "x")
-        await pilot.press("shift+tab", "enter")  # back to File, and Enter creates
+        await type_text(pilot, "x")  # the seed
+        await pilot.press("tab", "tab")
+        await type_text(pilot, "bad")  # the file
+        await pilot.press("enter")
         await wait_for(pilot, "the dice seed is a whole number, not 'x'")
         assert isinstance(pilot.app.screen, StartScreen)
-        await pilot.press("tab", "backspace")
+        await pilot.press("shift+tab", "shift+tab", "backspace")
         await type_text(pilot, "-5")
-        await pilot.press("shift+tab", "enter")
+        await pilot.press("tab", "tab", "enter")
         await wait_for(pilot, "the dice seed is a whole number, not '-5'")
     assert list(tmp_path.glob("*.campaign")) == []
 
@@ -73,7 +73,7 @@ async def test_a_bad_seed_says_so_and_creates_nothing(make_app, tmp_path):
 async def test_an_existing_file_is_not_overwritten(make_app, campaign_file):
     before = campaign_file.read_bytes()
     async with make_app().run_test(size=(80, 24)) as pilot:
-        await pilot.press("tab", "tab")
+        await pilot.press("tab", "tab", "tab", "tab")
         await type_text(pilot, campaign_file.name)
         await pilot.press("enter")
         await pilot.pause()

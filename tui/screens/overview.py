@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Static
 
-from campaigns import command_points, turns, weather
+from campaigns import command_points, oob, turns, weather
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import plain
 
@@ -52,20 +52,22 @@ class OverviewScreen(CampaignScreen):
             f"Pending battles: {view.pending_battles}"
         )
         points = command_points.turn_points(self.session)
+        sides = oob.tree(self.session)
         lines = []
-        for side in view.sides:
+        for side, node in zip(view.sides, sides):
             pc = [p for p in points if p.side == side.id]
             rolled = [p for p in pc if p.rolled is not None]
             pc_text = f"{sum(p.balance for p in rolled)} PC left" if rolled else "PC not rolled"
-            lines.append(f"{side.name}: {side.strength_points} SP in {side.units} units, {side.generals} generals; {pc_text}")
+            total = oob.totals(oob.side_units(node))
+            dummies = f" (+{total.dummies} dummies)" if total.dummies else ""
+            lines.append(f"{side.name}: {total.strength_points} SP in {total.units} units{dummies}; {pc_text}")
         self.query_one("#sides", Static).update("\n".join(lines))
-        from campaigns import oob
 
         table = self.query_one("#armies", DataTable)
         table.clear(columns=True)
         table.add_columns("Army", "SP", "Units", "PC left", "CV", "Commander-in-chief")
         by_army = {p.army: p for p in points}
-        for side in oob.tree(self.session):
+        for side in sides:
             for node in side.armies:
                 units = oob.army_units(node)
                 total = oob.totals(units)

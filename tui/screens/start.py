@@ -49,14 +49,14 @@ class StartScreen(Screen[None]):
                     yield Label("Name")
                     yield Input(placeholder="the scenario's title", id="name")
                 with Horizontal():
-                    yield Label("File")
-                    yield Input(placeholder="e.g. spring.campaign", id="file")
-                with Horizontal():
                     yield Label("Dice seed")
                     yield Input(placeholder="blank for a random seed", id="seed")
                 with Horizontal():
                     yield Label("Dice")
                     yield Select(DICE_MODES, allow_blank=False, id="dice")
+                with Horizontal():
+                    yield Label("File")
+                    yield Input(placeholder="e.g. spring.campaign", id="file")
                 yield Button("Create (enter on File)", id="create", variant="primary")
             with Vertical(classes="box"):
                 yield Static("[b]Open a campaign file[/b]")

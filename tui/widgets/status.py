@@ -32,4 +32,4 @@ class BottomBar(Vertical):
 
     def compose(self) -> ComposeResult:
         yield StatusLine()
-        yield Footer()
+        yield Footer(compact=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import pty
+import re
 import select
 import shutil
 import signal
@@ -34,8 +35,10 @@ Bare().run()
 '''
 
 
-def time_until(argv: list[str], marker: bytes, timeout: float = 30.0, size=(24, 80)) -> float:
-    """Seconds from starting `argv` in a pty until `marker` appears on its screen."""
+def run_until(argv: list[str], marker: bytes, timeout: float = 60.0, size=(24, 80), on_seen=None) -> float:
+    """Seconds from starting `argv` in a pty until `marker` (a regular expression)
+    appears on its screen; `on_seen(pid)` runs then, before the program is stopped."""
+    pattern = re.compile(marker)
     start = time.perf_counter()
     pid, fd = pty.fork()
     if pid == 0:  # the child: a terminal of the given size, then the program
@@ -57,13 +60,33 @@ def time_until(argv: list[str], marker: bytes, timeout: float = 30.0, size=(24, 
                 except OSError:
                     break
                 seen = (seen + chunk)[-65536:]
-                if marker in seen:
-                    return time.perf_counter() - start
+                if pattern.search(seen):
+                    elapsed = time.perf_counter() - start
+                    if on_seen is not None:
+                        on_seen(pid)
+                    return elapsed
         raise RuntimeError(f"{argv[0]} never showed {marker!r}")
     finally:
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
         os.close(fd)
+
+
+def time_until(argv: list[str], marker: bytes, timeout: float = 60.0) -> float:
+    return run_until(argv, marker, timeout)
+
+
+def peak_rss_mb(argv: list[str], marker: bytes) -> float:
+    """The peak resident memory of the program once it shows `marker`."""
+    peak: list[float] = []
+
+    def read(pid: int) -> None:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                peak.append(int(line.split()[1]) / 1024)
+
+    run_until(argv, marker, on_seen=read)
+    return peak[0] if peak else float("nan")
 
 
 def adjutant_argv(path: Path) -> list[str]:
@@ -77,7 +100,7 @@ def startup_samples(campaign: Path, runs: int, folder: Path) -> tuple[list[float
     bare.write_text(BARE_APP, encoding="utf-8")
     ours, floor = [], []
     for _ in range(runs):
-        ours.append(time_until(adjutant_argv(campaign), b"Turn 1 of"))
+        ours.append(time_until(adjutant_argv(campaign), rb"Turn \d+ of"))
         floor.append(time_until([sys.executable, str(bare), str(campaign)], b"READY"))
     return ours, floor
 

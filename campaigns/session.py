@@ -63,6 +63,12 @@ class CampaignSession:
         with plainly():
             return self.store.campaign()
 
+    def version(self) -> int:
+        """The campaign's version: it moves on with every action, undo and redo,
+        whoever made them, so a screen knows when what it shows is out of date."""
+        with plainly(), self.store.read() as db:
+            return db.get_one(Campaign, 1, populate_existing=True).version
+
     def overview(self) -> Overview:
         with plainly():
             return overview(self.store)

@@ -45,15 +45,20 @@ class AdjutantApp(App[None]):
 
         if isinstance(self.screen, screen_class(name)):
             return
-        self.switch_screen(self.screen_factory(name))
+        # Each screen is built once and kept: coming back to it only redraws
+        # what changed in the campaign since it was last shown.
+        if not self.is_screen_installed(name):
+            self.install_screen(self.screen_factory(name), name)
+        self.switch_screen(name)
 
     def campaign_changed(self) -> None:
         """Tell the screen on show that the stored campaign changed."""
-        refresh = getattr(self.screen, "refresh_view", None)
-        if refresh:
-            refresh()
-        for status in self.screen.query("StatusLine"):
-            status.refresh_status()  # type: ignore[attr-defined]
+        show = getattr(self.screen, "show_campaign", None)
+        if show:
+            show()
+        else:
+            for status in self.screen.query("StatusLine"):
+                status.refresh_status()  # type: ignore[attr-defined]
 
     def status_text(self) -> str:
         if self.session is None:
@@ -104,6 +109,10 @@ class AdjutantApp(App[None]):
             self.session.close()
         self.session = session
         self.switch_screen(self.screen_factory("overview"))
+        # The kept screens show the campaign that was open: build them anew.
+        for name in list(self._installed_screens):
+            if self.screen is not self._installed_screens[name]:
+                self.uninstall_screen(name)
 
     def open_battle(self, battle_id: int) -> None:
         from tui.screens.fight import FightScreen

@@ -32,9 +32,20 @@ class CampaignScreen(Screen[None]):
     def body(self) -> ComposeResult:
         yield from ()
 
+    shown_version: int | None = None  # the campaign version this screen shows
+
     def on_screen_resume(self) -> None:
         # Not also on mount: a DataTable filled in both loses its column widths.
+        version = self.session.version()
+        if version != self.shown_version:
+            self.show_campaign()
+
+    def show_campaign(self) -> None:
+        """Read the campaign again and redraw the screen and its status line."""
+        self.shown_version = self.session.version()
         self.refresh_view()
+        for status in self.query("StatusLine"):
+            status.refresh_status()  # type: ignore[attr-defined]
 
     def refresh_view(self) -> None:
         """Read the campaign again and show it."""

@@ -18,6 +18,8 @@ from tui.modals.pick import PickScreen
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import fill
 
+SHOWN = 200  # units listed in the table at once; totals always count them all
+
 UNIT_FIELDS = [
     ("name", "Name"),
     ("kind", "Kind"),
@@ -99,35 +101,68 @@ class OrderOfBattleScreen(CampaignScreen):
         self.show_detail()
 
     def _add_general(self, parent: TreeNode, node: oob.GeneralNode) -> None:
+        # A general's units and subordinates are added when he is first opened:
+        # a campaign of thousands of units would otherwise build every line at once.
         g = node.general
-        branch = parent.add(f"{g.name} (R{g.rank} CV{g.command_value} TB{g.tactical_bonus})", data=node)
-        for unit in node.units:
-            branch.add_leaf(unit_label(unit), data=unit)
-        for sub in node.subordinates:
-            self._add_general(branch, sub)
+        parent.add(
+            f"{g.name} (R{g.rank} CV{g.command_value} TB{g.tactical_bonus})",
+            data=node,
+            allow_expand=bool(node.units or node.subordinates),
+        )
+
+    def _fill(self, branch: TreeNode) -> None:
+        node = branch.data
+        if isinstance(node, oob.GeneralNode) and not branch.children:
+            for unit in node.units:
+                branch.add_leaf(unit_label(unit), data=unit)
+            for sub in node.subordinates:
+                self._add_general(branch, sub)
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded) -> None:
+        self._fill(event.node)
 
     def _select(self, ident: str | None) -> None:
         if ident is None:
             return
         tree = self.query_one("#tree", Tree)
+        path = self._path_to(ident)
+        node = tree.root
+        for step in path:
+            self._fill(node)
+            node.expand()
+            hit = next((c for c in node.children if _key(c.data) == step), None)
+            if hit is None:
+                return
+            node = hit
+        # The expanded lines are laid out on the next refresh; until then the node has no line.
+        tree.call_after_refresh(tree.move_cursor, node)
 
-        def find(node: TreeNode) -> TreeNode | None:
-            if _key(node.data) == ident:
-                return node
-            for child in node.children:
-                hit = find(child)
-                if hit:
-                    return hit
+    def _path_to(self, ident: str) -> list[str]:
+        """The keys from a side down to the side, army, general or unit `ident`."""
+
+        def in_general(node: oob.GeneralNode, trail: list[str]) -> list[str] | None:
+            here = [*trail, node.general.id]
+            if node.general.id == ident:
+                return here
+            if any(u.id == ident for u in node.units):
+                return [*here, ident]
+            for sub in node.subordinates:
+                if found := in_general(sub, here):
+                    return found
             return None
 
-        hit = find(tree.root)
-        if hit is not None:
-            parent = hit.parent
-            while parent is not None:
-                parent.expand()
-                parent = parent.parent
-            # The expanded lines are laid out on the next refresh; until then the node has no line.
-            tree.call_after_refresh(tree.move_cursor, hit)
+        for side in getattr(self, "sides", []):
+            if side.side.id == ident:
+                return [ident]
+            for army in side.armies:
+                if army.army.id == ident:
+                    return [side.side.id, ident]
+                for general in army.generals:
+                    if found := in_general(general, [side.side.id, army.army.id]):
+                        return found
+            if any(u.id == ident for u in side.unattached):
+                return [side.side.id, "unattached", ident]
+        return []
 
     def on_tree_node_highlighted(self, _event: Tree.NodeHighlighted) -> None:
         self.show_detail()
@@ -158,7 +193,7 @@ class OrderOfBattleScreen(CampaignScreen):
                     (unit.name, "DUMMY" if unit.kind == "dummy" else unit.kind, unit.strength_points, unit.cohesion,
                      unit.artillery_bonus, unit.cavalry_bonus, unit.location),
                 )
-                for unit in units
+                for unit in units[:SHOWN]
             ),
             # The tree beside it already shows whole names: keep SP, cohesion and the bonuses in view.
             widest={"Name": 24, "Where": 16},
@@ -166,7 +201,10 @@ class OrderOfBattleScreen(CampaignScreen):
         total = oob.totals(units)
         kinds = ", ".join(f"{k} {v}" for k, v in total.by_kind.items())
         dummies = f"; {total.dummies} dummies" if total.dummies else ""
-        self.query_one("#totals", Static).update(f"{title}: {total.strength_points} SP ({kinds}) in {total.units} units{dummies}")
+        more = f" (the first {SHOWN} listed: open a general for his)" if len(units) > SHOWN else ""
+        self.query_one("#totals", Static).update(
+            f"{title}: {total.strength_points} SP ({kinds}) in {total.units} units{dummies}{more}"
+        )
 
     # -- what is selected ----------------------------------------------------
 
@@ -305,6 +343,8 @@ class OrderOfBattleScreen(CampaignScreen):
 
 def _key(data: object) -> str | None:
     """The id of what a tree node shows: a unit, a general, an army or a side."""
+    if isinstance(data, list):
+        return "unattached"
     for holder in ("general", "army", "side"):
         inner = getattr(data, holder, None)
         if inner is not None and not isinstance(inner, str):

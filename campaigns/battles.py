@@ -11,7 +11,7 @@ every roll is stored once, in the action that rolled it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -317,10 +317,46 @@ def tactical_order(fight: Fight, role: str):
     conversion = load_conversion(fight.resolver)
     if conversion is None:
         return None
+    changed = fight.setup.get("conversion", {})
+    if changed:  # what the umpire changed for this battle
+        conversion = replace(
+            conversion,
+            sp_per_unit=changed.get("sp_per_unit", conversion.sp_per_unit),
+            size={**conversion.size, **changed.get("size", {})},
+        )
     side = fight.setup["sides"][role]
     forces = [tuple(f) for f in side.get("forces", [])]
     leaders = [(g["name"], g.get("command_value", 0)) for g in side["generals"]]
     return conversion, convert(conversion, forces, leaders)
+
+
+def edit_conversion(session: CampaignSession, battle_id: int, values: Mapping[str, str]) -> str:
+    """Change, for this battle only, how many SP make a tabletop unit and its size by arm."""
+    from rules.conversion import load_conversion
+
+    fight = load(session, battle_id)
+    conversion = load_conversion(fight.resolver)
+    if fight.battle is not None or conversion is None:
+        raise CampaignError("only a battle on the tabletop, under a rule set with a conversion, has one to edit")
+    if fight.status != "pending" or fight.tabletop is not None:
+        raise CampaignError("the conversion is edited before the tabletop result is typed")
+    checked: dict[str, Any] = {"size": {}}
+    for key, raw in values.items():
+        text = str(raw).strip()
+        if not text.isdigit() or int(text) < 1:
+            raise CampaignError(f"{key.replace('_', ' ')} must be a whole number of 1 or more, not {text!r}")
+        if key == "sp_per_unit":
+            checked["sp_per_unit"] = int(text)
+        elif key in conversion.size:
+            checked["size"][key] = int(text)
+        else:
+            raise CampaignError(f"{fight.resolver}'s conversion has no {key!r}")
+    with plainly(), session.store.action(f"{title(fight)}: conversion changed") as db:
+        row = db.get_one(BattleRow, battle_id)
+        detail = dict(row.detail)
+        detail["setup"] = {**detail["setup"], "conversion": checked}
+        row.detail = detail
+    return f"Conversion for battle #{battle_id}: " + ", ".join(f"{k} {v}" for k, v in {**checked["size"], "SP per unit": checked.get("sp_per_unit", conversion.sp_per_unit)}.items())
 
 
 def _tables(fight: Fight) -> Battle:

@@ -187,3 +187,19 @@ def test_allocation_takes_an_arm_from_its_biggest_unit():
     assert battles.allocate(units, {"infantry": 3, "cavalry": 1}) == {"a": 3, "c": 1}
     assert battles.allocate(units, {"infantry": 4}) == {"a": 3, "b": 1}
     assert battles.allocate(units, {"cavalry": 5}) == {"c": 2}  # never below 0
+
+
+def test_the_conversion_is_shown_and_can_be_edited_before_the_battle(session):
+    battle_id = battles.begin(session, draft(session), resolver="napoleonic_13phase")
+    conversion, order = battles.tactical_order(battles.load(session, battle_id), "attacker")
+    sizes = {u.size for u in order.units if u.arm == "infantry"}
+    assert sizes == {conversion.size["infantry"]}
+    with pytest.raises(CampaignError, match="whole number of 1 or more"):
+        battles.edit_conversion(session, battle_id, {"infantry": "0"})
+    battles.edit_conversion(session, battle_id, {"infantry": "6", "sp_per_unit": "2"})
+    conversion, order = battles.tactical_order(battles.load(session, battle_id), "attacker")
+    assert conversion.size["infantry"] == 6 and conversion.sp_per_unit == 2
+    assert {u.size for u in order.units if u.arm == "infantry"} == {6}
+    battles.record_tabletop(session, battle_id, {"attacker": "0", "defender": "0", "winner": "defender"})
+    with pytest.raises(CampaignError, match="before the tabletop result"):
+        battles.edit_conversion(session, battle_id, {"infantry": "4"})

@@ -30,6 +30,7 @@ class FightScreen(CampaignScreen):
         Binding("p", "morale(True)", "Passed", id="fight.pass", tooltip="The morale test was passed"),
         Binding("f", "morale(False)", "Failed", id="fight.fail", tooltip="The morale test was failed"),
         Binding("t", "tabletop", "Type result", id="fight.type", tooltip="Type the result: the umpire's reading, or the tabletop's"),
+        Binding("v", "conversion", "Conversion", id="fight.conversion", tooltip="Change how the campaign forces become tabletop units, for this battle"),
         Binding("a", "apply", "Apply", id="fight.apply", tooltip="Apply the losses and the winner to the campaign"),
         Binding("escape", "back", "Battles", id="fight.back"),
     ]
@@ -205,6 +206,21 @@ class FightScreen(CampaignScreen):
         ]
         self.app.push_screen(
             FormScreen("Result of the tabletop battle", fields, check=lambda v: battles.record_tabletop(self.session, self.battle_id, v)),
+            lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
+        )
+
+    def action_conversion(self) -> None:
+        fight = self._fight()
+        converted = battles.tactical_order(fight, battles.ATTACKER) if fight.battle is None else None
+        if converted is None:
+            self.notify("Only a tabletop battle under a rule set with a conversion has one to edit.", severity="warning")
+            return
+        conversion = converted[0]
+        fields = [("sp_per_unit", f"SP per {conversion.label}", str(conversion.sp_per_unit), None)]
+        fields += [(arm, f"{conversion.size_label.title()} ({arm})", str(size), None) for arm, size in conversion.size.items()]
+        self.app.push_screen(
+            FormScreen(f"Conversion to {fight.resolver}, this battle", fields,
+                       check=lambda v: battles.edit_conversion(self.session, self.battle_id, v)),
             lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
         )
 

@@ -1,6 +1,7 @@
 """Reconnaissance as an action: the card's column and modifiers from the stored units."""
 
 import pytest
+from sqlalchemy import select
 
 from campaigns import oob, reconnaissance
 from campaigns.errors import CampaignError
@@ -33,7 +34,7 @@ def test_roll_is_stored_with_its_action(session):
     line = reconnaissance.reconnoitre(session, [u.id for u in ours], [u.id for u in theirs[:1]], [4])
     assert "Reconnaissance by" in line
     with session.store.read() as db:
-        rolls = db.query(DiceRoll).all()
+        rolls = list(db.scalars(select(DiceRoll)))
     assert [r.raw for r in rolls] == [[4]] and rolls[0].mode == "entered"
 
 

@@ -34,7 +34,11 @@ class AdjutantApp(App[None]):
 
     def on_mount(self) -> None:
         first = self.start or ("overview" if self.session else "start")
-        self.push_screen(self.screen_factory(first))
+        if first == "start":  # built anew each time: it knows no campaign
+            self.push_screen(self.screen_factory(first))
+        else:
+            self.install_screen(self.screen_factory(first), first)
+            self.push_screen(first)
 
     def action_show(self, name: str) -> None:
         command = next(c for c in SCREENS if c.action == f"show('{name}')")
@@ -108,11 +112,13 @@ class AdjutantApp(App[None]):
         if self.session is not None and self.session is not session:
             self.session.close()
         self.session = session
-        self.switch_screen(self.screen_factory("overview"))
         # The kept screens show the campaign that was open: build them anew.
         for name in list(self._installed_screens):
             if self.screen is not self._installed_screens[name]:
                 self.uninstall_screen(name)
+        if not self.is_screen_installed("overview"):
+            self.install_screen(self.screen_factory("overview"), "overview")
+        self.switch_screen("overview")
 
     def open_battle(self, battle_id: int) -> None:
         from tui.screens.fight import FightScreen

@@ -11,7 +11,7 @@ from campaigns.log import dice_line
 from campaigns.session import CampaignSession
 from models import DiceRoll, Event
 
-LIMIT = 500  # a screenful of history needs no more; the log command prints it all
+LIMIT = 200  # the newest lines that match; the log command prints everything
 
 
 @dataclass(frozen=True)
@@ -22,24 +22,36 @@ class Entry:
 
 
 def entries(session: CampaignSession, text: str = "", *, dice_only: bool = False, limit: int = LIMIT) -> list[Entry]:
-    needle = text.strip().lower()
-    out: list[Entry] = []
+    """The newest events, each with its rolls, and rolls on their own when `dice_only`.
+
+    The filter runs in the database, so a word finds a change however old it is."""
+    needle = text.strip()
+    like = f"%{needle}%"
     with plainly(), session.store.read() as db:
-        rolls = list(db.scalars(select(DiceRoll).order_by(DiceRoll.id.desc()).limit(limit)))  # type: ignore[union-attr]
-        events = [] if dice_only else list(db.scalars(select(Event).order_by(Event.id.desc()).limit(limit)))  # type: ignore[union-attr]
+        rolls_query = select(DiceRoll).order_by(DiceRoll.id.desc()).limit(limit)  # type: ignore[union-attr]
+        if dice_only:
+            if needle:
+                rolls_query = rolls_query.where(DiceRoll.purpose.ilike(like))  # type: ignore[attr-defined]
+            rolls = list(db.scalars(rolls_query))
+            return [Entry(f"d{r.id}", _when(r.when), dice_line(r)) for r in rolls]
+        events_query = select(Event).order_by(Event.id.desc()).limit(limit)  # type: ignore[union-attr]
+        if needle:
+            # An event matches by its description or by one of its rolls.
+            rolled = select(DiceRoll.event).where(DiceRoll.purpose.ilike(like))  # type: ignore[attr-defined]
+            events_query = events_query.where(Event.description.ilike(like) | Event.id.in_(rolled))  # type: ignore[attr-defined,union-attr]
+        events = list(db.scalars(events_query))
+        ids = [e.id for e in events]
+        rolls = list(db.scalars(select(DiceRoll).where(DiceRoll.event.in_(ids)).order_by(DiceRoll.id.desc()))) if ids else []  # type: ignore[union-attr]
     by_event: dict[int | None, list[DiceRoll]] = {}
     for roll in rolls:
         by_event.setdefault(roll.event, []).append(roll)
-    if dice_only:
-        items = [(f"d{r.id}", r.when, dice_line(r)) for r in rolls]
-    else:
-        items = []
-        for event in events:
-            undone = " [undone]" if event.undone else ""
-            items.append((f"#{event.id}", event.when, f"{event.description}{undone}"))
-            items.extend((f"  d{r.id}", r.when, "  " + dice_line(r)) for r in by_event.get(event.id, []))
-    for ref, when, line in items:
-        if needle and needle not in line.lower():
-            continue
-        out.append(Entry(ref, when.astimezone().strftime("%d %b %H:%M:%S"), line))
+    out: list[Entry] = []
+    for event in events:
+        undone = " [undone]" if event.undone else ""
+        out.append(Entry(f"#{event.id}", _when(event.when), f"{event.description}{undone}"))
+        out.extend(Entry(f"  d{r.id}", _when(r.when), "  " + dice_line(r)) for r in by_event.get(event.id, []))
     return out
+
+
+def _when(moment) -> str:
+    return moment.astimezone().strftime("%d %b %H:%M:%S")

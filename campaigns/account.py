@@ -22,7 +22,8 @@ def account(session: CampaignSession, battle_id: int) -> Iterator[str]:
         part = fight.participants.get(role, {})
         data = sides.get(role, {})
         sp = sum(data.get("sp_by_arm", {}).values())
-        yield f"  {role.title()} ({part.get('side', '?')}): {sp} SP; leaders: {', '.join(part.get('generals', [])) or 'none'}"
+        side = part.get("side_name", part.get("side", "?"))
+        yield f"  {role.title()} ({side}): {sp} SP; leaders: {', '.join(part.get('generals', [])) or 'none'}"
         for name in part.get("units", {}).values():
             yield f"    {name}"
     facts = [label for key, label in FACTS if fight.setup.get("facts", {}).get(key)]

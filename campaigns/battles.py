@@ -20,7 +20,7 @@ from sqlalchemy import select
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
 from models import Battle as BattleRow
-from models import Campaign, General, Nation, Turn, Unit
+from models import Campaign, General, Nation, Side, Turn, Unit
 from rules.allemagne1813.battle import MORALE, UMPIRE_RESULT, Battle, Step
 from rules.allemagne1813.combat import CombatSide, Leader
 from rules.allemagne1813.data import Situation
@@ -153,7 +153,15 @@ def begin(session: CampaignSession, draft: Draft, resolver: str = TABLES) -> int
         row = BattleRow(
             turn=turn,
             location=draft.location.strip(),
-            participants={role: {"side": s["side"], "units": s["names"], "generals": [g["name"] for g in s["generals"]]} for role, s in sides.items()},
+            participants={
+                role: {
+                    "side": s["side"],
+                    "side_name": db.get_one(Side, s["side"]).name,
+                    "units": s["names"],
+                    "generals": [g["name"] for g in s["generals"]],
+                }
+                for role, s in sides.items()
+            },
             resolver=resolver,
             status="pending",
             detail={"setup": setup, "journal": []},

@@ -56,7 +56,10 @@ class FightScreen(CampaignScreen):
     def refresh_view(self) -> None:
         fight = battles.load(self.session, self.battle_id)
         sides = fight.setup["sides"]
-        names = {role: fight.participants[role]["side"] for role in (battles.ATTACKER, battles.DEFENDER)}
+        names = {
+            role: fight.participants[role].get("side_name", fight.participants[role]["side"])
+            for role in (battles.ATTACKER, battles.DEFENDER)
+        }
         self.query_one("#head", Static).update(
             f"Battle of {fight.location} (#{fight.id}, {fight.resolver}, {fight.status}): "
             f"{names['attacker']} attack {names['defender']}"

@@ -26,6 +26,7 @@ from rules.allemagne1813.combat import CombatSide, Leader
 from rules.allemagne1813.data import Situation
 from rules.allemagne1813.pursuit import PursuitStep, pursuit_step, resolve_pursuit
 from rules.dice import DiceService
+from rules.errors import RulesError
 
 TABLES = "allemagne1813"  # the campaign's own combat tables as the resolver
 ATTACKER, DEFENDER = "attacker", "defender"
@@ -182,7 +183,7 @@ def _rebuild(setup: Mapping[str, Any], journal: list[dict]) -> Battle:
         battle = Battle(
             _combat_side(setup["sides"][ATTACKER]), _combat_side(setup["sides"][DEFENDER]), situation, setup["options"]
         )
-    except Exception as exc:  # a RulesError sentence about the set-up
+    except RulesError as exc:  # a sentence about the set-up
         raise CampaignError(str(exc)) from None
     replay = DiceService(seed=0)  # every die of the journal is typed back in
     for entry in journal:
@@ -282,9 +283,7 @@ def _journal(session: CampaignSession, battle_id: int, description: str, do) -> 
     with plainly(), session.store.action(description) as db:
         try:
             entry, shown = do(fight, session.store.dice())
-        except CampaignError:
-            raise
-        except Exception as exc:  # the rules' sentence (RulesError) for the umpire
+        except RulesError as exc:  # the rules' sentence, for the umpire
             raise CampaignError(str(exc)) from None
         row = db.get_one(BattleRow, battle_id)
         detail = dict(row.detail)

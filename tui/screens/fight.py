@@ -12,6 +12,7 @@ from textual.widgets import Static
 from campaigns import battles
 from campaigns.errors import CampaignError
 from rules.allemagne1813.battle import MORALE, UMPIRE_RESULT
+from rules.errors import RulesError
 from tui.modals.confirm import ConfirmScreen
 from tui.modals.form import FormScreen
 from tui.screens.base import CampaignScreen
@@ -137,7 +138,7 @@ class FightScreen(CampaignScreen):
         if fight.battle is not None and fight.status == "pending" and not fight.battle.finished:
             try:
                 odds = fight.battle.odds()
-            except Exception as exc:  # an option that leaves a roll to the umpire
+            except RulesError as exc:  # an option that leaves a roll to the umpire
                 return lines + [f"Odds: {exc}"]
             lines.append("Who wins, from here (exact):")
             lines += _odds_lines({k or "-": p for k, p in odds.winner.items()})

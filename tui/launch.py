@@ -7,8 +7,17 @@ import os
 import sys
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line and exit 2, as every other command
+        self.exit(2, f"adjutant: {message} (adjutant --help lists the commands)\n")
+
+
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="adjutant", description="Run the 1813 campaign from the keyboard.")
+    parser = _Parser(
+        prog="adjutant",
+        description="Run the 1813 campaign from the keyboard.",
+        epilog="Commands: rules, new, scenarios, check, export, import, log, dice verify, battles (adjutant COMMAND --help).",
+    )
     parser.add_argument("file", nargs="?", help="a campaign file (.campaign) to open")
     parser.add_argument("--db", help="a database URL such as postgresql+psycopg://... (or ADJUTANT_DATABASE_URL)")
     args = parser.parse_args(argv)

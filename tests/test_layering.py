@@ -54,7 +54,3 @@ def test_no_textual_at_run_time(package):
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
 
-
-def test_the_app_command_refuses_a_bad_flag_in_one_line():
-    done = subprocess.run([sys.executable, "-m", "tui.cli", "--bogus"], capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--bogus" in done.stderr

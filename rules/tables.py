@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from rules.errors import RulesError
 
 _RANGE = re.compile(r"^(-?\d+)\s*(?:-|à|to)\s*(-?\d+)$")
-_UP = re.compile(r"^(-?\d+)\s*et\s*\+$")
-_DOWN = re.compile(r"^(-?\d+)\s*et\s*-$")
+_UP = re.compile(r"^(?:(-?\d+)\s*(?:et\s*)?\+|(?:≥|>=)\s*(-?\d+))$")
+_DOWN = re.compile(r"^(?:(-?\d+)\s*(?:et\s*)?-|(?:≤|<=)\s*(-?\d+))$")
 _BELOW = re.compile(r"^<\s*(-?\d+)$")
 _SINGLE = re.compile(r"^(-?\d+)$")
 
@@ -40,10 +40,10 @@ class Band:
             if low > high:
                 raise ValueError(f"band {label!r} runs backwards")
             return cls(label, low, high)
-        if m := _UP.match(text):
-            return cls(label, int(m[1]), None)
-        if m := _DOWN.match(text):
-            return cls(label, None, int(m[1]))
+        if m := _UP.match(text):  # "81 et +", "15+", "≥13"
+            return cls(label, int(m[1] or m[2]), None)
+        if m := _DOWN.match(text):  # "1 et -", "2-", "≤0"
+            return cls(label, None, int(m[1] or m[2]))
         if m := _BELOW.match(text):
             return cls(label, None, int(m[1]) - 1)
         if m := _SINGLE.match(text):
@@ -78,7 +78,10 @@ class Axis:
 
     def coerce(self, raw: str) -> int | str:
         """Turn a typed value into an axis value: a whole number, or a listed name."""
-        wants_int = self.numeric or all(isinstance(v, int) for b in self.bands for v in b.names)
+        names = [v for b in self.bands for v in b.names]
+        if names and raw not in names and raw.lstrip("-").isdigit() and int(raw) in names:
+            return int(raw)  # a named axis that mixes numbers and words ("half", 1, 2...)
+        wants_int = self.numeric or all(isinstance(v, int) for v in names)
         if wants_int:
             try:
                 return int(raw)

@@ -69,7 +69,8 @@ def test_bad_files_name_file_table_and_row(tmp_path, change, message):
 
 @pytest.mark.parametrize(
     "label, low, high",
-    [("11-15", 11, 15), ("1 à 4", 1, 4), ("1 - 3", 1, 3), ("81 et +", 81, None), ("1 et -", None, 1), ("< 5", None, 4), ("-1", -1, -1)],
+    [("11-15", 11, 15), ("1 à 4", 1, 4), ("1 - 3", 1, 3), ("81 et +", 81, None), ("1 et -", None, 1), ("< 5", None, 4), ("-1", -1, -1),
+     ("15+", 15, None), ("≥13", 13, None), ("2-", None, 2), ("≤0", None, 0), ("-2 - -1", -2, -1)],
 )
 def test_band_labels_as_printed(label, low, high):
     band = Band.parse(label)
@@ -126,3 +127,10 @@ def test_pages_must_repeat_the_rows(tmp_path):
     path.write_text(PAGED.replace('page = "RM"\nband = "2"', 'page = "RM"\nband = "3"'), encoding="utf-8")
     with pytest.raises(DataFileError, match="page Rifle does not have the rows of page Smoothbore"):
         load_table(path, "demo")
+
+
+def test_a_named_axis_mixing_numbers_and_words_takes_typed_values():
+    from rules.tables import Axis
+
+    axis = Axis("stands", "Stands", (Band("Half", names=("half",)), Band("1", names=(1,)), Band("2", names=(2,))))
+    assert axis.coerce("half") == "half" and axis.coerce("2") == 2

@@ -25,6 +25,7 @@ from rules.allemagne1813.battle import MORALE, UMPIRE_RESULT, Battle, Step
 from rules.allemagne1813.combat import CombatSide, Leader
 from rules.allemagne1813.data import Situation
 from rules.allemagne1813.pursuit import PursuitStep, pursuit_step, resolve_pursuit
+from rules.allemagne1813.weather import weather_name
 from rules.dice import DiceService
 from rules.errors import RulesError
 
@@ -111,7 +112,7 @@ def current_weather(session: CampaignSession) -> str:
         turn = db.get(Turn, db.get_one(Campaign, 1).turn)
     if turn is None or not turn.weather:
         raise CampaignError("roll this turn's weather before a battle: it changes rounds, artillery and pursuit")
-    return turn.weather.rstrip("*").strip().lower()
+    return weather_name(turn.weather)
 
 
 def leaders_at(session: CampaignSession, unit_ids: list[str]) -> list[str]:
@@ -429,34 +430,32 @@ def roll_pursuit(session: CampaignSession, battle_id: int, entered: list[int] | 
 # -- applying the result -------------------------------------------------------
 
 
+def _take(pool: list[Unit], lost: int, left: dict[str, int], taken: dict[str, int]) -> None:
+    """Take `lost` SP from `pool` one at a time, each from the unit with the most
+    SP left (the first in the battle's order on a tie), never below 0."""
+    for _ in range(lost):
+        candidates = [u for u in pool if left[u.id] > 0]
+        if not candidates:
+            return
+        unit = max(candidates, key=lambda u: left[u.id])
+        left[unit.id] -= 1
+        taken[unit.id] = taken.get(unit.id, 0) + 1
+
+
 def allocate(units: list[Unit], lost_by_arm: Mapping[str, int]) -> dict[str, int]:
-    """SP each unit loses: an arm's losses fall one SP at a time on its unit with
-    the most SP left (the first in the battle's order on a tie)."""
+    """SP each unit loses: an arm's losses fall on its own units."""
     left = {u.id: u.strength_points for u in units}
     taken: dict[str, int] = {}
     for arm, lost in lost_by_arm.items():
-        pool = [u for u in units if u.kind == arm]
-        for _ in range(lost):
-            candidates = [u for u in pool if left[u.id] > 0]
-            if not candidates:
-                break
-            unit = max(candidates, key=lambda u: left[u.id])
-            left[unit.id] -= 1
-            taken[unit.id] = taken.get(unit.id, 0) + 1
+        _take([u for u in units if u.kind == arm], lost, left, taken)
     return taken
 
 
 def _any_arm(units: list[Unit], total: int) -> dict[str, int]:
     """A loss typed in as a number of SP: spread over every arm, largest unit first."""
-    left = {u.id: u.strength_points for u in units if u.kind != "dummy"}
+    left = {u.id: u.strength_points for u in units}
     taken: dict[str, int] = {}
-    for _ in range(total):
-        candidates = [u for u in left if left[u] > 0]
-        if not candidates:
-            break
-        unit = max(candidates, key=lambda u: left[u])
-        left[unit] -= 1
-        taken[unit] = taken.get(unit, 0) + 1
+    _take([u for u in units if u.kind != "dummy"], total, left, taken)
     return taken
 
 

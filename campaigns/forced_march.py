@@ -16,6 +16,7 @@ from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
 from models import Campaign, General, Turn, Unit
 from rules.allemagne1813.forced_march import forced_march_loss, forced_march_modifiers, forced_march_odds
+from rules.allemagne1813.weather import weather_name
 from rules.dice import Modifier
 
 
@@ -65,7 +66,7 @@ def stacks(session: CampaignSession) -> list[Stack]:
 def weather_now(session: CampaignSession) -> str | None:
     with plainly(), session.store.read() as db:
         turn = db.get(Turn, db.get_one(Campaign, 1).turn)
-        return turn.weather.rstrip("*").lower() if turn and turn.weather else None
+        return weather_name(turn.weather) if turn and turn.weather else None
 
 
 def plan(session: CampaignSession, stack: Stack) -> list[UnitMarch]:

@@ -12,7 +12,7 @@ from campaigns.session import CampaignSession
 from models import Campaign, DiceRoll, Turn
 from rules.allemagne1813.combat import artillery_modifiers, battle_rounds, pursuit_modifiers
 from rules.allemagne1813.movement import movement_points
-from rules.allemagne1813.weather import MUD, month_modifier, mud_is_forced, roll_weather
+from rules.allemagne1813.weather import MUD, month_modifier, mud_is_forced, roll_weather, weather_name
 from rules.dice import Modifier
 
 UNIT_TYPES = ("general", "cavalry", "infantry", "artillery")
@@ -95,7 +95,7 @@ def effects(weather: str | None, options: dict[str, str] | None = None) -> list[
     """What the weather does to movement, combat and pursuit, in the card's words."""
     if not weather:
         return ["The weather of this turn is not known yet."]
-    name = weather.rstrip("*").strip().lower()
+    name = weather_name(weather)
     lines = []
     mp = [movement_points(u, name, options=options) for u in UNIT_TYPES]
     lines.append("Movement: " + ", ".join(f"{m.unit} {m.total} MP ({m.weather:+d})" if m.weather else f"{m.unit} {m.total} MP" for m in mp))

@@ -14,7 +14,7 @@ from numbers import Rational
 
 from rules.allemagne1813.combat import RULESET, CombatSide
 from rules.allemagne1813.data import PATH, Situation
-from rules.allemagne1813.weather import MUD
+from rules.allemagne1813.weather import MUD, weather_name
 from rules.errors import RulesError
 from rules.loader import DataFileError, get_table
 
@@ -57,7 +57,7 @@ def weather_names() -> tuple[str, ...]:
     names: list[str] = []
     for row in get_table(RULESET, "weather").cells:
         for cell in row:
-            name = cell.rstrip("*").strip().lower()
+            name = weather_name(cell)
             if name and name not in names:
                 names.append(name)
     if MUD.lower() not in names:

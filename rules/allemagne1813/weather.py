@@ -19,12 +19,17 @@ class Weather:
 
     @property
     def name(self) -> str:
-        """clear, rain, mud or snow: the weather the other tables are read with."""
-        return self.printed.rstrip("*").strip().lower()
+        return weather_name(self.printed)
 
     @property
     def next_turn_mud(self) -> bool:
         return mud_is_forced(self.printed)
+
+
+def weather_name(printed: str) -> str:
+    """clear, rain, mud or snow: the weather the other tables are read with, from
+    the weather as printed ("Rain*" is Rain this turn)."""
+    return printed.rstrip("*").strip().lower()
 
 
 def month_modifier(month: int) -> Modifier:

@@ -217,6 +217,7 @@ class Fight:
     battle: Battle | None  # None for a battle handed to the tabletop
     result: str | None
     tabletop: dict[str, Any] | None = None  # the result the players reported
+    tactical: bool = False  # resolved on the resolver screen (campaigns/tabletop.py)
 
     @property
     def next_step(self) -> Step | None:
@@ -262,7 +263,7 @@ def load(session: CampaignSession, battle_id: int) -> Fight:
     battle = _rebuild(detail["setup"], journal) if row.resolver == TABLES and "setup" in detail else None
     return Fight(
         row.id, row.location, row.resolver, row.status, dict(row.participants), detail.get("setup", {}),
-        journal, battle, row.result, detail.get("tabletop_result"),
+        journal, battle, row.result, detail.get("tabletop_result"), "tactical" in detail,
     )
 
 
@@ -348,6 +349,8 @@ def edit_conversion(session: CampaignSession, battle_id: int, values: Mapping[st
         raise CampaignError("only a battle on the tabletop, under a rule set with a conversion, has one to edit")
     if fight.status != "pending" or fight.tabletop is not None:
         raise CampaignError("the conversion is edited before the tabletop result is typed")
+    if fight.tactical:
+        raise CampaignError("the units are on the table already: change them on the resolver screen")
     checked: dict[str, Any] = {"size": {}}
     for key, raw in values.items():
         text = str(raw).strip()
@@ -451,9 +454,10 @@ def allocate(units: list[Unit], lost_by_arm: Mapping[str, int]) -> dict[str, int
     return taken
 
 
-def _any_arm(units: list[Unit], total: int) -> dict[str, int]:
-    """A loss typed in as a number of SP: spread over every arm, largest unit first."""
-    left = {u.id: u.strength_points for u in units}
+def _any_arm(units: list[Unit], total: int, already: Mapping[str, int] | None = None) -> dict[str, int]:
+    """A loss typed in as a number of SP: spread over every arm, largest unit first
+    (after the losses `already` taken)."""
+    left = {u.id: u.strength_points - (already or {}).get(u.id, 0) for u in units}
     taken: dict[str, int] = {}
     _take([u for u in units if u.kind != "dummy"], total, left, taken)
     return taken
@@ -493,6 +497,8 @@ def record_tabletop(session: CampaignSession, battle_id: int, typed: Mapping[str
         raise CampaignError(f"battle {battle_id} is fought with the campaign's tables")
     if fight.status != "pending":
         raise CampaignError(f"battle {battle_id} is over and applied")
+    if fight.tactical:
+        raise CampaignError("this battle is on the resolver screen: ending it there returns the result")
     sides = fight.setup["sides"]
     for role in (ATTACKER, DEFENDER):
         total = sum(sides[role]["sp_by_arm"].values())
@@ -530,9 +536,14 @@ def settlement(session: CampaignSession, battle_id: int) -> Settlement:
         winner = fight.tabletop["winner"]
         loser = DEFENDER if winner == ATTACKER else ATTACKER
         losses = {role: fight.tabletop[role] for role in (ATTACKER, DEFENDER)}
+        if "by_unit" in fight.tabletop:  # unit by unit, from the resolver screen (campaigns/tabletop.py)
+            by_unit.update({u: int(n) for u, n in fight.tabletop["by_unit"].items()})
+            for u, n in _any_arm(units[loser], fight.pursuit_loss(), by_unit).items():
+                by_unit[u] = by_unit.get(u, 0) + n
+        else:
+            for role in (ATTACKER, DEFENDER):
+                by_unit.update(_any_arm(units[role], losses[role]))
         losses[loser] += fight.pursuit_loss()
-        for role in (ATTACKER, DEFENDER):
-            by_unit.update(_any_arm(units[role], losses[role]))
         reason = f"fought on the tabletop under {fight.resolver}; the {winner} held the field"
     names = {u.id: u.name for role in units.values() for u in role}
     return Settlement(winner, losses, by_unit, names, reason)

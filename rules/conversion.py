@@ -13,6 +13,8 @@ umpire can see and change before the battle:
     "3" = "line"
     [leader]                     # a general's CV (0-5) -> the rule set's leader rating
     "2" = "average"
+    [defaults.infantry]          # tactical attributes a converted unit starts with
+    weapon = "RM"
     source = "..."; notes = ["..."]
 
 Losses come back as SP: every `size * sp_per_unit` stands lost is that many SP, the
@@ -47,6 +49,9 @@ class Conversion:
     losses_rounding: str
     source: str
     notes: tuple[str, ...] = ()
+    # the tactical attributes a converted unit starts with, by arm ([defaults.infantry]...):
+    # the umpire changes them unit by unit on the resolver screen
+    defaults: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,7 @@ def load_conversion(ruleset: str) -> Conversion | None:
             losses_rounding=rounding,
             source=str(data["source"]),
             notes=tuple(data.get("notes", ())),
+            defaults={str(arm): dict(values) for arm, values in data.get("defaults", {}).items()},
         )
     except (KeyError, TypeError, ValueError, tomllib.TOMLDecodeError) as exc:
         raise DataFileError(f"{path}: missing or malformed entry ({exc})") from None

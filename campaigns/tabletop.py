@@ -1,0 +1,458 @@
+"""A battle fought on the tabletop, resolved on the resolver screen and stored in the campaign.
+
+A battle handed to a tactical rule set (campaigns/battles.py, `resolver` = the
+rule set) gets a *tactical battle* in its `detail["tactical"]`:
+
+    ruleset, options       the rule set and its named options for this battle
+    position               turn, whose bound, which phase of the sequence of play
+    units                  the tactical order of battle (rules.resolver.Unit as JSON)
+    leaders                [side, name, rating]
+    log                    every resolution: who, what, the dice, the result in the card's words
+    ended                  who held the field, once the umpire ends the battle
+
+Every change is one campaign action, so it can be undone, survives closing the
+program, and its dice are in the campaign's dice records.  Ending the battle
+turns the stands (figures...) each campaign force lost into SP by the rule set's
+conversion, and stores them as the battle's tabletop result: the campaign then
+applies them unit by unit (battles.settlement / battles.apply).
+
+A tabletop game outside the campaign's forces (`new_game`) has units entered by
+hand and returns nothing to the campaign: ending it closes it with its result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from campaigns import battles
+from campaigns.errors import CampaignError, plainly
+from campaigns.session import CampaignSession
+from models import Battle as BattleRow
+from models import Campaign, Unit as CampaignUnit
+from rules.conversion import load_conversion, sp_lost
+from rules.dice import DiceRecord
+from rules.errors import RulesError
+from rules.options import resolve_options
+from rules.resolver import (
+    ATTACKER,
+    DEFENDER,
+    RULESETS,
+    SIDES,
+    Outcome,
+    Position,
+    Prepared,
+    Request,
+    Resolver,
+    Unit,
+    advance,
+    apply_effects,
+    check_request,
+    effect_text,
+    get_resolver,
+    may_act,
+    new_bound_states,
+)
+
+LOG_SHOWN = 200
+
+
+@dataclass(frozen=True)
+class Tabletop:
+    """A tactical battle as the resolver screen shows it."""
+
+    battle_id: int
+    location: str
+    status: str
+    resolver: Resolver
+    options: dict[str, str]
+    position: Position
+    units: dict[str, Unit]
+    leaders: list[list[str]]
+    log: list[dict[str, Any]]
+    ended: dict[str, Any] | None
+    standalone: bool  # entered by hand, outside the campaign's forces
+
+    @property
+    def phase(self):
+        return self.resolver.phases[self.position.phase]
+
+    def side_units(self, side: str, *, present: bool = True) -> list[Unit]:
+        return [u for u in self.units.values() if u.side == side and (not present or not u.removed)]
+
+    def unfinished(self) -> list[str]:
+        return list(self.resolver.unfinished(self.phase.id, self.units))
+
+
+def _resolver(ruleset: str) -> Resolver:
+    try:
+        return get_resolver(ruleset)
+    except RulesError as exc:
+        raise CampaignError(str(exc)) from None
+
+
+def _stored(row: BattleRow) -> dict[str, Any]:
+    tactical = row.detail.get("tactical")
+    if tactical is None:
+        raise CampaignError(f"battle {row.id} has no tactical battle yet: start it on the resolver screen")
+    return dict(tactical)
+
+
+def load(session: CampaignSession, battle_id: int) -> Tabletop:
+    with plainly(), session.store.read() as db:
+        row = db.get(BattleRow, battle_id)
+        if row is None:
+            raise CampaignError(f"there is no battle {battle_id}")
+        tactical = _stored(row)
+        location, status = row.location, row.status
+    resolver = _resolver(tactical["ruleset"])
+    return Tabletop(
+        battle_id=battle_id,
+        location=location,
+        status=status,
+        resolver=resolver,
+        options=dict(tactical["options"]),
+        position=Position(**tactical["position"]),
+        units={u["id"]: Unit.from_json(u) for u in tactical["units"]},
+        leaders=[list(x) for x in tactical.get("leaders", [])],
+        log=list(tactical.get("log", [])),
+        ended=tactical.get("ended"),
+        standalone=bool(tactical.get("standalone", False)),
+    )
+
+
+def started(session: CampaignSession, battle_id: int) -> bool:
+    with plainly(), session.store.read() as db:
+        row = db.get(BattleRow, battle_id)
+        return row is not None and "tactical" in row.detail
+
+
+def has_resolver(ruleset: str) -> bool:
+    return ruleset in RULESETS
+
+
+def _save(db, battle_id: int, tactical: Mapping[str, Any]) -> None:
+    row = db.get_one(BattleRow, battle_id)
+    row.detail = {**row.detail, "tactical": dict(tactical)}  # JSON columns are reassigned, never mutated
+
+
+def _units_json(units: Mapping[str, Unit]) -> list[dict[str, Any]]:
+    return [u.to_json() for u in units.values()]
+
+
+# -- beginning ---------------------------------------------------------------------
+
+
+def start(session: CampaignSession, battle_id: int) -> str:
+    """Build the tactical order of battle from the campaign forces, by the conversion."""
+    fight = battles.load(session, battle_id)
+    if fight.status != "pending":
+        raise CampaignError(f"battle {battle_id} is over and applied")
+    if fight.battle is not None:
+        raise CampaignError(f"battle {battle_id} is fought with the campaign's tables, not on the tabletop")
+    if fight.tabletop is not None:
+        raise CampaignError(f"battle {battle_id} already has its tabletop result typed in")
+    if started(session, battle_id):
+        raise CampaignError(f"battle {battle_id} is already on the tabletop")
+    resolver = _resolver(fight.resolver)
+    units: dict[str, Unit] = {}
+    leaders: list[list[str]] = []
+    for role in SIDES:
+        converted = battles.tactical_order(fight, role)
+        if converted is None:
+            raise CampaignError(f"{fight.resolver} has no conversion data")
+        conversion, order = converted
+        for n, t in enumerate(order.units, start=1):
+            raw = {**conversion.defaults.get(t.arm, {}), "quality": t.quality}
+            try:
+                attrs = resolver.attrs_for(raw)
+            except RulesError as exc:
+                raise CampaignError(f"{fight.resolver}'s conversion data: {exc}") from None
+            unit_id = f"{role[0]}{n}"
+            units[unit_id] = Unit(unit_id, t.name, role, t.arm, t.size, t.size, attrs, {}, t.force)
+        leaders += [[role, name, rating] for name, rating in order.leaders]
+    tactical = {
+        "ruleset": fight.resolver,
+        "options": resolve_options(fight.resolver, None),
+        "position": Position().__dict__,
+        "units": _units_json(units),
+        "leaders": leaders,
+        "log": [],
+        "ended": None,
+    }
+    with plainly(), session.store.action(f"{battles.title(fight)}: on the tabletop under {resolver.title}") as db:
+        _save(db, battle_id, tactical)
+    return f"{len(units)} units on the table under {resolver.title}"
+
+
+def new_game(session: CampaignSession, ruleset: str, location: str) -> int:
+    """A tabletop game outside the campaign's forces: units are entered by hand."""
+    resolver = _resolver(ruleset)
+    if not location.strip():
+        raise CampaignError("say where the battle is fought")
+    with plainly(), session.store.read() as db:
+        turn = db.get_one(Campaign, 1).turn
+    tactical = {
+        "ruleset": ruleset, "options": resolve_options(ruleset, None), "position": Position().__dict__,
+        "units": [], "leaders": [], "log": [], "ended": None, "standalone": True,
+    }
+    with plainly(), session.store.action(f"Tabletop game at {location.strip()} ({resolver.title})") as db:
+        row = BattleRow(
+            turn=turn, location=location.strip(),
+            participants={role: {"side": role, "side_name": role.title(), "units": [], "generals": []} for role in SIDES},
+            resolver=ruleset, status="pending", detail={"setup": {}, "journal": [], "tactical": tactical},
+        )
+        db.add(row)
+        db.flush()
+        battle_id = row.id
+    assert battle_id is not None
+    return battle_id
+
+
+# -- the order of battle -------------------------------------------------------------
+
+
+def _checked_unit(resolver: Resolver, values: Mapping[str, Any], before: Unit | None) -> dict[str, Any]:
+    name = str(values.get("name", before.name if before else "")).strip()
+    if not name:
+        raise CampaignError("a unit needs a name")
+    side = str(values.get("side", before.side if before else "")).strip()
+    if side not in SIDES:
+        raise CampaignError(f"side is attacker or defender, not {side!r}")
+    arm = str(values.get("arm", before.arm if before else "")).strip()
+    if arm not in resolver.arms:
+        raise CampaignError(f"arm is one of {', '.join(resolver.arms)}, not {arm!r}")
+    out: dict[str, Any] = {"name": name, "side": side, "arm": arm}
+    for key in ("size", "start"):
+        raw = str(values.get(key, getattr(before, key) if before else values.get("size", ""))).strip()
+        if not raw.isdigit():
+            raise CampaignError(f"{resolver.size_label} ({key}) must be a whole number of 0 or more, not {raw!r}")
+        out[key] = int(raw)
+    if out["size"] > out["start"]:
+        raise CampaignError(f"a unit cannot have more {resolver.size_label} ({out['size']}) than it began with ({out['start']})")
+    attrs = dict(before.attrs) if before else {}
+    attrs.update({a.id: values[a.id] for a in resolver.attributes if a.id in values})
+    try:
+        out["attrs"] = resolver.attrs_for(attrs)
+    except RulesError as exc:
+        raise CampaignError(str(exc)) from None
+    return out
+
+
+def _change(session: CampaignSession, battle_id: int, description: str, do) -> Any:
+    """One change of the tactical battle, as one campaign action."""
+    table = load(session, battle_id)
+    if table.status != "pending" or table.ended:
+        raise CampaignError(f"battle {battle_id} is over")
+    with plainly(), session.store.action(f"Battle #{battle_id} at {table.location}: {description}") as db:
+        row = db.get_one(BattleRow, battle_id)
+        tactical = _stored(row)
+        try:
+            shown = do(table, tactical, session)
+        except RulesError as exc:
+            raise CampaignError(str(exc)) from None
+        _save(db, battle_id, tactical)
+    return shown
+
+
+def add_unit(session: CampaignSession, battle_id: int, values: Mapping[str, Any]) -> str:
+    """A unit entered by hand (a game outside the campaign, or a detachment the conversion missed)."""
+
+    def do(table: Tabletop, tactical: dict, _session) -> str:
+        checked = _checked_unit(table.resolver, {**values, "start": values.get("start", values.get("size"))}, None)
+        prefix = checked["side"][0]
+        n = 1 + max((int(u[1:]) for u in table.units if u[0] == prefix and u[1:].isdigit()), default=0)
+        unit = Unit(f"{prefix}{n}", checked["name"], checked["side"], checked["arm"], checked["size"],
+                    checked["start"], checked["attrs"])
+        tactical["units"] = [*tactical["units"], unit.to_json()]
+        return f"{unit.name} added to the {unit.side}"
+
+    return _change(session, battle_id, f"unit {values.get('name', '')} added", do)
+
+
+def edit_unit(session: CampaignSession, battle_id: int, unit_id: str, values: Mapping[str, Any]) -> str:
+    def do(table: Tabletop, tactical: dict, _session) -> str:
+        before = _unit(table, unit_id)
+        checked = _checked_unit(table.resolver, values, before)
+        if before.force is not None and checked["side"] != before.side:
+            raise CampaignError("a campaign force fights for its own side")
+        after = replace(before, **checked, removed=before.removed or checked["size"] == 0)
+        tactical["units"] = [after.to_json() if u["id"] == unit_id else u for u in tactical["units"]]
+        return f"{after.name} changed"
+
+    return _change(session, battle_id, f"unit {unit_id} changed", do)
+
+
+def set_state(session: CampaignSession, battle_id: int, unit_id: str, state: str, on: bool) -> str:
+    """The umpire puts a state on a unit, or takes it off, outside a resolution."""
+
+    def do(table: Tabletop, tactical: dict, _session) -> str:
+        unit = _unit(table, unit_id)
+        label = table.resolver.state(state).label
+        states = dict(unit.states)
+        if on:
+            states[state] = None
+        else:
+            states.pop(state, None)
+        tactical["units"] = [replace(unit, states=states).to_json() if u["id"] == unit_id else u for u in tactical["units"]]
+        return f"{unit.name}: {label}" if on else f"{unit.name}: no longer {label}"
+
+    return _change(session, battle_id, f"{state} {'on' if on else 'off'} {unit_id}", do)
+
+
+def set_option(session: CampaignSession, battle_id: int, option: str, value: str) -> str:
+    def do(table: Tabletop, tactical: dict, _session) -> str:
+        tactical["options"] = resolve_options(table.resolver.ruleset, {**tactical["options"], option: value})
+        return f"{option} = {value} for this battle"
+
+    return _change(session, battle_id, f"option {option} = {value}", do)
+
+
+def _unit(table: Tabletop, unit_id: str | None) -> Unit:
+    if unit_id not in table.units:
+        raise CampaignError(f"there is no unit {unit_id!r} in this battle")
+    return table.units[unit_id]
+
+
+# -- resolutions -----------------------------------------------------------------------
+
+
+def request(table: Tabletop, action: str, actor: str, target: str | None = None,
+            ticked: Sequence[str] = (), numbers: Mapping[str, int] | None = None) -> Request:
+    """A resolution checked against the card and the sequence of play: one sentence if wrong."""
+    actor_unit = _unit(table, actor)
+    target_unit = _unit(table, target) if target else None
+    req = Request(action, actor_unit, target_unit, frozenset(ticked), dict(numbers or {}), table.options,
+                  table.units, table.phase.id)
+    try:
+        may_act(table.resolver, table.position, action, actor_unit.side)
+        check_request(table.resolver, req)
+    except RulesError as exc:
+        raise CampaignError(str(exc)) from None
+    return req
+
+
+def prepare(table: Tabletop, req: Request) -> Prepared:
+    try:
+        return table.resolver.action(req.action).prepare(req)
+    except RulesError as exc:
+        raise CampaignError(str(exc)) from None
+
+
+def resolve(session: CampaignSession, battle_id: int, action: str, actor: str, target: str | None = None,
+            ticked: Sequence[str] = (), numbers: Mapping[str, int] | None = None,
+            entered: Sequence[int] | None = None) -> str:
+    """Carry out one resolution: roll (or take the dice typed in), read the card, apply the result."""
+
+    def do(table: Tabletop, tactical: dict, session: CampaignSession) -> str:
+        req = request(table, action, actor, target, ticked, numbers)
+        the_action = table.resolver.action(action)
+        prepared = prepare(table, req)
+        record: DiceRecord | None = None
+        if prepared.dice is not None:
+            purpose = f"{req.actor.name}: {prepared.what}, needs {prepared.needed}"
+            record = session.store.dice().roll(prepared.dice, purpose, entered=entered)
+        elif entered:
+            raise CampaignError(f"{the_action.title} rolls no dice")
+        outcome: Outcome = the_action.resolve(req, record)
+        units = apply_effects(table.units, outcome.effects)
+        lines = [effect_text(table.resolver, table.units, e) for e in outcome.effects]
+        tactical["units"] = _units_json(units)
+        entry = {
+            "turn": table.position.turn, "bound": table.position.bound, "phase": table.phase.id,
+            "action": action, "actor": actor, "target": target, "ticked": sorted(req.ticked),
+            "numbers": dict(req.numbers), "needed": prepared.needed,
+            "dice": prepared.dice, "raw": list(record.raw) if record else None,
+            "mode": record.mode if record else None, "text": outcome.text, "effects": lines,
+        }
+        tactical["log"] = [*tactical["log"], entry]
+        dice = f" [{' '.join(map(str, record.raw))}]" if record else ""
+        return f"{the_action.title}, {req.actor.name}{dice}: {outcome.text}"
+
+    return _change(session, battle_id, f"{action} by {actor}", do)
+
+
+def next_phase(session: CampaignSession, battle_id: int) -> str:
+    """Tick the phase off the checklist and move to the next one."""
+
+    def do(table: Tabletop, tactical: dict, _session) -> str:
+        waiting = table.unfinished()
+        if waiting:
+            raise CampaignError(f"the {table.phase.title} phase is not finished: {waiting[0]}")
+        after = advance(table.resolver, table.position)
+        units = table.units
+        if (after.turn, after.bound) != (table.position.turn, table.position.bound):
+            units = new_bound_states(units)
+        tactical["units"] = _units_json(units)
+        tactical["position"] = after.__dict__
+        phase = table.resolver.phases[after.phase]
+        return f"{table.resolver.turn_label.title()} {after.turn}, {after.bound}: {phase.title}"
+
+    return _change(session, battle_id, "next phase", do)
+
+
+# -- the end, and back to the campaign -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Return:
+    """What ending the tactical battle gives back to the campaign."""
+
+    winner: str
+    sp_by_force: dict[str, int]  # campaign unit id -> SP lost
+    sp_by_side: dict[str, int]
+    lines: list[str]  # force by force, for the umpire to read before confirming
+
+
+def returned(session: CampaignSession, battle_id: int, winner: str) -> Return:
+    """The SP each campaign force loses for the stands (figures...) its tactical units lost."""
+    if winner not in SIDES:
+        raise CampaignError("say who held the field: attacker or defender")
+    table = load(session, battle_id)
+    lines: list[str] = []
+    by_force: dict[str, int] = {}
+    by_side = {role: 0 for role in SIDES}
+    if table.standalone:
+        return Return(winner, {}, by_side, ["A game outside the campaign's forces: nothing goes back to the campaign."])
+    conversion = load_conversion(table.resolver.ruleset)
+    assert conversion is not None
+    with plainly(), session.store.read() as db:
+        for force in sorted({u.force for u in table.units.values() if u.force}):
+            row = db.get_one(CampaignUnit, force)
+            mine = [u for u in table.units.values() if u.force == force]
+            lost_by_arm: dict[str, int] = {}
+            for u in mine:
+                lost_by_arm[u.arm] = lost_by_arm.get(u.arm, 0) + u.lost
+            sp = sum(sp_lost(conversion, arm, lost) for arm, lost in lost_by_arm.items() if arm in conversion.size)
+            sp = min(sp, row.strength_points)
+            lost_text = ", ".join(f"{n} {conversion.size_label}" for n in lost_by_arm.values())
+            lines.append(f"{row.name}: lost {lost_text} -> {sp} SP of {row.strength_points}")
+            if sp:
+                by_force[force] = sp
+            by_side[mine[0].side] += sp
+    return Return(winner, by_force, by_side, lines)
+
+
+def end(session: CampaignSession, battle_id: int, winner: str) -> str:
+    """End the tactical battle, as one action: who held the field, and the SP each
+    force lost as the battle's tabletop result (applied to the campaign with `a`)."""
+    back = returned(session, battle_id, winner)
+    table = load(session, battle_id)
+    if table.status != "pending" or table.ended:
+        raise CampaignError(f"battle {battle_id} is over")
+    with plainly(), session.store.action(f"Battle #{battle_id} at {table.location}: the {winner} held the field") as db:
+        row = db.get_one(BattleRow, battle_id)
+        tactical = _stored(row)
+        tactical["ended"] = {"winner": winner, "position": table.position.__dict__}
+        detail = {**row.detail, "tactical": tactical}
+        if table.standalone:
+            row.status = "done"
+            row.result = f"{winner} held the field (a tabletop game outside the campaign's forces)"
+        else:
+            detail["tabletop_result"] = {**back.sp_by_side, "winner": winner, "by_unit": back.sp_by_force}
+        row.detail = detail
+    if table.standalone:
+        return f"Tabletop game over: the {winner} held the field"
+    return (f"Tabletop battle over, the {winner} held the field: SP lost attacker {back.sp_by_side[ATTACKER]}, "
+            f"defender {back.sp_by_side[DEFENDER]}; a on the battle screen applies them to the campaign")

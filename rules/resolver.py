@@ -1,0 +1,421 @@
+"""The tabletop resolver: what every tactical rule set gives the resolver screen.
+
+A tactical rule set plugs in with a module `rules/<ruleset>/resolver.py` whose
+`RESOLVER` is a `Resolver`: the attributes its units carry, the states they can
+be in, its sequence of play (`Phase`) and its resolutions (`Action`).  The
+resolver screen, the stored tactical battle (campaigns/tabletop.py) and the
+return of losses to the campaign are the same for every rule set; only this
+description differs.  Everything here is pure: units are plain values, an
+action reads them and says what to change (`Effect`), and the caller stores it.
+
+Words used once and then throughout:
+
+- a *bound* is one side's turn (the card's "bound", "player turn"); rule sets
+  where both sides act in every phase have one bound per turn (`alternating`
+  False);
+- a *phase* is one line of the card's sequence of play; the checklist is the
+  list of phases of the bound, with the current one marked;
+- a *resolution* is one action of one unit (fire, charge, morale test...): the
+  umpire picks the acting unit and its target, ticks the card's modifiers,
+  types the numbers the card needs (range...), sees the number needed and the
+  exact odds, then rolls or types the dice;
+- a unit's *size* counts what the rule set counts (stands, figures, bases,
+  strength points); losses go back to the campaign by the rule set's
+  conversion (rules/conversion.py).
+
+An action may refuse with `RulesError`: its sentence is shown as it is.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from rules.dice import DiceRecord
+from rules.errors import RulesError
+
+ATTACKER, DEFENDER = "attacker", "defender"
+SIDES = (ATTACKER, DEFENDER)
+ENEMY, FRIEND, NO_TARGET = "enemy", "friend", "none"  # whom an action takes as its target
+ACTIVE, BOTH, INACTIVE = "active", "both", "inactive"  # who acts in a phase
+RULESETS = ("kallistra_acw", "napoleonic_13phase", "napoleonic_uc_um", "napoleonic_d10")
+
+
+# -- what a rule set describes --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One attribute of a unit under this rule set (class, weapon, formation...).
+
+    kind: "choice" (one of `choices`), "int" (lowest..highest), "bool" or "text".
+    """
+
+    id: str
+    label: str
+    kind: str = "choice"
+    choices: tuple[str, ...] = ()
+    lowest: int = 0
+    highest: int | None = None
+    default: Any = None
+    help: str = ""
+
+    def check(self, raw: Any) -> Any:
+        """The value as stored, or one clear sentence."""
+        if self.kind == "choice":
+            text = str(raw).strip()
+            if text not in self.choices:
+                raise RulesError(f"{self.label} is one of {', '.join(self.choices)}, not {text!r}")
+            return text
+        if self.kind == "int":
+            text = str(raw).strip()
+            if not text.lstrip("-").isdigit():
+                raise RulesError(f"{self.label} must be a whole number, not {text!r}")
+            value = int(text)
+            if value < self.lowest or (self.highest is not None and value > self.highest):
+                top = f" to {self.highest}" if self.highest is not None else " or more"
+                raise RulesError(f"{self.label} must be {self.lowest}{top}, not {value}")
+            return value
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().lower()
+            if text in ("yes", "true", "1", "y"):
+                return True
+            if text in ("no", "false", "0", "n", ""):
+                return False
+            raise RulesError(f"{self.label} is yes or no, not {text!r}")
+        return str(raw).strip()
+
+
+@dataclass(frozen=True)
+class State:
+    """A state a unit can be in (disrupted, shaken, routing...) and how long it lasts, as the card says."""
+
+    id: str
+    label: str
+    lasts: str = "until removed by a rule"
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One line of the card's sequence of play."""
+
+    id: str
+    title: str
+    acts: str = BOTH  # ACTIVE: the side whose bound it is; BOTH; INACTIVE: the other side
+    actions: tuple[str, ...] = ()
+    printed: str = ""  # the card's words for it
+
+
+@dataclass(frozen=True)
+class Number:
+    """A number the umpire types for a resolution (range in hexes, hits...)."""
+
+    id: str
+    label: str
+    lowest: int = 0
+    highest: int | None = None
+    default: int = 0
+
+
+@dataclass(frozen=True)
+class Tick:
+    """A modifier or circumstance the card lists for this resolution.
+
+    `checked`: pre-filled from what stored state knows.  `excluded`: the reason
+    the situation does not allow it; ticking it is refused with that sentence."""
+
+    id: str
+    label: str  # as printed, with its value: "+2 target behind wall"
+    checked: bool = False
+    excluded: str | None = None
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A resolution shown before its dice: the number needed and the exact odds."""
+
+    what: str  # in the card's words: who rolls what, on which table
+    needed: str  # the number needed, as printed, with the modifiers applied
+    dice: str | None  # for the dice service ("3d12>=9", "1d6"); None: nothing is rolled
+    odds: tuple[tuple[str, Mapping[Any, Fraction]], ...] = ()  # (heading, outcome -> chance)
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Effect:
+    """What a result does to one unit."""
+
+    unit: str  # the unit's id
+    lost: int = 0  # stands (figures, bases...) lost
+    add: Mapping[str, int | None] = field(default_factory=dict)  # state -> bounds it lasts, this one counted (None: until removed)
+    clear: tuple[str, ...] = ()  # states taken off
+    set: Mapping[str, Any] = field(default_factory=dict)  # attributes changed
+    removed: bool = False  # taken off the table
+
+
+@dataclass(frozen=True)
+class Outcome:
+    text: str  # the result in the card's words
+    effects: tuple[Effect, ...] = ()
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One tactical unit of one side, as stored in the battle."""
+
+    id: str
+    name: str
+    side: str  # attacker or defender
+    arm: str  # infantry, cavalry, artillery (or what the rule set adds)
+    size: int  # what is left on the table
+    start: int  # what it began with
+    attrs: Mapping[str, Any] = field(default_factory=dict)
+    states: Mapping[str, int | None] = field(default_factory=dict)
+    force: str | None = None  # the campaign unit it comes from; None when entered by hand
+    removed: bool = False
+
+    def attr(self, name: str, default: Any = None) -> Any:
+        return self.attrs.get(name, default)
+
+    def has(self, state: str) -> bool:
+        return state in self.states
+
+    @property
+    def lost(self) -> int:
+        return self.start - self.size
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "name": self.name, "side": self.side, "arm": self.arm, "size": self.size,
+            "start": self.start, "attrs": dict(self.attrs), "states": dict(self.states),
+            "force": self.force, "removed": self.removed,
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> "Unit":
+        return cls(
+            raw["id"], raw["name"], raw["side"], raw["arm"], int(raw["size"]), int(raw["start"]),
+            dict(raw.get("attrs", {})), dict(raw.get("states", {})), raw.get("force"), bool(raw.get("removed", False)),
+        )
+
+
+@dataclass(frozen=True)
+class Request:
+    """One resolution as the umpire set it up."""
+
+    action: str
+    actor: Unit
+    target: Unit | None = None
+    ticked: frozenset[str] = frozenset()
+    numbers: Mapping[str, int] = field(default_factory=dict)
+    options: Mapping[str, str] = field(default_factory=dict)  # the rule set's named options, resolved
+    units: Mapping[str, Unit] = field(default_factory=dict)  # every unit of the battle, by id
+    phase: str = ""
+
+
+@dataclass(frozen=True)
+class Action:
+    """One kind of resolution of the card.
+
+    - `numbers(actor, target)`: the numbers the umpire types;
+    - `ticks(actor, target)`: the card's modifiers, pre-filled from stored state;
+    - `prepare(request)`: the number needed and the odds, or a RulesError;
+    - `resolve(request, record)`: the outcome once the dice (None when
+      `Prepared.dice` is None) are known.
+    """
+
+    id: str
+    title: str
+    target: str  # ENEMY, FRIEND or NO_TARGET
+    prepare: Callable[[Request], Prepared]
+    resolve: Callable[[Request, DiceRecord | None], Outcome]
+    numbers: Callable[[Unit, Unit | None], Sequence[Number]] = lambda actor, target: ()
+    ticks: Callable[[Unit, Unit | None], Sequence[Tick]] = lambda actor, target: ()
+    help: str = ""
+    acts: str | None = None  # who acts, when not the phase's side: INACTIVE for a response to the enemy
+    anytime: bool = False  # taken in any phase, when a result calls for it (a rout move, reading hits)
+
+
+@dataclass(frozen=True)
+class Resolver:
+    """A tactical rule set as the resolver screen runs it."""
+
+    ruleset: str
+    title: str
+    size_label: str  # "stands", "figures", "bases"...
+    attributes: tuple[Attribute, ...]
+    states: tuple[State, ...]
+    phases: tuple[Phase, ...]
+    actions: tuple[Action, ...]
+    alternating: bool = True  # each side has a bound of its own, repeating the phases
+    turn_label: str = "turn"
+    # the attributes of a unit drawn from the campaign: (arm, converted quality) -> attrs
+    converted: Callable[[str, str], Mapping[str, Any]] = lambda arm, quality: {}
+    # sentences that stop the phase from ending (hits not yet read...), for the phase id
+    unfinished: Callable[[str, Mapping[str, Unit]], Sequence[str]] = lambda phase, units: ()
+    arms: tuple[str, ...] = ("infantry", "cavalry", "artillery")
+
+    def action(self, action_id: str) -> Action:
+        for action in self.actions:
+            if action.id == action_id:
+                return action
+        raise RulesError(f"{action_id!r} is not a resolution of {self.title}")
+
+    def phase(self, phase_id: str) -> Phase:
+        for phase in self.phases:
+            if phase.id == phase_id:
+                return phase
+        raise RulesError(f"{phase_id!r} is not a phase of {self.title}")
+
+    def state(self, state_id: str) -> State:
+        for state in self.states:
+            if state.id == state_id:
+                return state
+        raise RulesError(f"{state_id!r} is not a state of {self.title}")
+
+    def attrs_for(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """Every attribute of a unit, checked; missing ones take their default."""
+        out = {}
+        for attribute in self.attributes:
+            value = raw.get(attribute.id, attribute.default)
+            out[attribute.id] = attribute.check(value) if value is not None else None
+        return out
+
+
+def get_resolver(ruleset: str) -> Resolver:
+    """The resolver of a tactical rule set, or one clear sentence."""
+    if ruleset not in RULESETS:
+        raise RulesError(f"{ruleset!r} has no tabletop resolver; the rule sets with one are {', '.join(RULESETS)}")
+    module = importlib.import_module(f"rules.{ruleset}.resolver")
+    return module.RESOLVER  # type: ignore[no-any-return]
+
+
+# -- the sequence of play ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where the battle stands in the sequence: turn, whose bound, which phase."""
+
+    turn: int = 1
+    bound: str = ATTACKER  # the side whose bound it is; the first bound is the attacker's
+    phase: int = 0  # index in Resolver.phases
+
+
+def other(side: str) -> str:
+    return DEFENDER if side == ATTACKER else ATTACKER
+
+
+def advance(resolver: Resolver, at: Position, first: str = ATTACKER) -> Position:
+    """The next phase: the next line of the card, then the other side's bound, then the next turn."""
+    if at.phase + 1 < len(resolver.phases):
+        return replace(at, phase=at.phase + 1)
+    if resolver.alternating and at.bound == first:
+        return replace(at, bound=other(first), phase=0)
+    return Position(at.turn + 1, first, 0)
+
+
+def may_act(resolver: Resolver, at: Position, action_id: str, side: str) -> Phase:
+    """The phase, if `side` may do `action_id` in it now; otherwise one clear sentence."""
+    phase = resolver.phases[at.phase]
+    action = resolver.action(action_id)
+    if action.anytime:
+        return phase
+    if action_id not in phase.actions:
+        where = [p.title for p in resolver.phases if action_id in p.actions]
+        if not where:
+            raise RulesError(f"{action.title} is not part of the sequence of play")
+        raise RulesError(f"{action.title} is not done in the {phase.title} phase; it is done in: {', '.join(where)}")
+    acts = action.acts or phase.acts
+    if acts == ACTIVE and side != at.bound:
+        raise RulesError(f"only the {at.bound}, whose {resolver.turn_label} it is, acts in the {phase.title} phase")
+    if acts == INACTIVE and side == at.bound:
+        raise RulesError(f"{action.title} is taken by the {other(at.bound)}, not by the side whose {resolver.turn_label} it is")
+    return phase
+
+
+def new_bound_states(units: Mapping[str, Unit]) -> dict[str, Unit]:
+    """Units at the start of a new bound (a new turn where sides do not alternate):
+    states that last a number of bounds count down, and end at 0."""
+    out = {}
+    for unit_id, unit in units.items():
+        states: dict[str, int | None] = {}
+        for state, left in unit.states.items():
+            if left is None:
+                states[state] = None
+            elif left > 1:
+                states[state] = left - 1
+        out[unit_id] = replace(unit, states=states)
+    return out
+
+
+# -- carrying out a resolution ---------------------------------------------------
+
+
+def check_request(resolver: Resolver, request: Request) -> None:
+    """The request's target, ticks and numbers, checked against the action: one sentence if wrong."""
+    action = resolver.action(request.action)
+    actor, target = request.actor, request.target
+    if actor.removed:
+        raise RulesError(f"{actor.name} has been removed from the table")
+    if action.target == NO_TARGET and target is not None:
+        raise RulesError(f"{action.title} takes no target")
+    if action.target != NO_TARGET:
+        if target is None:
+            raise RulesError(f"{action.title} needs a target: pick one")
+        if target.removed:
+            raise RulesError(f"{target.name} has been removed from the table")
+        if action.target == ENEMY and target.side == actor.side:
+            raise RulesError(f"{action.title} takes an enemy unit as its target, not {target.name}")
+        if action.target == FRIEND and target.side != actor.side:
+            raise RulesError(f"{action.title} takes a friendly unit as its target, not {target.name}")
+    ticks = {t.id: t for t in action.ticks(actor, target)}
+    for tick_id in request.ticked:
+        if tick_id not in ticks:
+            raise RulesError(f"{tick_id!r} is not a modifier the card lists for {action.title}")
+        if ticks[tick_id].excluded:
+            raise RulesError(f"{ticks[tick_id].label}: {ticks[tick_id].excluded}")
+    for number in action.numbers(actor, target):
+        value = request.numbers.get(number.id, number.default)
+        if not isinstance(value, int) or value < number.lowest or (number.highest is not None and value > number.highest):
+            top = f" to {number.highest}" if number.highest is not None else " or more"
+            raise RulesError(f"{number.label} must be a whole number of {number.lowest}{top}, not {value!r}")
+
+
+def apply_effects(units: Mapping[str, Unit], effects: Sequence[Effect]) -> dict[str, Unit]:
+    """The units once the effects are applied: size never below 0, a unit with none left removed."""
+    out = dict(units)
+    for effect in effects:
+        unit = out[effect.unit]
+        size = max(0, unit.size - effect.lost)
+        states = {k: v for k, v in unit.states.items() if k not in effect.clear}
+        states.update(effect.add)
+        attrs = {**unit.attrs, **effect.set}
+        removed = unit.removed or effect.removed or size == 0
+        out[effect.unit] = replace(unit, size=size, states=states, attrs=attrs, removed=removed)
+    return out
+
+
+def effect_text(resolver: Resolver, units: Mapping[str, Unit], effect: Effect) -> str:
+    """One line saying what the effect does, for the log."""
+    unit = units[effect.unit]
+    words = []
+    if effect.lost:
+        words.append(f"loses {effect.lost} {resolver.size_label}")
+    for state, left in effect.add.items():
+        label = resolver.state(state).label
+        words.append(f"{label} ({left} {resolver.turn_label}{'s' if left != 1 else ''})" if left else label)
+    words += [f"no longer {resolver.state(s).label}" for s in effect.clear if s in unit.states]
+    words += [f"{k.replace('_', ' ')} {v}" for k, v in effect.set.items() if not k.startswith("_")]
+    if effect.removed:
+        words.append("removed from the table")
+    return f"{unit.name}: " + (", ".join(words) if words else "no change")
+
+
+def chance_text(odds: Mapping[Any, Fraction]) -> list[tuple[str, float]]:
+    return [(str(k), float(p)) for k, p in odds.items()]

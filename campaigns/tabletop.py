@@ -170,7 +170,9 @@ def start(session: CampaignSession, battle_id: int) -> str:
             except RulesError as exc:
                 raise CampaignError(f"{fight.resolver}'s conversion data: {exc}") from None
             unit_id = f"{role[0]}{n}"
-            units[unit_id] = Unit(unit_id, t.name, role, t.arm, t.size, t.size, attrs, {}, t.force)
+            # "XI Corps: 31st Division regiment 2" -> "31st Division #2": the table is narrow
+            name = t.name.split(": ", 1)[-1].replace(f" {conversion.label} ", " #")
+            units[unit_id] = Unit(unit_id, name, role, t.arm, t.size, t.size, attrs, {}, t.force)
         leaders += [[role, name, rating] for name, rating in order.leaders]
     tactical = {
         "ruleset": fight.resolver,

@@ -259,6 +259,7 @@ class Resolver:
     # sentences that stop the phase from ending (hits not yet read...), for the phase id
     unfinished: Callable[[str, Mapping[str, Unit]], Sequence[str]] = lambda phase, units: ()
     arms: tuple[str, ...] = ("infantry", "cavalry", "artillery")
+    shown: tuple[str, ...] = ()  # attributes shown beside the states when set (hits waiting...)
 
     def action(self, action_id: str) -> Action:
         for action in self.actions:

@@ -70,12 +70,14 @@ def _pct(odds: Mapping[object, Fraction]) -> dict[object, Fraction]:
 
 # -- fire ------------------------------------------------------------------------
 
-_COVER = (
-    ("wall", "+2 target behind wall"),
-    ("fence", "+1 behind fence"),
-    ("wood", "+2 target in wood"),
-    ("skirmishing", "+2 skirmishing infantry"),
-)
+def _printed_modifiers(table: str) -> list[tuple[str, str]]:
+    """(situation, "+2 target behind wall") for each row of a modifiers table, as printed."""
+    t = get_table(RULESET, table)
+    return [(str(band.names[0]), f"{t.lookup(situation=band.names[0]).text} {band.label}") for band in t.rows.bands]
+
+
+# the small-arms table's situations, as the resolution's tick ids
+_COVER_TICK = {"wall": "wall", "fence": "fence", "wood": "wood", "skirmishing_infantry": "skirmishing"}
 _SIGHT = (
     ("not_nearest", "the target is not the nearest enemy unit"),
     ("reverse_slope", "the target is on the reverse slope of a hill"),
@@ -85,7 +87,8 @@ _SIGHT = (
 
 def _fire_ticks(actor: Unit, target: Unit | None) -> list[Tick]:
     skirmishing = bool(target is not None and target.attr("skirmishing"))
-    ticks = [Tick(i, label, checked=(i == "skirmishing" and skirmishing)) for i, label in _COVER]
+    ticks = [Tick(_COVER_TICK[i], label, checked=(_COVER_TICK[i] == "skirmishing" and skirmishing))
+             for i, label in _printed_modifiers("small_arms_modifiers")]
     ticks += [Tick(i, label) for i, label in _SIGHT]
     if actor.arm == "artillery":
         ticks += [
@@ -262,12 +265,16 @@ def _declare_resolve(request: Request, record: DiceRecord | None) -> Outcome:
                    (Effect(request.actor.id, add={CHARGING: 1}),))
 
 
-_RESPONSE_TICKS = (
-    ("uphill", "-1 uphill of chargers"),
-    ("linear_obstacle", "-1 defending a linear obstacle (wall or fence)"),
-    ("wood", "-1 defending a wood"),
-    ("brigade_commander", "-1 brigade commander within 2 hexes"),
-)
+def _response_ticks(actor: Unit, target: Unit | None) -> list[Tick]:
+    """The response modifiers as printed; being outnumbered 2:1 is counted from the stands."""
+    ticks = []
+    for situation, label in _printed_modifiers("response_modifiers"):
+        if situation == "outnumbered":
+            outnumbered = target is not None and target.size >= 2 * actor.size
+            ticks.append(Tick(situation, label, checked=outnumbered, excluded="counted from the stands of both units"))
+        else:
+            ticks.append(Tick(situation, label))
+    return ticks
 
 
 def _response(request: Request) -> charging.ResponseStep:
@@ -363,7 +370,8 @@ def _phases() -> tuple[Phase, ...]:
     out = []
     for step in steps():
         acts = ACTIVE if step.sides == "active" else BOTH
-        actions = list(step.actions)
+        # the card's charge move and the generals' move are made on the table; nothing is resolved
+        actions = [a for a in step.actions if a not in ("charge_move", "general_move")]
         if step.id == "artillery_fire" or step.id == "simultaneous_fire" or step.id == "hand_to_hand":
             actions.append("combat")
         out.append(Phase(step.id, step.title, acts, tuple(actions), step.printed))
@@ -399,7 +407,7 @@ RESOLVER = Resolver(
                ticks=lambda a, t: [Tick("in_contact", "in contact with the enemy")]),
         Action("declare_charge", "Declare a charge", ENEMY, _declare_prepare, _declare_resolve),
         Action("response_to_charge", "Response to charge", ENEMY, _response_prepare, _response_resolve,
-               ticks=lambda a, t: [Tick(i, label) for i, label in _RESPONSE_TICKS], acts=INACTIVE,
+               ticks=_response_ticks, acts=INACTIVE,
                help="The charged unit tests; its target is the charging unit"),
         Action("evade", "Evade", NO_TARGET, _evade_prepare, _evade_resolve, acts=INACTIVE),
         Action("artillery_fire", "Artillery fire", ENEMY, _prepare_hits, _resolve_hits,
@@ -419,4 +427,5 @@ RESOLVER = Resolver(
     alternating=True,
     turn_label="bound",
     unfinished=_unfinished,
+    shown=(HITS,),
 )

@@ -9,6 +9,7 @@ from textual.widgets import DataTable, Input, Label, Select, SelectionList, Stat
 
 from campaigns import battles, oob
 from campaigns.errors import CampaignError
+from tui.modals.form import FormScreen
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import plain
 
@@ -26,6 +27,7 @@ class BattlesScreen(CampaignScreen):
     BINDINGS = [
         Binding("n", "new", "New battle", id="battles.new", tooltip="Set up a battle between stored forces"),
         Binding("enter", "open", "Open", id="battles.open", tooltip="Fight or finish the selected battle"),
+        Binding("g", "game", "Tabletop game", id="battles.game", tooltip="A tabletop game outside the campaign's forces, units entered by hand"),
     ]
 
     def body(self) -> ComposeResult:
@@ -44,6 +46,25 @@ class BattlesScreen(CampaignScreen):
 
     def action_new(self) -> None:
         self.app.push_screen(BattleSetupScreen())
+
+    def action_game(self) -> None:
+        from campaigns import tabletop
+
+        rule_sets = [key for _, key in RESOLVERS if key != battles.TABLES]
+        fields = [("location", "Where", "", None), ("ruleset", "Rule set", rule_sets[0], rule_sets)]
+        made: list[int] = []
+
+        def check(values: dict[str, str]) -> None:
+            made.append(tabletop.new_game(self.session, values["ruleset"], values["location"]))
+
+        def done(values: dict[str, str] | None) -> None:
+            if values and made:
+                from tui.screens.resolver import ResolverScreen
+
+                self.app.campaign_changed()  # type: ignore[attr-defined]
+                self.app.switch_screen(ResolverScreen(made[-1]))
+
+        self.app.push_screen(FormScreen("A tabletop game outside the campaign's forces", fields, check=check), done)
 
     def action_open(self) -> None:
         table = self.query_one("#list", DataTable)

@@ -31,6 +31,7 @@ class FightScreen(CampaignScreen):
         Binding("p", "morale(True)", "Passed", id="fight.pass", tooltip="The morale test was passed"),
         Binding("f", "morale(False)", "Failed", id="fight.fail", tooltip="The morale test was failed"),
         Binding("t", "tabletop", "Type result", id="fight.type", tooltip="Type the result: the umpire's reading, or the tabletop's"),
+        Binding("g", "tabletop_screen", "Resolver", id="fight.resolver", tooltip="Fight it on the resolver screen, with the rule set's own tables"),
         Binding("v", "conversion", "Conversion", id="fight.conversion", tooltip="Change how the campaign forces become tabletop units, for this battle"),
         Binding("a", "apply", "Apply", id="fight.apply", tooltip="Apply the losses and the winner to the campaign"),
         Binding("escape", "back", "Battles", id="fight.back"),
@@ -56,6 +57,14 @@ class FightScreen(CampaignScreen):
 
     def refresh_view(self) -> None:
         fight = battles.load(self.session, self.battle_id)
+        if "sides" not in fight.setup:  # a tabletop game outside the campaign's forces
+            self.query_one("#head", Static).update(f"Tabletop game at {fight.location} (#{fight.id}, {fight.resolver}, {fight.status})")
+            self.query_one("#step-text", Static).update(
+                fight.result or "Units entered by hand; nothing goes back to the campaign. g opens the resolver screen."
+            )
+            self.query_one("#whole-text", Static).update("")
+            self.query_one("#log", Static).update("")
+            return
         sides = fight.setup["sides"]
         names = {
             role: fight.participants[role].get("side_name", fight.participants[role]["side"])
@@ -79,11 +88,17 @@ class FightScreen(CampaignScreen):
             return list(account(self.session, fight.id))
         if fight.battle is None:
             if fight.tabletop is None:
+                if fight.tactical:
+                    return [
+                        f"On the tabletop under {fight.resolver}: g goes back to the resolver screen; "
+                        "ending the battle there returns the losses, unit by unit.",
+                    ]
                 return [
                     f"Fought on the tabletop under {fight.resolver}.",
-                    "The campaign forces are listed on the right. When the",
-                    "players finish, t types their result: SP lost by each",
-                    "side and who held the field.",
+                    "g puts the forces on the resolver screen, which runs the card's sequence, "
+                    "rolls and results and returns the losses unit by unit. Or, once the players "
+                    "finish, t types their result: SP lost by each side and who held the field.",
+                    "v changes the conversion first.",
                 ]
             lines = [f"Tabletop result: attacker lost {fight.tabletop['attacker']} SP, defender {fight.tabletop['defender']} SP; the {fight.tabletop['winner']} held the field."]
             return lines + self.pursuit_lines(fight)
@@ -212,6 +227,27 @@ class FightScreen(CampaignScreen):
             FormScreen("Result of the tabletop battle", fields, check=lambda v: battles.record_tabletop(self.session, self.battle_id, v)),
             lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
         )
+
+    def action_tabletop_screen(self) -> None:
+        from campaigns import tabletop
+
+        fight = self._fight()
+        if "sides" not in fight.setup and fight.status == "pending":
+            from tui.screens.resolver import ResolverScreen
+
+            self.app.switch_screen(ResolverScreen(self.battle_id))
+            return
+        if fight.battle is not None or not tabletop.has_resolver(fight.resolver):
+            self.notify("Only a battle handed to a tactical rule set goes to the resolver screen.", severity="warning")
+            return
+        if fight.status != "pending" or (fight.tabletop is not None and not fight.tactical):
+            self.notify("The result of this battle is in: a applies it.", severity="warning")
+            return
+        if not fight.tactical and self.attempt(lambda: tabletop.start(self.session, self.battle_id)) is None:
+            return
+        from tui.screens.resolver import ResolverScreen
+
+        self.app.switch_screen(ResolverScreen(self.battle_id))
 
     def action_conversion(self) -> None:
         fight = self._fight()

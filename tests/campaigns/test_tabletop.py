@@ -1,0 +1,179 @@
+"""A battle on the tabletop: the tactical order of battle stored in the campaign,
+resolutions with their dice in the campaign's records, and the losses back."""
+
+import pytest
+
+from campaigns import battles, tabletop
+from campaigns.errors import CampaignError
+from campaigns.session import CampaignSession
+from models import Unit
+from tests.campaigns.test_battles import draft, session, sp  # noqa: F401 - the session fixture
+
+
+@pytest.fixture
+def battle(session):  # noqa: F811
+    battle_id = battles.begin(session, draft(session), resolver="kallistra_acw")
+    tabletop.start(session, battle_id)
+    return battle_id
+
+
+def units_of(session, battle_id, side):
+    return tabletop.load(session, battle_id).side_units(side)
+
+
+def to_phase(session, battle_id, phase_id):
+    while tabletop.load(session, battle_id).phase.id != phase_id:
+        tabletop.next_phase(session, battle_id)
+
+
+def test_the_campaign_forces_become_units_by_the_conversion(session, battle):  # noqa: F811
+    table = tabletop.load(session, battle)
+    fight = battles.load(session, battle)
+    for role in ("attacker", "defender"):
+        forces = fight.setup["sides"][role]["forces"]
+        # one regiment per SP (sp_per_unit = 1), of 4 stands for infantry
+        assert len(table.side_units(role)) == sum(f[3] for f in forces if f[2] in ("infantry", "cavalry", "artillery"))
+    first = table.side_units("attacker")[0]
+    assert first.size == first.start == 4 and first.attr("weapon") == "RM" and first.force
+    assert table.position == tabletop.Position(1, "attacker", 0)
+    with pytest.raises(CampaignError, match="already on the tabletop"):
+        tabletop.start(session, battle)
+    with pytest.raises(CampaignError, match="change them on the resolver screen"):
+        battles.edit_conversion(session, battle, {"infantry": "3"})
+    with pytest.raises(CampaignError, match="ending it there returns the result"):
+        battles.record_tabletop(session, battle, {"attacker": "1", "defender": "1", "winner": "attacker"})
+
+
+def test_a_resolution_is_one_action_with_its_dice_in_the_records(session, battle):  # noqa: F811
+    a = units_of(session, battle, "attacker")[0]
+    d = units_of(session, battle, "defender")[0]
+    with pytest.raises(CampaignError, match="not done in the movement phase"):
+        tabletop.resolve(session, battle, "small_arms_fire", a.id, d.id, numbers={"range": 2})
+    to_phase(session, battle, "simultaneous_fire")
+    before = session.version()
+    shown = tabletop.resolve(session, battle, "small_arms_fire", a.id, d.id, numbers={"range": 2}, entered=[12, 12, 1])
+    assert "[12 12 1]" in shown and "2 hits" in shown
+    assert session.version() > before
+    table = tabletop.load(session, battle)
+    assert table.units[d.id].attr("hits") == 2
+    entry = table.log[-1]
+    assert entry["raw"] == [12, 12, 1] and entry["mode"] == "entered"
+    assert entry["needed"] == {"elite": "6+", "regular": "7+", "militia": "8+"}[a.attr("quality")]  # RM at 2 hexes
+    with session.store.read() as db:
+        from models import DiceRoll
+        from sqlalchemy import select
+
+        last = db.scalars(select(DiceRoll).order_by(DiceRoll.id.desc())).first()
+    assert last is not None and list(last.raw) == [12, 12, 1] and f"needs {entry['needed']}" in last.purpose
+    # the phase cannot end with hits waiting
+    with pytest.raises(CampaignError, match="has 2 hits to read on the combat table"):
+        tabletop.next_phase(session, battle)
+    tabletop.resolve(session, battle, "combat", d.id)
+    assert tabletop.load(session, battle).units[d.id].has("disrupted")
+    tabletop.next_phase(session, battle)
+
+
+def test_bad_input_changes_nothing(session, battle):  # noqa: F811
+    a = units_of(session, battle, "attacker")[0]
+    before = session.version()
+    stored = tabletop.load(session, battle)
+    for call, message in [
+        (lambda: tabletop.resolve(session, battle, "move", "zz9"), "there is no unit 'zz9'"),
+        (lambda: tabletop.resolve(session, battle, "fly", a.id), "'fly' is not a resolution"),
+        (lambda: tabletop.resolve(session, battle, "move", a.id, ticked=["cover"]), "not a modifier the card lists"),
+        (lambda: tabletop.resolve(session, battle, "move", a.id, entered=[3]), "rolls no dice"),
+        (lambda: tabletop.edit_unit(session, battle, a.id, {"size": "-1"}), "whole number of 0 or more"),
+        (lambda: tabletop.edit_unit(session, battle, a.id, {"size": "9"}), r"more stands \(9\) than it began with \(4\)"),
+        (lambda: tabletop.edit_unit(session, battle, a.id, {"weapon": "musket"}), "Small arms is one of SM, RM"),
+        (lambda: tabletop.add_unit(session, battle, {"name": "", "side": "attacker", "arm": "infantry", "size": "4"}), "needs a name"),
+        (lambda: tabletop.add_unit(session, battle, {"name": "X", "side": "rebels", "arm": "infantry", "size": "4"}), "side is attacker or defender"),
+        (lambda: tabletop.set_option(session, battle, "hits_on_one_hex", "sometimes"), "hits_on_one_hex is one of"),
+    ]:
+        with pytest.raises(CampaignError, match=message):
+            call()
+    assert session.version() == before
+    assert tabletop.load(session, battle) == stored
+
+
+def test_entered_dice_must_fit_the_dice(session, battle):  # noqa: F811
+    to_phase(session, battle, "simultaneous_fire")
+    a = units_of(session, battle, "attacker")[0]
+    d = units_of(session, battle, "defender")[0]
+    with pytest.raises(CampaignError, match="d12 shows 1 to 12"):
+        tabletop.resolve(session, battle, "small_arms_fire", a.id, d.id, numbers={"range": 2}, entered=[13, 1, 1])
+
+
+def test_units_entered_by_hand_markers_and_options(session, battle):  # noqa: F811
+    tabletop.add_unit(session, battle, {"name": "Iron Brigade", "side": "defender", "arm": "infantry", "size": "4",
+                                        "quality": "elite", "weapon": "RM"})
+    table = tabletop.load(session, battle)
+    new = [u for u in table.units.values() if u.name == "Iron Brigade"][0]
+    assert new.force is None and new.attr("quality") == "elite" and new.id.startswith("d")
+    tabletop.edit_unit(session, battle, new.id, {"size": "3", "formation": "column"})
+    tabletop.set_state(session, battle, new.id, "disrupted", True)
+    table = tabletop.load(session, battle)
+    assert table.units[new.id].size == 3 and table.units[new.id].attr("formation") == "column"
+    assert table.units[new.id].has("disrupted")
+    tabletop.set_option(session, battle, "hits_on_one_hex", "separately")
+    assert tabletop.load(session, battle).options["hits_on_one_hex"] == "separately"
+    session.undo()
+    assert tabletop.load(session, battle).options["hits_on_one_hex"] == "added"
+
+
+def test_states_that_last_a_bound_run_out_at_the_next_bound(session, battle):  # noqa: F811
+    a = units_of(session, battle, "attacker")[0]
+    d = units_of(session, battle, "defender")[0]
+    tabletop.resolve(session, battle, "declare_charge", a.id, d.id)
+    assert tabletop.load(session, battle).units[a.id].states == {"charging": 1}
+    to_phase(session, battle, "hand_to_hand")
+    tabletop.next_phase(session, battle)  # the defender's bound
+    table = tabletop.load(session, battle)
+    assert table.position == tabletop.Position(1, "defender", 0)
+    assert table.units[a.id].states == {}
+
+
+def test_the_battle_survives_closing_the_file_and_goes_back_unit_by_unit(session, battle):  # noqa: F811
+    to_phase(session, battle, "simultaneous_fire")
+    d = units_of(session, battle, "defender")[0]
+    a = units_of(session, battle, "attacker")[0]
+    tabletop.set_option(session, battle, "hits_on_one_hex", "separately")
+    # Elite class? the converted class of the first attacker decides; 3 twelves are 3 hits at 1 hex
+    tabletop.resolve(session, battle, "small_arms_fire", a.id, d.id, numbers={"range": 1}, entered=[12, 12, 12])
+    tabletop.edit_unit(session, battle, d.id, {"size": "0"})  # the players say it is gone
+    path = session.store.name
+    session.close()
+    again = CampaignSession.open(path)
+    table = tabletop.load(again, battle)
+    assert table.units[d.id].removed and table.units[d.id].lost == 4
+    back = tabletop.returned(again, battle, "attacker")
+    force = table.units[d.id].force
+    # 4 stands of infantry lost = one regiment = 1 SP (conversion: 4 stands per SP)
+    assert back.sp_by_force == {force: 1} and back.sp_by_side == {"attacker": 0, "defender": 1}
+    before = sp(again, [force])[force]
+    tabletop.end(again, battle, "attacker")
+    with pytest.raises(CampaignError, match="is over"):
+        tabletop.next_phase(again, battle)
+    fight = battles.load(again, battle)
+    if fight.pursuit_step() is not None:
+        battles.roll_pursuit(again, battle, [1])
+    plan = battles.settlement(again, battle)
+    assert plan.by_unit[force] >= 1 and plan.winner == "attacker"
+    battles.apply(again, battle)
+    with again.store.read() as db:
+        assert db.get_one(Unit, force).strength_points == before - plan.by_unit[force]
+    again.undo()  # the apply
+    again.undo()  # the end
+    assert tabletop.load(again, battle).ended is None
+    again.close()
+
+
+def test_a_tabletop_game_outside_the_campaign(session):  # noqa: F811
+    with pytest.raises(CampaignError, match="has no tabletop resolver"):
+        tabletop.new_game(session, "chess", "Board")
+    battle_id = tabletop.new_game(session, "kallistra_acw", "Gettysburg")
+    tabletop.add_unit(session, battle_id, {"name": "1st Minnesota", "side": "attacker", "arm": "infantry", "size": "4"})
+    tabletop.add_unit(session, battle_id, {"name": "Wilcox", "side": "defender", "arm": "infantry", "size": "4"})
+    assert tabletop.returned(session, battle_id, "defender").sp_by_force == {}
+    tabletop.end(session, battle_id, "defender")
+    row = [b for b in battles.battles(session) if b.id == battle_id][0]
+    assert row.status == "done" and "defender held the field" in row.result

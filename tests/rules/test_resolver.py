@@ -1,0 +1,160 @@
+"""The shared resolver framework: the sequence of play, requests, effects, states."""
+
+import pytest
+
+from rules.errors import RulesError
+from rules.resolver import (
+    ATTACKER,
+    DEFENDER,
+    RULESETS,
+    Attribute,
+    Effect,
+    Position,
+    Request,
+    Unit,
+    advance,
+    apply_effects,
+    check_request,
+    effect_text,
+    get_resolver,
+    may_act,
+    new_bound_states,
+)
+
+KALLISTRA = get_resolver("kallistra_acw")
+
+
+def unit(uid="a1", side=ATTACKER, arm="infantry", size=4, **attrs):
+    return Unit(uid, f"unit {uid}", side, arm, size, size, KALLISTRA.attrs_for(attrs))
+
+
+def test_an_unknown_rule_set_has_one_sentence():
+    with pytest.raises(RulesError, match="has no tabletop resolver; the rule sets with one are"):
+        get_resolver("warhammer")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_rule_set_describes_a_whole_resolver(ruleset):
+    try:
+        resolver = get_resolver(ruleset)
+    except ModuleNotFoundError:
+        pytest.skip(f"{ruleset} has no resolver module yet")
+    assert resolver.ruleset == ruleset and resolver.phases and resolver.actions
+    ids = {a.id for a in resolver.actions}
+    assert len(ids) == len(resolver.actions), "action ids are unique"
+    for phase in resolver.phases:
+        assert phase.acts in ("active", "both", "inactive")
+        assert set(phase.actions) <= ids, f"{phase.id} names an action the resolver lacks"
+    for action in resolver.actions:
+        assert action.anytime or any(action.id in p.actions for p in resolver.phases), f"{action.id} is never done"
+    defaults = resolver.attrs_for({})
+    assert set(defaults) == {a.id for a in resolver.attributes}
+
+
+@pytest.mark.parametrize(
+    ("attribute", "raw", "expected"),
+    [
+        (Attribute("q", "Class", choices=("elite", "regular")), " elite ", "elite"),
+        (Attribute("n", "Stands", kind="int", lowest=1, highest=6), "3", 3),
+        (Attribute("b", "Skirmishing", kind="bool"), "yes", True),
+        (Attribute("b", "Skirmishing", kind="bool"), "no", False),
+        (Attribute("t", "Note", kind="text"), " x ", "x"),
+    ],
+)
+def test_attributes_take_what_a_person_types(attribute, raw, expected):
+    assert attribute.check(raw) == expected
+
+
+@pytest.mark.parametrize(
+    ("attribute", "raw", "message"),
+    [
+        (Attribute("q", "Class", choices=("elite", "regular")), "guard", "Class is one of elite, regular, not 'guard'"),
+        (Attribute("n", "Stands", kind="int", lowest=1, highest=6), "7", "Stands must be 1 to 6, not 7"),
+        (Attribute("n", "Stands", kind="int", lowest=1), "two", "Stands must be a whole number, not 'two'"),
+        (Attribute("b", "Skirmishing", kind="bool"), "maybe", "Skirmishing is yes or no, not 'maybe'"),
+    ],
+)
+def test_attributes_refuse_with_one_sentence(attribute, raw, message):
+    with pytest.raises(RulesError) as caught:
+        attribute.check(raw)
+    assert str(caught.value) == message
+
+
+def test_the_sequence_runs_each_sides_bound_then_the_next_turn():
+    at = Position()
+    seen = [at]
+    for _ in range(2 * len(KALLISTRA.phases)):
+        at = advance(KALLISTRA, at)
+        seen.append(at)
+    n = len(KALLISTRA.phases)
+    assert seen[n - 1] == Position(1, ATTACKER, n - 1)
+    assert seen[n] == Position(1, DEFENDER, 0)
+    assert seen[2 * n] == Position(2, ATTACKER, 0)
+
+
+def test_a_rule_set_without_bounds_goes_straight_to_the_next_turn():
+    from dataclasses import replace
+
+    single = replace(KALLISTRA, alternating=False)
+    last = Position(1, ATTACKER, len(single.phases) - 1)
+    assert advance(single, last) == Position(2, ATTACKER, 0)
+
+
+def test_who_may_act_in_a_phase():
+    movement = Position(1, ATTACKER, 0)
+    may_act(KALLISTRA, movement, "move", ATTACKER)
+    with pytest.raises(RulesError, match="only the attacker, whose bound it is, acts in the movement phase"):
+        may_act(KALLISTRA, movement, "move", DEFENDER)
+    with pytest.raises(RulesError, match="Small-arms fire is not done in the movement phase; it is done in: simultaneous fire"):
+        may_act(KALLISTRA, movement, "small_arms_fire", ATTACKER)
+    # the charged unit answers in the chargers' bound
+    may_act(KALLISTRA, movement, "response_to_charge", DEFENDER)
+    with pytest.raises(RulesError, match="taken by the defender"):
+        may_act(KALLISTRA, movement, "response_to_charge", ATTACKER)
+    # a rout move is made whenever a result calls for it
+    may_act(KALLISTRA, Position(1, ATTACKER, 3), "rout", DEFENDER)
+
+
+def test_requests_are_checked_against_the_action():
+    a, d, a2 = unit("a1"), unit("d1", DEFENDER), unit("a2")
+    units = {u.id: u for u in (a, d, a2)}
+    fire = dict(action="small_arms_fire", units=units, numbers={"range": 2})
+    check_request(KALLISTRA, Request(actor=a, target=d, **fire))
+    with pytest.raises(RulesError, match="needs a target"):
+        check_request(KALLISTRA, Request(actor=a, **fire))
+    with pytest.raises(RulesError, match="takes an enemy unit as its target, not unit a2"):
+        check_request(KALLISTRA, Request(actor=a, target=a2, **fire))
+    with pytest.raises(RulesError, match="'cover' is not a modifier the card lists for Small-arms fire"):
+        check_request(KALLISTRA, Request(actor=a, target=d, ticked=frozenset({"cover"}), **fire))
+    with pytest.raises(RulesError, match="Range in hexes must be a whole number of 1 to 20, not 0"):
+        check_request(KALLISTRA, Request("small_arms_fire", a, d, numbers={"range": 0}, units=units))
+    with pytest.raises(RulesError, match="Move takes no target"):
+        check_request(KALLISTRA, Request("move", a, d, units=units))
+    gone = Unit(**{**a.to_json(), "removed": True, "attrs": a.attrs, "states": {}})
+    with pytest.raises(RulesError, match="has been removed from the table"):
+        check_request(KALLISTRA, Request("move", gone, units=units))
+
+
+def test_effects_change_size_states_and_attributes_and_remove_the_spent():
+    units = {"a1": unit("a1")}
+    after = apply_effects(units, [Effect("a1", lost=1, add={"disrupted": None, "charging": 1}, set={"hits": 0})])
+    assert after["a1"].size == 3 and after["a1"].lost == 1 and after["a1"].has("disrupted")
+    assert units["a1"].size == 4, "the units given are not changed"
+    line = effect_text(KALLISTRA, units, Effect("a1", lost=1, add={"disrupted": None, "charging": 1}))
+    assert line == "unit a1: loses 1 stands, disrupted, charging (1 bound)"
+    cleared = apply_effects(after, [Effect("a1", clear=("disrupted",))])
+    assert not cleared["a1"].has("disrupted")
+    spent = apply_effects(after, [Effect("a1", lost=9)])
+    assert spent["a1"].size == 0 and spent["a1"].removed
+
+
+def test_states_that_last_a_number_of_bounds_run_out():
+    units = {"a1": Unit("a1", "A", ATTACKER, "infantry", 4, 4, {}, {"charging": 1, "moved": 2, "disrupted": None})}
+    once = new_bound_states(units)
+    assert once["a1"].states == {"moved": 1, "disrupted": None}
+    assert new_bound_states(once)["a1"].states == {"disrupted": None}
+
+
+def test_units_round_trip_through_json():
+    u = Unit("d3", "Brigade Klüx #1", DEFENDER, "cavalry", 2, 4, {"quality": "elite"}, {"routing": None}, "klux", False)
+    assert Unit.from_json(u.to_json()) == u

@@ -1,0 +1,200 @@
+"""One resolution of a tabletop battle: pick what the unit does and at whom, tick
+the card's modifiers, type the numbers it needs, and see the number needed and
+the exact odds before anything is rolled.
+
+The modal returns the choice; the resolver screen rolls (or asks for the dice)
+and stores the result.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Checkbox, Input, Label, Select, Static
+
+from campaigns import tabletop
+from campaigns.errors import CampaignError
+from rules.errors import RulesError
+from rules.resolver import ENEMY, NO_TARGET, may_act
+from tui.widgets.bars import odds_bar
+from tui.widgets.tickbox import TickBox
+
+
+def allowed_actions(table: tabletop.Tabletop, actor_id: str) -> list[tuple[str, str]]:
+    """(id, title) of what the unit may do in this phase, by the sequence of play."""
+    actor = table.units[actor_id]
+    out = []
+    for action in table.resolver.actions:
+        try:
+            may_act(table.resolver, table.position, action.id, actor.side)
+        except RulesError:
+            continue
+        out.append((action.id, action.title))
+    return out
+
+
+def prepared_lines(prepared) -> list[str]:
+    lines = [prepared.what, f"Needs: {prepared.needed}"]
+    lines.append(f"Dice: {prepared.dice}" if prepared.dice else "Nothing is rolled.")
+    for heading, odds in prepared.odds:
+        lines.append(f"{heading}:")
+        for outcome, chance in odds.items():
+            lines.append(f" {float(chance) * 100:5.1f}% {odds_bar(chance, 6)} {outcome}")
+    lines += list(prepared.notes)
+    return lines
+
+
+class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
+    DEFAULT_CSS = """
+    ResolutionScreen { align: center middle; }
+    ResolutionScreen > Vertical { width: 100%; max-width: 110; height: 100%; max-height: 30; border: round $accent; background: $surface; }
+    ResolutionScreen #form { width: 40; padding: 0 1; }
+    ResolutionScreen #show { width: 1fr; padding: 0 1; border-left: solid $primary; }
+    ResolutionScreen Horizontal.field, ResolutionScreen Horizontal.number { height: auto; }
+    ResolutionScreen Label { width: 9; }
+    ResolutionScreen Input, ResolutionScreen Select { width: 1fr; }
+    ResolutionScreen Horizontal.tick { height: auto; }
+    ResolutionScreen Horizontal.tick TickBox { width: 5; }
+    ResolutionScreen Horizontal.number .tick-text { width: 1fr; }
+    ResolutionScreen Horizontal.number Input { width: 8; }
+    ResolutionScreen Horizontal.tick .tick-text { width: 1fr; }
+    ResolutionScreen #error { color: $error; height: auto; }
+    ResolutionScreen #hint { height: 1; padding: 0 1; }
+    """
+    BINDINGS = [
+        Binding("ctrl+r", "go(False)", "Roll", id="resolution.roll", priority=True),
+        Binding("ctrl+e", "go(True)", "Type dice", id="resolution.type", priority=True),
+        Binding("escape", "cancel", "Cancel", id="resolution.cancel"),
+    ]
+
+    def __init__(self, table: tabletop.Tabletop, actor_id: str, actions: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.table = table
+        self.actor_id = actor_id
+        self.actions = actions
+        self.generation = 0  # widget ids change with each action picked, so old ones never clash
+
+    def compose(self) -> ComposeResult:
+        actor = self.table.units[self.actor_id]
+        with Vertical():
+            with Horizontal():
+                with VerticalScroll(id="form"):
+                    yield Static(f"{actor.name} ({actor.side})", markup=False)
+                    with Horizontal(classes="field"):
+                        yield Label("Does")
+                        yield Select([(title, key) for key, title in self.actions], value=self.actions[0][0], allow_blank=False, id="action", compact=True)
+                    yield Vertical(id="details")
+                with VerticalScroll(id="show"):
+                    yield Static("", id="error", markup=False)
+                    yield Static("", id="prepared", markup=False)
+            yield Static("ctrl+r rolls · ctrl+e types the dice rolled · Esc cancels", id="hint", classes="muted")
+
+    async def on_mount(self) -> None:
+        self.query_one("#form", VerticalScroll).can_focus = False
+        self.query_one("#show", VerticalScroll).can_focus = False
+        await self.rebuild()
+        self.query_one("#action", Select).focus()
+
+    def action_id(self) -> str:
+        return str(self.query_one("#action", Select).value)
+
+    async def rebuild(self) -> None:
+        """The target, numbers and ticks of the action picked."""
+        self.generation += 1
+        g = self.generation
+        action = self.table.resolver.action(self.action_id())
+        actor = self.table.units[self.actor_id]
+        details = self.query_one("#details", Vertical)
+        await details.remove_children()
+        widgets = []
+        target = None
+        if action.target != NO_TARGET:
+            wanted = [u for u in self.table.units.values() if not u.removed and u.id != actor.id
+                      and ((u.side != actor.side) if action.target == ENEMY else (u.side == actor.side))]
+            options = [(f"{u.id} {u.name}", u.id) for u in wanted]
+            label = "At" if action.target == ENEMY else "With"
+            if options:
+                widgets.append(Horizontal(Label(label), Select(options, value=options[0][1], allow_blank=False,
+                                                               id=f"target-{g}", compact=True), classes="field"))
+                target = self.table.units[options[0][1]]
+            else:
+                side = "enemy" if action.target == ENEMY else "friendly"
+                widgets.append(Static(f"No {side} unit on the table to take as the target.", markup=False))
+        for number in action.numbers(actor, target):
+            widgets.append(Horizontal(Static(number.label, markup=False, classes="tick-text"),
+                                      Input(str(number.default), id=f"n-{number.id}-{g}", compact=True), classes="number"))
+        for tick in action.ticks(actor, target):
+            text = tick.label + (f" ({tick.excluded})" if tick.excluded else "")
+            box = TickBox("", tick.checked, id=f"t-{tick.id}-{g}", compact=True, disabled=bool(tick.excluded),
+                          tooltip=text)
+            widgets.append(Horizontal(box, Static(text, markup=False, classes="tick-text"), classes="tick"))
+        if action.help:
+            widgets.append(Static(action.help, classes="muted", markup=False))
+        await details.mount_all(widgets)
+        self.show()
+
+    def choice(self) -> dict[str, Any]:
+        """What the umpire set up, as campaigns.tabletop.resolve takes it; numbers unchecked."""
+        g = f"-{self.generation}"
+        target = None
+        for select in self.query(Select):
+            if select.id == f"target{g}":
+                target = str(select.value)
+        numbers: dict[str, Any] = {}
+        ticked = []
+        for widget in self.query(Input):
+            if widget.id and widget.id.startswith("n-") and widget.id.endswith(g):
+                key = widget.id[2:-len(g)]
+                text = widget.value.strip()
+                numbers[key] = int(text) if text.lstrip("-").isdigit() else text
+        for box in self.query(Checkbox):
+            if box.id and box.id.endswith(g) and box.value and not box.disabled:
+                ticked.append(box.id[2:-len(g)])
+        return {"action": self.action_id(), "actor": self.actor_id, "target": target, "ticked": ticked, "numbers": numbers}
+
+    def prepared(self):
+        c = self.choice()
+        req = tabletop.request(self.table, c["action"], c["actor"], c["target"], c["ticked"], c["numbers"])
+        return tabletop.prepare(self.table, req)
+
+    def show(self) -> None:
+        error = self.query_one("#error", Static)
+        shown = self.query_one("#prepared", Static)
+        try:
+            prepared = self.prepared()
+        except CampaignError as exc:
+            error.update(str(exc))
+            shown.update("")
+            return
+        error.update("")
+        shown.update("\n".join(prepared_lines(prepared)))
+
+    async def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "action":
+            await self.rebuild()
+        else:
+            self.show()
+
+    def on_checkbox_changed(self, _event: Checkbox.Changed) -> None:
+        self.show()
+
+    def on_input_changed(self, _event: Input.Changed) -> None:
+        self.show()
+
+    def on_input_submitted(self, _event: Input.Submitted) -> None:
+        self.action_go(False)
+
+    def action_go(self, typed: bool) -> None:
+        try:
+            prepared = self.prepared()
+        except CampaignError as exc:
+            self.query_one("#error", Static).update(str(exc))
+            return
+        self.dismiss({**self.choice(), "typed": typed, "dice": prepared.dice, "what": prepared.what})
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -390,7 +390,7 @@ RESOLVER = Resolver(
         Attribute("gun", "Gun", choices=("6lb", "12lb", "3in_rifle", "-"), default="-"),
         Attribute("skirmishing", "Skirmishing", kind="bool", default=False),
         Attribute("dismounted", "Dismounted", kind="bool", default=False),
-        Attribute(HITS, "Hits waiting", kind="int", default=0),
+        Attribute(HITS, "Hits", kind="int", default=0, help="hits waiting to be read on the combat table"),
     ),
     states=(
         State(DISRUPTED, "disrupted", "until it rallies at the end of its side's movement phase, out of contact"),

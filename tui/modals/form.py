@@ -86,7 +86,9 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
             try:
                 self.check(values)
             except CampaignError as exc:
-                self.query_one("#error", Static).update(str(exc))
+                error = self.query_one("#error", Static)
+                error.update(str(exc))
+                self.call_after_refresh(error.scroll_visible)  # a long form: the reason is in view
                 return
         self.dismiss(values)
 

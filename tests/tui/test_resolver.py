@@ -1,0 +1,219 @@
+"""The resolver screen from the keyboard: a tabletop battle from hand-off to return."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Checkbox, DataTable, Input, Select
+
+from campaigns import battles, oob, tabletop, weather
+from campaigns.session import CampaignSession
+from models import Battle, DiceRoll, Unit
+from rules.resolver import RULESETS
+from tui.modals.resolution import ResolutionScreen
+from tui.screens.fight import FightScreen
+from tui.screens.resolver import ResolverScreen
+
+from .helpers import key, notices, screen_text, stored, wait_for, wait_for_notice, wait_for_screen
+
+
+def handed_off(path, resolver: str = "kallistra_acw") -> int:
+    """A battle at Lützen handed to the tabletop under `resolver`."""
+    session = CampaignSession.open(path)
+    try:
+        weather.roll(session, [2])
+        tree = oob.tree(session)
+        french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:1]
+        allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:1]
+        draft = battles.Draft("Lützen", french, allies, battles.leaders_at(session, french), battles.leaders_at(session, allies))
+        return battles.begin(session, draft, resolver=resolver)
+    finally:
+        session.close()
+
+
+async def to_resolver(pilot) -> ResolverScreen:
+    await pilot.press("x")
+    await pilot.pause()
+    await pilot.press("enter")
+    await wait_for_screen(pilot, FightScreen)
+    await pilot.press(key(FightScreen, "fight.resolver"))
+    await wait_for_screen(pilot, ResolverScreen)
+    await pilot.pause()
+    return pilot.app.screen  # type: ignore[return-value]
+
+
+async def pick_unit(pilot, unit_id: str) -> None:
+    grid = pilot.app.screen.query_one("#units", DataTable)
+    grid.move_cursor(row=grid.get_row_index(unit_id))
+    await pilot.pause()
+
+
+async def resolve(pilot, action: str | None = None) -> ResolutionScreen:
+    await pilot.press(key(ResolverScreen, "resolver.resolve"))
+    await wait_for_screen(pilot, ResolutionScreen)
+    modal: ResolutionScreen = pilot.app.screen  # type: ignore[assignment]
+    if action:
+        modal.query_one("#action", Select).value = action
+        await pilot.pause()
+        await pilot.pause()
+    return modal
+
+
+async def test_a_tabletop_battle_from_hand_off_to_return(campaign_file, make_app):
+    handed_off(campaign_file)
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await to_resolver(pilot)
+        shown = screen_text(app)
+        assert "▶ movement (attacker)" in shown and "a1" in shown and "d1" in shown
+        table = tabletop.load(app.session, 1)
+        attacker, defender = table.side_units("attacker")[0], table.side_units("defender")[0]
+
+        # movement: the first unit moves; nothing is rolled
+        await pick_unit(pilot, attacker.id)
+        modal = await resolve(pilot)
+        assert "Nothing is rolled" in await wait_for(pilot, "Needs:")
+        await pilot.press("ctrl+r")
+        await wait_for_screen(pilot, ResolverScreen)
+        assert tabletop.load(app.session, 1).log[-1]["action"] == "move"
+
+        # a defender cannot act in the attacker's movement phase
+        await pick_unit(pilot, defender.id)
+        modal = await resolve(pilot)
+        actions = [value for _, value in modal.query_one("#action", Select)._options]
+        assert "move" not in actions and "response_to_charge" in actions
+        await pilot.press("escape")
+        await wait_for_screen(pilot, ResolverScreen)
+
+        # on to the simultaneous fire: the checklist moves
+        await pilot.press("n", "n")
+        assert "▶ simultaneous fire" in await wait_for(pilot, "▶ simultaneous fire")
+
+        # small arms: a range that is not a number is refused, nothing stored
+        await pick_unit(pilot, attacker.id)
+        modal = await resolve(pilot, "small_arms_fire")
+        rng = [w for w in modal.query(Input) if w.id and w.id.startswith("n-range")][0]
+        rng.value = "far"
+        await wait_for(pilot, "Range in hexes must be a whole")
+        before = app.session.version()
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert isinstance(app.screen, ResolutionScreen) and app.session.version() == before
+        rng.value = "2"
+        wall = [w for w in modal.query(Checkbox) if w.id and w.id.startswith("t-wall")][0]
+        wall.value = True
+        shown = await wait_for(pilot, "+2 target behind wall")
+        assert "Hits:" in shown and "%" in shown
+        # the dice rolled on the table, typed in
+        await pilot.press("ctrl+e")
+        await wait_for(pilot, "Dice rolled on the table")
+        await pilot.press(*"12 12 1", "enter")
+        await wait_for_screen(pilot, ResolverScreen)
+        await wait_for_notice(pilot, "2 hits")
+        table = tabletop.load(app.session, 1)
+        assert table.units[defender.id].attr("hits") == 2 and table.log[-1]["raw"] == [12, 12, 1]
+
+        # the phase does not end with hits waiting
+        await pilot.press(key(ResolverScreen, "resolver.next"))
+        await wait_for_notice(pilot, "hits to read on the combat table")
+        await pick_unit(pilot, defender.id)
+        await resolve(pilot, "combat")
+        await pilot.press("ctrl+r")
+        await wait_for_screen(pilot, ResolverScreen)
+        assert tabletop.load(app.session, 1).units[defender.id].has("disrupted")
+        assert "disrupted" in await wait_for(pilot, "disrupted")
+
+        # the end: the defender held the field; losses go back through the battle screen
+        await pilot.press(key(ResolverScreen, "resolver.end"))
+        await wait_for(pilot, "Who held the field?")
+        await pilot.press("down", "down", "enter")
+        await wait_for(pilot, "End the battle: the defender held the field")
+        await pilot.press("y")
+        await wait_for_screen(pilot, FightScreen)
+        await wait_for(pilot, "Tabletop result")
+        fight = battles.load(app.session, 1)
+        assert fight.tabletop["winner"] == "defender" and "by_unit" in fight.tabletop
+        if fight.pursuit_step() is not None:
+            await pilot.press(key(FightScreen, "fight.roll"))
+            await pilot.pause()
+        await pilot.press(key(FightScreen, "fight.apply"))
+        await wait_for(pilot, "Apply the battle")
+        await pilot.press("y")
+        await wait_for(pilot, "done):")
+    with stored(campaign_file) as db:
+        battle = db.get(Battle, 1)
+        assert battle.status == "done" and battle.detail["tactical"]["ended"]["winner"] == "defender"
+        rolls = db.exec(__import__("sqlmodel").select(DiceRoll)).all()
+        assert any(list(r.raw) == [12, 12, 1] for r in rolls)
+        assert all(db.get(Unit, u).strength_points >= 0 for u in battle.losses["units"])
+
+
+async def test_bad_unit_values_are_refused_in_the_form(campaign_file, make_app):
+    handed_off(campaign_file)
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_resolver(pilot)
+        before = tabletop.load(app.session, 1)
+        await pilot.press(key(ResolverScreen, "resolver.edit"))
+        await wait_for(pilot, "Stands now")
+        form = app.screen
+        form.query_one("#f-size", Input).value = "99"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, "cannot have more stands (99) than it began with")
+        await pilot.press("escape")
+        await wait_for_screen(pilot, ResolverScreen)
+        assert tabletop.load(app.session, 1) == before
+        await pilot.press(key(ResolverScreen, "resolver.markers"))
+        await wait_for(pilot, "put on: disrupted")
+        await pilot.press("enter")
+        await wait_for_notice(pilot, ": disrupted")
+        assert any(u.has("disrupted") for u in tabletop.load(app.session, 1).units.values())
+
+
+async def test_the_tabletop_battle_survives_closing_the_app(campaign_file, make_app):
+    handed_off(campaign_file)
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_resolver(pilot)
+        await pilot.press(key(ResolverScreen, "resolver.next"))
+        await wait_for(pilot, "▶ artillery fire")
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_resolver(pilot)
+        assert "▶ artillery fire" in await wait_for(pilot, "▶ artillery fire")
+
+
+async def test_a_game_outside_the_campaign_with_units_entered_by_hand(campaign_file, make_app):
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("x")
+        await pilot.pause()
+        await pilot.press("g")
+        await wait_for(pilot, "A tabletop game outside the campaign's forces")
+        app.screen.query_one("#f-location", Input).value = "Gettysburg"
+        await pilot.press("ctrl+s")
+        await wait_for_screen(pilot, ResolverScreen)
+        await pilot.press(key(ResolverScreen, "resolver.add"))
+        await wait_for(pilot, "A unit entered by hand")
+        app.screen.query_one("#f-name", Input).value = "1st Minnesota"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, "1st Minnesota")
+    with stored(campaign_file) as db:
+        tactical = db.get(Battle, 1).detail["tactical"]
+        assert tactical["standalone"] and tactical["units"][0]["name"] == "1st Minnesota"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+async def test_every_rule_set_opens_on_the_resolver_screen(campaign_file, make_app, ruleset):
+    try:
+        from rules.resolver import get_resolver
+
+        get_resolver(ruleset)
+    except ModuleNotFoundError:
+        pytest.skip(f"{ruleset} has no resolver yet")
+    handed_off(campaign_file, ruleset)
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_resolver(pilot)
+        first = tabletop.load(app.session, 1).resolver.phases[0]
+        assert f"▶ {first.title}"[:20] in await wait_for(pilot, "▶")
+        assert not [n for n in notices(app) if "Traceback" in n]

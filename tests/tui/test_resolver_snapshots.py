@@ -1,0 +1,54 @@
+"""The resolver screen and a resolution, at 80x24 and 120x40 (see test_snapshots.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaigns import tabletop
+from campaigns.session import CampaignSession
+from tests.tui.helpers import wait_for
+from tests.tui.test_resolver import handed_off
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+@pytest.fixture
+def fired_file(campaign_file):
+    """A Kallistra battle in its simultaneous fire: one volley fired, its hits waiting."""
+    battle_id = handed_off(campaign_file)
+    session = CampaignSession.open(campaign_file)
+    try:
+        tabletop.start(session, battle_id)
+        table = tabletop.load(session, battle_id)
+        a, d = table.side_units("attacker")[0], table.side_units("defender")[0]
+        tabletop.resolve(session, battle_id, "move", a.id)
+        tabletop.next_phase(session, battle_id)
+        tabletop.next_phase(session, battle_id)
+        tabletop.resolve(session, battle_id, "small_arms_fire", a.id, d.id, numbers={"range": 2}, entered=[12, 9, 3])
+    finally:
+        session.close()
+    return campaign_file
+
+
+async def _open(pilot):
+    await pilot.press("x")
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+    await pilot.press("g")
+    await wait_for(pilot, "▶ simultaneous fire")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_resolver_screen(snap_compare, make_app, fired_file, size):
+    assert snap_compare(make_app(fired_file), run_before=_open, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_resolution(snap_compare, make_app, fired_file, size):
+    async def open_a_resolution(pilot):
+        await _open(pilot)
+        await pilot.press("r")
+        await wait_for(pilot, "Hits:")
+
+    assert snap_compare(make_app(fired_file), run_before=open_a_resolution, terminal_size=size)

@@ -822,6 +822,8 @@ def test_option_defaults():
         "artillery_unit_behind": "same_dice",
         "fire_odd_figure": "round_down",
         "lancers_continuing": "lancers_dice",
+        "french_side": "attacker",
+        "cavalry_target": "line",
     }
 
 

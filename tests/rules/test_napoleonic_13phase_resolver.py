@@ -1,0 +1,622 @@
+"""The 13-phase card on the resolver screen: every resolution against the procedures and the card.
+
+Each test quotes the card's line (/work/shared/seeds/004_3c19d583169bac2b.txt) and works
+its numbers out by hand in the comments; the odds are also compared with the rule set's
+own procedures. Units are built by hand: the attacker plays the French (option
+french_side, default attacker), the defender the Austrians.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+import pytest
+
+from rules.dice import DiceService
+from rules.errors import RulesError
+from rules.napoleonic_13phase import fire as firing
+from rules.napoleonic_13phase import melee as melees
+from rules.napoleonic_13phase import morale as morales
+from rules.napoleonic_13phase import movement as moving
+from rules.napoleonic_13phase.resolver import RESOLVER
+from rules.resolver import (
+    ATTACKER,
+    DEFENDER,
+    Request,
+    Unit,
+    apply_effects,
+    check_request,
+    get_resolver,
+)
+
+ROUT = "Rout. Remove the unit from the game."
+
+
+def unit(uid, arm, unit_type, *, side=ATTACKER, size=12, start=None, quality="veteran", states=None, **attrs):
+    """A unit; attributes named with a leading _ are what resolutions keep (a charge's target...)."""
+    hidden = {k: v for k, v in attrs.items() if k.startswith("_")}
+    shown = {k: v for k, v in attrs.items() if not k.startswith("_")}
+    checked = RESOLVER.attrs_for({"quality": quality, "unit_type": unit_type, **shown})
+    return Unit(uid, uid.upper(), side, arm, size, start if start is not None else size, {**checked, **hidden}, dict(states or {}))
+
+
+def request(action, actor, target=None, phase=1, ticked=(), numbers=None, options=None, others=()):
+    units = {u.id: u for u in (actor, target, *others) if u is not None}
+    return Request(action, actor, target, frozenset(ticked), dict(numbers or {}), dict(options or {}), units, f"phase_{phase}")
+
+
+def prepare(req):
+    check_request(RESOLVER, req)
+    return RESOLVER.action(req.action).prepare(req)
+
+
+def resolve(req, entered=None):
+    prepared = prepare(req)
+    record = None
+    if prepared.dice is not None:
+        record = DiceService(seed=4).roll(prepared.dice, prepared.what, entered=entered)
+    return RESOLVER.action(req.action).resolve(req, record)
+
+
+def after(req, outcome):
+    return apply_effects(req.units, outcome.effects)
+
+
+def binomial(n, p):
+    return {k: comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)}
+
+
+def words(odds):
+    return {f"{n} {'casualty' if n == 1 else 'casualties'}": p for n, p in odds.items() if p}
+
+
+# ---------------------------------------------------------------------------
+# The checklist
+# ---------------------------------------------------------------------------
+
+
+def test_the_resolver_is_found_by_its_rule_set():
+    assert get_resolver("napoleonic_13phase") is RESOLVER
+
+
+def test_one_phase_per_line_of_the_card_with_its_heading():
+    assert [p.id for p in RESOLVER.phases] == [f"phase_{n}" for n in range(1, 14)]
+    assert RESOLVER.phases[0].printed == "1. Adjust and Fire Artillery, Roll for Reserves"
+    assert RESOLVER.phases[4].printed == (
+        "5. Austrian Infantry Check Morale to Stand for Melee - (Infantry in melee and Cavalry do not test)")
+    assert RESOLVER.phases[12].title == "13. Recall Cavalry"
+    assert not RESOLVER.alternating  # both sides act in each phase of one turn
+    by_phase = {p.id: p.actions for p in RESOLVER.phases}
+    assert by_phase["phase_1"] == ("artillery_fire", "artillery_behind")
+    assert "charge" in by_phase["phase_3"] and "fire" in by_phase["phase_8"]
+    assert by_phase["phase_6"] == by_phase["phase_11"] == ("melee",)
+    assert by_phase["phase_13"] == ("recall",)
+    assert "loser_retires" in by_phase["phase_7"] and "loser_retires" not in by_phase["phase_2"]
+
+
+# ---------------------------------------------------------------------------
+# Phase 1: artillery
+# ---------------------------------------------------------------------------
+
+
+def test_artillery_close_range_heavy_guns_at_a_column():
+    # "Column/Square/Battalion Masse/Enfiladed Line 4+", "+1 Close Range +1 if 12lbs or heavier":
+    # each die needs 2+ (5/6); 4 crew figures, 4 dice.
+    guns = unit("a1", "artillery", "artillery", size=4, gun_pounds=12)
+    column = unit("d1", "infantry", "infantry_column", side=DEFENDER)
+    req = request("artillery_fire", guns, column, ticked={"close_range", "heavy"})
+    prepared = prepare(req)
+    assert prepared.needed.startswith("2+ on each of 4 dice (4+, +1 Close Range, +1 if 12lbs or heavier)")
+    assert prepared.dice == "4d6>=2"
+    assert dict(prepared.odds)["Casualties"] == words(binomial(4, Fraction(5, 6)))
+    procedure = firing.artillery_fire(firing.ArtilleryFire(crew=4, gun_pounds=12, target="column", range="close"))
+    assert dict(prepared.odds)["Casualties"] == words(procedure.at_target.odds())
+    assert dict(prepared.odds)["Casualties"]["4 casualties"] == Fraction(625, 1296)
+    outcome = resolve(req, [1, 2, 3, 6])  # 2, 3 and 6 hit
+    assert outcome.text == "3 hits on D1: 3 casualties; it checks morale in phase 2"
+    units = after(req, outcome)
+    assert units["d1"].size == 9 and units["d1"].has("casualties")
+    assert units["a1"].has("fired")
+
+
+def test_artillery_cannot_hit_cavalry_at_long_range_with_light_guns():
+    # Cavalry is read as Line (option cavalry_target): 5+, -1 Long Range, -1 if 6lbs or lighter: 7, no hit.
+    guns = unit("a1", "artillery", "artillery", size=4, gun_pounds=6)
+    horse = unit("d1", "cavalry", "hussars", side=DEFENDER, size=8)
+    req = request("artillery_fire", guns, horse, ticked={"long_range", "light"})
+    prepared = prepare(req)
+    assert prepared.dice == "4d6" and prepared.needed.startswith("cannot hit")
+    assert dict(prepared.odds)["Casualties"] == {"0 casualties": 1}
+    assert resolve(req, [6, 6, 6, 6]).text.startswith("0 hits")
+    as_column = prepare(request("artillery_fire", guns, horse, ticked={"light"}, options={"cavalry_target": "column"}))
+    assert as_column.needed.startswith("5+ on each of 4 dice (4+, -1 if 6lbs or lighter)")
+
+
+def test_artillery_refusals():
+    guns = unit("a1", "artillery", "artillery", size=4, gun_pounds=6)
+    line = unit("d1", "infantry", "infantry_line", side=DEFENDER)
+    with pytest.raises(RulesError, match="its guns are 6 lbs"):
+        prepare(request("artillery_fire", guns, line, ticked={"heavy"}))
+    with pytest.raises(RulesError, match="close range or at long range, not both"):
+        prepare(request("artillery_fire", guns, line, ticked={"close_range", "long_range"}))
+    with pytest.raises(RulesError, match="only horse artillery may unlimber"):
+        prepare(request("artillery_fire", unit("a2", "artillery", "limbered_artillery", size=4), line))
+    with pytest.raises(RulesError, match="not artillery"):
+        prepare(request("artillery_fire", unit("a3", "infantry", "infantry_column"), line))
+    with pytest.raises(RulesError, match="phase 1"):
+        prepare(request("artillery_fire", guns, line, phase=3))
+
+
+def test_horse_artillery_unlimbers_to_fire():
+    guns = unit("a1", "artillery", "limbered_artillery", size=4, horse_artillery=True, gun_pounds=6)
+    line = unit("d1", "infantry", "infantry_line", side=DEFENDER)
+    req = request("artillery_fire", guns, line, ticked={"light"})
+    assert "Horse artillery may unlimber" in " ".join(prepare(req).notes)
+    assert after(req, resolve(req, [6, 6, 6, 6]))["a1"].attr("unit_type") == "artillery"
+
+
+def test_the_unit_behind_is_hit_by_the_same_dice():
+    # The battery rolled 1 2 3 6 at a column (2+ with 12 lb guns at close range). The line 12" behind
+    # at medium range needs 5+ with +1 if 12lbs or heavier: a 4 or better, so the 6 only.
+    guns = unit("a1", "artillery", "artillery", size=4, gun_pounds=12)
+    column = unit("d1", "infantry", "infantry_column", side=DEFENDER)
+    line = unit("d2", "infantry", "infantry_line", side=DEFENDER)
+    first = request("artillery_fire", guns, column, ticked={"close_range", "heavy"}, others=(line,))
+    units = after(first, resolve(first, [1, 2, 3, 6]))
+    behind = request("artillery_behind", units["a1"], units["d2"], others=(units["d1"],))
+    prepared = prepare(behind)
+    assert prepared.dice is None and "1 2 3 6" in prepared.notes[0]
+    assert prepared.needed.startswith("4+ on each of 4 dice (5+, +1 if 12lbs or heavier)")
+    outcome = RESOLVER.action("artillery_behind").resolve(behind, None)
+    assert outcome.text == "Unit behind: 1 hit on D2: 1 casualty"
+    again = prepare(request("artillery_behind", units["a1"], units["d2"], others=(units["d1"],),
+                            options={"artillery_unit_behind": "roll_again"}))
+    assert again.dice == "4d6>=4"
+    with pytest.raises(RulesError, match="level ground"):
+        prepare(request("artillery_behind", units["a1"], units["d2"], ticked={"not_level"}, others=(units["d1"],)))
+    with pytest.raises(RulesError, match="has not fired this turn"):
+        prepare(request("artillery_behind", guns, line))
+
+
+# ---------------------------------------------------------------------------
+# Morale
+# ---------------------------------------------------------------------------
+
+
+def test_morale_for_artillery_casualties_halts_and_austrian_columns_form_line():
+    # "Veteran: 5 or less", "-1 per 3 casualties": 3 casualties, pass on 4 or less.
+    # A 6 fails by 2: "Halt. No movement this turn. Austrian infantry columns ... form line."
+    column = unit("d1", "infantry", "infantry_column", side=DEFENDER, size=9, start=12, states={"casualties": None})
+    req = request("morale", column, phase=2)
+    prepared = prepare(req)
+    assert prepared.needed == "4 or less on 1d6 (Veteran 5 or less, -1 per 3 casualties)"
+    assert dict(prepared.odds)["Result"] == {"Pass": Fraction(4, 6), "Fail by 1 or 2": Fraction(2, 6)}
+    check = morales.morale_check(morales.MoraleTest(2, "austrian", "infantry_column", "veteran", casualties=3))
+    assert dict(prepared.odds)["Result"] == check.odds()
+    outcome = resolve(req, [6])
+    assert outcome.text.startswith("Fail by 1 or 2: Halt. No movement this turn.")
+    d1 = after(req, outcome)["d1"]
+    assert d1.attr("unit_type") == "infantry_line" and d1.states["halted"] == 1 and not d1.has("casualties")
+    with pytest.raises(RulesError, match="Halt. No movement this turn."):
+        prepare(request("move", d1, phase=8))
+
+
+def test_morale_general_attached_and_rout():
+    # Conscript 4 or less, 6 casualties -2, general +1: pass on 3 or less; a 6 fails by 3: Rout.
+    french = unit("a1", "infantry", "infantry_line", size=6, start=12, quality="conscript", general=True,
+                  states={"casualties": None})
+    req = request("morale", french, phase=2, ticked={"general_attached"})
+    assert prepare(req).needed == "3 or less on 1d6 (Conscript 4 or less, -2 per 3 casualties, +1 General attached to unit)"
+    outcome = resolve(req, [6])
+    assert outcome.text == f"Fail by 3+: {ROUT}"
+    a1 = after(req, outcome)["a1"]
+    assert a1.removed and a1.lost == 6  # routed: no more figures lost than the 6 casualties
+
+
+def test_who_checks_morale():
+    fresh = unit("a1", "infantry", "infantry_column")
+    with pytest.raises(RulesError, match="took no artillery casualties"):
+        prepare(request("morale", fresh, phase=2))
+    with pytest.raises(RulesError, match="did not lose a melee"):
+        prepare(request("morale", fresh, phase=7))
+    with pytest.raises(RulesError, match="the austrian do not test morale in phase 4"):
+        prepare(request("morale", unit("d1", "infantry", "infantry_column", side=DEFENDER, states={"casualties": None}), phase=4))
+    charging_horse = unit("a2", "cavalry", "cuirassiers", size=8, states={"casualties": None, "charging": 1})
+    with pytest.raises(RulesError, match="charging cavalry do not test in phase 4"):
+        prepare(request("morale", charging_horse, phase=4))
+    with pytest.raises(RulesError, match="only infantry takes -1 Infantry Charging"):
+        prepare(request("morale", charging_horse, phase=2, ticked={"infantry_charging"}))
+
+
+def test_charging_column_closes_or_forms_line():
+    # Phase 4, "-1 Infantry Charging": a Veteran column passes on 4 or less.
+    column = unit("a1", "infantry", "infantry_column", states={"charging": 1})
+    req = request("morale", column, phase=4, ticked={"infantry_charging"})
+    assert prepare(req).needed == "4 or less on 1d6 (Veteran 5 or less, -1 Infantry Charging)"
+    passed = resolve(req, [4])
+    assert passed.text == "Pass: En Evant! Continue to phase 5."
+    assert after(req, passed)["a1"].has("closing")
+    failed = resolve(req, [5])
+    assert failed.text.startswith("Fail by 1 or 2: Charging infantry columns form line 2” from target.")
+    a1 = after(req, failed)["a1"]
+    assert a1.attr("unit_type") == "infantry_line" and not a1.has("charging")
+
+
+def test_stand_for_melee():
+    # Phase 5: Veteran line 5, "- 1 Infantry not in column", "- 1 Charged in flank/rear": pass on 3 or less.
+    charger = unit("a1", "infantry", "infantry_column", states={"charging": 1, "closing": 1}, _charge_target="d1")
+    line = unit("d1", "infantry", "infantry_line", side=DEFENDER)
+    req = request("stand", line, charger, phase=5, ticked={"not_in_column", "flank_or_rear"})
+    prepared = prepare(req)
+    assert prepared.needed == "3 or less on 1d6 (Veteran 5 or less, -1 Infantry not in column, -1 Charged in flank/rear)"
+    assert dict(prepared.odds)["Result"] == {"Pass": Fraction(1, 2), "Fail by 1 or 2": Fraction(1, 3), "Fail by 3+": Fraction(1, 6)}
+    passed = resolve(req, [3])
+    assert passed.text.startswith("Pass: Stand. May form battalion masse if currently in column.")
+    assert not after(req, passed)["a1"].has("charging")
+    failed = resolve(req, [4])
+    assert "The charging French unit moves into contact. Fight in phase 6." in failed.text
+    units = after(req, failed)
+    assert units["a1"].has("contact") and units["d1"].has("contact")
+    routed = resolve(req, [6])
+    assert routed.text == f"Fail by 3+: {ROUT}" and after(req, routed)["d1"].removed
+
+
+def test_stand_refusals():
+    charger = unit("a1", "infantry", "infantry_column", states={"charging": 1}, _charge_target="d1")
+    line = unit("d1", "infantry", "infantry_line", side=DEFENDER)
+    with pytest.raises(RulesError, match="has not passed its test to close"):
+        prepare(request("stand", line, charger, phase=5))
+    with pytest.raises(RulesError, match="has not charged"):
+        prepare(request("stand", line, unit("a2", "infantry", "infantry_column"), phase=5))
+    in_melee = unit("d2", "infantry", "infantry_line", side=DEFENDER, states={"in_melee": None})
+    closing = unit("a3", "infantry", "infantry_column", states={"charging": 1, "closing": 1}, _charge_target="d2")
+    with pytest.raises(RulesError, match="infantry already in melee do not test"):
+        prepare(request("stand", in_melee, closing, phase=5))
+    with pytest.raises(RulesError, match="Infantry not in column .*: D3 is in column"):
+        # "- 1 Infantry not in column" is read off the formation: a column cannot tick it
+        prepare(request("stand", unit("d3", "infantry", "infantry_column", side=DEFENDER), closing, ticked={"not_in_column"}, phase=5))
+
+
+def test_french_guard_presses_the_charge():
+    # "French Guard infantry may take one casualty and continue the charge."
+    guard = unit("a1", "infantry", "infantry_column", quality="elite", guard=True)
+    line = unit("d1", "infantry", "infantry_line", side=DEFENDER)
+    req = request("guard_presses", guard, line, phase=5)
+    assert prepare(req).dice is None
+    units = after(req, resolve(req))
+    assert units["a1"].size == 11 and units["a1"].has("contact") and units["d1"].has("contact")
+    with pytest.raises(RulesError, match="not Guard infantry"):
+        prepare(request("guard_presses", unit("a2", "infantry", "infantry_column"), line, phase=5))
+
+
+def test_recall():
+    # Phase 13: Veteran cavalry 5 or less; "Fail: Cavalry take one casualty."
+    horse = unit("a1", "cavalry", "cuirassiers", size=8, states={"charge_marker": None, "charging": 1})
+    req = request("recall", horse, phase=13)
+    assert dict(prepare(req).odds)["Result"] == {"Pass": Fraction(5, 6), "Fail": Fraction(1, 6)}
+    passed = resolve(req, [5])
+    assert passed.text.startswith("Pass: The cavalry unit is picked up and placed at the spot where they began the charge")
+    assert not after(req, passed)["a1"].has("charge_marker")
+    failed = resolve(req, [6])
+    assert failed.text.startswith("Fail: Cavalry take one casualty. Next turn they cannot move")
+    a1 = after(req, failed)["a1"]
+    assert a1.size == 7 and a1.states["recall_failed"] == 2 and a1.has("charge_marker")
+    with pytest.raises(RulesError, match="only cavalry test in phase 13"):
+        prepare(request("recall", unit("a2", "infantry", "infantry_column"), phase=13))
+
+
+# ---------------------------------------------------------------------------
+# Phases 3 and 8: movement, charges, fire
+# ---------------------------------------------------------------------------
+
+
+def test_movement_allowance():
+    # "Light Cavalry 14”", "Half movement ... outside command range": 7”.
+    horse = unit("a1", "cavalry", "light_cavalry", size=8)
+    req = request("move", horse, phase=3, ticked={"outside_command_range"})
+    expected = moving.movement_allowance(moving.Move(3, "french", "light_cavalry", outside_command_range=True))
+    assert expected.inches == 7
+    assert prepare(req).needed.startswith("7” (14”; half (outside command range)")
+    assert resolve(req).text.startswith("moves up to 7”")
+    with pytest.raises(RulesError, match="the french do not move in phase 8"):
+        prepare(request("move", horse, phase=8))
+    with pytest.raises(RulesError, match="Cavalry/Artillery must stay out of woods."):
+        prepare(request("move", horse, phase=3, ticked={"into_woods"}))
+    with pytest.raises(RulesError, match="45 degrees"):
+        prepare(request("move", horse, phase=3, numbers={"wheel": 60}))
+
+
+def test_limbering_takes_the_move():
+    guns = unit("d1", "artillery", "artillery", side=DEFENDER, size=4)
+    req = request("move", guns, phase=8, ticked={"limbering"})
+    assert prepare(req).needed.startswith("0”")
+    assert after(req, resolve(req))["d1"].attr("unit_type") == "limbered_artillery"
+    with pytest.raises(RulesError, match="only artillery limbers"):
+        check_request(RESOLVER, request("move", unit("d2", "infantry", "infantry_line", side=DEFENDER), phase=8, ticked={"limbering"}))
+
+
+def test_change_formation():
+    column = unit("d1", "infantry", "infantry_column", side=DEFENDER)
+    req = request("change_formation", column, phase=8, ticked={"masse"})
+    assert prepare(req).needed == "Full move to change formation."
+    assert after(req, resolve(req))["d1"].attr("unit_type") == "battalion_masse"
+    with pytest.raises(RulesError, match="no infantry square"):
+        prepare(request("change_formation", column, phase=8, ticked={"square"}))
+    locked = unit("d2", "infantry", "infantry_line", side=DEFENDER)
+    with pytest.raises(RulesError, match="locked in a firefight"):
+        prepare(request("change_formation", locked, phase=8, ticked={"column", "in_firefight"}))
+    # Phase 5, Pass: "May form battalion masse if currently in column."
+    assert prepare(request("change_formation", column, phase=5, ticked={"masse"})).needed.startswith("Stand. May form battalion masse")
+    with pytest.raises(RulesError, match="allows only"):
+        prepare(request("change_formation", locked, phase=5, ticked={"column"}))
+
+
+def test_infantry_charge():
+    column = unit("a1", "infantry", "infantry_column")
+    line = unit("d1", "infantry", "infantry_line", side=DEFENDER)
+    req = request("charge", column, line, phase=3)
+    assert prepare(req).dice is None and prepare(req).needed.startswith("8”")
+    units = after(req, resolve(req))
+    assert units["a1"].has("charging") and units["a1"].attr("_charge_target") == "d1"
+    with pytest.raises(RulesError, match="Infantry may only charge if in column."):
+        prepare(request("charge", unit("a2", "infantry", "infantry_line"), line, phase=3))
+    with pytest.raises(RulesError, match="Infantry cannot charge cavalry."):
+        prepare(request("charge", column, unit("d2", "cavalry", "hussars", side=DEFENDER, size=8), phase=3))
+    second = request("charge", unit("a3", "infantry", "infantry_column"), line, phase=3, others=(units["a1"],))
+    with pytest.raises(RulesError, match="Multiple infantry columns may not charge the same target."):
+        prepare(second)
+    with pytest.raises(RulesError, match="charging cavalry make a full move"):
+        check_request(RESOLVER, request("charge", unit("a4", "cavalry", "dragoons", size=8), line, phase=3, ticked={"difficult_terrain"}))
+
+
+def test_cavalry_charge():
+    # "Light Cavalry 14”" and "Roll 2d6” bonus movement dice": 16” to 26”, 21” on 3 and 4.
+    horse = unit("a1", "cavalry", "light_cavalry", size=8)
+    line = unit("d1", "infantry", "infantry_line", side=DEFENDER)
+    req = request("charge", horse, line, phase=3)
+    prepared = prepare(req)
+    assert prepared.dice == "2d6"
+    odds = dict(prepared.odds)["Charge move"]
+    assert odds["16”"] == Fraction(1, 36) and odds["21”"] == Fraction(6, 36)
+    assert odds == {f"{n}”": p for n, p in moving.cavalry_charge(moving.CavalryCharge(3, "french", "light_cavalry")).odds.items()}
+    outcome = resolve(req, [3, 4])
+    assert outcome.text.startswith("charges D1: 21” (14” + 7” bonus)")
+    a1 = after(req, outcome)["a1"]
+    assert a1.has("charging") and a1.has("charge_marker")
+    enemy_horse = unit("d2", "cavalry", "hussars", side=DEFENDER, size=8)
+    first = after(request("charge", horse, enemy_horse, phase=3), resolve(request("charge", horse, enemy_horse, phase=3), [1, 1]))
+    with pytest.raises(RulesError, match="Enemy cavalry may only be contacted by one French unit."):
+        prepare(request("charge", unit("a2", "cavalry", "dragoons", size=8), enemy_horse, phase=3, others=(first["a1"],)))
+    with pytest.raises(RulesError, match="charge marker"):
+        prepare(request("charge", a1, line, phase=3))
+
+
+def test_fire_one_die_per_two_figures():
+    # Phase 8, the French shoot: 12 figures, 6 dice at a Column, 4+: binomial(6, 1/2).
+    line = unit("a1", "infantry", "infantry_line")
+    column = unit("d1", "infantry", "infantry_column", side=DEFENDER)
+    req = request("fire", line, column, phase=8, numbers={"distance": 3})
+    prepared = prepare(req)
+    assert prepared.dice == "6d6>=4"
+    assert dict(prepared.odds)["Casualties"] == words(binomial(6, Fraction(1, 2)))
+    procedure = firing.fire(firing.Fire(8, "french", "infantry_line", 12, "column", 3))
+    assert dict(prepared.odds)["Casualties"] == words(procedure.odds())
+    outcome = resolve(req, [4, 5, 6, 1, 2, 3])
+    assert outcome.text == "3 hits on D1: 3 casualties; it checks morale in phase 9"
+    assert after(req, outcome)["d1"].has("casualties")
+
+
+def test_fire_targets_and_refusals():
+    line = unit("a1", "infantry", "infantry_line", size=7)
+    horse = unit("d1", "cavalry", "hussars", side=DEFENDER, size=8, states={"charging": 1})
+    # "Skirmishers/Fortification/Charging Cavalry 6+"; 7 figures: 3 dice (option fire_odd_figure)
+    assert prepare(request("fire", line, horse, phase=8, ticked={"charging_cavalry"})).dice == "3d6>=6"
+    enfiladed = prepare(request("fire", line, unit("d2", "infantry", "infantry_line", side=DEFENDER), phase=8, ticked={"enfiladed"}))
+    assert enfiladed.needed.startswith("4+")
+    with pytest.raises(RulesError, match="beyond the 4” range"):
+        prepare(request("fire", line, horse, phase=8, numbers={"distance": 5}))
+    with pytest.raises(RulesError, match="the french do not shoot in phase 3"):
+        prepare(request("fire", line, horse, phase=3))
+    with pytest.raises(RulesError, match="Units continuing a previous melee cannot shoot."):
+        prepare(request("fire", unit("a2", "infantry", "infantry_line", states={"in_melee": None}), horse, phase=8))
+    with pytest.raises(RulesError, match="do not shoot"):
+        prepare(request("fire", unit("a3", "cavalry", "dragoons", size=8), horse, phase=8))
+    with pytest.raises(RulesError, match="only a line is enfiladed"):
+        check_request(RESOLVER, request("fire", line, unit("d3", "infantry", "infantry_column", side=DEFENDER), phase=8, ticked={"enfiladed"}))
+
+
+def test_charging_cavalry_hit_by_fire_do_not_test():
+    line = unit("a1", "infantry", "infantry_line", size=12)
+    horse = unit("d1", "cavalry", "hussars", side=DEFENDER, size=8, states={"charging": 1})
+    req = request("fire", line, horse, phase=8)
+    d1 = after(req, resolve(req, [6, 6, 1, 1, 1, 1]))["d1"]
+    assert d1.size == 6 and not d1.has("casualties")
+
+
+def test_square_fires_two_dice_at_charging_cavalry():
+    # "Squares contacted fire two dice", read against Charging Cavalry 6+: both hit 1/36.
+    square = unit("a1", "infantry", "infantry_square")
+    horse = unit("d1", "cavalry", "uhlans", side=DEFENDER, size=8, states={"charging": 1})
+    req = request("square_fire", square, horse, phase=8)
+    prepared = prepare(req)
+    assert prepared.dice == "2d6>=6"
+    assert dict(prepared.odds)["Casualties"] == words(firing.square_fire().odds())
+    assert dict(prepared.odds)["Casualties"]["2 casualties"] == Fraction(1, 36)
+    assert after(req, resolve(req, [6, 3]))["d1"].size == 7
+    with pytest.raises(RulesError, match="not in square"):
+        prepare(request("square_fire", unit("a2", "infantry", "infantry_line"), horse, phase=8))
+    with pytest.raises(RulesError, match="not charging cavalry"):
+        prepare(request("square_fire", square, unit("d2", "cavalry", "uhlans", side=DEFENDER, size=8), phase=8))
+
+
+def test_skirmishers_evade():
+    # "Skirmishers in a charge – Shoot, and move 2d6” away."
+    skirmishers = unit("d1", "infantry", "skirmishers", side=DEFENDER, size=6)
+    req = request("skirmishers_evade", skirmishers, phase=3)
+    prepared = prepare(req)
+    assert prepared.dice == "2d6" and dict(prepared.odds)["Inches"]["7”"] == Fraction(1, 6)
+    assert resolve(req, [2, 3]).text == "moves 5” away from the charge. Destroyed if contacted."
+    with pytest.raises(RulesError, match="only skirmishers"):
+        prepare(request("skirmishers_evade", unit("d2", "infantry", "infantry_line", side=DEFENDER), phase=3))
+    with pytest.raises(RulesError, match="phase the enemy moves"):
+        prepare(request("skirmishers_evade", skirmishers, phase=8))
+
+
+# ---------------------------------------------------------------------------
+# Phases 6 and 11: melee
+# ---------------------------------------------------------------------------
+
+
+def test_melee_dice_and_the_loser():
+    # Elite column, 8 figures: "1 die per figure", 8 dice; Veteran line, 9 figures: "1 die per 2 figures", 4 dice.
+    # The attacker's 4 4 4 score 3, the defender's 6 6 score 2: the defender loses and tests in phase 7.
+    column = unit("a1", "infantry", "infantry_column", size=8, quality="elite", states={"contact": None})
+    line = unit("d1", "infantry", "infantry_line", side=DEFENDER, size=9, states={"contact": None})
+    req = request("melee", column, line, phase=6)
+    prepared = prepare(req)
+    assert prepared.dice == "12d6"
+    assert prepared.needed == "attacker 4+ on each of 8 dice (4+); defender 4+ on each of 4 dice (4+)"
+    plan = melees.melee(melees.Melee(6, melees.Combatant("french", "infantry_column", "elite", 8),
+                                     melees.Combatant("austrian", "infantry_line", "veteran", 9)))
+    assert dict(prepared.odds)["Result"] == plan.odds()
+    outcome = resolve(req, [4, 4, 4, 1, 1, 1, 1, 1, 6, 6, 1, 1])
+    assert outcome.text == ("Attacker inflicts 3, defender inflicts 2: defender loses. Unit loses if it receives more "
+                            "casualties than it inflicts and must test morale in phase 7. Ties continue to fight next in phase 11.")
+    units = after(req, outcome)
+    assert units["a1"].size == 6 and units["d1"].size == 6
+    assert units["d1"].has("lost_melee") and not units["a1"].has("lost_melee")
+    assert units["a1"].has("in_melee") and not units["a1"].has("contact")
+
+
+def test_melee_odds_by_hand():
+    # Conscript column, 2 figures ("1 die per 2 figures") against Conscript line, 3 figures ("1 die per 3"):
+    # one die each at 4+. Tie: both miss or both hit, 1/4 + 1/4; each side loses 1/4.
+    column = unit("a1", "infantry", "infantry_column", size=2, quality="conscript")
+    line = unit("d1", "infantry", "infantry_line", side=DEFENDER, size=3, quality="conscript")
+    odds = dict(prepare(request("melee", column, line, phase=11)).odds)["Result"]
+    assert odds == {"attacker loses": Fraction(1, 4), "defender loses": Fraction(1, 4), "tie": Fraction(1, 2)}
+
+
+def test_melee_modifiers():
+    # "Vs. Cuirassiers ... -1" and "Enemy in defensive terrain -1": the hussars need 6+.
+    hussars = unit("d1", "cavalry", "hussars", side=DEFENDER, size=8)
+    cuirassiers = unit("a1", "cavalry", "cuirassiers", size=8)
+    needed = prepare(request("melee", hussars, cuirassiers, phase=11, ticked={"defender_defensive"})).needed
+    assert needed.startswith("attacker 6+ on each of 4 dice (4+, -1 Enemy in defensive terrain, -1 Vs. Cuirassiers")
+    # first combat against uhlans: -1 to the French; continuing, the lancers' own dice take -1
+    uhlans = unit("d2", "cavalry", "uhlans", side=DEFENDER, size=8)
+    dragoons = unit("a2", "cavalry", "dragoons", size=8)
+    assert "-1 Vs. Cuirassiers or first combat vs. Lancers" in prepare(request("melee", dragoons, uhlans, phase=6)).needed
+    continuing = prepare(request("melee", dragoons, uhlans, phase=6, ticked={"continuing"})).needed
+    assert continuing.endswith("defender 5+ on each of 4 dice (4+, -1 Lancers continuing a melee)")
+
+
+def test_cavalry_destroys_a_column_and_unsupported_artillery():
+    horse = unit("a1", "cavalry", "cuirassiers", size=8)
+    column = unit("d1", "infantry", "infantry_column", side=DEFENDER)
+    req = request("melee", horse, column, phase=6)
+    assert prepare(req).dice is None
+    outcome = resolve(req)
+    assert outcome.text == "Infantry destroyed"
+    d1 = after(req, outcome)["d1"]
+    assert d1.removed and d1.size == 0
+    guns = unit("d2", "artillery", "artillery", side=DEFENDER, size=4)
+    assert resolve(request("melee", horse, guns, phase=6)).text == "Artillery destroyed"
+    with pytest.raises(RulesError, match="The supporting unit fights instead of the Artillery"):
+        prepare(request("melee", horse, guns, phase=6, ticked={"supported"}))
+    with pytest.raises(RulesError, match="Infantry cannot charge cavalry"):
+        prepare(request("melee", unit("a2", "infantry", "infantry_column"), unit("d3", "cavalry", "hussars", side=DEFENDER, size=8), phase=6))
+
+
+def test_cavalry_pass_through_a_masse():
+    # "take a casualty on a 4+ for each infantry unit contacted": two units, 2d6, 1/4 1/2 1/4.
+    horse = unit("d1", "cavalry", "hussars", side=DEFENDER, size=8)
+    square = unit("a1", "infantry", "infantry_square")
+    req = request("melee", horse, square, phase=11, numbers={"infantry_contacted": 2})
+    prepared = prepare(req)
+    assert prepared.dice == "2d6>=4"
+    assert dict(prepared.odds)["Cavalry casualties"] == {"1 casualty": Fraction(1, 2), "0 casualties": Fraction(1, 4),
+                                                          "2 casualties": Fraction(1, 4)}
+    outcome = resolve(req, [4, 3])
+    assert outcome.text.startswith("Cavalry pass through full movement distance") and outcome.text.endswith("The cavalry take 1 casualty.")
+    d1 = after(req, outcome)["d1"]
+    assert d1.size == 7 and d1.has("charge_marker")
+
+
+def test_losing_a_melee():
+    # Phase 7, Fail by 1 or 2: "Infantry not in line form line 2” back from the enemy."
+    column = unit("a1", "infantry", "infantry_column", states={"lost_melee": 1, "in_melee": None})
+    req = request("morale", column, phase=7)
+    outcome = resolve(req, [6])
+    assert outcome.text.startswith("Fail by 1 or 2: Infantry not in line form line 2” back from the enemy.")
+    a1 = after(req, outcome)["a1"]
+    assert a1.attr("unit_type") == "infantry_line" and not a1.has("lost_melee") and a1.has("in_melee")
+    # Rout ends the melee of its opponent
+    loser = unit("a2", "infantry", "infantry_line", quality="conscript", size=3, start=12, states={"lost_melee": 1})
+    enemy = unit("d1", "infantry", "infantry_line", side=DEFENDER, states={"in_melee": None}, _opponent="a2")
+    routed = request("morale", loser, phase=12, others=(enemy,))
+    units = after(routed, resolve(routed, [6]))
+    assert units["a2"].removed and not units["d1"].has("in_melee")
+
+
+# ---------------------------------------------------------------------------
+# The card's plain rolls, options and the phase checklist
+# ---------------------------------------------------------------------------
+
+
+def test_plain_rolls():
+    # "it takes d6 casualties"; "loser retires d6”"
+    line = unit("a1", "infantry", "infantry_line")
+    req = request("cannot_form_line", line, phase=7)
+    assert dict(prepare(req).odds)["Casualties"]["4 casualties"] == Fraction(1, 6)
+    outcome = resolve(req, [4])
+    assert outcome.text == "takes 4 casualties" and after(req, outcome)["a1"].size == 8
+    assert resolve(request("loser_retires", line, phase=12), [3]).text == "retires 3”; the winner follows up"
+    with pytest.raises(RulesError, match="is rolled in phases 7, 12"):
+        prepare(request("loser_retires", line, phase=3))
+
+
+def test_the_defender_may_play_the_french():
+    line = unit("d1", "infantry", "infantry_line", side=DEFENDER)
+    column = unit("a1", "infantry", "infantry_column")
+    french = {"french_side": "defender"}
+    assert prepare(request("fire", line, column, phase=8, options=french)).dice == "6d6>=4"
+    with pytest.raises(RulesError, match="the austrian do not shoot in phase 8"):
+        prepare(request("fire", line, column, phase=8))
+
+
+def test_a_unit_type_must_fit_its_arm():
+    with pytest.raises(RulesError, match="its unit type is hussars"):
+        prepare(request("move", unit("a1", "infantry", "hussars"), phase=3))
+
+
+def test_phases_do_not_end_before_the_card_s_tests():
+    hit = unit("d1", "infantry", "infantry_column", side=DEFENDER, states={"casualties": None})
+    assert RESOLVER.unfinished("phase_2", {"d1": hit}) == ["D1 took casualties and checks morale"]
+    closing = unit("a1", "infantry", "infantry_column", states={"charging": 1, "closing": 1}, _charge_target="d2")
+    target = unit("d2", "infantry", "infantry_line", side=DEFENDER)
+    assert RESOLVER.unfinished("phase_5", {"a1": closing, "d2": target}) == ["D2 checks morale to stand against A1"]
+    charging = unit("a2", "infantry", "infantry_column", states={"charging": 1})
+    assert RESOLVER.unfinished("phase_4", {"a2": charging}) == ["A2 checks morale to close for melee"]
+    loser = unit("a3", "infantry", "infantry_line", states={"lost_melee": 1})
+    assert RESOLVER.unfinished("phase_7", {"a3": loser}) == ["A3 lost a melee and checks morale"]
+    marked = unit("a4", "cavalry", "dragoons", size=8, states={"charge_marker": None})
+    assert RESOLVER.unfinished("phase_13", {"a4": marked}) == ["A4 rolls to recall"]
+    failed_now = unit("a4", "cavalry", "dragoons", size=8, states={"charge_marker": None, "recall_failed": 2})
+    assert RESOLVER.unfinished("phase_13", {"a4": failed_now}) == []
+    assert RESOLVER.unfinished("phase_3", {"d1": hit, "a4": marked}) == []
+
+
+def test_the_crew_dice_are_rolled_even_when_the_target_cannot_be_hit():
+    # Skirmishers "6", -1 Long Range, -1 if 6lbs or lighter: 8, no hit; the column behind at medium
+    # range needs 4+ -1: 5+, read on the same dice.
+    guns = unit("a1", "artillery", "artillery", size=4, gun_pounds=6)
+    skirmishers = unit("d1", "infantry", "skirmishers", side=DEFENDER, size=6)
+    column = unit("d2", "infantry", "infantry_column", side=DEFENDER)
+    first = request("artillery_fire", guns, skirmishers, ticked={"long_range", "light"}, others=(column,))
+    assert prepare(first).dice == "4d6"
+    units = after(first, resolve(first, [5, 6, 1, 2]))
+    assert units["d1"].size == 6
+    behind = request("artillery_behind", units["a1"], units["d2"], others=(units["d1"],))
+    assert RESOLVER.action("artillery_behind").resolve(behind, None).text == "Unit behind: 2 hits on D2: 2 casualties"

@@ -236,7 +236,9 @@ def _checked_unit(resolver: Resolver, values: Mapping[str, Any], before: Unit | 
     attrs = dict(before.attrs) if before else {}
     attrs.update({a.id: values[a.id] for a in resolver.attributes if a.id in values})
     try:
-        out["attrs"] = resolver.attrs_for(attrs)
+        # values a rule set carries between resolutions ("_charge_target"...) are kept as they are
+        carried = {k: v for k, v in attrs.items() if k.startswith("_")}
+        out["attrs"] = {**carried, **resolver.attrs_for(attrs)}
     except RulesError as exc:
         raise CampaignError(str(exc)) from None
     return out

@@ -164,7 +164,7 @@ def start(session: CampaignSession, battle_id: int) -> str:
             raise CampaignError(f"{fight.resolver} has no conversion data")
         conversion, order = converted
         for n, t in enumerate(order.units, start=1):
-            raw = {**conversion.defaults.get(t.arm, {}), "quality": t.quality}
+            raw = {**conversion.defaults.get(t.arm, {}), "quality": t.quality, **resolver.converted(t.arm, t.cohesion)}
             try:
                 attrs = resolver.attrs_for(raw)
             except RulesError as exc:

@@ -63,6 +63,7 @@ class TacticalUnit:
     arm: str
     size: int  # stands, figures... as the rule set counts them
     quality: str
+    cohesion: int = 3  # the campaign force's cohesion (1-6), for what a rule set derives from it
 
 
 @dataclass
@@ -130,7 +131,7 @@ def tactical_order(
         quality = _nearest_key(conversion.quality, cohesion)
         for n in range(1, count + 1):
             label = f"{name} {conversion.label} {n}" if count > 1 else name
-            order.units.append(TacticalUnit(label, force_id, arm, conversion.size[arm], quality))
+            order.units.append(TacticalUnit(label, force_id, arm, conversion.size[arm], quality, cohesion))
     order.leaders = [(name, _nearest_key(conversion.leader, cv)) for name, cv in leaders]
     return order
 

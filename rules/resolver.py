@@ -254,8 +254,9 @@ class Resolver:
     actions: tuple[Action, ...]
     alternating: bool = True  # each side has a bound of its own, repeating the phases
     turn_label: str = "turn"
-    # the attributes of a unit drawn from the campaign: (arm, converted quality) -> attrs
-    converted: Callable[[str, str], Mapping[str, Any]] = lambda arm, quality: {}
+    # attributes a unit drawn from the campaign takes from its force, beyond the
+    # conversion's class and defaults: (arm, campaign cohesion 1-6) -> attrs
+    converted: Callable[[str, int], Mapping[str, Any]] = lambda arm, cohesion: {}
     # sentences that stop the phase from ending (hits not yet read...), for the phase id
     unfinished: Callable[[str, Mapping[str, Unit]], Sequence[str]] = lambda phase, units: ()
     arms: tuple[str, ...] = ("infantry", "cavalry", "artillery")

@@ -53,6 +53,7 @@ from rules.napoleonic_d10.data import (
     Leader,
     card,
     cell_text,
+    cw_level_for,
     modifier,
     options_of,
     table,
@@ -1075,4 +1076,5 @@ RESOLVER = Resolver(
     alternating=False,
     turn_label="turn",
     unfinished=_unfinished,
+    converted=lambda arm, cohesion: {"cw_level": cw_level_for(cohesion)},  # conversion.toml [cw_level]
 )

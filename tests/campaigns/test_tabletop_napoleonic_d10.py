@@ -23,7 +23,9 @@ def test_a_battle_on_the_d10_card_goes_back_to_the_campaign(tmp_path):
     table = tabletop.load(s, battle_id)
     attackers, defenders = table.side_units("attacker"), table.side_units("defender")
     a1, a2, d1 = attackers[0], attackers[1], defenders[0]
-    assert (a1.size, a1.attr("cw_level"), a1.attr("formation"), a1.attr("weapon")) == (6, 9, "column", "musket")
+    # cohesion 2 (conscripts) is CW level 7 by conversion.toml [cw_level]; defaults give the rest
+    assert (a1.size, a1.attr("cw_level"), a1.attr("formation"), a1.attr("weapon")) == (6, 7, "column", "musket")
+    assert d1.attr("cw_level") == 11  # cohesion 4, line
     assert a1.attr("quality") == "conscript" and d1.attr("quality") == "line"  # converted from the forces' cohesion
     force = d1.force
 

@@ -28,6 +28,11 @@ def test_a_battle_on_the_d10_card_goes_back_to_the_campaign(tmp_path):
     assert d1.attr("cw_level") == 11  # cohesion 4, line
     assert a1.attr("quality") == "conscript" and d1.attr("quality") == "line"  # converted from the forces' cohesion
     force = d1.force
+    # the worked battle below is read at CW level 9 on both sides: the umpire sets it
+    for unit in (a1, d1):
+        tabletop.edit_unit(s, battle_id, unit.id, {"cw_level": "9"})
+    table = tabletop.load(s, battle_id)
+    a1, d1 = table.units[a1.id], table.units[d1.id]
 
     # Initiative: nothing else, and the phase does not end before the roll.
     with pytest.raises(CampaignError, match="Fire is not done in the Initiative phase"):

@@ -12,7 +12,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
 from campaigns import tabletop
@@ -42,13 +42,23 @@ def _known(table: tabletop.Tabletop, state: str) -> bool:
     return any(s.id == state for s in table.resolver.states)
 
 
+WIDTH = 22  # of the checklist's text: 27 columns, less the padding and the scroll bar
+
+
+def _line(text: str) -> str:
+    return text if len(text) <= WIDTH else text[: WIDTH - 1] + "…"
+
+
 def checklist(table: tabletop.Tabletop) -> list[str]:
+    """The sequence of play, a line a phase: done ✓, now ▶ (with who acts), to come."""
     r, at = table.resolver, table.position
     lines = [f"{r.turn_label.title()} {at.turn}" + (f": the {at.bound}'s" if r.alternating else "")]
     for i, phase in enumerate(r.phases):
         mark = "✓" if i < at.phase else "▶" if i == at.phase else " "
-        who = {"active": at.bound, "inactive": "the other side", "both": "both sides"}.get(phase.acts, phase.acts)
-        lines.append(f"{mark} {phase.title}" + (f" ({who})" if i == at.phase else ""))
+        lines.append(_line(f"{mark} {phase.title}"))
+        if i == at.phase:
+            who = {"active": at.bound, "inactive": "the other side", "both": "both sides"}.get(phase.acts, phase.acts)
+            lines.append(_line(f"  ({who})"))
     waiting = table.unfinished()
     if waiting:
         lines += ["", "Waiting:"] + [f"· {w}" for w in waiting]
@@ -69,7 +79,8 @@ class ResolverScreen(CampaignScreen):
     ]
     DEFAULT_CSS = """
     ResolverScreen #main { height: 1fr; }
-    ResolverScreen #checklist { width: 26; padding: 0 1; border-right: solid $primary; }
+    ResolverScreen #checklist-box { width: 27; border-right: solid $primary; scrollbar-size-vertical: 1; }
+    ResolverScreen #checklist { padding: 0 1; }
     ResolverScreen #units { width: 1fr; }
     ResolverScreen #detail { height: 5; padding: 0 1; border-top: solid $primary; }
     """
@@ -82,7 +93,8 @@ class ResolverScreen(CampaignScreen):
     def body(self) -> ComposeResult:
         yield Static(id="head", classes="title", markup=False)
         with Horizontal(id="main"):
-            yield Static(id="checklist", markup=False)
+            with VerticalScroll(id="checklist-box"):
+                yield Static(id="checklist", markup=False)
             with Vertical(id="units-box"):
                 yield DataTable(id="units", cursor_type="row", zebra_stripes=True)
         yield Static(id="detail", markup=False)
@@ -96,6 +108,9 @@ class ResolverScreen(CampaignScreen):
         state = "over" if table.ended else f"{table.resolver.turn_label} {table.position.turn}, {phase.title}"
         self.query_one("#head", Static).update(f"{table.location} #{table.battle_id} · {table.resolver.title} · {state}")
         self.query_one("#checklist", Static).update("\n".join(checklist(table)))
+        box = self.query_one("#checklist-box", VerticalScroll)
+        box.can_focus = False
+        self.call_after_refresh(box.scroll_to, y=max(0, table.position.phase - 3), animate=False)
         grid = self.query_one("#units", DataTable)
         keep = grid.cursor_row
         grid.clear(columns=True)

@@ -239,6 +239,7 @@ class Action:
     help: str = ""
     acts: str | None = None  # who acts, when not the phase's side: INACTIVE for a response to the enemy
     anytime: bool = False  # taken in any phase, when a result calls for it (a rout move, reading hits)
+    arms: tuple[str, ...] = ()  # the arms that take it (artillery fire...); empty: any arm
 
 
 @dataclass(frozen=True)
@@ -365,6 +366,8 @@ def check_request(resolver: Resolver, request: Request) -> None:
     actor, target = request.actor, request.target
     if actor.removed:
         raise RulesError(f"{actor.name} has been removed from the table")
+    if action.arms and actor.arm not in action.arms:
+        raise RulesError(f"{action.title} is for {' and '.join(action.arms)} only; {actor.name} is {actor.arm}")
     if action.target == NO_TARGET and target is not None:
         raise RulesError(f"{action.title} takes no target")
     if action.target != NO_TARGET:

@@ -142,7 +142,7 @@ def test_artillery_refusals():
         prepare(request("artillery_fire", guns, line, ticked={"close_range", "long_range"}))
     with pytest.raises(RulesError, match="only horse artillery may unlimber"):
         prepare(request("artillery_fire", unit("a2", "artillery", "limbered_artillery", size=4), line))
-    with pytest.raises(RulesError, match="not artillery"):
+    with pytest.raises(RulesError, match="Artillery fire is for artillery only"):
         prepare(request("artillery_fire", unit("a3", "infantry", "infantry_column"), line))
     with pytest.raises(RulesError, match="phase 1"):
         prepare(request("artillery_fire", guns, line, phase=3))
@@ -302,7 +302,7 @@ def test_recall():
     assert failed.text.startswith("Fail: Cavalry take one casualty. Next turn they cannot move")
     a1 = after(req, failed)["a1"]
     assert a1.size == 7 and a1.states["recall_failed"] == 2 and a1.has("charge_marker")
-    with pytest.raises(RulesError, match="only cavalry test in phase 13"):
+    with pytest.raises(RulesError, match="Recall cavalry is for cavalry only"):
         prepare(request("recall", unit("a2", "infantry", "infantry_column"), phase=13))
 
 

@@ -52,3 +52,43 @@ def test_resolution(snap_compare, make_app, fired_file, size):
         await wait_for(pilot, "Hits:")
 
     assert snap_compare(make_app(fired_file), run_before=open_a_resolution, terminal_size=size)
+
+
+OTHERS = ["napoleonic_13phase", "napoleonic_uc_um", "napoleonic_d10"]
+
+
+@pytest.fixture
+def on_the_table(campaign_file, request):
+    """A battle of the rule set `request.param` just put on the table."""
+    battle_id = handed_off(campaign_file, request.param)
+    session = CampaignSession.open(campaign_file)
+    try:
+        tabletop.start(session, battle_id)
+    finally:
+        session.close()
+    return campaign_file
+
+
+async def _open_any(pilot):
+    await pilot.press("x")
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+    await pilot.press("g")
+    await wait_for(pilot, "▶")
+
+
+@pytest.mark.parametrize("on_the_table", OTHERS, indirect=True)
+@pytest.mark.parametrize("size", SIZES)
+def test_each_rule_sets_resolver_screen(snap_compare, make_app, on_the_table, size):
+    assert snap_compare(make_app(on_the_table), run_before=_open_any, terminal_size=size)
+
+
+@pytest.mark.parametrize("on_the_table", OTHERS, indirect=True)
+def test_each_rule_sets_first_resolution(snap_compare, make_app, on_the_table):
+    async def open_a_resolution(pilot):
+        await _open_any(pilot)
+        await pilot.press("r")
+        await wait_for(pilot, "ctrl+r rolls")
+
+    assert snap_compare(make_app(on_the_table), run_before=open_a_resolution, terminal_size=(80, 24))

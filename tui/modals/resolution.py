@@ -29,6 +29,8 @@ def allowed_actions(table: tabletop.Tabletop, actor_id: str) -> list[tuple[str, 
     actor = table.units[actor_id]
     out = []
     for action in table.resolver.actions:
+        if action.arms and actor.arm not in action.arms:
+            continue
         try:
             may_act(table.resolver, table.position, action.id, actor.side)
         except RulesError:

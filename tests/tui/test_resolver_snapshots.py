@@ -87,7 +87,17 @@ def test_each_rule_sets_resolver_screen(snap_compare, make_app, on_the_table, si
 @pytest.mark.parametrize("on_the_table", OTHERS, indirect=True)
 def test_each_rule_sets_first_resolution(snap_compare, make_app, on_the_table):
     async def open_a_resolution(pilot):
+        from textual.widgets import DataTable
+
+        from tui.modals.resolution import allowed_actions
+
         await _open_any(pilot)
+        screen = pilot.app.screen
+        table = tabletop.load(pilot.app.session, 1)
+        first = next(u for u in table.units.values() if allowed_actions(table, u.id))  # one that acts now
+        grid = screen.query_one("#units", DataTable)
+        grid.move_cursor(row=grid.get_row_index(first.id))
+        await pilot.pause()
         await pilot.press("r")
         await wait_for(pilot, "ctrl+r rolls")
 

@@ -94,7 +94,11 @@ def test_each_rule_sets_first_resolution(snap_compare, make_app, on_the_table):
         await _open_any(pilot)
         screen = pilot.app.screen
         table = tabletop.load(pilot.app.session, 1)
-        first = next(u for u in table.units.values() if allowed_actions(table, u.id))  # one that acts now
+        while not any(allowed_actions(table, u) for u in table.units):  # a phase where a unit acts
+            await pilot.press("n")
+            await pilot.pause()
+            table = tabletop.load(pilot.app.session, 1)
+        first = next(u for u in table.units.values() if allowed_actions(table, u.id))
         grid = screen.query_one("#units", DataTable)
         grid.move_cursor(row=grid.get_row_index(first.id))
         await pilot.pause()

@@ -73,12 +73,16 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
         Binding("escape", "cancel", "Cancel", id="resolution.cancel"),
     ]
 
-    def __init__(self, table: tabletop.Tabletop, actor_id: str, actions: list[tuple[str, str]]) -> None:
+    def __init__(self, table: tabletop.Tabletop, actor_id: str, actions: list[tuple[str, str]],
+                 dice_typed_in: bool = False) -> None:
         super().__init__()
+        self.dice_typed_in = dice_typed_in  # the campaign's dice are rolled on the table and typed in
         self.table = table
         self.actor_id = actor_id
         self.actions = actions
         self.generation = 0  # widget ids change with each action picked, so old ones never clash
+        self.built: str | None = None  # the action whose target, numbers and ticks are shown
+        self.building = False
 
     def compose(self) -> ComposeResult:
         actor = self.table.units[self.actor_id]
@@ -106,9 +110,11 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
 
     async def rebuild(self) -> None:
         """The target, numbers and ticks of the action picked."""
+        self.building = True
         self.generation += 1
         g = self.generation
         action = self.table.resolver.action(self.action_id())
+        self.built = action.id
         actor = self.table.units[self.actor_id]
         details = self.query_one("#details", Vertical)
         await details.remove_children()
@@ -137,6 +143,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
         if action.help:
             widgets.append(Static(action.help, classes="muted", markup=False))
         await details.mount_all(widgets)
+        self.building = False
         self.show()
 
     def choice(self) -> dict[str, Any]:
@@ -177,7 +184,8 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "action":
-            await self.rebuild()
+            if event.value != self.built:  # not the Select's own first announcement
+                await self.rebuild()
         else:
             self.show()
 
@@ -191,12 +199,26 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
         self.action_go(False)
 
     def action_go(self, typed: bool) -> None:
+        """Roll, or ask for the dice rolled on the table; the choice goes back with the dice typed."""
+        if self.building:  # a key pressed while the action's fields are being laid out
+            self.call_after_refresh(self.action_go, typed)
+            return
         try:
             prepared = self.prepared()
         except CampaignError as exc:
             self.query_one("#error", Static).update(str(exc))
             return
-        self.dismiss({**self.choice(), "typed": typed, "dice": prepared.dice, "what": prepared.what})
+        choice = self.choice()
+        if prepared.dice is None or not (typed or self.dice_typed_in):
+            self.dismiss({**choice, "entered": None})
+            return
+        from tui.modals.dice_entry import DiceEntryScreen
+
+        def got(values: list[int] | None) -> None:
+            if values is not None:
+                self.dismiss({**choice, "entered": values})
+
+        self.app.push_screen(DiceEntryScreen(prepared.what, prepared.dice), got)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

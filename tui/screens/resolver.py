@@ -175,20 +175,14 @@ class ResolverScreen(CampaignScreen):
         if not actions:
             self.notify(f"{unit.name} ({unit.side}) has nothing to do in the {table.phase.title} phase.", severity="warning")
             return
-        self.app.push_screen(ResolutionScreen(table, unit_id, actions), self._resolved)
+        typed_in = self.session.campaign().dice_mode == "entered"
+        self.app.push_screen(ResolutionScreen(table, unit_id, actions, typed_in), self._resolved)
 
     def _resolved(self, choice: dict[str, Any] | None) -> None:
         if not choice:
             return
-        args = {k: choice[k] for k in ("action", "actor", "target", "ticked", "numbers")}
-
-        def run(entered: list[int] | None) -> None:
-            self.attempt(lambda: tabletop.resolve(self.session, self.battle_id, entered=entered, **args))
-
-        if choice["dice"] is None:
-            run(None)
-        else:
-            self.with_dice(choice["what"], choice["dice"], run, typed=choice["typed"])
+        args = {k: choice[k] for k in ("action", "actor", "target", "ticked", "numbers", "entered")}
+        self.attempt(lambda: tabletop.resolve(self.session, self.battle_id, **args))
 
     def action_next_phase(self) -> None:
         if self._open() is not None:

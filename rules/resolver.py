@@ -109,6 +109,7 @@ class Phase:
     acts: str = BOTH  # ACTIVE: the side whose bound it is; BOTH; INACTIVE: the other side
     actions: tuple[str, ...] = ()
     printed: str = ""  # the card's words for it
+    who: str = ""  # who does what, for the checklist, when the card says more than `acts`
 
 
 @dataclass(frozen=True)
@@ -262,6 +263,9 @@ class Resolver:
     unfinished: Callable[[str, Mapping[str, Unit]], Sequence[str]] = lambda phase, units: ()
     arms: tuple[str, ...] = ("infantry", "cavalry", "artillery")
     shown: tuple[str, ...] = ()  # attributes shown beside the states when set (hits waiting...)
+    # the card's own name for each battle side, where the card names sides (French,
+    # Austrian): battle options -> {"attacker": "French", "defender": "Austrian"}
+    side_names: Callable[[Mapping[str, str]], Mapping[str, str]] = lambda options: {}
 
     def action(self, action_id: str) -> Action:
         for action in self.actions:

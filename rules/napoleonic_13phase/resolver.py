@@ -947,7 +947,8 @@ def _phases() -> tuple[Phase, ...]:
     out = []
     for p in turn_sequence():
         printed = f"{p.number}. {p.title}" + (f" {p.note}" if p.note else "")
-        out.append(Phase(f"phase_{p.number}", f"{p.number}. {p.title}", BOTH, _actions_of(p.number), printed))
+        out.append(Phase(f"phase_{p.number}", f"{p.number}. {p.title}", BOTH, _actions_of(p.number), printed,
+                         who=p.checklist))
     return tuple(out)
 
 
@@ -958,7 +959,15 @@ def _types() -> tuple[str, ...]:
 _retires = _plain("loser_retires")
 _cannot_form = _plain("cannot_form_line")
 
+def _side_names(chosen: Mapping[str, str]) -> dict[str, str]:
+    """The card's French and Austrians, as this battle's sides (option french_side)."""
+    french = resolve_options(RULESET, chosen)["french_side"]
+    austrian = "defender" if french == "attacker" else "attacker"
+    return {french: "French", austrian: "Austrian"}
+
+
 RESOLVER = Resolver(
+    side_names=_side_names,
     ruleset=RULESET,
     title="French-Austrian 13-phase rules",
     size_label="figures",

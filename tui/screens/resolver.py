@@ -8,6 +8,7 @@ phase off; the battle ends with d, which sends the losses back to the campaign.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from textual.app import ComposeResult
@@ -53,12 +54,13 @@ def checklist(table: tabletop.Tabletop) -> list[str]:
     """The sequence of play, a line a phase: done ✓, now ▶ (with who acts), to come."""
     r, at = table.resolver, table.position
     lines = [f"{r.turn_label.title()} {at.turn}" + (f": the {at.bound}'s" if r.alternating else "")]
+    lines += [_line(f"{name} = {side}") for side, name in r.side_names(table.options).items()]
     for i, phase in enumerate(r.phases):
         mark = "✓" if i < at.phase else "▶" if i == at.phase else " "
         lines.append(_line(f"{mark} {phase.title}"))
         if i == at.phase:
-            who = {"active": at.bound, "inactive": "the other side", "both": "both sides"}.get(phase.acts, phase.acts)
-            lines.append(_line(f"  ({who})"))
+            who = phase.who or {"active": at.bound, "inactive": "the other side", "both": "both sides"}.get(phase.acts, phase.acts)
+            lines += [f"  {part}" for part in textwrap.wrap(f"({who})", WIDTH - 2)]
     waiting = table.unfinished()
     if waiting:
         lines += ["", "Waiting:"] + [f"· {w}" for w in waiting]

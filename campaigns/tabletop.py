@@ -328,7 +328,7 @@ def request(table: Tabletop, action: str, actor: str, target: str | None = None,
     actor_unit = _unit(table, actor)
     target_unit = _unit(table, target) if target else None
     req = Request(action, actor_unit, target_unit, frozenset(ticked), dict(numbers or {}), table.options,
-                  table.units, table.phase.id)
+                  table.units, table.phase.id, table.position.turn, table.position.bound)
     try:
         may_act(table.resolver, table.position, action, actor_unit.side)
         check_request(table.resolver, req)

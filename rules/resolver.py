@@ -217,6 +217,8 @@ class Request:
     options: Mapping[str, str] = field(default_factory=dict)  # the rule set's named options, resolved
     units: Mapping[str, Unit] = field(default_factory=dict)  # every unit of the battle, by id
     phase: str = ""
+    turn: int = 1
+    bound: str = ATTACKER  # the side whose bound it is
 
 
 @dataclass(frozen=True)

@@ -374,7 +374,7 @@ def _phases() -> tuple[Phase, ...]:
         actions = [a for a in step.actions if a not in ("charge_move", "general_move")]
         if step.id == "artillery_fire" or step.id == "simultaneous_fire" or step.id == "hand_to_hand":
             actions.append("combat")
-        out.append(Phase(step.id, step.title, acts, tuple(actions), step.printed))
+        out.append(Phase(step.id, step.title, acts, tuple(actions), step.printed, who=step.who))
     return tuple(out)
 
 

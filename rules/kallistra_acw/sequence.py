@@ -26,6 +26,7 @@ class Step:
     sides: str  # "active" (the card's side A) or "both"
     actions: tuple[str, ...]
     printed: str  # the card's line of the phase
+    who: str = ""  # who does what in it, for the umpire's checklist
 
     @property
     def title(self) -> str:
@@ -36,7 +37,8 @@ def steps() -> tuple[Step, ...]:
     """The steps of one bound, in order; the other side's bound repeats them."""
     table = get_table(RULESET, "sequence")
     return tuple(
-        Step(raw["id"], raw["phase"], raw["sides"], tuple(raw["actions"]), table.lookup(phase=raw["phase"]).text)
+        Step(raw["id"], raw["phase"], raw["sides"], tuple(raw["actions"]), table.lookup(phase=raw["phase"]).text,
+             raw.get("who", ""))
         for raw in card()["step"]
     )
 

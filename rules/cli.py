@@ -156,7 +156,7 @@ def _target_odds(table: Table, args: argparse.Namespace, modifier: int) -> str:
         raise RulesError(f"table {table.id} prints target numbers: give the dice rolled against them with --dice (e.g. 1d6)")
     values = _axes(table, args.axes)
     cell = table.lookup(**values)
-    dist = target_odds(cell.text, dice, modifier)
+    dist = target_odds(cell.text, dice, modifier, table.target)
     if args.json:
         return json.dumps(
             {"ruleset": table.ruleset, "table": table.id, "dice": dice, "modifier": modifier, "axes": values,

@@ -144,12 +144,22 @@ def load_table(path: Path, ruleset: str) -> Table:
         cells=tuple(cells),
         printed_rows=tuple(printed),
         dice=data.get("dice"),
+        target=_target(data.get("target"), where),
         legend=dict(legend),
         notes=tuple(notes),
         card_notes=tuple(data.get("card_notes", [])),
         pages=pages,
         page_cells=page_cells,
     )
+
+
+TARGETS = ("more_than", "at_least", "at_most")
+
+
+def _target(raw: object, where: str) -> str | None:
+    if raw is not None and raw not in TARGETS:
+        raise DataFileError(f"{where}: target is one of {', '.join(TARGETS)}, not {raw!r}")
+    return raw  # type: ignore[return-value]
 
 
 def ruleset_ids() -> list[str]:

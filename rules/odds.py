@@ -73,11 +73,16 @@ _AT_LEAST = re.compile(r"^(\d+)\s*\+$")
 _AT_MOST = re.compile(r"^(\d+)\s*(?:or less|et -|-)$")
 
 
-def target_odds(text: str, dice: Dice | str, modifier: int = 0) -> dict[str, Fraction]:
+def target_odds(text: str, dice: Dice | str, modifier: int = 0, bare: str | None = None) -> dict[str, Fraction]:
     """The chance that a roll meets a printed target: "4+" (at least 4 after the
-    modifier) or "5 or less" (at most 5). Any other cell is not a target number."""
+    modifier) or "5 or less" (at most 5); a bare number ("3") as the table says it
+    is met (`bare`: more_than, at_least or at_most). Any other cell is not a target number."""
     cell = " ".join(text.split())
-    if m := _AT_LEAST.match(cell):
+    if bare is not None and cell.lstrip("-").isdigit():
+        n = int(cell)
+        hit = {"more_than": lambda roll: roll > n, "at_least": lambda roll: roll >= n,
+               "at_most": lambda roll: roll <= n}[bare]
+    elif m := _AT_LEAST.match(cell):
         hit = lambda roll: roll >= int(m[1])  # noqa: E731
     elif m := _AT_MOST.match(cell):
         hit = lambda roll: roll <= int(m[1])  # noqa: E731

@@ -170,6 +170,9 @@ class Table:
     legend: dict[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     card_notes: tuple[str, ...] = ()
+    # how a bare number in a cell is met, when the card says ("must achieve a score
+    # greater than shown"): "more_than"; None when cells print their own ("4+")
+    target: str | None = None
 
     @property
     def axes(self) -> tuple[Axis, ...]:

@@ -1,5 +1,6 @@
 """Exact odds from icepool: they sum to 1 and agree with a large seeded sample."""
 
+import json
 import math
 from collections import Counter
 from fractions import Fraction
@@ -111,3 +112,22 @@ def test_a_result_is_not_a_target():
 
     with pytest.raises(RulesError, match="not a target number"):
         target_odds("Rout", "1d6")
+
+
+def test_a_bare_number_is_met_as_its_table_says():
+    from rules.odds import target_odds
+
+    # Kallistra's response to charge: "a score greater than shown": a Regular 3 stands on 4, 5, 6
+    assert target_odds("3", "1d6", bare="more_than")["success"] == Fraction(1, 2)
+    assert target_odds("3", "1d6", bare="at_least")["success"] == Fraction(2, 3)
+    assert target_odds("3", "1d6", bare="at_most")["success"] == Fraction(1, 2)
+    with pytest.raises(RulesError, match="not a target number"):
+        target_odds("3", "1d6")
+
+
+def test_the_rules_command_reads_the_response_to_charge_as_the_card_does(capsys):
+    from rules.cli import main
+
+    assert main(["odds", "kallistra_acw", "stand", "class=elite", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["dice"] == "1d6" and out["results"][0] == {"text": "success", "probability": "2/3", "float": 2 / 3}

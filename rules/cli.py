@@ -116,14 +116,19 @@ def _odds(args: argparse.Namespace) -> str:
     values = _axes(table, args.axes, skip=table.rows.name)
     if table.rows.name in values:
         raise RulesError(f"odds roll the dice for {table.rows.name}; leave it out")
-    dist = table_distribution(
-        table,
-        modifier,
-        dice=args.dice,
-        roll_axis=table.rows.name,
-        beyond=NEAREST if args.beyond == "nearest" else None,
-        **values,
-    )
+    try:
+        dist = table_distribution(
+            table,
+            modifier,
+            dice=args.dice,
+            roll_axis=table.rows.name,
+            beyond=NEAREST if args.beyond == "nearest" else None,
+            **values,
+        )
+    except RulesError as exc:
+        if "beyond the printed rows" in str(exc):
+            raise RulesError(f"{exc}; --beyond nearest reads the nearest row") from None
+        raise
     order = sorted(dist, key=lambda text: (text != "-", text))
     if args.json:
         return json.dumps(
@@ -149,13 +154,15 @@ def _odds(args: argparse.Namespace) -> str:
 
 def _target_odds(table: Table, args: argparse.Namespace, modifier: int) -> str:
     """A table of target numbers ("4+"): the chance the dice meet the cell's target."""
-    from rules.odds import target_odds
+    from rules.odds import is_target, target_odds
 
+    values = _axes(table, args.axes)
+    cell = table.lookup(**values)
+    if not is_target(cell.text, table.target):
+        raise RulesError(f"table {table.id} is read, not rolled against: its cell here is {cell.text!r} (adjutant rules lookup)")
     dice = args.dice or table.dice
     if dice is None:
         raise RulesError(f"table {table.id} prints target numbers: give the dice rolled against them with --dice (e.g. 1d6)")
-    values = _axes(table, args.axes)
-    cell = table.lookup(**values)
     dist = target_odds(cell.text, dice, modifier, table.target)
     if args.json:
         return json.dumps(

@@ -73,6 +73,12 @@ _AT_LEAST = re.compile(r"^(\d+)\s*\+$")
 _AT_MOST = re.compile(r"^(\d+)\s*(?:or less|et -|-)$")
 
 
+def is_target(text: str, bare: str | None = None) -> bool:
+    """Whether a cell prints a number to roll against ("4+", "5 or less", or a bare number the table reads)."""
+    cell = " ".join(text.split())
+    return bool(_AT_LEAST.match(cell) or _AT_MOST.match(cell) or (bare is not None and cell.lstrip("-").isdigit()))
+
+
 def target_odds(text: str, dice: Dice | str, modifier: int = 0, bare: str | None = None) -> dict[str, Fraction]:
     """The chance that a roll meets a printed target: "4+" (at least 4 after the
     modifier) or "5 or less" (at most 5); a bare number ("3") as the table says it

@@ -360,3 +360,71 @@ def test_a_division_tests_when_it_has_lost_more_than_half_its_um():
     outcome = run(req("division_test", units["a3"], phase="1.2", units=units), 4)
     assert outcome.text == "division attacker: raté: rupture (failed: rout)"  # Hésitant 5 +
     assert [e.unit for e in outcome.effects] == ["a3"]
+
+
+# -- what the card lists beyond the first resolver: priorities, generals, ranks ----------
+
+
+def test_fire_names_the_cards_priority_of_its_target():
+    # No claim ticked and no nearer enemy: e) 'L'unité ennemie la plus proche.'
+    a, d = unit("a1"), unit("d1", DEFENDER)
+    prepared = R.action("fire").prepare(req("fire", a, d, distance=8))
+    assert prepared.notes[0] == "Cible prioritaire (priority target): e) L'unité ennemie la plus proche."
+    # b) 'à 10 cm ou -' and able to charge or fire at the firer comes before a nearer enemy
+    prepared = R.action("fire").prepare(req("fire", a, d, {"priority_b", "nearer_enemy"}, distance=8))
+    assert prepared.notes[0].startswith("Cible prioritaire (priority target): b) Une unité ennemie à 10 cm ou -")
+
+
+def test_a_target_that_is_no_priority_is_refused():
+    a, d = unit("a1"), unit("d1", DEFENDER)
+    with pytest.raises(RulesError, match=r"fires at its priority target, e\) L'unité ennemie la plus proche"):
+        R.action("fire").prepare(req("fire", a, d, {"nearer_enemy"}, distance=8))
+    # b) is for an enemy at 10 cm or less: at 15 cm it claims nothing
+    with pytest.raises(RulesError, match="none of a\\) to d\\)"):
+        R.action("fire").prepare(req("fire", a, d, {"priority_b", "nearer_enemy"}, distance=15))
+    with pytest.raises(RulesError, match="not artillery"):
+        req("fire", a, d, {"priority_d"})
+
+
+def test_artillery_with_its_general_fires_at_the_unit_of_its_choice_d():
+    guns, d = unit("a1", arm="artillery"), unit("d1", DEFENDER)
+    prepared = R.action("fire").prepare(req("fire", guns, d, {"priority_d", "nearer_enemy"}, distance=30))
+    assert prepared.notes[0].startswith("Cible prioritaire (priority target): d) L'unité de son choix")
+
+
+def test_defensive_fire_is_at_the_charger_a_pre_filled_from_the_charge():
+    d, a = unit("d1", DEFENDER, states={"charged": 1}), unit("a1", states={"charging": 1})
+    ticks = {t.id: t for t in R.action("fire").ticks(d, a)}
+    assert ticks["priority_a"].checked and not ticks["nearer_enemy"].checked
+    prepared = R.action("fire").prepare(req("fire", d, a, {"priority_a", "nearer_enemy"}, phase="3.5", distance=5))
+    assert prepared.notes[0] == "Cible prioritaire (priority target): a) Les unités qui chargent l'unité qui tire."
+
+
+def test_a_killed_brigade_general_is_replaced_in_step_1_3():
+    a = unit("a1", um="1re brigade")
+    may_act(R, at("1.3"), "replace_general", ATTACKER)
+    outcome = run(req("replace_general", a, None, {"killed"}, phase="1.3"))
+    assert outcome.text.startswith("UM 1re brigade: général de brigade tué (killed) remplacé")
+    assert outcome.effects == ()
+    with pytest.raises(RulesError, match="killed or captured"):
+        R.action("replace_general").prepare(req("replace_general", a, None, {"killed", "captured"}, phase="1.3"))
+
+
+def test_filling_the_ranks_takes_off_the_ec_whose_figures_are_gone():
+    # under loss_unit = figure the saves take off figures; step 2.1 takes off the emptied EC
+    a = unit("a1", size=3, start=6)  # 3 of 6 EC lost is half; one more is '+ de la moitié'
+    figures = {"loss_unit": "figure"}
+    may_act(R, at("2.1"), "fill_ranks", ATTACKER)
+    outcome = run(req("fill_ranks", a, phase="2.1", options=figures, ec_off=1))
+    assert outcome.text == "rangs comblés (ranks filled): 1 EC off; it has lost more than half its EC: it tests at Phase 1"
+    assert apply_effects({"a1": a}, outcome.effects)["a1"].size == 2
+    with pytest.raises(RulesError, match="loss_unit = ec"):
+        R.action("fill_ranks").prepare(req("fill_ranks", a, phase="2.1", ec_off=1))
+    with pytest.raises(RulesError, match="must be a whole number of 0 to 3"):
+        req("fill_ranks", a, phase="2.1", options=figures, ec_off=4)
+
+
+def test_limbered_artillery_with_no_battery_named_moves_as_foot_artillery():
+    # 'Artilerie à pied attelée' 15 cm in good going
+    guns = unit("a1", arm="artillery", formation="limbered", battery="-")
+    assert R.action("move").prepare(req("move", guns, phase="2.4")).needed == "15 cm"

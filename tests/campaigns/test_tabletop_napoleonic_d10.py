@@ -56,6 +56,13 @@ def test_a_battle_on_the_d10_card_goes_back_to_the_campaign(tmp_path):
     tabletop.resolve(s, battle_id, "fire", a2.id, d1.id, numbers={"distance": 1}, entered=[8])
     # Disordered -3, 50% or more losses -5: 4 - 8 reads the 0-2 row, Brok in the 9-10 column
     assert "]: Brok = Broken" in tabletop.resolve(s, battle_id, "morale", d1.id, entered=[2, 2])
+    # 'Friendly unit within 3" breaks or routs': d2 stood 2" from d1, and checks morale (CW 11: 18 reads NE)
+    d2 = defenders[1]
+    said = tabletop.resolve(s, battle_id, "friend_breaks", d2.id, numbers={"friend_within": 2})
+    assert said.endswith('#2 checks morale: Friendly unit within 3" breaks or routs')
+    with pytest.raises(CampaignError, match='must check morale: Friendly unit within 3" breaks or routs'):
+        tabletop.next_phase(s, battle_id)
+    assert tabletop.resolve(s, battle_id, "morale", d2.id, entered=[9, 9]).endswith("NE = No effect")
 
     for expected in ("Melee", "Morale", "Initiative"):
         assert tabletop.next_phase(s, battle_id).endswith(expected)
@@ -81,7 +88,7 @@ def test_a_battle_on_the_d10_card_goes_back_to_the_campaign(tmp_path):
     try:
         table = tabletop.load(again, battle_id)
         assert table.ended["winner"] == "attacker"
-        assert [e["action"] for e in table.log] == ["initiative", "move", "fire", "morale", "fire", "morale"]
+        assert [e["action"] for e in table.log] == ["initiative", "move", "fire", "morale", "fire", "morale", "friend_breaks", "morale"]
         assert table.log[2]["raw"] == [8] and table.log[2]["needed"].startswith('1d10 (Close Action 1" +2)')
         assert table.units[d1.id].attr("steps_lost") == 14
         with again.store.read() as db:

@@ -408,3 +408,79 @@ def test_class_dice_results_put_their_states_on():
 def test_disruptive_terrain_needs_its_degree():
     with pytest.raises(RulesError, match="tick the degree of the disruptive terrain"):
         prepare(req("disruptive_terrain", unit("a1", ATTACKER)))
+
+
+# -- what the card lists beyond the tables: who acts, terrain, defensive fire, continuing, morale causes ----
+
+
+def test_each_phase_says_who_acts_in_the_cards_words():
+    who = {p.id: p.who for p in R.phases}
+    assert who["initiative"] == "the two army commanders roll 1d10; the high modified die moves first"
+    assert who["movement"].startswith("all units must roll to move")
+    assert 'defensive fire at 4" (guns: Short)' in who["charges"]
+    assert all(who.values())
+
+
+def test_terrain_effects_on_the_move_by_arm():
+    # 'Light Woods 3/4 1/2', 'Linear Obstical 1" 3"', 'Heavy Woods 1/4 NM', 'Gradual Slope NE NE'
+    a = unit("a1", ATTACKER)
+    ticks = {t.id: t.label for t in R.action("move").ticks(a, None)}
+    assert ticks["light_woods"] == "Terrain Effects: Light Woods (INF/CAV 3/4)"
+    out = resolve(req("move", a, ticked=["light_woods", "linear_obstacle"]), [5, 5])
+    assert out.text == 'Full: moves up to 4" in line (18" on road); Light Woods: 3/4 of the distance while in it; Linear Obstical: crossing costs 1"'
+    g = unit("g1", DEFENDER, "artillery", 8)
+    out = resolve(req("move", g, ticked=["heavy_woods", "gradual_slope", "linear_obstacle"]), [6, 6])
+    assert out.text.endswith('; Heavy Woods: NM (may not move there); Linear Obstical: crossing costs 3"; Gradual Slope: NE (no effect)')
+
+
+def test_defensive_fire_reaches_the_def_fire_range_in_the_charges_phase():
+    a, d = unit("a1", ATTACKER), unit("d1", DEFENDER)
+    assert "casualty step" in resolve(req("fire", d, a, ["defensive_fire"], {"distance": 4}), [5]).text  # Small Arms 4"
+    with pytest.raises(RulesError, match='d1 gives defensive fire up to 4"'):
+        prepare(req("fire", d, a, ["defensive_fire"], {"distance": 5}))
+    g = unit("g1", DEFENDER, "artillery", 8)  # 6pdr: Artillery Short, 'Short, Ball 0–8"'
+    prepare(req("fire", g, a, ["defensive_fire"], {"distance": 8}))
+    with pytest.raises(RulesError, match='up to 8"'):
+        prepare(req("fire", g, a, ["defensive_fire"], {"distance": 9}))
+    fire_phase = Request("fire", d, a, frozenset({"defensive_fire"}), {"distance": 2},
+                         resolve_options("napoleonic_d10", {}), {"a1": a, "d1": d}, phase="fire")
+    with pytest.raises(RulesError, match="defensive fire is given at chargers, in the Charges phase"):
+        prepare(fire_phase)
+
+
+def test_a_charge_that_occupies_may_continue_within_4_or_6_inches():
+    a, d, c = unit("a1", ATTACKER), unit("d1", DEFENDER), unit("c1", ATTACKER, "cavalry", 4)
+    out = resolve(req("charge", a, d, numbers={"next_target": 3}), [9, 5])  # +4: 'Defender recoils 2"'
+    assert out.text.endswith('a1 may continue the charge: the next target is less than 4" from the position occupied')
+    out = resolve(req("charge", a, d, numbers={"next_target": 5}), [10, 1])
+    assert out.text.endswith('the next target is not less than 4" away: the charge does not continue')
+    assert "may continue the charge" in resolve(req("charge", c, d, numbers={"next_target": 5}), [9, 1]).text  # cavalry 6"
+    assert "continue" not in resolve(req("charge", a, d, numbers={"next_target": 3}), [7, 5]).text  # FIREFIGHT: no occupying
+    assert "the charge" not in resolve(req("charge", a, d), [9, 5]).text  # no next target typed
+
+
+def test_a_friend_breaking_within_3_inches_makes_a_morale_check_due():
+    a = unit("a1", ATTACKER)
+    out = resolve(req("friend_breaks", a, numbers={"friend_within": 3}), None)
+    assert out.text == 'a1 checks morale: Friendly unit within 3" breaks or routs'
+    due = apply_effects({"a1": a}, out.effects)
+    assert R.unfinished("morale", due) == ['a1 must check morale: Friendly unit within 3" breaks or routs']
+    far = resolve(req("friend_breaks", a, numbers={"friend_within": 4}), None)
+    assert far.text == 'the friend was more than 3" away: no morale check' and not far.effects
+
+
+def test_a_disordered_unit_passing_through_makes_the_friend_check_morale():
+    a, passer = unit("a1", ATTACKER), unit("a2", ATTACKER, states={"disordered": 2})
+    out = resolve(req("pass_through", passer, a), None)
+    assert out.text == "a1 checks morale: Disordered or worse unit PASSES THROUGH."
+    assert effect_on(out, "a1").add == {"morale_due": None}
+    with pytest.raises(RulesError, match="only a Disordered or worse unit passing through"):
+        prepare(req("pass_through", a, passer))
+    with pytest.raises(RulesError, match="takes a friendly unit as its target"):
+        req("pass_through", passer, unit("d1", DEFENDER))
+
+
+def test_a_contest_of_the_initiative_shows_the_command_radius():
+    a, d = unit("a1", ATTACKER), unit("d1", DEFENDER, states={"initiative": 1})
+    p = prepare(req("contest_initiative", a, d))
+    assert 'Command Radius: Divisional 15", Corps 24", Army 36"' in p.notes

@@ -174,3 +174,35 @@ def test_a_whole_turn_and_back_to_the_campaign(fought):
         assert tactical["log"][-1]["text"].startswith("Pass: The cavalry unit is picked up")
     finally:
         reopened.close()
+
+
+def test_the_first_turn_comes_from_the_battle_and_a_firefight_is_stored(fought):
+    # "Double move if staying over 24” from the enemy, except 1st turn!": the battle's own turn counts.
+    session, battle_id, _ = fought
+    tabletop.start(session, battle_id)
+    by_force = ids(session, battle_id)
+    a1 = by_force["xi_fressinet"][0]
+    d1 = by_force["brigade_klux"][0]
+    resolve = lambda *a, **k: tabletop.resolve(session, battle_id, *a, **k)
+    next_phase = lambda: tabletop.next_phase(session, battle_id)
+    next_phase()
+    next_phase()  # turn 1, phase 3: the French move
+    assert "moves up to 8” (8”; first turn: no double move)" in resolve("move", a1, ticked=["over_24_from_enemy"])
+    for _ in range(13):
+        next_phase()  # turn 2, phase 3
+    assert tabletop.load(session, battle_id).position.turn == 2
+    assert "moves up to 16”" in resolve("move", a1, ticked=["over_24_from_enemy"])
+    with pytest.raises(CampaignError, match="a wheel is limited to 45 degrees, not 90"):
+        resolve("move", a1, numbers={"wheel": 90})
+    # Phase 8: the French line shoots the Austrian line 3” away: both are locked, as stored, until
+    # the umpire takes the state off.
+    resolve("change_formation", a1, ticked=["line"])
+    tabletop.edit_unit(session, battle_id, d1, {"unit_type": "infantry_line"})
+    for _ in range(5):
+        next_phase()
+    assert "locked in a firefight" in resolve("fire", a1, d1, numbers={"distance": 3}, entered=[1] * 6)
+    table = tabletop.load(session, battle_id)
+    assert table.units[a1].has("firefight") and table.units[d1].has("firefight")
+    assert "locked in a firefight: no move" in resolve("move", d1, ticked=["in_firefight"])
+    tabletop.set_state(session, battle_id, d1, "firefight", False)
+    assert not tabletop.load(session, battle_id).units[d1].has("firefight")

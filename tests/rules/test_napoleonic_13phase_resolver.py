@@ -41,9 +41,10 @@ def unit(uid, arm, unit_type, *, side=ATTACKER, size=12, start=None, quality="ve
     return Unit(uid, uid.upper(), side, arm, size, start if start is not None else size, {**checked, **hidden}, dict(states or {}))
 
 
-def request(action, actor, target=None, phase=1, ticked=(), numbers=None, options=None, others=()):
+def request(action, actor, target=None, phase=1, ticked=(), numbers=None, options=None, others=(), turn=1):
     units = {u.id: u for u in (actor, target, *others) if u is not None}
-    return Request(action, actor, target, frozenset(ticked), dict(numbers or {}), dict(options or {}), units, f"phase_{phase}")
+    return Request(action, actor, target, frozenset(ticked), dict(numbers or {}), dict(options or {}), units,
+                   f"phase_{phase}", turn)
 
 
 def prepare(req):
@@ -88,9 +89,9 @@ def test_one_phase_per_line_of_the_card_with_its_heading():
     assert RESOLVER.phases[12].title == "13. Recall Cavalry"
     assert not RESOLVER.alternating  # both sides act in each phase of one turn
     by_phase = {p.id: p.actions for p in RESOLVER.phases}
-    assert by_phase["phase_1"] == ("artillery_fire", "artillery_behind")
+    assert by_phase["phase_1"] == ("artillery_fire", "artillery_behind", "unlimber")
     assert "charge" in by_phase["phase_3"] and "fire" in by_phase["phase_8"]
-    assert by_phase["phase_6"] == by_phase["phase_11"] == ("melee",)
+    assert by_phase["phase_6"] == by_phase["phase_11"] == ("melee", "support")
     assert by_phase["phase_13"] == ("recall",)
     assert "loser_retires" in by_phase["phase_7"] and "loser_retires" not in by_phase["phase_2"]
 
@@ -278,16 +279,43 @@ def test_stand_refusals():
         prepare(request("stand", unit("d3", "infantry", "infantry_column", side=DEFENDER), closing, ticked={"not_in_column"}, phase=5))
 
 
+def held_off(charger, line):
+    """Phase 5: the Austrian line passes its test to stand: 'Charging French infantry are placed 2” away'."""
+    stand = request("stand", line, charger, phase=5, ticked={"not_in_column"})
+    outcome = resolve(stand, [1])
+    assert outcome.text.startswith("Pass: Stand.")
+    return after(stand, outcome)
+
+
 def test_french_guard_presses_the_charge():
     # "French Guard infantry may take one casualty and continue the charge."
-    guard = unit("a1", "infantry", "infantry_column", quality="elite", guard=True)
+    guard = unit("a1", "infantry", "infantry_column", quality="elite", guard=True, states={"charging": 1, "closing": 1},
+                 _charge_target="d1")
     line = unit("d1", "infantry", "infantry_line", side=DEFENDER)
-    req = request("guard_presses", guard, line, phase=5)
-    assert prepare(req).dice is None
+    with pytest.raises(RulesError, match="was not placed 2” away from D1"):
+        prepare(request("guard_presses", guard, line, phase=5))
+    units = held_off(guard, line)
+    assert units["a1"].has("held_off") and not units["a1"].has("charging")
+    req = request("guard_presses", units["a1"], units["d1"], phase=5)
+    assert prepare(req).dice is None and prepare(req).needed == "1 casualty, no roll"
     units = after(req, resolve(req))
     assert units["a1"].size == 11 and units["a1"].has("contact") and units["d1"].has("contact")
+    assert not units["a1"].has("held_off") and units["a1"].attr("_opponent") == "d1"
+    line_charger = unit("a2", "infantry", "infantry_column", states={"held_off": 1}, _charge_target="d1")
     with pytest.raises(RulesError, match="not Guard infantry"):
-        prepare(request("guard_presses", unit("a2", "infantry", "infantry_column"), line, phase=5))
+        prepare(request("guard_presses", line_charger, line, phase=5))
+
+
+def test_a_charge_held_off_may_form_line():
+    # Phase 5, Pass: "Charging French infantry are placed 2” away and may form line if there is enough room."
+    column = unit("a1", "infantry", "infantry_column", states={"charging": 1, "closing": 1}, _charge_target="d1")
+    line = unit("d1", "infantry", "infantry_line", side=DEFENDER)
+    units = held_off(column, line)
+    req = request("change_formation", units["a1"], phase=5, ticked={"line"})
+    assert "may form line if there is enough room" in prepare(req).needed
+    assert after(req, resolve(req))["a1"].attr("unit_type") == "infantry_line"
+    with pytest.raises(RulesError, match="may only form line"):
+        prepare(request("change_formation", units["a1"], phase=5, ticked={"square"}))
 
 
 def test_recall():
@@ -523,7 +551,7 @@ def test_cavalry_destroys_a_column_and_unsupported_artillery():
     assert d1.removed and d1.size == 0
     guns = unit("d2", "artillery", "artillery", side=DEFENDER, size=4)
     assert resolve(request("melee", horse, guns, phase=6)).text == "Artillery destroyed"
-    with pytest.raises(RulesError, match="The supporting unit fights instead of the Artillery"):
+    with pytest.raises(RulesError, match="no unit supports D2: name it with 'Support artillery' first"):
         prepare(request("melee", horse, guns, phase=6, ticked={"supported"}))
     with pytest.raises(RulesError, match="Infantry cannot charge cavalry"):
         prepare(request("melee", unit("a2", "infantry", "infantry_column"), unit("d3", "cavalry", "hussars", side=DEFENDER, size=8), phase=6))
@@ -567,11 +595,14 @@ def test_losing_a_melee():
 
 def test_plain_rolls():
     # "it takes d6 casualties"; "loser retires d6”"
-    line = unit("a1", "infantry", "infantry_line")
+    line = unit("a1", "infantry", "infantry_line", states={"d6_casualties": None})
     req = request("cannot_form_line", line, phase=7)
     assert dict(prepare(req).odds)["Casualties"]["4 casualties"] == Fraction(1, 6)
     outcome = resolve(req, [4])
     assert outcome.text == "takes 4 casualties" and after(req, outcome)["a1"].size == 8
+    assert not after(req, outcome)["a1"].has("d6_casualties")
+    with pytest.raises(RulesError, match="owes no d6 casualties"):
+        prepare(request("cannot_form_line", unit("a2", "infantry", "infantry_line"), phase=7))
     assert resolve(request("loser_retires", line, phase=12), [3]).text == "retires 3”; the winner follows up"
     with pytest.raises(RulesError, match="is rolled in phases 7, 12"):
         prepare(request("loser_retires", line, phase=3))
@@ -620,3 +651,142 @@ def test_the_crew_dice_are_rolled_even_when_the_target_cannot_be_hit():
     assert units["d1"].size == 6
     behind = request("artillery_behind", units["a1"], units["d2"], others=(units["d1"],))
     assert RESOLVER.action("artillery_behind").resolve(behind, None).text == "Unit behind: 2 hits on D2: 2 casualties"
+
+
+# ---------------------------------------------------------------------------
+# The card's content added to the resolver: each rule quoted from the card
+# ---------------------------------------------------------------------------
+
+
+def ticks_of(action, actor, target=None):
+    return {t.id: t for t in RESOLVER.action(action).ticks(actor, target)}
+
+
+def test_horse_artillery_unlimbers_in_phase_1():
+    # 1. "Horse artillery may unlimber."
+    horse_guns = unit("a1", "artillery", "limbered_artillery", size=4, horse_artillery=True)
+    req = request("unlimber", horse_guns)
+    assert prepare(req).needed == "Horse artillery may unlimber." and prepare(req).dice is None
+    assert after(req, resolve(req))["a1"].attr("unit_type") == "artillery"
+    with pytest.raises(RulesError, match="not horse artillery"):
+        prepare(request("unlimber", unit("a2", "artillery", "limbered_artillery", size=4)))
+    with pytest.raises(RulesError, match="unlimbered already"):
+        prepare(request("unlimber", unit("a3", "artillery", "artillery", size=4, horse_artillery=True)))
+    with pytest.raises(RulesError, match="phase 1"):
+        prepare(request("unlimber", horse_guns, phase=3))
+
+
+def test_light_guns_turn_up_to_1_inch_to_face_the_target():
+    # 1. "Unlimbered Artillery less than 12 lbs. may turn and move 1” to face their target."
+    column = unit("d1", "infantry", "infantry_column", side=DEFENDER)
+    light = unit("a1", "artillery", "artillery", size=4, gun_pounds=6)
+    req = request("artillery_fire", light, column, ticked={"light"}, numbers={"turn": 1})
+    assert prepare(req).notes[0] == "Unlimbered Artillery less than 12 lbs. may turn and move 1” to face their target."
+    assert resolve(req, [6, 1, 1, 1]).text == "turns and moves 1” to face its target; 1 hit on D1: 1 casualty; it checks morale in phase 2"
+    heavy = unit("a2", "artillery", "artillery", size=4, gun_pounds=12)
+    with pytest.raises(RulesError, match="A2 has 12 lb guns: only 'Unlimbered Artillery less than 12 lbs."):
+        prepare(request("artillery_fire", heavy, column, ticked={"heavy"}, numbers={"turn": 1}))
+    with pytest.raises(RulesError, match="must be a whole number of 0 to 1, not 2"):
+        prepare(request("artillery_fire", light, column, numbers={"turn": 2}))
+
+
+def test_double_move_over_24_inches_except_the_first_turn():
+    # 3. "Double move if staying over 24” from the enemy, except 1st turn!": Inf. Column 8”, 16” from turn 2.
+    column = unit("a1", "infantry", "infantry_column")
+    assert prepare(request("move", column, phase=3, ticked={"over_24_from_enemy"}, turn=2)).needed.startswith("16”")
+    first = prepare(request("move", column, phase=3, ticked={"over_24_from_enemy"}, turn=1)).needed
+    assert first.startswith("8”") and "first turn: no double move" in first
+    ticked = prepare(request("move", column, phase=3, ticked={"over_24_from_enemy", "first_turn"}, turn=2)).needed
+    assert ticked.startswith("8”")
+
+
+def test_the_45_degree_wheel_limit_on_moves_and_charges():
+    # 3. "45 degree limit on wheeling."
+    column = unit("a1", "infantry", "infantry_column")
+    line = unit("d1", "infantry", "infantry_line", side=DEFENDER)
+    assert resolve(request("move", column, phase=3, numbers={"wheel": 45})).text == "moves up to 8” (8”), wheeling 45 degrees"
+    with pytest.raises(RulesError, match="a wheel is limited to 45 degrees, not 50"):
+        prepare(request("charge", column, line, phase=3, numbers={"wheel": 50}))
+    with pytest.raises(RulesError, match="a wheel is limited to 45 degrees"):
+        prepare(request("charge", unit("a2", "cavalry", "dragoons", size=8), line, phase=3, numbers={"wheel": 90}))
+
+
+def test_opposing_lines_within_4_inches_are_locked_in_a_firefight():
+    # 8. "Opposing lines of infantry within 4” of each other are locked in a firefight and cannot
+    # move, charge or change formation."
+    french = unit("a1", "infantry", "infantry_line")
+    austrian = unit("d1", "infantry", "infantry_line", side=DEFENDER, size=12, start=15, quality="conscript")
+    req = request("fire", french, austrian, phase=8, numbers={"distance": 4})
+    outcome = resolve(req, [1, 1, 1, 1, 1, 5])
+    assert outcome.text.endswith("locked in a firefight and cannot move, charge or change formation.")
+    units = after(req, outcome)
+    assert units["a1"].has("firefight") and units["d1"].has("firefight")
+    assert ticks_of("move", units["d1"])["in_firefight"].checked
+    assert "locked in a firefight: no move" in prepare(request("move", units["d1"], phase=8, ticked={"in_firefight"})).needed
+    with pytest.raises(RulesError, match="locked in a firefight"):
+        prepare(request("change_formation", units["d1"], phase=8, ticked={"column", "in_firefight"}))
+    # a column is not a line: no lock, and it cannot tick one
+    column = unit("d2", "infantry", "infantry_column", side=DEFENDER)
+    fired = request("fire", french, column, phase=8, numbers={"distance": 2})
+    assert not after(fired, resolve(fired, [1] * 6))["d2"].has("firefight")
+    assert ticks_of("move", column)["in_firefight"].excluded == "only opposing lines of infantry are locked in a firefight"
+    # the Austrian line routs (Conscript 4, -1 per 3 casualties: a 6 fails by 3): the French line is free
+    routed = request("morale", units["d1"], phase=9, others=(units["a1"],))
+    assert after(routed, resolve(routed, [6]))["a1"].has("firefight") is False
+
+
+def test_artillery_supported_by_a_unit_within_2_inches():
+    # 6. "Artillery Supported by a unit 2” behind or beside it. The supporting unit fights instead of the Artillery."
+    guns = unit("d1", "artillery", "artillery", side=DEFENDER, size=4)
+    line = unit("d2", "infantry", "infantry_line", side=DEFENDER, size=9)
+    req = request("support", line, guns, phase=6, numbers={"distance": 2})
+    assert prepare(req).needed.startswith("Artillery Supported by a unit 2” behind or beside it.")
+    units = after(req, resolve(req))
+    assert units["d1"].attr("_supported_by") == "d2"
+    with pytest.raises(RulesError, match="too far to support"):
+        prepare(request("support", line, guns, phase=6, numbers={"distance": 3}))
+    with pytest.raises(RulesError, match="Support artillery takes a friendly unit"):
+        check_request(RESOLVER, request("support", unit("a9", "infantry", "infantry_line"), guns, phase=6))
+    # Elite column, 8 figures, 8 dice, against the Veteran line, 9 figures, 4 dice: the line fights, not the guns.
+    column = unit("a1", "infantry", "infantry_column", size=8, quality="elite")
+    assert ticks_of("melee", column, units["d1"])["supported"].checked
+    fight = request("melee", column, units["d1"], phase=6, ticked={"supported"}, others=(units["d2"],))
+    prepared = prepare(fight)
+    assert prepared.dice == "12d6" and prepared.notes == ("D2 fights instead of the Artillery",)
+    result = after(fight, resolve(fight, [4, 4, 4, 1, 1, 1, 1, 1, 6, 6, 1, 1]))
+    assert result["d2"].size == 6 and result["d2"].has("lost_melee") and result["d1"].size == 4
+    # unticked, the guns are unsupported: "Artillery destroyed"
+    alone = request("melee", column, units["d1"], phase=6, others=(units["d2"],))
+    assert after(alone, resolve(alone))["d1"].removed
+
+
+def test_austrian_columns_form_line_or_take_d6_casualties():
+    # 2. Fail by 1 or 2: "Austrian infantry columns and battalion masse form line. (Take d6 casualties
+    # if within 3” of another Austrian infantry column to the flank.)"; 7.: "If a unit is unable to form
+    # line for any reason when required, it takes d6 casualties."
+    column = unit("d1", "infantry", "infantry_column", side=DEFENDER, size=9, start=12, states={"casualties": None})
+    flank = request("morale", column, phase=2, ticked={"column_on_flank"})
+    outcome = resolve(flank, [6])
+    assert outcome.text.endswith("D1 takes d6 casualties: roll them.")
+    d1 = after(flank, outcome)["d1"]
+    assert d1.attr("unit_type") == "infantry_line" and d1.has("d6_casualties") and d1.has("halted")
+    assert RESOLVER.unfinished("phase_2", {"d1": d1}) == ["D1 takes d6 casualties (unable to form line)"]
+    roll = request("cannot_form_line", d1, phase=2)
+    rolled = after(roll, resolve(roll, [3]))["d1"]
+    assert rolled.size == 6 and not rolled.has("d6_casualties") and RESOLVER.unfinished("phase_2", {"d1": rolled}) == []
+    unable = request("morale", column, phase=2, ticked={"unable_to_form_line"})
+    stuck = after(unable, resolve(unable, [6]))["d1"]
+    assert stuck.attr("unit_type") == "infantry_column" and stuck.has("d6_casualties")
+    # a pass forms no line and owes nothing
+    assert not after(unable, resolve(unable, [1]))["d1"].has("d6_casualties")
+    # the French do not form line in phase 2, and the 3” flank rule is the Austrians' (phases 2 and 9)
+    french = unit("a1", "infantry", "infantry_column", size=9, start=12, states={"casualties": None})
+    with pytest.raises(RulesError, match="does not form line on a failed test in phase 2"):
+        prepare(request("morale", french, phase=2, ticked={"unable_to_form_line"}))
+    charging = unit("a2", "infantry", "infantry_column", states={"charging": 1})
+    with pytest.raises(RulesError, match="for Austrians in phases 2 and 9"):
+        prepare(request("morale", charging, phase=4, ticked={"infantry_charging", "column_on_flank"}))
+    # 4. "Charging infantry columns form line 2” from target. (d6 casualties if unable to form line)"
+    failed = request("morale", charging, phase=4, ticked={"infantry_charging", "unable_to_form_line"})
+    a2 = after(failed, resolve(failed, [5]))["a2"]
+    assert a2.attr("unit_type") == "infantry_column" and a2.has("d6_casualties") and not a2.has("charging")

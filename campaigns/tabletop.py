@@ -30,7 +30,8 @@ from campaigns import battles
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
 from models import Battle as BattleRow
-from models import Campaign, Unit as CampaignUnit
+from models import Campaign
+from models import Unit as CampaignUnit
 from rules.conversion import load_conversion, sp_lost
 from rules.dice import DiceRecord
 from rules.errors import RulesError
@@ -54,8 +55,6 @@ from rules.resolver import (
     may_act,
     new_bound_states,
 )
-
-LOG_SHOWN = 200
 
 
 @dataclass(frozen=True)

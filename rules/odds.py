@@ -89,9 +89,9 @@ def target_odds(text: str, dice: Dice | str, modifier: int = 0, bare: str | None
         hit = {"more_than": lambda roll: roll > n, "at_least": lambda roll: roll >= n,
                "at_most": lambda roll: roll <= n}[bare]
     elif m := _AT_LEAST.match(cell):
-        hit = lambda roll: roll >= int(m[1])  # noqa: E731
+        hit = lambda roll: roll >= int(m[1])
     elif m := _AT_MOST.match(cell):
-        hit = lambda roll: roll <= int(m[1])  # noqa: E731
+        hit = lambda roll: roll <= int(m[1])
     else:
         raise RulesError(f"{text!r} is not a target number such as 4+ or 5 or less")
     success = sum((p for roll, p in roll_distribution(dice, modifier).items() if hit(roll)), Fraction(0))

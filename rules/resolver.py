@@ -198,7 +198,7 @@ class Unit:
         }
 
     @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> "Unit":
+    def from_json(cls, raw: Mapping[str, Any]) -> Unit:
         return cls(
             raw["id"], raw["name"], raw["side"], raw["arm"], int(raw["size"]), int(raw["start"]),
             dict(raw.get("attrs", {})), dict(raw.get("states", {})), raw.get("force"), bool(raw.get("removed", False)),
@@ -426,7 +426,3 @@ def effect_text(resolver: Resolver, units: Mapping[str, Unit], effect: Effect) -
     if effect.removed:
         words.append("removed from the table")
     return f"{unit.name}: " + (", ".join(words) if words else "no change")
-
-
-def chance_text(odds: Mapping[Any, Fraction]) -> list[tuple[str, float]]:
-    return [(str(k), float(p)) for k, p in odds.items()]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
-from rules.dice import DiceRecord
+from rules.dice import Dice, DiceRecord
 from rules.errors import RulesError
 from rules.kallistra_acw import charge as charging
 from rules.kallistra_acw import combat, fire, moves
@@ -21,7 +21,6 @@ from rules.kallistra_acw.data import Stands
 from rules.kallistra_acw.hits import HitsResult, HitsStep, pool
 from rules.kallistra_acw.sequence import steps
 from rules.loader import get_table
-from rules.dice import Dice
 from rules.resolver import (
     ACTIVE,
     BOTH,

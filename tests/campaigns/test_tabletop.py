@@ -17,11 +17,11 @@ def battle(session):  # noqa: F811
     return battle_id
 
 
-def units_of(session, battle_id, side):
+def units_of(session, battle_id, side):  # noqa: F811 - the fixture's name, as a parameter
     return tabletop.load(session, battle_id).side_units(side)
 
 
-def to_phase(session, battle_id, phase_id):
+def to_phase(session, battle_id, phase_id):  # noqa: F811
     while tabletop.load(session, battle_id).phase.id != phase_id:
         tabletop.next_phase(session, battle_id)
 
@@ -60,8 +60,9 @@ def test_a_resolution_is_one_action_with_its_dice_in_the_records(session, battle
     assert entry["raw"] == [12, 12, 1] and entry["mode"] == "entered"
     assert entry["needed"] == {"elite": "6+", "regular": "7+", "militia": "8+"}[a.attr("quality")]  # RM at 2 hexes
     with session.store.read() as db:
-        from models import DiceRoll
         from sqlalchemy import select
+
+        from models import DiceRoll
 
         last = db.scalars(select(DiceRoll).order_by(DiceRoll.id.desc())).first()
     assert last is not None and list(last.raw) == [12, 12, 1] and f"needs {entry['needed']}" in last.purpose

@@ -11,10 +11,11 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from sqlalchemy import select
+
 from campaigns import battles, oob
 from campaigns.session import CampaignSession
 from models import Battle, DiceRoll, open_campaign
-from sqlalchemy import select
 from tests.e2e.conftest import Tmux, installed_adjutant
 from tests.e2e.test_terminal import app_command
 

@@ -13,7 +13,15 @@ from tui.modals.resolution import ResolutionScreen
 from tui.screens.fight import FightScreen
 from tui.screens.resolver import ResolverScreen
 
-from .helpers import key, notices, screen_text, stored, wait_for, wait_for_notice, wait_for_screen
+from .helpers import (
+    key,
+    notices,
+    screen_text,
+    stored,
+    wait_for,
+    wait_for_notice,
+    wait_for_screen,
+)
 
 
 def handed_off(path, resolver: str = "kallistra_acw") -> int:
@@ -62,7 +70,7 @@ async def test_a_tabletop_battle_from_hand_off_to_return(campaign_file, make_app
     handed_off(campaign_file)
     app = make_app(campaign_file)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await to_resolver(pilot)
+        await to_resolver(pilot)
         shown = screen_text(app)
         assert "▶ movement" in shown and "(attacker)" in shown and "a1" in shown and "d1" in shown
         table = tabletop.load(app.session, 1)

@@ -11,5 +11,5 @@ class TickBox(Checkbox):
     BUTTON_RIGHT = "]"
 
     @property
-    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # noqa: N802 - Textual's name
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]
         return "x" if self.value else " "

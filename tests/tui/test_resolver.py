@@ -72,7 +72,7 @@ async def test_a_tabletop_battle_from_hand_off_to_return(campaign_file, make_app
     async with app.run_test(size=(80, 24)) as pilot:
         await to_resolver(pilot)
         shown = screen_text(app)
-        assert "▶ movement" in shown and "(attacker)" in shown and "a1" in shown and "d1" in shown
+        assert "▶ movement" in shown and "(side A moves" in shown and "a1" in shown and "d1" in shown
         table = tabletop.load(app.session, 1)
         attacker, defender = table.side_units("attacker")[0], table.side_units("defender")[0]
 

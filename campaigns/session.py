@@ -7,17 +7,23 @@ the store, so it commits at once and can be undone.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.phases import phase
-from models import Campaign, CampaignStore, Overview, open_campaign, overview
 from models.errors import ConcurrentEditError
-from rules.options import resolve_options
+from models.glance import Overview, overview
+from models.opening import open_campaign
+from models.store import CampaignStore
+
+if TYPE_CHECKING:  # the SQLModel classes are built when first needed, after the first screen
+    from models.tables import Campaign
 
 
 class CampaignSession:
     def __init__(self, store: CampaignStore) -> None:
         self.store = store
+        self._overview: tuple[int, Overview] | None = None  # the last one read, and at what version
 
     # -- opening -------------------------------------------------------------
 
@@ -66,14 +72,21 @@ class CampaignSession:
     def version(self) -> int:
         """The campaign's version: it moves on with every action, undo and redo,
         whoever made them, so a screen knows when what it shows is out of date."""
-        with plainly(), self.store.read() as db:
-            return db.get_one(Campaign, 1, populate_existing=True).version
+        with plainly():
+            return self.store.stored_version()
 
     def overview(self) -> Overview:
+        # Read again only when the campaign has changed: the status line and the
+        # overview screen both show it, and every action moves the version on.
         with plainly():
-            return overview(self.store)
+            version = self.store.stored_version()
+            if self._overview is None or self._overview[0] != version:
+                self._overview = (version, overview(self.store))
+        return self._overview[1]
 
     def options(self) -> dict[str, str]:
+        from rules.options import resolve_options
+
         campaign = self.campaign()
         with plainly():
             return resolve_options(campaign.ruleset, campaign.options)

@@ -9,12 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy import func, select
-
 from campaigns.errors import CampaignError, plainly
-from campaigns.phases import Phase, next_phase, phase, phases
+from campaigns.glance import glance
+from campaigns.phases import Phase, next_phase, phases
 from campaigns.session import CampaignSession
-from models import Army, Battle, Campaign, CommandPointRoll, Turn
+from models import Campaign
 
 
 @dataclass(frozen=True)
@@ -31,40 +30,16 @@ class TurnStatus:
         return self.turn >= self.turns
 
 
-def _outstanding(db, campaign: Campaign, current: Phase) -> list[str]:
-    missing = []
-    turn = db.get(Turn, campaign.turn)
-    for need in current.needs:
-        if need == "weather_set" and (turn is None or not turn.weather):
-            missing.append("roll (or take the forced) weather for this turn")
-        elif need == "command_points_rolled":
-            armies = list(db.scalars(select(Army).where(Army.commander.is_not(None))))  # type: ignore[union-attr]
-            rolled = set(db.scalars(select(CommandPointRoll.army).where(CommandPointRoll.turn == campaign.turn)))
-            waiting = [a.name for a in armies if a.id not in rolled]
-            if waiting:
-                missing.append("roll command points for " + ", ".join(waiting))
-        elif need == "no_pending_battle":
-            pending = db.scalar(
-                select(func.count()).select_from(Battle).where(Battle.status == "pending", Battle.turn == campaign.turn)
-            )
-            if pending:
-                missing.append(f"finish {pending} pending battle{'s' if pending > 1 else ''}")
-    return missing
-
-
 def status(session: CampaignSession) -> TurnStatus:
-    with plainly(), session.store.read() as db:
-        campaign = db.get_one(Campaign, 1)
-        current = phase(campaign.phase)
-        turn = db.get(Turn, campaign.turn)
-        return TurnStatus(
-            turn=campaign.turn,
-            turns=campaign.turns,
-            date=turn.date if turn else campaign.start_date,
-            phase=current,
-            phases=phases(),
-            outstanding=tuple(_outstanding(db, campaign, current)),
-        )
+    view = glance(session)
+    return TurnStatus(
+        turn=view.view.turn,
+        turns=view.view.turns,
+        date=view.view.date,
+        phase=view.phase,
+        phases=phases(),
+        outstanding=view.outstanding,
+    )
 
 
 def advance(session: CampaignSession, *, anyway: bool = False) -> str:

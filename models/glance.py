@@ -1,29 +1,61 @@
-"""The campaign at a glance: where play stands, each side's strength, the latest events.
+"""The campaign at a glance: where play stands, each side's and army's strength,
+the latest events.
 
 Every query here is bounded by the size of the order of battle, never by the
 length of the history, so a campaign a year old opens as fast as a new one.
+They are plain SQL on the tables, not queries of the SQLModel classes: the
+overview is the first screen of the app, and building those classes and
+compiling ORM queries (some 100 ms) would otherwise come before it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import Connection, Date, DateTime, text
 
 from models.store import CampaignStore
-from models.tables import Army, Battle, Campaign, Event, General, Nation, Side, Turn, Unit
 
 
 @dataclass(frozen=True)
 class SideStrength:
+    """A side's armies, generals and units, counted by nation; dummies are units with no SP."""
+
     id: str
     name: str
     armies: int
     generals: int
     units: int
     strength_points: int
+    dummies: int = 0
+
+
+@dataclass(frozen=True)
+class ArmyStrength:
+    """An army with every unit under its generals and their subordinates, and its
+    command points of the turn."""
+
+    id: str
+    name: str
+    side: str
+    units: int  # not counting dummies
+    dummies: int
+    strength_points: int
+    commander_id: str | None
+    commander: str | None  # the commander-in-chief's name
+    command_value: int | None
+    points_rolled: int | None  # this turn's command points, None before the roll
+    points_left: int
+
+
+@dataclass(frozen=True)
+class RecentEvent:
+    id: int
+    when: datetime
+    kind: str
+    description: str
+    undone: bool
 
 
 @dataclass(frozen=True)
@@ -39,64 +71,142 @@ class Overview:
     dice_mode: str
     sides: tuple[SideStrength, ...]
     pending_battles: int
-    recent_events: tuple[Event, ...]  # newest first
+    recent_events: tuple[RecentEvent, ...]  # newest first
     can_undo: bool
     can_redo: bool
+    armies: tuple[ArmyStrength, ...] = ()  # by side, then army id
+    weather_before: str | None = None  # of the turn before this one
+    next_turn: bool = False  # whether the calendar has a turn after this one
+    next_weather: str | None = None
+    pending_battles_this_turn: int = 0
+
+
+CAMPAIGN = text(
+    "SELECT name, scenario, ruleset, turn, turns, phase, start_date, turn_days, dice_mode FROM campaign WHERE id = 1"
+).columns(start_date=Date)
+TURNS = text("SELECT number, date, weather FROM turn WHERE number BETWEEN :turn - 1 AND :turn + 1").columns(date=Date)
+RECENT = text('SELECT id, "when", kind, description, undone FROM event ORDER BY id DESC LIMIT :recent').columns(
+    when=DateTime
+)
+LAST_DONE = text("SELECT kind FROM event WHERE NOT undone ORDER BY id DESC LIMIT 1")
+REDOABLE = text("SELECT id FROM event WHERE undone LIMIT 1")
+PENDING = text(
+    "SELECT count(*), coalesce(sum(CASE WHEN turn = :turn THEN 1 ELSE 0 END), 0) FROM battle WHERE status = 'pending'"
+)
+SIDES = text("SELECT id, name FROM side ORDER BY position, id")
+ARMIES_BY_SIDE = text("SELECT side, count(*) FROM army GROUP BY side")
+GENERALS_BY_SIDE = text(
+    "SELECT n.side, count(*) FROM general g JOIN nation n ON g.nation = n.id GROUP BY n.side"
+)
+UNITS_BY_SIDE = text(
+    "SELECT n.side, count(*), coalesce(sum(u.strength_points), 0), "
+    "coalesce(sum(CASE WHEN u.kind = 'dummy' THEN 1 ELSE 0 END), 0) "
+    "FROM unit u JOIN nation n ON u.nation = n.id GROUP BY n.side"
+)
+ARMIES = text(
+    "SELECT a.id, a.name, a.side, a.commander, g.name, g.command_value FROM army a "
+    "JOIN side s ON a.side = s.id LEFT JOIN general g ON g.id = a.commander ORDER BY s.position, s.id, a.id"
+)
+GENERALS = text("SELECT id, army, superior FROM general")
+UNITS_BY_GENERAL = text(
+    "SELECT general, kind = 'dummy', count(*), coalesce(sum(strength_points), 0) FROM unit GROUP BY general, kind = 'dummy'"
+)
+POINTS_ROLLED = text("SELECT army, points FROM command_point_roll WHERE turn = :turn")
+POINTS_SPENT = text("SELECT army, balance FROM command_point_spend WHERE turn = :turn ORDER BY id")
 
 
 def overview(store: CampaignStore, recent: int = 5) -> Overview:
-    with store.read() as session:
-        campaign = session.get_one(Campaign, 1)
-        turn = session.get(Turn, campaign.turn)
-        events = tuple(session.scalars(select(Event).order_by(Event.id.desc()).limit(recent)))  # type: ignore[union-attr]
-        last_done = session.scalars(
-            select(Event.kind).where(Event.undone.is_(False)).order_by(Event.id.desc()).limit(1)  # type: ignore[attr-defined,union-attr]
-        ).first()
-        pending = select(func.count()).select_from(Battle).where(Battle.status == "pending")
-        redoable = select(Event.id).where(Event.undone.is_(True)).limit(1)  # type: ignore[attr-defined]
+    with store.connect() as db:
+        c = db.execute(CAMPAIGN).one()
+        turns = {n: (day, weather) for n, day, weather in db.execute(TURNS, {"turn": c.turn})}
+        events = tuple(
+            RecentEvent(n, when, kind, description, bool(undone))
+            for n, when, kind, description, undone in db.execute(RECENT, {"recent": recent})
+        )
+        pending, pending_now = db.execute(PENDING, {"turn": c.turn}).one()
         # Past the last turn of the calendar there is no turn row: count on from the start.
-        day = campaign.start_date + timedelta(days=(campaign.turn - 1) * campaign.turn_days)
+        day, weather = turns.get(c.turn, (c.start_date + timedelta(days=(c.turn - 1) * c.turn_days), None))
         return Overview(
-            name=campaign.name,
-            scenario=campaign.scenario,
-            ruleset=campaign.ruleset,
-            turn=campaign.turn,
-            turns=campaign.turns,
-            phase=campaign.phase,
-            date=turn.date if turn else day,
-            weather=turn.weather if turn else None,
-            dice_mode=campaign.dice_mode,
-            sides=_sides(session),
-            pending_battles=session.scalar(pending) or 0,
+            name=c.name,
+            scenario=c.scenario,
+            ruleset=c.ruleset,
+            turn=c.turn,
+            turns=c.turns,
+            phase=c.phase,
+            date=day,
+            weather=weather,
+            dice_mode=c.dice_mode,
+            sides=_sides(db),
+            pending_battles=pending,
             recent_events=events,
-            can_undo=last_done == "action",
-            can_redo=session.scalar(redoable) is not None,
+            can_undo=db.execute(LAST_DONE).scalar() == "action",
+            can_redo=db.execute(REDOABLE).first() is not None,
+            armies=_armies(db, c.turn),
+            weather_before=turns.get(c.turn - 1, (None, None))[1],
+            next_turn=c.turn + 1 in turns,
+            next_weather=turns.get(c.turn + 1, (None, None))[1],
+            pending_battles_this_turn=pending_now,
         )
 
 
-def _sides(session: Session) -> tuple[SideStrength, ...]:
-    armies = dict(session.execute(select(Army.side, func.count()).group_by(Army.side)).all())
-    generals = dict(
-        session.execute(
-            select(Nation.side, func.count()).join(General, General.nation == Nation.id).group_by(Nation.side)
-        ).all()
-    )
-    units = {
-        side: (count, points)
-        for side, count, points in session.execute(
-            select(Nation.side, func.count(), func.coalesce(func.sum(Unit.strength_points), 0))
-            .join(Unit, Unit.nation == Nation.id)
-            .group_by(Nation.side)
-        )
-    }
+def _sides(db: Connection) -> tuple[SideStrength, ...]:
+    armies = dict(db.execute(ARMIES_BY_SIDE).all())
+    generals = dict(db.execute(GENERALS_BY_SIDE).all())
+    units = {side: (count, points, dummies) for side, count, points, dummies in db.execute(UNITS_BY_SIDE)}
     return tuple(
         SideStrength(
-            id=side.id,
-            name=side.name,
-            armies=armies.get(side.id, 0),
-            generals=generals.get(side.id, 0),
-            units=units.get(side.id, (0, 0))[0],
-            strength_points=units.get(side.id, (0, 0))[1],
+            id=side,
+            name=name,
+            armies=armies.get(side, 0),
+            generals=generals.get(side, 0),
+            units=units.get(side, (0, 0, 0))[0],
+            strength_points=units.get(side, (0, 0, 0))[1],
+            dummies=units.get(side, (0, 0, 0))[2],
         )
-        for side in session.scalars(select(Side).order_by(Side.position, Side.id))
+        for side, name in db.execute(SIDES)
     )
+
+
+def _armies(db: Connection, turn: int) -> tuple[ArmyStrength, ...]:
+    # A general serves in the army of the top of his chain of superiors, as in the order of battle.
+    generals = {g: (army, superior) for g, army, superior in db.execute(GENERALS)}
+
+    def army_of(general: str) -> str | None:
+        seen = set()
+        while general in generals and general not in seen:
+            seen.add(general)
+            army, superior = generals[general]
+            if superior not in generals:
+                return army
+            general = superior
+        return None
+
+    counts: dict[str, list[int]] = {}  # army: [units, dummies, SP]
+    for general, dummy, count, points in db.execute(UNITS_BY_GENERAL):
+        army = army_of(general) if general is not None else None
+        if army is not None:
+            total = counts.setdefault(army, [0, 0, 0])
+            total[1 if dummy else 0] += count
+            total[2] += points
+    rolled = dict(db.execute(POINTS_ROLLED, {"turn": turn}).all())
+    left = dict(db.execute(POINTS_SPENT, {"turn": turn}).all())  # the last spend's balance
+    out = []
+    for army, name, side, commander_id, commander, command_value in db.execute(ARMIES):
+        units, dummies, points = counts.get(army, (0, 0, 0))
+        roll = rolled.get(army)
+        out.append(
+            ArmyStrength(
+                id=army,
+                name=name,
+                side=side,
+                units=units,
+                dummies=dummies,
+                strength_points=points,
+                commander_id=commander_id,
+                commander=commander,
+                command_value=command_value,
+                points_rolled=roll,
+                points_left=0 if roll is None else left.get(army, roll),
+            )
+        )
+    return tuple(out)

@@ -16,11 +16,11 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, Engine, inspect, text
 from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session
-from sqlmodel import SQLModel
 
 from models import schema
 from models.clock import utcnow
@@ -29,8 +29,12 @@ from models.engine import make_engine, writer
 from models.errors import CampaignFileError
 from models.sqlite_header import read_header
 from models.store import CampaignStore, guard
-from models.tables import Campaign, Event
 from models.targets import Target, describe, sqlite_path, to_url
+
+if TYPE_CHECKING:  # opening a campaign needs no SQLModel class (see models.store)
+    from sqlmodel import SQLModel
+
+    from models.tables import Campaign
 
 
 def open_campaign(target: Target) -> CampaignStore:
@@ -161,6 +165,7 @@ def create_store(
 ) -> CampaignStore:
     """Create a campaign at `target` holding `campaign` and `rows`, with a first
     event of kind "setup" (which cannot be undone), and open it."""
+    from models.tables import Event
 
     def fill(connection: Connection) -> None:
         schema.upgrade(connection)

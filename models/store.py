@@ -24,20 +24,27 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-from sqlalchemy import Engine, delete, exc, select, update
+from sqlalchemy import Connection, Engine, delete, exc, select, text, update
 from sqlalchemy.engine import URL
 from sqlmodel import Session
 
 from models import history
 from models.clock import utcnow
-from models.dice_log import CampaignDice
 from models.engine import writer
 from models.errors import CampaignFileError, ConcurrentEditError, NothingToUndo, StoreError
-from models.tables import Campaign, Event
 from models.targets import describe
 
+# The SQLModel classes (models.tables) take some 75 ms to build. Opening a
+# campaign and showing its overview need none of them, so this module imports
+# them where an action, undo or redo first needs them.
+if TYPE_CHECKING:
+    from models.dice_log import CampaignDice
+    from models.tables import Campaign, Event
+
 ACTION = "action"
+VERSION = text("SELECT version FROM campaign WHERE id = 1")
 
 
 class _Unchanged(Exception):
@@ -78,13 +85,26 @@ class CampaignStore:
         with guard(self.name), Session(self.engine, expire_on_commit=False) as session:
             yield session
 
+    @contextmanager
+    def connect(self) -> Iterator[Connection]:
+        """A connection to read the campaign with SQL, in one transaction; it writes nothing."""
+        with guard(self.name), self.engine.connect() as connection:
+            yield connection
+
     def campaign(self) -> Campaign:
+        from models.tables import Campaign
+
         with self.read() as session:
             return session.get_one(Campaign, 1)
 
+    def stored_version(self) -> int:
+        """The campaign's version as stored now, whoever committed last."""
+        with self.connect() as connection:
+            return connection.execute(VERSION).scalar_one()
+
     def reload(self) -> None:
         """Accept what other umpires committed: the next action builds on it."""
-        self.version = self.campaign().version
+        self.version = self.stored_version()
 
     @contextmanager
     def action(self, description: str) -> Iterator[Session]:
@@ -93,6 +113,8 @@ class CampaignStore:
 
         An exception in the block writes nothing. An action inside an action joins it.
         """
+        from models.tables import Event
+
         active: Session | None = getattr(self._local, "session", None)
         if active is not None:
             yield active
@@ -122,6 +144,8 @@ class CampaignStore:
     def dice(self) -> CampaignDice:
         """The campaign's dice service: each roll is stored, with the stream
         position, in the action that rolled it (or in an action of its own)."""
+        from models.dice_log import CampaignDice
+
         campaign = self.campaign()
         return CampaignDice(
             seed=campaign.dice_seed, mode=campaign.dice_mode, next_index=campaign.dice_next_index, store=self
@@ -129,6 +153,8 @@ class CampaignStore:
 
     def undo(self) -> Event:
         """Undo the last action not yet undone; returns its event."""
+        from models.tables import Event
+
         with self._transaction() as session:
             event = session.scalars(
                 select(Event).where(Event.undone.is_(False)).order_by(Event.id.desc()).limit(1)  # type: ignore[attr-defined,union-attr]
@@ -141,6 +167,8 @@ class CampaignStore:
 
     def redo(self) -> Event:
         """Redo the action undone last; returns its event."""
+        from models.tables import Event
+
         with self._transaction() as session:
             event = session.scalars(
                 select(Event).where(Event.undone.is_(True)).order_by(Event.id).limit(1)  # type: ignore[attr-defined,arg-type]
@@ -154,6 +182,8 @@ class CampaignStore:
     @contextmanager
     def _transaction(self) -> Iterator[Session]:
         """One write transaction that first moves the campaign version on from the one this store saw."""
+        from models.tables import Campaign
+
         if self.current_event is not None:
             raise StoreError("undo and redo cannot run inside an action; finish the action first")
         with self._writing, guard(self.name), Session(writer(self.engine), expire_on_commit=False) as session:

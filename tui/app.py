@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.widget import AwaitMount
 
 from tui.commands import ACTIONS, SCREENS, Command
+
+# The screens built and filled in the background once the first screen is shown,
+# slowest first, so that even the first visit to one only redraws it.
+PREPARED = ("oob", "history", "weather", "command", "turn")
 
 
 def _binding(command: Command) -> Binding:
@@ -39,8 +45,58 @@ class AdjutantApp(App[None]):
         else:
             self.install_screen(self.screen_factory(first), first)
             self.push_screen(first)
+            self.call_after_refresh(self.prepare_screens)
 
-    def action_show(self, name: str) -> None:
+    def prepare_screens(self) -> None:
+        """Build the next screen of PREPARED off screen, then, a frame later, the one after it.
+
+        One screen at a time, between frames: a key pressed meanwhile waits for
+        one screen at most, never for all of them."""
+        if self.session is None:
+            return
+        name = next((n for n in PREPARED if not self.is_screen_installed(n)), None)
+        if name is None:
+            # What the screens show lives as long as the app: out of the
+            # collector's sight, a full collection (100 ms and more with a big
+            # campaign open) no longer lands in the middle of a keystroke.
+            gc.freeze()
+            return
+        screen = self.screen_factory(name)
+        self.install_screen(screen, name)
+        self.run_worker(self._prepare(screen), group="prepare")
+
+    async def _prepare(self, screen: Screen) -> None:
+        # What switch_screen does to show a screen the first time, less showing
+        # it: its CSS read, the screen composed and mounted, then filled, focused
+        # and laid out at the app's size as if it had been shown and left. These
+        # are Textual's own private steps (textual is pinned exactly);
+        # tests/tui/test_prepared_screens.py checks such a screen shows the same.
+        self._load_screen_css(screen)
+        await AwaitMount(screen, self._register(self, screen))
+        if self.session is not None and not screen.is_current and self.is_screen_installed(screen):
+            screen.show_campaign()  # type: ignore[attr-defined]
+            screen._update_auto_focus()
+            screen._refresh_layout(self.size)
+            self.call_after_refresh(self._settle, screen)
+        else:
+            self.call_after_refresh(self.prepare_screens)
+
+    def _settle(self, screen: Screen, passes: int = 4) -> None:
+        # Frame after frame, while its widgets ask for it (a table that has
+        # measured its rows, the scroll bars it then shows), styled and laid out
+        # again; then drawn once where nobody sees it. Each widget keeps what it
+        # drew, and showing the screen draws it from that, with no layout to do.
+        if screen.is_running and not screen.is_current:
+            if screen._layout_required and passes:
+                screen.update_node_styles(animate=False)
+                screen._refresh_layout(self.size)
+                screen._layout_required = False  # what _on_timer_update does after a layout
+                self.call_after_refresh(self._settle, screen, passes - 1)
+                return
+            screen._compositor.render_update(full=True)
+        self.call_after_refresh(self.prepare_screens)
+
+    async def action_show(self, name: str) -> None:
         command = next(c for c in SCREENS if c.action == f"show('{name}')")
         if command.needs_campaign and self.session is None:
             self.notify("Open or start a campaign first (ctrl+o).", severity="warning")
@@ -53,7 +109,10 @@ class AdjutantApp(App[None]):
         # what changed in the campaign since it was last shown.
         if not self.is_screen_installed(name):
             self.install_screen(self.screen_factory(name), name)
-        self.switch_screen(name)
+        await self.switch_screen(name)
+        # Drawn as soon as it has handled its messages (ScreenResume first), not
+        # at the next tick of its refresh timer, up to a frame later.
+        self.screen.call_later(self.screen._on_timer_update)
 
     def campaign_changed(self) -> None:
         """Tell the screen on show that the stored campaign changed."""
@@ -119,6 +178,7 @@ class AdjutantApp(App[None]):
         if not self.is_screen_installed("overview"):
             self.install_screen(self.screen_factory("overview"), "overview")
         self.switch_screen("overview")
+        self.call_after_refresh(self.prepare_screens)
 
     def open_battle(self, battle_id: int) -> None:
         from tui.screens.fight import FightScreen

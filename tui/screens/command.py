@@ -11,6 +11,7 @@ from rules.allemagne1813.command import ACTIONS
 from tui.modals.form import FormScreen
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import fill
+from tui.widgets.kept import KeptTable
 
 LOC = {"valid LOC": True, "no valid LOC": False}
 
@@ -29,9 +30,9 @@ class CommandPointsScreen(CampaignScreen):
 
     def body(self) -> ComposeResult:
         yield Static("Command points: 1d6 + CV of the commander-in-chief", classes="title")
-        yield DataTable(id="armies", cursor_type="row", zebra_stripes=True)
+        yield KeptTable(id="armies", cursor_type="row", zebra_stripes=True)
         yield Static(id="ledger-title", markup=False)
-        yield DataTable(id="ledger", cursor_type="row")
+        yield KeptTable(id="ledger", cursor_type="row")
 
     def selected_army(self) -> str | None:
         table = self.query_one("#armies", DataTable)

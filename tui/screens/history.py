@@ -9,6 +9,7 @@ from textual.widgets import DataTable, Input, Static
 from campaigns import history
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import plain
+from tui.widgets.kept import KeptTable
 
 
 class HistoryScreen(CampaignScreen):
@@ -29,7 +30,7 @@ class HistoryScreen(CampaignScreen):
     def body(self) -> ComposeResult:
         yield Static("History: newest first (u undo, y redo)", classes="title")
         yield Input(placeholder="filter: a word of the description, a unit, 'weather'...", id="filter")
-        yield DataTable(id="events", cursor_type="row", zebra_stripes=True)
+        yield KeptTable(id="events", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
         self.query_one("#events", DataTable).focus()

@@ -12,6 +12,7 @@ from campaigns import forced_march
 from tui.screens.base import CampaignScreen
 from tui.widgets.bars import odds_bar
 from tui.widgets.cells import fill
+from tui.widgets.kept import KeptTable
 
 
 class ForcedMarchScreen(CampaignScreen):
@@ -39,7 +40,7 @@ class ForcedMarchScreen(CampaignScreen):
         with Horizontal():
             yield OptionList(id="stacks")
             with Vertical(id="right"):
-                yield DataTable(id="units", cursor_type="row")
+                yield KeptTable(id="units", cursor_type="row")
                 yield Static(id="mods", markup=False)
 
     def refresh_view(self) -> None:

@@ -17,6 +17,7 @@ from tui.modals.form import FormScreen
 from tui.modals.pick import PickScreen
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import fill
+from tui.widgets.kept import KeptTable, KeptTree
 
 SHOWN = 200  # units listed in the table at once; totals always count them all
 
@@ -68,10 +69,10 @@ class OrderOfBattleScreen(CampaignScreen):
     def body(self) -> ComposeResult:
         yield Input(placeholder="search by name; Enter to jump, Escape to close", id="search")
         with Horizontal():
-            yield Tree("Order of battle", id="tree")
+            yield KeptTree("Order of battle", id="tree")
             with Vertical(id="right"):
                 yield Static(id="totals", markup=False)
-                yield DataTable(id="detail", cursor_type="row", zebra_stripes=True)
+                yield KeptTable(id="detail", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
         self.query_one("#tree", Tree).focus()

@@ -6,9 +6,10 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Static
 
-from campaigns import command_points, oob, turns, weather
+from campaigns.glance import glance
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import plain
+from tui.widgets.kept import KeptTable
 
 
 class OverviewScreen(CampaignScreen):
@@ -27,60 +28,44 @@ class OverviewScreen(CampaignScreen):
             yield Static(id="sky", markup=False)
         yield Static(id="sides", markup=False)
         with Vertical():
-            yield DataTable(id="armies", cursor_type="row", zebra_stripes=True)
+            yield KeptTable(id="armies", cursor_type="row", zebra_stripes=True)
 
     def refresh_view(self) -> None:
-        view = self.session.overview()
-        status = turns.status(self.session)
-        sky = weather.now(self.session)
-        track = weather.track(self.session)
-        following = next((t for t in track if t.number == sky.turn + 1), None)
-        if following is None:
-            next_text = "none: last turn"
-        elif following.weather:
-            next_text = following.weather
-        else:
-            next_text = "Mud (forced by Rain*)" if sky.next_forced_mud else "to be rolled"
+        now = glance(self.session)
+        view = now.view
         self.query_one("#when", Static).update(
             f"{view.name}\n{view.date:%A %d %B %Y}\nTurn {view.turn} of {view.turns}\n"
-            f"Phase: {status.phase.name}"
-            + (f"\nStill needed: {status.outstanding[0]}" if status.outstanding else "")
+            f"Phase: {now.phase.name}"
+            + (f"\nStill needed: {now.outstanding[0]}" if now.outstanding else "")
         )
         self.query_one("#sky", Static).update(
-            f"Weather now: {view.weather or 'not rolled'}\nNext turn: {next_text}\n"
-            f"Month modifier: {sky.month_modifier.value:+d}\n"
+            f"Weather now: {view.weather or 'not rolled'}\nNext turn: {now.next_weather}\n"
+            f"Month modifier: {now.month_modifier.value:+d}\n"
             f"Pending battles: {view.pending_battles}"
         )
-        points = command_points.turn_points(self.session)
-        sides = oob.tree(self.session)
         lines = []
-        for side, node in zip(view.sides, sides):
-            pc = [p for p in points if p.side == side.id]
-            rolled = [p for p in pc if p.rolled is not None]
-            pc_text = f"{sum(p.balance for p in rolled)} PC left" if rolled else "PC not rolled"
-            total = oob.totals(oob.side_units(node))
-            dummies = f" (+{total.dummies} dummies)" if total.dummies else ""
-            lines.append(f"{side.name}: {total.strength_points} SP in {total.units} units{dummies}; {pc_text}")
+        for side in view.sides:
+            rolled = [a for a in view.armies if a.side == side.id and a.points_rolled is not None]
+            pc_text = f"{sum(a.points_left for a in rolled)} PC left" if rolled else "PC not rolled"
+            dummies = f" (+{side.dummies} dummies)" if side.dummies else ""
+            lines.append(
+                f"{side.name}: {side.strength_points} SP in {side.units - side.dummies} units{dummies}; {pc_text}"
+            )
         self.query_one("#sides", Static).update("\n".join(lines))
 
         table = self.query_one("#armies", DataTable)
         table.clear(columns=True)
         table.add_columns("Army", "SP", "Units", "PC left", "CV", "Commander-in-chief")
-        by_army = {p.army: p for p in points}
-        for side in sides:
-            for node in side.armies:
-                units = oob.army_units(node)
-                total = oob.totals(units)
-                p = by_army.get(node.army.id)
-                pc = "-" if p is None or p.rolled is None else f"{p.balance}/{p.rolled}"
-                table.add_row(
-                    *plain(
-                        node.army.name,
-                        total.strength_points,
-                        total.units,
-                        pc,
-                        p.command_value if p and p.command_value is not None else "-",
-                        p.commander if p and p.commander else "-",
-                    ),
-                    key=node.army.id,
-                )
+        for army in view.armies:
+            pc = "-" if army.points_rolled is None else f"{army.points_left}/{army.points_rolled}"
+            table.add_row(
+                *plain(
+                    army.name,
+                    army.strength_points,
+                    army.units,
+                    pc,
+                    "-" if army.command_value is None else army.command_value,
+                    army.commander or "-",
+                ),
+                key=army.id,
+            )

@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 from rules import load_ruleset, ruleset_ids
 from rules.layout import grid
 from tui.widgets.cells import plain
+from tui.widgets.kept import KeptTable
 from tui.widgets.status import BottomBar
 
 
@@ -33,7 +34,7 @@ class RulesScreen(Screen[None]):
             yield OptionList(*options, id="tables")
             with VerticalScroll(id="table-side"):
                 yield Static(id="title")
-                yield DataTable(id="cells", zebra_stripes=True, cursor_type="cell")
+                yield KeptTable(id="cells", zebra_stripes=True, cursor_type="cell")
                 yield Static(id="notes", markup=False)
         yield BottomBar()
 

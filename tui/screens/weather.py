@@ -8,6 +8,7 @@ from textual.widgets import DataTable, Static
 
 from campaigns import weather
 from tui.screens.base import CampaignScreen
+from tui.widgets.kept import KeptTable
 
 SYMBOL = {"Clear": "C", "Rain": "R", "Rain*": "R*", "Snow": "S", "Mud": "M"}
 
@@ -28,7 +29,7 @@ class WeatherScreen(CampaignScreen):
         yield Static("Weather track", classes="title")
         yield Static(id="strip")
         yield Static(id="now", markup=False)
-        yield DataTable(id="turns", cursor_type="row", zebra_stripes=True)
+        yield KeptTable(id="turns", cursor_type="row", zebra_stripes=True)
 
     def refresh_view(self) -> None:
         track = weather.track(self.session)

@@ -1,0 +1,56 @@
+"""The overview of a campaign: where play stands, what the phase still needs, the
+weather now and next, and each army's strength and command points.
+
+Read in one go from models.glance, without the SQLModel classes, so that the
+app's first screen is drawn before they are built.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from campaigns.errors import plainly
+from campaigns.phases import Phase, phase
+from campaigns.session import CampaignSession
+from models.glance import Overview
+from rules.allemagne1813.weather import month_modifier, mud_is_forced
+from rules.dice import Modifier
+
+
+@dataclass(frozen=True)
+class Glance:
+    view: Overview
+    phase: Phase
+    outstanding: tuple[str, ...]  # what the current phase still needs, in words
+    month_modifier: Modifier
+    next_weather: str  # as the overview says it: rolled, forced, to be rolled, or none
+
+
+def outstanding(current: Phase, view: Overview) -> tuple[str, ...]:
+    """What `current` still needs before play moves on, in words."""
+    missing = []
+    for need in current.needs:
+        if need == "weather_set" and not view.weather:
+            missing.append("roll (or take the forced) weather for this turn")
+        elif need == "command_points_rolled":
+            waiting = [a.name for a in view.armies if a.commander_id is not None and a.points_rolled is None]
+            if waiting:
+                missing.append("roll command points for " + ", ".join(waiting))
+        elif need == "no_pending_battle":
+            pending = view.pending_battles_this_turn
+            if pending:
+                missing.append(f"finish {pending} pending battle{'s' if pending > 1 else ''}")
+    return tuple(missing)
+
+
+def glance(session: CampaignSession) -> Glance:
+    with plainly():
+        view = session.overview()
+    current = phase(view.phase)
+    if not view.next_turn:
+        following = "none: last turn"
+    elif view.next_weather:
+        following = view.next_weather
+    else:
+        following = "Mud (forced by Rain*)" if mud_is_forced(view.weather) else "to be rolled"
+    return Glance(view, current, outstanding(current, view), month_modifier(view.date.month), following)

@@ -1,0 +1,80 @@
+"""The overview read with plain SQL agrees with the order of battle, and needs no SQLModel class."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from campaigns import command_points, oob
+from campaigns.glance import glance
+from campaigns.session import CampaignSession
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_each_army_counts_the_units_of_its_order_of_battle(tmp_path: Path):
+    session = CampaignSession.new("autumn1813", tmp_path / "a.campaign", seed=1)
+    try:
+        view = session.overview()
+        sides = oob.tree(session)
+        armies = {a.id: a for a in view.armies}
+        assert [a.id for a in view.armies] == [n.army.id for s in sides for n in s.armies]
+        for side in sides:
+            for node in side.armies:
+                total = oob.totals(oob.army_units(node))
+                army = armies[node.army.id]
+                assert (army.strength_points, army.units, army.dummies) == (
+                    total.strength_points, total.units, total.dummies
+                )
+        for strength, node in zip(view.sides, sides):
+            total = oob.totals(oob.side_units(node))
+            assert (strength.strength_points, strength.units - strength.dummies, strength.dummies) == (
+                total.strength_points, total.units, total.dummies
+            )
+    finally:
+        session.close()
+
+
+def test_command_points_left_follow_the_ledger(tmp_path: Path):
+    session = CampaignSession.new("spring1813", tmp_path / "s.campaign", seed=1)
+    try:
+        army = command_points.turn_points(session)[0].army
+        waiting = {a.id for a in session.overview().armies if a.points_rolled is None}
+        command_points.roll(session, army)
+        command_points.spend(session, army, "activate_general", True)
+        view = session.overview()
+        glanced = {a.id: a for a in view.armies}[army]
+        ledger = {a.army: a for a in command_points.turn_points(session)}[army]
+        assert (glanced.points_rolled, glanced.points_left) == (ledger.rolled, ledger.balance)
+        assert {a.id for a in view.armies if a.points_rolled is None} == waiting - {army}
+    finally:
+        session.close()
+
+
+def test_the_overview_reads_no_sqlmodel_class(tmp_path: Path):
+    path = tmp_path / "s.campaign"
+    CampaignSession.new("spring1813", path, seed=1).close()
+    code = (
+        "import sys\n"
+        "from campaigns.glance import glance\n"
+        "from campaigns.session import CampaignSession\n"
+        f"session = CampaignSession.open({str(path)!r})\n"
+        "assert glance(session).view.turn == 1\n"
+        "session.version(); session.status_line()\n"
+        "print('models.tables' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
+def test_glance_says_what_the_phase_still_needs(tmp_path: Path):
+    session = CampaignSession.new("spring1813", tmp_path / "s.campaign", seed=1)
+    try:
+        now = glance(session)
+        assert now.phase.id == "weather"
+        assert now.outstanding == ("roll (or take the forced) weather for this turn",)
+        assert now.next_weather == "to be rolled"
+    finally:
+        session.close()

@@ -1,0 +1,70 @@
+"""The screens built in the background after the first one: the same on show as
+built on demand, kept up to date, and a table or tree that keeps its drawing
+still redraws when its look changes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from campaigns import weather
+from campaigns.session import CampaignSession
+from tests.tui.helpers import screen_text
+from tui.app import PREPARED
+from tui.widgets.kept import KeptTable, KeptTree
+
+
+async def _settled(pilot) -> None:
+    for _ in range(len(PREPARED) * 3):
+        await pilot.pause()
+
+
+async def test_the_screens_are_built_after_the_first(make_app, campaign_file: Path):
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settled(pilot)
+        assert all(app.is_screen_installed(name) for name in PREPARED)
+        assert app.screen is app.get_screen("overview")
+
+
+@pytest.mark.parametrize("name", PREPARED)
+async def test_a_prepared_screen_shows_what_one_built_on_demand_shows(make_app, campaign_file: Path, name):
+    on_demand = make_app(campaign_file, start=name)
+    async with on_demand.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        expected = screen_text(on_demand)
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settled(pilot)
+        await app.run_action(f"show('{name}')")
+        await pilot.pause()
+        assert screen_text(app) == expected
+
+
+async def test_a_prepared_screen_shows_a_change_made_since(make_app, campaign_file: Path):
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settled(pilot)
+        other = CampaignSession.open(campaign_file)  # another umpire rolls the weather
+        try:
+            told = weather.roll(other)
+        finally:
+            other.close()
+        await app.run_action("show('weather')")
+        await pilot.pause()
+        assert told.split(":")[1].split("(")[0].strip() in screen_text(app)
+
+
+async def test_kept_widgets_draw_anew_when_the_theme_changes(make_app, campaign_file: Path):
+    app = make_app(campaign_file, start="oob")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table, tree = app.screen.query_one(KeptTable), app.screen.query_one(KeptTree)
+        looks = (table._look, tree._look)
+        before = screen_text(app)
+        app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        await pilot.pause()
+        await pilot.pause()
+        assert (table._look, tree._look) != looks
+        assert screen_text(app) == before  # the same text, in the new colours

@@ -1,0 +1,64 @@
+"""A table and a tree that keep what they drew while their look stays the same.
+
+Textual restyles every widget of a screen it switches to, and a DataTable or a
+Tree then forgets every line it has drawn (a Tree lays itself out again too):
+most of the time of coming back to a screen went into drawing the same lines
+again. These forget them only when their styles, or those of their parts
+(cursor, header, stripes, guides), really changed, as they do with the theme.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.style import Style
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import DataTable, Tree
+
+_Kept = Any  # a widget with _KeptLook mixed in
+
+
+class _KeptLook:
+    """Mixed in before the widget class (not a widget itself: the widget's CSS
+    type names follow the first widget among the bases)."""
+
+    _look: tuple[Style, ...] | None = None
+    _restyled = False
+
+    def notify_style_update(self: _Kept) -> None:
+        Widget.notify_style_update(self)  # not the widget class's own: it forgets everything
+        self._restyled = True
+        self.refresh()  # drawn from what is kept, or anew if the look changed
+
+    def render_lines(self: _Kept, crop: Region) -> list[Strip]:
+        # The styles of the parts are settled only after notify_style_update: compare them here.
+        if self._restyled:
+            self._restyled = False
+            look = self._current_look()
+            if look != self._look:
+                if self._look is not None:
+                    self._forget_drawing()
+                self._look = look
+        return super().render_lines(crop)  # type: ignore[misc]
+
+    def _current_look(self: _Kept) -> tuple[Style, ...]:
+        parts = [self.rich_style]
+        for name in sorted(self.COMPONENT_CLASSES):
+            styles = self.get_component_styles(name)
+            parts += [styles.rich_style, styles.partial_rich_style]
+        return tuple(parts)
+
+    def _forget_drawing(self) -> None:
+        raise NotImplementedError
+
+
+class KeptTable(_KeptLook, DataTable):
+    def _forget_drawing(self) -> None:
+        self._clear_caches()
+
+
+class KeptTree(_KeptLook, Tree):
+    def _forget_drawing(self) -> None:
+        self._invalidate()

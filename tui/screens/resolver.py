@@ -35,7 +35,9 @@ def unit_marks(table: tabletop.Tabletop, unit) -> str:
         return "removed"
     marks = [f"{a.label.lower()} {unit.attrs[a.id]}" for a in table.resolver.attributes
              if a.id in table.resolver.shown and unit.attrs.get(a.id)]
-    marks += [table.resolver.state(s).label for s in unit.states if _known(table, s)]
+    # a state that lasts a number of bounds (turns) shows how many are left, this one counted
+    marks += [table.resolver.state(s).label + (f" ({left})" if left else "")
+              for s, left in unit.states.items() if _known(table, s)]
     return ", ".join(marks)
 
 

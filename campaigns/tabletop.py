@@ -395,6 +395,19 @@ def next_phase(session: CampaignSession, battle_id: int) -> str:
     return _change(session, battle_id, "next phase", do)
 
 
+def previous_phase(session: CampaignSession, battle_id: int) -> str:
+    """Go back one phase in the same bound, where the card says to go back ("allez à (c)")."""
+
+    def do(table: Tabletop, tactical: dict, _session) -> str:
+        if table.position.phase == 0:
+            raise CampaignError(f"the {table.resolver.turn_label} begins with this phase; undo (u) goes back further")
+        before = replace(table.position, phase=table.position.phase - 1)
+        tactical["position"] = before.__dict__
+        return f"Back to {table.resolver.phases[before.phase].title}"
+
+    return _change(session, battle_id, "previous phase", do)
+
+
 # -- the end, and back to the campaign -------------------------------------------------------
 
 

@@ -121,6 +121,14 @@ def test_units_entered_by_hand_markers_and_options(session, battle):  # noqa: F8
     assert tabletop.load(session, battle).options["hits_on_one_hex"] == "added"
 
 
+def test_the_umpire_goes_back_a_phase_within_the_bound(session, battle):  # noqa: F811
+    with pytest.raises(CampaignError, match="begins with this phase; undo"):
+        tabletop.previous_phase(session, battle)
+    to_phase(session, battle, "simultaneous_fire")
+    assert tabletop.previous_phase(session, battle) == "Back to artillery fire"
+    assert tabletop.load(session, battle).phase.id == "artillery_fire"
+
+
 def test_states_that_last_a_bound_run_out_at_the_next_bound(session, battle):  # noqa: F811
     a = units_of(session, battle, "attacker")[0]
     d = units_of(session, battle, "defender")[0]

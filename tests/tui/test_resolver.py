@@ -225,3 +225,15 @@ async def test_every_rule_set_opens_on_the_resolver_screen(campaign_file, make_a
         first = tabletop.load(app.session, 1).resolver.phases[0]
         assert f"▶ {first.title}"[:20] in await wait_for(pilot, "▶")
         assert not [n for n in notices(app) if "Traceback" in n]
+
+
+async def test_the_checklist_goes_forward_and_back(campaign_file, make_app):
+    handed_off(campaign_file)
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_resolver(pilot)
+        await pilot.press(key(ResolverScreen, "resolver.next"), key(ResolverScreen, "resolver.next"))
+        await wait_for(pilot, "▶ simultaneous fire")
+        await pilot.press(key(ResolverScreen, "resolver.previous"))
+        await wait_for(pilot, "▶ artillery fire")
+        assert tabletop.load(app.session, 1).phase.id == "artillery_fire"

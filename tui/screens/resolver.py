@@ -74,6 +74,8 @@ class ResolverScreen(CampaignScreen):
     BINDINGS = [
         Binding("r", "resolve", "Resolve", id="resolver.resolve", tooltip="What the highlighted unit does in this phase"),
         Binding("n", "next_phase", "Next phase", id="resolver.next", tooltip="Tick the phase off the sequence of play"),
+        Binding("N", "previous_phase", "Back a phase", id="resolver.previous", show=False,
+                tooltip="Go back one phase of this bound, where the card sends you back"),
         Binding("e", "edit", "Edit unit", id="resolver.edit", tooltip="Change the highlighted unit's size and attributes"),
         Binding("a", "add", "Add unit", id="resolver.add", tooltip="A unit entered by hand"),
         Binding("k", "markers", "Markers", id="resolver.markers", tooltip="Put a state on the highlighted unit, or take it off"),
@@ -190,7 +192,12 @@ class ResolverScreen(CampaignScreen):
 
     def action_next_phase(self) -> None:
         if self._open() is not None:
-            self.attempt(lambda: tabletop.next_phase(self.session, self.battle_id))
+            # no notice: the checklist shows the phase now, and notices would pile up over the table
+            self.attempt(lambda: tabletop.next_phase(self.session, self.battle_id), done="")
+
+    def action_previous_phase(self) -> None:
+        if self._open() is not None:
+            self.attempt(lambda: tabletop.previous_phase(self.session, self.battle_id), done="")
 
     def _unit_fields(self, unit) -> list[tuple[str, str, str, list[str] | None]]:
         assert self.table is not None

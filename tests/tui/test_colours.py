@@ -60,3 +60,21 @@ async def test_a_256_colour_terminal_gets_256_colours(campaign_file, make_app, m
         await visit(pilot, "btc")
         _, output = rendered(pilot.app, pilot.app.console.color_system)
         assert "38;5;" in output and "38;2;" not in output
+
+
+async def test_the_resolver_without_colour(campaign_file, make_app, monkeypatch):
+    from tests.tui.test_resolver import handed_off, resolve, to_resolver
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    handed_off(campaign_file)
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_resolver(pilot)
+        segments, _ = rendered(pilot.app, "truecolor")
+        colours = {c.triplet for s in segments if s.style for c in (s.style.color, s.style.bgcolor) if c and c.triplet}
+        assert all(r == g == b for r, g, b in colours), "a colour got through NO_COLOR on the resolver"
+        await pilot.press("n", "n")
+        await resolve(pilot, "small_arms_fire")
+        shown = await wait_for(pilot, "Hits:")
+        # ticks say their state in text, not only in colour
+        assert "[ ]" in shown and "%" in shown

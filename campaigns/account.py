@@ -41,6 +41,7 @@ def account(session: CampaignSession, battle_id: int) -> Iterator[str]:
                 yield f"  {entry['side']} morale test recorded by the umpire: {'passed' if entry['passed'] else 'failed'}"
             elif entry["do"] == "result":
                 yield f"  the umpire read a roll off the table as {entry['cell']}"
+        yield from _tactical_lines(row.detail.get("tactical"))
         if fight.tabletop:
             t = fight.tabletop
             yield f"  Tabletop result: attacker lost {t['attacker']} SP, defender {t['defender']} SP; the {t['winner']} held the field"
@@ -52,6 +53,24 @@ def account(session: CampaignSession, battle_id: int) -> Iterator[str]:
                 yield f"    {name}: -{lost} SP"
         else:
             yield "  Still being fought."
+
+
+def _tactical_lines(tactical: dict | None) -> Iterator[str]:
+    """The resolver screen's log: every resolution, in the card's words, with what it did."""
+    if not tactical:
+        return
+    names = {u["id"]: u["name"] for u in tactical.get("units", [])}
+    yield f"  On the tabletop under {tactical['ruleset']}: {len(tactical.get('log', []))} resolutions"
+    for entry in tactical.get("log", []):
+        who = names.get(entry["actor"], entry["actor"])
+        at = f" at {names.get(entry['target'], entry['target'])}" if entry.get("target") else ""
+        dice = f" [{' '.join(map(str, entry['raw']))}]" if entry.get("raw") else ""
+        yield (f"    turn {entry['turn']}, {entry['bound']}, {entry['phase'].replace('_', ' ')}: "
+               f"{who}, {entry['action'].replace('_', ' ')}{at}{dice}: {entry['text']}")
+        for line in entry.get("effects", []):
+            yield f"      {line}"
+    if tactical.get("ended"):
+        yield f"  Tabletop battle ended: the {tactical['ended']['winner']} held the field"
 
 
 def all_accounts(session: CampaignSession) -> Iterator[str]:

@@ -149,6 +149,11 @@ def test_the_battle_survives_closing_the_file_and_goes_back_unit_by_unit(session
     # Elite class? the converted class of the first attacker decides; 3 twelves are 3 hits at 1 hex
     tabletop.resolve(session, battle, "small_arms_fire", a.id, d.id, numbers={"range": 1}, entered=[12, 12, 12])
     tabletop.edit_unit(session, battle, d.id, {"size": "0"})  # the players say it is gone
+    from campaigns.account import account
+
+    told = "\n".join(account(session, battle))
+    assert "On the tabletop under kallistra_acw: 1 resolutions" in told
+    assert f"small arms fire at {d.name} [12 12 12]" in told
     path = session.store.name
     session.close()
     again = CampaignSession.open(path)

@@ -212,12 +212,6 @@ async def test_a_game_outside_the_campaign_with_units_entered_by_hand(campaign_f
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 async def test_every_rule_set_opens_on_the_resolver_screen(campaign_file, make_app, ruleset):
-    try:
-        from rules.resolver import get_resolver
-
-        get_resolver(ruleset)
-    except ModuleNotFoundError:
-        pytest.skip(f"{ruleset} has no resolver yet")
     handed_off(campaign_file, ruleset)
     app = make_app(campaign_file)
     async with app.run_test(size=(80, 24)) as pilot:

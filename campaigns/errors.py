@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from models.errors import StoreError
+from models.errors import ConcurrentEditError, StoreError
 from rules.errors import RulesError
 
 
@@ -13,10 +13,16 @@ class CampaignError(Exception):
     """A wrong value, a rule the action breaks, or a file that cannot be used."""
 
 
+class OtherUmpireError(CampaignError):
+    """Another umpire committed since this one last looked: nothing was written."""
+
+
 @contextmanager
 def plainly() -> Iterator[None]:
     """Let storage and rules errors reach the umpire as a CampaignError sentence."""
     try:
         yield
+    except ConcurrentEditError as exc:
+        raise OtherUmpireError(str(exc)) from None
     except (StoreError, RulesError) as exc:
         raise CampaignError(str(exc)) from None

@@ -157,6 +157,20 @@ class AdjutantApp(App[None]):
         self.notify(done or f"Nothing to {which}.")
         self.campaign_changed()
 
+    def action_reload(self) -> None:
+        """Accept what other umpires committed, and show it: the next action builds on it."""
+        if self.session is None:
+            return
+        from campaigns.errors import CampaignError
+
+        try:
+            self.session.reload()
+        except CampaignError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.campaign_changed()
+        self.notify(f"Reloaded: the campaign as stored now (version {self.session.version()})")
+
     def action_save_as(self) -> None:
         if self.session is None:
             return

@@ -55,7 +55,10 @@ class CampaignScreen(Screen[None]):
         try:
             result = action()
         except CampaignError as exc:
-            self.notify(str(exc), severity="error", timeout=8)
+            from campaigns.errors import OtherUmpireError
+
+            hint = " F5 shows their change." if isinstance(exc, OtherUmpireError) else ""
+            self.notify(f"{exc}{hint}", severity="error", timeout=8)
             return None
         message = done if done is not None else result if isinstance(result, str) else None
         if isinstance(result, list) and result and all(isinstance(r, str) for r in result):

@@ -3,7 +3,7 @@ resolutions with their dice in the campaign's records, and the losses back."""
 
 import pytest
 
-from campaigns import battles, tabletop
+from campaigns import battles, tabletop, weather
 from campaigns.errors import CampaignError
 from campaigns.session import CampaignSession
 from models import Unit
@@ -191,3 +191,32 @@ def test_a_tabletop_game_outside_the_campaign(session):  # noqa: F811
     tabletop.end(session, battle_id, "defender")
     row = [b for b in battles.battles(session) if b.id == battle_id][0]
     assert row.status == "done" and "defender held the field" in row.result
+
+
+def test_a_tabletop_battle_on_both_back_ends_and_two_umpires(campaign_target):
+    first = CampaignSession.new("spring1813", campaign_target, seed=7)
+    try:
+        weather.roll(first, [2])
+        battle_id = battles.begin(first, draft(first), resolver="kallistra_acw")
+        tabletop.start(first, battle_id)
+        second = CampaignSession.open(campaign_target)
+        try:
+            a = units_of(first, battle_id, "attacker")[0]
+            tabletop.resolve(first, battle_id, "move", a.id)
+            # the second umpire, on what it saw before the move, is refused; nothing is written
+            before = tabletop.load(second, battle_id)
+            with pytest.raises(CampaignError, match="another umpire changed the campaign"):
+                tabletop.next_phase(second, battle_id)
+            assert tabletop.load(first, battle_id) == before
+            # once it has reloaded (F5) it sees the move and acts on the battle in turn
+            second.reload()
+            assert tabletop.load(second, battle_id).log[-1]["action"] == "move"
+            tabletop.next_phase(second, battle_id)
+            first.reload()
+            assert tabletop.load(first, battle_id).phase.id == "artillery_fire"
+            tabletop.end(first, battle_id, "attacker")
+            assert battles.load(second, battle_id).tabletop["winner"] == "attacker"
+        finally:
+            second.close()
+    finally:
+        first.close()

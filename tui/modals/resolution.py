@@ -101,7 +101,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
 
     async def on_mount(self) -> None:
         self.query_one("#form", VerticalScroll).can_focus = False
-        self.query_one("#show", VerticalScroll).can_focus = False
+        # the odds panel takes the focus (Tab), so a long list scrolls with the arrow keys
         await self.rebuild()
         self.query_one("#action", Select).focus()
 

@@ -36,7 +36,9 @@ def allowed_actions(table: tabletop.Tabletop, actor_id: str) -> list[tuple[str, 
         except RulesError:
             continue
         out.append((action.id, action.title))
-    return out
+    # the phase's own resolutions first, in the card's order; those of any phase after
+    order = {a: i for i, a in enumerate(table.phase.actions)}
+    return sorted(out, key=lambda item: order.get(item[0], len(order)))
 
 
 def prepared_lines(prepared) -> list[str]:

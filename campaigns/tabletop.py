@@ -22,7 +22,8 @@ hand and returns nothing to the campaign: ending it closes it with its result.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -243,8 +244,10 @@ def _checked_unit(resolver: Resolver, values: Mapping[str, Any], before: Unit | 
     return out
 
 
-def _change(session: CampaignSession, battle_id: int, description: str, do) -> Any:
-    """One change of the tactical battle, as one campaign action."""
+@contextmanager
+def _changing(session: CampaignSession, battle_id: int, description: str) -> Iterator[tuple[Tabletop, dict, BattleRow]]:
+    """One change of a tactical battle still being fought, as one campaign action:
+    the battle as it stands, its stored tactical part (saved on leaving) and its row."""
     table = load(session, battle_id)
     if table.status != "pending" or table.ended:
         raise CampaignError(f"battle {battle_id} is over")
@@ -252,11 +255,15 @@ def _change(session: CampaignSession, battle_id: int, description: str, do) -> A
         row = db.get_one(BattleRow, battle_id)
         tactical = _stored(row)
         try:
-            shown = do(table, tactical, session)
+            yield table, tactical, row
         except RulesError as exc:
             raise CampaignError(str(exc)) from None
         _save(db, battle_id, tactical)
-    return shown
+
+
+def _change(session: CampaignSession, battle_id: int, description: str, do) -> Any:
+    with _changing(session, battle_id, description) as (table, tactical, _row):
+        return do(table, tactical, session)
 
 
 def add_unit(session: CampaignSession, battle_id: int, values: Mapping[str, Any]) -> str:
@@ -454,20 +461,13 @@ def end(session: CampaignSession, battle_id: int, winner: str) -> str:
     """End the tactical battle, as one action: who held the field, and the SP each
     force lost as the battle's tabletop result (applied to the campaign with `a`)."""
     back = returned(session, battle_id, winner)
-    table = load(session, battle_id)
-    if table.status != "pending" or table.ended:
-        raise CampaignError(f"battle {battle_id} is over")
-    with plainly(), session.store.action(f"Battle #{battle_id} at {table.location}: the {winner} held the field") as db:
-        row = db.get_one(BattleRow, battle_id)
-        tactical = _stored(row)
+    with _changing(session, battle_id, f"the {winner} held the field") as (table, tactical, row):
         tactical["ended"] = {"winner": winner, "position": table.position.__dict__}
-        detail = {**row.detail, "tactical": tactical}
         if table.standalone:
             row.status = "done"
             row.result = f"{winner} held the field (a tabletop game outside the campaign's forces)"
         else:
-            detail["tabletop_result"] = {**back.sp_by_side, "winner": winner, "by_unit": back.sp_by_force}
-        row.detail = detail
+            row.detail = {**row.detail, "tabletop_result": {**back.sp_by_side, "winner": winner, "by_unit": back.sp_by_force}}
     if table.standalone:
         return f"Tabletop game over: the {winner} held the field"
     return (f"Tabletop battle over, the {winner} held the field: SP lost attacker {back.sp_by_side[ATTACKER]}, "

@@ -17,7 +17,7 @@ from rules.dice import Dice, DiceRecord
 from rules.errors import RulesError
 from rules.kallistra_acw import charge as charging
 from rules.kallistra_acw import combat, fire, moves
-from rules.kallistra_acw.data import Stands
+from rules.kallistra_acw.data import Stands, card
 from rules.kallistra_acw.hits import HitsResult, HitsStep, pool
 from rules.kallistra_acw.sequence import steps
 from rules.loader import get_table
@@ -217,11 +217,15 @@ def _resolve_combat(request: Request, record: DiceRecord | None) -> Outcome:
 # -- movement phase ----------------------------------------------------------------
 
 
+_RADIUS = card()["command"]["brigade_radius"]  # hexes
+
+
 def _move_prepare(request: Request) -> Prepared:
     if request.actor.has(ROUTING):
         raise RulesError(f"{request.actor.name} is routing: it makes its rout move")
     if "out_of_command" in request.ticked:
-        raise RulesError("brigade commanders can only move units within 3 hexes, or in hex to hex contact with one that is")
+        raise RulesError(f"brigade commanders can only move units within {_RADIUS} hexes, "
+                         "or in hex to hex contact with one that is")
     move = moves.movement_allowance(stands(request.actor), difficult="difficult" in request.ticked, overrides=request.options)
     return Prepared(f"movement: {move.reason}", f"{move.hexes} hexes" + (f" ({move.cell})" if move.cell else ""), None)
 
@@ -269,7 +273,7 @@ def _response_ticks(actor: Unit, target: Unit | None) -> list[Tick]:
     ticks = []
     for situation, label in _printed_modifiers("response_modifiers"):
         if situation == "outnumbered":
-            outnumbered = target is not None and target.size >= 2 * actor.size
+            outnumbered = target is not None and target.size >= card()["response"]["outnumbered_ratio"] * actor.size
             ticks.append(Tick(situation, label, checked=outnumbered, excluded="counted from the stands of both units"))
         else:
             ticks.append(Tick(situation, label))
@@ -401,7 +405,7 @@ RESOLVER = Resolver(
     actions=(
         Action("move", "Move", NO_TARGET, _move_prepare, _move_resolve,
                ticks=lambda a, t: [Tick("difficult", "in or into woods, or across a river or linear obstacle"),
-                                   Tick("out_of_command", "more than 3 hexes from its brigade commander, not in contact")]),
+                                   Tick("out_of_command", f"more than {_RADIUS} hexes from its brigade commander, not in contact")]),
         Action("rally", "Rally", NO_TARGET, _rally_prepare, _rally_resolve,
                ticks=lambda a, t: [Tick("in_contact", "in contact with the enemy")]),
         Action("declare_charge", "Declare a charge", ENEMY, _declare_prepare, _declare_resolve,

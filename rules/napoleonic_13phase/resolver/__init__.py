@@ -50,7 +50,12 @@ from rules.napoleonic_13phase.resolver import (
     movement,
     standing,
 )
-from rules.napoleonic_13phase.resolver.units import D6_CASUALTIES, STATES
+from rules.napoleonic_13phase.resolver.units import (
+    BEHIND,
+    D6_CASUALTIES,
+    STATES,
+    SUPPORT,
+)
 from rules.options import resolve_options
 from rules.resolver import ENEMY, FRIEND, NO_TARGET, Action, Attribute, Resolver
 
@@ -86,9 +91,9 @@ RESOLVER = Resolver(
                numbers=artillery.artillery_numbers, ticks=artillery.artillery_ticks,
                help="One die per crew figure; close or long range on the artillery stick (neither: medium)",
                arms=("artillery",)),
-        Action("artillery_behind", "Unit 12” behind the target", ENEMY, artillery.behind_prepare, artillery.behind_resolve,
+        Action("artillery_behind", f"Unit {BEHIND}” behind the target", ENEMY, artillery.behind_prepare, artillery.behind_resolve,
                ticks=artillery.behind_ticks,
-               help="After the battery's fire: any unit 12” behind the target, all on level ground and in range",
+               help=f"After the battery's fire: any unit {BEHIND}” behind the target, all on level ground and in range",
                arms=("artillery",)),
         Action("morale", "Check morale", NO_TARGET, morale.prepared(morale.morale_check, "morale"), morale.morale_resolve,
                numbers=morale.casualty_numbers, ticks=morale.morale_ticks),
@@ -112,7 +117,7 @@ RESOLVER = Resolver(
                arms=("infantry",)),
         Action("support", "Support artillery", FRIEND, melee.support_prepare, melee.support_resolve,
                numbers=melee.support_numbers,
-               help="A unit 2” behind or beside the artillery fights instead of it", arms=("infantry", "cavalry")),
+               help=f"A unit {SUPPORT}” behind or beside the artillery fights instead of it", arms=("infantry", "cavalry")),
         Action("melee", "Fight a melee", ENEMY, melee.melee_prepare, melee.melee_resolve, numbers=melee.melee_numbers,
                ticks=melee.melee_ticks, help="The actor is the unit that charged (either unit of a melee that goes on)"),
         Action("loser_retires", "Loser retires d6”", NO_TARGET, *checklist.plain("loser_retires")),

@@ -8,6 +8,7 @@ from rules.errors import RulesError
 from rules.napoleonic_13phase import fire as firing
 from rules.napoleonic_13phase.data import card
 from rules.napoleonic_13phase.resolver.units import (
+    BEHIND,
     FIRED,
     LAST_SHOT,
     hit_effect,
@@ -182,9 +183,9 @@ def behind_prepare(request: Request) -> Prepared:
     shot = _behind_shot(request)
     if _same_dice(request):
         raw = tuple(request.actor.attr(LAST_SHOT)["raw"])
-        return Prepared("the unit 12” behind the target, hit by the same dice", needed(shot), None,
+        return Prepared(f"the unit {BEHIND}” behind the target, hit by the same dice", needed(shot), None,
                         notes=(f"the dice rolled at the target: {' '.join(map(str, raw)) or 'none'}",))
-    return Prepared("the unit 12” behind the target, a second roll of the crew dice", needed(shot), pool_dice(shot),
+    return Prepared(f"the unit {BEHIND}” behind the target, a second roll of the crew dice", needed(shot), pool_dice(shot),
                     (("Casualties", odds(shot.odds())),))
 
 

@@ -15,6 +15,7 @@ from rules.napoleonic_13phase.resolver.units import (
     IN_MELEE,
     LOST_MELEE,
     OPPONENT,
+    SUPPORT,
     SUPPORTED_BY,
     casualty_words,
     hits,
@@ -43,7 +44,7 @@ def melee_ticks(actor: Unit, target: Unit | None) -> list[Tick]:
         Tick("fortification", "the defender is infantry in a Fortification",
              excluded=None if infantry else "only infantry holds a fortification"),
         Tick("continuing", "continuing a melee (not a first combat)", checked=continuing),
-        Tick("supported", "Artillery Supported by a unit 2” behind or beside it (named by 'Support artillery')",
+        Tick("supported", f"Artillery Supported by a unit {SUPPORT}” behind or beside it (named by 'Support artillery')",
              checked=artillery and target is not None and bool(target.attr(SUPPORTED_BY)),
              excluded=None if artillery else "the defender is not artillery"),
     ]

@@ -17,7 +17,9 @@ from rules.napoleonic_13phase.resolver.units import (
     AUSTRIAN,
     CHARGE_MARKER,
     CHARGING,
+    DOUBLE_BEYOND,
     FIREFIGHT,
+    FIREFIGHT_RANGE,
     FRENCH,
     HELD_OFF,
     TARGET,
@@ -38,13 +40,13 @@ _MOVE_TICKS = (
     ("difficult_terrain", "Half movement in difficult terrain"),
     ("outside_command_range", "Half movement outside command range"),
     ("backwards", "Half movement moving backwards"),
-    ("over_24_from_enemy", "Double move if staying over 24” from the enemy"),
+    ("over_24_from_enemy", f"Double move if staying over {DOUBLE_BEYOND}” from the enemy"),
     ("first_turn", "1st turn (no double move; turn 1 of the battle counts without the tick)"),
 )
 
 
 def _firefight_tick(actor: Unit) -> Tick:
-    return Tick("in_firefight", "an infantry line locked in a firefight (opposing lines within 4”)",
+    return Tick("in_firefight", f"an infantry line locked in a firefight (opposing lines within {FIREFIGHT_RANGE}”)",
                 checked=in_line(actor) and actor.has(FIREFIGHT),
                 excluded=None if in_line(actor) else "only opposing lines of infantry are locked in a firefight")
 

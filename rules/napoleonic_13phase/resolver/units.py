@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from rules.dice import DiceRecord
 from rules.errors import RulesError
-from rules.napoleonic_13phase.data import RULESET, UnitType, unit_type
+from rules.napoleonic_13phase.data import RULESET, UnitType, card, unit_type
 from rules.napoleonic_13phase.rolls import ToHit
 from rules.options import resolve_options
 from rules.resolver import Effect, Request, State, Tick, Unit
@@ -26,6 +26,12 @@ FIRED, FIREFIGHT, D6_CASUALTIES = "fired", "firefight", "d6_casualties"
 TARGET, OPPONENT, LAST_SHOT = "_charge_target", "_opponent", "_last_shot"
 SUPPORTED_BY, FIREFIGHT_WITH = "_supported_by", "_firefight_with"
 
+# the card's distances the words below name, as procedures.toml holds them (inches)
+BEHIND = card().artillery["behind_inches"]  # the unit behind an artillery target
+SUPPORT = card().melee["support_inches"]  # a unit supporting artillery
+FIREFIGHT_RANGE = card().movement["firefight_inches"]  # opposing lines locked in a firefight
+DOUBLE_BEYOND = card().movement["double_beyond_inches"]  # a double move away from the enemy
+
 STATES = (
     State(CASUALTIES, "took casualties", "until it checks morale (phase 2 for artillery fire, 4 or 9 for shooting)"),
     State(CHARGING, "charging", "this turn"),
@@ -37,8 +43,8 @@ STATES = (
     State(HALTED, "halted", "this turn: Halt. No movement this turn."),
     State(CHARGE_MARKER, "charge marker", "until it recalls in phase 13; it cannot move"),
     State(RECALL_FAILED, "failed to recall", "this turn and the next: it cannot move"),
-    State(FIRED, "fired (phase 1)", "this turn: the unit 12” behind its target may be hit"),
-    State(FIREFIGHT, "locked in a firefight", "while the opposing lines stay within 4”: it cannot move, charge or change formation"),
+    State(FIRED, "fired (phase 1)", f"this turn: the unit {BEHIND}” behind its target may be hit"),
+    State(FIREFIGHT, "locked in a firefight", f"while the opposing lines stay within {FIREFIGHT_RANGE}”: it cannot move, charge or change formation"),
     State(D6_CASUALTIES, "takes d6 casualties", "until it rolls them: it could not form line when required"),
 )
 

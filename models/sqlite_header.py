@@ -27,6 +27,7 @@ class SqliteHeader:
     page_count: int | None  # as the header states it; None when the header says it is stale
     application_id: int
     user_version: int  # the schema number the file was last migrated to
+    wal: bool = False  # the file is in WAL mode (header bytes 18-19 are 2)
 
 
 def read_header(path: Path) -> SqliteHeader:
@@ -74,6 +75,7 @@ def _parse(head: bytes) -> SqliteHeader:
         page_count=page_count,
         application_id=number(68),
         user_version=number(60),
+        wal=2 in (head[18], head[19]),
     )
 
 

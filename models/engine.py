@@ -17,6 +17,7 @@ so two umpires on one file queue instead of failing mid-action.
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
@@ -31,6 +32,15 @@ def make_engine(url: URL) -> Engine:
         return create_engine(url, connect_args={"connect_timeout": BUSY_TIMEOUT_SECONDS})
     engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS})
     event.listen(engine, "connect", _set_up_sqlite)
+    event.listen(engine, "begin", _begin_sqlite)
+    return engine
+
+
+def read_only_engine(path: Path) -> Engine:
+    """An engine on a campaign file that SQLite opens read-only: it cannot change a byte."""
+    uri = f"{path.absolute().as_uri()}?mode=ro"
+    engine = create_engine(URL.create("sqlite", database=uri, query={"uri": "true"}))
+    event.listen(engine, "connect", _set_up_read_only)
     event.listen(engine, "begin", _begin_sqlite)
     return engine
 
@@ -59,6 +69,11 @@ def harden(connection: sqlite3.Connection) -> None:
         setconfig(sqlite3.SQLITE_DBCONFIG_TRUSTED_SCHEMA, False)  # type: ignore[attr-defined]
     # Without setconfig (Python 3.11), writable_schema stays off, its default, and extension
     # loading stays disabled, Python's default: nothing in Adjutant turns either on.
+
+
+def _set_up_read_only(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None
+    harden(dbapi_connection)
 
 
 def _begin_sqlite(connection: Any) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import IO, Any
 
 import orjson
-from sqlalchemy import Connection, MetaData, Table, exc, select, text
+from sqlalchemy import Connection, MetaData, String, Table, exc, select, text
 from sqlmodel import SQLModel
 
 from models import schema
@@ -30,31 +30,27 @@ ROW = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
 READ_BATCH = 1000
 
 
-def rows(store: CampaignStore, table: Table) -> Iterator[dict[str, Any]]:
-    """The rows of `table` as the export writes them, in key order, checked against the
-    export format; CampaignFileError names the first row that does not fit."""
+def rows(connection: Connection, table: Table, name: str) -> Iterator[dict[str, Any]]:
+    """The rows of `table` as the export writes them, in key order, each checked against
+    the export format; CampaignFileError names the first row that does not fit."""
     keys = list(table.primary_key.columns)
     # Ordered by code point on both back ends, as Python sorts text (PostgreSQL's own
     # collation depends on the server's locale).
-    postgres = not store.is_sqlite
-    order = [key.collate("C") if postgres and key.type.python_type is str else key for key in keys]
-    with store.connect() as connection:
+    postgres = connection.dialect.name == "postgresql"
+    order = [key.collate("C") if postgres and isinstance(key.type, String) else key for key in keys]
+    number = 0
+    try:
         result = connection.execution_options(yield_per=READ_BATCH).execute(select(table).order_by(*order))
-        number = 0
-        try:
-            for number, row in enumerate(result.mappings(), 1):  # noqa: B007 (named in errors)
-                values = row_to_json(table, row)
-                validate_row(table, values)
-                yield values
-        except BadRow as error:
-            raise CampaignFileError(
-                f"{store.name} is damaged: row {number} of table {table.name!r} has {error.reason}"
-            ) from None
-        except (ValueError, TypeError, UnicodeDecodeError, exc.DBAPIError) as error:
-            raise CampaignFileError(
-                f"{store.name} is damaged: row {number + 1} of table {table.name!r} cannot be read "
-                f"({_first_line(error)})"
-            ) from None
+        for number, row in enumerate(result.mappings(), 1):  # noqa: B007 (named in errors)
+            values = row_to_json(table, row)
+            validate_row(table, values)
+            yield values
+    except BadRow as error:
+        raise CampaignFileError(f"{name} is damaged: row {number} of table {table.name!r} has {error.reason}") from None
+    except (ValueError, TypeError, OverflowError, exc.DBAPIError) as error:
+        raise CampaignFileError(
+            f"{name} is damaged: row {number + 1} of table {table.name!r} cannot be read ({_first_line(error)})"
+        ) from None
 
 
 def tables() -> list[Table]:
@@ -71,18 +67,23 @@ def write(store: CampaignStore, out: Callable[[bytes], Any]) -> None:
     """
     head = orjson.dumps(FORMAT), orjson.dumps(schema.head())
     out(b'{\n  "format": %s,\n  "schema": %s,\n  "tables": {' % head)
-    for number, table in enumerate(tables()):
-        out(b"%s\n    %s: [" % (b"," if number else b"", orjson.dumps(table.name)))
-        empty = True
-        for row in rows(store, table):
-            out(b"%s\n      " % (b"" if empty else b","))
-            try:
-                out(orjson.dumps(row, option=ROW).replace(b"\n", b"\n      "))
-            except orjson.JSONEncodeError as error:
-                raise CampaignFileError(f"{store.name} is damaged: table {table.name!r} holds {error}") from None
-            empty = False
-        out(b"]" if empty else b"\n    ]")
+    with store.connect() as connection:
+        for number, table in enumerate(tables()):
+            out(b"%s\n    %s: [" % (b"," if number else b"", orjson.dumps(table.name)))
+            _write_rows(connection, table, store.name, out)
     out(b"\n  }\n}\n")
+
+
+def _write_rows(connection: Connection, table: Table, name: str, out: Callable[[bytes], Any]) -> None:
+    empty = True
+    for row in rows(connection, table, name):
+        out(b"%s\n      " % (b"" if empty else b","))
+        try:
+            out(orjson.dumps(row, option=ROW).replace(b"\n", b"\n      "))
+        except orjson.JSONEncodeError as error:
+            raise CampaignFileError(f"{name} is damaged: table {table.name!r} holds {error}") from None
+        empty = False
+    out(b"]" if empty else b"\n    ]")
 
 
 def dumps(store: CampaignStore) -> str:

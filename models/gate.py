@@ -55,7 +55,7 @@ class Verdict:
 
 
 def read_only_uri(path: Path) -> str:
-    return f"{path.absolute().as_uri()}?mode=ro"
+    return f"{path.absolute().as_uri()}?mode=ro"  # as models.engine.read_only_engine
 
 
 @contextmanager
@@ -69,6 +69,16 @@ def read_only(path: Path) -> Iterator[sqlite3.Connection]:
         connection.text_factory = bytes  # names and SQL from the file may not be UTF-8
         harden(connection)
         yield connection
+
+
+def finish_rollback(path: Path) -> None:
+    """Let SQLite roll back the change a killed process left in the file's `-journal`."""
+    try:
+        with closing(sqlite3.connect(path, isolation_level=None)) as connection:
+            harden(connection)
+            connection.execute("SELECT count(*) FROM sqlite_master").fetchall()
+    except sqlite3.Error as error:
+        raise CampaignFileError(f"{path} is damaged: {_first_line(error)}") from None
 
 
 def verify(path: Path, header: SqliteHeader) -> Verdict:

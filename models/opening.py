@@ -29,8 +29,8 @@ from models.clock import utcnow
 from models.copies import copy_exact, fsync_folder, temporary_path
 from models.engine import make_engine, writer
 from models.errors import CampaignFileError
-from models.gate import verify
-from models.sqlite_header import read_header
+from models.gate import finish_rollback, verify
+from models.sqlite_header import hot_journal, read_header
 from models.store import CampaignStore, guard
 from models.targets import Target, describe, sqlite_path, to_url
 
@@ -46,7 +46,11 @@ def open_campaign(target: Target) -> CampaignStore:
     path = sqlite_path(url)
     revision = None
     if path is not None:
-        revision = verify(path, read_header(path)).revision
+        header = read_header(path)
+        if hot_journal(path):  # a process was killed mid-write: SQLite rolls the change back first
+            finish_rollback(path)
+            header = read_header(path)
+        revision = verify(path, header).revision
     engine = make_engine(url)
     try:
         with guard(describe(url)):
@@ -86,7 +90,11 @@ def build_new(target: Target, fill: Callable[[Connection], None]) -> CampaignSto
     finally:
         temporary.unlink(missing_ok=True)
         Path(f"{temporary}-journal").unlink(missing_ok=True)
-    return open_campaign(path)
+    try:
+        return open_campaign(path)
+    except CampaignFileError:
+        path.unlink(missing_ok=True)  # made by this call and unusable: leave nothing under the name
+        raise
 
 
 def _build(url: URL, fill: Callable[[Connection], None], name: str) -> None:

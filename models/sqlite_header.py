@@ -53,7 +53,7 @@ def read_header(path: Path) -> SqliteHeader:
         raise CampaignFileError(f"{path} is a SQLite database of another program, not an Adjutant campaign")
     if header.page_size is None:
         raise CampaignFileError(f"{path} is damaged: its header is corrupt")
-    if not _hot_journal(path) and (
+    if not hot_journal(path) and (
         size % header.page_size
         or (header.page_count is not None and header.page_count * header.page_size > size)
     ):
@@ -79,7 +79,7 @@ def _parse(head: bytes) -> SqliteHeader:
     )
 
 
-def _hot_journal(path: Path) -> bool:
+def hot_journal(path: Path) -> bool:
     """A rollback journal left by a process killed mid-commit: SQLite restores the
     file from it on the next open, so the file's size says nothing until then."""
     journal = Path(os.fspath(path) + "-journal")

@@ -19,6 +19,7 @@ from sqlalchemy import select
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
+from campaigns.text import TextError, plain_name
 from models import Battle as BattleRow
 from models import Campaign, General, Nation, Side, Turn, Unit
 from rules.allemagne1813.battle import MORALE, UMPIRE_RESULT, Battle, Step
@@ -124,10 +125,20 @@ def leaders_at(session: CampaignSession, unit_ids: list[str]) -> list[str]:
 # -- starting a battle ---------------------------------------------------------
 
 
+def checked_place(raw: str) -> str:
+    """Where a battle is fought, as the umpire typed it: plain text of at most NAME_LIMIT characters."""
+    try:
+        location = plain_name(raw, "a battle's place")
+    except TextError as exc:
+        raise CampaignError(str(exc)) from None
+    if not location:
+        raise CampaignError("say where the battle is fought")
+    return location
+
+
 def begin(session: CampaignSession, draft: Draft, resolver: str = TABLES) -> int:
     """Store a new pending battle; returns its id."""
-    if not draft.location.strip():
-        raise CampaignError("say where the battle is fought")
+    location = checked_place(draft.location)
     if not draft.attacker_units or not draft.defender_units:
         raise CampaignError("a battle needs at least one force on each side")
     if set(draft.attacker_units) & set(draft.defender_units):
@@ -151,10 +162,10 @@ def begin(session: CampaignSession, draft: Draft, resolver: str = TABLES) -> int
     setup = {"sides": sides, "facts": facts, "weather": weather, "options": session.options()}
     if resolver == TABLES:
         _rebuild(setup, [])  # a set-up the rules refuse is refused here, before anything is stored
-    with plainly(), session.store.action(f"Battle of {draft.location} begins ({resolver})") as db:
+    with plainly(), session.store.action(f"Battle of {location} begins ({resolver})") as db:
         row = BattleRow(
             turn=turn,
-            location=draft.location.strip(),
+            location=location,
             participants={
                 role: {
                     "side": s["side"],

@@ -3,15 +3,23 @@
 A campaign is named by its FILE, or, for a club's shared campaign, by a database
 URL given with --db or in ADJUTANT_DATABASE_URL. Errors end in one sentence on
 stderr and exit code 2 (1 when a check or an audit finds a fault).
+
+Everything printed goes through `say` or `_fail`, which strip the control
+characters a campaign from someone else may hold (campaigns.text), so a name
+or a description can never retitle, clear or drive the terminal.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
+import shutil
 import sys
-from collections.abc import Callable, Sequence
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from contextlib import contextmanager
 from typing import NoReturn
 
 from sqlmodel import select
@@ -19,13 +27,15 @@ from sqlmodel import select
 from campaigns.log import audit_dice, log_lines
 from campaigns.scenario import ScenarioError, load_scenario, scenario_ids
 from campaigns.setup import create_campaign
-from models import SUFFIX, Battle, StoreError, check_campaign, dumps, loads, open_campaign
+from campaigns.text import one_line, shown
+from models import SUFFIX, Battle, CampaignFileError, CampaignStore, StoreError, check_campaign, loads, open_campaign
 from models.targets import Target
 from rules.dice import ENTERED, ROLLED
 
 DATABASE_VARIABLE = "ADJUTANT_DATABASE_URL"
 OK, FAULT, BAD_INPUT = 0, 1, 2
 SHOWN_MISMATCHES = 20
+SPOOL_BYTES = 16 * 1024 * 1024
 
 
 Run = Callable[[argparse.Namespace], int]
@@ -60,9 +70,27 @@ def main(argv: Sequence[str]) -> int:
         return 130
 
 
-def _fail(message: str) -> int:
-    print(f"adjutant: {message}", file=sys.stderr)
-    return BAD_INPUT
+def _fail(message: str, status: int = BAD_INPUT) -> int:
+    print(f"adjutant: {one_line(message)}", file=sys.stderr)
+    return status
+
+
+def say(line: object) -> None:
+    """Print a line that may hold text from a campaign."""
+    print(shown(line))
+
+
+@contextmanager
+def reading(store: CampaignStore) -> Iterator[None]:
+    """Values no sound campaign holds (a date that is not a date, a list that is not a list)
+    end as one sentence: the file is damaged, and `check` names the row."""
+    try:
+        yield
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as error:
+        raise CampaignFileError(
+            f"{store.name} is damaged: it holds a value Adjutant cannot read ({type(error).__name__}); "
+            f"`adjutant check` names the row"
+        ) from None
 
 
 def _parser() -> _Parser:
@@ -137,7 +165,7 @@ def _new(args: argparse.Namespace) -> int:
             if campaign.dice_mode == ENTERED
             else f"rolled from seed {campaign.dice_seed}"
         )
-        print(
+        say(
             f"Created {store.name}: {campaign.name}, {len(scenario.units)} units, "
             f"{campaign.turns} turns from {campaign.start_date:%d %B %Y}; dice {dice}."
         )
@@ -150,10 +178,9 @@ def _scenarios(_args: argparse.Namespace) -> int:
         try:
             s = load_scenario(scenario_id)
         except ScenarioError as error:
-            print(f"adjutant: {error}", file=sys.stderr)
-            status = BAD_INPUT
+            status = _fail(str(error))
             continue
-        print(
+        say(
             f"{s.id:<12}  {s.title}: {s.start_date:%d %B %Y}, {s.turns} turns of {s.turn_days} days, "
             f"{len(s.units)} units, {len(s.generals)} generals"
         )
@@ -165,53 +192,66 @@ def _check(args: argparse.Namespace) -> int:
     try:
         report = check_campaign(target)
     except StoreError as error:
-        print(f"adjutant: {error}", file=sys.stderr)
-        return FAULT
+        return _fail(str(error), FAULT)
     for problem in report.problems:
-        print(f"adjutant: {report.name}: {problem}", file=sys.stderr)
+        _fail(problem)
     if not report.sound:
         return FAULT
     for note in report.notes:
-        print(f"{report.name}: {note}")
-    print(f"{report.name}: sound (schema {report.revision})")
+        say(f"{report.name}: {note}")
+    say(f"{report.name}: sound (schema {report.revision})")
     return OK
 
 
 def _export(args: argparse.Namespace) -> int:
-    with open_campaign(_target(args)) as store:
-        sys.stdout.write(dumps(store))
+    from models.exchange import write
+
+    # Spooled, not printed as it is read: a damaged row late in the file refuses the
+    # export with nothing on standard output, and memory stays flat however long it is.
+    with open_campaign(_target(args)) as store, tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+        write(store, spool.write)
+        spool.seek(0)
+        shutil.copyfileobj(spool, sys.stdout.buffer)
+        sys.stdout.buffer.flush()
     return OK
 
 
 def _import(args: argparse.Namespace) -> int:
+    from models.exchange import LIMIT_BYTES, read_limited
+
     source = "standard input" if args.json == "-" else args.json
-    text = sys.stdin.read() if args.json == "-" else Path(args.json).read_text(encoding="utf-8")
-    with loads(_target(args, new=True), text, source=source) as store:
-        print(f"Imported {source} into {store.name}: {store.campaign().name}.")
+    if args.json == "-":
+        # A text stream without bytes beneath (a test's, an embedding program's) is read as text.
+        stream = getattr(sys.stdin, "buffer", None) or io.BytesIO(sys.stdin.read(LIMIT_BYTES + 1).encode())
+        exported = read_limited(stream, source)
+    else:
+        with Path(args.json).open("rb") as stream:
+            exported = read_limited(stream, source)
+    with loads(_target(args, new=True), exported, source=source) as store:
+        say(f"Imported {source} into {store.name}: {store.campaign().name}.")
     return OK
 
 
 def _log(args: argparse.Namespace) -> int:
-    with open_campaign(_target(args)) as store:
+    with open_campaign(_target(args)) as store, reading(store):
         for line in log_lines(store, dice_only=args.dice_only):
-            print(line)
+            say(line)
     return OK
 
 
 def _verify(args: argparse.Namespace) -> int:
-    with open_campaign(_target(args)) as store:
+    with open_campaign(_target(args)) as store, reading(store):
         audit = audit_dice(store)
     for roll in audit.mismatches[:SHOWN_MISMATCHES]:
-        print(
-            f"adjutant: dice #{roll.id} ({roll.purpose}, stream {roll.stream_index}) does not match "
-            f"a replay from the campaign's seed",
-            file=sys.stderr,
+        _fail(
+            f"dice #{roll.id} ({roll.purpose}, stream {roll.stream_index}) does not match "
+            f"a replay from the campaign's seed"
         )
     if len(audit.mismatches) > SHOWN_MISMATCHES:
-        print(f"adjutant: ... and {len(audit.mismatches) - SHOWN_MISMATCHES} more", file=sys.stderr)
+        _fail(f"... and {len(audit.mismatches) - SHOWN_MISMATCHES} more")
     if audit.mismatches:
         return FAULT
-    print(f"All {audit.rolled} rolled dice match the campaign's seed.")
+    say(f"All {audit.rolled} rolled dice match the campaign's seed.")
     return OK
 
 
@@ -222,19 +262,20 @@ def _battles(args: argparse.Namespace) -> int:
 
         session = CampaignSession(open_campaign(_target(args)))
         try:
-            for line in all_accounts(session):
-                print(line)
+            with reading(session.store):
+                for line in all_accounts(session):
+                    say(line)
         finally:
             session.close()
         return OK
-    with open_campaign(_target(args)) as store, store.read() as session:
+    with open_campaign(_target(args)) as store, reading(store), store.read() as session:
         battles = session.exec(select(Battle).order_by(Battle.id)).all()  # type: ignore[arg-type]
-    for battle in battles:
-        result = f": {battle.result}" if battle.result else ""
-        print(
-            f"#{battle.id}  turn {battle.turn}  {battle.location}  {battle.status}{result}"
-            f"  ({battle.resolver})"
-        )
+        for battle in battles:
+            result = f": {battle.result}" if battle.result else ""
+            say(
+                f"#{battle.id}  turn {battle.turn}  {one_line(battle.location)}  {battle.status}{result}"
+                f"  ({battle.resolver})"
+            )
     if not battles:
-        print("No battles yet.")
+        say("No battles yet.")
     return OK

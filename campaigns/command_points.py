@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
+from campaigns.text import TextError, plain_name
 from models import Army, Campaign, CommandPointRoll, CommandPointSpend, DiceRoll, General
 from rules.allemagne1813.command import ACTIONS, action_cost, roll_command_points
 from rules.loader import get_table
@@ -99,6 +100,10 @@ def roll(session: CampaignSession, army_id: str, entered: list[int] | None = Non
 
 
 def spend(session: CampaignSession, army_id: str, action: str, valid_loc: bool, note: str = "") -> str:
+    try:
+        note = plain_name(note, "a note")
+    except TextError as exc:
+        raise CampaignError(str(exc)) from None
     if action not in ACTIONS:
         raise CampaignError(f"the action is one of {', '.join(ACTIONS)}, not {action!r}")
     army = _army(session, army_id)

@@ -16,6 +16,7 @@ from sqlalchemy import select
 from campaigns.errors import CampaignError, plainly
 from campaigns.scenario import GENERAL_FIELDS, UNIT_FIELDS, UNIT_KINDS
 from campaigns.session import CampaignSession
+from campaigns.text import TextError, plain_name
 from models import Army, General, Nation, Side, Unit
 
 
@@ -146,7 +147,10 @@ def whole(key: str, raw: str, fields: dict) -> int:
 
 
 def _text(key: str, raw: str, required: bool = True) -> str:
-    text = str(raw).strip()
+    try:
+        text = plain_name(str(raw), f"a {key.replace('_', ' ')}")
+    except TextError as exc:
+        raise CampaignError(str(exc)) from None
     if required and not text:
         raise CampaignError(f"{key.replace('_', ' ')} cannot be empty")
     return text

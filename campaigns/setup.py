@@ -9,6 +9,7 @@ from pathlib import Path
 from sqlmodel import SQLModel
 
 from campaigns.scenario import Scenario
+from campaigns.text import plain_name
 from models import Army, Campaign, CampaignStore, General, Nation, Side, Turn, Unit, create_store
 from models.clock import utcnow
 from models.targets import Target
@@ -37,6 +38,8 @@ def create_campaign(
     `dice_mode` is "rolled" (the dice service rolls, from `seed`) or "entered"
     (the players roll on the table and type the dice in).
     """
+    if name:
+        name = plain_name(name, "a campaign's name")  # a TextError is a ValueError, like the others here
     if dice_mode not in (ROLLED, ENTERED):
         raise ValueError(f"dice mode is {ROLLED!r} or {ENTERED!r}, not {dice_mode!r}")
     seed = new_seed() if seed is None else seed

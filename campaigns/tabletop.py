@@ -191,8 +191,7 @@ def start(session: CampaignSession, battle_id: int) -> str:
 def new_game(session: CampaignSession, ruleset: str, location: str) -> int:
     """A tabletop game outside the campaign's forces: units are entered by hand."""
     resolver = _resolver(ruleset)
-    if not location.strip():
-        raise CampaignError("say where the battle is fought")
+    location = battles.checked_place(location)
     with plainly(), session.store.read() as db:
         turn = db.get_one(Campaign, 1).turn
     tactical = {

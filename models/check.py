@@ -1,20 +1,38 @@
-"""The health check of a campaign: integrity and schema version, without changing a byte."""
+"""The health check of a campaign: the gate, integrity and every value, without changing a byte.
+
+`check` runs the very gate that opening runs (models.gate), then SQLite's own
+integrity and foreign-key checks, then reads every row through the export
+format's models (models.export_format), the same reading `export` does. So a
+file `check` calls sound opens and exports, and one it refuses, opening or
+`export` refuses for the same reason. A file is read through a read-only
+connection; one with an unfinished change in its `-journal` (a process killed
+mid-write, which opening rolls back) is checked on a copy rolled back in a
+temporary folder, so the file itself still does not change.
+"""
 
 from __future__ import annotations
 
+import shutil
+import sqlite3
+import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from sqlalchemy import Connection, exc, text
+from sqlalchemy import Engine, MetaData, exc, text
+from sqlalchemy.engine import URL
 
 from models import schema
-from models.engine import make_engine
-from models.sqlite_header import read_header
+from models.copies import sweep_leftovers
+from models.engine import harden, make_engine, read_only_engine
+from models.errors import CampaignFileError
+from models.gate import finish_rollback, read_only_uri, verify
+from models.sqlite_header import hot_journal, read_header
 from models.targets import Target, describe, sqlite_path, to_url
 
 
 @dataclass
 class CheckReport:
-    """What `check_campaign` found: `problems` is empty when the campaign is sound."""
+    """What `check_campaign` found: `problems` (sentences) is empty when the campaign is sound."""
 
     name: str
     revision: str | None = None
@@ -27,51 +45,111 @@ class CheckReport:
 
 
 def check_campaign(target: Target) -> CheckReport:
-    """Check a campaign's integrity and schema version without changing it.
+    """Check a campaign's schema, integrity and values without changing it.
 
     Raises CampaignFileError when the target is not a campaign at all (missing,
     empty, not SQLite, another program's database, truncated).
     """
     url = to_url(target)
-    report = CheckReport(describe(url))
     path = sqlite_path(url)
-    if path is not None:
-        read_header(path)
-    engine = make_engine(url)
+    if path is None:
+        return _check_database(url)
+    sweep_leftovers(path)  # temporary files of an import or a save that was killed
+    read_header(path)
+    if not hot_journal(path):
+        return _check_file(path, path)
+    with tempfile.TemporaryDirectory(prefix="adjutant-check-") as folder:
+        copy = Path(folder) / path.name
+        shutil.copyfile(path, copy)
+        shutil.copyfile(f"{path}-journal", f"{copy}-journal")
+        try:
+            finish_rollback(copy)
+        except CampaignFileError as error:
+            return CheckReport(str(path), problems=[str(error).replace(str(copy), str(path))])
+        return _check_file(copy, path)
+
+
+def _check_file(path: Path, shown: Path) -> CheckReport:
+    report = CheckReport(str(shown))
     try:
-        with engine.connect() as connection:
-            if path is not None:
-                _check_sqlite(connection, report)
-            report.revision = schema.current_revision(connection)
-            _check_revision(report)
-            if report.revision is not None and schema.is_known(report.revision):
-                rows = connection.execute(text("SELECT count(*) FROM campaign")).scalar()
-                if rows != 1:
-                    report.problems.append(f"it holds {rows} campaign rows instead of one")
-    except exc.DBAPIError as error:
-        report.problems.append(f"the database cannot be read: {str(error.orig).strip().splitlines()[0]}")
-    finally:
-        engine.dispose()
+        report.revision = verify(path, read_header(path)).revision
+    except CampaignFileError as error:
+        report.problems.append(str(error).replace(str(path), str(shown)))
+        return report
+    try:
+        with sqlite3.connect(read_only_uri(path), uri=True) as connection:
+            harden(connection)
+            _integrity(connection, report)
+    except sqlite3.Error as error:
+        report.problems.append(f"{shown} cannot be read: {error}")
+    if report.sound:
+        engine = read_only_engine(path)
+        try:
+            _check_values(engine, str(shown), report)
+        finally:
+            engine.dispose()
+    _note_older(report)
     return report
 
 
-def _check_sqlite(connection: Connection, report: CheckReport) -> None:
-    results = [row[0] for row in connection.execute(text("PRAGMA integrity_check(20)"))]
+def _check_database(url: URL) -> CheckReport:
+    report = CheckReport(describe(url))
+    engine = make_engine(url)
+    try:
+        with engine.connect() as connection:
+            report.revision = schema.current_revision(connection)
+        if report.revision is None:
+            report.problems.append(f"{report.name} carries no schema version")
+        elif not schema.is_known(report.revision):
+            report.problems.append(
+                f"{report.name} was written by a newer version of Adjutant (schema {report.revision})"
+            )
+        else:
+            _check_values(engine, report.name, report)
+    except exc.DBAPIError as error:
+        report.problems.append(f"{report.name} cannot be read: {str(error.orig).strip().splitlines()[0]}")
+    finally:
+        engine.dispose()
+    _note_older(report)
+    return report
+
+
+def _integrity(connection: sqlite3.Connection, report: CheckReport) -> None:
+    results = [row[0] for row in connection.execute("PRAGMA integrity_check(20)")]
     if results != ["ok"]:
-        report.problems.extend(f"integrity check: {line}" for line in results)
-    orphans = connection.execute(text("PRAGMA foreign_key_check")).all()
+        report.problems.extend(f"{report.name} fails SQLite's integrity check: {line}" for line in results)
+        return
+    orphans = connection.execute("PRAGMA foreign_key_check").fetchall()
     if orphans:
-        tables = sorted({row[0] for row in orphans})
-        report.problems.append(f"{len(orphans)} rows of {', '.join(tables)} point at rows that do not exist")
+        tables = sorted({str(row[0]) for row in orphans})
+        report.problems.append(
+            f"{report.name} is damaged: {len(orphans)} rows of {', '.join(tables)} point at rows that do not exist"
+        )
 
 
-def _check_revision(report: CheckReport) -> None:
+def _check_values(engine: Engine, name: str, report: CheckReport) -> None:
+    """Read every row as `export` does: a value export would refuse is a problem here."""
+    from models.exchange import rows, tables
+
+    metadata = MetaData()
+    with engine.connect() as connection:
+        metadata.reflect(connection)
+        campaigns = connection.execute(text("SELECT count(*) FROM campaign")).scalar()
+        if campaigns != 1:
+            report.problems.append(f"{name} is damaged: it holds {campaigns} campaign rows instead of one")
+            return
+        try:
+            for exported in tables():  # the tables export writes, as this file's schema has them
+                if exported.name in metadata.tables:
+                    for _row in rows(connection, metadata.tables[exported.name], name):
+                        pass
+        except CampaignFileError as error:
+            report.problems.append(str(error))
+
+
+def _note_older(report: CheckReport) -> None:
     head = schema.head()
-    if report.revision is None:
-        report.problems.append("it carries no schema version")
-    elif not schema.is_known(report.revision):
-        report.problems.append(f"it was written by a newer version of Adjutant (schema {report.revision})")
-    elif report.revision != head:
+    if report.sound and report.revision is not None and report.revision != head:
         report.notes.append(
             f"schema {schema.schema_number(report.revision)} is older than this version's "
             f"{schema.schema_number(head)}: it is backed up and upgraded when opened"

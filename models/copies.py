@@ -2,12 +2,14 @@
 
 Each copy is written under a hidden temporary name beside its destination,
 synced to disk and renamed over it, so a crash mid-copy leaves the destination
-as it was.
+as it was. The temporary name says what it is and whose it is
+(`.NAME.adjutant-tmp-PID`), so a later run sweeps up what a killed process left.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sqlite3
 from collections.abc import Callable
@@ -16,9 +18,47 @@ from pathlib import Path
 from models.errors import CampaignFileError
 
 
+TEMPORARY_MARK = "adjutant-tmp"
+_LEFTOVER = re.compile(r"\.(?P<name>.+)\.adjutant-tmp-(?P<pid>[0-9]+)(?:-journal|-wal|-shm)?")
+
+
+def temporary_path(destination: Path) -> Path:
+    """Where a file for `destination` is built before it takes its name."""
+    sweep_leftovers(destination)
+    return destination.with_name(f".{destination.name}.{TEMPORARY_MARK}-{os.getpid()}")
+
+
+def sweep_leftovers(destination: Path) -> None:
+    """Remove the temporary files for `destination` that processes no longer running left behind."""
+    try:
+        candidates = list(destination.parent.glob(f".{glob_escape(destination.name)}.{TEMPORARY_MARK}-*"))
+    except OSError:
+        return
+    for candidate in candidates:
+        match = _LEFTOVER.fullmatch(candidate.name)
+        if match and match["name"] == destination.name and not _running(int(match["pid"])):
+            candidate.unlink(missing_ok=True)
+
+
+def glob_escape(name: str) -> str:
+    return re.sub(r"([*?\[])", r"[\1]", name)
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except PermissionError:  # another user's process
+        return True
+    except (ProcessLookupError, OverflowError):
+        return False
+    return True
+
+
 def write_atomically(destination: Path, write: Callable[[Path], None]) -> None:
     """Let `write` build a file at a temporary path, then put it at `destination`."""
-    temporary = destination.with_name(f".{destination.name}.{os.getpid()}.tmp")
+    temporary = temporary_path(destination)
     try:
         write(temporary)
         with temporary.open("rb+") as file:

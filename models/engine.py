@@ -16,6 +16,8 @@ so two umpires on one file queue instead of failing mid-action.
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
@@ -34,6 +36,15 @@ def make_engine(url: URL) -> Engine:
     return engine
 
 
+def read_only_engine(path: Path) -> Engine:
+    """An engine on a campaign file that SQLite opens read-only: it cannot change a byte."""
+    uri = f"{path.absolute().as_uri()}?mode=ro"
+    engine = create_engine(URL.create("sqlite", database=uri, query={"uri": "true"}))
+    event.listen(engine, "connect", _set_up_read_only)
+    event.listen(engine, "begin", _begin_sqlite)
+    return engine
+
+
 def writer(engine: Engine) -> Engine:
     """The engine whose transactions write (BEGIN IMMEDIATE on SQLite)."""
     return engine.execution_options(**WRITE)
@@ -41,10 +52,28 @@ def writer(engine: Engine) -> Engine:
 
 def _set_up_sqlite(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None
+    harden(dbapi_connection)
     cursor = dbapi_connection.cursor()
     for pragma in ("foreign_keys = ON", "journal_mode = DELETE", "synchronous = FULL"):
         cursor.execute(f"PRAGMA {pragma}")
     cursor.close()
+
+
+def harden(connection: sqlite3.Connection) -> None:
+    """Run nothing the file asks for: no functions with side effects from its schema, no
+    writes to the schema itself, no extensions."""
+    connection.execute("PRAGMA trusted_schema = OFF")
+    setconfig = getattr(connection, "setconfig", None)  # Python 3.12+
+    if setconfig is not None:
+        setconfig(sqlite3.SQLITE_DBCONFIG_DEFENSIVE, True)  # type: ignore[attr-defined]
+        setconfig(sqlite3.SQLITE_DBCONFIG_TRUSTED_SCHEMA, False)  # type: ignore[attr-defined]
+    # Without setconfig (Python 3.11), writable_schema stays off, its default, and extension
+    # loading stays disabled, Python's default: nothing in Adjutant turns either on.
+
+
+def _set_up_read_only(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None
+    harden(dbapi_connection)
 
 
 def _begin_sqlite(connection: Any) -> None:

@@ -8,55 +8,122 @@ then migrated like an old file.
 
 from __future__ import annotations
 
-import json
-from typing import Any
+import io
+from collections.abc import Callable, Iterator, Mapping
+from typing import IO, Any
 
-from sqlalchemy import Connection, MetaData, Table, select, text
+import orjson
+from sqlalchemy import Connection, MetaData, String, Table, exc, select, text
 from sqlmodel import SQLModel
 
 from models import schema
 from models.errors import CampaignFileError
+from models.export_format import BadRow, validate_row
 from models.opening import build_new
 from models.store import CampaignStore
 from models.targets import Target
 from models.values import row_from_json, row_to_json
 
 FORMAT = "adjutant-campaign"
+LIMIT_BYTES = 256 * 1024 * 1024  # an export of a million events is some 200 MB
+ROW = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
+READ_BATCH = 1000
+
+
+def rows(connection: Connection, table: Table, name: str) -> Iterator[dict[str, Any]]:
+    """The rows of `table` as the export writes them, in key order, each checked against
+    the export format; CampaignFileError names the first row that does not fit."""
+    keys = list(table.primary_key.columns)
+    # Ordered by code point on both back ends, as Python sorts text (PostgreSQL's own
+    # collation depends on the server's locale).
+    postgres = connection.dialect.name == "postgresql"
+    order = [key.collate("C") if postgres and isinstance(key.type, String) else key for key in keys]
+    number = 0
+    try:
+        result = connection.execution_options(yield_per=READ_BATCH).execute(select(table).order_by(*order))
+        for number, row in enumerate(result.mappings(), 1):  # noqa: B007 (named in errors)
+            values = row_to_json(table, row)
+            validate_row(table, values)
+            yield values
+    except BadRow as error:
+        raise CampaignFileError(f"{name} is damaged: row {number} of table {table.name!r} has {error.reason}") from None
+    except (ValueError, TypeError, OverflowError, exc.DBAPIError) as error:
+        raise CampaignFileError(
+            f"{name} is damaged: row {number + 1} of table {table.name!r} cannot be read ({_first_line(error)})"
+        ) from None
+
+
+def tables() -> list[Table]:
+    """The exported tables, by name (the order of the export's keys)."""
+    return sorted(SQLModel.metadata.sorted_tables, key=lambda table: table.name)
+
+
+def write(store: CampaignStore, out: Callable[[bytes], Any]) -> None:
+    """Write the export to `out` row by row: memory does not grow with the campaign.
+
+    The text is exactly `json.dumps(document, sort_keys=True, indent=2,
+    ensure_ascii=False)` plus a newline, as earlier versions wrote it, so exports
+    of one campaign compare equal across versions.
+    """
+    head = orjson.dumps(FORMAT), orjson.dumps(schema.head())
+    out(b'{\n  "format": %s,\n  "schema": %s,\n  "tables": {' % head)
+    with store.connect() as connection:
+        for number, table in enumerate(tables()):
+            out(b"%s\n    %s: [" % (b"," if number else b"", orjson.dumps(table.name)))
+            _write_rows(connection, table, store.name, out)
+    out(b"\n  }\n}\n")
+
+
+def _write_rows(connection: Connection, table: Table, name: str, out: Callable[[bytes], Any]) -> None:
+    empty = True
+    for row in rows(connection, table, name):
+        out(b"%s\n      " % (b"" if empty else b","))
+        try:
+            out(orjson.dumps(row, option=ROW).replace(b"\n", b"\n      "))
+        except orjson.JSONEncodeError as error:
+            raise CampaignFileError(f"{name} is damaged: table {table.name!r} holds {error}") from None
+        empty = False
+    out(b"]" if empty else b"\n    ]")
+
+
+def dumps(store: CampaignStore) -> str:
+    buffer = io.BytesIO()
+    write(store, buffer.write)
+    return buffer.getvalue().decode("utf-8")
 
 
 def dump(store: CampaignStore) -> dict[str, Any]:
     """The campaign as a JSON-ready document."""
-    tables: dict[str, list[dict[str, Any]]] = {}
-    with store.read() as session:
-        for table in SQLModel.metadata.sorted_tables:
-            rows = [row_to_json(table, row) for row in session.execute(select(table)).mappings()]
-            keys = [column.name for column in table.primary_key.columns]
-            # Sorted here, not by the database, whose collation of text differs between back ends.
-            tables[table.name] = sorted(rows, key=lambda row: tuple(row[k] for k in keys))
-    return {"format": FORMAT, "schema": schema.head(), "tables": tables}
-
-
-def dumps(store: CampaignStore) -> str:
-    return json.dumps(dump(store), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    return orjson.loads(dumps(store))  # type: ignore[no-any-return]
 
 
 def load(target: Target, document: Any, *, source: str = "the export") -> CampaignStore:
-    """Build a new campaign at `target` from an export; `source` names it in errors."""
+    """Build a new campaign at `target` from an export; `source` names it in errors.
+
+    Every row is checked against the export format (models.export_format) and every
+    reference between rows is resolved before anything is written; a refused
+    export leaves nothing at `target`.
+    """
     revision = _revision(document, source)
 
     def fill(connection: Connection) -> None:
         schema.upgrade(connection, revision)
         metadata = MetaData()
         metadata.reflect(connection)
-        tables = document["tables"]
-        unknown = sorted(set(tables) - set(metadata.tables) - {schema.VERSION_TABLE})
+        found = document["tables"]
+        unknown = sorted(set(found) - set(metadata.tables) - {schema.VERSION_TABLE})
         if unknown:
             raise CampaignFileError(
                 f"{source} has a table {unknown[0]!r} that schema {revision} does not have"
             )
-        for table in metadata.sorted_tables:
-            if table.name in tables and table.name != schema.VERSION_TABLE:
-                _insert(connection, table, tables[table.name], source)
+        present = [t for t in metadata.sorted_tables if t.name in found and t.name != schema.VERSION_TABLE]
+        for table in present:
+            _validate(table, found[table.name], source)
+        if len(found.get("campaign", [])) != 1:
+            raise CampaignFileError(f"{source} must hold exactly one campaign row")
+        _check_references(present, found, source)
+        for table in present:
+            _insert(connection, table, found[table.name], source)
         if connection.dialect.name == "postgresql":
             # Check the rows' references now: PostgreSQL alters no table with checks pending.
             connection.execute(text("SET CONSTRAINTS ALL IMMEDIATE"))
@@ -66,39 +133,89 @@ def load(target: Target, document: Any, *, source: str = "the export") -> Campai
     return build_new(target, fill)
 
 
-def loads(target: Target, exported: str, *, source: str = "the export") -> CampaignStore:
+def loads(target: Target, exported: str | bytes, *, source: str = "the export") -> CampaignStore:
     """Build a new campaign at `target` from the text of an export."""
+    if len(exported) > LIMIT_BYTES:
+        raise CampaignFileError(f"{source} is larger than {LIMIT_BYTES // 2**20} MB, more than any campaign")
     try:
-        document = json.loads(exported)
-    except json.JSONDecodeError as error:
-        raise CampaignFileError(f"{source} is not JSON: {error.msg} at line {error.lineno}") from None
+        document = orjson.loads(exported)
+    except orjson.JSONDecodeError as error:
+        raise CampaignFileError(f"{source} is not JSON: {_first_line(error)}") from None
     return load(target, document, source=source)
+
+
+def read_limited(stream: IO[bytes], source: str, limit: int = LIMIT_BYTES) -> bytes:
+    """Read an export of at most `limit` bytes; refuse at once what cannot be one."""
+    first = stream.read(64 * 1024)
+    if not first.lstrip()[:1] == b"{":
+        raise CampaignFileError(f"{source} is not an Adjutant campaign export")
+    chunks = [first]
+    size = len(first)
+    while size <= limit:
+        chunk = stream.read(min(1 << 20, limit + 1 - size))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+    raise CampaignFileError(f"{source} is larger than {limit // 2**20} MB, more than any campaign")
 
 
 def _revision(document: Any, source: str) -> str:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise CampaignFileError(f"{source} is not an Adjutant campaign export")
+    unknown = sorted(set(document) - {"format", "schema", "tables"})
+    if unknown:
+        raise CampaignFileError(f"{source} has an unknown field {unknown[0]!r}")
     revision = document.get("schema")
     if not isinstance(revision, str) or not isinstance(document.get("tables"), dict):
         raise CampaignFileError(f"{source} is not an Adjutant campaign export: it lacks its schema or tables")
     if not schema.is_known(revision):
-        raise CampaignFileError(
-            f"{source} was exported by a newer version of Adjutant (schema {revision}); "
-            "upgrade Adjutant to import it"
-        )
+        if schema.REVISION_PATTERN.fullmatch(revision) and revision > schema.head():
+            raise CampaignFileError(
+                f"{source} was exported by a newer version of Adjutant (schema {int(revision)}); "
+                "upgrade Adjutant to import it"
+            )
+        raise CampaignFileError(f"{source} names a schema Adjutant never had")
     return revision
 
 
-def _insert(connection: Connection, table: Table, rows: Any, source: str) -> None:
-    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+def _validate(table: Table, rows: Any, source: str) -> None:
+    if not isinstance(rows, list):
         raise CampaignFileError(f"{source}: table {table.name!r} is not a list of rows")
+    keys = [column.name for column in table.primary_key.columns]
+    seen: set[tuple[Any, ...]] = set()
+    for number, row in enumerate(rows, 1):
+        if not isinstance(row, dict):
+            raise CampaignFileError(f"{source}: row {number} of {table.name!r} is not an object")
+        try:
+            validate_row(table, row)
+        except BadRow as error:
+            raise CampaignFileError(f"{source}: row {number} of {table.name!r} has {error.reason}") from None
+        key = tuple(row.get(k) for k in keys)
+        if key in seen:
+            raise CampaignFileError(f"{source}: row {number} of {table.name!r} repeats the key of another row")
+        seen.add(key)
+
+
+def _check_references(present: list[Table], found: Mapping[str, Any], source: str) -> None:
+    """Every foreign key names a row of the export (the database would refuse it at commit,
+    in words a person cannot act on)."""
+    for table in present:
+        for key in table.foreign_keys:
+            target = key.column
+            known = {row.get(target.name) for row in found.get(target.table.name, [])}
+            for number, row in enumerate(found[table.name], 1):
+                value = row.get(key.parent.name)
+                if value is not None and value not in known:
+                    raise CampaignFileError(
+                        f"{source}: row {number} of {table.name!r} names {key.parent.name} {value!r}, "
+                        f"which is not in table {target.table.name!r}"
+                    )
+
+
+def _insert(connection: Connection, table: Table, rows: list[dict[str, Any]], source: str) -> None:
     batches: dict[frozenset[str], list[dict[str, Any]]] = {}
     for number, row in enumerate(rows, 1):
-        unknown = sorted(set(row) - set(table.columns.keys()))
-        if unknown:
-            raise CampaignFileError(
-                f"{source}: row {number} of {table.name!r} has an unknown column {unknown[0]!r}"
-            )
         try:
             batches.setdefault(frozenset(row), []).append(row_from_json(table, row))
         except (TypeError, ValueError) as error:
@@ -107,6 +224,12 @@ def _insert(connection: Connection, table: Table, rows: Any, source: str) -> Non
             ) from None
     for batch in batches.values():
         connection.execute(table.insert(), batch)
+
+
+def _first_line(error: BaseException) -> str:
+    original = getattr(error, "orig", None) or error
+    lines = str(original).strip().splitlines()
+    return lines[0] if lines else type(original).__name__
 
 
 def _advance_sequences(connection: Connection, metadata: MetaData) -> None:

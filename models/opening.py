@@ -2,9 +2,11 @@
 
 Opening never writes to anything that is not an Adjutant campaign at a schema
 this version knows: a file is recognised from its header first
-(models.sqlite_header), a database from its Alembic version, and only then is a
-campaign of an older schema backed up beside itself and migrated, in one
-transaction.
+(models.sqlite_header), then its whole schema is compared with the one our
+migrations make (models.gate), a database is recognised from its Alembic
+version, and only then is a campaign of an older schema backed up beside itself
+and migrated, in one transaction. A migration that fails leaves the file as it
+was and removes the backup it made, so retrying never piles up backups.
 
 A new campaign file is built under a temporary name in the same folder and then
 linked into place, so a crash while building leaves no half-made campaign and an
@@ -24,10 +26,11 @@ from sqlalchemy.orm import Session
 
 from models import schema
 from models.clock import utcnow
-from models.copies import copy_exact, fsync_folder
+from models.copies import copy_exact, fsync_folder, temporary_path
 from models.engine import make_engine, writer
 from models.errors import CampaignFileError
-from models.sqlite_header import read_header
+from models.gate import finish_rollback, verify
+from models.sqlite_header import hot_journal, read_header
 from models.store import CampaignStore, guard
 from models.targets import Target, describe, sqlite_path, to_url
 
@@ -41,13 +44,17 @@ def open_campaign(target: Target) -> CampaignStore:
     """Open the campaign in a `.campaign` file or at a database URL."""
     url = to_url(target)
     path = sqlite_path(url)
+    revision = None
     if path is not None:
         header = read_header(path)
-        _refuse_newer(describe(url), header.user_version)
+        if hot_journal(path):  # a process was killed mid-write: SQLite rolls the change back first
+            finish_rollback(path)
+            header = read_header(path)
+        revision = verify(path, header).revision
     engine = make_engine(url)
     try:
         with guard(describe(url)):
-            revision = _revision(engine, url)
+            revision = revision or _revision(engine, url)
             if revision != schema.head():
                 _migrate(engine, url, revision)
             with engine.connect() as connection:
@@ -70,30 +77,33 @@ def build_new(target: Target, fill: Callable[[Connection], None]) -> CampaignSto
     url = to_url(target)
     path = sqlite_path(url)
     if path is None:
-        _build(url, fill)
+        _build(url, fill, describe(url))
         return open_campaign(url)
     if path.exists():
         raise CampaignFileError(f"{path} already exists; choose another name or remove it first")
     if not path.parent.is_dir():
         raise CampaignFileError(f"{path.parent} is not a folder")
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.new")
+    temporary = temporary_path(path)
     try:
-        _build(to_url(temporary), fill)
+        _build(to_url(temporary), fill, str(path))
         _link_new(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
         Path(f"{temporary}-journal").unlink(missing_ok=True)
-    return open_campaign(path)
+    try:
+        return open_campaign(path)
+    except CampaignFileError:
+        path.unlink(missing_ok=True)  # made by this call and unusable: leave nothing under the name
+        raise
 
 
-def _build(url: URL, fill: Callable[[Connection], None]) -> None:
+def _build(url: URL, fill: Callable[[Connection], None], name: str) -> None:
+    """Fill the database at `url`; errors name the campaign as `name`, never a temporary file."""
     engine = make_engine(url)
     try:
-        with guard(describe(url)), writer(engine).begin() as connection:
+        with guard(name), writer(engine).begin() as connection:
             if inspect(connection).get_table_names():
-                raise CampaignFileError(
-                    f"{describe(url)} already holds tables; a new campaign needs an empty database"
-                )
+                raise CampaignFileError(f"{name} already holds tables; a new campaign needs an empty database")
             fill(connection)
     finally:
         engine.dispose()
@@ -141,17 +151,24 @@ def _revision(engine: Engine, url: URL) -> str:
 def _migrate(engine: Engine, url: URL, revision: str) -> None:
     """Back the file up beside itself, then migrate it to the head in one transaction."""
     path = sqlite_path(url)
+    backup = None
     if path is not None:
-        copy_exact(path, backup_path(path, schema.schema_number(revision)))
-    with writer(engine).begin() as connection:
-        if connection.dialect.name == "postgresql":  # another umpire may be migrating it too
-            connection.execute(text(f"LOCK TABLE {schema.VERSION_TABLE} IN EXCLUSIVE MODE"))
-        if schema.current_revision(connection) != schema.head():
-            schema.upgrade(connection)
+        backup = backup_path(path, schema.schema_number(revision))
+        copy_exact(path, backup)
+    try:
+        with writer(engine).begin() as connection:
+            if connection.dialect.name == "postgresql":  # another umpire may be migrating it too
+                connection.execute(text(f"LOCK TABLE {schema.VERSION_TABLE} IN EXCLUSIVE MODE"))
+            if schema.current_revision(connection) != schema.head():
+                schema.upgrade(connection)
+    except BaseException:
+        if backup is not None:  # the transaction rolled back: the file is its own backup
+            backup.unlink(missing_ok=True)
+        raise
 
 
 def backup_path(path: Path, number: int) -> Path:
-    """NAME.campaign.bak-vN beside the file, or .bak-vN-2, -3... if taken."""
+    """NAME.campaign.bak-vN beside the file, or .bak-vN-2, -3... if an older backup is kept there."""
     candidate = path.with_name(f"{path.name}.bak-v{number}")
     count = 1
     while candidate.exists():

@@ -8,6 +8,7 @@ table and the names of the revision files (``NNNN_what.py``), nothing more.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 VERSION_TABLE = "alembic_version"
+REVISION_PATTERN = re.compile(r"[0-9]{4}")  # ASCII digits only: str.isdigit() also takes "²"
 
 
 @cache
@@ -39,7 +41,7 @@ def is_known(revision: str) -> bool:
 
 def schema_number(revision: str) -> int:
     """Revisions are named "0001", "0002"...: the number of the schema."""
-    return int(revision) if revision.isdigit() else 0
+    return int(revision) if REVISION_PATTERN.fullmatch(revision) else 0
 
 
 def current_revision(connection: Connection) -> str | None:

@@ -27,6 +27,7 @@ class SqliteHeader:
     page_count: int | None  # as the header states it; None when the header says it is stale
     application_id: int
     user_version: int  # the schema number the file was last migrated to
+    wal: bool = False  # the file is in WAL mode (header bytes 18-19 are 2)
 
 
 def read_header(path: Path) -> SqliteHeader:
@@ -52,7 +53,7 @@ def read_header(path: Path) -> SqliteHeader:
         raise CampaignFileError(f"{path} is a SQLite database of another program, not an Adjutant campaign")
     if header.page_size is None:
         raise CampaignFileError(f"{path} is damaged: its header is corrupt")
-    if not _hot_journal(path) and (
+    if not hot_journal(path) and (
         size % header.page_size
         or (header.page_count is not None and header.page_count * header.page_size > size)
     ):
@@ -74,10 +75,11 @@ def _parse(head: bytes) -> SqliteHeader:
         page_count=page_count,
         application_id=number(68),
         user_version=number(60),
+        wal=2 in (head[18], head[19]),
     )
 
 
-def _hot_journal(path: Path) -> bool:
+def hot_journal(path: Path) -> bool:
     """A rollback journal left by a process killed mid-commit: SQLite restores the
     file from it on the next open, so the file's size says nothing until then."""
     journal = Path(os.fspath(path) + "-journal")

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from fractions import Fraction
 
 from rules.errors import RulesError
 from rules.layout import render_table
 from rules.loader import get_table, load_ruleset, ruleset_ids
+from rules.numbers import whole
 from rules.tables import Table
 
 
@@ -107,10 +109,7 @@ def _odds(args: argparse.Namespace) -> str:
     from rules.odds import NEAREST, table_distribution
 
     table = get_table(args.ruleset, args.table)
-    try:
-        modifier = int(args.modifier)
-    except ValueError:
-        raise RulesError(f"--modifier must be a whole number, not {args.modifier!r}") from None
+    modifier = whole(args.modifier, "--modifier")
     if table.rows.name != "roll":
         return _target_odds(table, args, modifier)
     values = _axes(table, args.axes, skip=table.rows.name)
@@ -187,7 +186,9 @@ def main(argv: list[str]) -> int:
         else:
             out = _odds(args)
     except RulesError as exc:
-        print(f"adjutant rules: {exc}", file=sys.stderr)
+        # One line, and nothing typed can drive the terminal: echoed values are printed inert.
+        message = re.sub(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]+", " ", str(exc))
+        print(f"adjutant rules: {message}", file=sys.stderr)
         return 2
     try:
         print(out)

@@ -23,8 +23,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rules.errors import RulesError
+from rules.numbers import is_whole
 
-_EXPR = re.compile(r"^(\d*)d(\d+)(?:(kh|kl)(\d+)|>=(\d+))?$")
+# ASCII digits only, and few of them: "\d" would also take "٣", and a billion-sided die
+# would make the odds run for minutes.
+_EXPR = re.compile(r"^([0-9]{0,4})d([0-9]{1,7})(?:(kh|kl)([0-9]{1,4})|>=([0-9]{1,7}))?$")
+MAX_SIDES = 1000  # the largest die any card rolls is a d12; a d1000 is far past that
 
 ROLLED = "rolled"
 ENTERED = "entered"
@@ -51,8 +55,8 @@ class Dice:
             raise DiceError(f"{expression!r} is not a dice expression such as 1d6, 2d6 or 4d12>=9")
         count = int(m[1]) if m[1] else 1
         sides = int(m[2])
-        if not 1 <= count <= 200 or sides < 2:
-            raise DiceError(f"{expression!r}: between 1 and 200 dice of 2 or more sides")
+        if not 1 <= count <= 200 or not 2 <= sides <= MAX_SIDES:
+            raise DiceError(f"{expression!r}: between 1 and 200 dice of 2 to {MAX_SIDES} sides")
         keep_count = int(m[4]) if m[4] else 0
         if m[3] and not 1 <= keep_count <= count:
             raise DiceError(f"{expression!r}: cannot keep {keep_count} of {count} dice")
@@ -184,7 +188,6 @@ def parse_entered(text: str) -> list[int]:
     parts = [p for p in re.split(r"[\s,]+", text.strip()) if p]
     if not parts:
         raise DiceError("type the dice rolled, for example 4 or 3 5")
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        raise DiceError(f"dice are whole numbers, not {text.strip()!r}") from None
+    if not all(is_whole(p, 4) for p in parts):
+        raise DiceError(f"dice are whole numbers, not {text.strip()[:40]!r}")
+    return [int(p) for p in parts]

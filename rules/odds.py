@@ -13,12 +13,24 @@ from rules.errors import RulesError
 from rules.tables import Table
 
 NEAREST = "nearest"  # a modified roll beyond the printed rows reads the nearest row
+# Exact odds cost time that grows with dice x sides (a sum convolves every die; keeping the
+# highest walks every face). These bounds keep an answer within about a second on a
+# shared machine and are far past what any card rolls (at most 3d10kh1, 2d10, 2d6).
+MAX_SUM_FACES = 1200  # 200d6, 12d100, 1d1000
+MAX_KEEP_FACES = 400  # 20d20kh1, 4d100kh2
 
 
 def icepool_die(dice: Dice | str, modifier: int = 0):
     import icepool
 
     spec = Dice.parse(dice) if isinstance(dice, str) else dice
+    faces = spec.count * spec.sides
+    if spec.target is None and faces > (MAX_KEEP_FACES if spec.keep else MAX_SUM_FACES):
+        limit = MAX_KEEP_FACES if spec.keep else MAX_SUM_FACES
+        raise RulesError(
+            f"the exact odds of {spec} are too long to compute: dice times sides may be at most {limit} "
+            f"{'when keeping dice' if spec.keep else 'for a sum'}"
+        )
     one = icepool.d(spec.sides)
     if spec.target is not None:
         return spec.count @ (one + modifier >= spec.target)

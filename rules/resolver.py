@@ -36,6 +36,7 @@ from typing import Any
 
 from rules.dice import DiceRecord
 from rules.errors import RulesError
+from rules.numbers import whole
 
 ATTACKER, DEFENDER = "attacker", "defender"
 SIDES = (ATTACKER, DEFENDER)
@@ -72,9 +73,7 @@ class Attribute:
             return text
         if self.kind == "int":
             text = str(raw).strip()
-            if not text.lstrip("-").isdigit():
-                raise RulesError(f"{self.label} must be a whole number, not {text!r}")
-            value = int(text)
+            value = whole(text, self.label)
             if value < self.lowest or (self.highest is not None and value > self.highest):
                 top = f" to {self.highest}" if self.highest is not None else " or more"
                 raise RulesError(f"{self.label} must be {self.lowest}{top}, not {value}")

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from rules.errors import RulesError
+from rules.numbers import is_whole, whole
 
 _RANGE = re.compile(r"^(-?\d+)\s*(?:-|à|to)\s*(-?\d+)$")
 _UP = re.compile(r"^(?:(-?\d+)\s*(?:et\s*)?\+|(?:≥|>=)\s*(-?\d+))$")
@@ -79,14 +80,11 @@ class Axis:
     def coerce(self, raw: str) -> int | str:
         """Turn a typed value into an axis value: a whole number, or a listed name."""
         names = [v for b in self.bands for v in b.names]
-        if names and raw not in names and raw.lstrip("-").isdigit() and int(raw) in names:
+        if names and raw not in names and is_whole(raw) and int(raw) in names:
             return int(raw)  # a named axis that mixes numbers and words ("half", 1, 2...)
         wants_int = self.numeric or all(isinstance(v, int) for v in names)
         if wants_int:
-            try:
-                return int(raw)
-            except ValueError:
-                raise RulesError(f"{self.name} must be a whole number, not {raw!r}") from None
+            return whole(raw, self.name)
         return raw
 
     def index_of(self, value: int | str) -> int:

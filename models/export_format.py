@@ -1,0 +1,201 @@
+"""The export format as pydantic models: what a row of each table may hold.
+
+The models are built from the tables themselves (their column types, which
+columns may be empty), so a table or column a later migration adds is checked
+without a list kept by hand here. What the types cannot say (a die mode is one
+of two words, strength points are never negative, a dice record's raw dice are
+whole numbers) is stated per column in `DOMAIN` and `SHAPES`.
+
+The same models judge an export being imported, every row `export` writes and
+every row `check` reads, so a file `check` calls sound exports, and one it
+refuses, `export` refuses for the same reason.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from datetime import date, datetime
+from functools import cache
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    create_model,
+)
+from sqlalchemy import JSON, Boolean, Column, Date, DateTime, Integer, String, Table, TypeDecorator
+from sqlalchemy import BigInteger
+
+from rules.dice import ENTERED, ROLLED
+
+MAX_TEXT = 100_000  # characters in one text value: an event's description is a sentence, not a book
+MAX_JSON_DEPTH = 32  # nesting of a JSON value in a column (an event's changes nest 4 deep)
+INT64 = (-(1 << 63), (1 << 63) - 1)
+INT32 = (-(1 << 31), (1 << 31) - 1)  # PostgreSQL's INTEGER
+
+DiceMode = Literal["rolled", "entered"]
+assert set(DiceMode.__args__) == {ROLLED, ENTERED}  # type: ignore[attr-defined]
+
+# Ranges the column types leave open: (table, column) -> pydantic field constraints.
+DOMAIN: dict[tuple[str, str], dict[str, Any]] = {
+    ("campaign", "id"): {"ge": 1, "le": 1},
+    ("campaign", "dice_seed"): {"ge": 0, "le": INT64[1]},
+    ("campaign", "dice_next_index"): {"ge": 0},
+    ("campaign", "turn"): {"ge": 1, "le": 10_000},
+    ("campaign", "turns"): {"ge": 1, "le": 10_000},
+    ("campaign", "turn_days"): {"ge": 1, "le": 366},
+    ("campaign", "version"): {"ge": 0},
+    ("unit", "strength_points"): {"ge": 0, "le": 9_999},
+    ("unit", "cohesion"): {"ge": 0, "le": 99},
+    ("unit", "artillery_bonus"): {"ge": -99, "le": 99},
+    ("unit", "cavalry_bonus"): {"ge": -99, "le": 99},
+    ("general", "rank"): {"ge": 0, "le": 9},
+    ("general", "command_value"): {"ge": -9, "le": 99},
+    ("general", "tactical_bonus"): {"ge": -99, "le": 99},
+    ("dice_roll", "stream_index"): {"ge": 0},
+    ("battle", "rounds"): {"ge": 0, "le": 100_000},
+    ("turn", "number"): {"ge": 0, "le": 10_000},
+}
+
+
+class _Loose(BaseModel):
+    model_config = ConfigDict(extra="allow", strict=True)
+
+
+class Modifier(_Loose):
+    value: StrictInt = Field(ge=-1_000_000, le=1_000_000)
+    label: StrictStr = Field(max_length=MAX_TEXT)
+
+
+class Change(_Loose):
+    table: StrictStr
+    key: Any
+    before: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+
+
+# The JSON columns whose contents other code reads item by item.
+SHAPES: dict[tuple[str, str], Any] = {
+    ("campaign", "dice_mode"): DiceMode,
+    ("dice_roll", "mode"): DiceMode,
+    ("dice_roll", "raw"): list[Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)]],
+    ("dice_roll", "modifiers"): list[Modifier],
+    ("event", "changes"): list[Change],
+}
+
+
+def _iso_date(value: str) -> str:
+    date.fromisoformat(value)
+    return value
+
+
+def _iso_datetime(value: str) -> str:
+    datetime.fromisoformat(value)
+    return value
+
+
+def _sane_json(value: Any, depth: int = 0) -> Any:
+    """A JSON value of bounded depth, whole numbers in 64 bits, finite numbers, bounded text."""
+    if depth > MAX_JSON_DEPTH:
+        raise ValueError(f"nested more than {MAX_JSON_DEPTH} deep")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise ValueError("has a key that is not text")
+            _sane_json(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _sane_json(item, depth + 1)
+    elif isinstance(value, bool) or value is None:
+        pass
+    elif isinstance(value, int):
+        if not INT64[0] <= value <= INT64[1]:
+            raise ValueError("holds a number too large")
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError("holds a number that is not finite")
+    elif isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            raise ValueError(f"holds text longer than {MAX_TEXT} characters")
+    else:
+        raise ValueError(f"holds a {type(value).__name__}, which is not JSON")
+    return value
+
+
+SaneJson = Annotated[Any, BeforeValidator(_sane_json)]
+
+
+def _field_type(table: str, column: Column[Any]) -> Any:
+    kind = column.type.impl_instance if isinstance(column.type, TypeDecorator) else column.type
+    shape = SHAPES.get((table, column.name))
+    if isinstance(kind, Boolean):
+        base: Any = StrictBool
+    elif isinstance(kind, Integer):
+        low, high = INT64 if isinstance(kind, BigInteger) else INT32
+        limits = {"ge": low, "le": high, **DOMAIN.get((table, column.name), {})}
+        base = Annotated[StrictInt, Field(**limits)]
+    elif isinstance(kind, DateTime):
+        base = Annotated[StrictStr, Field(max_length=40), AfterValidator(_iso_datetime)]
+    elif isinstance(kind, Date):
+        base = Annotated[StrictStr, Field(max_length=20), AfterValidator(_iso_date)]
+    elif isinstance(kind, JSON):
+        # The whole value is checked as JSON first, then against its shape.
+        base = Annotated[shape or dict[str, Any], BeforeValidator(_sane_json)]
+    elif isinstance(kind, String):
+        base = shape or Annotated[StrictStr, Field(max_length=MAX_TEXT)]
+    else:
+        base = SaneJson
+    return base | None if column.nullable else base
+
+
+@cache
+def _row_model(key: tuple[str, tuple[tuple[str, str, bool, bool], ...]], table: Table) -> type[BaseModel]:
+    fields: dict[str, Any] = {}
+    for column in table.columns:
+        required = not column.nullable and column.server_default is None
+        fields[column.name] = (_field_type(table.name, column), ... if required else None)
+    return create_model(  # type: ignore[call-overload,no-any-return]
+        f"Row_{table.name}", __config__=ConfigDict(extra="forbid", strict=True), **fields
+    )
+
+
+def row_model(table: Table) -> type[BaseModel]:
+    """The model of one row of `table`, as the export writes it (dates as ISO 8601 text)."""
+    key = tuple((c.name, repr(c.type), bool(c.nullable), c.server_default is None) for c in table.columns)
+    return _row_model((table.name, key), table)
+
+
+class BadRow(ValueError):
+    """A row that does not fit its table: `reason` says which column and why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def validate_row(table: Table, row: Mapping[str, Any]) -> None:
+    """Raise BadRow with one phrase naming the first column that does not fit."""
+    try:
+        row_model(table).model_validate(dict(row))
+    except ValidationError as error:
+        raise BadRow(_reason(error)) from None
+
+
+def _reason(error: ValidationError) -> str:
+    errors = error.errors(include_url=False, include_input=False)
+    first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+    where = ".".join(str(part) for part in first["loc"][:1])
+    message = first["msg"][0].lower() + first["msg"][1:]
+    if first["type"] == "extra_forbidden":
+        return f"an unknown column {where!r}"
+    if first["type"] == "missing":
+        return f"no column {where!r}"
+    return f"a bad value in column {where!r}: {message}"

@@ -211,7 +211,11 @@ def _verify(args: argparse.Namespace) -> int:
         print(f"adjutant: ... and {len(audit.mismatches) - SHOWN_MISMATCHES} more", file=sys.stderr)
     if audit.mismatches:
         return FAULT
-    print(f"All {audit.rolled} rolled dice match the campaign's seed.")
+    typed = f"; {audit.typed} typed in by the umpire" if audit.typed else ""
+    if not audit.rolled:
+        print(f"No rolled dice to verify{typed or ': none stored yet'}.")
+    else:
+        print(f"All {audit.rolled} rolled {'die matches' if audit.rolled == 1 else 'dice match'} the campaign's seed{typed}.")
     return OK
 
 

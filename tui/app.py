@@ -5,12 +5,13 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable
 
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import AwaitMount
 
 from tui.commands import ACTIONS, SCREENS, Command
+from tui.keys import KeyGate
 
 # The screens built and filled in the background once the first screen is shown,
 # slowest first, so that even the first visit to one only redraws it.
@@ -21,7 +22,7 @@ def _binding(command: Command) -> Binding:
     return Binding(command.key, command.action, command.name, id=command.id, tooltip=command.help)
 
 
-class AdjutantApp(App[None]):
+class AdjutantApp(KeyGate):
     TITLE = "Adjutant"
     CSS_PATH = "app.tcss"
     BINDINGS = [_binding(c) for c in SCREENS + ACTIONS]

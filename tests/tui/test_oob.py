@@ -206,7 +206,7 @@ async def test_remove_key_removes_after_the_confirmation_and_u_brings_it_back(ca
         assert db.get(Unit, "brigade_zieten") is None
     async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
         await pilot.press("u")
-        await wait_for_notice(pilot, "Undone: Remove unit brigade_zieten")
+        await wait_for_notice(pilot, "Undone: Remove unit Blücher's Corps: Brigade Zieten")
     with stored(campaign_file) as db:
         assert db.get_one(Unit, "brigade_zieten").general == "blucher"
 

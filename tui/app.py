@@ -115,6 +115,11 @@ class AdjutantApp(KeyGate):
         # at the next tick of its refresh timer, up to a frame later.
         self.screen.call_later(self.screen._on_timer_update)
 
+    async def show_and_run(self, name: str, action: str) -> None:
+        """Open a screen and start one of its actions, as its key would there (the palette)."""
+        await self.action_show(name)
+        await self.run_action(action, self.screen)
+
     def campaign_changed(self) -> None:
         """Tell the screen on show that the stored campaign changed."""
         show = getattr(self.screen, "show_campaign", None)
@@ -216,8 +221,20 @@ class AdjutantApp(KeyGate):
                     battle.result or f"Fight it ({battle.resolver})",
                     lambda b=battle.id: self.open_battle(b),
                 )
-        for title, help_text, action in getattr(screen, "palette_commands", lambda: [])():
+        own = getattr(screen, "palette_commands", lambda: [])()
+        for title, help_text, action in own:
             yield SystemCommand(title, help_text, lambda a=action: screen.run_action(a))
+        if self.session is not None:
+            from tui.commands import screen_actions
+
+            shown = {title for title, _, _ in own}
+            for name, title, binding in screen_actions():
+                label = f"{title}: {binding.description}"
+                if label not in shown:
+                    yield SystemCommand(
+                        label, binding.tooltip or binding.description,
+                        lambda n=name, a=binding.action: self.call_later(self.show_and_run, n, a),
+                    )
 
     def on_unmount(self) -> None:
         if self.session is not None:

@@ -18,6 +18,9 @@ from campaigns.scenario import GENERAL_FIELDS, UNIT_FIELDS, UNIT_KINDS
 from campaigns.session import CampaignSession
 from models import Army, General, Nation, Side, Unit
 
+# The rows the order-of-battle screen shows and edits, as this module hands them out.
+__all__ = ["General", "GeneralNode", "Unit", "add_general", "add_unit", "edit_general", "edit_unit", "tree"]
+
 
 @dataclass
 class GeneralNode:

@@ -31,7 +31,7 @@ def account(session: CampaignSession, battle_id: int) -> Iterator[str]:
     with plainly(), session.store.read() as db:
         row = db.get_one(BattleRow, battle_id)
         # The rolls of this battle: those of the actions that name it.
-        events = list(db.scalars(select(Event).where(Event.description.like(f"{title(fight)}:%")).order_by(Event.id)))  # type: ignore[union-attr]
+        events = list(db.scalars(select(Event).where(Event.description.like(f"{title(fight)}:%"), Event.kind == "action").order_by(Event.id)))  # type: ignore[union-attr]
         ids = [e.id for e in events if not e.undone]
         rolls = list(db.scalars(select(DiceRoll).where(DiceRoll.event.in_(ids)).order_by(DiceRoll.id))) if ids else []  # type: ignore[union-attr]
         for roll in rolls:

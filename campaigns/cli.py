@@ -251,7 +251,11 @@ def _verify(args: argparse.Namespace) -> int:
         _fail(f"... and {len(audit.mismatches) - SHOWN_MISMATCHES} more")
     if audit.mismatches:
         return FAULT
-    say(f"All {audit.rolled} rolled dice match the campaign's seed.")
+    typed = f"; {audit.typed} typed in by the umpire" if audit.typed else ""
+    if not audit.rolled:
+        say(f"No rolled dice to verify{typed or ': none stored yet'}.")
+    else:
+        say(f"All {audit.rolled} rolled {'die matches' if audit.rolled == 1 else 'dice match'} the campaign's seed{typed}.")
     return OK
 
 

@@ -6,12 +6,15 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
+from campaigns.changes import Names, change_lines, load
 from campaigns.errors import plainly
-from campaigns.log import dice_line
+from campaigns.log import dice_line, replay_marks, stored_dice
 from campaigns.session import CampaignSession
 from models import DiceRoll, Event
+from models.journal import REPLAYS, target
 
 LIMIT = 200  # the newest lines that match; the log command prints everything
+WIDTH = 60  # a value longer than this is cut on screen; `adjutant log` prints it whole
 
 
 @dataclass(frozen=True)
@@ -45,11 +48,28 @@ def entries(session: CampaignSession, text: str = "", *, dice_only: bool = False
     by_event: dict[int | None, list[DiceRoll]] = {}
     for roll in rolls:
         by_event.setdefault(roll.event, []).append(roll)
-    out: list[Entry] = []
-    for event in events:
-        undone = " [undone]" if event.undone else ""
-        out.append(Entry(f"#{event.id}", _when(event.when), f"{event.description}{undone}"))
-        out.extend(Entry(f"  d{r.id}", _when(r.when), "  " + dice_line(r)) for r in by_event.get(event.id, []))
+    with plainly(), session.store.connect() as db:
+        marks = replay_marks(db)
+        names = Names(db)
+        out: list[Entry] = []
+        for event in events:
+            out.extend(_event_entries(event, marks.get(event.id or 0, []), names))
+            out.extend(Entry(f"  d{r.id}", _when(r.when), "  " + dice_line(r)) for r in by_event.get(event.id, []))
+    return out
+
+
+def _event_entries(event: Event, marks: list[str], names: Names) -> list[Entry]:
+    """The event's line with its undo and redo marks, then each changed row, old -> new."""
+    when = _when(event.when)
+    if event.kind in REPLAYS:
+        verb = "Undo" if event.kind == "undo" else "Redo"
+        return [Entry(f"#{event.id}", when, f"{verb} of #{target(event.changes)}: {event.description}")]
+    state = f" [{', '.join(marks)}]" if marks else (" [undone]" if event.undone else "")
+    changes = load(event.changes)
+    out = [Entry(f"#{event.id}", when, f"{event.description}{state}")]
+    out.extend(Entry("", when, "  " + line) for line in change_lines(changes, names, width=WIDTH))
+    if event.undone:  # its dice went back with it; the event still holds them
+        out.extend(Entry("", when, "  " + dice_line(r, undone=True)) for r in stored_dice(changes))
     return out
 
 

@@ -19,6 +19,9 @@ from campaigns.session import CampaignSession
 from campaigns.text import TextError, plain_name
 from models import Army, General, Nation, Side, Unit
 
+# The rows the order-of-battle screen shows and edits, as this module hands them out.
+__all__ = ["General", "GeneralNode", "Unit", "add_general", "add_unit", "edit_general", "edit_unit", "tree"]
+
 
 @dataclass
 class GeneralNode:
@@ -171,7 +174,8 @@ def _unit_values(values: dict[str, str]) -> dict:
     out = {
         "name": _text("name", values.get("name", "")),
         "kind": kind,
-        "location": _text("location", values.get("location", ""), required=False),
+        # A unit stands somewhere: without a place it belongs to no stack.
+        "location": _text("location", values.get("location", "")),
     }
     for key in ("strength_points", "cohesion", "artillery_bonus", "cavalry_bonus"):
         out[key] = whole(key, values.get(key, ""), UNIT_FIELDS)
@@ -191,6 +195,13 @@ def _general_values(values: dict[str, str]) -> dict:
 
 
 # -- edits: each one action ---------------------------------------------------
+
+
+def _name(session: CampaignSession, table: type[Unit] | type[General], key: str) -> str:
+    """A unit's or general's name for the history (its id if there is none by that id)."""
+    with plainly(), session.store.read() as db:
+        row = db.get(table, key)
+    return row.name if row is not None else key
 
 
 def add_unit(session: CampaignSession, general_id: str, values: dict[str, str]) -> Unit:
@@ -218,7 +229,8 @@ def edit_unit(session: CampaignSession, unit_id: str, values: dict[str, str]) ->
 def set_unit_flags(session: CampaignSession, unit_id: str, **flags: bool) -> None:
     """Fatigued, entrenched, out of command."""
     allowed = {"fatigued", "entrenched", "out_of_command"}
-    with plainly(), session.store.action(f"Mark {unit_id}: " + ", ".join(f"{k}={v}" for k, v in flags.items())) as db:
+    marks = ", ".join(("" if v else "not ") + k.replace("_", " ") for k, v in flags.items())
+    with plainly(), session.store.action(f"Mark {_name(session, Unit, unit_id)}: {marks}") as db:
         unit = db.get(Unit, unit_id)
         if unit is None:
             raise CampaignError(f"there is no unit {unit_id!r}")
@@ -230,7 +242,8 @@ def set_unit_flags(session: CampaignSession, unit_id: str, **flags: bool) -> Non
 
 def move_unit(session: CampaignSession, unit_id: str, general_id: str) -> None:
     """Attach a unit to another general's stack (of its own side)."""
-    with plainly(), session.store.action(f"Attach {unit_id} to {general_id}") as db:
+    description = f"Attach {_name(session, Unit, unit_id)} to {_name(session, General, general_id)}"
+    with plainly(), session.store.action(description) as db:
         unit, general = db.get(Unit, unit_id), db.get(General, general_id)
         if unit is None or general is None:
             raise CampaignError(f"there is no {'unit ' + unit_id if unit is None else 'general ' + general_id}")
@@ -242,7 +255,7 @@ def move_unit(session: CampaignSession, unit_id: str, general_id: str) -> None:
 
 
 def remove_unit(session: CampaignSession, unit_id: str) -> None:
-    with plainly(), session.store.action(f"Remove unit {unit_id}") as db:
+    with plainly(), session.store.action(f"Remove unit {_name(session, Unit, unit_id)}") as db:
         unit = db.get(Unit, unit_id)
         if unit is None:
             raise CampaignError(f"there is no unit {unit_id!r}")
@@ -275,7 +288,8 @@ def edit_general(session: CampaignSession, general_id: str, values: dict[str, st
 
 def move_general(session: CampaignSession, general_id: str, superior_id: str) -> None:
     """Put a general under another general of the same side (and his army)."""
-    with plainly(), session.store.action(f"Put {general_id} under {superior_id}") as db:
+    description = f"Put {_name(session, General, general_id)} under {_name(session, General, superior_id)}"
+    with plainly(), session.store.action(description) as db:
         general, superior = db.get(General, general_id), db.get(General, superior_id)
         if general is None or superior is None:
             raise CampaignError("there is no such general")
@@ -291,7 +305,7 @@ def move_general(session: CampaignSession, general_id: str, superior_id: str) ->
 
 def remove_general(session: CampaignSession, general_id: str) -> None:
     """Remove a general; his units and subordinates pass to his superior."""
-    with plainly(), session.store.action(f"Remove general {general_id}") as db:
+    with plainly(), session.store.action(f"Remove general {_name(session, General, general_id)}") as db:
         general = db.get(General, general_id)
         if general is None:
             raise CampaignError(f"there is no general {general_id!r}")

@@ -15,6 +15,7 @@ from datetime import date, datetime, timedelta
 
 from sqlalchemy import Connection, Date, DateTime, text
 
+from models import journal
 from models.store import CampaignStore
 
 
@@ -88,8 +89,6 @@ TURNS = text("SELECT number, date, weather FROM turn WHERE number BETWEEN :turn 
 RECENT = text('SELECT id, "when", kind, description, undone FROM event ORDER BY id DESC LIMIT :recent').columns(
     when=DateTime
 )
-LAST_DONE = text("SELECT kind FROM event WHERE NOT undone ORDER BY id DESC LIMIT 1")
-REDOABLE = text("SELECT id FROM event WHERE undone LIMIT 1")
 PENDING = text(
     "SELECT count(*), coalesce(sum(CASE WHEN turn = :turn THEN 1 ELSE 0 END), 0) FROM battle WHERE status = 'pending'"
 )
@@ -139,8 +138,8 @@ def overview(store: CampaignStore, recent: int = 5) -> Overview:
             sides=_sides(db),
             pending_battles=pending,
             recent_events=events,
-            can_undo=db.execute(LAST_DONE).scalar() == "action",
-            can_redo=db.execute(REDOABLE).first() is not None,
+            can_undo=journal.undo_target(db) is not None,
+            can_redo=journal.redo_target(db) is not None,
             armies=_armies(db, c.turn),
             weather_before=turns.get(c.turn - 1, (None, None))[1],
             next_turn=c.turn + 1 in turns,

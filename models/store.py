@@ -11,7 +11,8 @@ one, but only if it still holds the value this store last saw (optimistic
 locking): when another umpire committed in between, nothing is written and
 `ConcurrentEditError` says so. It then records one event holding the before and
 after of every row it changed, and commits. Undo and redo replay those events and
-are committed the same way, so they survive a restart.
+are committed the same way, so they survive a restart. Each undo and redo is an
+event of its own, and nothing in the event log is ever deleted (models.journal).
 
 A store may be shared between threads: their actions take turns, and an action
 inside an action joins it only in the thread that opened it. Rows are changed
@@ -26,11 +27,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Connection, Engine, delete, exc, select, text, update
+from sqlalchemy import Connection, Engine, exc, text, update
 from sqlalchemy.engine import URL
 from sqlmodel import Session
 
-from models import history
+from models import history, journal
 from models.clock import utcnow
 from models.engine import writer
 from models.errors import CampaignFileError, ConcurrentEditError, NothingToUndo, StoreError
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
     from models.dice_log import CampaignDice
     from models.tables import Campaign, Event
 
-ACTION = "action"
+ACTION = journal.ACTION
 VERSION = text("SELECT version FROM campaign WHERE id = 1")
 
 
@@ -120,7 +121,6 @@ class CampaignStore:
             yield active
             return
         with self._transaction() as session:
-            session.execute(delete(Event).where(Event.undone.is_(True)))  # type: ignore[attr-defined]
             event = Event(when=utcnow(), kind=ACTION, description=description)
             session.add(event)
             session.flush()
@@ -152,31 +152,41 @@ class CampaignStore:
         )
 
     def undo(self) -> Event:
-        """Undo the last action not yet undone; returns its event."""
+        """Undo the last action not yet undone; returns its event.
+
+        The undo is recorded as an event of its own; the action stays in the log, marked undone."""
         from models.tables import Event
 
         with self._transaction() as session:
-            event = session.scalars(
-                select(Event).where(Event.undone.is_(False)).order_by(Event.id.desc()).limit(1)  # type: ignore[attr-defined,union-attr]
-            ).first()
-            if event is None or event.kind != ACTION:
+            number = journal.undo_target(session.connection())
+            if number is None:
                 raise NothingToUndo("there is nothing to undo")
+            event = session.get_one(Event, number)
             history.undo(session, event.changes)
             event.undone = True
+            session.add(_replay(journal.UNDO, event))
         return event
 
     def redo(self) -> Event:
-        """Redo the action undone last; returns its event."""
+        """Redo the action undone last; returns its event.
+
+        Refused for an action undone before a later action was taken: the campaign
+        has moved on from the state it was made in. It stays in the log, marked undone."""
         from models.tables import Event
 
         with self._transaction() as session:
-            event = session.scalars(
-                select(Event).where(Event.undone.is_(True)).order_by(Event.id).limit(1)  # type: ignore[attr-defined,arg-type]
-            ).first()
-            if event is None:
+            number = journal.redo_target(session.connection())
+            if number is None:
+                if journal.abandoned(session.connection()):
+                    raise NothingToUndo(
+                        "there is nothing to redo: what was undone before the last action "
+                        "stays in the history, marked undone, but cannot be redone"
+                    )
                 raise NothingToUndo("there is nothing to redo")
+            event = session.get_one(Event, number)
             history.redo(session, event.changes)
             event.undone = False
+            session.add(_replay(journal.REDO, event))
         return event
 
     @contextmanager
@@ -204,6 +214,13 @@ class CampaignStore:
                 session.rollback()
                 raise
             self.version += 1
+
+
+def _replay(kind: str, event: Event) -> Event:
+    """The event recording an undo or redo of `event`; it keeps the action's description."""
+    from models.tables import Event
+
+    return Event(when=utcnow(), kind=kind, description=event.description, changes=[{"event": event.id}])
 
 
 @contextmanager

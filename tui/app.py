@@ -5,12 +5,13 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable
 
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import AwaitMount
 
 from tui.commands import ACTIONS, SCREENS, Command
+from tui.keys import KeyGate
 
 # The screens built and filled in the background once the first screen is shown,
 # slowest first, so that even the first visit to one only redraws it.
@@ -21,7 +22,7 @@ def _binding(command: Command) -> Binding:
     return Binding(command.key, command.action, command.name, id=command.id, tooltip=command.help)
 
 
-class AdjutantApp(App[None]):
+class AdjutantApp(KeyGate):
     TITLE = "Adjutant"
     CSS_PATH = "app.tcss"
     BINDINGS = [_binding(c) for c in SCREENS + ACTIONS]
@@ -113,6 +114,11 @@ class AdjutantApp(App[None]):
         # Drawn as soon as it has handled its messages (ScreenResume first), not
         # at the next tick of its refresh timer, up to a frame later.
         self.screen.call_later(self.screen._on_timer_update)
+
+    async def show_and_run(self, name: str, action: str) -> None:
+        """Open a screen and start one of its actions, as its key would there (the palette)."""
+        await self.action_show(name)
+        await self.run_action(action, self.screen)
 
     def campaign_changed(self) -> None:
         """Tell the screen on show that the stored campaign changed."""
@@ -215,8 +221,20 @@ class AdjutantApp(App[None]):
                     battle.result or f"Fight it ({battle.resolver})",
                     lambda b=battle.id: self.open_battle(b),
                 )
-        for title, help_text, action in getattr(screen, "palette_commands", lambda: [])():
+        own = getattr(screen, "palette_commands", lambda: [])()
+        for title, help_text, action in own:
             yield SystemCommand(title, help_text, lambda a=action: screen.run_action(a))
+        if self.session is not None:
+            from tui.commands import screen_actions
+
+            shown = {title for title, _, _ in own}
+            for name, title, binding in screen_actions():
+                label = f"{title}: {binding.description}"
+                if label not in shown:
+                    yield SystemCommand(
+                        label, binding.tooltip or binding.description,
+                        lambda n=name, a=binding.action: self.call_later(self.show_and_run, n, a),
+                    )
 
     def on_unmount(self) -> None:
         if self.session is not None:

@@ -41,3 +41,18 @@ ACTIONS = (
     Command("app.help", "question_mark,f1", "help", "Help", "The keys of this screen and of the app", needs_campaign=False),
     Command("app.quit", "q", "quit", "Quit", "Leave Adjutant; every action is already saved", needs_campaign=False),
 )
+
+
+def screen_actions():
+    """(screen key, screen name, binding) for every action of every screen a key reaches,
+    in the order of SCREENS: the palette offers each from any screen, by the name
+    the key bar and the help show ("Weather: Roll")."""
+    from textual.binding import Binding
+
+    from tui.screens.registry import screen_class
+
+    for command in SCREENS:
+        name = command.action.split("'")[1]
+        for binding in screen_class(name).BINDINGS:
+            if isinstance(binding, Binding) and binding.id and binding.description:
+                yield name, command.name, binding

@@ -131,9 +131,15 @@ def test_log_prints_events_and_dice_newest_last(campaign: Path, capsys: pytest.C
     lines = out.splitlines()
     assert code == 0
     assert lines[0].startswith("#1 ") and "setup" in lines[0]
-    assert "weather: 1d6" in lines[1] and "dice #1: weather 1d6" in lines[2]
-    assert "typed in, umpire" in lines[-2] and "= 6 = 6" in lines[-2]
-    assert "command points: 2d6" in lines[-1] and lines[-1].endswith("[undone]")
+    assert "weather: 1d6" in lines[1]
+    assert lines[2] == "      campaign: dice stream position 0 -> 1"  # each changed field, old -> new
+    assert "dice #1: weather 1d6" in lines[3]
+    assert "typed in, umpire" in lines[-5] and "= 6 = 6" in lines[-5]
+    # The undone roll stays in the record, marked, with the undo that took it back.
+    undone = next(i for i, line in enumerate(lines) if "command points: 2d6" in line)
+    assert lines[undone].endswith("[undone #6]") and " action " in lines[undone]
+    assert lines[undone + 2].endswith("[rolled, stream 2, French player, undone]")
+    assert lines[-1].startswith("#6 ") and " undo " in lines[-1] and lines[-1].endswith("#5 command points: 2d6")
     code, out, _ = run(capsys, "log", str(campaign), "--dice-only")
     assert code == 0 and all("dice #" in line for line in out.splitlines())
     assert len(out.splitlines()) == 3  # the undone roll is in the history, not among the dice
@@ -143,12 +149,25 @@ def test_dice_verify_accepts_honest_dice_and_finds_a_tampered_roll(
     campaign: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, _ = run(capsys, "dice", "verify", str(campaign))
-    assert code == 0 and "All 2 rolled dice match" in out
+    assert code == 0 and out == "All 2 rolled dice match the campaign's seed; 1 typed in by the umpire.\n"
     with sqlite3.connect(campaign) as db:
         db.execute("UPDATE dice_roll SET raw = '[6]', result = 6 WHERE purpose = 'weather'")
     db.close()
     code, out, err = run(capsys, "dice", "verify", str(campaign))
     assert code == 1 and "dice #1 (weather, stream 0) does not match" in err
+
+
+def test_dice_verify_on_a_campaign_with_dice_typed_in_says_there_is_nothing_to_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "typed.campaign"
+    assert run(capsys, "new", "spring1813", str(path), "--manual-dice")[0] == 0
+    assert run(capsys, "dice", "verify", str(path))[1] == "No rolled dice to verify: none stored yet.\n"
+    with open_campaign(path) as store:
+        store.dice().roll("1d6", "weather", entered=[3])
+        store.dice().roll("2d6", "command points", entered=[2, 5])
+    code, out, _ = run(capsys, "dice", "verify", str(path))
+    assert code == 0 and out == "No rolled dice to verify; 2 typed in by the umpire.\n"
 
 
 def test_battles_lists_none_yet(campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:

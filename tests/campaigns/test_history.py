@@ -14,7 +14,31 @@ def test_filter_finds_old_changes_and_rolls(tmp_path):
     assert len([e for e in everything if e.ref.startswith("#")]) == history.LIMIT
     assert not any("Weather" in e.text for e in everything)  # the oldest have scrolled away
     found = history.entries(session, "weather")
-    assert [e.text for e in found][:2] == ["Weather for turn 1", "  " + found[1].text.strip()]
-    assert "dice #1: weather 1d6 = 4" in found[1].text
+    texts = [e.text for e in found]
+    assert texts[0] == "Weather for turn 1"
+    assert "  turn 1: weather (none) -> Rain; weather from (none) -> rolled; dice (none) -> #1" in texts
+    assert any(t.startswith("  dice #1: weather 1d6 = 4") for t in texts)
     assert [e.ref for e in history.entries(session, "weather", dice_only=True)] == ["d1"]
+    session.close()
+
+
+def test_an_undone_edit_stays_with_its_changes_and_marks_by_name(tmp_path):
+    session = CampaignSession.new("spring1813", tmp_path / "h.campaign", seed=3)
+    unit = oob.side_units(oob.tree(session)[0])[1]
+    general = next(g for g in oob.tree(session)[0].armies[0].generals if g.general.id != unit.general).general
+    note = "x" * 10_000
+    values = {"name": unit.name, "kind": unit.kind, "location": note, "strength_points": str(unit.strength_points),
+              "cohesion": str(unit.cohesion), "artillery_bonus": str(unit.artillery_bonus),
+              "cavalry_bonus": str(unit.cavalry_bonus)}
+    oob.edit_unit(session, unit.id, values)
+    session.undo()
+    session.redo()
+    session.undo()
+    oob.move_unit(session, unit.id, general.id)  # a new action: the edit can no longer be redone
+    texts = [e.text for e in history.entries(session)]
+    edit = texts.index(f"Edit unit {unit.name} [undone #3, redone #4, undone #5]")
+    assert texts[edit + 1] == f"  unit {unit.name}: location {unit.location} -> {'x' * 59}…"
+    assert texts[0] == f"Attach {unit.name} to {general.name}"
+    assert texts[1].startswith(f"  unit {unit.name}: general ") and f"-> {general.name}" in texts[1]
+    assert f"Undo of #2: Edit unit {unit.name}" in texts
     session.close()

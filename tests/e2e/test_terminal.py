@@ -31,12 +31,6 @@ def app_command(path: Path, config: Path) -> str:
     return shlex.join(["env", f"ADJUTANT_CONFIG_DIR={config}", installed_adjutant(), str(path)])
 
 
-def advance(term: Tmux, question: str) -> None:
-    term.keys("n")
-    term.wait_for(question)
-    term.keys("y")
-
-
 def play_turn_one(term: Tmux) -> None:
     term.wait_for("Overview", "Turn 1 of 20", "Phase: Weather")
     term.keys("w")
@@ -47,7 +41,7 @@ def play_turn_one(term: Tmux) -> None:
 
     term.keys("t")
     term.wait_for("> 1. Weather", "Nothing more is needed in this phase")
-    advance(term, "Leave Weather for the next phase?")
+    term.keys("n")  # nothing outstanding: it moves on without a question
     term.wait_for("> 2. Command points")
 
     term.keys("c")
@@ -56,15 +50,10 @@ def play_turn_one(term: Tmux) -> None:
         term.keys("r", "Down")
     term.keys("t")
     term.wait_for("> 2. Command points", "Nothing more is needed in this phase")
-    for phase, question in (
-        ("3. Activations and movement", "Leave Command points"),
-        ("4. Reconnaissance", "Leave Activations and movement"),
-        ("5. Battles", "Leave Reconnaissance"),
-        ("6. End of turn", "Leave Battles"),
-    ):
-        advance(term, question)
+    for phase in ("3. Activations and movement", "4. Reconnaissance", "5. Battles", "6. End of turn"):
+        term.keys("n")
         term.wait_for(f"> {phase}")
-    advance(term, "End turn 1 and begin turn 2?")
+    term.keys("n")
     term.wait_for("Turn 2 of 20, 28 April 1813", "> 1. Weather")
 
     # Any screen by name: the command palette.

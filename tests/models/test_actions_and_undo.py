@@ -160,13 +160,42 @@ def test_undo_and_redo_survive_a_restart(store: CampaignStore, campaign_target: 
         assert not overview(reopened).can_undo
 
 
-def test_a_new_action_after_undo_discards_what_could_be_redone(store: CampaignStore) -> None:
+def test_a_new_action_after_undo_keeps_the_undone_one_in_the_record_but_cannot_redo_it(store: CampaignStore) -> None:
     march(store, FIRST.id, "Lützen")
     store.undo()
     march(store, SECOND.id, "Leipzig")
-    assert [e.description for e in events(store)][1:] == [f"{SECOND.id} marches to Leipzig"]
-    with pytest.raises(NothingToUndo):
+    kept = [(e.kind, e.description, e.undone) for e in events(store)][1:]
+    assert kept == [
+        ("action", f"{FIRST.id} marches to Lützen", True),
+        ("undo", f"{FIRST.id} marches to Lützen", False),
+        ("action", f"{SECOND.id} marches to Leipzig", False),
+    ]
+    with pytest.raises(NothingToUndo, match="cannot be redone"):
         store.redo()
+    assert not overview(store).can_redo
+    # Undoing the new action does not bring the abandoned one back into reach.
+    store.undo()
+    assert store.redo().description == f"{SECOND.id} marches to Leipzig"
+    with pytest.raises(NothingToUndo, match="cannot be redone"):
+        store.redo()
+    assert unit(store, FIRST.id).location == FIRST.location
+
+
+def test_undo_and_redo_are_events_naming_the_action(store: CampaignStore) -> None:
+    march(store, FIRST.id, "Lützen")
+    march(store, SECOND.id, "Leipzig")
+    store.undo()
+    store.undo()
+    store.redo()
+    log = events(store)
+    first, second = log[1].id, log[2].id
+    assert [(e.kind, e.changes) for e in log[3:]] == [
+        ("undo", [{"event": second}]),
+        ("undo", [{"event": first}]),
+        ("redo", [{"event": first}]),
+    ]
+    assert store.redo().id == second  # redo goes back in the reverse order of the undos
+    assert unit(store, SECOND.id).location == "Leipzig"
 
 
 def test_dice_are_stored_in_the_action_that_rolls_them(store: CampaignStore) -> None:

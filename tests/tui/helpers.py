@@ -80,3 +80,27 @@ def stored(path: Path | str) -> Iterator[Session]:
             yield db
     finally:
         store.close()
+
+
+async def burst(pilot: Pilot, *keys: str, tries: int = 200) -> None:
+    """Send `keys` all at once, as a fast typist or `tmux send-keys` does: no
+    pause between them for the app to catch up. Then wait until it has."""
+    from textual import events
+
+    driver = pilot.app._driver
+    for name in keys:
+        char = name if len(name) == 1 else {"space": " "}.get(name)
+        event = events.Key(name, char)
+        event.set_sender(pilot.app)
+        driver.send_message(event)
+    for _ in range(tries):
+        await pilot.pause()
+        if not getattr(pilot.app, "keys_held", 0):
+            await pilot.pause()
+            return
+    raise AssertionError(f"the app never caught up with {keys}")
+
+
+def letters(text: str) -> list[str]:
+    """The key names that type `text`."""
+    return [{" ": "space"}.get(c, c) for c in text]

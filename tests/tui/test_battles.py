@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sqlmodel import select
-from textual.widgets import Input, Select, SelectionList
+from textual.widgets import Input, Select
 
 from campaigns import battles, weather
 from campaigns.session import CampaignSession
@@ -11,6 +11,7 @@ from models import Battle, DiceRoll, Unit
 from tui.screens.battles import BattlesScreen, BattleSetupScreen
 from tui.screens.fight import FightScreen
 from tui.screens.recon import ReconnaissanceScreen
+from tui.widgets.marklist import MarkList
 
 from .helpers import key, notices, screen_text, stored, type_text, wait_for, wait_for_screen
 
@@ -31,10 +32,9 @@ async def set_up(pilot, where: str, resolver: str | None = None, pick: int = 2) 
     await type_text(pilot, where)
     if resolver:
         screen.query_one("#resolver", Select).value = resolver
-    for lst in screen.query(SelectionList):
-        if lst.id and lst.id.startswith("units-"):
-            for i in range(pick):
-                lst.select(lst.get_option_at_index(i + 1).value)  # the first of each side is a dummy
+    for side in screen.sides:
+        real = [f.id for stack in side.stacks for f in stack.forces if not f.dummy]
+        screen.query_one(f"#units-{side.side}", MarkList).mark(real[:pick])
     await pilot.pause()
     await pilot.press(key(BattleSetupScreen, "setup.begin"))
     await wait_for_screen(pilot, FightScreen)
@@ -145,12 +145,9 @@ async def test_reconnaissance_rolls_and_stores(campaign_file, make_app):
         await pilot.press("i")
         await wait_for_screen(pilot, ReconnaissanceScreen)
         screen = app.screen
-        ours, theirs = screen.query_one("#ours", SelectionList), screen.query_one("#theirs", SelectionList)
-        for lst, kind in ((ours, "Cavalry"), (theirs, "infantry")):
-            for i in range(lst.option_count):
-                if kind in str(lst.get_option_at_index(i).prompt):
-                    lst.select(lst.get_option_at_index(i).value)
-                    break
+        ours, theirs = screen.query_one("#ours", MarkList), screen.query_one("#theirs", MarkList)
+        for lst, kind in ((ours, "cavalry"), (theirs, "infantry")):
+            lst.mark([next(f.id for st in lst.stacks for f in st.forces if f.kind == kind)])
         await wait_for(pilot, "Cavalry SP differential")
         await pilot.press(key(ReconnaissanceScreen, "recon.roll"))
         await pilot.pause()

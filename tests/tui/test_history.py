@@ -30,7 +30,7 @@ async def test_undo_and_redo_are_stored_and_survive_reopening_the_file(campaign_
 
     async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
         await pilot.press("h")
-        await wait_for(pilot, "Weather for turn 1 [undone]")
+        await wait_for(pilot, "Weather for turn 1 [undone #")
         await pilot.press("y")
         await wait_for_notice(pilot, "Redone: Weather for turn 1")
         await wait_for(pilot, f"| {rolled} |")
@@ -88,7 +88,9 @@ async def test_the_history_lists_rolls_and_changes_and_filters_them(campaign_fil
         await type_text(pilot, "weather")
         await pilot.pause()
         rows = [str(table.get_row_at(i)[2]) for i in range(table.row_count)]
-        assert rows and all("weather" in r.lower() for r in rows)
+        events = [r for i, r in enumerate(rows) if str(table.get_row_at(i)[0]).startswith("#")]
+        assert events and all("weather" in r.lower() for r in events)
+        assert any(r.startswith("  turn 1: weather (none) -> ") for r in rows)  # what it changed, old -> new
         assert table.row_count < everything
         await pilot.press("enter")  # back to the table
         await pilot.pause()

@@ -60,3 +60,47 @@ async def test_every_screen_is_reached_through_the_palette(campaign_file, make_a
             await pilot.press("enter")
             await pilot.pause()
             assert isinstance(pilot.app.screen, screen_class(screen_name(command))), command.name
+
+
+async def palette_names(pilot, query: str) -> set[str]:
+    """The palette's results for `query`, by their first line."""
+    from textual.widgets import OptionList
+
+    pilot.app.screen.query_one(Input).value = query
+    results = pilot.app.screen.query_one(OptionList)
+    for _ in range(50):
+        await pilot.pause()
+        names = {str(results.get_option_at_index(i).prompt).split("\n")[0] for i in range(results.option_count)}
+        if names and "No matches found" not in names:
+            return names
+    return names
+
+
+async def test_every_action_of_every_screen_is_in_the_palette_by_its_key_bar_name(campaign_file, make_app):
+    from tui.commands import screen_actions
+
+    walked = list(screen_actions())
+    assert len({name for name, _, _ in walked}) >= 8  # every screen with keys of its own is walked
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        await wait_for_screen(pilot, CommandPalette)
+        for _name, title, binding in walked:
+            names = await palette_names(pilot, binding.description)
+            assert f"{title}: {binding.description}" in names, (title, binding.description, names)
+
+
+async def test_an_action_chosen_in_the_palette_opens_its_screen_and_starts(campaign_file, make_app):
+    from tests.tui.helpers import stored, wait_for_notice
+    from models import Turn
+
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")  # on the Overview
+        await wait_for_screen(pilot, CommandPalette)
+        assert "Weather: Roll weather" in await palette_names(pilot, "roll")
+        pilot.app.screen.query_one(Input).value = "Weather: Roll weather"
+        await pilot.pause()
+        await pilot.press("enter")
+        await wait_for_notice(pilot, "Turn 1:")
+        assert isinstance(pilot.app.screen, WeatherScreen)
+    with stored(campaign_file) as db:
+        assert db.get_one(Turn, 1).weather

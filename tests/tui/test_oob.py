@@ -170,7 +170,7 @@ async def test_v_moves_a_unit_to_the_general_picked(campaign_file, make_app):
         assert isinstance(pilot.app.screen, PickScreen)
         await type_text(pilot, "Kleist")
         await pilot.press("enter")
-        await wait_for_notice(pilot, "now under kleist")
+        await wait_for_notice(pilot, "Brigade Zieten now under General Kleist.")  # names, not ids
         assert cursor(pilot).id == "brigade_zieten"  # the selection follows the unit
     with stored(campaign_file) as db:
         unit = db.get_one(Unit, "brigade_zieten")
@@ -206,7 +206,7 @@ async def test_remove_key_removes_after_the_confirmation_and_u_brings_it_back(ca
         assert db.get(Unit, "brigade_zieten") is None
     async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
         await pilot.press("u")
-        await wait_for_notice(pilot, "Undone: Remove unit brigade_zieten")
+        await wait_for_notice(pilot, "Undone: Remove unit Blücher's Corps: Brigade Zieten")
     with stored(campaign_file) as db:
         assert db.get_one(Unit, "brigade_zieten").general == "blucher"
 
@@ -219,3 +219,26 @@ async def test_removing_a_commander_in_chief_is_refused(campaign_file, make_app)
         assert not any("Removed" in n for n in notices(pilot.app))
     with stored(campaign_file) as db:
         assert db.get(General, "wittgenstein") is not None
+
+
+async def test_tab_moves_into_the_table_and_an_edit_shows_at_once_in_it(campaign_file, make_app):
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await find(pilot, "zieten")
+        await pilot.press("tab")
+        await pilot.pause()
+        assert pilot.app.focused.id == "detail"
+        await pilot.press("shift+tab")
+        await pilot.pause()
+        assert pilot.app.focused.id == "tree"
+        await pilot.press("e")
+        await wait_for(pilot, "Edit Blücher's Corps: Brigade Zieten")
+        await fill(pilot, "strength_points", "1")
+        await pilot.press("ctrl+s")
+        await wait_for_notice(pilot, "done.")
+        table = pilot.app.screen.query_one("#detail")
+        for _ in range(20):  # the cursor has not moved: the table shows the new SP all the same
+            await pilot.pause()
+            if str(table.get_row_at(0)[2]) == "1":
+                break
+        assert str(table.get_row_at(0)[2]) == "1"
+        assert str(pilot.app.screen.query_one("#totals").render()).endswith("in 1 unit")  # not "1 units"

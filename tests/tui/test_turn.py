@@ -1,4 +1,5 @@
-"""Turn sequence: n asks, y advances one phase; six phases make a turn and move the calendar."""
+"""Turn sequence: n advances one phase (asking first only when something is still needed);
+six phases make a turn and move the calendar."""
 
 from __future__ import annotations
 
@@ -56,7 +57,10 @@ async def test_a_full_turn_through_six_phases_moves_the_calendar_on(campaign_fil
         await pilot.press("w", "r")
         await pilot.pause()
         await pilot.press("t")
-        await advance(pilot, "Leave Weather for the next phase?")
+        await wait_for(pilot, "Nothing more is needed in this phase")
+        await pilot.press("n")  # nothing outstanding: no question
+        await wait_for(pilot, "> 2. Command points")
+        assert not isinstance(pilot.app.screen, ConfirmScreen)
         # Command points: every army rolls.
         await pilot.press("c")
         await pilot.pause()
@@ -65,10 +69,11 @@ async def test_a_full_turn_through_six_phases_moves_the_calendar_on(campaign_fil
             await pilot.pause()
         await pilot.press("t")
         await wait_for(pilot, "Nothing more is needed in this phase")
-        for phase in PHASES[1:-1]:
-            await advance(pilot)
-        await wait_for(pilot, "> 6. End of turn")
-        await advance(pilot, "End turn 1 and begin turn 2?")
+        for number, name in ((3, "Activations and movement"), (4, "Reconnaissance"), (5, "Battles"), (6, "End of turn")):
+            await pilot.press("n")
+            await wait_for(pilot, f"> {number}. {name}")
+            assert not isinstance(pilot.app.screen, ConfirmScreen)
+        await pilot.press("n")
         shown = await wait_for(pilot, "Turn 2 of 20")
         assert f"{start + timedelta(days=days):%d %B %Y}" in shown
         assert "> 1. Weather" in shown
@@ -87,8 +92,7 @@ async def test_the_last_turn_cannot_end(campaign_file, make_app):
         campaign.turn, campaign.phase = campaign.turns, PHASES[-1]
     session.close()
     async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
-        await pilot.press("t")
-        await advance(pilot, "End turn 20")
+        await pilot.press("t", "n")
         await wait_for_notice(pilot, "turn 20 is the last turn of the campaign")
     with stored(campaign_file) as db:
         assert db.get_one(Campaign, 1).turn == 20

@@ -5,13 +5,14 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import DataTable, Input, Label, Select, SelectionList, Static
+from textual.widgets import DataTable, Input, Label, Select, Static
 
-from campaigns import battles, oob
+from campaigns import battles, stacks
 from campaigns.errors import CampaignError
 from tui.modals.form import FormScreen
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import plain
+from tui.widgets.marklist import MarkList, TickList
 
 RESOLVERS = [
     ("The campaign's own tables (Allemagne 1813)", battles.TABLES),
@@ -79,78 +80,82 @@ class BattlesScreen(CampaignScreen):
 
 
 class BattleSetupScreen(CampaignScreen):
+    """A new battle: where, who attacks, the resolver, the forces by stack, the situation."""
+
     TITLE_TEXT = "New battle"
     BINDINGS = [
         Binding("ctrl+s,f10", "begin", "Begin battle", id="setup.begin", tooltip="Store the battle and start fighting it"),
         Binding("escape", "cancel", "Cancel", id="setup.cancel"),
     ]
     DEFAULT_CSS = """
+    BattleSetupScreen VerticalScroll { height: 1fr; }
     BattleSetupScreen Horizontal { height: auto; }
-    BattleSetupScreen Label { width: 12; padding: 1 1 0 0; }
+    BattleSetupScreen Label { width: 10; }
     BattleSetupScreen Input, BattleSetupScreen Select { width: 1fr; }
-    BattleSetupScreen SelectionList { height: 8; }
-    BattleSetupScreen #facts { height: 11; }
+    BattleSetupScreen MarkList { max-height: 12; }
     BattleSetupScreen #error { color: $error; height: auto; }
+    BattleSetupScreen #picked { height: auto; padding: 0 1; border-top: solid $accent; }
     """
 
     def body(self) -> ComposeResult:
-        self.sides = oob.tree(self.session)
+        self.sides = stacks.stacks(self.session)
         with VerticalScroll():
-            yield Static("New battle: space marks a force; ctrl+s begins; Escape cancels", classes="title")
+            yield Static("New battle: Space marks, s a whole stack; ctrl+s begins; Escape cancels", classes="title")
             yield Static("", id="error", markup=False)
             with Horizontal():
                 yield Label("Where")
-                yield Input(placeholder="hex or place", id="where")
+                yield Input(placeholder="hex or place", id="where", compact=True)
             with Horizontal():
                 yield Label("Attacker")
-                yield Select([(s.side.name, s.side.id) for s in self.sides], allow_blank=False, id="attacker-side")
+                yield Select([(s.name, s.side) for s in self.sides], allow_blank=False, id="attacker-side", compact=True)
             with Horizontal():
                 yield Label("Resolver")
-                yield Select(RESOLVERS, allow_blank=False, id="resolver")
+                yield Select(RESOLVERS, allow_blank=False, id="resolver", compact=True)
             for side in self.sides:
-                yield Static(f"Forces of {side.side.name}", markup=False)
-                units = [u for u in oob.side_units(side) if u.strength_points > 0 or u.kind == "dummy"]
-                yield SelectionList[str](
-                    *[(f"{u.name} ({'dummy' if u.kind == 'dummy' else str(u.strength_points) + ' SP'}, {u.location or '?'})", u.id) for u in units],
-                    id=f"units-{side.side.id}",
-                )
+                yield Static(f"Forces of {side.name}, by place and general", markup=False)
+                yield MarkList(side.stacks, id=f"units-{side.side}")
             yield Static("Situation (filled in from the stored state; change it as the umpire sees it)")
-            yield SelectionList[str](*[(label, key) for key, label in battles.FACTS], id="facts")
-            yield Static("", id="leaders", markup=False)
+            yield TickList(battles.FACTS, id="facts")
+        yield Static("", id="picked", markup=False)
 
     def on_mount(self) -> None:
+        # Tab goes from field to field; the page scrolls to the one focused, never takes the focus itself.
+        self.query_one(VerticalScroll).can_focus = False
         self.query_one("#where", Input).focus()
+        self.update_suggestions()
 
     def chosen(self) -> tuple[list[str], list[str]]:
         attacker = str(self.query_one("#attacker-side", Select).value)
         att, dfn = [], []
         for side in self.sides:
-            picked = list(self.query_one(f"#units-{side.side.id}", SelectionList).selected)
-            (att if side.side.id == attacker else dfn).extend(picked)
+            picked = self.query_one(f"#units-{side.side}", MarkList).selected
+            (att if side.side == attacker else dfn).extend(picked)
         return att, dfn
 
-    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged) -> None:
-        if event.selection_list.id != "facts":
-            self.update_suggestions()
+    def on_mark_list_changed(self, _event: MarkList.Changed) -> None:
+        self.update_suggestions()
 
     def on_select_changed(self, _event: Select.Changed) -> None:
         self.update_suggestions()
 
     def update_suggestions(self) -> None:
-        """Tick what the stored state says of the chosen forces, and name their leaders."""
+        """Tick what the stored state says of the chosen forces; show the SP and the leaders of each side."""
         att, dfn = self.chosen()
-        facts = self.query_one("#facts", SelectionList)
+        facts = self.query_one("#facts", TickList)
         for key, on in battles.suggested_facts(self.session, att, dfn).items():
             if on:
                 facts.select(key)
-        names = []
-        for role, units in (("Attacker", att), ("Defender", dfn)):
-            names.append(f"{role} leaders present: " + (", ".join(battles.leaders_at(self.session, units)) or "none"))
-        self.query_one("#leaders", Static).update("\n".join(names))
+        attacker = str(self.query_one("#attacker-side", Select).value)
+        lines = []
+        for side in sorted(self.sides, key=lambda s: s.side != attacker):
+            role = "Attacker" if side.side == attacker else "Defender"
+            marked = set(self.query_one(f"#units-{side.side}", MarkList).selected)
+            lines.append(f"{role} ({side.name}): {stacks.picked(side, marked).summary()}")
+        self.query_one("#picked", Static).update("\n".join(lines))
 
     def action_begin(self) -> None:
         att, dfn = self.chosen()
-        facts = set(self.query_one("#facts", SelectionList).selected)
+        facts = self.query_one("#facts", TickList).selected
         draft = battles.Draft(
             location=self.query_one("#where", Input).value,
             attacker_units=att,

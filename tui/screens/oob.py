@@ -10,8 +10,9 @@ from textual.widgets import DataTable, Input, Static, Tree
 from textual.widgets.tree import TreeNode
 
 from campaigns import oob
+from campaigns.oob import General, Unit
 from campaigns.scenario import UNIT_KINDS
-from models import General, Unit
+from campaigns.stacks import plural
 from tui.modals.confirm import ConfirmScreen
 from tui.modals.form import FormScreen
 from tui.modals.pick import PickScreen
@@ -19,6 +20,7 @@ from tui.screens.base import CampaignScreen
 from tui.widgets.cells import fill
 from tui.widgets.kept import KeptTable, KeptTree
 
+NARROW = 110  # columns under which the table goes below the tree
 SHOWN = 200  # units listed in the table at once; totals always count them all
 
 UNIT_FIELDS = [
@@ -62,13 +64,16 @@ class OrderOfBattleScreen(CampaignScreen):
     OrderOfBattleScreen #right { width: 1fr; }
     OrderOfBattleScreen #detail { height: 1fr; }
     OrderOfBattleScreen #totals { height: auto; padding: 0 1; }
+    OrderOfBattleScreen.narrow #body { layout: vertical; }
+    OrderOfBattleScreen.narrow #tree { width: 100%; height: 1fr; }
+    OrderOfBattleScreen.narrow #right { width: 100%; height: 9; }
     OrderOfBattleScreen #search { display: none; }
     OrderOfBattleScreen #search.shown { display: block; }
     """
 
     def body(self) -> ComposeResult:
         yield Input(placeholder="search by name; Enter to jump, Escape to close", id="search")
-        with Horizontal():
+        with Horizontal(id="body"):
             yield KeptTree("Order of battle", id="tree")
             with Vertical(id="right"):
                 yield Static(id="totals", markup=False)
@@ -76,6 +81,11 @@ class OrderOfBattleScreen(CampaignScreen):
 
     def on_mount(self) -> None:
         self.query_one("#tree", Tree).focus()
+        self.set_class(self.app.size.width < NARROW, "narrow")
+
+    def on_resize(self, event) -> None:
+        # Below NARROW columns the tree's names would be cut beside the table: the table goes below.
+        self.set_class(event.size.width < NARROW, "narrow")
 
     # -- showing -------------------------------------------------------------
 
@@ -99,7 +109,10 @@ class OrderOfBattleScreen(CampaignScreen):
                     loose.add_leaf(unit_label(unit), data=unit)
         if selected is not None:
             self._select(_key(selected))
-        self.show_detail()
+        else:
+            # The tree lays its new lines out on the next refresh; until then its
+            # cursor still holds the rows read before the change.
+            tree.call_after_refresh(self.show_detail)
 
     def _add_general(self, parent: TreeNode, node: oob.GeneralNode) -> None:
         # A general's units and subordinates are added when he is first opened:
@@ -136,7 +149,12 @@ class OrderOfBattleScreen(CampaignScreen):
                 return
             node = hit
         # The expanded lines are laid out on the next refresh; until then the node has no line.
-        tree.call_after_refresh(tree.move_cursor, node)
+        tree.call_after_refresh(self._cursor_to, node)
+
+    def _cursor_to(self, node: TreeNode) -> None:
+        tree = self.query_one("#tree", Tree)
+        tree.move_cursor(node)
+        self.show_detail()  # also when the cursor stays on its line: the rows under it are new
 
     def _path_to(self, ident: str) -> list[str]:
         """The keys from a side down to the side, army, general or unit `ident`."""
@@ -197,14 +215,14 @@ class OrderOfBattleScreen(CampaignScreen):
                 for unit in units[:SHOWN]
             ),
             # The tree beside it already shows whole names: keep SP, cohesion and the bonuses in view.
-            widest={"Name": 24, "Where": 16},
+            widest={"Name": 40 if self.has_class("narrow") else 24, "Where": 16},
         )
         total = oob.totals(units)
         kinds = ", ".join(f"{k} {v}" for k, v in total.by_kind.items())
-        dummies = f"; {total.dummies} dummies" if total.dummies else ""
+        dummies = f"; {plural(total.dummies, 'dummy', 'dummies')}" if total.dummies else ""
         more = f" (the first {SHOWN} listed: open a general for his)" if len(units) > SHOWN else ""
         self.query_one("#totals", Static).update(
-            f"{title}: {total.strength_points} SP ({kinds}) in {total.units} units{dummies}{more}"
+            f"{title}: {total.strength_points} SP ({kinds}) in {plural(total.units, 'unit')}{dummies}{more}"
         )
 
     # -- what is selected ----------------------------------------------------
@@ -279,7 +297,9 @@ class OrderOfBattleScreen(CampaignScreen):
 
         def picked(general_id: str | None) -> None:
             if general_id:
-                self.attempt(lambda: move(self.session, item.id, general_id), f"{item.name} now under {general_id}.")
+                name = next((g.general.name for s in self.sides for a in s.armies for g in _all_generals(a.generals)
+                             if g.general.id == general_id), general_id)
+                self.attempt(lambda: move(self.session, item.id, general_id), f"{item.name} now under {name}.")
 
         self.app.push_screen(PickScreen(f"Attach {item.name} to", generals), picked)
 

@@ -4,65 +4,59 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Select, SelectionList, Static
+from textual.containers import Vertical
+from textual.widgets import Select, Static
 
-from campaigns import oob, reconnaissance
+from campaigns import reconnaissance, stacks
 from campaigns.errors import CampaignError
 from tui.screens.base import CampaignScreen
 from tui.widgets.bars import odds_bar
+from tui.widgets.marklist import MarkList
 
 
 class ReconnaissanceScreen(CampaignScreen):
     TITLE_TEXT = "Reconnaissance"
     BINDINGS = [
-        Binding("ctrl+r,f5", "roll", "Roll", id="recon.roll", tooltip="Roll the reconnaissance (1d6 on its table)"),
-        Binding("ctrl+e,f6", "enter", "Enter die", id="recon.enter", tooltip="Type in the die rolled on the table"),
+        # Not F5: that is the app's Reload on every screen.
+        Binding("ctrl+r", "roll", "Roll", id="recon.roll", tooltip="Roll the reconnaissance (1d6 on its table)"),
+        Binding("ctrl+e", "enter", "Enter die", id="recon.enter", tooltip="Type in the die rolled on the table"),
     ]
     DEFAULT_CSS = """
     ReconnaissanceScreen #lists { height: 1fr; }
-    ReconnaissanceScreen SelectionList { width: 1fr; height: 1fr; }
+    ReconnaissanceScreen #lists MarkList { height: 1fr; max-height: 100%; }
     ReconnaissanceScreen #preview { height: auto; padding: 0 1; }
     ReconnaissanceScreen Select { width: 48; }
     """
 
     def body(self) -> ComposeResult:
-        self.sides = oob.tree(self.session)
-        yield Static("Reconnaissance (6.3): space marks units; F5 rolls", classes="title")
-        yield Select([(f"{s.side.name} reconnoitres", s.side.id) for s in self.sides], allow_blank=False, id="who")
-        with Horizontal(id="lists"):
-            with Vertical():
-                yield Static("Reconnoitring units", id="ours-title")
-                yield SelectionList[str](id="ours")
-            with Vertical():
-                yield Static("Screening units", id="theirs-title")
-                yield SelectionList[str](id="theirs")
+        self.sides = stacks.stacks(self.session)
+        yield Static("Reconnaissance (6.3): Space marks, s a whole stack; ctrl+r rolls", classes="title")
+        yield Select([(f"{s.name} reconnoitres", s.side) for s in self.sides], allow_blank=False, id="who", compact=True)
+        with Vertical(id="lists"):
+            yield Static("Reconnoitring units, by place and general", id="ours-title")
+            yield MarkList(id="ours")
+            yield Static("Screening units", id="theirs-title")
+            yield MarkList(id="theirs")
         yield Static(id="preview", markup=False)
 
     def refresh_view(self) -> None:
         who = str(self.query_one("#who", Select).value)
-        self.sides = oob.tree(self.session)
+        self.sides = stacks.stacks(self.session)
         for list_id, mine in (("#ours", True), ("#theirs", False)):
-            widget = self.query_one(list_id, SelectionList)
-            keep = set(widget.selected)
-            widget.clear_options()
-            for side in self.sides:
-                if (side.side.id == who) == mine:
-                    for u in oob.side_units(side):
-                        label = f"{u.name} ({'dummy' if u.kind == 'dummy' else f'{u.kind} {u.strength_points} SP'}, coh {u.cohesion})"
-                        widget.add_option((label, u.id, u.id in keep))
+            widget = self.query_one(list_id, MarkList)
+            widget.set_stacks([st for side in self.sides if (side.side == who) == mine for st in side.stacks])
         self.show_preview()
 
     def on_select_changed(self, _event: Select.Changed) -> None:
         for list_id in ("#ours", "#theirs"):
-            self.query_one(list_id, SelectionList).deselect_all()
+            self.query_one(list_id, MarkList).marked = set()
         self.refresh_view()
 
-    def on_selection_list_selected_changed(self, _event: SelectionList.SelectedChanged) -> None:
+    def on_mark_list_changed(self, _event: MarkList.Changed) -> None:
         self.show_preview()
 
     def chosen(self) -> tuple[list[str], list[str]]:
-        return list(self.query_one("#ours", SelectionList).selected), list(self.query_one("#theirs", SelectionList).selected)
+        return self.query_one("#ours", MarkList).selected, self.query_one("#theirs", MarkList).selected
 
     def show_preview(self) -> None:
         ours, theirs = self.chosen()

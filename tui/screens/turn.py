@@ -14,7 +14,7 @@ from tui.screens.base import CampaignScreen
 class TurnScreen(CampaignScreen):
     TITLE_TEXT = "Turn sequence"
     BINDINGS = [
-        Binding("n", "advance", "Next phase", id="turn.advance", tooltip="Move on to the next phase, after a confirmation"),
+        Binding("n", "advance", "Next phase", id="turn.advance", tooltip="Move on to the next phase (asks first when something is still needed)"),
     ]
     DEFAULT_CSS = """
     TurnScreen #phases { height: auto; border: round $primary; padding: 0 1; }
@@ -48,15 +48,18 @@ class TurnScreen(CampaignScreen):
         self.query_one("#needs", Static).update(needs)
 
     def action_advance(self) -> None:
+        """Move on at once when the phase is done; ask first only when something is outstanding."""
         status = turns.status(self.session)
+        if not status.outstanding:
+            self.attempt(lambda: turns.advance(self.session))
+            return
         question = f"Leave {status.phase.name} for the next phase?"
         if status.phase.id == status.phases[-1].id:
             question = f"End turn {status.turn} and begin turn {status.turn + 1}?"
-        if status.outstanding:
-            question += "\n\nThis phase still needs: " + "; ".join(status.outstanding) + ".\nAdvance anyway?"
+        question += "\n\nThis phase still needs: " + "; ".join(status.outstanding) + ".\nAdvance anyway?"
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.attempt(lambda: turns.advance(self.session, anyway=bool(status.outstanding)))
+                self.attempt(lambda: turns.advance(self.session, anyway=True))
 
         self.app.push_screen(ConfirmScreen(question, yes="Advance"), answered)

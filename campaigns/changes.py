@@ -1,0 +1,203 @@
+"""An event's changes as an umpire reads them: each changed field old -> new, rows by name.
+
+    unit Ney's 1st division: SP 12 -> 10; location Weimar -> Erfurt
+    general Ney: superior Napoleon -> (none)
+    battle #1 at Lützen: detail.tactical.phase movement -> fire
+
+Ids appear only where no name is known (a row removed long ago); `adjutant
+export` keeps the ids. The dice an action rolled are shown as dice lines
+(campaigns.log.dice_line), not as rows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from sqlalchemy import Connection, text
+
+# How each stored column reads in the history; the rest lose their underscores.
+FIELDS = {
+    "strength_points": "SP",
+    "command_value": "CV",
+    "tactical_bonus": "tactical bonus",
+    "artillery_bonus": "artillery bonus",
+    "cavalry_bonus": "cavalry bonus",
+    "out_of_command": "out of command",
+    "dice_next_index": "dice stream position",
+    "dice_mode": "dice",
+    "weather_source": "weather from",
+    "dice_roll": "dice",
+    "start_date": "start date",
+    "turn_days": "days per turn",
+}
+
+# Columns that hold the id of a row that has a name, and the table it names.
+REFERENCES = {"general": "general", "superior": "general", "commander": "general", "army": "army", "side": "side"}
+NAMED_TABLES = ("unit", "general", "army", "side")
+TABLES = {"command_point_roll": "command points", "command_point_spend": "command point spending", "dice_roll": "dice"}
+NOTHING = "(none)"
+
+
+class Names:
+    """Display names of units, generals, armies and sides, by id, read with plain SQL.
+
+    `preload` reads every name once (for the whole log); otherwise each id is
+    looked up when first met (for a screen that shows a few events)."""
+
+    def __init__(self, db: Connection, *, preload: bool = False) -> None:
+        self.db = db
+        self.known: dict[tuple[str, str], str | None] = {}
+        if preload:
+            for table in NAMED_TABLES:
+                for key, name in db.execute(text(f"SELECT id, name FROM {table}")):  # noqa: S608 - fixed table names
+                    self.known[(table, key)] = name
+            self.complete = True
+        else:
+            self.complete = False
+
+    def name(self, table: str, key: Any) -> str:
+        if not isinstance(key, str):
+            return str(key)
+        if (table, key) not in self.known:
+            if self.complete:
+                return key
+            row = self.db.execute(text(f"SELECT name FROM {table} WHERE id = :id"), {"id": key}).first()  # noqa: S608
+            self.known[(table, key)] = row[0] if row else None
+        return self.known[(table, key)] or key
+
+    def remember(self, table: str, key: Any, row: dict[str, Any] | None) -> None:
+        # A removed row's name lives on in the change that removed it.
+        if row and table in NAMED_TABLES and isinstance(row.get("name"), str):
+            self.known[(table, key)] = row["name"]
+
+
+def load(changes: Any) -> list[dict[str, Any]]:
+    """The changes of an event read by plain SQL (text on SQLite, parsed on PostgreSQL)."""
+    if isinstance(changes, str | bytes):
+        changes = json.loads(changes)
+    return changes if isinstance(changes, list) else []
+
+
+def change_lines(changes: list[dict[str, Any]], names: Names, *, width: int | None = None) -> Iterator[str]:
+    """One line per changed row, every changed field old -> new; values cut to `width` if given."""
+    for change in _merged(changes):
+        table = change.get("table", "?")
+        if table == "dice_roll":
+            continue  # shown as dice lines
+        key = change.get("key") or {}
+        before, after = change.get("before"), change.get("after")
+        names.remember(table, key.get("id"), before or after)
+        row = _row_name(table, key, before or {}, after or {}, names)
+        if before is None:
+            yield f"{row} added"
+        elif after is None:
+            yield f"{row} removed"
+        else:
+            fields = [
+                f"{label} {_cut(old, width)} -> {_cut(new, width)}"
+                for label, old, new in _fields(table, before, after, names)
+            ]
+            yield f"{row}: " + "; ".join(fields) if fields else f"{row} changed"
+
+
+def _merged(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Updates of one row within one action read as one: the first old value, the last new one."""
+    out: list[dict[str, Any]] = []
+    updates: dict[str, dict[str, Any]] = {}
+    for change in changes:
+        before, after = change.get("before"), change.get("after")
+        if before is None or after is None:
+            out.append(change)
+            continue
+        row = json.dumps([change.get("table"), change.get("key")], sort_keys=True, default=str)
+        if row in updates:
+            merged = updates[row]
+            merged["before"] = {**before, **merged["before"]}
+            merged["after"] = {**merged["after"], **after}
+        else:
+            updates[row] = {**change, "before": dict(before), "after": dict(after)}
+            out.append(updates[row])
+    return out
+
+
+def inserted_dice(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The dice rolls an action stored, as its event recorded them (kept after an undo)."""
+    return [
+        {**c.get("key", {}), **c["after"]}
+        for c in changes
+        if c.get("table") == "dice_roll" and c.get("before") is None and c.get("after")
+    ]
+
+
+def _row_name(table: str, key: dict[str, Any], before: dict, after: dict, names: Names) -> str:
+    ident = key.get("id")
+    if table in NAMED_TABLES:
+        name = after.get("name") or before.get("name") or names.name(table, ident)
+        return f"{table} {name}"
+    if table == "battle":
+        where = after.get("location") or before.get("location")
+        return f"battle #{ident}" + (f" at {where}" if where else "")
+    if table == "turn":
+        return f"turn {key.get('number', '?')}"
+    if table == "campaign":
+        return "campaign"
+    label = TABLES.get(table, table.replace("_", " "))
+    army = after.get("army") or before.get("army")
+    return f"{label} of {names.name('army', army)}" if army else f"{label} #{ident}"
+
+
+def _fields(table: str, before: dict, after: dict, names: Names) -> Iterator[tuple[str, str, str]]:
+    for column in after:
+        old, new = before.get(column), after.get(column)
+        if isinstance(old, dict) and isinstance(new, dict):
+            for path, a, b in _diff(old, new, column):
+                yield path, _show(a), _show(b)
+            continue
+        label = FIELDS.get(column, column.replace("_", " "))
+        if column == "dice_roll":
+            yield label, _show(old if old is None else f"#{old}"), _show(new if new is None else f"#{new}")
+        elif column in REFERENCES and table != "campaign":
+            yield label, _ref(REFERENCES[column], old, names), _ref(REFERENCES[column], new, names)
+        else:
+            yield label, _show(old), _show(new)
+
+
+def _diff(old: Any, new: Any, path: str) -> Iterator[tuple[str, Any, Any]]:
+    """The leaves of two JSON documents that differ, by dotted path."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in list(old) + [k for k in new if k not in old]:
+            if old.get(key) != new.get(key):
+                yield from _diff(old.get(key), new.get(key), f"{path}.{key}")
+    elif isinstance(old, list) and isinstance(new, list) and len(old) <= len(new) and old == new[: len(old)]:
+        for i in range(len(old), len(new)):  # appended, as a log or a list of units grows
+            yield f"{path}[{i + 1}]".replace("_", " "), None, new[i]
+    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
+            if a != b:
+                yield from _diff(a, b, f"{path}[{i + 1}]")
+    elif old != new:
+        yield path.replace("_", " "), old, new
+
+
+def _ref(table: str, value: Any, names: Names) -> str:
+    return NOTHING if value is None else names.name(table, value)
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return NOTHING
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return value if value.strip() else repr(value)
+    if isinstance(value, list | dict):
+        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return str(value)
+
+
+def _cut(value: str, width: int | None) -> str:
+    if width is None or len(value) <= width:
+        return value
+    return value[: width - 1] + "…"

@@ -1,0 +1,95 @@
+"""Keys sent in bursts, each burst one `tmux send-keys` call, at 80x24: nothing lands
+on the wrong screen, forms keep what is typed into them, marks survive.
+
+The file is read afterwards: what the umpire typed is what was stored.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+from campaigns import battles, stacks, weather
+from campaigns.session import CampaignSession
+from models import Event, Unit, open_campaign
+from tests.e2e.conftest import TIMEOUT, Tmux, installed_adjutant
+from tests.e2e.test_terminal import app_command
+
+
+def campaign(folder: Path) -> Path:
+    path = folder / "bursts.campaign"
+    subprocess.run([installed_adjutant(), "new", "spring1813", str(path), "--seed", "1813"], check=True, capture_output=True)
+    return path
+
+
+def burst(tmux: Tmux, *keys: str) -> None:
+    """All the keys in one send-keys call: they reach the app as fast as the terminal writes them."""
+    tmux.run("send-keys", "-t", "e2e", *keys)
+
+
+def wait_gone(tmux: Tmux, text: str) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while text in tmux.screen():
+        assert time.monotonic() < deadline, f"{text!r} is still on the screen:\n{tmux.screen()}"
+        time.sleep(0.05)
+
+
+def count(path: Path, table) -> int:
+    with open_campaign(path) as store, store.read() as db:
+        return db.scalar(select(func.count()).select_from(table))
+
+
+def test_bursts_through_the_unit_forms_store_what_was_typed_and_undo_nothing(tmux: Tmux, tmp_path: Path):
+    path = campaign(tmp_path)
+    units, events = count(path, Unit), count(path, Event)
+    tmux.start(app_command(path, tmp_path / "config"))
+    tmux.wait_for("Overview")
+    burst(tmux, "b", "/", "kleist", "Enter")
+    tmux.wait_for("General Kleist")
+    # A refused save (no name), the name, a save, a second form at once; "u" and "b"
+    # in the names are undo and the order of battle beneath the form.
+    burst(tmux, "a", "C-s", "Fr bn", "C-s", "a", "C-a", "C-k", "Ru bn", "C-s", "e", "C-a", "C-k", "Rub", "Escape")
+    tmux.wait_for("Ru bn")
+    wait_gone(tmux, "Escape cancels")  # the last form is closed
+    tmux.keys("q")
+    assert tmux.wait_until_exit() == 0
+    with open_campaign(path) as store, store.read() as db:
+        names = set(db.scalars(select(Unit.name).where(Unit.name.in_(["Fr bn", "Ru bn"]))))  # type: ignore[attr-defined]
+    assert names == {"Fr bn", "Ru bn"}
+    assert (count(path, Unit), count(path, Event)) == (units + 2, events + 2)
+
+
+def test_a_battle_set_up_in_bursts_is_fought_with_the_stacks_marked(tmux: Tmux, tmp_path: Path):
+    path = campaign(tmp_path)
+    session = CampaignSession.open(path)
+    try:
+        weather.roll(session, [2])
+        french, allies = stacks.stacks(session)
+    finally:
+        session.close()
+    tmux.start(app_command(path, tmp_path / "config"))
+    tmux.wait_for("Overview")
+    burst(tmux, "x", "n")
+    tmux.wait_for("New battle", "nothing marked")
+    # Where, then Tab past the two choices to the first side's stacks: its first
+    # stack by one key; the second side's first stack by Space on its place row.
+    burst(tmux, "Lützen", "Tab", "Tab", "Tab", "s", "Tab", "Down", "Down", "Space", "Up", "Up", "Space")
+    first, second = french.stacks[0], allies.stacks[0]
+    sp = lambda stack: sum(f.strength_points for f in stack.forces if not f.dummy)  # noqa: E731
+    tmux.wait_for(f"Attacker ({french.name}): {sp(first)} SP", f"Defender ({allies.name}): {sp(second)} SP")
+    shown = tmux.screen()
+    assert "[x]" in shown and "[ ]" in shown  # marks in text: NO_COLOR and a capture show them
+    burst(tmux, "C-s")
+    tmux.wait_for("Battle of Lützen")
+    tmux.keys("q")
+    assert tmux.wait_until_exit() == 0
+    session = CampaignSession.open(path)
+    try:
+        setup = battles.load(session, 1).setup["sides"]
+        assert sum(setup["attacker"]["sp_by_arm"].values()) == sp(first)
+        assert sum(setup["defender"]["sp_by_arm"].values()) == sp(second)
+    finally:
+        session.close()

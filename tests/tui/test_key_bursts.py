@@ -1,0 +1,52 @@
+"""Keys sent in one burst, with no pause for the app: each lands where the umpire is looking.
+
+A key that opens a form is finished (the form drawn and focused) before the
+next key is delivered; keys typed while a form closes go to the screen it
+returns to, after it has returned. Nothing reaches the screen beneath a form.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+
+from models import Event, Unit
+from tests.tui.helpers import burst, letters, stored, wait_for
+from tui.modals.form import FormScreen
+from tui.screens.oob import OrderOfBattleScreen
+
+
+def count(db, table) -> int:
+    return db.scalar(select(func.count()).select_from(table))
+
+
+async def test_a_burst_through_two_add_forms_adds_both_units_and_undoes_nothing(campaign_file, make_app):
+    with stored(campaign_file) as db:
+        units, events = count(db, Unit), count(db, Event)
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await burst(pilot, "slash", *letters("kleist"), "enter")
+        await wait_for(pilot, "General Kleist")
+        # A refused save (no name yet), then the name, saved; the second form typed at once.
+        await burst(pilot, "a", "ctrl+s", *letters("Fr bn"), "ctrl+s", "a", "ctrl+a", "ctrl+k", *letters("Ru bn"), "ctrl+s")
+        assert isinstance(pilot.app.screen, OrderOfBattleScreen)
+    with stored(campaign_file) as db:
+        names = set(db.scalars(select(Unit.name).where(Unit.name.in_(["Fr bn", "Ru bn"]))))  # type: ignore[attr-defined]
+        assert names == {"Fr bn", "Ru bn"}
+        assert (count(db, Unit), count(db, Event)) == (units + 2, events + 2)  # no undo among them
+
+
+async def test_letters_typed_into_a_refused_form_stay_in_it(campaign_file, make_app):
+    with stored(campaign_file) as db:
+        events = count(db, Event)
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await burst(pilot, "slash", *letters("zieten"), "enter")
+        await wait_for(pilot, "Brigade Zieten")
+        # e opens the edit form; clear the name, a refused save, then u and b (undo and
+        # the order of battle, beneath the form) typed as part of a new name.
+        await burst(pilot, "e", "ctrl+a", "ctrl+k", "ctrl+s", *letters("ub"))
+        assert isinstance(pilot.app.screen, FormScreen)
+        assert pilot.app.screen.query_one("#f-name").value == "ub"
+        assert "name cannot be empty" in str(pilot.app.screen.query_one("#error").render())
+        await burst(pilot, "escape")
+        assert isinstance(pilot.app.screen, OrderOfBattleScreen)
+    with stored(campaign_file) as db:
+        assert count(db, Event) == events

@@ -1,0 +1,85 @@
+"""Keys go where the umpire is looking: one key is finished before the next is delivered.
+
+Textual hands a key to the focused widget through its message queue and reads
+the next key at once. When the first key opens or closes a form (`a`, ctrl+s),
+the keys typed right after it were already on their way to the screen that had
+the focus when they arrived: letters typed into a closing form were lost, and
+after it closed, `u` or `b` of a name reached the screen beneath as undo or as a
+jump to the order of battle.
+
+`KeyGate` holds each key the driver sends until the key before it has been
+handled all the way (by the focused widget, every container it bubbles through,
+the screen, the app and the binding it ran), and until a screen that key opened
+has been mounted, focused and drawn. Held keys are then delivered in order to
+whatever has the focus by then: the form just opened, or the screen the form
+returned to. Nothing is dropped and nothing is delivered to a screen the umpire
+has already left.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from textual import events
+from textual.app import App
+from textual.dom import DOMNode
+
+# If a key's path is cut (its widget removed on the way), hold the next key no
+# longer than this: a key is never lost to a screen that went away.
+HOLD_AT_MOST = 0.5
+
+
+class KeyGate(App):
+    """An app that delivers keys one at a time, each after the one before it settled."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._held: deque[events.Key] = deque()
+        self._key_busy = False
+        self._key_generation = 0
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            if self._key_busy:
+                self._held.append(event)
+                return
+            await self._key_deliver(event)
+            return
+        await super().on_event(event)
+
+    @property
+    def keys_held(self) -> int:
+        """Keys typed and not yet delivered (0 when the app has caught up)."""
+        return len(self._held) + (1 if self._key_busy else 0)
+
+    async def _key_deliver(self, event: events.Key) -> None:
+        self._key_busy = True
+        self._key_generation += 1
+        generation = self._key_generation
+        target: DOMNode = self.focused or self.screen
+        await super().on_event(event)
+        self.set_timer(HOLD_AT_MOST, lambda: self._key_release(generation))
+        self._key_follow(target, generation)
+
+    def _key_follow(self, node: DOMNode | None, generation: int) -> None:
+        # A callback queued behind the key on each node it bubbles through runs
+        # only once that node has handled the key (and passed it to its parent).
+        if generation != self._key_generation:
+            return
+        if node is None or node is self or not node.is_attached:
+            self.call_later(self._key_settle, generation)
+        elif not node.call_later(self._key_follow, node.parent, generation):
+            self.call_later(self._key_settle, generation)
+
+    def _key_settle(self, generation: int) -> None:
+        # The key's binding has run. A screen it opened composes and focuses in its
+        # own queue: wait for its first frame before the next key goes to it.
+        if generation == self._key_generation:
+            self.screen.call_after_refresh(self._key_release, generation)
+
+    async def _key_release(self, generation: int) -> None:
+        if generation != self._key_generation or not self._key_busy:
+            return
+        self._key_busy = False
+        if self._held:
+            await self._key_deliver(self._held.popleft())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ class RuleOption:
     default: str
     reason: str
     source: str
+    card: str = ""  # the card's words this reading rests on, exactly as printed (damage included)
 
 
 @cache
@@ -39,7 +41,8 @@ def load_options(ruleset: str) -> dict[str, RuleOption]:
         if raw["default"] not in raw["choices"]:
             raise DataFileError(f"{where}: default {raw['default']!r} is not one of its choices")
         options[raw["id"]] = RuleOption(
-            raw["id"], raw["title"], dict(raw["choices"]), raw["default"], raw["reason"], raw["source"]
+            raw["id"], raw["title"], dict(raw["choices"]), raw["default"], raw["reason"], raw["source"],
+            str(raw.get("card", "")),
         )
     return options
 
@@ -57,3 +60,25 @@ def resolve_options(ruleset: str, overrides: Mapping[str, str] | None = None) ->
             )
         chosen[key] = value
     return chosen
+
+
+def render_options(ruleset: str, chosen: Mapping[str, str] | None = None, width: int = 100) -> str:
+    """Every named reading of the rule set: its choices, the default and why, the card's words.
+
+    `chosen` marks a campaign's own choice where it differs from the default.
+    """
+    options = load_options(ruleset)
+    if not options:
+        raise RulesError(f"rule set {ruleset} has no named options")
+    picked = resolve_options(ruleset, chosen)
+    lines: list[str] = [f"Rules options of {ruleset}: where the card is silent, damaged or contradicts itself"]
+    for option in options.values():
+        lines += ["", f"{option.id}: {option.title}"]
+        for key, text in option.choices.items():
+            marks = (" (default)" if key == option.default else "") + (" (chosen)" if key == picked[option.id] != option.default else "")
+            lines.extend(textwrap.wrap(f"- {key}{marks}: {text}", width, initial_indent="  ", subsequent_indent="      "))
+        if option.card:
+            lines.extend(textwrap.wrap(f"Card: {option.card}", width, initial_indent="  ", subsequent_indent="    "))
+        lines.extend(textwrap.wrap(f"Source: {option.source}", width, initial_indent="  ", subsequent_indent="    "))
+        lines.extend(textwrap.wrap(f"Reason: {option.reason}", width, initial_indent="  ", subsequent_indent="    "))
+    return "\n".join(lines)

@@ -374,10 +374,11 @@ def test_fire_odds_exact():
 
 def test_fire_roll_zero_option():
     # Half a stand... 3 stands at Extreme (-9): natural 9 -> 0: column 0 of "3 6 5 5 4 4 3 3 2 2 1" = 1
+    # The default follows the card's note 'Rolls modified to 0³� = NE': a roll of 0 is NE.
     s = FireSituation("musket", distance=6, stands=3)
-    assert fire_check(s).read(9) == "1" and fire_check(s).read(8) == "NE"
-    assert fire_check(s, {"fire_roll_zero": "no_effect"}).read(9) == "NE"
-    assert fire_check(s, {"fire_roll_zero": "no_effect"}).read(10) == "2"
+    assert fire_check(s).read(9) == "NE" and fire_check(s).read(10) == "2"
+    assert fire_check(s, {"fire_roll_zero": "column"}).read(9) == "1"
+    assert fire_check(s, {"fire_roll_zero": "column"}).read(8) == "NE"
 
 
 @pytest.mark.parametrize(

@@ -194,7 +194,7 @@ def test_fire_hits_take_stands_by_castings_and_call_a_morale_check():
 
 
 def test_fire_below_zero_is_no_effect_not_an_error():
-    # 'Rolls modified to 0≥ = NE': Extreme 6" -9 and Heavy Cover -8 leave every roll below 0
+    # 'Rolls modified to 0³� = NE': Extreme 6" -9 and Heavy Cover -8 leave every roll below 0
     a, d = unit("a1", ATTACKER), unit("d1", DEFENDER)
     p = prepare(req("fire", a, d, ["heavy_cover"], {"distance": 6}))
     assert odds(p) == {"NE": 1}

@@ -1,7 +1,7 @@
 """The procedures of "Allemagne 1813" checked against the tables card.
 
 Every test quotes the line of the card it checks, from the text copy
-/work/shared/seeds/000_af08e2398854582c.txt ("combat modifieRS", "Weather
+../shared/seeds/000_af08e2398854582c.txt ("combat modifieRS", "Weather
 Modifiers", "aRtilleRY table", "PURSUit table", "WeatHeR table", "movement
 table", "teRRain effectS", "foRced maRcH table", "command PointS"), then calls
 the procedure.  Where the card is silent the product uses a named rules option

@@ -1,6 +1,6 @@
 """An independent reading of the napoleonic_d10 card, checked cell by cell.
 
-The card is the damaged text copy /work/shared/seeds/001_c4de82bc21018f2c.txt.
+The card is the damaged text copy ../shared/seeds/001_c4de82bc21018f2c.txt.
 These grids were read from the card alone, without looking at the rule set's
 data, its `rules show` layout or its other tests, and are compared with the
 code only through the public API, `rules.lookup`. The tables are the three

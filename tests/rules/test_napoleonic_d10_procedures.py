@@ -1,7 +1,7 @@
 """The procedures of napoleonic_d10 checked against the card.
 
 Each worked example quotes the card's line it uses (from the text copy
-/work/shared/seeds/001_c4de82bc21018f2c.txt) and shows the arithmetic by hand
+../shared/seeds/001_c4de82bc21018f2c.txt) and shows the arithmetic by hand
 in comments. Where the card is silent the product uses a named option
 (rules/napoleonic_d10/options.toml); those tests name the option and check its
 default and its alternatives.

@@ -1,6 +1,6 @@
 """napoleonic_d10 on the resolver screen: each resolution's number needed and odds
 agree with the rule set's procedures and with worked examples read off the card
-(/work/shared/seeds/001_c4de82bc21018f2c.txt), the dice typed in give the card's
+(../shared/seeds/001_c4de82bc21018f2c.txt), the dice typed in give the card's
 words and the right effects, and impossible requests are refused in one sentence.
 """
 

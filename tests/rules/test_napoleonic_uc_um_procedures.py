@@ -1,6 +1,6 @@
 """The procedures of the French UC/UM card (seed 003), checked by hand.
 
-Each test quotes the card (/work/shared/seeds/003_49b400ab842f5a33.txt) and works
+Each test quotes the card (../shared/seeds/003_49b400ab842f5a33.txt) and works
 the example out in the comments: the number needed is the printed number plus the
 cumulative factors ('Tous les facteurs sont cumulables'), rolled on d6, a 6 always
 hitting and, in morale, a 6 always passing and a 1 always failing. Where the card

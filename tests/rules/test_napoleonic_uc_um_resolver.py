@@ -1,6 +1,6 @@
 """The French UC/UM card (seed 003) on the resolver screen.
 
-Each worked example is read off the card (/work/shared/seeds/003_49b400ab842f5a33.txt)
+Each worked example is read off the card (../shared/seeds/003_49b400ab842f5a33.txt)
 by hand in the comments, then checked twice: against what `prepare` shows and against
 the rule set's own procedure functions.  Dice are entered, so `resolve` is checked
 against the card's words ('touches', 'sauvegardes', 'pertes', 'réussi', 'raté:

@@ -148,6 +148,10 @@ def begin(session: CampaignSession, draft: Draft, resolver: str = TABLES) -> int
             raise CampaignError("attacker and defender are on the same side")
         turn = db.get_one(Campaign, 1).turn
     facts = {key: bool(draft.facts.get(key, False)) for key, _ in FACTS}
+    try:  # the same refusal for a tabletop battle, whose set-up the tables never read
+        Situation(**facts)
+    except RulesError as exc:
+        raise CampaignError(str(exc)) from None
     setup = {"sides": sides, "facts": facts, "weather": weather, "options": session.options()}
     if resolver == TABLES:
         _rebuild(setup, [])  # a set-up the rules refuse is refused here, before anything is stored
@@ -179,8 +183,8 @@ def begin(session: CampaignSession, draft: Draft, resolver: str = TABLES) -> int
 
 
 def _rebuild(setup: Mapping[str, Any], journal: list[dict]) -> Battle:
-    situation = Situation(weather=setup["weather"], **setup["facts"])
     try:
+        situation = Situation(weather=setup["weather"], **setup["facts"])
         battle = Battle(
             _combat_side(setup["sides"][ATTACKER]), _combat_side(setup["sides"][DEFENDER]), situation, setup["options"]
         )

@@ -20,7 +20,7 @@ class RuleOption:
     default: str
     reason: str
     source: str
-    card: str = ""  # the card's words this reading rests on, exactly as printed (damage included)
+    card: tuple[str, ...] = ()  # the card's words this reading rests on, exactly as printed (damage included)
 
 
 @cache
@@ -42,9 +42,17 @@ def load_options(ruleset: str) -> dict[str, RuleOption]:
             raise DataFileError(f"{where}: default {raw['default']!r} is not one of its choices")
         options[raw["id"]] = RuleOption(
             raw["id"], raw["title"], dict(raw["choices"]), raw["default"], raw["reason"], raw["source"],
-            str(raw.get("card", "")),
+            _card_words(raw.get("card", ()), where),
         )
     return options
+
+
+def _card_words(raw: object, where: str) -> tuple[str, ...]:
+    """`card` is one quotation or a list of them."""
+    words = [raw] if isinstance(raw, str) else raw
+    if not isinstance(words, (list, tuple)) or not all(isinstance(w, str) and w.strip() for w in words):
+        raise DataFileError(f"{where}: card is the card's words, a string or a list of strings")
+    return tuple(words)
 
 
 def resolve_options(ruleset: str, overrides: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -77,8 +85,8 @@ def render_options(ruleset: str, chosen: Mapping[str, str] | None = None, width:
         for key, text in option.choices.items():
             marks = (" (default)" if key == option.default else "") + (" (chosen)" if key == picked[option.id] != option.default else "")
             lines.extend(textwrap.wrap(f"- {key}{marks}: {text}", width, initial_indent="  ", subsequent_indent="      "))
-        if option.card:
-            lines.extend(textwrap.wrap(f"Card: {option.card}", width, initial_indent="  ", subsequent_indent="    "))
+        for words in option.card:
+            lines.extend(textwrap.wrap(f"Card: {' '.join(words.split())}", width, initial_indent="  ", subsequent_indent="    "))
         lines.extend(textwrap.wrap(f"Source: {option.source}", width, initial_indent="  ", subsequent_indent="    "))
         lines.extend(textwrap.wrap(f"Reason: {option.reason}", width, initial_indent="  ", subsequent_indent="    "))
     return "\n".join(lines)

@@ -294,7 +294,7 @@ def test_morale_modifiers_from_state_leader_and_ticks():
     ticks = {t.id: t for t in R.action("morale").ticks(a, None)}
     assert ticks["in_firefight"].checked
     p = prepare(req("morale", a, ticked=["in_firefight", "medium_cover"]))
-    assert p.needed.startswith("2d10 (Disordered -3, In Firefight +1, Medium Cover +3, Good division leader at brigade (IL) +7)")
+    assert p.needed.startswith("2d10 (Disordered -3, In Firefight +1, Medium Cover +3, Good division leader at brigade (IL) +1)")
     with pytest.raises(RulesError, match="tick one cover only"):
         prepare(req("morale", a, ticked=["sparse_cover", "entrenched"]))
 

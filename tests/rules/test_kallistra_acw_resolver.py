@@ -93,10 +93,17 @@ def test_artillery_at_short_range_and_canister_with_double_hits():
     target = unit("d1", DEFENDER)
     short = R.action("artillery_fire").prepare(req("artillery_fire", guns, target, range=3))
     assert short.dice == "1d12>=5"  # "5+ (2-4 hexes)"
+    # "Canister (1 Hex)per gun": the 2 guns roll a D12 each (option canister_dice = per_gun)
     canister = R.action("canister").prepare(req("canister", guns, target))
     assert canister.needed == "4+H, 10+HH"
-    assert dict(canister.odds)["Hits"] == {0: Fraction(3, 12), 1: Fraction(6, 12), 2: Fraction(3, 12)}
-    _, outcome = run(req("canister", guns, target), 11)
+    one = {0: Fraction(3, 12), 1: Fraction(6, 12), 2: Fraction(3, 12)}
+    assert dict(canister.odds)["Hits"] == {0: Fraction(1, 16), 1: Fraction(1, 4), 2: Fraction(3, 8), 3: Fraction(1, 4), 4: Fraction(1, 16)}
+    _, outcome = run(req("canister", guns, target), 11, 3)
+    assert outcome.text.startswith("0 H, 1 HH: 2 hits")
+    # read on the artillery dice instead, '1D12 for 1/2 stands in hex'
+    dice = {"canister_dice": "artillery_dice"}
+    assert dict(R.action("canister").prepare(req("canister", guns, target, options=dice)).odds)["Hits"] == one
+    _, outcome = run(req("canister", guns, target, options=dice), 11)
     assert outcome.text.startswith("0 H, 1 HH: 2 hits")
 
 

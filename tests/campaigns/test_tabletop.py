@@ -1,6 +1,8 @@
 """A battle on the tabletop: the tactical order of battle stored in the campaign,
 resolutions with their dice in the campaign's records, and the losses back."""
 
+import re
+
 import pytest
 
 from campaigns import battles, tabletop, weather
@@ -134,6 +136,10 @@ def test_states_that_last_a_bound_run_out_at_the_next_bound(session, battle):  #
     d = units_of(session, battle, "defender")[0]
     tabletop.resolve(session, battle, "declare_charge", a.id, d.id)
     assert tabletop.load(session, battle).units[a.id].states == {"charging": 1}
+    # The charged unit has not tested its response: the movement phase cannot end.
+    with pytest.raises(CampaignError, match=f"must test its response to the charge of {re.escape(a.name)}"):
+        tabletop.next_phase(session, battle)
+    tabletop.resolve(session, battle, "response_to_charge", d.id, a.id, entered=[6])  # more than 3: stands
     to_phase(session, battle, "hand_to_hand")
     tabletop.next_phase(session, battle)  # the defender's bound
     table = tabletop.load(session, battle)

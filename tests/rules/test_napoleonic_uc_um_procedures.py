@@ -868,6 +868,10 @@ def test_charge_tests_a_and_b_are_not_cumulative():
     assert charge_tests(charged=True) == ("3.4",)
     assert charge_tests(charging=True, on_foot=True, charging_cavalry_frontally=True, charged=True) == ("3.3", "3.7")
     assert charge_tests(charging=True) == ("3.7",)
+    # option non_cumulable = both_tests: the same UC takes (a), (b), then the chargers' test
+    both = {"non_cumulable": "both_tests"}
+    assert charge_tests(charging=True, on_foot=True, charging_cavalry_frontally=True, charged=True, options=both) == (
+        "3.3", "3.4", "3.7")
 
 
 def test_after_melee_and_pursuit():
@@ -889,7 +893,7 @@ def test_after_melee_and_pursuit():
 
 def test_every_option_has_a_default_among_its_choices():
     chosen = resolve_options(RS)
-    assert chosen["fire_dice"] == "per_ec" and len(chosen) == 13
+    assert chosen["fire_dice"] == "per_ec" and len(chosen) == 14
     with pytest.raises(RulesError):
         resolve_options(RS, {"fire_dice": "per_figure"})
 

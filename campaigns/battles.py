@@ -73,7 +73,8 @@ def _side(db, unit_ids: Iterable[str], general_ids: Iterable[str]) -> dict[str, 
     return {
         "units": [u.id for u in units],
         "names": {u.id: u.name for u in units},
-        "forces": [[u.id, u.name, u.kind, u.strength_points, u.cohesion] for u in units],
+        # the AB last: the tabletop conversion puts its guns on the table (rules/conversion.py)
+        "forces": [[u.id, u.name, u.kind, u.strength_points, u.cohesion, u.artillery_bonus] for u in units],
         "generals": [
             {"id": g.id, "name": g.name, "rank": g.rank, "tactical_bonus": g.tactical_bonus, "command_value": g.command_value}
             for g in generals

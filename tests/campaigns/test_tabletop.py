@@ -33,8 +33,14 @@ def test_the_campaign_forces_become_units_by_the_conversion(session, battle):  #
     fight = battles.load(session, battle)
     for role in ("attacker", "defender"):
         forces = fight.setup["sides"][role]["forces"]
-        # one regiment per SP (sp_per_unit = 1), of 4 stands for infantry
-        assert len(table.side_units(role)) == sum(f[3] for f in forces if f[2] in ("infantry", "cavalry", "artillery"))
+        units = table.side_units(role)
+        # one regiment per SP (sp_per_unit = 1), of 4 stands for infantry, from a campaign force
+        assert len([u for u in units if u.force]) == sum(f[3] for f in forces if f[2] in ("infantry", "cavalry", "artillery"))
+        # [artillery_bonus] units_per_point = 1: a battery of 2 stands per point of AB,
+        # carrying no SP back (no campaign force on the table)
+        guns = [u for u in units if u.force is None]
+        assert len(guns) == sum(f[5] for f in forces) and all(u.arm == "artillery" and u.size == 2 for u in guns)
+        assert all(u.name.endswith("AB battery") for u in guns)
     first = table.side_units("attacker")[0]
     assert first.size == first.start == 4 and first.attr("weapon") == "RM" and first.force
     assert table.position == tabletop.Position(1, "attacker", 0)

@@ -74,7 +74,8 @@ def _side(db, unit_ids: Iterable[str], general_ids: Iterable[str]) -> dict[str, 
     return {
         "units": [u.id for u in units],
         "names": {u.id: u.name for u in units},
-        "forces": [[u.id, u.name, u.kind, u.strength_points, u.cohesion] for u in units],
+        # the AB last: the tabletop conversion puts its guns on the table (rules/conversion.py)
+        "forces": [[u.id, u.name, u.kind, u.strength_points, u.cohesion, u.artillery_bonus] for u in units],
         "generals": [
             {"id": g.id, "name": g.name, "rank": g.rank, "tactical_bonus": g.tactical_bonus, "command_value": g.command_value}
             for g in generals
@@ -159,6 +160,10 @@ def begin(session: CampaignSession, draft: Draft, resolver: str = TABLES) -> int
             raise CampaignError("attacker and defender are on the same side")
         turn = db.get_one(Campaign, 1).turn
     facts = {key: bool(draft.facts.get(key, False)) for key, _ in FACTS}
+    try:  # the same refusal for a tabletop battle, whose set-up the tables never read
+        Situation(**facts)
+    except RulesError as exc:
+        raise CampaignError(str(exc)) from None
     setup = {"sides": sides, "facts": facts, "weather": weather, "options": session.options()}
     if resolver == TABLES:
         _rebuild(setup, [])  # a set-up the rules refuse is refused here, before anything is stored
@@ -190,8 +195,8 @@ def begin(session: CampaignSession, draft: Draft, resolver: str = TABLES) -> int
 
 
 def _rebuild(setup: Mapping[str, Any], journal: list[dict]) -> Battle:
-    situation = Situation(weather=setup["weather"], **setup["facts"])
     try:
+        situation = Situation(weather=setup["weather"], **setup["facts"])
         battle = Battle(
             _combat_side(setup["sides"][ATTACKER]), _combat_side(setup["sides"][DEFENDER]), situation, setup["options"]
         )

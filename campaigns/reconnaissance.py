@@ -7,7 +7,12 @@ from fractions import Fraction
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
 from models import Unit
-from rules.allemagne1813.reconnaissance import ReconnaissanceStep, reconnaissance_step, resolve_reconnaissance
+from rules.allemagne1813.reconnaissance import (
+    ReconnaissanceStep,
+    check_reconnoitring_arms,
+    reconnaissance_step,
+    resolve_reconnaissance,
+)
 
 
 def _units(session: CampaignSession, ids: list[str]) -> list[Unit]:
@@ -35,6 +40,7 @@ def plan(session: CampaignSession, reconnoitring: list[str], screening: list[str
         raise CampaignError("choose the screening units (at least one real unit): the card reads against a screen")
     cavalry = lambda units: sum(u.strength_points for u in units if u.kind == "cavalry")  # noqa: E731
     with plainly():
+        check_reconnoitring_arms([u.kind for u in ours if u.kind != "dummy"], session.options())
         return reconnaissance_step(
             cavalry(ours), cavalry(theirs), _average_cohesion(ours), _average_cohesion(theirs), session.options()
         )

@@ -165,6 +165,8 @@ def start(session: CampaignSession, battle_id: int) -> str:
         conversion, order = converted
         for n, t in enumerate(order.units, start=1):
             raw = {**conversion.defaults.get(t.arm, {}), "quality": t.quality, **resolver.converted(t.arm, t.cohesion)}
+            if not t.carries_sp:  # guns of an AB: no force below, yet still in their force's UM (UC/UM)
+                raw.setdefault("um", t.force)
             try:
                 attrs = resolver.attrs_for(raw)
             except RulesError as exc:
@@ -172,7 +174,8 @@ def start(session: CampaignSession, battle_id: int) -> str:
             unit_id = f"{role[0]}{n}"
             # "XI Corps: 31st Division regiment 2" -> "31st Division #2": the table is narrow
             name = t.name.split(": ", 1)[-1].replace(f" {conversion.label} ", " #")
-            units[unit_id] = Unit(unit_id, name, role, t.arm, t.size, t.size, attrs, {}, t.force)
+            # the guns an AB adds beyond the force's SP carry no SP back (rules/conversion.py)
+            units[unit_id] = Unit(unit_id, name, role, t.arm, t.size, t.size, attrs, {}, t.force if t.carries_sp else None)
         leaders += [[role, name, rating] for name, rating in order.leaders]
     tactical = {
         "ruleset": fight.resolver,

@@ -99,7 +99,7 @@ def effects(weather: str | None, options: dict[str, str] | None = None) -> list[
     lines = []
     mp = [movement_points(u, name, options=options) for u in UNIT_TYPES]
     lines.append("Movement: " + ", ".join(f"{m.unit} {m.total} MP ({m.weather:+d})" if m.weather else f"{m.unit} {m.total} MP" for m in mp))
-    rounds = battle_rounds(name)
+    rounds = battle_rounds(name, options)
     art = artillery_modifiers(name)
     lines.append(
         f"Combat: {rounds} round{'s' if rounds != 1 else ''} a battle"

@@ -16,7 +16,11 @@ from rules.errors import RulesError
 from rules.layout import render_table
 from rules.loader import get_table, load_ruleset, ruleset_ids
 from rules.numbers import whole
+from rules.options import render_options
 from rules.tables import Table
+
+
+OPTIONS = "options"  # `adjutant rules show RULESET options`: the named readings, not a table
 
 
 class _Parser(argparse.ArgumentParser):
@@ -28,9 +32,11 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="adjutant rules", description="Read the rule sets' tables.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     sub.add_parser("list", help="rule sets, their tables and each table's axes")
-    show = sub.add_parser("show", help="a table laid out as on the card, with its notes")
+    show = sub.add_parser(
+        "show", help="a table laid out as on the card, with its notes; 'options' (or nothing) for the named readings"
+    )
     show.add_argument("ruleset")
-    show.add_argument("table")
+    show.add_argument("table", nargs="?", default=OPTIONS)
     look = sub.add_parser("lookup", help="the cell as printed")
     look.add_argument("ruleset")
     look.add_argument("table")
@@ -68,6 +74,12 @@ def _axes(table: Table, pairs: list[str], skip: str | None = None) -> dict[str, 
         if name != skip and name not in values:
             raise RulesError(f"table {table.id} needs {name}=VALUE")
     return values
+
+
+def _options(ruleset: str) -> str:
+    if ruleset not in ruleset_ids():
+        raise RulesError(f"no rule set {ruleset!r}; the rule sets are " + ", ".join(ruleset_ids()))
+    return render_options(ruleset)
 
 
 def _list() -> str:
@@ -179,6 +191,8 @@ def main(argv: list[str]) -> int:
         args = _parser().parse_args(argv)
         if args.command == "list":
             out = _list()
+        elif args.command == "show" and args.table == OPTIONS:
+            out = _options(args.ruleset)
         elif args.command == "show":
             out = render_table(get_table(args.ruleset, args.table))
         elif args.command == "lookup":

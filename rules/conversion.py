@@ -15,7 +15,16 @@ umpire can see and change before the battle:
     "2" = "average"
     [defaults.infantry]          # tactical attributes a converted unit starts with
     weapon = "RM"
+    [artillery_bonus]            # the guns of a force's artillery bonus (AB) on the table
+    units_per_point = 1          # artillery units per point of AB
+    size = 2                     # their stands (figures, EC...); [size] artillery if left out
+    reason = "..."
     source = "..."; notes = ["..."]
+
+Guns come from the artillery bonus (AB): each point puts `units_per_point` artillery
+units on the table. An artillery force's SP are the men of those same guns, so the
+units its SP make are counted among them, not added to them; the units AB adds beyond
+its SP carry no SP back, as the campaign never reduces an AB by losses.
 
 Losses come back as SP: every `size * sp_per_unit` stands lost is that many SP, the
 fraction by the rounding the file names (`losses_rounding`: down, nearest or up).
@@ -52,6 +61,9 @@ class Conversion:
     # the tactical attributes a converted unit starts with, by arm ([defaults.infantry]...):
     # the umpire changes them unit by unit on the resolver screen
     defaults: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
+    ab_units_per_point: int = 0  # artillery units per point of a force's artillery bonus
+    ab_size: int = 0  # the stands (figures...) of each; 0: the [size] of artillery
+    ab_reason: str = ""  # why, in the conversion file's words
 
 
 @dataclass(frozen=True)
@@ -64,6 +76,7 @@ class TacticalUnit:
     size: int  # stands, figures... as the rule set counts them
     quality: str
     cohesion: int = 3  # the campaign force's cohesion (1-6), for what a rule set derives from it
+    carries_sp: bool = True  # False for the guns of an AB beyond the force's SP: their losses cost no SP
 
 
 @dataclass
@@ -107,9 +120,26 @@ def load_conversion(ruleset: str) -> Conversion | None:
             source=str(data["source"]),
             notes=tuple(data.get("notes", ())),
             defaults={str(arm): dict(values) for arm, values in data.get("defaults", {}).items()},
+            **_artillery_bonus(data.get("artillery_bonus"), size, path),
         )
     except (KeyError, TypeError, ValueError, tomllib.TOMLDecodeError) as exc:
         raise DataFileError(f"{path}: missing or malformed entry ({exc})") from None
+
+
+def _artillery_bonus(raw: object, size: Mapping[str, int], path: object) -> dict[str, object]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict) or not isinstance(raw.get("reason"), str) or not raw["reason"].strip():
+        raise DataFileError(f"{path}: [artillery_bonus] needs units_per_point and its reason")
+    units = raw.get("units_per_point")
+    if not isinstance(units, int) or isinstance(units, bool) or units < 0:
+        raise DataFileError(f"{path}: [artillery_bonus] units_per_point is a whole number of 0 or more")
+    if units and "artillery" not in size:
+        raise DataFileError(f"{path}: [artillery_bonus] puts guns on the table, but [size] has no artillery")
+    stands = raw.get("size", size.get("artillery", 0))
+    if not isinstance(stands, int) or isinstance(stands, bool) or (units and stands < 1):
+        raise DataFileError(f"{path}: [artillery_bonus] size is a whole number of 1 or more")
+    return {"ab_units_per_point": units, "ab_size": stands, "ab_reason": raw["reason"]}
 
 
 def _nearest_key(table: Mapping[int, str], value: int) -> str:
@@ -119,12 +149,18 @@ def _nearest_key(table: Mapping[int, str], value: int) -> str:
 
 def tactical_order(
     conversion: Conversion,
-    forces: list[tuple[str, str, str, int, int]],
+    forces: list[tuple],
     leaders: list[tuple[str, int]] = (),  # type: ignore[assignment]
 ) -> TacticalOrder:
-    """Forces (id, name, arm, SP, cohesion) and leaders (name, CV) as tabletop units."""
+    """Forces (id, name, arm, SP, cohesion[, AB]) and leaders (name, CV) as tabletop units.
+
+    A force's AB puts `ab_units_per_point` artillery units per point on the table. An
+    artillery force's own units (from its SP, the men of those guns) are the first of
+    them; only the rest are added, and they carry no SP back."""
     order = TacticalOrder()
-    for force_id, name, arm, sp, cohesion in forces:
+    for force in forces:
+        force_id, name, arm, sp, cohesion = force[:5]
+        ab = int(force[5]) if len(force) > 5 else 0
         if arm not in conversion.size or sp <= 0:
             continue  # dummies and spent forces stay off the table
         count = max(1, sp // conversion.sp_per_unit)
@@ -132,6 +168,13 @@ def tactical_order(
         for n in range(1, count + 1):
             label = f"{name} {conversion.label} {n}" if count > 1 else name
             order.units.append(TacticalUnit(label, force_id, arm, conversion.size[arm], quality, cohesion))
+        guns = max(0, ab) * conversion.ab_units_per_point
+        if arm == "artillery":
+            guns -= count  # its own units are guns of its AB already
+        for n in range(1, guns + 1):
+            label = f"{name} AB battery {n}" if guns > 1 else f"{name} AB battery"
+            order.units.append(TacticalUnit(label, force_id, "artillery", conversion.ab_size, quality, cohesion,
+                                            carries_sp=False))
     order.leaders = [(name, _nearest_key(conversion.leader, cv)) for name, cv in leaders]
     return order
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ class RuleOption:
     default: str
     reason: str
     source: str
+    card: tuple[str, ...] = ()  # the card's words this reading rests on, exactly as printed (damage included)
 
 
 @cache
@@ -39,9 +41,18 @@ def load_options(ruleset: str) -> dict[str, RuleOption]:
         if raw["default"] not in raw["choices"]:
             raise DataFileError(f"{where}: default {raw['default']!r} is not one of its choices")
         options[raw["id"]] = RuleOption(
-            raw["id"], raw["title"], dict(raw["choices"]), raw["default"], raw["reason"], raw["source"]
+            raw["id"], raw["title"], dict(raw["choices"]), raw["default"], raw["reason"], raw["source"],
+            _card_words(raw.get("card", ()), where),
         )
     return options
+
+
+def _card_words(raw: object, where: str) -> tuple[str, ...]:
+    """`card` is one quotation or a list of them."""
+    words = [raw] if isinstance(raw, str) else raw
+    if not isinstance(words, (list, tuple)) or not all(isinstance(w, str) and w.strip() for w in words):
+        raise DataFileError(f"{where}: card is the card's words, a string or a list of strings")
+    return tuple(words)
 
 
 def resolve_options(ruleset: str, overrides: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -57,3 +68,25 @@ def resolve_options(ruleset: str, overrides: Mapping[str, str] | None = None) ->
             )
         chosen[key] = value
     return chosen
+
+
+def render_options(ruleset: str, chosen: Mapping[str, str] | None = None, width: int = 100) -> str:
+    """Every named reading of the rule set: its choices, the default and why, the card's words.
+
+    `chosen` marks a campaign's own choice where it differs from the default.
+    """
+    options = load_options(ruleset)
+    if not options:
+        raise RulesError(f"rule set {ruleset} has no named options")
+    picked = resolve_options(ruleset, chosen)
+    lines: list[str] = [f"Rules options of {ruleset}: where the card is silent, damaged or contradicts itself"]
+    for option in options.values():
+        lines += ["", f"{option.id}: {option.title}"]
+        for key, text in option.choices.items():
+            marks = (" (default)" if key == option.default else "") + (" (chosen)" if key == picked[option.id] != option.default else "")
+            lines.extend(textwrap.wrap(f"- {key}{marks}: {text}", width, initial_indent="  ", subsequent_indent="      "))
+        for words in option.card:
+            lines.extend(textwrap.wrap(f"Card: {' '.join(words.split())}", width, initial_indent="  ", subsequent_indent="    "))
+        lines.extend(textwrap.wrap(f"Source: {option.source}", width, initial_indent="  ", subsequent_indent="    "))
+        lines.extend(textwrap.wrap(f"Reason: {option.reason}", width, initial_indent="  ", subsequent_indent="    "))
+    return "\n".join(lines)

@@ -146,7 +146,7 @@ class BattleSetup:
         self.options = resolve_options(RULESET, options)
         self.sides = {ATTACKER: attacker, DEFENDER: defender}
         self.situation = situation
-        self.rounds = battle_rounds(situation.weather)
+        self.rounds = battle_rounds(situation.weather, self.options)
         self.totals = {r: s.strength_points for r, s in self.sides.items()}
         self.orders = {r: loss_order(s.sp_by_arm, self.options) for r, s in self.sides.items()}
         self.volleys = volleys(self.rounds, attacker, defender, self.options)

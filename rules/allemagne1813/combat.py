@@ -90,7 +90,7 @@ def column_shift(
 ) -> Worked:
     """Columns to shift, right positive: cumulative, except flank with encircled."""
     chosen = resolve_options(RULESET, options)["flank_and_encircled"]
-    live = [e for e in modifiers().column_shifts if e.applies(situation, round_number)]
+    live = [e for e in modifiers().column_shifts if e.applies(situation, named_round(round_number))]
     ids = {e.id for e in live}
     if {"flank_attack", "encircled"} <= ids:
         drop = "flank_attack" if chosen == "encircled_only" else "encircled"
@@ -141,7 +141,7 @@ def dice_modifiers(
     chosen = resolve_options(RULESET, options)
     out: list[Modifier] = []
     for entry in modifiers().dice_modifiers:
-        if role not in dict(entry.amounts) or not entry.applies(situation, round_number):
+        if role not in dict(entry.amounts) or not entry.applies(situation, named_round(round_number)):
             continue
         if entry.value_from == "tactical_bonus":
             leader = commanding_leader(own.leaders)
@@ -161,16 +161,27 @@ def dice_modifiers(
     return out
 
 
-def battle_rounds(weather: str) -> int:
+def battle_rounds(weather: str, options: Mapping[str, str] | None = None) -> int:
+    """The rounds of a battle: option battle_rounds, one fewer in Snow (at least 1)."""
     data = modifiers()
-    rounds = data.max_rounds
+    rounds = int(resolve_options(RULESET, options)["battle_rounds"])
     if weather == "snow":
         rounds += data.snow_battle_rounds
     return max(data.min_rounds, rounds)
 
 
+def named_round(round_number: int) -> int:
+    """The round whose modifiers the card prints for this one: a round after the last the
+    card names (option battle_rounds above four) is fought as that last round."""
+    return min(round_number, modifiers().last_named_round)
+
+
 def artillery_fires(round_number: int) -> bool:
-    return round_number in modifiers().artillery_rounds
+    """'only used during even rounds of a battle (2nd and 4th)': past the fourth, every even round."""
+    data = modifiers()
+    if round_number > data.last_named_round:
+        return round_number % 2 == 0
+    return round_number in data.artillery_rounds
 
 
 def artillery_modifiers(weather: str) -> list[Modifier]:

@@ -7,10 +7,17 @@ from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
 
+from rules.errors import RulesError
 from rules.loader import DataFileError
 
 PATH = Path(__file__).with_name("modifiers.toml")
 ROLES = ("attacker", "defender")
+# The card's lines for terrain that is not open ("Defender in mountain: A –1L",
+# "Defender in defensive terrain: A –1L and D +1R"), quoted up to the colon.
+ROUGH_GROUND = (
+    ("defender_in_mountain", "Defender in mountain"),
+    ("defender_in_defensive_terrain", "Defender in defensive terrain"),
+)
 
 
 @dataclass(frozen=True)
@@ -29,6 +36,17 @@ class Situation:
     defence_in_open_terrain: bool = False
     attacker_fatigued: bool = False
     weather: str = "clear"  # clear, rain, mud or snow
+
+    def __post_init__(self) -> None:
+        # A defender in open terrain is in neither mountain nor defensive terrain: with
+        # all three he would get the open-terrain die and still cost the attacker -2L.
+        rough = [label for fact, label in ROUGH_GROUND if getattr(self, fact) is True]
+        if self.defence_in_open_terrain is True and rough:
+            raise RulesError(
+                "the card's 'Defence is open terrain: D +1' excludes "
+                + " and ".join(f"'{label}'" for label in rough)
+                + ": the defender cannot be in both"
+            )
 
     @property
     def mountain_or_defensive_terrain(self) -> bool:
@@ -97,7 +115,6 @@ def _entry(raw: dict, kind: str, amount_key: str | None) -> Entry:
 
 @dataclass(frozen=True)
 class Modifiers:
-    max_rounds: int
     min_rounds: int
     artillery_rounds: tuple[int, ...]
     sp_multipliers: tuple[Entry, ...]
@@ -109,6 +126,12 @@ class Modifiers:
     no_pursuit: tuple[str, ...]
     forced_march: tuple[dict, ...]
 
+    @property
+    def last_named_round(self) -> int:
+        """The last round the card names ('Fourth round of combat', 'even rounds (2nd and 4th)')."""
+        named = [*self.artillery_rounds, *(n for e in (*self.column_shifts, *self.dice_modifiers) for n in e.rounds)]
+        return max(named)
+
 
 @cache
 def modifiers() -> Modifiers:
@@ -116,7 +139,6 @@ def modifiers() -> Modifiers:
         data = tomllib.loads(PATH.read_text(encoding="utf-8"))
         battle, weather = data["battle"], data["weather"]
         return Modifiers(
-            max_rounds=battle["max_rounds"],
             min_rounds=battle["min_rounds"],
             artillery_rounds=tuple(battle["artillery_rounds"]),
             sp_multipliers=tuple(_entry(r, "sp_multiplier", "factor") for r in data["sp_multiplier"]),

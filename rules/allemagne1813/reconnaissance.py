@@ -59,6 +59,26 @@ class ReconnaissanceResult:
         return read_result(TABLE, self.cell)[0]
 
 
+def check_reconnoitring_arms(arms: Sequence[str], options: Mapping[str, str] | None = None) -> None:
+    """Refuse a reconnaissance the option reconnaissance_units does not allow, in one sentence.
+
+    `arms` are those of the real units making it (infantry, cavalry, artillery; no dummies)."""
+    rule = resolve_options(RULESET, options)["reconnaissance_units"]
+    if rule == "any_unit":
+        return
+    others = sorted({arm for arm in arms if arm != "cavalry"})
+    if "cavalry" not in arms:
+        raise RulesError(
+            "the card's reconnaissance is made by cavalry ('Differential in of Cavalry SP'): choose a cavalry unit"
+            " (option reconnaissance_units=any_unit lets any unit reconnoitre)"
+        )
+    if rule == "cavalry_only" and others:
+        raise RulesError(
+            f"the card's reconnaissance is made by cavalry ('Differential in of Cavalry SP'), not {' or '.join(others)}"
+            " (option reconnaissance_units=with_cavalry lets other units join the cavalry)"
+        )
+
+
 def _cavalry(what: str, sp: object) -> int:
     if not isinstance(sp, int) or isinstance(sp, bool) or sp < 0:
         raise RulesError(f"the {what} cavalry SP must be a whole number of 0 or more, not {sp!r}")

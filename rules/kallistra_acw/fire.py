@@ -194,5 +194,7 @@ def artillery_fire(guns: Stands, shot: Shot, overrides: Mapping[str, str] | None
     what = f"artillery, {_count(stands, 'stand')} of {gun_label}, {fire_label} at {_count(shot.range, 'hex')}"
     if band == CANISTER:
         single, double = canister(cell)
+        if chosen["canister_dice"] == "per_gun":  # 'Canister (1 Hex)per gun': a die for each gun firing
+            count = stands
         return make_step(what, cell, count, sides, single, mods, double)
     return make_step(what, cell, count, sides, score(cell), mods)

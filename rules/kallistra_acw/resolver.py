@@ -42,8 +42,10 @@ from rules.resolver import (
 )
 
 RULESET = "kallistra_acw"
+MOVEMENT = "movement"  # the step of the card's phase 1, where charges are declared and answered
 HITS = "hits"  # hits scored on the unit and not yet read on the combat table
 DISRUPTED, ROUTING, CHARGING, MOVED = "disrupted", "routing", "charging", "moved"
+CHARGED_BY = "_charged_by"  # hidden: the chargers whose charge this unit has not yet answered
 
 
 def stands(unit: Unit) -> Stands:
@@ -264,8 +266,15 @@ def _declare_prepare(request: Request) -> Prepared:
 
 def _declare_resolve(request: Request, record: DiceRecord | None) -> Outcome:
     assert request.target is not None
+    due = [*request.target.attr(CHARGED_BY, ()), request.actor.id]
     return Outcome(f"charges {request.target.name}: the charged unit responds (Response to charge)",
-                   (Effect(request.actor.id, add={CHARGING: 1}),))
+                   (Effect(request.actor.id, add={CHARGING: 1}), Effect(request.target.id, set={CHARGED_BY: due})))
+
+
+def _answered(unit: Unit, charger: Unit | None = None) -> Effect:
+    """The charge of `charger` (every charge, for an evade) is answered."""
+    left = [c for c in unit.attr(CHARGED_BY, ()) if charger is not None and c != charger.id]
+    return Effect(unit.id, set={CHARGED_BY: left})
 
 
 def _response_ticks(actor: Unit, target: Unit | None) -> list[Tick]:
@@ -307,15 +316,16 @@ def _response_resolve(request: Request, record: DiceRecord | None) -> Outcome:
     assert record is not None
     step = _response(request)
     stood = record.result > step.score
+    answered = _answered(request.actor, request.target)
     if stood:
-        return Outcome(charging.STAND_TEXT)
+        return Outcome(charging.STAND_TEXT, (answered,))
     if request.actor.arm == "artillery":
         return Outcome(get_table(RULESET, "rout").lookup(arm="artillery").text,
-                       (Effect(request.actor.id, lost=request.actor.size, removed=True),))
+                       (Effect(request.actor.id, lost=request.actor.size, removed=True), answered))
     text = charging.ROUT_TEXT + ": roll its rout move"
     if request.options.get("failed_response_hex") == "chargers_occupy":
         text += "; the chargers occupy the hex"
-    return Outcome(text, (Effect(request.actor.id, add={ROUTING: None}),))
+    return Outcome(text, (Effect(request.actor.id, add={ROUTING: None}), answered))
 
 
 def _edge_numbers(actor: Unit, target: Unit | None) -> list[Number]:
@@ -361,12 +371,22 @@ def _evade_prepare(request: Request) -> Prepared:
 
 def _evade_resolve(request: Request, record: DiceRecord | None) -> Outcome:
     move = moves.evade_move(stands(request.actor), request.options)
-    return Outcome(f"evades up to {move.hexes} hexes ({move.reason}); its next move is not affected")
+    return Outcome(f"evades up to {move.hexes} hexes ({move.reason}); its next move is not affected",
+                   (_answered(request.actor),))
 
 
 def _unfinished(phase: str, units: Mapping[str, Unit]) -> list[str]:
-    return [f"{u.name} has {u.attr(HITS)} hits to read on the combat table" for u in units.values()
-            if not u.removed and u.attr(HITS)]
+    """Hits not yet read stop any step; a declared charge whose response to charge was
+    never rolled (nor evaded) stops the movement step, where the card takes the test."""
+    out = [f"{u.name} has {u.attr(HITS)} hits to read on the combat table" for u in units.values()
+           if not u.removed and u.attr(HITS)]
+    if phase == MOVEMENT:
+        for unit in units.values():
+            chargers = [units[c] for c in unit.attr(CHARGED_BY, ()) if c in units]
+            for charger in chargers:
+                if not unit.removed and not charger.removed and charger.has(CHARGING):
+                    out.append(f"{unit.name} must test its response to the charge of {charger.name} (Response to charge)")
+    return out
 
 
 def _phases() -> tuple[Phase, ...]:

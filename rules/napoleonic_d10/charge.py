@@ -115,16 +115,19 @@ def _mass(own: ChargeSide, enemy: ChargeSide, role: str) -> list[Modifier]:
     return []
 
 
-def attacker_modifiers(s: ChargeSituation) -> list[Modifier]:
-    """The attacker's charge modifiers that apply, in the card's order."""
+def attacker_modifiers(s: ChargeSituation, options: Mapping[str, str] | None = None) -> list[Modifier]:
+    """The attacker's charge modifiers that apply, in the card's order (the value of
+    'Cav vs. Inf Line' and the leader's IL by their options)."""
     _check(s)
+    chosen = options_of(options)
     a, d = s.attacker, s.defender
     applies = {
         "shaken": a.shaken,
         "disordered": a.disordered,
         "standing_cavalry": s.standing,
         "charge_downhill": s.downhill,
-        "cav_vs_inf_line": a.cavalry and d.arm == "infantry" and d.formation == "line",
+        "cav_vs_inf_line": a.cavalry and d.arm == "infantry" and d.formation == "line"
+        and chosen["cav_vs_inf_line"] == "plus_six",
         "cav_vs_general": a.cavalry and d.formation == "general",
         "cav_vs_inf_column": a.cavalry and d.arm == "infantry" and d.formation == "column",
         "cav_vs_square": a.cavalry and d.formation == "square",
@@ -148,7 +151,8 @@ def attacker_modifiers(s: ChargeSituation) -> list[Modifier]:
         elif row == "mass_1_5x":
             out += _mass(a, d, ATTACKER)
         elif row == "leader_attached" and a.leader is not None:
-            out.append(Modifier(f"Leader attached (IL {influence_level(a.leader)})", influence_level(a.leader)))
+            il = influence_level(a.leader, options)
+            out.append(Modifier(f"Leader attached (IL {il})", il))
         elif row == "cw_difference" and a.cw != d.cw:
             out.append(Modifier("CW difference, ea", a.cw - d.cw))
     return out
@@ -288,7 +292,7 @@ def charge_check(s: ChargeSituation, options: Mapping[str, str] | None = None) -
         dice = (class_dice(s.attacker.unit_class, options), class_dice(s.defender.unit_class, options))
     else:
         dice = (card()["dice"]["charge"], card()["dice"]["charge"])
-    return ChargeCheck(s, *dice, tuple(attacker_modifiers(s)), tuple(defender_modifiers(s)), charge_table(s))
+    return ChargeCheck(s, *dice, tuple(attacker_modifiers(s, options)), tuple(defender_modifiers(s)), charge_table(s))
 
 
 @dataclass(frozen=True)
@@ -362,7 +366,7 @@ def melee_modifiers(s: ChargeSituation, options: Mapping[str, str] | None = None
     if options_of(options)["melee_modifiers"] == "unmodified":
         _check(s)
         return [], []
-    return attacker_modifiers(s), defender_modifiers(s)
+    return attacker_modifiers(s, options), defender_modifiers(s)
 
 
 @dataclass(frozen=True)

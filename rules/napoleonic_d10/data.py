@@ -174,10 +174,15 @@ class Leader:
         one_of("where a leader is attached", self.attached_at, values_of("morale_command", "attached_at"))
 
 
-def influence_level(leader: Leader) -> int:
-    """The leader's IL: table leader_attachment, by his rating and command level."""
+def influence_level(leader: Leader, options: Mapping[str, str] | None = None) -> int:
+    """The leader's IL, by option leader_il: from his rating alone (the card's 'Attached:'
+    list, Average adding nothing), or the Leader Attachment grid by rating and level."""
     leader.check()
-    return table("leader_attachment").lookup(rating=leader.rating, level=leader.level).number
+    if options_of(options)["leader_il"] == "attachment_grid":
+        return table("leader_attachment").lookup(rating=leader.rating, level=leader.level).number
+    if leader.rating not in values_of("initiative_modifiers", "modifier"):
+        return 0  # 'Attached:' prints no line for Average: he adds nothing
+    return table("initiative_modifiers").lookup(modifier=leader.rating).number
 
 
 def cw_level_for(cohesion: int) -> int:

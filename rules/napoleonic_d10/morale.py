@@ -73,10 +73,10 @@ def _check(situation: MoraleSituation) -> None:
             )
 
 
-def command_modifier(leader: Leader) -> Modifier:
-    """The Command modifier of one attached leader: IL, or IL+1 for a corps or army
-    leader attached at regiment (table morale_command)."""
-    il = influence_level(leader)
+def command_modifier(leader: Leader, options: Mapping[str, str] | None = None) -> Modifier:
+    """The Command modifier of one attached leader: IL (option leader_il), or IL+1 for a
+    corps or army leader attached at regiment (table morale_command)."""
+    il = influence_level(leader, options)
     printed = cell_text("morale_command", level=leader.level, attached_at=leader.attached_at)
     extra = int(printed[2:]) if printed.startswith("IL") and len(printed) > 2 else 0
     if not printed.startswith("IL"):
@@ -95,7 +95,7 @@ def morale_modifiers(situation: MoraleSituation, options: Mapping[str, str] | No
     applies[situation.cover] = True
     applies["downhill"] = situation.downhill
     out = [modifier("morale_modifiers", row) for row in values_of("morale_modifiers", "modifier") if applies.get(str(row))]
-    command = [command_modifier(leader) for leader in situation.leaders]
+    command = [command_modifier(leader, options) for leader in situation.leaders]
     if command and chosen["several_leaders"] == "best":
         command = [max(command, key=lambda m: m.value)]
     return out + command

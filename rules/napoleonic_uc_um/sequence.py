@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from rules.errors import RulesError
 from rules.loader import get_table
+from rules.options import resolve_options
 from rules.napoleonic_uc_um.data import RULESET, card
 
 OUTCOMES = ("rupture", "repli", "fight_on")
@@ -54,18 +55,25 @@ def next_step(step_id: str) -> Step:
 
 
 def charge_tests(
-    *, charging: bool = False, on_foot: bool = False, charging_cavalry_frontally: bool = False, charged: bool = False
+    *,
+    charging: bool = False,
+    on_foot: bool = False,
+    charging_cavalry_frontally: bool = False,
+    charged: bool = False,
+    options: Mapping[str, str] | None = None,
 ) -> tuple[str, ...]:
     """The morale-test steps a UC takes in one charge: (a) for a foot UC charging
-    cavalry frontally, (b) for a charged UC, never both ('*** Non cumulable': the
-    first in the sequence is taken), then the chargers' test for a charging UC."""
+    cavalry frontally, (b) for a charged UC, never both by default ('*** Non cumulable',
+    option non_cumulable: the first in the sequence is taken), then the chargers' test
+    for a charging UC."""
     rules = card().section("charge")
     tests = []
     if charging and on_foot and charging_cavalry_frontally:
         tests.append(rules["foot_charging_cavalry"])
     if charged:
         tests.append(rules["charged"])
-    tests = tests[:1]  # the two *** tests are not cumulative
+    if resolve_options(RULESET, options)["non_cumulable"] == "one_test":
+        tests = tests[:1]  # the two *** tests are not cumulative
     if charging:
         tests.append(rules["chargers"])
     return tuple(tests)

@@ -92,6 +92,18 @@ def test_same_side_is_refused(session):
         battles.begin(session, d)
 
 
+@pytest.mark.parametrize("resolver", [battles.TABLES, "kallistra_acw"])
+def test_open_terrain_with_mountain_is_refused_in_one_sentence(session, resolver):
+    # 'Defence is open terrain: D +1' excludes 'Defender in mountain: A –1L'.
+    d = draft(session, defence_in_open_terrain=True, defender_in_mountain=True)
+    with pytest.raises(CampaignError) as caught:
+        battles.begin(session, d, resolver)
+    assert str(caught.value) == (
+        "the card's 'Defence is open terrain: D +1' excludes 'Defender in mountain': the defender cannot be in both"
+    )
+    assert battles.battles(session) == []
+
+
 def test_a_battle_needs_the_weather(tmp_path):
     s = CampaignSession.new("spring1813", tmp_path / "w.campaign", seed=1)
     french, allies = forces(s)

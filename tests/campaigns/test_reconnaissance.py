@@ -6,7 +6,7 @@ from sqlalchemy import select
 from campaigns import oob, reconnaissance
 from campaigns.errors import CampaignError
 from campaigns.session import CampaignSession
-from models import DiceRoll
+from models import Campaign, DiceRoll
 
 
 @pytest.fixture
@@ -44,3 +44,37 @@ def test_refuses_without_units(session):
     ours = units(session, 0, "cavalry")
     with pytest.raises(CampaignError, match="screening"):
         reconnaissance.plan(session, [ours[0].id], [])
+
+
+def choose(session, **options):
+    """The campaign's own rules options (Campaign.options), as an umpire sets them."""
+    with session.store.action("rules options") as db:
+        db.get_one(Campaign, 1).options = dict(options)
+
+
+def test_a_reconnaissance_without_cavalry_is_refused(session):
+    # The card reads the 'Differential in of Cavalry SP': its reconnaissance is made by cavalry.
+    infantry, screen = units(session, 0, "infantry")[:1], units(session, 1, "infantry")[:1]
+    with pytest.raises(CampaignError) as caught:
+        reconnaissance.plan(session, [infantry[0].id], [screen[0].id])
+    assert str(caught.value) == (
+        "the card's reconnaissance is made by cavalry ('Differential in of Cavalry SP'): choose a cavalry unit"
+        " (option reconnaissance_units=any_unit lets any unit reconnoitre)"
+    )
+    with session.store.read() as db:
+        assert list(db.scalars(select(DiceRoll))) == []
+
+
+def test_other_arms_join_the_cavalry_only_by_option(session):
+    cavalry, infantry = units(session, 0, "cavalry")[:1], units(session, 0, "infantry")[:1]
+    screen = units(session, 1, "infantry")[:1]
+    both = [cavalry[0].id, infantry[0].id]
+    with pytest.raises(CampaignError, match=r"made by cavalry \('Differential in of Cavalry SP'\), not infantry"):
+        reconnaissance.plan(session, both, [screen[0].id])
+    choose(session, reconnaissance_units="with_cavalry")
+    step = reconnaissance.plan(session, both, [screen[0].id])
+    assert step.differential == cavalry[0].strength_points  # the infantry adds no SP, only its cohesion
+    with pytest.raises(CampaignError, match="choose a cavalry unit"):
+        reconnaissance.plan(session, [infantry[0].id], [screen[0].id])
+    choose(session, reconnaissance_units="any_unit")
+    assert reconnaissance.plan(session, [infantry[0].id], [screen[0].id]).differential == 0

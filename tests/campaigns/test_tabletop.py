@@ -1,6 +1,8 @@
 """A battle on the tabletop: the tactical order of battle stored in the campaign,
 resolutions with their dice in the campaign's records, and the losses back."""
 
+import re
+
 import pytest
 
 from campaigns import battles, tabletop, weather
@@ -31,8 +33,14 @@ def test_the_campaign_forces_become_units_by_the_conversion(session, battle):  #
     fight = battles.load(session, battle)
     for role in ("attacker", "defender"):
         forces = fight.setup["sides"][role]["forces"]
-        # one regiment per SP (sp_per_unit = 1), of 4 stands for infantry
-        assert len(table.side_units(role)) == sum(f[3] for f in forces if f[2] in ("infantry", "cavalry", "artillery"))
+        units = table.side_units(role)
+        # one regiment per SP (sp_per_unit = 1), of 4 stands for infantry, from a campaign force
+        assert len([u for u in units if u.force]) == sum(f[3] for f in forces if f[2] in ("infantry", "cavalry", "artillery"))
+        # [artillery_bonus] units_per_point = 1: a battery of 2 stands per point of AB,
+        # carrying no SP back (no campaign force on the table)
+        guns = [u for u in units if u.force is None]
+        assert len(guns) == sum(f[5] for f in forces) and all(u.arm == "artillery" and u.size == 2 for u in guns)
+        assert all(u.name.endswith("AB battery") for u in guns)
     first = table.side_units("attacker")[0]
     assert first.size == first.start == 4 and first.attr("weapon") == "RM" and first.force
     assert table.position == tabletop.Position(1, "attacker", 0)
@@ -134,6 +142,10 @@ def test_states_that_last_a_bound_run_out_at_the_next_bound(session, battle):  #
     d = units_of(session, battle, "defender")[0]
     tabletop.resolve(session, battle, "declare_charge", a.id, d.id)
     assert tabletop.load(session, battle).units[a.id].states == {"charging": 1}
+    # The charged unit has not tested its response: the movement phase cannot end.
+    with pytest.raises(CampaignError, match=f"must test its response to the charge of {re.escape(a.name)}"):
+        tabletop.next_phase(session, battle)
+    tabletop.resolve(session, battle, "response_to_charge", d.id, a.id, entered=[6])  # more than 3: stands
     to_phase(session, battle, "hand_to_hand")
     tabletop.next_phase(session, battle)  # the defender's bound
     table = tabletop.load(session, battle)

@@ -44,7 +44,9 @@ def phase_is(session, battle_id, number):
 
 def test_a_whole_turn_and_back_to_the_campaign(fought):
     session, battle_id, path = fought
-    assert tabletop.start(session, battle_id) == "11 units on the table under French-Austrian 13-phase rules"
+    # 11 from the SP; the Guard Artillery Reserve's AB 6 and Blücher's reserve's AB 3 are
+    # 6 and 3 batteries ([artillery_bonus]), their SP-made battery the first of each: 11 + 5 + 2.
+    assert tabletop.start(session, battle_id) == "18 units on the table under French-Austrian 13-phase rules"
     table = tabletop.load(session, battle_id)
     by_force = ids(session, battle_id)
     a1, a2 = by_force["xi_fressinet"]

@@ -1,6 +1,6 @@
 """The battle procedure of "Allemagne 1813" fought step by step, checked by hand.
 
-Each worked example quotes the card (/work/shared/seeds/000_af08e2398854582c.txt:
+Each worked example quotes the card (../shared/seeds/000_af08e2398854582c.txt:
 "combat table", "combat modifieRS", "aRtilleRY table", "PURSUit table",
 "ReconnaiSSance table", "Weather Modifiers") and shows the arithmetic in
 comments: SP after the multipliers, the printed column, the shifts, the dice

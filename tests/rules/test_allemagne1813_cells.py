@@ -1,7 +1,7 @@
 """Independent cell-by-cell cross-check of the "Allemagne 1813" tables card.
 
 Every expected value below was read directly from the damaged text copy of the
-card, /work/shared/seeds/000_af08e2398854582c.txt, WITHOUT looking at the data
+card, ../shared/seeds/000_af08e2398854582c.txt, WITHOUT looking at the data
 files under rules/allemagne1813/.  The printed lines are quoted as they appear
 on the card (blank cells lost); the grids are this reader's reconstruction.
 A blank cell (the card prints nothing) is written "-" and a star is part of the

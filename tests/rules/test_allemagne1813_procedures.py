@@ -1,7 +1,7 @@
 """The procedures of "Allemagne 1813" checked against the tables card.
 
 Every test quotes the line of the card it checks, from the text copy
-/work/shared/seeds/000_af08e2398854582c.txt ("combat modifieRS", "Weather
+../shared/seeds/000_af08e2398854582c.txt ("combat modifieRS", "Weather
 Modifiers", "aRtilleRY table", "PURSUit table", "WeatHeR table", "movement
 table", "teRRain effectS", "foRced maRcH table", "command PointS"), then calls
 the procedure.  Where the card is silent the product uses a named rules option
@@ -159,18 +159,20 @@ def test_sp_fractions_default_is_round_down():
 
 
 _bools = st.booleans()
+_facts = st.fixed_dictionaries(
+    {
+        name: _bools
+        for name in (
+            "flank_attack", "defender_encircled", "defender_in_mountain", "defender_in_defensive_terrain",
+            "defender_entrenched", "defender_in_fortified_city", "attacker_crosses_bridge",
+            "defence_in_open_terrain", "attacker_fatigued",
+        )
+    }
+).filter(  # open terrain with mountain or defensive terrain is refused (test_open_terrain_excludes_...)
+    lambda f: not (f["defence_in_open_terrain"] and (f["defender_in_mountain"] or f["defender_in_defensive_terrain"]))
+)
 _situations = st.builds(
-    Situation,
-    flank_attack=_bools,
-    defender_encircled=_bools,
-    defender_in_mountain=_bools,
-    defender_in_defensive_terrain=_bools,
-    defender_entrenched=_bools,
-    defender_in_fortified_city=_bools,
-    attacker_crosses_bridge=_bools,
-    defence_in_open_terrain=_bools,
-    attacker_fatigued=_bools,
-    weather=st.sampled_from(["clear", "rain", "mud", "snow"]),
+    lambda facts, weather: Situation(weather=weather, **facts), _facts, st.sampled_from(["clear", "rain", "mud", "snow"])
 )
 _sp = st.integers(min_value=0, max_value=200)
 
@@ -489,6 +491,29 @@ def test_bridge_attacker_minus_two():
     assert dice_modifiers("defender", even, even, situation, 1) == []
 
 
+@pytest.mark.parametrize(
+    "rough, named",
+    [
+        ({"defender_in_mountain": True}, "'Defender in mountain'"),
+        ({"defender_in_defensive_terrain": True}, "'Defender in defensive terrain'"),
+        (
+            {"defender_in_mountain": True, "defender_in_defensive_terrain": True},
+            "'Defender in mountain' and 'Defender in defensive terrain'",
+        ),
+    ],
+)
+def test_open_terrain_excludes_mountain_and_defensive_terrain(rough, named):
+    """'Defence is open terrain: D +1' cannot hold with 'Defender in mountain: A –1L' or
+    'Defender in defensive terrain: A –1L and D +1R': with all three the defender got
+    the open-terrain die and the attacker -2L. One sentence names the card's lines."""
+    with pytest.raises(RulesError) as caught:
+        Situation(defence_in_open_terrain=True, **rough)
+    assert str(caught.value) == (
+        f"the card's 'Defence is open terrain: D +1' excludes {named}: the defender cannot be in both"
+    )
+    Situation(**rough)  # without open terrain, the card's cumulative lines stand
+
+
 def test_open_terrain_defender_plus_one():
     """'Defence is open terrain: D +1'"""
     situation = Situation(defence_in_open_terrain=True)
@@ -536,6 +561,20 @@ def test_snow_reduces_battle_rounds_by_one():
     assert battle_rounds("mud") == 4
     assert battle_rounds("snow") == 3
     assert battle_rounds("snow") >= 1
+
+
+def test_battle_rounds_is_a_named_option():
+    """The card names no number of rounds, only a 'Fourth round of combat in a battle';
+    option battle_rounds: 4 by default, or 6 with the fifth and sixth fought as the fourth."""
+    six = {"battle_rounds": "6"}
+    assert battle_rounds("clear", six) == 6 and battle_rounds("snow", six) == 5
+    # Round 5 under "6" takes the fourth round's shift (A -1L and D -1L) and
+    # dice modifier (A-1 and D-1), as round 4 does.
+    for n in (4, 5, 6):
+        assert column_shift("attacker", Situation(), n, six).value == -1
+        assert [m.value for m in dice_modifiers("attacker", side(10), side(10), Situation(), n, six)] == [-1]
+    # Even rounds after the fourth fire: 'only used during even rounds of a battle'.
+    assert [artillery_fires(n) for n in (5, 6)] == [False, True]
 
 
 @pytest.mark.parametrize("round_number, fires", [(1, False), (2, True), (3, False), (4, True)])

@@ -31,6 +31,33 @@ def test_forces_become_units_of_their_arm_and_quality():
     assert order.leaders == [("Ney", "average")]
 
 
+GUNS = Conversion(**{**EXAMPLE.__dict__, "ab_units_per_point": 1, "ab_size": 2, "ab_reason": "test"})
+
+
+def test_an_artillery_bonus_puts_its_guns_on_the_table_once():
+    # Ney's two corps units, AB 1 each: a battery each, beside their battalions.
+    order = tactical_order(GUNS, [("iii", "III Corps", "infantry", 2, 3, 1), ("iv", "IV Corps", "infantry", 1, 3, 1)])
+    assert [(u.name, u.arm, u.size, u.carries_sp) for u in order.units] == [
+        ("III Corps battalion 1", "infantry", 4, True), ("III Corps battalion 2", "infantry", 4, True),
+        ("III Corps AB battery", "artillery", 2, False),
+        ("IV Corps", "infantry", 4, True), ("IV Corps AB battery", "artillery", 2, False),
+    ]
+    # A reserve artillery force, SP 1 and AB 3: its SP make the first of its 3 batteries, not a fourth.
+    reserve = tactical_order(GUNS, [("art", "Reserve", "artillery", 1, 5, 3)])
+    assert [(u.name, u.size, u.carries_sp) for u in reserve.units] == [
+        ("Reserve", 1, True), ("Reserve AB battery 1", 2, False), ("Reserve AB battery 2", 2, False)]
+    # Without AB (or an AB the file does not convert) nothing changes.
+    assert [u.name for u in tactical_order(GUNS, [("art", "Reserve", "artillery", 1, 5, 0)]).units] == ["Reserve"]
+    assert [u.name for u in tactical_order(EXAMPLE, [("iii", "III Corps", "infantry", 1, 3, 2)]).units] == ["III Corps"]
+
+
+@pytest.mark.parametrize("ruleset, size", [("kallistra_acw", 2), ("napoleonic_d10", 12), ("napoleonic_13phase", 4), ("napoleonic_uc_um", 2)])
+def test_every_tactical_rule_set_converts_the_artillery_bonus_with_its_reason(ruleset, size):
+    conv = conversion.load_conversion(ruleset)
+    assert conv is not None and conv.ab_units_per_point == 1 and conv.ab_size == size
+    assert "12 guns" in conv.ab_reason and "not 7" in conv.ab_reason  # the rule and why nothing counts twice
+
+
 @pytest.mark.parametrize("rounding, lost, expected", [("nearest", 6, 2), ("down", 7, 1), ("up", 5, 2), ("nearest", 0, 0)])
 def test_stands_lost_come_back_as_sp(rounding, lost, expected):
     conv = Conversion(**{**EXAMPLE.__dict__, "losses_rounding": rounding})

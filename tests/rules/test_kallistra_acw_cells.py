@@ -1,6 +1,6 @@
 """Every cell of the tables of Kallistra's ACW hex rules, checked against the card.
 
-The card is the damaged text copy /work/shared/seeds/002_4559601f68b00eee.txt.
+The card is the damaged text copy ../shared/seeds/002_4559601f68b00eee.txt.
 Each block below quotes the card's lines as they survive (blank cells lost,
 columns printed one after the other), then writes the grid as read, line by
 line, and checks every cell through the public API, `rules.lookup`.

@@ -1,6 +1,6 @@
 """Independent cross-check of the kallistra_acw tables (seed 002).
 
-Read from /work/shared/seeds/002_4559601f68b00eee.txt alone, without the
+Read from ../shared/seeds/002_4559601f68b00eee.txt alone, without the
 rule set's data, code or tests, for the tables issue 6 names under "Tables
 checked by lookup". Each grid below is this reading, written out in full; every
 cell is checked through ``rules.lookup``. ``-`` stands for a blank (or printed

@@ -216,8 +216,9 @@ def test_worked_example_six_pounder_at_short_range():
 
 
 def test_worked_example_napoleon_canister():
-    """12lb Napoleon: Canister (1 Hex) '4+H, 10+HH'; 3 stands: '2D12 3/4 stands'."""
-    step = artillery_fire(guns(3, "12lb"), Shot(1))
+    """12lb Napoleon: Canister (1 Hex) '4+H, 10+HH'; 3 stands read on the artillery dice
+    (option canister_dice = artillery_dice): '2D12 3/4 stands'."""
+    step = artillery_fire(guns(3, "12lb"), Shot(1), {"canister_dice": "artillery_dice"})
     assert step.dice_count == 2 and (step.needed, step.double_needed) == (4, 10)
     # one die: 1-3 no hit (3/12), 4-9 one hit (6/12), 10-12 two hits (3/12)
     one = {0: F(1, 4), 1: F(1, 2), 2: F(1, 4)}
@@ -231,6 +232,18 @@ def test_worked_example_napoleon_canister():
     assert result.hits == 2 and result.doubles == 1 and result.text == "0 H, 1 HH: 2 hits"
     # 4 and 12: one H, one HH
     assert roll_hits(step, DiceService(seed=1), entered=[4, 12]).hits == 3
+
+
+def test_canister_per_gun_by_default():
+    """'Canister (1 Hex)per gun': each of the 3 Napoleons rolls a D12 at '4+H, 10+HH'
+    (option canister_dice = per_gun), up to 6 hits; a disrupted hex fires one stand."""
+    step = artillery_fire(guns(3, "12lb"), Shot(1))
+    assert step.dice_count == 3 and (step.needed, step.double_needed) == (4, 10)
+    # one die: 0 hits 1/4, 1 hit 1/2, 2 hits 1/4; three dice: 6 hits = (1/4)^3 = 1/64
+    assert max(step.odds) == 6 and step.odds[6] == F(1, 64) and step.odds[0] == F(1, 64)
+    assert roll_hits(step, DiceService(seed=1), entered=[10, 4, 3]).hits == 3
+    assert artillery_fire(guns(1, "12lb"), Shot(1)).dice_count == 1
+    assert artillery_fire(guns(3, "12lb", disrupted=True), Shot(1)).dice_count == 1
 
 
 @pytest.mark.parametrize(
@@ -290,10 +303,11 @@ def test_artillery_cover_modifiers_option():
     assert artillery_fire(guns(), shot).needed == 7  # default: small arms only
     step = artillery_fire(guns(), shot, {"artillery_cover_modifiers": "artillery_too"})
     assert step.needed == 9  # 7+ and +2 behind a wall
-    # canister with +2: 6lb 4+H, 11+HH -> 6+H, 13+HH: two hits impossible
+    # canister with +2: 6lb 4+H, 11+HH -> 6+H, 13+HH: two hits from one die impossible;
+    # the 2 guns roll a die each (canister_dice = per_gun): (5/12)^2 none, (7/12)^2 two.
     can = artillery_fire(guns(), Shot(1, target_behind_wall=True), {"artillery_cover_modifiers": "artillery_too"})
     assert (can.needed, can.double_needed) == (6, 13)
-    assert can.odds == {0: F(5, 12), 1: F(7, 12)}
+    assert can.odds == {0: F(25, 144), 1: F(35, 72), 2: F(49, 144)}
 
 
 def test_artillery_stands_option():
@@ -669,7 +683,7 @@ def test_class_synonyms():
 
 def test_every_option_has_a_default_and_a_reason():
     options = load_options(RS)
-    assert len(options) == 13
+    assert len(options) == 14
     for option in options.values():
         assert option.default in option.choices and option.reason and "002_4559601f68b00eee" in option.source
     with pytest.raises(RulesError, match="no option"):

@@ -93,10 +93,17 @@ def test_artillery_at_short_range_and_canister_with_double_hits():
     target = unit("d1", DEFENDER)
     short = R.action("artillery_fire").prepare(req("artillery_fire", guns, target, range=3))
     assert short.dice == "1d12>=5"  # "5+ (2-4 hexes)"
+    # "Canister (1 Hex)per gun": the 2 guns roll a D12 each (option canister_dice = per_gun)
     canister = R.action("canister").prepare(req("canister", guns, target))
     assert canister.needed == "4+H, 10+HH"
-    assert dict(canister.odds)["Hits"] == {0: Fraction(3, 12), 1: Fraction(6, 12), 2: Fraction(3, 12)}
-    _, outcome = run(req("canister", guns, target), 11)
+    one = {0: Fraction(3, 12), 1: Fraction(6, 12), 2: Fraction(3, 12)}
+    assert dict(canister.odds)["Hits"] == {0: Fraction(1, 16), 1: Fraction(1, 4), 2: Fraction(3, 8), 3: Fraction(1, 4), 4: Fraction(1, 16)}
+    _, outcome = run(req("canister", guns, target), 11, 3)
+    assert outcome.text.startswith("0 H, 1 HH: 2 hits")
+    # read on the artillery dice instead, '1D12 for 1/2 stands in hex'
+    dice = {"canister_dice": "artillery_dice"}
+    assert dict(R.action("canister").prepare(req("canister", guns, target, options=dice)).odds)["Hits"] == one
+    _, outcome = run(req("canister", guns, target, options=dice), 11)
     assert outcome.text.startswith("0 H, 1 HH: 2 hits")
 
 
@@ -125,8 +132,12 @@ def test_a_charge_is_declared_then_answered_by_the_charged_unit():
     with pytest.raises(RulesError, match="has not declared a charge"):
         R.action("response_to_charge").prepare(req("response_to_charge", defenders, chargers))
     _, outcome = run(req("declare_charge", chargers, defenders))
-    chargers = apply_effects({"a1": chargers}, outcome.effects)["a1"]
+    after = apply_effects({"a1": chargers, "d1": defenders}, outcome.effects)
+    chargers = after["a1"]
     assert chargers.has("charging")
+    # The movement step cannot end until the charged unit has tested its response.
+    assert R.unfinished("movement", after) == ["d1 must test its response to the charge of a1 (Response to charge)"]
+    assert R.unfinished("artillery_fire", after) == []
     ticks = {t.id: t.label for t in R.action("response_to_charge").ticks(defenders, chargers)}
     assert ticks["linear_obstacle"] == "-2 defending linear obstacle"
     prepared = R.action("response_to_charge").prepare(req("response_to_charge", defenders, chargers, ["uphill"]))
@@ -135,7 +146,26 @@ def test_a_charge_is_declared_then_answered_by_the_charged_unit():
     assert dict(prepared.odds)["Response"] == {"stands": Fraction(2, 3), "routs": Fraction(1, 3)}
     _, failed = run(req("response_to_charge", defenders, chargers, ["uphill"]), 2)
     assert failed.text.startswith("all the stands in the hex must route")
-    assert failed.effects[0].add == {"routing": None}
+    assert [e.add for e in failed.effects if e.add] == [{"routing": None}]
+    assert R.unfinished("movement", apply_effects(after, failed.effects)) == []
+
+
+def test_an_evade_answers_every_charge_and_a_second_charger_waits_its_own_test():
+    a1, a2 = unit("a1", arm="cavalry", weapon="RC"), unit("a2", quality="regular")
+    d1 = unit("d1", DEFENDER, arm="cavalry", weapon="RC")
+    units = {"a1": a1, "a2": a2, "d1": d1}
+    for charger in ("a1", "a2"):
+        _, declared = run(req("declare_charge", units[charger], units["d1"]))
+        units = apply_effects(units, declared.effects)
+    assert R.unfinished("movement", units) == [
+        "d1 must test its response to the charge of a1 (Response to charge)",
+        "d1 must test its response to the charge of a2 (Response to charge)",
+    ]
+    _, stood = run(req("response_to_charge", units["d1"], units["a1"]), 6)
+    left = apply_effects(units, stood.effects)
+    assert R.unfinished("movement", left) == ["d1 must test its response to the charge of a2 (Response to charge)"]
+    _, evaded = run(req("evade", units["d1"]))
+    assert R.unfinished("movement", apply_effects(units, evaded.effects)) == []
 
 
 def test_charged_artillery_that_fails_is_eliminated():

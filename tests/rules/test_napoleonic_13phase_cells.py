@@ -1,7 +1,7 @@
 """Cell-by-cell check of the French-Austrian 13-phase card ("V. A15").
 
 Every expected value below is read from the damaged text copy of the card,
-/work/shared/seeds/004_3c19d583169bac2b.txt: the card's lines are quoted as they
+../shared/seeds/004_3c19d583169bac2b.txt: the card's lines are quoted as they
 appear there (blank cells lost, neighbouring columns run together), then the grid
 this reader rebuilds from them. A blank cell (the card prints nothing) is "-".
 Every cell is checked through the public API, `rules.lookup`, and every value of

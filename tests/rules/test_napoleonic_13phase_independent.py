@@ -1,6 +1,6 @@
 """Independent cross-check of the napoleonic_13phase tables (seed 004).
 
-Read from /work/shared/seeds/004_3c19d583169bac2b.txt alone, without the
+Read from ../shared/seeds/004_3c19d583169bac2b.txt alone, without the
 rule set's data, code or tests, for the tables issue 7 names under "Tables
 checked by lookup": artillery_to_hit, fire_to_hit, morale and movement. Each
 grid below is this reading, written out in full; every cell is checked through

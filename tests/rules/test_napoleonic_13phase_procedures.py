@@ -1,6 +1,6 @@
 """The procedures of the French-Austrian 13-phase card, checked against the card.
 
-Every test quotes the card's line it checks (from /work/shared/seeds/004_3c19d583169bac2b.txt)
+Every test quotes the card's line it checks (from ../shared/seeds/004_3c19d583169bac2b.txt)
 and works the expected numbers out by hand in the comments, not from the data files.
 Where the card is silent the product uses a named rules option
 (rules/napoleonic_13phase/options.toml); those tests check its default and its alternative.

@@ -1,6 +1,6 @@
 """The 13-phase card on the resolver screen: every resolution against the procedures and the card.
 
-Each test quotes the card's line (/work/shared/seeds/004_3c19d583169bac2b.txt) and works
+Each test quotes the card's line (../shared/seeds/004_3c19d583169bac2b.txt) and works
 its numbers out by hand in the comments; the odds are also compared with the rule set's
 own procedures. Units are built by hand: the attacker plays the French (option
 french_side, default attacker), the defender the Austrians.

@@ -1,7 +1,7 @@
 """Cell-by-cell check of the napoleonic_d10 tables against the card.
 
 Every expected value below is written from the damaged text copy of the card,
-/work/shared/seeds/001_c4de82bc21018f2c.txt: each grid quotes the card's printed
+../shared/seeds/001_c4de82bc21018f2c.txt: each grid quotes the card's printed
 lines (blank cells lost, en dashes and the broken '³�' glyph as the copy has
 them) and rebuilds the grid from them in the test, by the reading written
 beside it.  Every cell is checked through the public API, `rules.lookup`, at

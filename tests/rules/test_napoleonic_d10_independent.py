@@ -1,6 +1,6 @@
 """An independent reading of the napoleonic_d10 card, checked cell by cell.
 
-The card is the damaged text copy /work/shared/seeds/001_c4de82bc21018f2c.txt.
+The card is the damaged text copy ../shared/seeds/001_c4de82bc21018f2c.txt.
 These grids were read from the card alone, without looking at the rule set's
 data, its `rules show` layout or its other tests, and are compared with the
 code only through the public API, `rules.lookup`. The tables are the three
@@ -136,10 +136,11 @@ def test_morale_open_top_cw(roll, cw, expected):
 # stands line), not a cell of the roll grid; rows 7 to 9 have no tubes entry
 # and carry exactly ten cells. So no cell was lost. Each row only falls from
 # left to right and each column only grows with the stands, as a casualty
-# table should. The note "Rolls modified to 0³� = NE" cannot mean that a roll
-# of 0 is NE, since the 0 column prints casualties (1 to 7 from 3 stands
-# up); the 0 column is read as printed, and a roll below 0 is outside what
-# issue 9 asks of this lookup ("0 or more"), so it is not checked here.
+# table should. The note "Rolls modified to 0³� = NE" makes a roll modified
+# to 0 or less NE, yet the 0 column prints casualties (1 to 7 from 3 stands
+# up): the lookup reads the column as printed, and whether the fire roll ever
+# reaches it is option fire_roll_zero (default: the note, NE), checked in
+# test_napoleonic_d10_procedures.py.
 
 FIRE_ROLLS = [(15, 15), (14, 14), (13, 13), (10, 12), (7, 9), (4, 6), (3, 3), (2, 2), (1, 1), (0, 0)]
 FIRE = {

@@ -1,7 +1,7 @@
 """The procedures of napoleonic_d10 checked against the card.
 
 Each worked example quotes the card's line it uses (from the text copy
-/work/shared/seeds/001_c4de82bc21018f2c.txt) and shows the arithmetic by hand
+../shared/seeds/001_c4de82bc21018f2c.txt) and shows the arithmetic by hand
 in comments. Where the card is silent the product uses a named option
 (rules/napoleonic_d10/options.toml); those tests name the option and check its
 default and its alternatives.
@@ -41,6 +41,7 @@ from rules.napoleonic_d10.charge import (
     surrender_percent,
 )
 from rules.napoleonic_d10.data import Leader, class_dice, cw_level_for, influence_level
+from rules.odds import icepool_die
 from rules.napoleonic_d10.fire import (
     FireSituation,
     defensive_fire_reach,
@@ -125,16 +126,22 @@ def test_morale_worked_example():
     # A Line battalion, CW 8, shaken, 60% losses, in light cover, a Good division
     # leader attached at brigade.
     #   Shaken -2, 50% or more losses -5, Light Cover +2,
-    #   "Div at Rgt or Bde IL": IL = Leader Attachment "Good 7 5 3", DIV = 7  -> +7
-    #   total -2 - 5 + 2 + 7 = +2
-    # Line rolls 2d10 ("2d"); the dice show 1 and 2: 3 + 2 = 5.
+    #   "Div at Rgt or Bde IL": IL by the rating (option leader_il), "Attached: ... Good +1" -> +1
+    #   total -2 - 5 + 2 + 1 = -4
+    # Line rolls 2d10 ("2d"); the dice show 4 and 4: 8 - 4 = 4.
     #   "3–5 NE DO DOR Brok Brok Rout Rout Surr", under 7–8 (4th heading): Brok.
     #   Morale Loss Move "Brok 10" back/away"; Duration "Broken 2 Full Turns".
     s = MoraleSituation("line", cw=8, shaken=True, losses_percent=60, cover="light_cover",
                         leaders=(Leader("good", "division"),))
     assert labels(morale_modifiers(s)) == [
-        ("Shaken", -2), ("50% or more losses", -5), ("Light Cover", 2), ("Good division leader at brigade (IL)", 7)]
-    out = resolve_morale(s, dice(), entered=[1, 2])
+        ("Shaken", -2), ("50% or more losses", -5), ("Light Cover", 2), ("Good division leader at brigade (IL)", 1)]
+    out = resolve_morale(s, dice(), entered=[4, 4])
+    assert (out.rolled.natural, out.rolled.modified, out.rolled.text) == (8, 4, "Brok")
+    # The grid reading: Leader Attachment "Good 7 5 3", DIV = 7 -> -2 - 5 + 2 + 7 = +2;
+    # dice 1 and 2: 3 + 2 = 5, row 3–5 again: Brok.
+    grid = {"leader_il": "attachment_grid"}
+    assert labels(morale_modifiers(s, grid))[-1] == ("Good division leader at brigade (IL)", 7)
+    out = resolve_morale(s, dice(), entered=[1, 2], options=grid)
     assert (out.rolled.natural, out.rolled.modified, out.rolled.text) == (3, 5, "Brok")
     assert out.effect == morale.MoraleEffect("Brok", "broken", '10" back/away', "2 Full Turns")
     assert out.rolled.record.raw == (1, 2) and out.rolled.record.purpose.startswith("morale check")
@@ -186,28 +193,62 @@ def test_losses_below_half_add_nothing():
 
 
 @pytest.mark.parametrize(
-    "leader, amount",
+    "leader, grid, rating",
     [
-        # "Div at Rgt or Bde IL": Sup DIV 9, at regiment or brigade alike
-        (Leader("superior", "division", "regiment"), 9),
-        (Leader("superior", "division", "brigade"), 9),
-        # "Corps/Army… (at regt) IL+1": Exc CORPS 6 + 1
-        (Leader("excellent", "corps", "regiment"), 7),
-        # "(at Bde) IL": Avg ARMY 2
-        (Leader("average", "army", "brigade"), 2),
-        (Leader("poor", "army", "regiment"), 2),  # Poor ARMY 1, +1 at regiment
+        # "Div at Rgt or Bde IL": grid Sup DIV 9; rating "Superior +3"; at regiment or brigade alike
+        (Leader("superior", "division", "regiment"), 9, 3),
+        (Leader("superior", "division", "brigade"), 9, 3),
+        # "Corps/Army… (at regt) IL+1": grid Exc CORPS 6 + 1; rating "Excellent +2" + 1
+        (Leader("excellent", "corps", "regiment"), 7, 3),
+        # "(at Bde) IL": grid Avg ARMY 2; 'Attached:' prints no Average line: 0
+        (Leader("average", "army", "brigade"), 2, 0),
+        (Leader("poor", "army", "regiment"), 2, 0),  # grid Poor ARMY 1 + 1; rating "Poor -1" + 1
     ],
 )
-def test_command_modifier(leader, amount):
+def test_command_modifier_by_option_leader_il(leader, grid, rating):
+    [m] = morale_modifiers(MoraleSituation("line", cw=5, leaders=(leader,)), {"leader_il": "attachment_grid"})
+    assert m.value == grid
     [m] = morale_modifiers(MoraleSituation("line", cw=5, leaders=(leader,)))
-    assert m.value == amount
+    assert m.value == rating
 
 
 def test_several_leaders_option():
-    # Good DIV 7 at brigade, Poor CORPS 3 at regiment (+1): sum 7 + 4 = 11; best 7.
+    # Grid: Good DIV 7 at brigade, Poor CORPS 3 at regiment (+1): sum 7 + 4 = 11; best 7.
+    # Rating (default): Good +1; Poor -1 at regiment +1 = 0: sum 1, best 1.
     s = MoraleSituation("line", cw=5, leaders=(Leader("good", "division"), Leader("poor", "corps", "regiment")))
-    assert sum(m.value for m in morale_modifiers(s)) == 11
-    assert sum(m.value for m in morale_modifiers(s, {"several_leaders": "best"})) == 7
+    grid = {"leader_il": "attachment_grid"}
+    assert sum(m.value for m in morale_modifiers(s, {**grid, "several_leaders": "sum"})) == 11
+    assert sum(m.value for m in morale_modifiers(s, grid)) == 7  # default several_leaders: best
+    assert sum(m.value for m in morale_modifiers(s, {"several_leaders": "sum"})) == 1
+    assert [m.value for m in morale_modifiers(s)] == [1]
+
+
+SUPERIORS = (Leader("superior", "division"), Leader("superior", "corps", "regiment"), Leader("superior", "army", "regiment"))
+
+
+@pytest.mark.parametrize(
+    "options, leaders, command, line_past_top, elite_past_top",
+    [
+        # No leader: 2d10 alone passes row 18–19 on a natural 20, 1 roll in 100.
+        ({}, (), None, Fraction(1, 100), Fraction(28, 1000)),
+        # The defaults (IL by rating, the best only): at most Superior corps at regiment, 3 + 1.
+        ({}, SUPERIORS, 4, Fraction(15, 100), Fraction(327, 1000)),
+        ({"leader_il": "attachment_grid"}, SUPERIORS[:1], 9, Fraction(55, 100), Fraction(785, 1000)),
+        ({"several_leaders": "sum"}, SUPERIORS[:2], 7, Fraction(36, 100), Fraction(622, 1000)),
+        ({"several_leaders": "sum"}, SUPERIORS, 11, Fraction(72, 100), Fraction(894, 1000)),
+        # The issue's case: grid, summed, a Superior division and corps leader add +9 +8 = +17.
+        ({"leader_il": "attachment_grid", "several_leaders": "sum"}, SUPERIORS[:2], 17, Fraction(99, 100), Fraction(999, 1000)),
+    ],
+)
+def test_the_leader_readings_against_the_morale_tables_printed_range(options, leaders, command, line_past_top, elite_past_top):
+    """The argument of options leader_il and several_leaders, worked out with icepool: the
+    share of rolls a leader's Command modifier takes past the top row (18–19)."""
+    s = MoraleSituation("line", cw=5, leaders=leaders)
+    mods = morale_modifiers(s, options)
+    assert (sum(m.value for m in mods) if mods else None) == command
+    for unit_class, expected in (("line", line_past_top), ("elite", elite_past_top)):
+        die = icepool_die(class_dice(unit_class, options), sum(m.value for m in mods))
+        assert round(Fraction(die.probability(">", 19)), 3) == expected, unit_class
 
 
 def test_one_officer_per_command_level():
@@ -232,12 +273,13 @@ def test_morale_bad_input(situation, message):
 
 
 def test_morale_roll_beyond_the_table():
-    # Line in entrenchments with a Superior division leader: +5 +9 = +14; 2d10 = 20 -> 34,
-    # past row 18–19. Default: nearest row; option ask_umpire: the umpire reads it.
+    # Line in entrenchments with a Superior division leader (grid IL): +5 +9 = +14; 2d10 = 20
+    # -> 34, past row 18–19. Default: nearest row; option ask_umpire: the umpire reads it.
     s = MoraleSituation("line", cw=0, cover="entrenched", leaders=(Leader("superior", "division"),))
-    # "18–19 NE NE NE NE NE NE NE SH": under 0≥ (≤0) SH
-    assert morale_check(s).read(20) == "SH"
-    asked = morale_check(s, {"morale_roll_beyond_table": "ask_umpire"})
+    grid = {"leader_il": "attachment_grid"}
+    # "18–19 NE NE NE NE NE NE NE SH": under 0³� (0 or less) SH
+    assert morale_check(s, grid).read(20) == "SH"
+    asked = morale_check(s, {**grid, "morale_roll_beyond_table": "ask_umpire"})
     assert asked.read(20) == rolls.UMPIRE_READS and asked.read(2) == "SH"  # 2 + 14 = 16: row 16–17
     assert sum(asked.odds().values()) == 1
 
@@ -374,10 +416,11 @@ def test_fire_odds_exact():
 
 def test_fire_roll_zero_option():
     # Half a stand... 3 stands at Extreme (-9): natural 9 -> 0: column 0 of "3 6 5 5 4 4 3 3 2 2 1" = 1
+    # The default follows the card's note 'Rolls modified to 0³� = NE': a roll of 0 is NE.
     s = FireSituation("musket", distance=6, stands=3)
-    assert fire_check(s).read(9) == "1" and fire_check(s).read(8) == "NE"
-    assert fire_check(s, {"fire_roll_zero": "no_effect"}).read(9) == "NE"
-    assert fire_check(s, {"fire_roll_zero": "no_effect"}).read(10) == "2"
+    assert fire_check(s).read(9) == "NE" and fire_check(s).read(10) == "2"
+    assert fire_check(s, {"fire_roll_zero": "column"}).read(9) == "1"
+    assert fire_check(s, {"fire_roll_zero": "column"}).read(8) == "NE"
 
 
 @pytest.mark.parametrize(
@@ -586,6 +629,15 @@ def test_charge_odds_exact():
     assert charge_check(CAV_VS_LINE, {"charge_roll": "class_dice_each"}).attacker_dice == "2d10"
 
 
+def test_the_lone_plus_six_is_cav_vs_inf_line_by_option():
+    # "Cav vs. Inf Line  / Cav vs. General +7 / Cav vs.Inf Col +4 / +6": the lone +6 is the
+    # line's value by default (option cav_vs_inf_line); read as debris, the line adds nothing.
+    s = ChargeSituation(ChargeSide("heavy_cavalry", cw=5), ChargeSide("infantry", formation="line", cw=5))
+    assert labels(attacker_modifiers(s)) == [("Cav vs. Inf Line", 6)]
+    assert attacker_modifiers(s, {"cav_vs_inf_line": "no_value"}) == []
+    assert charge_check(s, {"cav_vs_inf_line": "no_value"}).attacker_modifiers == ()
+
+
 @pytest.mark.parametrize(
     "situation, label, amount",
     [
@@ -604,7 +656,7 @@ def test_charge_odds_exact():
         (ChargeSituation(ChargeSide("light_cavalry"), ChargeSide("infantry", formation="closed_column")), "Cav vs. Closed Column", -2),
         (ChargeSituation(ChargeSide("heavy_cavalry"), ChargeSide("light_cavalry")), "Hv Cav vs. Lt Cav", 4),
         (ChargeSituation(ChargeSide("infantry"), ChargeSide("infantry", formation="square")), "Inf vs. Square", 4),
-        (ChargeSituation(ChargeSide("infantry", leader=Leader("excellent", "corps")), ChargeSide("infantry")), "Leader attached (IL 6)", 6),
+        (ChargeSituation(ChargeSide("infantry", leader=Leader("excellent", "corps")), ChargeSide("infantry")), "Leader attached (IL 2)", 2),
         (ChargeSituation(ChargeSide("infantry"), ChargeSide("infantry"), direction="flank"), "Charging Flank", 6),
         (ChargeSituation(ChargeSide("infantry"), ChargeSide("infantry"), direction="rear"), "Charging Rear", 8),
         (ChargeSituation(ChargeSide("infantry", cw=5), ChargeSide("infantry", cw=9)), "CW difference, ea", -4),

@@ -1,6 +1,6 @@
 """napoleonic_d10 on the resolver screen: each resolution's number needed and odds
 agree with the rule set's procedures and with worked examples read off the card
-(/work/shared/seeds/001_c4de82bc21018f2c.txt), the dice typed in give the card's
+(../shared/seeds/001_c4de82bc21018f2c.txt), the dice typed in give the card's
 words and the right effects, and impossible requests are refused in one sentence.
 """
 
@@ -194,7 +194,7 @@ def test_fire_hits_take_stands_by_castings_and_call_a_morale_check():
 
 
 def test_fire_below_zero_is_no_effect_not_an_error():
-    # 'Rolls modified to 0≥ = NE': Extreme 6" -9 and Heavy Cover -8 leave every roll below 0
+    # 'Rolls modified to 0³� = NE': Extreme 6" -9 and Heavy Cover -8 leave every roll below 0
     a, d = unit("a1", ATTACKER), unit("d1", DEFENDER)
     p = prepare(req("fire", a, d, ["heavy_cover"], {"distance": 6}))
     assert odds(p) == {"NE": 1}
@@ -294,7 +294,7 @@ def test_morale_modifiers_from_state_leader_and_ticks():
     ticks = {t.id: t for t in R.action("morale").ticks(a, None)}
     assert ticks["in_firefight"].checked
     p = prepare(req("morale", a, ticked=["in_firefight", "medium_cover"]))
-    assert p.needed.startswith("2d10 (Disordered -3, In Firefight +1, Medium Cover +3, Good division leader at brigade (IL) +7)")
+    assert p.needed.startswith("2d10 (Disordered -3, In Firefight +1, Medium Cover +3, Good division leader at brigade (IL) +1)")
     with pytest.raises(RulesError, match="tick one cover only"):
         prepare(req("morale", a, ticked=["sparse_cover", "entrenched"]))
 

@@ -1,7 +1,7 @@
 """Cell-by-cell check of the French UC/UM card (seed 003) against `rules.lookup`.
 
 Every expected value below is read from the text copy of the card,
-/work/shared/seeds/003_49b400ab842f5a33.txt, whose printed lines are quoted above
+../shared/seeds/003_49b400ab842f5a33.txt, whose printed lines are quoted above
 each grid (tabs shown as ' | '). The grids are this reader's reconstruction; where
 the text copy ran tables together, the comment says how it was taken apart.
 A blank cell is written "-" as `Cell.text` gives it.
@@ -10,12 +10,12 @@ A blank cell is written "-" as `Cell.text` gives it.
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
 from rules import RulesError, get_table, lookup
 from rules.napoleonic_uc_um.checks import pool_odds
+from tests.rules.cards import NAPOLEONIC_UC_UM, card_text, needs_card
 
 RS = "napoleonic_uc_um"
 B = "-"
@@ -634,10 +634,7 @@ def test_the_odds_of_each_number_needed_sum_to_one(table_id, axis, values):
         assert odds[1] == Fraction(7 - need, 6)
 
 
-SEED = Path("/work/shared/seeds/003_49b400ab842f5a33.txt")
-
-
-@pytest.mark.skipif(not SEED.exists(), reason="the seed card is not on this machine")
+@needs_card(NAPOLEONIC_UC_UM)
 @pytest.mark.parametrize("table_id", ALL_TABLES)
 def test_every_french_cell_is_words_of_the_card(table_id):
     """A slip of transcription (an accent, an agreement) shows as a cell not on the card."""
@@ -645,7 +642,7 @@ def test_every_french_cell_is_words_of_the_card(table_id):
     def norm(text: str) -> str:
         return _squash(text.replace("^{er}", "er").replace("^{ème}", "ème"))
 
-    card = norm(SEED.read_text(encoding="utf-8"))
+    card = norm(card_text(NAPOLEONIC_UC_UM))
     table = get_table(RS, table_id)
     for _, grid in table.grids():
         for row in grid:

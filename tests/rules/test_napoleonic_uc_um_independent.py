@@ -1,6 +1,6 @@
 """Independent cross-check of the napoleonic_uc_um tables (seed 003).
 
-Read from /work/shared/seeds/003_49b400ab842f5a33.txt alone, without the
+Read from ../shared/seeds/003_49b400ab842f5a33.txt alone, without the
 rule set's data, code or tests, for the tables issue 8 names under "Tables
 checked by lookup": to_hit, save, morale and command_distance. Each grid
 below is this reading, written out in full; every cell is checked through

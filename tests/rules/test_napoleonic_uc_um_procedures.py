@@ -1,6 +1,6 @@
 """The procedures of the French UC/UM card (seed 003), checked by hand.
 
-Each test quotes the card (/work/shared/seeds/003_49b400ab842f5a33.txt) and works
+Each test quotes the card (../shared/seeds/003_49b400ab842f5a33.txt) and works
 the example out in the comments: the number needed is the printed number plus the
 cumulative factors ('Tous les facteurs sont cumulables'), rolled on d6, a 6 always
 hitting and, in morale, a 6 always passing and a 1 always failing. Where the card
@@ -868,6 +868,10 @@ def test_charge_tests_a_and_b_are_not_cumulative():
     assert charge_tests(charged=True) == ("3.4",)
     assert charge_tests(charging=True, on_foot=True, charging_cavalry_frontally=True, charged=True) == ("3.3", "3.7")
     assert charge_tests(charging=True) == ("3.7",)
+    # option non_cumulable = both_tests: the same UC takes (a), (b), then the chargers' test
+    both = {"non_cumulable": "both_tests"}
+    assert charge_tests(charging=True, on_foot=True, charging_cavalry_frontally=True, charged=True, options=both) == (
+        "3.3", "3.4", "3.7")
 
 
 def test_after_melee_and_pursuit():
@@ -889,7 +893,7 @@ def test_after_melee_and_pursuit():
 
 def test_every_option_has_a_default_among_its_choices():
     chosen = resolve_options(RS)
-    assert chosen["fire_dice"] == "per_ec" and len(chosen) == 13
+    assert chosen["fire_dice"] == "per_ec" and len(chosen) == 14
     with pytest.raises(RulesError):
         resolve_options(RS, {"fire_dice": "per_figure"})
 

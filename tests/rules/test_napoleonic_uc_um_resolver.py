@@ -1,6 +1,6 @@
 """The French UC/UM card (seed 003) on the resolver screen.
 
-Each worked example is read off the card (/work/shared/seeds/003_49b400ab842f5a33.txt)
+Each worked example is read off the card (../shared/seeds/003_49b400ab842f5a33.txt)
 by hand in the comments, then checked twice: against what `prepare` shows and against
 the rule set's own procedure functions.  Dice are entered, so `resolve` is checked
 against the card's words ('touches', 'sauvegardes', 'pertes', 'réussi', 'raté:
@@ -253,6 +253,9 @@ def test_tests_a_and_b_are_not_cumulative():
     a = apply_effects({"a1": a}, outcome.effects)["a1"]
     with pytest.raises(RulesError, match="Non cumulable"):
         R.action("test_b").prepare(req("test_b", a, cav, phase="3.4"))
+    # option non_cumulable = both_tests: the counter-charged foot UC takes (b) as well
+    both = {"non_cumulable": "both_tests"}
+    assert R.action("test_b").prepare(req("test_b", a, cav, phase="3.4", options=both)).dice == "1d6>=4"
     with pytest.raises(RulesError, match="frontally"):
         R.action("test_a").prepare(req("test_a", unit("a2", states={"charging": 1}), unit("d2", DEFENDER, states={"charged": 1}), phase="3.3"))
 

@@ -135,6 +135,19 @@ async def test_bad_set_up_says_what_is_wrong(campaign_file, make_app):
         await type_text(pilot, "Halle")
         await pilot.press("ctrl+s")
         assert "at least one force" in await wait_for(pilot, "at least one force")
+        screen = pilot.app.screen
+        for lst in screen.query(SelectionList):
+            if lst.id and lst.id.startswith("units-"):
+                lst.select(lst.get_option_at_index(1).value)
+        await pilot.pause()
+        facts = screen.query_one("#facts", SelectionList)
+        facts.select("defence_in_open_terrain")
+        facts.select("defender_in_defensive_terrain")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        # the rules' sentence naming the card's lines, not a traceback
+        assert "Defence is open terrain" in await wait_for(pilot, "Defence is open terrain")
+        assert isinstance(app.screen, BattleSetupScreen)
     with stored(campaign_file) as db:
         assert db.exec(select(Battle)).all() == []
 

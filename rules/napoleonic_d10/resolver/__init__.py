@@ -13,7 +13,8 @@ Words of the card used throughout:
   (`steps_lost`) and loses a stand for each full stand of castings;
 - *AP*: ammunition points, counted as spent (`ap_spent`); the card gives no
   starting stock, so being out of ammunition is a state the umpire puts on;
-- *IL*: the influence level of a leader attached (table leader_attachment).
+- *IL*: the influence level of a leader attached (option leader_il: his rating, or the
+  Leader Attachment grid).
 
 The card prints no sequence of play. Its own words give the order read here:
 "The two army commanders roll for initiative at the beginning of the turn", the

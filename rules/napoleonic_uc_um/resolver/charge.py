@@ -4,12 +4,15 @@ chargers' test."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rules.dice import DiceRecord
 from rules.errors import RulesError
 from rules.napoleonic_uc_um.checks import Check
-from rules.napoleonic_uc_um.data import card
+from rules.napoleonic_uc_um.data import RULESET, card
 from rules.napoleonic_uc_um.morale import morale_check, roll_morale
 from rules.napoleonic_uc_um.movement import may_charge, turn_actions
+from rules.options import resolve_options
 from rules.napoleonic_uc_um.resolver.morale import broken_effects, morale_situation
 from rules.napoleonic_uc_um.resolver.shown import Given, step_test_prepared, words
 from rules.napoleonic_uc_um.resolver.units import (
@@ -60,8 +63,9 @@ def charge_resolve(request: Request, record: DiceRecord | None) -> Outcome:
     assert target is not None
     flank = "flank_or_rear" in request.ticked
     tests = charge_tests(charging=True, on_foot=actor.arm == "infantry",
-                         charging_cavalry_frontally=target.arm == "cavalry" and not flank, charged=actor.has(CHARGED))
-    theirs = charge_tests(charged=True)
+                         charging_cavalry_frontally=target.arm == "cavalry" and not flank, charged=actor.has(CHARGED),
+                         options=request.options)
+    theirs = charge_tests(charged=True, options=request.options)
     add: dict[str, int | None] = {CHARGING: 1}
     if flank:
         add[FLANK_CHARGE] = 1
@@ -70,12 +74,12 @@ def charge_resolve(request: Request, record: DiceRecord | None) -> Outcome:
                    (Effect(actor.id, add=add), Effect(target.id, add={CHARGED: 1})))
 
 
-def _check_tester(action: str, actor: Unit, target: Unit) -> None:
+def _check_tester(action: str, actor: Unit, target: Unit, options: Mapping[str, str]) -> None:
     """One sentence when this UC does not take this test of the charge sequence against `target`."""
     if action == "test_b":
         if not (actor.has(CHARGED) and target.has(CHARGING)):
             raise RulesError(f"{actor.name} is not charged by {target.name}")
-        if actor.has(TESTED_A):
+        if actor.has(TESTED_A) and resolve_options(RULESET, options)["non_cumulable"] == "one_test":
             raise RulesError(f"{actor.name} took test (a): the tests (a) and (b) are not cumulative (*** Non cumulable)")
         return
     if not (actor.has(CHARGING) and target.has(CHARGED)):
@@ -88,7 +92,7 @@ def _check_tester(action: str, actor: Unit, target: Unit) -> None:
 def _charge_test(request: Request) -> Check:
     assert request.target is not None
     not_broken(request.actor)
-    _check_tester(request.action, request.actor, request.target)
+    _check_tester(request.action, request.actor, request.target, request.options)
     return morale_check(morale_situation(request, _TEST_STEP[request.action]), request.options)
 
 

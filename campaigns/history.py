@@ -80,5 +80,10 @@ def _first_roll_of(db, event: int | None) -> int | None:
     return db.scalar(select(func.min(DiceRoll.id)).where(DiceRoll.event >= event))  # type: ignore[arg-type,operator]
 
 
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
 def _when(moment) -> str:
-    return moment.astimezone().strftime("%d %b %H:%M:%S")
+    # As strftime("%d %b %H:%M:%S") in the C locale, at a tenth of its cost: a page shows hundreds.
+    local = moment.astimezone()
+    return f"{local.day:02d} {MONTHS[local.month - 1]} {local.hour:02d}:{local.minute:02d}:{local.second:02d}"

@@ -101,3 +101,18 @@ def test_short_needles_look_through_the_newest_rows_only(tmp_path: Path) -> None
     assert found(store, "zq") == []  # beyond the window of one or two letters
     assert len(found(store, "zq ")) == 0 and len(found(store, "zq o")) == 1  # three letters search everything
     session.close()
+
+
+def test_wildcards_typed_by_the_umpire_are_plain_letters(campaign_target: str) -> None:
+    session = CampaignSession.new("spring1813", campaign_target, seed=3)
+    store = session.store
+    unit = oob.side_units(oob.tree(session)[0])[0]
+    for description in ("Move unit_042 to 50% of Leipzig", "Move unitX042 to 50x of Leipzig", "Back\\slash"):
+        with store.action(description) as db:
+            db.get_one(Unit, unit.id).location = description
+    newest = found(store, "Back")
+    first = newest[0] - 2
+    assert found(store, "unit_042") == [first]  # not unitX042
+    assert found(store, "50% of") == [first]
+    assert found(store, "k\\sl") == newest
+    session.close()

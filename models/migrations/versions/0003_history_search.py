@@ -1,4 +1,5 @@
-"""An index of the history's text, so the history filter answers without reading every event.
+"""An index of the history's text, so the history filter answers without reading every event;
+an index that holds the unit totals, so the order of battle is summed without reading every unit.
 
 SQLite: FTS5 tables with the trigram tokenizer over `event.description` and
 `dice_roll.purpose` (external content: they hold only the index), filled from
@@ -31,6 +32,7 @@ INDEXED = {"event": "description", "dice_roll": "purpose"}
 
 
 def upgrade() -> None:
+    op.create_index("ix_unit_strength", "unit", ["nation", "general", "kind", "strength_points"])
     if op.get_bind().dialect.name == "sqlite":
         for table, column in INDEXED.items():
             _sqlite_index(table, column)
@@ -69,6 +71,7 @@ def _pg_trgm() -> bool:
 
 
 def downgrade() -> None:
+    op.drop_index("ix_unit_strength", "unit")
     if op.get_bind().dialect.name == "sqlite":
         for table in INDEXED:
             for trigger in ("insert", "delete", "update"):

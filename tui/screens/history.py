@@ -61,7 +61,7 @@ class HistoryScreen(CampaignScreen):
             self._asked = query
             self._read(query)
 
-    @work(thread=True, group="history", exit_on_error=False)
+    @work(thread=True, group="history")
     def _read(self, query: Query) -> None:
         text, dice_only, before = query
         try:

@@ -11,7 +11,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.scenario import GENERAL_FIELDS, UNIT_FIELDS, UNIT_KINDS
@@ -117,9 +117,12 @@ def search(session: CampaignSession, text: str) -> list[Unit | General]:
     needle = text.strip().lower()
     if not needle:
         return []
+    # In the database: only the finds are read, not 50,000 units to look at their names.
     with plainly(), session.store.read() as db:
-        found: list[Unit | General] = [g for g in db.scalars(select(General)) if needle in g.name.lower()]
-        found += [u for u in db.scalars(select(Unit)) if needle in u.name.lower()]
+        found: list[Unit | General] = list(
+            db.scalars(select(General).where(func.lower(General.name).contains(needle, autoescape=True)))
+        )
+        found += db.scalars(select(Unit).where(func.lower(Unit.name).contains(needle, autoescape=True)))
     return sorted(found, key=lambda r: r.name)
 
 

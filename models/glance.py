@@ -97,19 +97,17 @@ ARMIES_BY_SIDE = text("SELECT side, count(*) FROM army GROUP BY side")
 GENERALS_BY_SIDE = text(
     "SELECT n.side, count(*) FROM general g JOIN nation n ON g.nation = n.id GROUP BY n.side"
 )
-UNITS_BY_SIDE = text(
-    "SELECT n.side, count(*), coalesce(sum(u.strength_points), 0), "
-    "coalesce(sum(CASE WHEN u.kind = 'dummy' THEN 1 ELSE 0 END), 0) "
-    "FROM unit u JOIN nation n ON u.nation = n.id GROUP BY n.side"
+# One pass over the index ix_unit_strength, never over the units themselves.
+UNIT_GROUPS = text(
+    "SELECT nation, general, kind = 'dummy', count(*), coalesce(sum(strength_points), 0) "
+    "FROM unit GROUP BY nation, general, kind"
 )
+NATIONS = text("SELECT id, side FROM nation")
 ARMIES = text(
     "SELECT a.id, a.name, a.side, a.commander, g.name, g.command_value FROM army a "
     "JOIN side s ON a.side = s.id LEFT JOIN general g ON g.id = a.commander ORDER BY s.position, s.id, a.id"
 )
 GENERALS = text("SELECT id, army, superior FROM general")
-UNITS_BY_GENERAL = text(
-    "SELECT general, kind = 'dummy', count(*), coalesce(sum(strength_points), 0) FROM unit GROUP BY general, kind = 'dummy'"
-)
 POINTS_ROLLED = text("SELECT army, points FROM command_point_roll WHERE turn = :turn")
 POINTS_SPENT = text("SELECT army, balance FROM command_point_spend WHERE turn = :turn ORDER BY id")
 
@@ -123,6 +121,7 @@ def overview(store: CampaignStore, recent: int = 5) -> Overview:
             for n, when, kind, description, undone in db.execute(RECENT, {"recent": recent})
         )
         pending, pending_now = db.execute(PENDING, {"turn": c.turn}).one()
+        groups = db.execute(UNIT_GROUPS).all()  # (nation, general, dummy, count, SP)
         # Past the last turn of the calendar there is no turn row: count on from the start.
         day, weather = turns.get(c.turn, (c.start_date + timedelta(days=(c.turn - 1) * c.turn_days), None))
         return Overview(
@@ -135,12 +134,9 @@ def overview(store: CampaignStore, recent: int = 5) -> Overview:
             date=day,
             weather=weather,
             dice_mode=c.dice_mode,
-            sides=_sides(db),
+            sides=_sides(db, groups),
             pending_battles=pending,
             recent_events=events,
-            can_undo=journal.undo_target(db) is not None,
-            can_redo=journal.redo_target(db) is not None,
-            armies=_armies(db, c.turn),
             weather_before=turns.get(c.turn - 1, (None, None))[1],
             next_turn=c.turn + 1 in turns,
             next_weather=turns.get(c.turn + 1, (None, None))[1],
@@ -148,10 +144,15 @@ def overview(store: CampaignStore, recent: int = 5) -> Overview:
         )
 
 
-def _sides(db: Connection) -> tuple[SideStrength, ...]:
+def _sides(db: Connection, groups) -> tuple[SideStrength, ...]:
     armies = dict(db.execute(ARMIES_BY_SIDE).all())
     generals = dict(db.execute(GENERALS_BY_SIDE).all())
-    units = {side: (count, points, dummies) for side, count, points, dummies in db.execute(UNITS_BY_SIDE)}
+    side_of = dict(db.execute(NATIONS).all())
+    units: dict[str, tuple[int, int, int]] = {}  # side: (units, SP, dummies)
+    for nation, _general, dummy, count, points in groups:
+        side = side_of[nation]
+        before = units.get(side, (0, 0, 0))
+        units[side] = (before[0] + count, before[1] + points, before[2] + (count if dummy else 0))
     return tuple(
         SideStrength(
             id=side,
@@ -166,7 +167,7 @@ def _sides(db: Connection) -> tuple[SideStrength, ...]:
     )
 
 
-def _armies(db: Connection, turn: int) -> tuple[ArmyStrength, ...]:
+def _armies(db: Connection, turn: int, groups) -> tuple[ArmyStrength, ...]:
     # A general serves in the army of the top of his chain of superiors, as in the order of battle.
     generals = {g: (army, superior) for g, army, superior in db.execute(GENERALS)}
 
@@ -181,7 +182,7 @@ def _armies(db: Connection, turn: int) -> tuple[ArmyStrength, ...]:
         return None
 
     counts: dict[str, list[int]] = {}  # army: [units, dummies, SP]
-    for general, dummy, count, points in db.execute(UNITS_BY_GENERAL):
+    for _nation, general, dummy, count, points in groups:
         army = army_of(general) if general is not None else None
         if army is not None:
             total = counts.setdefault(army, [0, 0, 0])

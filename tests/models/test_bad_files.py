@@ -14,6 +14,7 @@ import pytest
 from campaigns.scenario import load_scenario
 from campaigns.setup import create_campaign
 from models import CampaignFileError, check_campaign, open_campaign
+from models.schema import head
 from tui.cli import main
 
 
@@ -71,7 +72,7 @@ def newer_revision_only(path: Path, real: Path) -> str:
     """A newer Adjutant that forgot to bump user_version is still caught by its Alembic revision."""
     shutil.copy(real, path)
     with sqlite3.connect(path) as db:
-        db.execute("UPDATE alembic_version SET version_num = '0003'")
+        db.execute("UPDATE alembic_version SET version_num = ?", (f"{int(head()) + 1:04d}",))
     db.close()
     return "newer version of Adjutant"
 

@@ -16,6 +16,7 @@ from sqlmodel import SQLModel, select
 
 from models import Battle, CampaignStore, Event, Unit, check_campaign, dump, open_campaign
 from models.engine import make_engine, writer
+from models.search import outside_models as search_excluded
 from models.schema import alembic_config, current_revision, head, revisions, upgrade
 from models.sqlite_header import APPLICATION_ID
 from models.targets import to_url
@@ -52,7 +53,9 @@ def test_the_migrations_build_exactly_the_tables_of_the_models(campaign_target: 
             upgrade(connection)
         with engine.connect() as connection:
             assert current_revision(connection) == head()
-            assert compare_metadata(MigrationContext.configure(connection), SQLModel.metadata) == []
+            # The history's search index (migration 0003) is made by SQL the models do not describe.
+            context = MigrationContext.configure(connection, opts={"include_name": search_excluded})
+            assert compare_metadata(context, SQLModel.metadata) == []
     finally:
         engine.dispose()
 

@@ -104,3 +104,29 @@ async def test_the_history_lists_rolls_and_changes_and_filters_them(campaign_fil
         assert rows and all(r.startswith("d") for r in rows)
     with stored(campaign_file) as db:
         assert len(list(db.scalars(select(Event)))) >= 3
+
+
+async def test_older_lines_are_read_a_page_at_a_time_as_the_cursor_reaches_the_end(campaign_file, make_app):
+    from campaigns import history, oob
+
+    session = CampaignSession.open(campaign_file)
+    unit = oob.side_units(oob.tree(session)[0])[0]
+    for n in range(history.LIMIT + 30):
+        oob.set_unit_flags(session, unit.id, fatigued=n % 2 == 0)
+    session.close()
+    async with make_app(campaign_file, start="history").run_test(size=(80, 24)) as pilot:
+        table = pilot.app.screen.query_one("#events")
+        await wait_for(pilot, f"Mark {unit.id}")
+        first = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
+        assert len(first) == history.LIMIT  # the newest page only
+        await pilot.press("ctrl+end")  # the last line
+        for _ in range(50):
+            await pilot.pause()
+            if table.row_count > len(first):
+                break
+        refs = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
+        assert refs[: len(first)] == first
+        # Every event once, newest first, down to the setup (#1).
+        ids = [int(r.strip("#")) for r in refs if r.startswith("#")]
+        assert ids == sorted(set(ids), reverse=True) and ids[-1] == 1 and len(ids) == history.LIMIT + 31
+        assert table.cursor_row == len(first) - 1  # the cursor stays where it was

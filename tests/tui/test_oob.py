@@ -242,3 +242,26 @@ async def test_tab_moves_into_the_table_and_an_edit_shows_at_once_in_it(campaign
                 break
         assert str(table.get_row_at(0)[2]) == "1"
         assert str(pilot.app.screen.query_one("#totals").render()).endswith("in 1 unit")  # not "1 units"
+
+
+async def test_coming_back_after_a_change_relabels_only_the_lines_that_changed(campaign_file, make_app):
+    from campaigns import oob
+
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await find(pilot, "zieten")
+        await wait_for(pilot, "Brigade Zieten: 3 SP")
+        screen = pilot.app.screen
+        lines = {id(n): str(n.label) for n in screen._lines.values()}
+        zieten = pilot.app.screen.query_one("#tree").cursor_node
+        neighbours = [c for c in zieten.parent.children if c is not zieten]
+        oob.edit_unit(pilot.app.session, "brigade_zieten", {**cursor(pilot).model_dump(), "strength_points": "5"})
+        await pilot.press("o")  # away, and back to a changed campaign
+        await pilot.press("b")
+        await wait_for(pilot, "Brigade Zieten: 5 SP")  # the totals of the selection
+        await pilot.app.workers.wait_for_complete()
+        # The same lines, not a tree built anew: only the labels with a total changed.
+        assert all(id(n) in lines for n in screen._lines.values())
+        changed = [n for n in screen._lines.values() if str(n.label) != lines[id(n)]]
+        assert changed and all("SP)" in str(n.label) for n in changed)
+        assert [c for c in zieten.parent.children if c is not zieten] == neighbours
+        assert str(zieten.label) == "Blücher's Corps: Brigade Zieten 5 SP"

@@ -43,7 +43,14 @@ def test_start(snap_compare, make_app, size):
     "name", ["overview", "oob", "turn", "weather", "command", "march", "recon", "battles", "history", "rules"]
 )
 def test_screen(snap_compare, make_app, played_file, name, size):
-    assert snap_compare(make_app(played_file, start=name), terminal_size=size)
+    assert snap_compare(make_app(played_file, start=name), run_before=settled, terminal_size=size)
+
+
+async def settled(pilot) -> None:
+    """Until the screen has shown what its workers read (the history, the order of battle)."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
 
 
 @pytest.mark.parametrize("size", SIZES)

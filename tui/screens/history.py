@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Input, Static
 
 from campaigns import history
+from campaigns.errors import CampaignError
+from models.search import SHORT_WINDOW, is_short
 from tui.screens.base import CampaignScreen
-from tui.widgets.cells import plain
+from tui.widgets.cells import fill
 from tui.widgets.kept import KeptTable
+
+Query = tuple[str, bool, int | None]  # (filter text, dice only, older than this id)
 
 
 class HistoryScreen(CampaignScreen):
@@ -26,9 +31,14 @@ class HistoryScreen(CampaignScreen):
     def __init__(self) -> None:
         super().__init__()
         self.dice_only = False
+        self._asked: Query | None = None  # the query the worker is answering
+        self._wanted: Query | None = None  # the newest query typed meanwhile
+        self._oldest: int | None = None  # the id of the oldest line shown, for the next page
+        self._full_page = False  # whether the last page was full, so older lines may follow
+        self._rows: list[history.Entry] = []  # every line shown, pages included
 
     def body(self) -> ComposeResult:
-        yield Static("History: newest first (u undo, y redo)", classes="title")
+        yield Static("History: newest first (u undo, y redo)", classes="title", id="history-title")
         yield Input(placeholder="filter: a word of the description, a unit, 'weather'...", id="filter")
         yield KeptTable(id="events", cursor_type="row", zebra_stripes=True)
 
@@ -36,12 +46,66 @@ class HistoryScreen(CampaignScreen):
         self.query_one("#events", DataTable).focus()
 
     def refresh_view(self) -> None:
-        text = self.query_one("#filter", Input).value
+        self._ask((self.query_one("#filter", Input).value, self.dice_only, None))
+
+    # -- reading off the UI thread ---------------------------------------------
+    #
+    # A keystroke never waits for a timer: the filter is read at once when no
+    # query runs, and the keystrokes typed while one runs are folded into a single
+    # query of the newest text when it ends (a slow database sees one query per
+    # answer, never a queue of them).
+
+    def _ask(self, query: Query) -> None:
+        self._wanted = query
+        if self._asked is None:
+            self._asked = query
+            self._read(query)
+
+    @work(thread=True, group="history")
+    def _read(self, query: Query) -> None:
+        text, dice_only, before = query
+        try:
+            rows: list[history.Entry] | str = history.entries(self.session, text, dice_only=dice_only, before=before)
+        except CampaignError as exc:
+            rows = str(exc)
+        self.app.call_from_thread(self._answered, query, rows)
+
+    def _answered(self, query: Query, rows: list[history.Entry] | str) -> None:
+        self._asked = None
+        if isinstance(rows, str):
+            self.notify(rows, severity="error", timeout=8)
+        elif query == self._wanted:
+            self._show(query, rows)
+        if self._wanted is not None and self._wanted != query:
+            self._ask(self._wanted)  # typed meanwhile: its answer replaces this one
+        else:
+            self._wanted = None
+
+    def _show(self, query: Query, rows: list[history.Entry]) -> None:
+        text, dice_only, before = query
         table = self.query_one("#events", DataTable)
-        table.clear(columns=True)
-        table.add_columns("#", "When", "What")
-        for entry in history.entries(self.session, text, dice_only=self.dice_only):
-            table.add_row(*plain(entry.ref, entry.when, entry.text))
+        cursor = table.cursor_row
+        self._rows = rows if before is None else self._rows + rows
+        fill(table, ("#", "When", "What"), ((None, (e.ref, e.when, e.text)) for e in self._rows))
+        if before is not None:
+            table.move_cursor(row=cursor, animate=False)
+        heads = [e.ref for e in rows if not e.ref.startswith(" ")]  # events, or rolls when dice only
+        self._full_page = len(heads) >= history.LIMIT
+        if heads:
+            self._oldest = int(heads[-1].lstrip("#d"))
+        title = "History: newest first (u undo, y redo)"
+        if text.strip() and is_short(text):
+            title += f"; one or two letters look through the newest {SHORT_WINDOW:,} lines only"
+        self.query_one("#history-title", Static).update(title)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        # The next page of older lines is read as the cursor reaches the last one.
+        table = event.data_table
+        if self._full_page and event.cursor_row >= table.row_count - 1 and self._asked is None:
+            self._full_page = False
+            self._ask((self.query_one("#filter", Input).value, self.dice_only, self._oldest))
+
+    # -- keys --------------------------------------------------------------------
 
     def on_input_changed(self, _event: Input.Changed) -> None:
         self.refresh_view()

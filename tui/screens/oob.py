@@ -3,13 +3,15 @@ the selected level, with SP totals; add, edit, move and remove through forms."""
 
 from __future__ import annotations
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Static, Tree
 from textual.widgets.tree import TreeNode
 
-from campaigns import oob
+from campaigns import oob, oob_view
+from campaigns.errors import CampaignError
 from campaigns.oob import General, Unit
 from campaigns.scenario import UNIT_KINDS
 from campaigns.stacks import plural
@@ -88,49 +90,116 @@ class OrderOfBattleScreen(CampaignScreen):
         self.set_class(event.size.width < NARROW, "narrow")
 
     # -- showing -------------------------------------------------------------
+    #
+    # The chain of command and its totals are read in a worker (campaigns.oob_view:
+    # the totals summed by the database); the units of a general when he is opened;
+    # the units listed in the table in a worker, the first SHOWN in the order of the
+    # tree. Coming back after a change relabels the lines whose text changed and
+    # rereads the units of the generals that are open; the tree is built anew only
+    # when the chain of command itself changed.
+
+    sides: list[oob_view.SideEntry] = []
+    _chain: object = None
+    _lines: dict[str, TreeNode] = {}
 
     def refresh_view(self) -> None:
+        opened = [key for key, node in self._lines.items() if node.children and key.startswith(("g:", "u:"))]
+        self._read_tree(opened)
+
+    @work(thread=True, exclusive=True, group="oob-tree")
+    def _read_tree(self, opened: list[str]) -> None:
+        try:
+            sides = oob_view.skeleton(self.session)
+            units = {key: self._units_of(key) for key in opened}
+        except CampaignError as exc:
+            self.app.call_from_thread(self.notify, str(exc), severity="error", timeout=8)
+            return
+        self.app.call_from_thread(self._show_tree, sides, units)
+
+    def _units_of(self, key: str) -> list[Unit]:
+        kind, ident = key.split(":", 1)
+        if kind == "g":
+            return oob_view.units_of(self.session, ident)
+        return oob_view.unattached_units(self.session, ident)
+
+    def _show_tree(self, sides: list[oob_view.SideEntry], units: dict[str, list[Unit]]) -> None:
+        shape = _shape(sides)
+        self.sides = sides
+        if shape != self._chain:
+            self._chain = shape
+            self._build()
+        else:
+            self._relabel(units)
+        self.show_detail()
+
+    def _build(self) -> None:
         tree = self.query_one("#tree", Tree)
-        selected = tree.cursor_node.data if tree.cursor_node else None
+        selected = _key(tree.cursor_node.data) if tree.cursor_node else None
         tree.clear()
         tree.root.expand()
-        self.sides = oob.tree(self.session)
+        self._lines = {}
         for side in self.sides:
-            total = oob.totals(oob.side_units(side))
-            side_node = tree.root.add(f"{side.side.name} ({total.strength_points} SP)", data=side, expand=True)
+            side_node = tree.root.add(_side_label(side), data=side, expand=True)
+            self._lines[f"s:{side.side.id}"] = side_node
             for army in side.armies:
-                units = oob.army_units(army)
-                army_node = side_node.add(f"{army.army.name} ({oob.totals(units).strength_points} SP)", data=army)
+                army_node = side_node.add(_army_label(army), data=army)
+                self._lines[f"a:{army.army.id}"] = army_node
                 for general in army.generals:
                     self._add_general(army_node, general)
-            if side.unattached:
-                loose = side_node.add("Units without a general", data=side.unattached)
-                for unit in side.unattached:
-                    loose.add_leaf(unit_label(unit), data=unit)
-        if selected is not None:
-            self._select(_key(selected))
-        else:
-            # The tree lays its new lines out on the next refresh; until then its
-            # cursor still holds the rows read before the change.
-            tree.call_after_refresh(self.show_detail)
+            if side.unattached.units or side.unattached.dummies:
+                loose = oob_view.Unattached(side.side.id, side.unattached)
+                self._lines[f"u:{side.side.id}"] = side_node.add("Units without a general", data=loose)
+        self._select(selected)
 
-    def _add_general(self, parent: TreeNode, node: oob.GeneralNode) -> None:
-        # A general's units and subordinates are added when he is first opened:
-        # a campaign of thousands of units would otherwise build every line at once.
-        g = node.general
-        parent.add(
-            f"{g.name} (R{g.rank} CV{g.command_value} TB{g.tactical_bonus})",
-            data=node,
-            allow_expand=bool(node.units or node.subordinates),
-        )
+    def _relabel(self, units: dict[str, list[Unit]]) -> None:
+        """The same chain of command: change the text of the lines that changed, nothing else."""
+        tree = self.query_one("#tree", Tree)
+        selected = _key(tree.cursor_node.data) if tree.cursor_node else None
+        moved = False
+        for side in self.sides:
+            _update(self._lines[f"s:{side.side.id}"], _side_label(side), side)
+            for army in side.armies:
+                _update(self._lines[f"a:{army.army.id}"], _army_label(army), army)
+                for general in oob_view.all_generals(army.generals):
+                    line = self._lines.get(f"g:{general.general.id}")  # None until his superior is opened
+                    if line is not None:
+                        _update(line, _general_label(general), general)
+            loose = self._lines.get(f"u:{side.side.id}")
+            if loose is not None:
+                loose.data = oob_view.Unattached(side.side.id, side.unattached)
+        for key, rows in units.items():
+            node = self._lines.get(key)
+            if node is None:
+                continue
+            leaves = [c for c in node.children if isinstance(c.data, Unit)]
+            if [leaf.data.id for leaf in leaves] == [u.id for u in rows]:  # type: ignore[union-attr]
+                for leaf, unit in zip(leaves, rows):
+                    _update(leaf, unit_label(unit), unit)
+                continue
+            moved = True
+            for leaf in leaves:
+                leaf.remove()
+            for index, unit in enumerate(rows):  # a general's units come before his subordinates
+                node.add_leaf(unit_label(unit), data=unit, before=index if node.children else None)
+        if moved:
+            self._select(selected)  # lines came and went: the cursor stays on what it was on
+
+    def _add_general(self, parent: TreeNode, entry: oob_view.GeneralEntry) -> None:
+        # A general's units and subordinates are added when he is first opened.
+        node = parent.add(_general_label(entry), data=entry, allow_expand=bool(entry.units or entry.subordinates))
+        self._lines[f"g:{entry.general.id}"] = node
 
     def _fill(self, branch: TreeNode) -> None:
         node = branch.data
-        if isinstance(node, oob.GeneralNode) and not branch.children:
-            for unit in node.units:
+        if isinstance(node, oob_view.GeneralEntry) and not branch.children:
+            # One general's units: a short read, done here so the lines are there when he opens.
+            for unit in oob_view.units_of(self.session, node.general.id) if node.units else []:
                 branch.add_leaf(unit_label(unit), data=unit)
             for sub in node.subordinates:
                 self._add_general(branch, sub)
+        elif isinstance(node, oob_view.Unattached) and not branch.children:
+            for unit in oob_view.unattached_units(self.session, node.side):
+                branch.add_leaf(unit_label(unit), data=unit)
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded) -> None:
         self._fill(event.node)
@@ -159,29 +228,39 @@ class OrderOfBattleScreen(CampaignScreen):
     def _path_to(self, ident: str) -> list[str]:
         """The keys from a side down to the side, army, general or unit `ident`."""
 
-        def in_general(node: oob.GeneralNode, trail: list[str]) -> list[str] | None:
-            here = [*trail, node.general.id]
-            if node.general.id == ident:
-                return here
-            if any(u.id == ident for u in node.units):
-                return [*here, ident]
-            for sub in node.subordinates:
-                if found := in_general(sub, here):
-                    return found
-            return None
+        def to_general(general_id: str) -> list[str]:
+            for side in self.sides:
+                for army in side.armies:
+                    trail = in_general(army.generals, general_id)
+                    if trail:
+                        return [side.side.id, army.army.id, *trail]
+            return []
 
-        for side in getattr(self, "sides", []):
+        def in_general(entries: list[oob_view.GeneralEntry], general_id: str) -> list[str]:
+            for entry in entries:
+                if entry.general.id == general_id:
+                    return [general_id]
+                below = in_general(entry.subordinates, general_id)
+                if below:
+                    return [entry.general.id, *below]
+            return []
+
+        for side in self.sides:
             if side.side.id == ident:
                 return [ident]
             for army in side.armies:
                 if army.army.id == ident:
                     return [side.side.id, ident]
-                for general in army.generals:
-                    if found := in_general(general, [side.side.id, army.army.id]):
-                        return found
-            if any(u.id == ident for u in side.unattached):
-                return [side.side.id, "unattached", ident]
-        return []
+        if trail := to_general(ident):
+            return trail
+        where = oob_view.locate(self.session, ident)
+        if where is None:
+            return []
+        general, side_id = where
+        if general is None:
+            return [side_id, "unattached", ident]
+        trail = to_general(general)
+        return [*trail, ident] if trail else []
 
     def on_tree_node_highlighted(self, _event: Tree.NodeHighlighted) -> None:
         self.show_detail()
@@ -189,20 +268,27 @@ class OrderOfBattleScreen(CampaignScreen):
     def show_detail(self) -> None:
         tree = self.query_one("#tree", Tree)
         data = tree.cursor_node.data if tree.cursor_node else None
-        units: list[Unit] = []
-        title = "All sides"
-        if isinstance(data, oob.SideNode):
-            units, title = oob.side_units(data), data.side.name
-        elif isinstance(data, oob.ArmyNode):
-            units, title = oob.army_units(data), data.army.name
-        elif isinstance(data, oob.GeneralNode):
-            units, title = oob.units_under(data), data.general.name
-        elif isinstance(data, Unit):
-            units, title = [data], data.name
-        elif isinstance(data, list):
-            units, title = data, "Units without a general"
-        else:
-            units = [u for s in getattr(self, "sides", []) for u in oob.side_units(s)]
+        if isinstance(data, Unit):
+            self._show_units(data, [data])
+            return
+        self._show_totals(data)
+        self._read_units(data)
+
+    @work(thread=True, exclusive=True, group="oob-units")
+    def _read_units(self, item: object) -> None:
+        try:
+            units = oob_view.listed(self.session, item, self.sides, SHOWN)
+        except CampaignError as exc:
+            self.app.call_from_thread(self.notify, str(exc), severity="error", timeout=8)
+            return
+        self.app.call_from_thread(self._show_units, item, units)
+
+    def _show_units(self, item: object, units: list[Unit]) -> None:
+        node = self.query_one("#tree", Tree).cursor_node
+        if (node.data if node else None) is not item:
+            return  # the cursor moved on meanwhile: its own read follows
+        if isinstance(item, Unit):
+            self._show_totals(item)
         fill(
             self.query_one("#detail", DataTable),
             ("Name", "Kind", "SP", "Coh", "AB", "CB", "Where"),
@@ -217,10 +303,23 @@ class OrderOfBattleScreen(CampaignScreen):
             # The tree beside it already shows whole names: keep SP, cohesion and the bonuses in view.
             widest={"Name": 40 if self.has_class("narrow") else 24, "Where": 16},
         )
-        total = oob.totals(units)
+
+    def _show_totals(self, data: object) -> None:
+        if isinstance(data, (oob_view.SideEntry, oob_view.ArmyEntry, oob_view.GeneralEntry, oob_view.Unattached)):
+            total = data.totals
+            title = {
+                oob_view.SideEntry: lambda d: d.side.name,
+                oob_view.ArmyEntry: lambda d: d.army.name,
+                oob_view.GeneralEntry: lambda d: d.general.name,
+                oob_view.Unattached: lambda d: "Units without a general",
+            }[type(data)](data)
+        elif isinstance(data, Unit):
+            total, title = oob.totals([data]), data.name
+        else:
+            total, title = oob_view.combined(s.totals for s in self.sides), "All sides"
         kinds = ", ".join(f"{k} {v}" for k, v in total.by_kind.items())
         dummies = f"; {plural(total.dummies, 'dummy', 'dummies')}" if total.dummies else ""
-        more = f" (the first {SHOWN} listed: open a general for his)" if len(units) > SHOWN else ""
+        more = f" (the first {SHOWN} listed: open a general for his)" if total.units + total.dummies > SHOWN else ""
         self.query_one("#totals", Static).update(
             f"{title}: {total.strength_points} SP ({kinds}) in {plural(total.units, 'unit')}{dummies}{more}"
         )
@@ -232,7 +331,7 @@ class OrderOfBattleScreen(CampaignScreen):
         data = node.data if node else None
         if isinstance(data, Unit):
             return data
-        if isinstance(data, oob.GeneralNode):
+        if isinstance(data, oob_view.GeneralEntry):
             return data.general
         return None
 
@@ -241,7 +340,7 @@ class OrderOfBattleScreen(CampaignScreen):
         if isinstance(item, Unit):
             node = self.query_one("#tree", Tree).cursor_node
             parent = node.parent.data if node and node.parent else None
-            return parent.general if isinstance(parent, oob.GeneralNode) else None
+            return parent.general if isinstance(parent, oob_view.GeneralEntry) else None
         return item
 
     # -- actions -------------------------------------------------------------
@@ -290,7 +389,7 @@ class OrderOfBattleScreen(CampaignScreen):
             (g.general.id, f"{g.general.name} ({a.army.name})")
             for s in self.sides
             for a in s.armies
-            for g in _all_generals(a.generals)
+            for g in oob_view.all_generals(a.generals)
             if g.general.id != item.id
         ]
         move = oob.move_unit if isinstance(item, Unit) else oob.move_general
@@ -364,7 +463,7 @@ class OrderOfBattleScreen(CampaignScreen):
 
 def _key(data: object) -> str | None:
     """The id of what a tree node shows: a unit, a general, an army or a side."""
-    if isinstance(data, list):
+    if isinstance(data, oob_view.Unattached):
         return "unattached"
     for holder in ("general", "army", "side"):
         inner = getattr(data, holder, None)
@@ -373,10 +472,36 @@ def _key(data: object) -> str | None:
     return getattr(data, "id", None)
 
 
-def _all_generals(nodes: list[oob.GeneralNode]) -> list[oob.GeneralNode]:
-    out = []
-    for node in nodes:
-        out.append(node)
-        out.extend(_all_generals(node.subordinates))
-    return out
+def _side_label(side: oob_view.SideEntry) -> str:
+    return f"{side.side.name} ({side.totals.strength_points} SP)"
 
+
+def _army_label(army: oob_view.ArmyEntry) -> str:
+    return f"{army.army.name} ({army.totals.strength_points} SP)"
+
+
+def _general_label(entry: oob_view.GeneralEntry) -> str:
+    g = entry.general
+    return f"{g.name} (R{g.rank} CV{g.command_value} TB{g.tactical_bonus})"
+
+
+def _update(node: TreeNode, label: str, data: object) -> None:
+    node.data = data
+    if str(node.label) != label:
+        node.set_label(label)
+
+
+def _shape(sides: list[oob_view.SideEntry]) -> object:
+    """The chain of command without its numbers: when it changes, the tree is built anew."""
+
+    def general(entry: oob_view.GeneralEntry) -> object:
+        return (entry.general.id, bool(entry.units), tuple(general(s) for s in entry.subordinates))
+
+    return tuple(
+        (
+            side.side.id,
+            tuple((army.army.id, tuple(general(g) for g in army.generals)) for army in side.armies),
+            bool(side.unattached.units or side.unattached.dummies),
+        )
+        for side in sides
+    )

@@ -1,0 +1,116 @@
+"""Finding the events and rolls whose text holds a few letters, through an index.
+
+The history filter must not read every event at every keystroke: a campaign
+played for years holds a million of them. Migration 0003 builds the index and
+keeps it up to date in the same transaction as each change:
+
+- SQLite: FTS5 tables with the trigram tokenizer (`event_search` over
+  `event.description`, `dice_roll_search` over `dice_roll.purpose`), external
+  content, kept in step by triggers. A trigram index answers any substring of
+  three letters or more, ignoring case, as `ILIKE '%word%'` would.
+- PostgreSQL: GIN indexes with `pg_trgm` (`ix_event_description_trgm`...), which
+  `ILIKE '%word%'` uses. Where the extension cannot be created (no contrib
+  package, no right to create it), full-text GIN indexes instead
+  (`ix_event_description_fts`...): they match words that *start* with each word
+  typed, not any substring; `search_mode` says which one a database has.
+
+One or two letters make no trigram. Rather than read the whole history for
+them, they are looked for in the `SHORT_WINDOW` newest rows only; the screen
+says so, and a third letter searches everything.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy import Connection, text
+
+SHORT_WINDOW = 20_000  # rows looked through for a needle of one or two letters
+TRIGRAM = 3
+
+# What migration 0003 makes; tests and the schema comparison know them by these names.
+SQLITE_TABLES = {"event_search": ("event", "description"), "dice_roll_search": ("dice_roll", "purpose")}
+POSTGRES_INDEXES = {"event": "description", "dice_roll": "purpose"}
+
+
+def is_search_object(name: str | None) -> bool:
+    """Whether `name` is one of the search index's tables, shadow tables, triggers or indexes."""
+    if not name:
+        return False
+    return name.startswith(tuple(SQLITE_TABLES)) or name.endswith(("_trgm", "_fts"))
+
+
+def outside_models(name: str | None, _type: str, _parent: object) -> bool:
+    """Alembic's `include_name`: False for what migration 0003 made outside the SQLModel tables."""
+    return not is_search_object(name)
+
+
+def postgres_index(table: str, kind: str) -> str:
+    return f"ix_{table}_{POSTGRES_INDEXES[table]}_{kind}"
+
+
+def search_mode(connection: Connection) -> str:
+    """"fts5", "trigram", "words" (PostgreSQL full text) or "scan" (no index: an unmigrated database)."""
+    if connection.dialect.name == "sqlite":
+        found = connection.execute(
+            text("SELECT 1 FROM sqlite_master WHERE name = 'event_search'")
+        ).first()
+        return "fts5" if found else "scan"
+    names = set(
+        connection.execute(text("SELECT indexname FROM pg_indexes WHERE tablename = 'event'")).scalars()
+    )
+    if postgres_index("event", "trgm") in names:
+        return "trigram"
+    if postgres_index("event", "fts") in names:
+        return "words"
+    return "scan"
+
+
+def is_short(needle: str) -> bool:
+    return len(needle.strip()) < TRIGRAM
+
+
+def matching_ids(
+    connection: Connection, table: str, needle: str, limit: int, *, before: int | None = None
+) -> list[int]:
+    """The ids of the newest rows of `table` ("event" or "dice_roll") whose text
+    holds `needle`, newest first, at most `limit`; only ids below `before` if given."""
+    column = POSTGRES_INDEXES[table]
+    needle = needle.strip()
+    mode = search_mode(connection)
+    older = "" if before is None else f"AND {'rowid' if mode == 'fts5' and not is_short(needle) else 'id'} < {int(before)}"
+    like = "ILIKE" if connection.dialect.name == "postgresql" else "LIKE"  # SQLite's LIKE ignores case
+    if is_short(needle) or mode == "scan":
+        window = "" if mode == "scan" else f"AND id > (SELECT coalesce(max(id), 0) FROM {table}) - {SHORT_WINDOW}"
+        query = f"SELECT id FROM {table} WHERE {column} {like} :like ESCAPE '\\' {window} {older} ORDER BY id DESC LIMIT :limit"
+        return list(connection.execute(text(query), {"like": _pattern(needle), "limit": limit}).scalars())
+    if mode == "fts5":
+        # FTS5 answers LIKE from the trigram index, and faster than the same letters as
+        # a phrase (MATCH): fewer position lists are read. A LIKE with ESCAPE would not
+        # reach the index: a "_" (any one letter to LIKE) is checked again with instr(),
+        # and a needle holding "%" or "\\" is matched as a phrase.
+        values = {"value": f"%{needle}%", "needle": needle.lower(), "limit": limit}
+        if re.search(r"[\\%]", needle):
+            where, values["value"] = f"{table}_search MATCH :value", '"' + needle.replace('"', '""') + '"'
+        elif "_" in needle:
+            where = f"{column} LIKE :value AND instr(lower({column}), :needle) > 0"
+        else:
+            where = f"{column} LIKE :value"
+        query = f"SELECT rowid FROM {table}_search WHERE {where} {older} ORDER BY rowid DESC LIMIT :limit"
+        return list(connection.execute(text(query), values).scalars())
+    if mode == "trigram":
+        query = f"SELECT id FROM {table} WHERE {column} ILIKE :like ESCAPE '\\' {older} ORDER BY id DESC LIMIT :limit"
+        return list(connection.execute(text(query), {"like": _pattern(needle), "limit": limit}).scalars())
+    words = re.findall(r"\w+", needle)
+    if not words:
+        return []
+    query = (
+        f"SELECT id FROM {table} WHERE to_tsvector('simple', {column}) @@ to_tsquery('simple', :words) "
+        f"{older} ORDER BY id DESC LIMIT :limit"
+    )
+    return list(connection.execute(text(query), {"words": " & ".join(f"{w}:*" for w in words), "limit": limit}).scalars())
+
+
+def _pattern(needle: str) -> str:
+    """`%needle%` for LIKE, with the umpire's own "%", "_" and "\\" taken literally."""
+    return "%" + re.sub(r"([\\%_])", r"\\\1", needle) + "%"

@@ -81,11 +81,7 @@ def _fill(path: Path, base, units: int, events: int) -> None:
     try:
         db.execute("PRAGMA synchronous = OFF")  # a cache file, built under a temporary name
         db.execute("BEGIN")
-        # The search index is built once at the end ('rebuild'), not row by row by its
-        # triggers: the same index, in a third of the time. The triggers are put back as they were.
-        triggers = db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
-        for name, _sql in triggers:
-            db.execute(f"DROP TRIGGER {name}")
+        # The search index is built once at the end ('rebuild'), not row by row.
         db.executemany(
             "INSERT INTO unit (id, name, nation, kind, general, strength_points, cohesion, artillery_bonus, "
             "cavalry_bonus, fatigued, entrenched, out_of_command, location) VALUES (?,?,?,?,?,?,?,0,0,0,0,0,?)",
@@ -106,8 +102,6 @@ def _fill(path: Path, base, units: int, events: int) -> None:
             rolls += len(dice)
         for table in ("event_search", "dice_roll_search"):
             db.execute(f"INSERT INTO {table}({table}) VALUES ('rebuild')")
-        for _name, sql in triggers:
-            db.execute(sql)
         db.execute("UPDATE campaign SET version = version + ?, dice_next_index = ?", (events, rolls))
         db.execute("COMMIT")
     finally:

@@ -16,7 +16,7 @@ import orjson
 from sqlalchemy import Connection, MetaData, String, Table, exc, select, text
 from sqlmodel import SQLModel
 
-from models import schema
+from models import schema, search
 from models.errors import CampaignFileError
 from models.export_format import BadRow, validate_row
 from models.opening import build_new
@@ -124,6 +124,7 @@ def load(target: Target, document: Any, *, source: str = "the export") -> Campai
         _check_references(present, found, source)
         for table in present:
             _insert(connection, table, found[table.name], source)
+        search.rebuild(connection)  # rows written in bulk: the history's index is built once
         if connection.dialect.name == "postgresql":
             # Check the rows' references now: PostgreSQL alters no table with checks pending.
             connection.execute(text("SET CONSTRAINTS ALL IMMEDIATE"))

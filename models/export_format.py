@@ -82,13 +82,20 @@ class Change(_Loose):
     after: dict[str, Any] | None = None
 
 
+class Replay(BaseModel):
+    """What an undo or redo event holds: the action it undid or redid (models.journal)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    event: StrictInt = Field(ge=1)
+
+
 # The JSON columns whose contents other code reads item by item.
 SHAPES: dict[tuple[str, str], Any] = {
     ("campaign", "dice_mode"): DiceMode,
     ("dice_roll", "mode"): DiceMode,
     ("dice_roll", "raw"): list[Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)]],
     ("dice_roll", "modifiers"): list[Modifier],
-    ("event", "changes"): list[Change],
+    ("event", "changes"): list[Change] | list[Replay],
 }
 
 

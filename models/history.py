@@ -20,6 +20,7 @@ from sqlalchemy import Table, and_, delete, event, insert, inspect, select, upda
 from sqlalchemy.orm import Session
 from sqlmodel import SQLModel
 
+from models import search
 from models.errors import StoreError
 from models.values import from_json, row_from_json, to_json
 
@@ -149,6 +150,15 @@ def _apply(
     else:
         statement = update(table).where(where).values(row_from_json(table, target))
     result = session.execute(statement)
+    if change["table"] in search.CONTENT:
+        column = search.CONTENT[change["table"]]
+        search.index_row(
+            session.connection(),
+            change["table"],
+            change["key"]["id"],
+            old=None if current is None else current.get(column),
+            new=None if target is None else target.get(column),
+        )
     if current is not None and result.rowcount != 1:  # type: ignore[attr-defined]
         raise StoreError(
             f"the history does not match the campaign: {change['table']} {change['key']} is missing"

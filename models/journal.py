@@ -10,6 +10,9 @@ are in the campaign now.
   newest action was taken: an action taken after an undo abandons what was
   undone before it (it stays in the record, marked undone, and cannot be redone,
   because the campaign has moved on from the state it was made in).
+- Files written before undo events existed kept an undone action only at the end
+  of the log, with no undo event naming it: those are at the bottom of the redo
+  stack, newest first, so they redo oldest first as they did then.
 
 Plain SQL on a connection, so the overview (which reads without the ORM) and
 the store share one reading.
@@ -33,6 +36,12 @@ UNDOABLE = text(
 )
 LAST_TAKEN = text("SELECT max(id) FROM event WHERE kind NOT IN ('undo', 'redo')")
 REPLAYS_SINCE = text("SELECT kind, changes FROM event WHERE id > :since AND kind IN ('undo', 'redo') ORDER BY id")
+# "undone = :yes", not a bare "undone": only a comparison reaches the index ix_event_undone.
+NEWEST_DONE = text("SELECT max(id) FROM event WHERE NOT undone AND kind NOT IN ('undo', 'redo')")
+UNDONE_SINCE = text(
+    "SELECT id FROM event WHERE undone = :yes AND kind = 'action' AND id > :since ORDER BY id DESC"
+).bindparams(yes=True)
+NAMED_SINCE = text("SELECT changes FROM event WHERE id > :since AND kind IN ('undo', 'redo')")
 ABANDONED = text("SELECT count(*) FROM event WHERE undone AND kind = 'action'")
 
 
@@ -55,8 +64,17 @@ def undo_target(db: Connection) -> int | None:
 def redo_target(db: Connection) -> int | None:
     """The action a redo would redo: the last one undone since the newest action was taken."""
     since = db.execute(LAST_TAKEN).scalar() or 0
-    stack = redo_stack(db.execute(REPLAYS_SINCE, {"since": since}))
+    stack = _legacy_undone(db) + redo_stack(db.execute(REPLAYS_SINCE, {"since": since}))
     return stack[-1] if stack else None
+
+
+def _legacy_undone(db: Connection) -> list[int]:
+    """Undone actions above the newest done one that no undo event names (written before there were any)."""
+    undone = list(db.execute(UNDONE_SINCE, {"since": db.execute(NEWEST_DONE).scalar() or 0}).scalars())
+    if not undone:
+        return []
+    named = {target(changes) for changes in db.execute(NAMED_SINCE, {"since": undone[-1]}).scalars()}
+    return [number for number in undone if number not in named]
 
 
 def redo_stack(replays: Iterable[Any]) -> list[int]:

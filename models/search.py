@@ -31,6 +31,52 @@ TRIGRAM = 3
 # What migration 0003 makes; tests and the schema comparison know them by these names.
 SQLITE_TABLES = {"event_search": ("event", "description"), "dice_roll_search": ("dice_roll", "purpose")}
 POSTGRES_INDEXES = {"event": "description", "dice_roll": "purpose"}
+CONTENT = {"event": "description", "dice_roll": "purpose"}  # the indexed column of each table
+
+
+def index_row(connection: Connection, table: str, rowid: int, *, old: str | None, new: str | None) -> None:
+    """Keep `table`'s SQLite search index in step with one row whose text went from `old` to `new`
+    (None: the row was not there, or is no longer). PostgreSQL keeps its indexes itself."""
+    if connection.dialect.name != "sqlite" or table not in CONTENT or old == new and old is not None:
+        return
+    search, column = f"{table}_search", CONTENT[table]
+    if old is not None:
+        connection.execute(
+            text(f"INSERT INTO {search}({search}, rowid, {column}) VALUES ('delete', :id, :text)"),
+            {"id": rowid, "text": old},
+        )
+    if new is not None:
+        connection.execute(text(f"INSERT INTO {search}(rowid, {column}) VALUES (:id, :text)"), {"id": rowid, "text": new})
+
+
+def rebuild(connection: Connection) -> None:
+    """Build the SQLite search index anew from its tables (after rows were written in bulk)."""
+    if connection.dialect.name != "sqlite" or search_mode(connection) != "fts5":
+        return
+    for search in SQLITE_TABLES:
+        connection.execute(text(f"INSERT INTO {search}({search}) VALUES ('rebuild')"))
+
+
+def listen(model: type, table: str) -> None:
+    """Index what the ORM writes to `table` (an event or a dice roll) in the same flush."""
+    from sqlalchemy import event, inspect
+
+    column = CONTENT[table]
+
+    def inserted(_mapper: object, connection: Connection, row: object) -> None:
+        index_row(connection, table, row.id, old=None, new=getattr(row, column))  # type: ignore[attr-defined]
+
+    def updated(_mapper: object, connection: Connection, row: object) -> None:
+        change = inspect(row).attrs[column].history
+        if change.deleted:
+            index_row(connection, table, row.id, old=change.deleted[0], new=getattr(row, column))  # type: ignore[attr-defined]
+
+    def deleted(_mapper: object, connection: Connection, row: object) -> None:
+        index_row(connection, table, row.id, old=getattr(row, column), new=None)  # type: ignore[attr-defined]
+
+    event.listen(model, "after_insert", inserted)
+    event.listen(model, "after_update", updated)
+    event.listen(model, "after_delete", deleted)
 
 
 def is_search_object(name: str | None) -> bool:

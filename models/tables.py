@@ -18,6 +18,8 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, ForeignKey, Index
 from sqlmodel import Field, SQLModel
 
+from models import search
+
 
 def _ref(target: str, *, nullable: bool = False, index: bool = True) -> Any:
     """A column holding the key of a row of another table, checked at commit."""
@@ -222,3 +224,8 @@ class Event(SQLModel, table=True):
     description: str
     changes: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSON)
     undone: bool = Field(default=False, index=True)
+
+
+# The history's search index follows every event and roll the ORM writes (models.search).
+search.listen(Event, "event")
+search.listen(DiceRoll, "dice_roll")

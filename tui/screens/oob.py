@@ -392,12 +392,12 @@ class OrderOfBattleScreen(CampaignScreen):
             for g in oob_view.all_generals(a.generals)
             if g.general.id != item.id
         ]
+        names = {g.general.id: g.general.name for s in self.sides for a in s.armies for g in oob_view.all_generals(a.generals)}
         move = oob.move_unit if isinstance(item, Unit) else oob.move_general
 
         def picked(general_id: str | None) -> None:
             if general_id:
-                name = next((g.general.name for s in self.sides for a in s.armies for g in _all_generals(a.generals)
-                             if g.general.id == general_id), general_id)
+                name = names.get(general_id, general_id)
                 self.attempt(lambda: move(self.session, item.id, general_id), f"{item.name} now under {name}.")
 
         self.app.push_screen(PickScreen(f"Attach {item.name} to", generals), picked)

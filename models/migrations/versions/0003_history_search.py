@@ -3,8 +3,11 @@ an index that holds the unit totals, so the order of battle is summed without re
 
 SQLite: FTS5 tables with the trigram tokenizer over `event.description` and
 `dice_roll.purpose` (external content: they hold only the index), filled from
-the rows already there and kept up to date by triggers, in the same transaction
-as the change that fires them.
+the rows already there. No triggers: campaign files are opened with
+`trusted_schema` off, under which a trigger may not write to a virtual table, and
+a trigger in a file from someone else is refused by the schema gate anyway. The
+store keeps the index in step itself, in the same transaction as each change
+(models.search.index_row).
 
 PostgreSQL: GIN indexes with the `pg_trgm` operator class, which `ILIKE
 '%word%'` uses. When the extension cannot be created (not installed, or the user
@@ -50,11 +53,6 @@ def _sqlite_index(table: str, column: str) -> None:
         f"CREATE VIRTUAL TABLE {search} USING fts5({column}, content='{table}', content_rowid='id', tokenize='trigram')"
     )
     op.execute(f"INSERT INTO {search}({search}) VALUES ('rebuild')")
-    add = f"INSERT INTO {search}(rowid, {column}) VALUES (new.id, new.{column});"
-    remove = f"INSERT INTO {search}({search}, rowid, {column}) VALUES ('delete', old.id, old.{column});"
-    op.execute(f"CREATE TRIGGER {search}_insert AFTER INSERT ON {table} BEGIN {add} END")
-    op.execute(f"CREATE TRIGGER {search}_delete AFTER DELETE ON {table} BEGIN {remove} END")
-    op.execute(f"CREATE TRIGGER {search}_update AFTER UPDATE OF {column} ON {table} BEGIN {remove} {add} END")
 
 
 def _pg_trgm() -> bool:
@@ -74,8 +72,6 @@ def downgrade() -> None:
     op.drop_index("ix_unit_strength", "unit")
     if op.get_bind().dialect.name == "sqlite":
         for table in INDEXED:
-            for trigger in ("insert", "delete", "update"):
-                op.execute(f"DROP TRIGGER {table}_search_{trigger}")
             op.execute(f"DROP TABLE {table}_search")
         mark_sqlite_schema(2)
     else:

@@ -65,3 +65,27 @@ def test_rules_show_refuses_an_unknown_rule_set_in_one_line(capsys):
     assert main(["rules", "show", "nosuch"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no rule set 'nosuch'" in err
+
+
+def test_allemagne1813_modifiers_quote_only_the_card():
+    """modifiers.toml's `printed` lines are the card's words (its bullets and tabs aside)."""
+    import tomllib
+
+    from rules.allemagne1813.data import PATH
+
+    skip_without_card(CARD_OF["allemagne1813"])
+    # the text copy's bullets ('•') fall anywhere, even inside '(• *)'
+    printed = squash(card_text(CARD_OF["allemagne1813"]).replace("•", " ")).replace("( ", "(")
+
+    def quotes(node):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                yield from (value if isinstance(value, list) else [value]) if key == "printed" else quotes(value)
+        elif isinstance(node, list):
+            for item in node:
+                yield from quotes(item)
+
+    lines = list(quotes(tomllib.loads(PATH.read_text(encoding="utf-8"))))
+    assert len(lines) > 20
+    for line in lines:
+        assert squash(line) in printed, line

@@ -16,6 +16,7 @@ from typing import NoReturn
 
 from sqlmodel import select
 
+from campaigns.errors import CampaignError
 from campaigns.log import audit_dice, log_lines
 from campaigns.scenario import ScenarioError, load_scenario, scenario_ids
 from campaigns.setup import create_campaign
@@ -49,7 +50,8 @@ def main(argv: Sequence[str]) -> int:
         return int(done.code or 0)
     except UsageError as error:
         return _fail(f"{error} (see adjutant {argv[0] + ' ' if argv else ''}--help)")
-    except (StoreError, ScenarioError, ValueError) as error:
+    except (StoreError, ScenarioError, CampaignError, ValueError) as error:
+        # CampaignError: a stored battle the rules now refuse (its set-up, say) is one sentence too
         return _fail(str(error))
     except BrokenPipeError:  # `adjutant export FILE | head`: the reader has had enough
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

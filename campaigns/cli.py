@@ -1,4 +1,4 @@
-"""The campaign-file commands of `adjutant`: new, scenarios, check, export, import, log, dice, battles.
+"""The campaign-file commands of `adjutant`: new, scenarios, check, export, import, log, dice, battles, options.
 
 A campaign is named by its FILE, or, for a club's shared campaign, by a database
 URL given with --db or in ADJUTANT_DATABASE_URL. Errors end in one sentence on
@@ -110,6 +110,11 @@ def _parser() -> _Parser:
     battles = command(commands, "battles", _battles, "print the after-action account of every battle")
     campaign(battles)
     battles.add_argument("--list", action="store_true", help="one line a battle instead of the accounts")
+    options = command(commands, "options", _options, "show the rules options of the campaign, or change them")
+    campaign(options)
+    options.add_argument(
+        "--set", metavar="OPTION=VALUE", action="append", default=[], help="choose a reading for this campaign (repeatable)"
+    )
     return parser
 
 
@@ -214,6 +219,27 @@ def _verify(args: argparse.Namespace) -> int:
     if audit.mismatches:
         return FAULT
     print(f"All {audit.rolled} rolled dice match the campaign's seed.")
+    return OK
+
+
+def _options(args: argparse.Namespace) -> int:
+    from campaigns.rules_options import choose, describe
+    from campaigns.session import CampaignSession
+
+    pairs = []
+    for pair in args.set:
+        option, sep, value = pair.partition("=")
+        if not sep or not option or not value:
+            raise UsageError(f"--set takes OPTION=VALUE (for example battle_rounds=6), not {pair!r}")
+        pairs.append((option.strip(), value.strip()))
+    session = CampaignSession(open_campaign(_target(args)))
+    try:
+        for option, value in pairs:
+            print(choose(session, option, value))
+        if not pairs:
+            print(describe(session))
+    finally:
+        session.close()
     return OK
 
 

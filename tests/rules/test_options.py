@@ -3,8 +3,11 @@ card words are the card's, and `adjutant rules show RULESET` lists them."""
 
 from __future__ import annotations
 
+import tomllib
+
 import pytest
 
+from rules.allemagne1813.data import PATH
 from rules.loader import ruleset_ids
 from rules.options import load_options
 from tests.rules.cards import CARD_OF, card_text, skip_without_card
@@ -69,10 +72,6 @@ def test_rules_show_refuses_an_unknown_rule_set_in_one_line(capsys):
 
 def test_allemagne1813_modifiers_quote_only_the_card():
     """modifiers.toml's `printed` lines are the card's words (its bullets and tabs aside)."""
-    import tomllib
-
-    from rules.allemagne1813.data import PATH
-
     skip_without_card(CARD_OF["allemagne1813"])
     # the text copy's bullets ('•') fall anywhere, even inside '(• *)'
     printed = squash(card_text(CARD_OF["allemagne1813"]).replace("•", " ")).replace("( ", "(")

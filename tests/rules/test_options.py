@@ -61,7 +61,10 @@ def test_rules_show_lists_the_readings_with_the_cards_words(capsys):
     out = capsys.readouterr().out
     assert "battle_rounds: Battles: how many rounds of combat" in out
     assert "Card: Fourth round of combat in a battle: A -1L and D -1L" in out
-    assert "reconnaissance_units" in out
+    assert "reconnaissance_units" in out and "Conversion" not in out  # the campaign's own rules convert nothing
+    assert main(["rules", "show", "kallistra_acw"]) == 0
+    out = capsys.readouterr().out
+    assert "a force's artillery bonus (AB) on the table, 1 artillery unit of 2 stands per point" in out
 
 
 def test_rules_show_refuses_an_unknown_rule_set_in_one_line(capsys):

@@ -8,7 +8,7 @@ import tomllib
 import pytest
 
 from rules.allemagne1813.data import PATH
-from rules.loader import ruleset_ids
+from rules.loader import load_ruleset, ruleset_ids
 from rules.options import load_options
 from tests.rules.cards import CARD_OF, card_text, skip_without_card
 from tui.cli import main
@@ -91,3 +91,14 @@ def test_allemagne1813_modifiers_quote_only_the_card():
     assert len(lines) > 20
     for line in lines:
         assert squash(line) in printed, line
+
+
+@pytest.mark.parametrize("ruleset", sorted(CARD_OF))
+def test_every_tables_card_notes_are_the_cards_words(ruleset):
+    """`adjutant rules show` prints them as 'Card: ...': translations and readings go in notes."""
+    card = CARD_OF[ruleset]
+    skip_without_card(card)
+    printed = squash(card_text(card).replace("•", " "))
+    for table in load_ruleset(ruleset).values():
+        for note in table.card_notes:
+            assert squash(note) in printed, (table.id, note)

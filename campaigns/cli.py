@@ -1,4 +1,4 @@
-"""The campaign-file commands of `adjutant`: new, scenarios, check, export, import, log, dice, battles.
+"""The campaign-file commands of `adjutant`: new, scenarios, check, export, import, log, dice, battles, options.
 
 A campaign is named by its FILE, or, for a club's shared campaign, by a database
 URL given with --db or in ADJUTANT_DATABASE_URL. Errors end in one sentence on
@@ -24,6 +24,7 @@ from typing import NoReturn
 
 from sqlmodel import select
 
+from campaigns.errors import CampaignError
 from campaigns.log import audit_dice, log_lines
 from campaigns.scenario import ScenarioError, load_scenario, scenario_ids
 from campaigns.setup import create_campaign
@@ -59,7 +60,8 @@ def main(argv: Sequence[str]) -> int:
         return int(done.code or 0)
     except UsageError as error:
         return _fail(f"{error} (see adjutant {argv[0] + ' ' if argv else ''}--help)")
-    except (StoreError, ScenarioError, ValueError) as error:
+    except (StoreError, ScenarioError, CampaignError, ValueError) as error:
+        # CampaignError: a stored battle the rules now refuse (its set-up, say) is one sentence too
         return _fail(str(error))
     except BrokenPipeError:  # `adjutant export FILE | head`: the reader has had enough
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -136,6 +138,11 @@ def _parser() -> _Parser:
     battles = command(commands, "battles", _battles, "print the after-action account of every battle")
     campaign(battles)
     battles.add_argument("--list", action="store_true", help="one line a battle instead of the accounts")
+    options = command(commands, "options", _options, "show the rules options of the campaign, or change them")
+    campaign(options)
+    options.add_argument(
+        "--set", metavar="OPTION=VALUE", action="append", default=[], help="choose a reading for this campaign (repeatable)"
+    )
     return parser
 
 
@@ -256,6 +263,27 @@ def _verify(args: argparse.Namespace) -> int:
         say(f"No rolled dice to verify{typed or ': none stored yet'}.")
     else:
         say(f"All {audit.rolled} rolled {'die matches' if audit.rolled == 1 else 'dice match'} the campaign's seed{typed}.")
+    return OK
+
+
+def _options(args: argparse.Namespace) -> int:
+    from campaigns.rules_options import choose, describe
+    from campaigns.session import CampaignSession
+
+    pairs = []
+    for pair in args.set:
+        option, sep, value = pair.partition("=")
+        if not sep or not option or not value:
+            raise UsageError(f"--set takes OPTION=VALUE (for example battle_rounds=6), not {pair!r}")
+        pairs.append((option.strip(), value.strip()))
+    session = CampaignSession(open_campaign(_target(args)))
+    try:
+        for option, value in pairs:
+            print(choose(session, option, value))
+        if not pairs:
+            print(describe(session))
+    finally:
+        session.close()
     return OK
 
 

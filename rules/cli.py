@@ -10,6 +10,7 @@ import argparse
 import json
 import re
 import sys
+import textwrap
 from fractions import Fraction
 
 from rules.errors import RulesError
@@ -77,9 +78,19 @@ def _axes(table: Table, pairs: list[str], skip: str | None = None) -> dict[str, 
 
 
 def _options(ruleset: str) -> str:
+    from rules.conversion import load_conversion
+
     if ruleset not in ruleset_ids():
         raise RulesError(f"no rule set {ruleset!r}; the rule sets are " + ", ".join(ruleset_ids()))
-    return render_options(ruleset)
+    out = render_options(ruleset)
+    conversion = load_conversion(ruleset)
+    if conversion is not None and conversion.ab_reason:  # editorial, not a card's reading, but a rule all the same
+        out += (
+            f"\n\nConversion (rules/{ruleset}/conversion.toml, editorial): a force's artillery bonus (AB) on the table,"
+            f" {conversion.ab_units_per_point} artillery unit of {conversion.ab_size} {conversion.size_label} per point\n"
+            + "\n".join(textwrap.wrap(f"Reason: {conversion.ab_reason}", 100, initial_indent="  ", subsequent_indent="    "))
+        )
+    return out
 
 
 def _list() -> str:

@@ -172,7 +172,7 @@ def tactical_order(
         if arm == "artillery":
             guns -= count  # its own units are guns of its AB already
         for n in range(1, guns + 1):
-            label = f"{name} AB battery {n}" if guns > 1 else f"{name} AB battery"
+            label = f"{name} AB guns {n}" if guns > 1 else f"{name} AB guns"
             order.units.append(TacticalUnit(label, force_id, "artillery", conversion.ab_size, quality, cohesion,
                                             carries_sp=False))
     order.leaders = [(name, _nearest_key(conversion.leader, cv)) for name, cv in leaders]

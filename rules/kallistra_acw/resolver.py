@@ -45,6 +45,7 @@ RULESET = "kallistra_acw"
 MOVEMENT = "movement"  # the step of the card's phase 1, where charges are declared and answered
 HITS = "hits"  # hits scored on the unit and not yet read on the combat table
 DISRUPTED, ROUTING, CHARGING, MOVED = "disrupted", "routing", "charging", "moved"
+CHARGED = "charged"  # shown: a charge declared at the unit waits for its response to charge (or evade)
 CHARGED_BY = "_charged_by"  # hidden: the chargers whose charge this unit has not yet answered
 
 
@@ -268,13 +269,14 @@ def _declare_resolve(request: Request, record: DiceRecord | None) -> Outcome:
     assert request.target is not None
     due = [*request.target.attr(CHARGED_BY, ()), request.actor.id]
     return Outcome(f"charges {request.target.name}: the charged unit responds (Response to charge)",
-                   (Effect(request.actor.id, add={CHARGING: 1}), Effect(request.target.id, set={CHARGED_BY: due})))
+                   (Effect(request.actor.id, add={CHARGING: 1}),
+                    Effect(request.target.id, add={CHARGED: 1}, set={CHARGED_BY: due})))
 
 
 def _answered(unit: Unit, charger: Unit | None = None) -> Effect:
     """The charge of `charger` (every charge, for an evade) is answered."""
     left = [c for c in unit.attr(CHARGED_BY, ()) if charger is not None and c != charger.id]
-    return Effect(unit.id, set={CHARGED_BY: left})
+    return Effect(unit.id, clear=() if left else (CHARGED,), set={CHARGED_BY: left})
 
 
 def _response_ticks(actor: Unit, target: Unit | None) -> list[Tick]:
@@ -419,6 +421,7 @@ RESOLVER = Resolver(
         State(DISRUPTED, "disrupted", "until it rallies at the end of its side's movement phase, out of contact"),
         State(ROUTING, "routing", "routs to its own table edge; removed if forced to recoil or rout from it"),
         State(CHARGING, "charging", "this turn"),
+        State(CHARGED, "charged", "until it tests its response to the charge, or evades"),
         State(MOVED, "moved (artillery)", "this turn: it cannot shoot"),
     ),
     phases=_phases(),

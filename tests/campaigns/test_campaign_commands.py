@@ -175,6 +175,32 @@ def test_battles_lists_none_yet(campaign: Path, capsys: pytest.CaptureFixture[st
     assert run(capsys, "battles", "--list", str(campaign))[1] == "No battles yet.\n"
 
 
+def test_a_stored_battle_the_card_refuses_is_one_sentence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A file written before 'Defence is open terrain' excluded 'Defender in mountain'
+    # (or by hand): the account refuses it in one sentence, and the file is unchanged.
+    from campaigns import battles, oob, weather
+    from campaigns.session import CampaignSession
+    from models import Battle
+
+    path = tmp_path / "old.campaign"
+    session = CampaignSession.new("spring1813", path, seed=1)
+    weather.roll(session, [2])
+    tree = oob.tree(session)
+    french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:1]
+    allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:1]
+    battle_id = battles.begin(session, battles.Draft("Halle", french, allies))
+    with session.store.action("an older set-up") as db:
+        row = db.get(Battle, battle_id)
+        facts = {**row.detail["setup"]["facts"], "defence_in_open_terrain": True, "defender_in_mountain": True}
+        row.detail = {**row.detail, "setup": {**row.detail["setup"], "facts": facts}}
+    session.close()
+    before = path.read_bytes()
+    code, out, err = run(capsys, "battles", str(path))
+    assert code != 0 and err.count("\n") == 1 and "Traceback" not in err
+    assert "'Defence is open terrain: D +1' excludes 'Defender in mountain'" in err
+    assert path.read_bytes() == before
+
+
 def test_the_commands_work_on_postgresql_by_flag_and_by_variable(
     postgres_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -40,7 +40,7 @@ def test_the_campaign_forces_become_units_by_the_conversion(session, battle):  #
         # carrying no SP back (no campaign force on the table)
         guns = [u for u in units if u.force is None]
         assert len(guns) == sum(f[5] for f in forces) and all(u.arm == "artillery" and u.size == 2 for u in guns)
-        assert all(u.name.endswith("AB battery") for u in guns)
+        assert all(u.name.endswith("AB guns") for u in guns)
     first = table.side_units("attacker")[0]
     assert first.size == first.start == 4 and first.attr("weapon") == "RM" and first.force
     assert table.position == tabletop.Position(1, "attacker", 0)

@@ -34,12 +34,19 @@ def card_path(name: str) -> Path:
     return CARDS / name
 
 
+def _absent(name: str) -> str:
+    return f"the card {name} is not in {CARDS} (../shared/seeds beside the project root)"
+
+
 def needs_card(name: str) -> pytest.MarkDecorator:
     """Skip the test, saying why, when the card is not at ../shared/seeds."""
-    return pytest.mark.skipif(
-        not card_path(name).exists(),
-        reason=f"the card {name} is not in {CARDS} (../shared/seeds beside the project root)",
-    )
+    return pytest.mark.skipif(not card_path(name).exists(), reason=_absent(name))
+
+
+def skip_without_card(name: str) -> None:
+    """The same, from inside a parametrized test."""
+    if not card_path(name).exists():
+        pytest.skip(_absent(name))
 
 
 def card_text(name: str) -> str:

@@ -69,7 +69,7 @@ def test_worked_battle_napoleon_against_defensive_terrain():
     # --- Round 1 ---------------------------------------------------------
     # Attacker SP: 'SP of cavalry in mountains or defensive terrain: A and D x 0.5'
     #   29 + 6 x 0.5 = 32 -> printed column 30-40;
-    #   'Defender in defensive terrain: A -1L' -> 22-29.
+    #   'Defender in defensive terrain: A –1L' -> 22-29.
     # Dice: 'Tactical bonus of the leader with the highest Rank' +2 (Napoleon);
     #   'Difference in average cohesion' 4 - 3 = +1 (the better side adds it,
     #   option cohesion_difference) -> +3.  Die 4 + 3 = 7: row 7, column 22-29 = 2.
@@ -401,7 +401,7 @@ def test_lost_cavalry_moves_the_column_in_defensive_terrain():
     """Cavalry counts half in defensive terrain, so which arm loses the SP matters.
     10 infantry + 10 cavalry after 10 SP lost:
     proportional takes 5 of each: 5 + 5 x 0.5 = 7.5, read 7 (option sp_fractions)
-      -> '7-10', 'Defender in defensive terrain: A -1L' -> '4-6';
+      -> '7-10', 'Defender in defensive terrain: A –1L' -> '4-6';
     infantry_first takes the 10 infantry: 10 x 0.5 = 5 -> '4-6', -1L -> '1-3'."""
     sit = Situation(defender_in_defensive_terrain=True)
     for choice, column in [("proportional", "4-6"), ("infantry_first", "1-3")]:

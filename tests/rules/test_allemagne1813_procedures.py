@@ -214,14 +214,14 @@ def test_property_multipliers_never_increase_sp_and_match_the_card(situation, ro
     [
         ("Flank attack: A + 2R", Situation(flank_attack=True), 2, 0),
         ("Defender encircled: A + 3R", Situation(defender_encircled=True), 3, 0),
-        ("Defender in mountain: A -1L", Situation(defender_in_mountain=True), -1, 0),
+        ("Defender in mountain: A –1L", Situation(defender_in_mountain=True), -1, 0),
         (
-            "Defender in defensive terrain: A -1L and D +1R",
+            "Defender in defensive terrain: A –1L and D +1R",
             Situation(defender_in_defensive_terrain=True),
             -1,
             1,
         ),
-        ("Defender entrenched: A -1L", Situation(defender_entrenched=True), -1, 0),
+        ("Defender entrenched: A –1L", Situation(defender_entrenched=True), -1, 0),
         ("(nothing applies)", Situation(), 0, 0),
     ],
 )

@@ -39,13 +39,13 @@ def test_an_artillery_bonus_puts_its_guns_on_the_table_once():
     order = tactical_order(GUNS, [("iii", "III Corps", "infantry", 2, 3, 1), ("iv", "IV Corps", "infantry", 1, 3, 1)])
     assert [(u.name, u.arm, u.size, u.carries_sp) for u in order.units] == [
         ("III Corps battalion 1", "infantry", 4, True), ("III Corps battalion 2", "infantry", 4, True),
-        ("III Corps AB battery", "artillery", 2, False),
-        ("IV Corps", "infantry", 4, True), ("IV Corps AB battery", "artillery", 2, False),
+        ("III Corps AB guns", "artillery", 2, False),
+        ("IV Corps", "infantry", 4, True), ("IV Corps AB guns", "artillery", 2, False),
     ]
     # A reserve artillery force, SP 1 and AB 3: its SP make the first of its 3 batteries, not a fourth.
     reserve = tactical_order(GUNS, [("art", "Reserve", "artillery", 1, 5, 3)])
     assert [(u.name, u.size, u.carries_sp) for u in reserve.units] == [
-        ("Reserve", 1, True), ("Reserve AB battery 1", 2, False), ("Reserve AB battery 2", 2, False)]
+        ("Reserve", 1, True), ("Reserve AB guns 1", 2, False), ("Reserve AB guns 2", 2, False)]
     # Without AB (or an AB the file does not convert) nothing changes.
     assert [u.name for u in tactical_order(GUNS, [("art", "Reserve", "artillery", 1, 5, 0)]).units] == ["Reserve"]
     assert [u.name for u in tactical_order(EXAMPLE, [("iii", "III Corps", "infantry", 1, 3, 2)]).units] == ["III Corps"]

@@ -134,7 +134,7 @@ def test_a_charge_is_declared_then_answered_by_the_charged_unit():
     _, outcome = run(req("declare_charge", chargers, defenders))
     after = apply_effects({"a1": chargers, "d1": defenders}, outcome.effects)
     chargers = after["a1"]
-    assert chargers.has("charging")
+    assert chargers.has("charging") and after["d1"].has("charged")  # the umpire sees the response is due
     # The movement step cannot end until the charged unit has tested its response.
     assert R.unfinished("movement", after) == ["d1 must test its response to the charge of a1 (Response to charge)"]
     assert R.unfinished("artillery_fire", after) == []
@@ -147,7 +147,8 @@ def test_a_charge_is_declared_then_answered_by_the_charged_unit():
     _, failed = run(req("response_to_charge", defenders, chargers, ["uphill"]), 2)
     assert failed.text.startswith("all the stands in the hex must route")
     assert [e.add for e in failed.effects if e.add] == [{"routing": None}]
-    assert R.unfinished("movement", apply_effects(after, failed.effects)) == []
+    answered = apply_effects(after, failed.effects)
+    assert R.unfinished("movement", answered) == [] and not answered["d1"].has("charged")
 
 
 def test_an_evade_answers_every_charge_and_a_second_charger_waits_its_own_test():
@@ -164,6 +165,7 @@ def test_an_evade_answers_every_charge_and_a_second_charger_waits_its_own_test()
     _, stood = run(req("response_to_charge", units["d1"], units["a1"]), 6)
     left = apply_effects(units, stood.effects)
     assert R.unfinished("movement", left) == ["d1 must test its response to the charge of a2 (Response to charge)"]
+    assert left["d1"].has("charged")  # a2's charge still waits
     _, evaded = run(req("evade", units["d1"]))
     assert R.unfinished("movement", apply_effects(units, evaded.effects)) == []
 

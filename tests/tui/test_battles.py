@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlmodel import select
 from textual.widgets import Input, Select
 
-from campaigns import battles, weather
+from campaigns import battles, oob, weather
 from campaigns.session import CampaignSession
 from models import Battle, DiceRoll, Unit
 from tui.screens.battles import BattlesScreen, BattleSetupScreen
@@ -167,3 +167,22 @@ async def test_reconnaissance_rolls_and_stores(campaign_file, make_app):
         assert any("Reconnaissance by" in n for n in notices(app)), screen_text(app)
     with stored(campaign_file) as db:
         assert any(r.purpose.startswith("reconnaissance") for r in db.exec(select(DiceRoll)).all())
+
+
+async def test_a_stored_set_up_the_card_refuses_shows_its_sentence(campaign_file, make_app):
+    # A file written before open terrain excluded mountain: the battle screen says why.
+    session = CampaignSession.open(with_weather(campaign_file))
+    tree = oob.tree(session)
+    ours = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:1]
+    theirs = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:1]
+    battle_id = battles.begin(session, battles.Draft("Halle", ours, theirs))
+    with session.store.action("an older set-up") as db:
+        row = db.get(Battle, battle_id)
+        facts = {**row.detail["setup"]["facts"], "defence_in_open_terrain": True, "defender_in_mountain": True}
+        row.detail = {**row.detail, "setup": {**row.detail["setup"], "facts": facts}}
+    session.close()
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_battle(battle_id)
+        await wait_for_screen(pilot, FightScreen)
+        assert "Defence is open terrain" in await wait_for(pilot, "Defence is open terrain")

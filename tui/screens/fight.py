@@ -56,7 +56,14 @@ class FightScreen(CampaignScreen):
         yield Static(id="log", markup=False)
 
     def refresh_view(self) -> None:
-        fight = battles.load(self.session, self.battle_id)
+        try:
+            fight = battles.load(self.session, self.battle_id)
+        except CampaignError as exc:  # a stored set-up the rules refuse: its sentence, not a crash
+            self.query_one("#head", Static).update(f"Battle #{self.battle_id}")
+            self.query_one("#step-text", Static).update(str(exc))
+            self.query_one("#whole-text", Static).update("")
+            self.query_one("#log", Static).update("")
+            return
         if "sides" not in fight.setup:  # a tabletop game outside the campaign's forces
             self.query_one("#head", Static).update(f"Tabletop game at {fight.location} (#{fight.id}, {fight.resolver}, {fight.status})")
             self.query_one("#step-text", Static).update(

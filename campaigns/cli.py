@@ -1,4 +1,4 @@
-"""The campaign-file commands of `adjutant`: new, scenarios, check, export, import, log, dice, battles.
+"""The campaign-file commands of `adjutant`: new, scenarios, check, export, import, log, dice, battles, luck.
 
 A campaign is named by its FILE, or, for a club's shared campaign, by a database
 URL given with --db or in ADJUTANT_DATABASE_URL. Errors end in one sentence on
@@ -108,6 +108,10 @@ def _parser() -> _Parser:
     battles = command(commands, "battles", _battles, "print the after-action account of every battle")
     campaign(battles)
     battles.add_argument("--list", action="store_true", help="one line a battle instead of the accounts")
+    luck = command(commands, "luck", _luck, "how lucky each side has been, every die against its exact odds")
+    campaign(luck)
+    luck.add_argument("--side", metavar="S", help="only the rolls that count for this side (its id)")
+    luck.add_argument("--json", action="store_true", help="print the ledger as JSON")
     return parser
 
 
@@ -237,4 +241,27 @@ def _battles(args: argparse.Namespace) -> int:
         )
     if not battles:
         print("No battles yet.")
+    return OK
+
+
+def _luck(args: argparse.Namespace) -> int:
+    import json
+
+    from campaigns import luck
+    from campaigns.errors import CampaignError
+    from campaigns.printable import printable
+    from campaigns.session import CampaignSession
+
+    session = CampaignSession(open_campaign(_target(args)))
+    try:
+        book = luck.ledger(session, args.side)
+    except CampaignError as error:
+        return _fail(str(error))
+    finally:
+        session.close()
+    if args.json:  # JSON escapes every control character itself
+        print(json.dumps(luck.as_json(book), indent=2, ensure_ascii=True))
+    else:
+        for line in luck.lines(book):
+            print(printable(line))
     return OK

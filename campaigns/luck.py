@@ -124,9 +124,9 @@ def ledger(session: CampaignSession, side: str | None = None) -> Ledger:
         mine = [r for r in rolls if _counts_for(r, key)]
         if key == BOTH and not mine:
             continue
-        out.totals[key] = _luck(key, None, mine)
+        out.totals[key] = luck_of(key, None, mine)
         turns = sorted({r.turn for r in mine if r.turn is not None})
-        out.by_turn.extend(_luck(key, t, [r for r in mine if r.turn == t]) for t in turns)
+        out.by_turn.extend(luck_of(key, t, [r for r in mine if r.turn == t]) for t in turns)
     out.by_turn.sort(key=lambda luck: (luck.turn or 0, list(out.totals).index(luck.side)))
     if side is not None:
         out.rolls = [r for r in rolls if _counts_for(r, side)]
@@ -145,7 +145,8 @@ def _counts_for(roll: RollLuck, side: str) -> bool:
     return any(s == side for s, _ in roll.favours) or any(e.side == side for e in roll.effects)
 
 
-def _luck(side: str, turn: int | None, rolls: list[RollLuck]) -> Luck:
+def luck_of(side: str, turn: int | None, rolls: list[RollLuck]) -> Luck:
+    """The luck of `side` over these rolls (BOTH: the rolls that fall on nobody)."""
     sums: dict[str, Fraction] = {}
     for roll in rolls:
         for effect in roll.effects:

@@ -29,6 +29,8 @@ SCREENS = (
     Command("screen.battles", "x", "show('battles')", "Battles", "Set up, fight and apply battles, with the tables or on the tabletop"),
     Command("screen.recon", "i", "show('recon')", "Reconnaissance", "Cavalry reconnaissance against a screen, on its own table"),
     Command("screen.history", "h", "show('history')", "History", "Every change and every roll, with undo and redo"),
+    Command("screen.plots", "P", "show('plots')", "Plots", "SP, losses by cause, command points, weather and luck, turn by turn"),
+    Command("screen.luck", "L", "show('luck')", "Luck", "Every die against its exact odds: each side's luck by turn, and how unusual"),
     Command("screen.rules", "l", "show('rules')", "Rules reference", "Every table of the rule sets, as on the card, with the readings chosen", needs_campaign=False),
 )
 

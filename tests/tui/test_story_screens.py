@@ -1,0 +1,60 @@
+"""The Plots and Luck screens on a campaign ten turns in, without colour, at 80x24 and 120x40."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.played import play
+from tests.tui.helpers import screen_text, wait_for
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+@pytest.fixture(scope="module")
+def ten_turns(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return play(tmp_path_factory.mktemp("played") / "ten.campaign", 10)
+
+
+@pytest.fixture
+def played(ten_turns: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("NO_COLOR", "1")
+    return Path(shutil.copy(ten_turns, tmp_path / "ten.campaign"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("name, shown, keys", [
+    pytest.param("plots", "Strength points at the end of each turn", [], id="plots-sp"),
+    pytest.param("plots", "SP lost by Russia and Prussia", ["n", "n"], id="plots-losses"),
+    pytest.param("plots", "Luck by turn", ["p"], id="plots-luck"),
+    pytest.param("luck", "French Empire and", [], id="luck"),
+])
+def test_story_screen(snap_compare, make_app, played, name, shown, keys, size):
+    async def loaded(pilot):
+        await wait_for(pilot, shown if not keys else "(n/p)")
+        for key in keys:
+            await pilot.press(key)
+        await wait_for(pilot, shown)
+
+    app = make_app(played, start=name)
+    assert app.no_color
+    assert snap_compare(app, run_before=loaded, terminal_size=size)
+
+
+async def test_the_plots_turn_and_the_luck_shows_one_side(make_app, played):
+    app = make_app(played, start="overview")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("P")
+        await wait_for(pilot, "1/6  [sp]")
+        await pilot.press("n")
+        assert "SP lost by French Empire and allies" in await wait_for(pilot, "2/6")
+        await pilot.press("L")
+        await wait_for(pilot, "every side")
+        await pilot.press("s")
+        text = await wait_for(pilot, "French Empire and allies (s: one side)")
+        assert "Russia and" not in text.split("\n", 5)[4]
+        await pilot.press("s", "s")
+        assert "every side" in await wait_for(pilot, "every side")
+        assert "Luck" in screen_text(app)

@@ -1,4 +1,4 @@
-"""The campaign-file commands of `adjutant`: new, scenarios, check, export, import, log, dice, battles, luck.
+"""The campaign-file commands of `adjutant`: new, scenarios, check, export, import, log, dice, battles, luck, report.
 
 A campaign is named by its FILE, or, for a club's shared campaign, by a database
 URL given with --db or in ADJUTANT_DATABASE_URL. Errors end in one sentence on
@@ -112,6 +112,14 @@ def _parser() -> _Parser:
     campaign(luck)
     luck.add_argument("--side", metavar="S", help="only the rolls that count for this side (its id)")
     luck.add_argument("--json", action="store_true", help="print the ledger as JSON")
+    report = command(commands, "report", _report, "write the after-action report of the campaign, a turn or a battle")
+    campaign(report)
+    which = report.add_mutually_exclusive_group()
+    which.add_argument("--turn", type=int, metavar="N", help="only turn N")
+    which.add_argument("--battle", type=int, metavar="N", help="only battle N (see adjutant battles --list)")
+    report.add_argument("--side", metavar="S", help="only what side S knows (needs fog of war: not yet)")
+    report.add_argument("--format", choices=("md", "html", "txt"), default="md", help="markdown, HTML with SVG plots, or text")
+    report.add_argument("-o", "--output", metavar="OUT", required=True, help="the file to write (- for standard output)")
     return parser
 
 
@@ -264,4 +272,33 @@ def _luck(args: argparse.Namespace) -> int:
     else:
         for line in luck.lines(book):
             print(printable(line))
+    return OK
+
+
+def _report(args: argparse.Namespace) -> int:
+    from campaigns import report
+    from campaigns.errors import CampaignError
+    from campaigns.session import CampaignSession
+
+    if args.side is not None:
+        return _fail("--side needs fog of war, which this version does not keep yet: a report shows all the umpire knows")
+    target = _target(args)
+    out = None if args.output == "-" else Path(args.output)
+    if out is not None and isinstance(target, Path) and out.resolve() == target.resolve():
+        return _fail(f"{out} is the campaign itself: write the report to another file")
+    session = CampaignSession(open_campaign(target))
+    try:
+        text = report.render(report.build(session, turn=args.turn, battle=args.battle), args.format)
+    except CampaignError as error:
+        return _fail(str(error))
+    finally:
+        session.close()
+    if out is None:
+        sys.stdout.write(text)
+        return OK
+    # Written beside the target and renamed over it: a report cut short never replaces a good one.
+    partial = out.with_name(f".{out.name}.partial")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(out)
+    print(f"Wrote {out} ({args.format}).", file=sys.stderr)
     return OK

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -30,6 +31,7 @@ class AdjutantApp(App[None]):
         super().__init__()
         self.session = session
         self.start = start
+        self.present = None  # the campaign itself, kept open while a view of its past is shown
 
     # -- screens -------------------------------------------------------------
 
@@ -182,8 +184,14 @@ class AdjutantApp(App[None]):
         self.switch_screen(self.screen_factory("start"))
 
     def open_session(self, session) -> None:
+        if self.present is not None:  # leaving a view of the past: it goes, the present is closed below
+            self.session.close()
+            self.session, self.present = self.present, None
         if self.session is not None and self.session is not session:
             self.session.close()
+        self._show_session(session)
+
+    def _show_session(self, session) -> None:
         self.session = session
         # The kept screens show the campaign that was open: build them anew.
         for name in list(self._installed_screens):
@@ -192,6 +200,78 @@ class AdjutantApp(App[None]):
         if not self.is_screen_installed("overview"):
             self.install_screen(self.screen_factory("overview"), "overview")
         self.switch_screen("overview")
+        self.call_after_refresh(self.prepare_screens)
+
+    # -- the campaign as of a past turn (campaigns/past.py) ---------------------
+
+    def action_past(self) -> None:
+        """Ask for a turn or an event, and show the campaign as it stood then (read-only)."""
+        if self.session is None:
+            return
+        from campaigns.errors import CampaignError
+        from campaigns.past import moment, parse_when
+        from tui.modals.form import FormScreen
+
+        present = self.present or self.session
+
+        def check(values: dict[str, str]) -> None:
+            when = parse_when(values["when"])
+            if when is None and self.present is None:
+                raise CampaignError("type a turn number, or # and an event number (see the history)")
+            if when is not None:
+                moment(present, **when)
+
+        def chosen(values: dict[str, str] | None) -> None:
+            if values is None:
+                return
+            when = parse_when(values["when"])
+            if when is None:
+                self.run_worker(self.back_to_present(), group="past")
+            else:
+                self.notify("Rebuilding the campaign as it was...", timeout=3)
+                self._open_past(present, when)
+
+        title = "The campaign as of... (read-only)" + ("; empty: back to the present" if self.present else "")
+        self.push_screen(FormScreen(title, [("when", "Turn or #event", "", None)], check), chosen)
+
+    @work(thread=True, exclusive=True, group="past", exit_on_error=False)
+    def _open_past(self, present, when: dict) -> None:
+        # A copy of the whole campaign, rewound: off the UI thread.
+        from campaigns.errors import CampaignError
+        from campaigns.past import moment, open_past
+
+        try:
+            past = open_past(present, moment(present, **when))
+        except CampaignError as exc:
+            self.call_from_thread(self.notify, str(exc), severity="error")
+            return
+        self.call_from_thread(self._enter_past, present, past)
+
+    async def _enter_past(self, present, past) -> None:
+        shown = self.session
+        if self.present is None:
+            self.present = present
+        await self._swap_session(past)
+        if shown is not self.present:
+            shown.close()  # the view of the past shown until now
+        self.notify(f"The campaign as of {past.moment.label}: read-only. T, then an empty line, brings back the present.")
+
+    async def back_to_present(self) -> None:
+        if self.present is None:
+            return
+        past, present = self.session, self.present
+        self.present = None
+        await self._swap_session(present)
+        past.close()
+        self.notify("Back to the campaign as it is now.")
+
+    async def _swap_session(self, session) -> None:
+        """Show another session from a fresh overview; every kept screen of the one before is forgotten."""
+        self.session = session
+        await self.switch_screen(self.screen_factory("overview"))
+        for name in list(self._installed_screens):
+            if self.screen is not self._installed_screens[name]:
+                self.uninstall_screen(name)
         self.call_after_refresh(self.prepare_screens)
 
     def open_battle(self, battle_id: int) -> None:
@@ -221,3 +301,5 @@ class AdjutantApp(App[None]):
     def on_unmount(self) -> None:
         if self.session is not None:
             self.session.close()
+        if self.present is not None:
+            self.present.close()

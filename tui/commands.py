@@ -38,6 +38,7 @@ ACTIONS = (
     Command("app.undo", "u", "undo", "Undo", "Undo the last action"),
     Command("app.redo", "y", "redo", "Redo", "Redo the last undone action"),
     Command("app.reload", "f5", "reload", "Reload", "Show what other umpires changed and build the next action on it"),
+    Command("app.past", "T", "past", "Campaign as of a turn", "The campaign as it stood at the end of a past turn or before an event: read-only, every screen"),
     Command("app.save_as", "s", "save_as", "Save a copy", "Copy the campaign file to a new name (save as)"),
     Command("app.open", "ctrl+o", "open_file", "Open campaign", "Open another campaign file or start a new one", needs_campaign=False),
     Command("app.help", "question_mark,f1", "help", "Help", "The keys of this screen and of the app", needs_campaign=False),

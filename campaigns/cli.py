@@ -1,4 +1,4 @@
-"""The campaign-file commands of `adjutant`: new, scenarios, check, export, import, log, dice, battles, luck, report.
+"""The campaign-file commands of `adjutant`: new, scenarios, check, export, import, log, dice, battles, luck, report, past.
 
 A campaign is named by its FILE, or, for a club's shared campaign, by a database
 URL given with --db or in ADJUTANT_DATABASE_URL. Errors end in one sentence on
@@ -120,6 +120,12 @@ def _parser() -> _Parser:
     report.add_argument("--side", metavar="S", help="only what side S knows (needs fog of war: not yet)")
     report.add_argument("--format", choices=("md", "html", "txt"), default="md", help="markdown, HTML with SVG plots, or text")
     report.add_argument("-o", "--output", metavar="OUT", required=True, help="the file to write (- for standard output)")
+    pasts = command(commands, "past", _past, "the campaign as of the end of a turn or just before an event (read-only)")
+    campaign(pasts)
+    moment = pasts.add_mutually_exclusive_group(required=True)
+    moment.add_argument("--turn", type=int, metavar="N", help="at the end of turn N")
+    moment.add_argument("--event", type=int, metavar="N", help="just before event #N (see adjutant log)")
+    pasts.add_argument("--save", metavar="OUT", help="also save that past as a new .campaign file")
     return parser
 
 
@@ -301,4 +307,39 @@ def _report(args: argparse.Namespace) -> int:
     partial.write_text(text, encoding="utf-8")
     partial.replace(out)
     print(f"Wrote {out} ({args.format}).", file=sys.stderr)
+    return OK
+
+
+def _past(args: argparse.Namespace) -> int:
+    from sqlalchemy import select as select_rows
+
+    from campaigns import past
+    from campaigns.errors import CampaignError
+    from campaigns.printable import printable
+    from campaigns.session import CampaignSession
+    from models import General, save_as
+
+    if args.save and Path(args.save).exists():
+        return _fail(f"{args.save} already exists; save the past under a new name")
+    session = CampaignSession(open_campaign(_target(args)))
+    try:
+        view = past.open_past(session, past.moment(session, turn=args.turn, event=args.event))
+    except CampaignError as error:
+        return _fail(str(error))
+    finally:
+        session.close()
+    try:
+        glance = view.overview()
+        print(printable(f"As of {view.moment.label}: {glance.date:%d %B %Y}, weather {glance.weather or 'not rolled'}; "
+                        f"turn {glance.turn}, phase {glance.phase}."))
+        for side in glance.sides:
+            print(printable(f"{side.name}: {side.strength_points} SP in {side.units} units"))
+        with view.store.read() as db:
+            for general in db.scalars(select_rows(General).order_by(General.name)):
+                print(printable(f"  {general.name}: {general.location or 'no location'}"))
+        if args.save:
+            saved = save_as(view.store, Path(args.save))
+            print(f"Saved {saved}.", file=sys.stderr)
+    finally:
+        view.close()
     return OK

@@ -14,6 +14,7 @@ into rich `Text` (never markup); the HTML is escaped by rich and by Jinja2.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -121,8 +122,10 @@ def _campaign_report(session: CampaignSession, name: str, turn: int | None, book
             rows.append([tale.sides.get(army.side, army.side), army.name, chief.name if chief else "-",
                          chief.command_value if chief else "-", len(under), sum(u.strength_points for u in under)])
         forces.parts.append(_table(None, ["Side", "Army", "Commander-in-chief", "CV", "Units", "SP"], rows, right=(3, 4, 5)))
+        turn_events = None
         if turn is not None:
             events = _turn_events(db, turn)
+            turn_events = {e.id for e in events}
             forces.parts.append(_table(f"What was done in turn {turn}", ["#", "Action"], ([f"#{e.id}", e.description] for e in events)))
         sections.append(forces)
         battles = list(db.scalars(select(Battle).order_by(Battle.id)))
@@ -145,6 +148,7 @@ def _campaign_report(session: CampaignSession, name: str, turn: int | None, book
     ) if fought else _t("No battle was fought" + (f" in turn {turn}." if turn else " yet.")))
     sections.append(result)
     sections.append(_luck_section(book, rolls, turn))
+    sections.append(_marks_section(session, turn_events))
     plots = Section("The plots", charts=charts(tale))
     sections.append(plots)
     title = f"{name}: turn {turn}" if turn else f"{name}: the campaign so far"
@@ -207,6 +211,10 @@ def _battle_report(session: CampaignSession, name: str, battle_id: int, book: Le
     with plainly(), session.store.read() as db:
         row = db.get_one(Battle, battle_id)
         events = list(db.scalars(select(Event.id).where(Event.description.like(f"Battle #{battle_id} at %"))))
+        # and the action that began it: the one whose changes inserted this battle's row
+        for begun in db.scalars(select(Event).where(Event.description.like(f"Battle of {fight.location} begins%"))):
+            if any(c.get("table") == "battle" and c.get("key", {}).get("id") == battle_id for c in begun.changes):
+                events.append(begun.id)
         turn, losses, result = row.turn, dict(row.losses), row.result
     sides = fight.setup.get("sides", {})
     situation = Section("The situation")
@@ -238,8 +246,22 @@ def _battle_report(session: CampaignSession, name: str, battle_id: int, book: Le
     verdict.parts.append(_t(result or "Still being fought."))
     return Report(
         printable(f"{name}: the battle of {fight.location}"), f"After-action report, battle #{battle_id}",
-        [situation, forces, _rolls_section(rolls), outcome, verdict, _luck_section(book, rolls, None)],
+        [situation, forces, _rolls_section(rolls), outcome, verdict, _luck_section(book, rolls, None),
+         _marks_section(session, set(events))],
     )
+
+
+def _marks_section(session: CampaignSession, events: set[int] | None) -> Section:
+    """The umpire's bookmarks and notes on the events told (all of them: None)."""
+    from campaigns.notes import BOOKMARK, marked
+
+    section = Section("Bookmarks and notes")
+    rows = [
+        [f"#{m.event}", m.description, "bookmark" if m.kind == BOOKMARK else m.text]
+        for m in marked(session) if events is None or m.event in events
+    ]
+    section.parts.append(_table(None, ["Event", "What happened", "Note"], rows) if rows else _t("None."))
+    return section
 
 
 # -- rendering ------------------------------------------------------------------
@@ -279,6 +301,11 @@ def render(report: Report, fmt: str) -> str:
         ]
         env = jinja2.Environment(loader=jinja2.PackageLoader("campaigns", "templates"), autoescape=True)
         return env.get_template("report.html.j2").render(report=report, sections=sections)
-    sections = [{"title": s.title, "text": _recorded(s, with_chart_text=True).export_text().rstrip()} for s in report.sections]
+    sections = []
+    for s in report.sections:
+        text = _recorded(s, with_chart_text=True).export_text().rstrip()
+        # A fence longer than any run of backticks in the text, so a name cannot close it.
+        longest = max((len(run) for run in re.findall("`+", text)), default=0)
+        sections.append({"title": s.title, "text": text, "fence": "`" * max(3, longest + 1)})
     env = jinja2.Environment(loader=jinja2.PackageLoader("campaigns", "templates"), autoescape=False, keep_trailing_newline=True)
     return env.get_template(f"report.{fmt}.j2").render(report=report, sections=sections)

@@ -8,6 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from sqlalchemy import select
+
+from campaigns import notes
+from campaigns.session import CampaignSession
+from models import Event
 from tests.played import play
 from tui.cli import main
 
@@ -17,7 +22,16 @@ HOSTILE = "Evil\x1b]0;owned\x07 <script>alert(1)</script> | `x` \x1b[2J"
 @pytest.fixture(scope="module")
 def ten_turns(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # A unit whose name is meant to hurt (as a file from elsewhere may hold): escapes, markup, a table bar.
-    return play(tmp_path_factory.mktemp("report") / "ten.campaign", 10, ney_unit_name=HOSTILE)
+    path = play(tmp_path_factory.mktemp("report") / "ten.campaign", 10, ney_unit_name=HOSTILE)
+    session = CampaignSession.open(path)
+    try:  # the umpire's marks on the first battle, one of them trying to close the markdown fence
+        with session.store.read() as db:
+            lutzen = db.scalars(select(Event.id).where(Event.description.like("Battle of Lützen begins%"))).one()
+        notes.toggle_bookmark(session, lutzen)
+        notes.add_note(session, lutzen, "Ney late again ```\n## not a heading")
+    finally:
+        session.close()
+    return path
 
 
 @pytest.fixture
@@ -48,8 +62,11 @@ def test_markdown_tells_the_campaign_in_order(capsys, campaign):
     headings = [line for line in text.splitlines() if line.startswith("## ")]
     assert headings == [
         "## The situation", "## The forces and their leaders", "## Each roll, its odds and what it did",
-        "## The losses", "## The result", "## The luck", "## The plots",
+        "## The losses", "## The result", "## The luck", "## Bookmarks and notes", "## The plots",
     ]
+    marks = text.split("## Bookmarks and notes")[1].split("## The plots")[0]
+    assert "Battle of Lützen begins" in marks and "bookmark" in marks and "Ney late again ```" in marks
+    assert marks.strip().startswith("````text")  # a fence longer than the note's backticks
     assert "Army of the Main" in text and "Napoleon" in text
     assert "round 1 attacker combat" in text and "Lützen" in text and "Bautzen" in text
     assert "Strength points at the end of each turn" in text and "Luck by turn" in text  # the plots, as text
@@ -78,6 +95,8 @@ def test_one_turn_and_one_battle(capsys, campaign):
     assert battle.startswith("# Spring 1813: Lützen and Bautzen: the battle of Bautzen")
     assert "Attacker: French Empire and allies; leaders" in battle and "By unit" in battle
     assert "attacker wins" in battle or "defender wins" in battle
+    first = report(capsys, campaign, "--battle", "1", "--format", "txt")
+    assert "Ney late again" in first.split("Bookmarks and notes")[1]
 
 
 def test_written_to_a_file_and_refusals(capsys, campaign, tmp_path):

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 from pathlib import Path
 
 import pytest
 
 from tests.played import play
-from tests.tui.helpers import screen_text, wait_for
+from tests.tui.helpers import screen_text, type_text, wait_for
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
@@ -58,3 +59,54 @@ async def test_the_plots_turn_and_the_luck_shows_one_side(make_app, played):
         await pilot.press("s", "s")
         assert "every side" in await wait_for(pilot, "every side")
         assert "Luck" in screen_text(app)
+
+
+async def test_the_campaign_as_of_turn_5_and_back(make_app, played):
+    before = hashlib.sha256(played.read_bytes()).hexdigest()
+    app = make_app(played, start="overview")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("T")
+        await type_text(pilot, "5")
+        await pilot.press("enter")
+        await wait_for(pilot, "AS OF THE END OF TURN 5 (read-only)")
+        await pilot.press("w")
+        await wait_for(pilot, "Turn 5, 04 May 1813: Mud")
+        await pilot.press("u")
+        await notified(pilot, "this is the campaign as of the end of turn 5, read-only")
+        await pilot.press("T")
+        await pilot.press("enter")
+        await notified(pilot, "Back to the campaign as it is now")
+        text = await wait_for(pilot, "Turn 11 of 20")
+        assert "AS OF" not in text
+    assert hashlib.sha256(played.read_bytes()).hexdigest() == before
+
+
+async def test_a_bookmark_from_the_history_is_an_action(make_app, played):
+    app = make_app(played, start="history")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "End of turn 10")
+        await pilot.press("k")
+        await notified(pilot, "Bookmarked #")
+        await pilot.press("a")
+        await type_text(pilot, "Ney reaches Dresden")
+        await pilot.press("enter")
+        await notified(pilot, "Note added to #")
+        await pilot.press("u")
+        await notified(pilot, "Undone: Note on #")
+    from campaigns import notes
+    from campaigns.session import CampaignSession
+
+    session = CampaignSession.open(played)
+    try:
+        assert [(m.kind, m.description) for m in notes.marked(session)] == [("bookmark", "End of turn 10: turn 11 begins")]
+    finally:
+        session.close()
+
+
+async def notified(pilot, text: str, tries: int = 50) -> None:
+    """Wait for a notification holding `text` (toasts stack up, and at 80x24 one can be off screen)."""
+    for _ in range(tries):
+        await pilot.pause()
+        if any(text in n.message for n in pilot.app._notifications):
+            return
+    raise AssertionError(f"no notification {text!r}: {[n.message for n in pilot.app._notifications]}")

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from sqlalchemy import select
@@ -112,16 +112,18 @@ def _campaign_report(session: CampaignSession, name: str, turn: int | None, book
             ([tale.sides[s], *values] for s, values in tale.sp.items()), right=range(1, len(tale.turns) + 1),
         ))
         sections.append(situation)
-        forces = Section("The forces and their leaders")
-        generals = {g.id: g for g in db.scalars(select(General))}
-        units = list(db.scalars(select(Unit)))
-        rows = []
-        for army in db.scalars(select(Army).order_by(Army.side, Army.id)):
-            chief = generals.get(army.commander or "")
-            under = _army_units(army.id, generals, units)
-            rows.append([tale.sides.get(army.side, army.side), army.name, chief.name if chief else "-",
-                         chief.command_value if chief else "-", len(under), sum(u.strength_points for u in under)])
-        forces.parts.append(_table(None, ["Side", "Army", "Commander-in-chief", "CV", "Units", "SP"], rows, right=(3, 4, 5)))
+        forces = Section("The forces and their leaders" + (f", at the end of turn {turn}" if turn else ""))
+        if turn is None or turn == campaign.turn:
+            forces.parts.append(_forces(db, tale.sides))
+        else:  # as they stood then: read from a copy of the campaign rewound to the end of that turn
+            from campaigns.past import moment, open_past
+
+            view = open_past(session, moment(session, turn=turn))
+            try:
+                with plainly(), view.store.read() as then:
+                    forces.parts.append(_forces(then, tale.sides))
+            finally:
+                view.close()
         turn_events = None
         if turn is not None:
             events = _turn_events(db, turn)
@@ -154,6 +156,28 @@ def _campaign_report(session: CampaignSession, name: str, turn: int | None, book
     title = f"{name}: turn {turn}" if turn else f"{name}: the campaign so far"
     subtitle = f"After-action report, turn {turn}" if turn else "After-action report"
     return Report(printable(title), subtitle, sections)
+
+
+def _forces(db: Any, sides: dict[str, str]) -> Table:
+    """Each army: its commander-in-chief, and every general with where he stands and his SP."""
+    generals = {g.id: g for g in db.scalars(select(General))}
+    units = list(db.scalars(select(Unit)))
+    rows = []
+    armies = list(db.scalars(select(Army).order_by(Army.side, Army.id)))
+    army_names = {a.id: a.name for a in armies}
+    for army in armies:
+        chief = generals.get(army.commander or "")
+        under = _army_units(army.id, generals, units)
+        rows.append([sides.get(army.side, army.side), army.name, chief.name if chief else "-",
+                     chief.command_value if chief else "-", len(under), sum(u.strength_points for u in under)])
+    table = _table(None, ["Side", "Army", "Commander-in-chief", "CV", "Units", "SP"], rows, right=(3, 4, 5))
+    where = _table(
+        "The generals", ["General", "Army", "At", "SP under him"],
+        ([g.name, army_names.get(g.army or "", "-"), g.location or "-", sum(u.strength_points for u in units if u.general == g.id and u.kind != "dummy")]
+         for g in sorted(generals.values(), key=lambda g: (g.army or "", -g.rank, g.name))),
+        right=(3,),
+    )
+    return Group(table, Text(), where)
 
 
 def _army_units(army_id: str, generals: dict[str, General], units: list[Unit]) -> list[Unit]:

@@ -19,7 +19,7 @@ def ney_location(turn: int) -> str:
     return NEY_ROUTE[min(turn, len(NEY_ROUTE) - 1)]
 
 
-def play(path: Path, played: int = 10, *, seed: int = 1813, ney_unit_name: str | None = None) -> Path:
+def play(path: Path | str, played: int = 10, *, seed: int = 1813, ney_unit_name: str | None = None) -> Path | str:
     """Play `played` whole turns and leave the campaign at the start of the next one.
 
     `ney_unit_name` renames the first unit of Ney's corps first (as a file from

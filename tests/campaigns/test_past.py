@@ -145,3 +145,21 @@ def test_the_command_line_shows_and_saves_the_past(campaign, capsys, tmp_path):
     assert main(["past", str(campaign), "--turn", "5", "--save", str(campaign)]) == 2
     assert capsys.readouterr().err == f"adjutant: {campaign} already exists; save the past under a new name\n"
     assert sha256(campaign) == before
+
+
+def test_a_shared_campaign_on_postgresql_is_only_read(postgres_url):
+    """The club's campaign in PostgreSQL: the past is an exported copy in a temporary file."""
+    play(postgres_url, 3)
+    session = CampaignSession.open(postgres_url)
+    try:
+        version, events = session.version(), len(_events(session))
+        view = past.open_past(session, past.moment(session, turn=2))
+        try:
+            assert view.store.is_sqlite and weather.now(view).turn == 2
+            with view.store.read() as db:
+                assert db.get_one(General, "ney").location == ney_location(2)
+        finally:
+            view.close()
+        assert (session.version(), len(_events(session)), session.campaign().turn) == (version, events, 4)
+    finally:
+        session.close()

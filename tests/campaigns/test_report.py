@@ -13,7 +13,7 @@ from sqlalchemy import select
 from campaigns import notes
 from campaigns.session import CampaignSession
 from models import Event
-from tests.played import play
+from tests.played import ney_location, play
 from tui.cli import main
 
 HOSTILE = "Evil\x1b]0;owned\x07 <script>alert(1)</script> | `x` \x1b[2J"
@@ -88,6 +88,9 @@ def test_html_opens_with_its_plots_drawn_as_svg(capsys, campaign):
 def test_one_turn_and_one_battle(capsys, campaign):
     turn = report(capsys, campaign, "--turn", "3", "--format", "txt")
     assert "What was done in turn 3" in turn and "Battle #1 at Lützen" in turn
+    forces = turn.split("The forces and their leaders, at the end of turn 3")[1].split("What was done")[0]
+    ney = next(line for line in forces.splitlines() if "Marshal Ney (III Corps)" in line)
+    assert ney_location(3) == "Lützen" and "Lützen" in ney  # where he stood then (Dresden now): from the rewound copy
     rolls = turn.split("Each roll, its odds and what it did")[1].split("The losses")[0]
     assert "Army of the Main (Napoleon): 6 PC" in rolls and "round 4 defender artillery" in rolls
     assert {row.split("│")[2].strip() for row in rolls.splitlines() if row.startswith("│")} == {"3", ""}  # turn 3's only

@@ -11,8 +11,10 @@ decided, the actual and the expected value of that in the units that matter:
   and lost by the other (both sides, mirrored);
 - a rolled morale test: tests passed (the testing side; low is good);
 - reconnaissance: the table's result 0-4 (the reconnoitring side; high is good);
-- anything else (a tabletop resolution): the roll's own result against its mean,
-  nobody's luck, since the dice alone do not say which side they served.
+- a resolution on the tabletop (resolver screen): the roll's own result (hits of a
+  pool, or the modified roll) against its mean, for the side of the unit that acted;
+  high is good unless the card asks for a number or less;
+- anything else: the roll's own result against its mean, nobody's luck.
 
 Losses are the numbers the tables read, before they are capped at the SP a side
 had left, so that a side wiped out is not counted as lucky for it.  A roll that
@@ -40,8 +42,8 @@ SP_LOST, SP_INFLICTED, PC, MP, MORALE_PASSED, RECON, POINTS = (
     "SP lost", "SP inflicted", "PC", "MP", "morale tests passed", "reconnaissance result", "points",
 )
 UNITS = (SP_LOST, SP_INFLICTED, PC, MP, MORALE_PASSED, RECON, POINTS)
-WEATHER, COMMAND, MARCH, BATTLE, PURSUIT, MORALE, RECONNAISSANCE, OTHER = (
-    "weather", "command points", "forced march", "battle", "pursuit", "morale", "reconnaissance", "other",
+WEATHER, COMMAND, MARCH, BATTLE, PURSUIT, MORALE, RECONNAISSANCE, TACTICAL, OTHER = (
+    "weather", "command points", "forced march", "battle", "pursuit", "morale", "reconnaissance", "tabletop", "other",
 )
 BOTH = ""  # the key of what falls on neither side alone (the weather, the tabletop's rolls)
 
@@ -308,7 +310,31 @@ def _battle_rolls(session: CampaignSession, db: Any, rows: list[DiceRoll]) -> di
         for row in (r for r in mine if r.purpose.startswith("pursuit, column ")):
             if pursuit is not None:
                 out[row.id] = _pursuit_reading(pursuit, row, fight, sides, enemy, battle.turn, session.options())
+        tactical = (battle.detail or {}).get("tactical")
+        if tactical:
+            resolved = [e for e in tactical.get("log", []) if e.get("raw")]
+            rolled = [r for r in mine if not r.purpose.startswith(("battle round ", "pursuit, column "))]
+            for row, entry in zip(rolled, resolved):
+                if list(row.raw) != list(entry["raw"]):
+                    break  # the log and the stored dice disagree: read no further
+                out[row.id] = _tactical_reading(row, entry, tactical.get("units", []), sides, battle.turn)
     return out
+
+
+def _tactical_reading(row: DiceRoll, entry: dict, units: list[dict], sides: dict, turn: int) -> dict:
+    """A tabletop resolution: the actor's side rolls; what it decided is the roll's own result
+    (hits of a pool, or the modified roll) against its mean, high good unless the card
+    asks for a number or less."""
+    roles = {u.get("id"): u.get("side") for u in units}
+    side = sides.get(roles.get(entry.get("actor")), BOTH)
+    needed = str(entry.get("needed") or "")
+    favour = -1 if ("or less" in needed or needed.rstrip().endswith("-")) else 1
+    distribution = roll_distribution(row.dice, sum(int(m["value"]) for m in row.modifiers))
+    return dict(
+        kind=TACTICAL, turn=turn, favours=((side, favour),) if side else (),
+        decided=f"{entry.get('action', '?')} by {entry.get('actor', '?')}, needs {needed}: {entry.get('text', '')}",
+        effects=(Effect(side, POINTS, Fraction(row.result), expectation(distribution)),),
+    )
 
 
 def _table_steps(fight: Any) -> Iterator[tuple[tuple[Any, tuple[int, ...]], str | None, bool | None]]:

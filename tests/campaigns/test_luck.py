@@ -147,3 +147,32 @@ def test_the_examples_in_rules_luck_hold():
     import rules.luck
 
     assert doctest.testmod(rules.luck).failed == 0
+
+
+def test_a_tabletop_resolution_counts_for_the_side_of_the_unit_that_acted(tmp_path):
+    from campaigns import tabletop
+
+    s = CampaignSession.new("spring1813", tmp_path / "t.campaign", seed=1813)
+    try:
+        weather.roll(s, [2])
+        tree = oob.tree(s)
+        french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:2]
+        allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:2]
+        draft = battles.Draft("Lützen", french, allies, battles.leaders_at(s, french), battles.leaders_at(s, allies), {})
+        battle = battles.begin(s, draft, resolver="kallistra_acw")
+        tabletop.start(s, battle)
+        while tabletop.load(s, battle).phase.id != "simultaneous_fire":
+            tabletop.next_phase(s, battle)
+        shooter = tabletop.load(s, battle).side_units("attacker")[0]
+        target = tabletop.load(s, battle).side_units("defender")[0]
+        tabletop.resolve(s, battle, "small_arms_fire", shooter.id, target.id, numbers={"range": 2}, entered=[12, 12, 1])
+        roll = next(r for r in luck.ledger(s).rolls if r.kind == "tabletop")
+    finally:
+        s.close()
+    count, _, at_least = roll.dice.partition("d12>=")
+    # a pool of 3 d12, each a hit at `at_least` or more: 12 - at_least + 1 faces of 12 hit;
+    # two 12s hit and a 1 misses: 2 hits against an expected 3 * (13 - at_least) / 12
+    assert count == "3" and roll.result == 2
+    assert roll.favours == (("french", 1),)  # the attacker's unit is French: more hits are good for them
+    assert roll.effects[0].side == "french"
+    assert roll.effects[0].expected == Fraction(3 * (13 - int(at_least)), 12)

@@ -34,7 +34,7 @@ EXACT = "exact (icepool convolution of the rolls' mid-rank percentiles)"
 NORMAL = "normal approximation of the sum of mid-rank percentiles (exact mean and variance)"
 # Past this many points of support (rolls x common denominator) the exact sum is
 # too slow for a screen: the normal approximation is then very close anyway.
-EXACT_SUPPORT_LIMIT = 2_000
+EXACT_SUPPORT_LIMIT = 600
 
 Distribution = Mapping[int, Fraction]
 

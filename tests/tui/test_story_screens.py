@@ -54,7 +54,7 @@ async def test_the_plots_turn_and_the_luck_shows_one_side(make_app, played):
         await pilot.press("L")
         await wait_for(pilot, "every side")
         await pilot.press("s")
-        text = await wait_for(pilot, "French Empire and allies (s: one side)")
+        text = await wait_for(pilot, "French Empire and allies (s)")
         assert "Russia and" not in text.split("\n", 5)[4]
         await pilot.press("s", "s")
         assert "every side" in await wait_for(pilot, "every side")

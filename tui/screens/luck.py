@@ -55,7 +55,7 @@ class LuckScreen(CampaignScreen):
             self.sides = list(book.sides)
         shown = book.side_name(self.side) if self.side else "every side"
         self.query_one("#method", Static).update(printable(
-            f"{shown} (s: one side). Pct: mid-rank in exact odds; p two-sided (~ normal approx.)"
+            f"{shown} (s)  Pct: mid-rank in exact odds; p two-sided, ~ approx."
         ))
         rows = []
         for side, total in book.totals.items():

@@ -123,7 +123,7 @@ def ledger(session: CampaignSession, side: str | None = None) -> Ledger:
         raise_unknown_side(side, sides)
     out = Ledger(rolls, sides)
     for key in ([side] if side is not None else [*sides, BOTH]):
-        mine = [r for r in rolls if _counts_for(r, key)]
+        mine = [r for r in rolls if counts_for(r, key)]
         if key == BOTH and not mine:
             continue
         out.totals[key] = luck_of(key, None, mine)
@@ -131,7 +131,7 @@ def ledger(session: CampaignSession, side: str | None = None) -> Ledger:
         out.by_turn.extend(luck_of(key, t, [r for r in mine if r.turn == t]) for t in turns)
     out.by_turn.sort(key=lambda luck: (luck.turn or 0, list(out.totals).index(luck.side)))
     if side is not None:
-        out.rolls = [r for r in rolls if _counts_for(r, side)]
+        out.rolls = [r for r in rolls if counts_for(r, side)]
     return out
 
 
@@ -141,7 +141,7 @@ def raise_unknown_side(side: str, sides: dict[str, str]) -> None:
     raise CampaignError(f"there is no side {side!r}; the sides are {', '.join(sides)}")
 
 
-def _counts_for(roll: RollLuck, side: str) -> bool:
+def counts_for(roll: RollLuck, side: str) -> bool:
     if side == BOTH:
         return not roll.favours
     return any(s == side for s, _ in roll.favours) or any(e.side == side for e in roll.effects)

@@ -216,7 +216,7 @@ def _luck_section(book: Ledger, rolls: list[RollLuck], turn: int | None) -> Sect
     section = Section("The luck")
     rows = []
     for side in [*book.sides, luck_module.BOTH]:
-        mine = [r for r in rolls if luck_module._counts_for(r, side)]
+        mine = [r for r in rolls if luck_module.counts_for(r, side)]
         if not mine:
             continue
         item = luck_of(side, turn, mine)

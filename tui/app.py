@@ -209,13 +209,23 @@ class AdjutantApp(App[None]):
         if self.session is None:
             return
         from campaigns.errors import CampaignError
+        from campaigns.notes import BOOKMARK, marked
         from campaigns.past import moment, parse_when
+        from campaigns.printable import printable
         from tui.modals.form import FormScreen
 
         present = self.present or self.session
+        # The bookmarks of the history are the places one most often goes back to.
+        marks = ["-"] + [f"#{m.event} {printable(m.description)[:48]}" for m in marked(present) if m.kind == BOOKMARK]
+
+        def when_of(values: dict[str, str]) -> dict[str, int] | None:
+            mark = values.get("mark", "-")
+            if not values["when"].strip() and mark != "-":
+                return {"event": int(mark.split()[0][1:])}
+            return parse_when(values["when"])
 
         def check(values: dict[str, str]) -> None:
-            when = parse_when(values["when"])
+            when = when_of(values)
             if when is None and self.present is None:
                 raise CampaignError("type a turn number, or # and an event number (see the history)")
             if when is not None:
@@ -224,7 +234,7 @@ class AdjutantApp(App[None]):
         def chosen(values: dict[str, str] | None) -> None:
             if values is None:
                 return
-            when = parse_when(values["when"])
+            when = when_of(values)
             if when is None:
                 self.run_worker(self.back_to_present(), group="past")
             else:
@@ -232,7 +242,10 @@ class AdjutantApp(App[None]):
                 self._open_past(present, when)
 
         title = "The campaign as of... (read-only)" + ("; empty: back to the present" if self.present else "")
-        self.push_screen(FormScreen(title, [("when", "Turn or #event", "", None)], check), chosen)
+        fields: list[tuple[str, str, str, list[str] | None]] = [("when", "Turn or #event", "", None)]
+        if len(marks) > 1:
+            fields.append(("mark", "Or a bookmark", "-", marks))
+        self.push_screen(FormScreen(title, fields, check), chosen)
 
     @work(thread=True, exclusive=True, group="past", exit_on_error=False)
     def _open_past(self, present, when: dict) -> None:

@@ -7,7 +7,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
+from campaigns import notes
+from campaigns.session import CampaignSession
+from models import Event
 from tests.played import play
 from tests.tui.helpers import screen_text, type_text, wait_for
 
@@ -81,6 +85,25 @@ async def test_the_campaign_as_of_turn_5_and_back(make_app, played):
     assert hashlib.sha256(played.read_bytes()).hexdigest() == before
 
 
+async def test_a_bookmark_is_a_place_to_go_back_to(make_app, played):
+    session = CampaignSession.open(played)
+    try:
+        with session.store.read() as db:
+            lutzen = db.scalars(select(Event.id).where(Event.description.like("Battle of Lützen begins%"))).one()
+        notes.toggle_bookmark(session, lutzen)
+    finally:
+        session.close()
+    app = make_app(played, start="overview")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("T")
+        await wait_for(pilot, "Or a bookmark")
+        choice = next(c for c in app.screen.fields[1][3] if c.startswith(f"#{lutzen} Battle of Lützen begins"))
+        app.screen.query_one("#f-mark").value = choice
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, f"AS OF JUST BEFORE EVENT #{lutzen} (read-only)")
+        assert "Turn 3 of 20" in await wait_for(pilot, "Pending battles: 0")
+
+
 async def test_a_bookmark_from_the_history_is_an_action(make_app, played):
     app = make_app(played, start="history")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -93,9 +116,6 @@ async def test_a_bookmark_from_the_history_is_an_action(make_app, played):
         await notified(pilot, "Note added to #")
         await pilot.press("u")
         await notified(pilot, "Undone: Note on #")
-    from campaigns import notes
-    from campaigns.session import CampaignSession
-
     session = CampaignSession.open(played)
     try:
         assert [(m.kind, m.description) for m in notes.marked(session)] == [("bookmark", "End of turn 10: turn 11 begins")]

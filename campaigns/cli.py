@@ -1,4 +1,4 @@
-"""The campaign-file commands of `adjutant`: new, scenarios, check, export, import, log, dice, battles, options.
+"""The campaign-file commands of `adjutant`: new, scenarios, check, export, import, log, dice, battles, options, luck, report, past.
 
 A campaign is named by its FILE, or, for a club's shared campaign, by a database
 URL given with --db or in ADJUTANT_DATABASE_URL. Errors end in one sentence on
@@ -143,6 +143,24 @@ def _parser() -> _Parser:
     options.add_argument(
         "--set", metavar="OPTION=VALUE", action="append", default=[], help="choose a reading for this campaign (repeatable)"
     )
+    luck = command(commands, "luck", _luck, "how lucky each side has been, every die against its exact odds")
+    campaign(luck)
+    luck.add_argument("--side", metavar="S", help="only the rolls that count for this side (its id)")
+    luck.add_argument("--json", action="store_true", help="print the ledger as JSON")
+    report = command(commands, "report", _report, "write the after-action report of the campaign, a turn or a battle")
+    campaign(report)
+    which = report.add_mutually_exclusive_group()
+    which.add_argument("--turn", type=int, metavar="N", help="only turn N")
+    which.add_argument("--battle", type=int, metavar="N", help="only battle N (see adjutant battles --list)")
+    report.add_argument("--side", metavar="S", help="only what side S knows (needs fog of war: not yet)")
+    report.add_argument("--format", choices=("md", "html", "txt"), default="md", help="markdown, HTML with SVG plots, or text")
+    report.add_argument("-o", "--output", metavar="OUT", required=True, help="the file to write (- for standard output)")
+    pasts = command(commands, "past", _past, "the campaign as of the end of a turn or just before an event (read-only)")
+    campaign(pasts)
+    moment = pasts.add_mutually_exclusive_group(required=True)
+    moment.add_argument("--turn", type=int, metavar="N", help="at the end of turn N")
+    moment.add_argument("--event", type=int, metavar="N", help="just before event #N (see adjutant log)")
+    pasts.add_argument("--save", metavar="OUT", help="also save that past as a new .campaign file")
     return parser
 
 
@@ -310,4 +328,91 @@ def _battles(args: argparse.Namespace) -> int:
             )
     if not battles:
         say("No battles yet.")
+    return OK
+
+
+def _luck(args: argparse.Namespace) -> int:
+    import json
+
+    from campaigns import luck
+    from campaigns.errors import CampaignError
+    from campaigns.printable import printable
+    from campaigns.session import CampaignSession
+
+    session = CampaignSession(open_campaign(_target(args)))
+    try:
+        book = luck.ledger(session, args.side)
+    except CampaignError as error:
+        return _fail(str(error))
+    finally:
+        session.close()
+    if args.json:  # JSON escapes every control character itself
+        print(json.dumps(luck.as_json(book), indent=2, ensure_ascii=True))
+    else:
+        for line in luck.lines(book):
+            print(printable(line))
+    return OK
+
+
+def _report(args: argparse.Namespace) -> int:
+    from campaigns import report
+    from campaigns.errors import CampaignError
+    from campaigns.session import CampaignSession
+
+    if args.side is not None:
+        return _fail("--side needs fog of war, which this version does not keep yet: a report shows all the umpire knows")
+    target = _target(args)
+    out = None if args.output == "-" else Path(args.output)
+    if out is not None and isinstance(target, Path) and out.resolve() == target.resolve():
+        return _fail(f"{out} is the campaign itself: write the report to another file")
+    session = CampaignSession(open_campaign(target))
+    try:
+        text = report.render(report.build(session, turn=args.turn, battle=args.battle), args.format)
+    except CampaignError as error:
+        return _fail(str(error))
+    finally:
+        session.close()
+    if out is None:
+        sys.stdout.write(text)
+        return OK
+    # Written beside the target and renamed over it: a report cut short never replaces a good one.
+    partial = out.with_name(f".{out.name}.partial")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(out)
+    print(f"Wrote {out} ({args.format}).", file=sys.stderr)
+    return OK
+
+
+def _past(args: argparse.Namespace) -> int:
+    from sqlalchemy import select as select_rows
+
+    from campaigns import past
+    from campaigns.errors import CampaignError
+    from campaigns.printable import printable
+    from campaigns.session import CampaignSession
+    from models import General, save_as
+
+    if args.save and Path(args.save).exists():
+        return _fail(f"{args.save} already exists; save the past under a new name")
+    session = CampaignSession(open_campaign(_target(args)))
+    try:
+        view = past.open_past(session, past.moment(session, turn=args.turn, event=args.event))
+    except CampaignError as error:
+        return _fail(str(error))
+    finally:
+        session.close()
+    try:
+        glance = view.overview()
+        print(printable(f"As of {view.moment.label}: {glance.date:%d %B %Y}, weather {glance.weather or 'not rolled'}; "
+                        f"turn {glance.turn}, phase {glance.phase}."))
+        for side in glance.sides:
+            print(printable(f"{side.name}: {side.strength_points} SP in {side.units} units"))
+        with view.store.read() as db:
+            for general in db.scalars(select_rows(General).order_by(General.name)):
+                print(printable(f"  {general.name}: {general.location or 'no location'}"))
+        if args.save:
+            saved = save_as(view.store, Path(args.save))
+            print(f"Saved {saved}.", file=sys.stderr)
+    finally:
+        view.close()
     return OK

@@ -12,7 +12,7 @@ from campaigns.log import dice_line, replay_marks, stored_dice
 from campaigns.session import CampaignSession
 from models import DiceRoll, Event
 from models.journal import REPLAYS, target
-from models.search import matching_ids
+from models.search import SHORT_WINDOW, is_short, matching_ids  # noqa: F401  (the screen reads the window through here)
 
 LIMIT = 200  # the newest lines that match; the log command prints everything
 WIDTH = 60  # a value longer than this is cut on screen; `adjutant log` prints it whole

@@ -226,6 +226,22 @@ class Event(SQLModel, table=True):
     undone: bool = Field(default=False, index=True)
 
 
+class EventNote(SQLModel, table=True):
+    """A bookmark or a note an umpire put on an event of the history.
+
+    Adding or removing one is an action of its own, so it can be undone; the
+    event it marks may be any event, undone or not.
+    """
+
+    __tablename__ = "event_note"
+
+    id: int | None = Field(default=None, primary_key=True)
+    event: int = _ref("event.id")
+    kind: str  # "bookmark" or "note"
+    text: str = ""
+    when: datetime
+
+
 # The history's search index follows every event and roll the ORM writes (models.search).
 search.listen(Event, "event")
 search.listen(DiceRoll, "dice_roll")

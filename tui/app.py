@@ -5,7 +5,8 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable
 
-from textual.app import SystemCommand
+from textual import work
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import AwaitMount
@@ -31,6 +32,7 @@ class AdjutantApp(KeyGate):
         super().__init__()
         self.session = session
         self.start = start
+        self.present = None  # the campaign itself, kept open while a view of its past is shown
 
     # -- screens -------------------------------------------------------------
 
@@ -188,8 +190,14 @@ class AdjutantApp(KeyGate):
         self.switch_screen(self.screen_factory("start"))
 
     def open_session(self, session) -> None:
+        if self.present is not None:  # leaving a view of the past: it goes, the present is closed below
+            self.session.close()
+            self.session, self.present = self.present, None
         if self.session is not None and self.session is not session:
             self.session.close()
+        self._show_session(session)
+
+    def _show_session(self, session) -> None:
         self.session = session
         # The kept screens show the campaign that was open: build them anew.
         for name in list(self._installed_screens):
@@ -198,6 +206,91 @@ class AdjutantApp(KeyGate):
         if not self.is_screen_installed("overview"):
             self.install_screen(self.screen_factory("overview"), "overview")
         self.switch_screen("overview")
+        self.call_after_refresh(self.prepare_screens)
+
+    # -- the campaign as of a past turn (campaigns/past.py) ---------------------
+
+    def action_past(self) -> None:
+        """Ask for a turn or an event, and show the campaign as it stood then (read-only)."""
+        if self.session is None:
+            return
+        from campaigns.errors import CampaignError
+        from campaigns.notes import BOOKMARK, marked
+        from campaigns.past import moment, parse_when
+        from campaigns.printable import printable
+        from tui.modals.form import FormScreen
+
+        present = self.present or self.session
+        # The bookmarks of the history are the places one most often goes back to.
+        marks = ["-"] + [f"#{m.event} {printable(m.description)[:48]}" for m in marked(present) if m.kind == BOOKMARK]
+
+        def when_of(values: dict[str, str]) -> dict[str, int] | None:
+            mark = values.get("mark", "-")
+            if not values["when"].strip() and mark != "-":
+                return {"event": int(mark.split()[0][1:])}
+            return parse_when(values["when"])
+
+        def check(values: dict[str, str]) -> None:
+            when = when_of(values)
+            if when is None and self.present is None:
+                raise CampaignError("type a turn number, or # and an event number (see the history)")
+            if when is not None:
+                moment(present, **when)
+
+        def chosen(values: dict[str, str] | None) -> None:
+            if values is None:
+                return
+            when = when_of(values)
+            if when is None:
+                self.run_worker(self.back_to_present(), group="past")
+            else:
+                self.notify("Rebuilding the campaign as it was...", timeout=3)
+                self._open_past(present, when)
+
+        title = "The campaign as of... (read-only)" + ("; empty: back to the present" if self.present else "")
+        fields: list[tuple[str, str, str, list[str] | None]] = [("when", "Turn or #event", "", None)]
+        if len(marks) > 1:
+            fields.append(("mark", "Or a bookmark", "-", marks))
+        self.push_screen(FormScreen(title, fields, check), chosen)
+
+    @work(thread=True, exclusive=True, group="past", exit_on_error=False)
+    def _open_past(self, present, when: dict) -> None:
+        # A copy of the whole campaign, rewound: off the UI thread.
+        from campaigns.errors import CampaignError
+        from campaigns.past import moment, open_past
+
+        try:
+            past = open_past(present, moment(present, **when))
+        except CampaignError as exc:
+            self.call_from_thread(self.notify, str(exc), severity="error")
+            return
+        self.call_from_thread(self._enter_past, present, past)
+
+    async def _enter_past(self, present, past) -> None:
+        shown = self.session
+        if self.present is None:
+            self.present = present
+        await self._swap_session(past)
+        if shown is not self.present:
+            shown.close()  # the view of the past shown until now
+        self.notify(f"The campaign as of {past.moment.label}: read-only. T, then an empty line, brings back the present.")
+
+    async def back_to_present(self) -> None:
+        if self.present is None:
+            return
+        past, present = self.session, self.present
+        self.present = None
+        await self._swap_session(present)
+        past.close()
+        self.notify("Back to the campaign as it is now.")
+
+    async def _swap_session(self, session) -> None:
+        """Show another session from a fresh overview; every kept screen of the one before is forgotten."""
+        self.session = session
+        await self.switch_screen(self.screen_factory("overview"))
+        for name in list(self._installed_screens):
+            if self.screen is not self._installed_screens[name]:
+                self.uninstall_screen(name)
         self.call_after_refresh(self.prepare_screens)
 
     def open_battle(self, battle_id: int) -> None:
@@ -239,3 +332,5 @@ class AdjutantApp(KeyGate):
     def on_unmount(self) -> None:
         if self.session is not None:
             self.session.close()
+        if self.present is not None:
+            self.present.close()

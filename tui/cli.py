@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-CAMPAIGN_COMMANDS = {"new", "scenarios", "check", "export", "import", "log", "dice", "battles", "options"}
+CAMPAIGN_COMMANDS = {"new", "scenarios", "check", "export", "import", "log", "dice", "battles", "options", "luck", "report", "past"}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,6 +29,8 @@ SCREENS = (
     Command("screen.battles", "x", "show('battles')", "Battles", "Set up, fight and apply battles, with the tables or on the tabletop"),
     Command("screen.recon", "i", "show('recon')", "Reconnaissance", "Cavalry reconnaissance against a screen, on its own table"),
     Command("screen.history", "h", "show('history')", "History", "Every change and every roll, with undo and redo"),
+    Command("screen.plots", "P", "show('plots')", "Plots", "SP, losses by cause, command points, weather and luck, turn by turn"),
+    Command("screen.luck", "L", "show('luck')", "Luck", "Every die against its exact odds: each side's luck by turn, and how unusual"),
     Command("screen.rules", "l", "show('rules')", "Rules reference", "Every table of the rule sets, as on the card, with the readings chosen", needs_campaign=False),
 )
 
@@ -36,6 +38,7 @@ ACTIONS = (
     Command("app.undo", "u", "undo", "Undo", "Undo the last action"),
     Command("app.redo", "y", "redo", "Redo", "Redo the last undone action"),
     Command("app.reload", "f5", "reload", "Reload", "Show what other umpires changed and build the next action on it"),
+    Command("app.past", "T", "past", "Campaign as of a turn", "The campaign as it stood at the end of a past turn or before an event: read-only, every screen"),
     Command("app.save_as", "s", "save_as", "Save a copy", "Copy the campaign file to a new name (save as)"),
     Command("app.open", "ctrl+o", "open_file", "Open campaign", "Open another campaign file or start a new one", needs_campaign=False),
     Command("app.help", "question_mark,f1", "help", "Help", "The keys of this screen and of the app", needs_campaign=False),

@@ -9,7 +9,7 @@ from textual.widgets import DataTable, Input, Static
 
 from campaigns import history
 from campaigns.errors import CampaignError
-from models.search import SHORT_WINDOW, is_short
+
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import fill
 from tui.widgets.kept import KeptTable
@@ -22,6 +22,8 @@ class HistoryScreen(CampaignScreen):
     BINDINGS = [
         Binding("slash", "filter", "Filter", id="history.filter", tooltip="Show only the lines holding a word"),
         Binding("d", "dice_only", "Dice only", id="history.dice", tooltip="Show only the dice rolls, or everything"),
+        Binding("k", "bookmark", "Bookmark", id="history.bookmark", tooltip="Bookmark the event under the cursor, or take its bookmark off"),
+        Binding("a", "note", "Note", id="history.note", tooltip="Write a note on the event under the cursor (kept in the report)"),
     ]
     DEFAULT_CSS = """
     HistoryScreen Input { height: 3; }
@@ -94,8 +96,8 @@ class HistoryScreen(CampaignScreen):
         if heads:
             self._oldest = int(heads[-1].lstrip("#d"))
         title = "History: newest first (u undo, y redo)"
-        if text.strip() and is_short(text):
-            title += f"; one or two letters look through the newest {SHORT_WINDOW:,} lines only"
+        if text.strip() and history.is_short(text):
+            title += f"; one or two letters look through the newest {history.SHORT_WINDOW:,} lines only"
         self.query_one("#history-title", Static).update(title)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -125,3 +127,35 @@ class HistoryScreen(CampaignScreen):
     def action_dice_only(self) -> None:
         self.dice_only = not self.dice_only
         self.refresh_view()
+
+    # -- bookmarks and notes (campaigns/notes.py): each one action, undone with u
+
+    def _event_under_cursor(self) -> int | None:
+        """The event of the row under the cursor (a roll's row belongs to the event above it)."""
+        row = self.query_one("#events", DataTable).cursor_row
+        for entry in reversed(self._rows[: row + 1]):
+            if entry.ref.startswith("#"):
+                return int(entry.ref[1:])
+        self.notify("Choose an event (a line starting with #) first.", severity="warning")
+        return None
+
+    def action_bookmark(self) -> None:
+        from campaigns import notes
+
+        event = self._event_under_cursor()
+        if event is not None:
+            self.attempt(lambda: notes.toggle_bookmark(self.session, event))
+
+    def action_note(self) -> None:
+        from campaigns import notes
+        from tui.modals.form import FormScreen
+
+        event = self._event_under_cursor()
+        if event is None:
+            return
+
+        def written(values: dict[str, str] | None) -> None:
+            if values is not None:
+                self.attempt(lambda: notes.add_note(self.session, event, values["text"]))
+
+        self.app.push_screen(FormScreen(f"A note on #{event}", [("text", "Note", "", None)]), written)

@@ -17,6 +17,8 @@ _SCREENS = {
     "battles": "tui.screens.battles:BattlesScreen",
     "recon": "tui.screens.recon:ReconnaissanceScreen",
     "history": "tui.screens.history:HistoryScreen",
+    "plots": "tui.screens.plots:PlotsScreen",
+    "luck": "tui.screens.luck:LuckScreen",
     "rules": "tui.screens.rules:RulesScreen",
 }
 

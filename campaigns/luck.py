@@ -1,0 +1,499 @@
+"""The luck ledger: every die of the campaign against its exact odds.
+
+Each stored roll gets its mid-rank percentile in the exact distribution of its
+dice and modifiers (rules.luck), and, where the campaign knows what the roll
+decided, the actual and the expected value of that in the units that matter:
+
+- weather: the infantry's MP in the weather rolled (nobody's luck: it falls on both sides);
+- command points: the army's PC (the army's side; high is good);
+- forced march: the SP the unit lost (the unit's side; low is good);
+- battle combat and artillery rolls, pursuit: SP inflicted by the side that rolls
+  and lost by the other (both sides, mirrored);
+- a rolled morale test: tests passed (the testing side; low is good);
+- reconnaissance: the table's result 0-4 (the reconnoitring side; high is good);
+- a resolution on the tabletop (resolver screen): the roll's own result (hits of a
+  pool, or the modified roll) against its mean, for the side of the unit that acted;
+  high is good unless the card asks for a number or less;
+- anything else: the roll's own result against its mean, nobody's luck.
+
+Losses are the numbers the tables read, before they are capped at the SP a side
+had left, so that a side wiped out is not counted as lucky for it.  A roll that
+the umpire reads off the table counts 0 in the expectation, as the odds shown
+before the roll do.  Undone actions' rolls are left out.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from sqlalchemy import select
+
+from campaigns.errors import plainly
+from campaigns.session import CampaignSession
+from models import Army, Battle, CommandPointRoll, DiceRoll, Event, General, Nation, Side, Turn, Unit
+from rules.luck import RunLuck, expectation, mid_rank, run_p_value
+from rules.odds import roll_distribution
+
+SP_LOST, SP_INFLICTED, PC, MP, MORALE_PASSED, RECON, POINTS = (
+    "SP lost", "SP inflicted", "PC", "MP", "morale tests passed", "reconnaissance result", "points",
+)
+UNITS = (SP_LOST, SP_INFLICTED, PC, MP, MORALE_PASSED, RECON, POINTS)
+WEATHER, COMMAND, MARCH, BATTLE, PURSUIT, MORALE, RECONNAISSANCE, TACTICAL, OTHER = (
+    "weather", "command points", "forced march", "battle", "pursuit", "morale", "reconnaissance", "tabletop", "other",
+)
+BOTH = ""  # the key of what falls on neither side alone (the weather, the tabletop's rolls)
+
+
+@dataclass(frozen=True)
+class Effect:
+    """What a roll decided for one side, in one unit: the actual and the expected value."""
+
+    side: str  # a side id, or BOTH
+    unit: str
+    actual: Fraction
+    expected: Fraction
+
+    @property
+    def difference(self) -> Fraction:
+        return self.actual - self.expected
+
+
+@dataclass(frozen=True)
+class RollLuck:
+    roll_id: int
+    event: int | None
+    turn: int | None
+    kind: str
+    purpose: str
+    dice: str
+    raw: tuple[int, ...]
+    modifier: int
+    result: int
+    mode: str
+    distribution: dict[int, Fraction]
+    percentile: Fraction  # mid-rank of the result in `distribution`
+    favours: tuple[tuple[str, int], ...]  # (side, +1 high is good / -1 low is good)
+    decided: str  # what the roll did, in words
+    effects: tuple[Effect, ...]
+
+    @property
+    def expected_roll(self) -> Fraction:
+        return expectation(self.distribution)
+
+
+@dataclass(frozen=True)
+class Luck:
+    """One side's (or one side's turn's) run of rolls."""
+
+    side: str
+    turn: int | None  # None: the whole campaign
+    sums: dict[str, Fraction]  # unit -> sum of (actual - expected)
+    run: RunLuck
+
+
+@dataclass
+class Ledger:
+    rolls: list[RollLuck]
+    sides: dict[str, str]  # id -> name, in the campaign's order
+    totals: dict[str, Luck] = field(default_factory=dict)  # side -> its whole run
+    by_turn: list[Luck] = field(default_factory=list)  # (side, turn), turn order
+
+    def side_name(self, side: str) -> str:
+        return self.sides.get(side, "both sides") if side else "both sides"
+
+
+def ledger(session: CampaignSession, side: str | None = None) -> Ledger:
+    """The ledger of the whole campaign; with `side`, only the rolls that count for it."""
+    with plainly(), session.store.read() as db:
+        sides = {s.id: s.name for s in db.scalars(select(Side).order_by(Side.position, Side.id))}
+        rows = [r for r in db.scalars(select(DiceRoll).order_by(DiceRoll.id))]
+        undone = set(db.scalars(select(Event.id).where(Event.undone == True)))  # noqa: E712
+        rows = [r for r in rows if r.event not in undone]
+        turn_ends = [
+            e.id for e in db.scalars(select(Event).where(Event.description.like("End of turn %")).order_by(Event.id))
+            if not e.undone
+        ]
+        reader = _Reader(session, db, rows, turn_ends)
+        rolls = [reader.read(row) for row in rows]
+    if side is not None and side not in sides:
+        raise_unknown_side(side, sides)
+    out = Ledger(rolls, sides)
+    for key in ([side] if side is not None else [*sides, BOTH]):
+        mine = [r for r in rolls if counts_for(r, key)]
+        if key == BOTH and not mine:
+            continue
+        out.totals[key] = luck_of(key, None, mine)
+        turns = sorted({r.turn for r in mine if r.turn is not None})
+        out.by_turn.extend(luck_of(key, t, [r for r in mine if r.turn == t]) for t in turns)
+    out.by_turn.sort(key=lambda luck: (luck.turn or 0, list(out.totals).index(luck.side)))
+    if side is not None:
+        out.rolls = [r for r in rolls if counts_for(r, side)]
+    return out
+
+
+def raise_unknown_side(side: str, sides: dict[str, str]) -> None:
+    from campaigns.errors import CampaignError
+
+    raise CampaignError(f"there is no side {side!r}; the sides are {', '.join(sides)}")
+
+
+def counts_for(roll: RollLuck, side: str) -> bool:
+    if side == BOTH:
+        return not roll.favours
+    return any(s == side for s, _ in roll.favours) or any(e.side == side for e in roll.effects)
+
+
+def luck_of(side: str, turn: int | None, rolls: list[RollLuck]) -> Luck:
+    """The luck of `side` over these rolls (BOTH: the rolls that fall on nobody)."""
+    sums: dict[str, Fraction] = {}
+    for roll in rolls:
+        for effect in roll.effects:
+            if effect.side == side:
+                sums[effect.unit] = sums.get(effect.unit, Fraction(0)) + effect.difference
+    turned = [(r, f) for r in rolls for s, f in r.favours if s == side] if side else [(r, 1) for r in rolls]
+    run = run_p_value([(r.distribution, r.result) for r, _ in turned], [f for _, f in turned])
+    return Luck(side, turn, dict(sorted(sums.items(), key=lambda kv: UNITS.index(kv[0]))), run)
+
+
+# -- reading each roll ---------------------------------------------------------
+
+
+class _Reader:
+    """Finds out what each stored roll decided, from the rows that kept its result."""
+
+    def __init__(self, session: CampaignSession, db: Any, rows: list[DiceRoll], turn_ends: list[int]) -> None:
+        self.session = session
+        self.db = db
+        self.turn_ends = turn_ends
+        self.options = session.options()
+        self.weather = {t.dice_roll: t for t in db.scalars(select(Turn).where(Turn.dice_roll.is_not(None)))}  # type: ignore[union-attr]
+        self.command = {r.dice_roll: r for r in db.scalars(select(CommandPointRoll).where(CommandPointRoll.dice_roll.is_not(None)))}  # type: ignore[union-attr]
+        self.armies = {a.id: a for a in db.scalars(select(Army))}
+        nations = {n.id: n.side for n in db.scalars(select(Nation))}
+        self.units = list(db.scalars(select(Unit)))
+        self.unit_side = {u.id: nations.get(u.nation, BOTH) for u in self.units}
+        self.generals = {g.id: g for g in db.scalars(select(General))}
+        self.battles = _battle_rolls(session, db, rows)
+        self.marching = _marching_sp(db, rows, self.units)
+        recon = {r.event for r in rows if r.event and r.purpose.startswith("reconnaissance, column ")}
+        self.events = {e.id: e.description for e in db.scalars(select(Event).where(Event.id.in_(recon)))} if recon else {}  # type: ignore[union-attr]
+
+    def turn_of(self, event: int | None) -> int | None:
+        if event is None:
+            return None
+        return 1 + bisect.bisect_left(self.turn_ends, event)
+
+    def read(self, row: DiceRoll) -> RollLuck:
+        modifier = sum(int(m["value"]) for m in row.modifiers)
+        distribution = roll_distribution(row.dice, modifier)
+        base = dict(
+            roll_id=row.id, event=row.event, turn=self.turn_of(row.event), purpose=row.purpose, dice=row.dice,
+            raw=tuple(row.raw), modifier=modifier, result=row.result, mode=row.mode,
+            distribution=distribution, percentile=mid_rank(distribution, row.result),
+        )
+        for reading in (self._weather, self._command, self._battle, self._march, self._recon):
+            found = reading(row, distribution)
+            if found is not None:
+                return RollLuck(**{**base, **found})
+        mean = expectation(distribution)
+        unit = "hits" if ">=" in row.dice else POINTS
+        return RollLuck(
+            **base, kind=OTHER, favours=(), decided=f"{row.result} {unit}",
+            effects=(Effect(BOTH, POINTS, Fraction(row.result), mean),),
+        )
+
+    def _weather(self, row: DiceRoll, distribution: dict[int, Fraction]) -> dict | None:
+        turn = self.weather.get(row.id)
+        if turn is None:
+            return None
+        from rules.allemagne1813.movement import movement_points
+        from rules.allemagne1813.weather import weather_name
+        from rules.loader import get_table
+
+        table = get_table("allemagne1813", "weather")
+
+        def mp(printed: str) -> int:
+            return movement_points("infantry", weather_name(printed), options=self.options).total
+
+        expected = sum((p * mp(table.lookup(roll=r, month=turn.date.month).text) for r, p in distribution.items()), Fraction(0))
+        return dict(
+            kind=WEATHER, turn=turn.number, favours=(), decided=f"{turn.weather}: infantry {mp(turn.weather or '')} MP",
+            effects=(Effect(BOTH, MP, Fraction(mp(turn.weather or "")), expected),),
+        )
+
+    def _command(self, row: DiceRoll, distribution: dict[int, Fraction]) -> dict | None:
+        cp = self.command.get(row.id)
+        if cp is None:
+            return None
+        army = self.armies.get(cp.army)
+        side = army.side if army else BOTH
+        return dict(
+            kind=COMMAND, turn=cp.turn, favours=((side, 1),), decided=f"{army.name if army else cp.army}: {cp.points} PC",
+            effects=(Effect(side, PC, Fraction(cp.points), expectation(distribution)),),
+        )
+
+    def _battle(self, row: DiceRoll, _distribution: dict[int, Fraction]) -> dict | None:
+        return self.battles.get(row.id)
+
+    def _march(self, row: DiceRoll, _distribution: dict[int, Fraction]) -> dict | None:
+        found = self.marching.get(row.id)
+        if found is None:
+            return None
+        unit, sp = found
+        from rules.allemagne1813.forced_march import forced_march_loss, forced_march_odds
+
+        odds = forced_march_odds(max(sp, 1), sum(int(m["value"]) for m in row.modifiers), self.options)
+        lost = forced_march_loss(row.result, max(sp, 1), self.options)
+        side = self.unit_side.get(unit.id, BOTH)
+        return dict(
+            kind=MARCH, favours=((side, -1),), decided=f"{unit.name} ({sp} SP) lost {lost} SP",
+            effects=(Effect(side, SP_LOST, Fraction(lost), expectation(odds)),),
+        )
+
+    def _recon(self, row: DiceRoll, _distribution: dict[int, Fraction]) -> dict | None:
+        if not row.purpose.startswith("reconnaissance, column "):
+            return None
+        from rules.allemagne1813.table_rolls import cell_odds, column_index, read_cell, read_result
+        from rules.errors import RulesError
+
+        column = row.purpose.removeprefix("reconnaissance, column ")
+        modifier = sum(int(m["value"]) for m in row.modifiers)
+        try:
+            index = column_index("reconnaissance", column)
+            odds = cell_odds("reconnaissance", index, modifier, self.options)
+            _, cell = read_cell("reconnaissance", index, row.result, self.options)
+        except (RulesError, ValueError):  # read by the umpire, or a column the table no longer has
+            return None
+        actual = read_result("reconnaissance", cell.text)[0]
+        expected = sum((read_result("reconnaissance", text)[0] * p for text, p in odds.items()), Fraction(0))
+        side = self._side_named(self.events.get(row.event or -1, "").removeprefix("Reconnaissance by "))
+        return dict(
+            kind=RECONNAISSANCE, favours=((side, 1),) if side else (), decided=f"column {column}: result {actual}",
+            effects=(Effect(side, RECON, Fraction(actual), expected),),
+        )
+
+    def _side_named(self, names: str) -> str:
+        for unit in self.units:
+            if unit.name and names.startswith(unit.name):
+                return self.unit_side.get(unit.id, BOTH)
+        return BOTH
+
+
+def _battle_rolls(session: CampaignSession, db: Any, rows: list[DiceRoll]) -> dict[int, dict]:
+    """Each roll of a battle fought with the campaign's tables (or its pursuit), paired
+    with the step the battle's journal replays for it."""
+    from campaigns.battles import ATTACKER, DEFENDER, TABLES, load, title
+
+    by_event: dict[int, list[DiceRoll]] = {}
+    for row in rows:
+        if row.event is not None:
+            by_event.setdefault(row.event, []).append(row)
+    out: dict[int, dict] = {}
+    for battle in db.scalars(select(Battle).order_by(Battle.id)):
+        fight = load(session, battle.id)
+        prefix = f"{title(fight)}:"
+        events = [e for e in db.scalars(select(Event.id).where(Event.description.like(f"{prefix}%")).order_by(Event.id))]
+        mine = [r for e in events for r in by_event.get(e, [])]
+        sides = {role: fight.setup.get("sides", {}).get(role, {}).get("side", BOTH) for role in (ATTACKER, DEFENDER)}
+        enemy = {ATTACKER: DEFENDER, DEFENDER: ATTACKER}
+        steps = list(_table_steps(fight)) if fight.resolver == TABLES and fight.battle else []
+        pursuit = _pursuit_of(fight)
+        table_rows = [r for r in mine if r.purpose.startswith("battle round ")]
+        for row, (step, cell, passed) in zip(table_rows, steps):
+            if tuple(row.raw) != step[1]:
+                break  # the journal and the stored dice disagree: read no further
+            out[row.id] = _step_reading(step[0], cell, passed, sides, enemy, battle.turn)
+        for row in (r for r in mine if r.purpose.startswith("pursuit, column ")):
+            if pursuit is not None:
+                out[row.id] = _pursuit_reading(pursuit, row, fight, sides, enemy, battle.turn, session.options())
+        tactical = (battle.detail or {}).get("tactical")
+        if tactical:
+            resolved = [e for e in tactical.get("log", []) if e.get("raw")]
+            rolled = [r for r in mine if not r.purpose.startswith(("battle round ", "pursuit, column "))]
+            for row, entry in zip(rolled, resolved):
+                if list(row.raw) != list(entry["raw"]):
+                    break  # the log and the stored dice disagree: read no further
+                out[row.id] = _tactical_reading(row, entry, tactical.get("units", []), sides, battle.turn)
+    return out
+
+
+def _tactical_reading(row: DiceRoll, entry: dict, units: list[dict], sides: dict, turn: int) -> dict:
+    """A tabletop resolution: the actor's side rolls; what it decided is the roll's own result
+    (hits of a pool, or the modified roll) against its mean, high good unless the card
+    asks for a number or less."""
+    roles = {u.get("id"): u.get("side") for u in units}
+    side = sides.get(roles.get(entry.get("actor")), BOTH)
+    needed = str(entry.get("needed") or "")
+    favour = -1 if ("or less" in needed or needed.rstrip().endswith("-")) else 1
+    distribution = roll_distribution(row.dice, sum(int(m["value"]) for m in row.modifiers))
+    return dict(
+        kind=TACTICAL, turn=turn, favours=((side, favour),) if side else (),
+        decided=f"{entry.get('action', '?')} by {entry.get('actor', '?')}, needs {needed}: {entry.get('text', '')}",
+        effects=(Effect(side, POINTS, Fraction(row.result), expectation(distribution)),),
+    )
+
+
+def _table_steps(fight: Any) -> Iterator[tuple[tuple[Any, tuple[int, ...]], str | None, bool | None]]:
+    """The battle's rolled steps, once each (a roll the umpire read appears twice)."""
+    results = [r for r in fight.battle.results if r.record is not None]
+    for i, result in enumerate(results):
+        later = results[i + 1] if i + 1 < len(results) else None
+        if result.cell is None and result.step.table and later is not None and later.record is result.record:
+            continue
+        yield (result.step, tuple(result.record.raw)), result.cell, result.passed
+
+
+def _step_reading(step: Any, cell: str | None, passed: bool | None, sides: dict, enemy: dict, turn: int) -> dict:
+    from rules.allemagne1813.battle import PASS
+    from rules.allemagne1813.table_rolls import read_result
+
+    roller = sides[step.side]
+    if step.table is None:  # a rolled morale test: passed when the roll is at most the cohesion
+        chance = step.odds.get(PASS, Fraction(0))
+        return dict(
+            kind=MORALE, turn=turn, favours=((roller, -1),),
+            decided=f"{step.side} morale test {'passed' if passed else 'failed'}",
+            effects=(Effect(roller, MORALE_PASSED, Fraction(1 if passed else 0), chance),),
+        )
+    target = sides[enemy[step.side]]
+    lost = read_result(step.table, cell or "-")[0]
+    expected = expectation(step.loss_odds)
+    return dict(
+        kind=BATTLE, turn=turn, favours=((roller, 1), (target, -1)),
+        decided=f"round {step.round_number} {step.side} {step.kind} on {step.column}: {cell} ({lost} SP)",
+        effects=(Effect(roller, SP_INFLICTED, Fraction(lost), expected), Effect(target, SP_LOST, Fraction(lost), expected)),
+    )
+
+
+def _pursuit_of(fight: Any) -> Any:
+    """The pursuit step the winner rolled on, rebuilt from the set-up."""
+    from rules.allemagne1813.pursuit import pursuit_step
+
+    if not fight.pursued:
+        return None
+    if fight.battle is not None and fight.battle.pursuit_result is not None:
+        return fight.battle.pursuit_result.step
+    if fight.tabletop is None:
+        return None
+    winner = fight.tabletop["winner"]
+    return pursuit_step(fight.setup["sides"][winner]["cavalry_bonus"], fight.setup["weather"], fight.setup["options"])
+
+
+def _pursuit_reading(step: Any, row: DiceRoll, fight: Any, sides: dict, enemy: dict, turn: int, options: dict) -> dict:
+    from rules.allemagne1813.table_rolls import column_index, read_cell, read_result
+    from rules.errors import RulesError
+
+    winner = fight.battle.outcome.winner if fight.battle is not None and fight.battle.outcome else fight.tabletop["winner"]
+    try:
+        _, cell = read_cell("pursuit", column_index("pursuit", step.column), row.result, options)
+        lost = read_result("pursuit", cell.text)[0]
+    except RulesError:
+        lost = 0
+    expected = expectation(step.loss_odds)
+    pursuer, pursued = sides[winner], sides[enemy[winner]]
+    return dict(
+        kind=PURSUIT, turn=turn, favours=((pursuer, 1), (pursued, -1)),
+        decided=f"pursuit by the {winner} on CB {step.column}: {lost} SP",
+        effects=(Effect(pursuer, SP_INFLICTED, Fraction(lost), expected), Effect(pursued, SP_LOST, Fraction(lost), expected)),
+    )
+
+
+def _marching_sp(db: Any, rows: list[DiceRoll], units: list[Unit]) -> dict[int, tuple[Unit, int]]:
+    """Each forced-march roll's unit and the SP it had when it marched.
+
+    The SP are found by walking the history back from today's SP: a unit's SP
+    before an event is what that event's change says it was, or, when the
+    march cost nothing, what it was after (the value carried back so far)."""
+    marches = [r for r in rows if r.purpose.startswith("forced march of ") and r.event is not None]
+    if not marches:
+        return {}
+    by_name: dict[str, list[Unit]] = {}
+    for unit in units:
+        by_name.setdefault(unit.name, []).append(unit)
+    sp = {u.id: u.strength_points for u in units}
+    wanted: dict[int, list[DiceRoll]] = {}
+    for row in marches:
+        wanted.setdefault(row.event, []).append(row)  # type: ignore[arg-type]
+    first = min(wanted)
+    out: dict[int, tuple[Unit, int]] = {}
+    query = select(Event).where(Event.id >= first, Event.undone == False).order_by(Event.id.desc())  # type: ignore[union-attr]  # noqa: E712
+    for event in db.scalars(query.execution_options(yield_per=500)):
+        changed = {c["key"].get("id"): c for c in event.changes if c.get("table") == "unit"}
+        for row in wanted.get(event.id, []):
+            name = row.purpose.removeprefix("forced march of ")
+            candidates = by_name.get(name, [])
+            unit = next((u for u in candidates if u.id in changed), candidates[0] if candidates else None)
+            if unit is None:
+                continue
+            before = (changed.get(unit.id) or {}).get("before") or {}
+            out[row.id] = (unit, int(before.get("strength_points", sp[unit.id])))
+        for unit_id, change in changed.items():
+            before = change.get("before") or {}
+            if unit_id in sp and "strength_points" in before:
+                sp[unit_id] = int(before["strength_points"])
+    return out
+
+
+def as_json(book: Ledger) -> dict[str, Any]:
+    """The ledger as plain data: fractions as floats, with the exact fraction beside them."""
+
+    def number(x: Fraction | float) -> float:
+        return round(float(x), 6)
+
+    def run(r: RunLuck) -> dict[str, Any]:
+        return {"rolls": r.rolls, "mean_percentile": number(r.mean), "p_value": number(r.p_value),
+                "method": r.method, "verdict": r.verdict}
+
+    def luck(item: Luck) -> dict[str, Any]:
+        return {"side": item.side or None, "turn": item.turn,
+                "sums": {unit: number(v) for unit, v in item.sums.items()}, **run(item.run)}
+
+    return {
+        "sides": book.sides,
+        "rolls": [
+            {
+                "id": r.roll_id, "turn": r.turn, "kind": r.kind, "purpose": r.purpose, "dice": r.dice,
+                "raw": list(r.raw), "modifier": r.modifier, "result": r.result, "mode": r.mode,
+                "percentile": number(r.percentile), "percentile_exact": str(r.percentile),
+                "expected_roll": number(r.expected_roll),
+                "sides": {s: f for s, f in r.favours}, "decided": r.decided,
+                "effects": [
+                    {"side": e.side or None, "unit": e.unit, "actual": number(e.actual), "expected": number(e.expected)}
+                    for e in r.effects
+                ],
+            }
+            for r in book.rolls
+        ],
+        "totals": [luck(item) for item in book.totals.values()],
+        "by_turn": [luck(item) for item in book.by_turn],
+    }
+
+
+def lines(book: Ledger) -> Iterable[str]:
+    """The ledger as text: each side's sums and luck, turn by turn, then every roll."""
+    for side, item in book.totals.items():
+        yield f"{book.side_name(side)}: {luck_text(item)}"
+        for turn_item in (t for t in book.by_turn if t.side == side):
+            yield f"  turn {turn_item.turn}: {luck_text(turn_item)}"
+    yield ""
+    for r in book.rolls:
+        yield (
+            f"dice #{r.roll_id} turn {r.turn if r.turn is not None else '-'} {r.kind}: {r.dice} "
+            f"{' '.join(map(str, r.raw))}{r.modifier:+d} = {r.result}, percentile {float(r.percentile):.0%} "
+            f"(mean {float(r.expected_roll):.2f}) -> {r.decided}"
+        )
+
+
+def luck_text(item: Luck) -> str:
+    sums = ", ".join(f"{unit} {float(v):+.2f}" for unit, v in item.sums.items()) or "nothing decided"
+    p = item.run.p_value
+    # What falls on both sides is nobody's luck: only whether the dice ran high or low.
+    verdict = item.run.verdict if item.side else {"lucky": "dice high", "unlucky": "dice low"}.get(item.run.verdict, item.run.verdict)
+    return (
+        f"{sums}; {item.run.rolls} rolls, mean percentile {float(item.run.mean):.0%} ({verdict}), "
+        f"p = {float(p):.3g} ({'exact' if isinstance(p, Fraction) else 'normal approximation'})"
+    )

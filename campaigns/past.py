@@ -1,0 +1,148 @@
+"""The campaign as it stood at the end of a past turn, or just before an event.
+
+The whole campaign is copied into a temporary file (SQLite's backup, or an
+export of a PostgreSQL campaign), and in that copy every event from the chosen
+one on is undone from the event log, newest first, and forgotten.  The copy is
+opened read-only: every screen shows it as it was, and any action on it is
+refused with one sentence.  The campaign itself is only read.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from campaigns.errors import CampaignError, plainly
+from campaigns.printable import printable
+from campaigns.session import CampaignSession
+from models import Campaign, Event, EventNote, open_campaign, save_as
+from models.engine import writer
+from models.history import undo
+from models.store import CampaignStore, guard
+
+
+@dataclass(frozen=True)
+class Moment:
+    label: str  # "the end of turn 5", "just before event #120"
+    before_event: int | None  # the first event undone; None: nothing to undo (the turn under way)
+
+
+class ReadOnly(CampaignError):
+    pass
+
+
+def parse_when(text: str) -> dict[str, int] | None:
+    """What a person typed: "5" (a turn), "#120" (an event), or nothing (None).
+
+    :raises CampaignError: for anything else."""
+    typed = text.strip()
+    if not typed:
+        return None
+    if typed.startswith("#") and typed[1:].isdigit():
+        return {"event": int(typed[1:])}
+    if typed.isdigit():
+        return {"turn": int(typed)}
+    raise CampaignError(f"type a turn number (5) or an event (#120), not {printable(typed)!r}")
+
+
+def moment(session: CampaignSession, *, turn: int | None = None, event: int | None = None) -> Moment:
+    """Where to rewind to: the end of `turn` (its last action), or just before `event`."""
+    if (turn is None) == (event is None):
+        raise CampaignError("say a turn or an event, one of them")
+    with plainly(), session.store.read() as db:
+        current = db.get_one(Campaign, 1).turn
+        if turn is not None:
+            if not 1 <= turn <= current:
+                raise CampaignError(f"turn {turn} has not been played: the campaign is at turn {current}")
+            ends = db.scalars(
+                select(Event.id).where(Event.description.like(f"End of turn {turn}:%"), Event.undone == False)  # noqa: E712
+                .order_by(Event.id).limit(1)
+            ).first()
+            label = f"the end of turn {turn}" if ends is not None else f"turn {turn} (under way)"
+            return Moment(label, ends)
+        found = db.get(Event, event)
+        if found is None:
+            raise CampaignError(f"there is no event #{event}")
+        if found.kind != "action":
+            raise CampaignError(f"#{event} is the campaign's creation: there is nothing before it")
+        return Moment(f"just before event #{event}", event)
+
+
+def open_past(session: CampaignSession, when: Moment) -> "PastSession":
+    """A read-only session on a temporary copy of the campaign rewound to `when`."""
+    folder = Path(tempfile.mkdtemp(prefix="adjutant-past-"))
+    try:
+        copy = folder / "past.campaign"
+        with plainly():
+            save_as(session.store, copy)
+            store = open_campaign(copy)
+        try:
+            if when.before_event is not None:
+                _rewind(store, when.before_event)
+        except BaseException:
+            store.close()
+            raise
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return PastSession(store, when, folder)
+
+
+def _rewind(store: CampaignStore, first: int) -> None:
+    """Undo every live event from `first` on, newest first, and forget them: in one transaction."""
+    with plainly(), guard(store.name), Session(writer(store.engine)) as db:
+        newer = select(Event).where(Event.id >= first).order_by(Event.id.desc())  # type: ignore[union-attr]
+        for event in db.scalars(newer.execution_options(yield_per=200)):
+            if not event.undone:
+                undo(db, event.changes)
+        db.execute(delete(EventNote).where(EventNote.event >= first))  # type: ignore[arg-type]
+        db.execute(delete(Event).where(Event.id >= first))  # type: ignore[arg-type]
+        db.commit()
+    store.reload()
+
+
+class PastSession(CampaignSession):
+    """A campaign session that only shows: every change is refused in one sentence."""
+
+    def __init__(self, store: CampaignStore, when: Moment, folder: Path) -> None:
+        super().__init__(store)
+        self.moment = when
+        self.folder = folder
+        refusal = f"this is the campaign as of {when.label}, read-only: go back to the present to change it"
+
+        @contextmanager
+        def refuse(_description: str) -> Iterator[Any]:
+            raise ReadOnly(refusal)
+            yield  # pragma: no cover - a generator, as store.action is
+
+        def refuse_now() -> Any:
+            raise ReadOnly(refusal)
+
+        # The copy's store is ours alone: its writing methods are replaced on this instance.
+        store.action = refuse  # type: ignore[method-assign]
+        store.undo = refuse_now  # type: ignore[method-assign]
+        store.redo = refuse_now  # type: ignore[method-assign]
+
+    @property
+    def where(self) -> str:
+        return f"as of {self.moment.label}"
+
+    def status_line(self) -> str:
+        return f"AS OF {self.moment.label.upper()} (read-only) | " + super().status_line()
+
+    def save_as(self, path: str | Path) -> Path:
+        raise ReadOnly("save a copy of the campaign itself, not of this view of its past")
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)

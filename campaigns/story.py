@@ -1,0 +1,164 @@
+"""The campaign turn by turn, as numbers to plot: SP, losses by cause, command
+points, weather and luck.
+
+Each side's SP at the end of a turn is found by walking the history back from
+today's order of battle: undoing, in memory, every later change of a unit's SP
+(or its creation or removal) gives the SP as they stood when that turn ended.
+Losses are counted where they were taken: a battle's SP lost (less its pursuit),
+the pursuit, and forced marches (the SP the march actions took).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+
+from campaigns.battles import ATTACKER, DEFENDER, load
+from campaigns.errors import plainly
+from campaigns.luck import Ledger
+from campaigns.session import CampaignSession
+from models import Army, Battle, Campaign, CommandPointRoll, CommandPointSpend, Event, Nation, Side, Turn, Unit
+
+BATTLE, FORCED_MARCH, PURSUIT = "battle", "forced march", "pursuit"
+CAUSES = (BATTLE, FORCED_MARCH, PURSUIT)
+
+
+@dataclass(frozen=True)
+class TurnWeather:
+    turn: int
+    date: str  # "26 Apr"
+    weather: str | None  # as printed, None still to come
+    infantry_mp: int | None
+
+
+@dataclass
+class Story:
+    sides: dict[str, str]  # id -> name
+    turns: list[int]  # the turns played so far, 1..current
+    sp: dict[str, list[int]] = field(default_factory=dict)  # side -> SP at the end of each turn (the current: now)
+    losses: dict[str, dict[str, list[int]]] = field(default_factory=dict)  # side -> cause -> SP by turn
+    points_rolled: dict[str, list[int]] = field(default_factory=dict)  # side -> PC rolled by turn
+    points_spent: dict[str, list[int]] = field(default_factory=dict)
+    weather: list[TurnWeather] = field(default_factory=list)  # every turn of the calendar
+    luck: dict[str, list[float | None]] = field(default_factory=dict)  # side -> mean percentile by turn
+
+
+def story(session: CampaignSession, book: Ledger | None = None) -> Story:
+    """The series of the campaign up to the current turn; `book` adds the luck by turn."""
+    with plainly(), session.store.read() as db:
+        campaign = db.get_one(Campaign, 1)
+        sides = {s.id: s.name for s in db.scalars(select(Side).order_by(Side.position, Side.id))}
+        turns = list(range(1, campaign.turn + 1))
+        out = Story(sides, turns)
+        nation_side = {n.id: n.side for n in db.scalars(select(Nation))}
+        army_side = {a.id: a.side for a in db.scalars(select(Army))}
+        units = {u.id: (nation_side.get(u.nation, ""), u.strength_points) for u in db.scalars(select(Unit)) if u.kind != "dummy"}
+        out.sp = _sp_by_turn(db, sides, units, nation_side, campaign.turn)
+        out.losses = {s: {cause: [0] * len(turns) for cause in CAUSES} for s in sides}
+        _battle_losses(session, db, out)
+        _march_losses(db, out, units)
+        out.points_rolled = {s: [0] * len(turns) for s in sides}
+        out.points_spent = {s: [0] * len(turns) for s in sides}
+        for roll in db.scalars(select(CommandPointRoll)):
+            _add(out.points_rolled, army_side.get(roll.army), roll.turn, roll.points)
+        for spend in db.scalars(select(CommandPointSpend)):
+            _add(out.points_spent, army_side.get(spend.army), spend.turn, spend.cost)
+        out.weather = list(_weather(db, session.options()))
+    if book is not None:
+        by = {(item.side, item.turn): item for item in book.by_turn}
+        out.luck = {
+            s: [float(by[(s, t)].run.mean) if (s, t) in by else None for t in turns] for s in sides
+        }
+    return out
+
+
+def _add(series: dict[str, list[int]], side: str | None, turn: int, amount: int) -> None:
+    if side in series and 1 <= turn <= len(series[side]):
+        series[side][turn - 1] += amount
+
+
+def _sp_by_turn(db: Any, sides: dict[str, str], units: dict[str, tuple[str, int]], nation_side: dict[str, str], current: int) -> dict[str, list[int]]:
+    """Each side's SP at the end of each turn up to the current one (which is: now)."""
+    now = {u: sp for u, (_, sp) in units.items()}
+    side_of = {u: s for u, (s, _) in units.items()}
+    totals = lambda: {s: sum(sp for u, sp in now.items() if side_of.get(u) == s) for s in sides}  # noqa: E731
+    out = {s: [0] * current for s in sides}
+    for s, total in totals().items():
+        out[s][current - 1] = total
+    query = select(Event).where(Event.undone == False).order_by(Event.id.desc())  # type: ignore[union-attr]  # noqa: E712
+    for event in db.scalars(query.execution_options(yield_per=500)):
+        if event.description.startswith("End of turn "):
+            ended = current_turn_ended(event.description)
+            if ended is not None and 1 <= ended < current:
+                for s, total in totals().items():
+                    out[s][ended - 1] = total
+        for change in reversed(event.changes):
+            if change.get("table") != "unit":
+                continue
+            unit_id = change["key"].get("id")
+            before, after = change.get("before"), change.get("after")
+            if before is None:  # created by this event: before it, the unit was not there
+                now.pop(unit_id, None)
+            elif after is None:  # removed by this event: before it, it was
+                if before.get("kind") != "dummy":
+                    now[unit_id] = int(before.get("strength_points", 0))
+                    side_of[unit_id] = nation_side.get(before.get("nation", ""), "")
+            elif "strength_points" in before and unit_id in now:
+                now[unit_id] = int(before["strength_points"])
+    return out
+
+
+def current_turn_ended(description: str) -> int | None:
+    """'End of turn 3: turn 4 begins' -> 3."""
+    word = description.removeprefix("End of turn ").split(":", 1)[0]
+    return int(word) if word.isdigit() else None
+
+
+def _battle_losses(session: CampaignSession, db: Any, out: Story) -> None:
+    for battle in db.scalars(select(Battle).where(Battle.status == "done")):
+        fight = load(session, battle.id)
+        lost = battle.losses.get("sides", {})
+        pursuit = 0
+        if fight.battle is not None and fight.battle.pursuit_result is not None:
+            pursuit = fight.battle.pursuit_result.sp_lost
+        elif fight.battle is None:
+            pursuit = fight.pursuit_loss()
+        loser = None
+        if battle.result:
+            winner = ATTACKER if battle.result.startswith(ATTACKER) else DEFENDER
+            loser = DEFENDER if winner == ATTACKER else ATTACKER
+        for role in (ATTACKER, DEFENDER):
+            side = fight.participants.get(role, {}).get("side")
+            taken = int(lost.get(role, 0))
+            chased = pursuit if role == loser else 0
+            if side in out.losses and 1 <= battle.turn <= len(out.turns):
+                out.losses[side][BATTLE][battle.turn - 1] += taken - chased
+                out.losses[side][PURSUIT][battle.turn - 1] += chased
+
+
+def _march_losses(db: Any, out: Story, units: dict[str, tuple[str, int]]) -> None:
+    """The SP each forced-march action took, by the side of the unit and the turn it was in."""
+    end_ids = list(db.scalars(select(Event.id).where(Event.description.like("End of turn %"), Event.undone == False).order_by(Event.id)))  # type: ignore[union-attr]  # noqa: E712
+    query = select(Event).where(Event.description.like("Forced march: %"), Event.undone == False)  # type: ignore[union-attr]  # noqa: E712
+    for event in db.scalars(query):
+        turn = 1 + bisect.bisect_left(end_ids, event.id)
+        for change in event.changes:
+            before, after = change.get("before") or {}, change.get("after") or {}
+            if change.get("table") != "unit" or "strength_points" not in before or "strength_points" not in after:
+                continue
+            side = units.get(change["key"].get("id"), ("", 0))[0]
+            if side in out.losses and 1 <= turn <= len(out.turns):
+                out.losses[side][FORCED_MARCH][turn - 1] += int(before["strength_points"]) - int(after["strength_points"])
+
+
+def _weather(db: Any, options: dict[str, str]) -> Iterator[TurnWeather]:
+    from rules.allemagne1813.movement import movement_points
+    from rules.allemagne1813.weather import weather_name
+
+    for t in db.scalars(select(Turn).order_by(Turn.number)):
+        mp = movement_points("infantry", weather_name(t.weather), options=options).total if t.weather else None
+        yield TurnWeather(t.number, f"{t.date:%d %b}", t.weather, mp)

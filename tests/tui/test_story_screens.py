@@ -1,0 +1,132 @@
+"""The Plots and Luck screens on a campaign ten turns in, without colour, at 80x24 and 120x40."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from campaigns import notes
+from campaigns.session import CampaignSession
+from models import Event
+from tests.played import play
+from tests.tui.helpers import screen_text, type_text, wait_for
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+@pytest.fixture(scope="module")
+def ten_turns(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return play(tmp_path_factory.mktemp("played") / "ten.campaign", 10)
+
+
+@pytest.fixture
+def played(ten_turns: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("NO_COLOR", "1")
+    return Path(shutil.copy(ten_turns, tmp_path / "ten.campaign"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("name, shown, keys", [
+    pytest.param("plots", "Strength points at the end of each turn", [], id="plots-sp"),
+    pytest.param("plots", "SP lost by Russia and Prussia", ["n", "n"], id="plots-losses"),
+    pytest.param("plots", "Luck by turn", ["p"], id="plots-luck"),
+    pytest.param("luck", "French Empire and", [], id="luck"),
+])
+def test_story_screen(snap_compare, make_app, played, name, shown, keys, size):
+    async def loaded(pilot):
+        await wait_for(pilot, shown if not keys else "(n/p)")
+        for key in keys:
+            await pilot.press(key)
+        await wait_for(pilot, shown)
+
+    app = make_app(played, start=name)
+    assert app.no_color
+    assert snap_compare(app, run_before=loaded, terminal_size=size)
+
+
+async def test_the_plots_turn_and_the_luck_shows_one_side(make_app, played):
+    app = make_app(played, start="overview")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("P")
+        await wait_for(pilot, "1/6  [sp]")
+        await pilot.press("n")
+        assert "SP lost by French Empire and allies" in await wait_for(pilot, "2/6")
+        await pilot.press("L")
+        await wait_for(pilot, "every side")
+        await pilot.press("s")
+        text = await wait_for(pilot, "French Empire and allies (s)")
+        assert "Russia and" not in text.split("\n", 5)[4]
+        await pilot.press("s", "s")
+        assert "every side" in await wait_for(pilot, "every side")
+        assert "Luck" in screen_text(app)
+
+
+async def test_the_campaign_as_of_turn_5_and_back(make_app, played):
+    before = hashlib.sha256(played.read_bytes()).hexdigest()
+    app = make_app(played, start="overview")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("T")
+        await type_text(pilot, "5")
+        await pilot.press("enter")
+        await wait_for(pilot, "AS OF THE END OF TURN 5 (read-only)")
+        await pilot.press("w")
+        await wait_for(pilot, "Turn 5, 04 May 1813: Mud")
+        await pilot.press("u")
+        await notified(pilot, "this is the campaign as of the end of turn 5, read-only")
+        await pilot.press("T")
+        await pilot.press("enter")
+        await notified(pilot, "Back to the campaign as it is now")
+        text = await wait_for(pilot, "Turn 11 of 20")
+        assert "AS OF" not in text
+    assert hashlib.sha256(played.read_bytes()).hexdigest() == before
+
+
+async def test_a_bookmark_is_a_place_to_go_back_to(make_app, played):
+    session = CampaignSession.open(played)
+    try:
+        with session.store.read() as db:
+            lutzen = db.scalars(select(Event.id).where(Event.description.like("Battle of Lützen begins%"))).one()
+        notes.toggle_bookmark(session, lutzen)
+    finally:
+        session.close()
+    app = make_app(played, start="overview")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("T")
+        await wait_for(pilot, "Or a bookmark")
+        choice = next(c for c in app.screen.fields[1][3] if c.startswith(f"#{lutzen} Battle of Lützen begins"))
+        app.screen.query_one("#f-mark").value = choice
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, f"AS OF JUST BEFORE EVENT #{lutzen} (read-only)")
+        assert "Turn 3 of 20" in await wait_for(pilot, "Pending battles: 0")
+
+
+async def test_a_bookmark_from_the_history_is_an_action(make_app, played):
+    app = make_app(played, start="history")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "End of turn 10")
+        await pilot.press("k")
+        await notified(pilot, "Bookmarked #")
+        await pilot.press("a")
+        await type_text(pilot, "Ney reaches Dresden")
+        await pilot.press("enter")
+        await notified(pilot, "Note added to #")
+        await pilot.press("u")
+        await notified(pilot, "Undone: Note on #")
+    session = CampaignSession.open(played)
+    try:
+        assert [(m.kind, m.description) for m in notes.marked(session)] == [("bookmark", "End of turn 10: turn 11 begins")]
+    finally:
+        session.close()
+
+
+async def notified(pilot, text: str, tries: int = 50) -> None:
+    """Wait for a notification holding `text` (toasts stack up, and at 80x24 one can be off screen)."""
+    for _ in range(tries):
+        await pilot.pause()
+        if any(text in n.message for n in pilot.app._notifications):
+            return
+    raise AssertionError(f"no notification {text!r}: {[n.message for n in pilot.app._notifications]}")

@@ -1,0 +1,88 @@
+"""Luck: each side's dice against the exact odds, turn by turn, and every roll's percentile."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Static
+
+from campaigns.luck import MP, PC, SP_INFLICTED, SP_LOST, Ledger, Luck
+from campaigns.printable import printable
+from tui.screens.base import CampaignScreen
+from tui.widgets.cells import fill
+from tui.widgets.kept import KeptTable
+
+COLUMNS = (SP_LOST, SP_INFLICTED, PC, MP)
+
+
+class LuckScreen(CampaignScreen):
+    TITLE_TEXT = "Luck"
+    BINDINGS = [
+        Binding("s", "side", "Side", id="luck.side", tooltip="Show every side, or one side's rolls only"),
+    ]
+    DEFAULT_CSS = """
+    LuckScreen #method { height: auto; padding: 0 1; }
+    LuckScreen #sides { height: 1fr; }
+    LuckScreen #rolls { height: 1fr; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.side: str | None = None  # None: every side
+        self.sides: list[str] = []
+
+    def body(self) -> ComposeResult:
+        yield Static("Luck: actual - expected, and how unusual the dice were", classes="title")
+        yield Static("Reading every roll...", id="method", markup=False)
+        yield KeptTable(id="sides", cursor_type="row", zebra_stripes=True)
+        yield KeptTable(id="rolls", cursor_type="row", zebra_stripes=True)
+
+    def refresh_view(self) -> None:
+        self.load()
+
+    @work(thread=True, exclusive=True, exit_on_error=False)
+    def load(self) -> None:
+        from campaigns.luck import ledger
+
+        book = ledger(self.session, self.side)
+        self.app.call_from_thread(self._show, book)
+
+    def _show(self, book: Ledger) -> None:
+        if not self.sides:
+            self.sides = list(book.sides)
+        shown = book.side_name(self.side) if self.side else "every side"
+        self.query_one("#method", Static).update(printable(
+            f"{shown} (s)  Pct: mid-rank in exact odds; p two-sided, ~ approx."
+        ))
+        rows = []
+        for side, total in book.totals.items():
+            rows.append((f"{side}:all", _row(book.side_name(side), "all", total)))
+            rows.extend((f"{side}:{t.turn}", _row("", str(t.turn), t)) for t in book.by_turn if t.side == side)
+        fill(self.query_one("#sides", DataTable), ("Side", "Turn", "Rolls", "Mean", "p", "SP lost", "SP infl.", "PC", "MP"), rows, {"Side": 18})
+        fill(
+            self.query_one("#rolls", DataTable),
+            ("#", "Turn", "What", "Dice", "Pct", "Decided"),
+            (
+                (str(r.roll_id), (
+                    str(r.roll_id), str(r.turn or "-"), r.kind, f"{r.dice} {' '.join(map(str, r.raw))}{r.modifier:+d}={r.result}",
+                    f"{float(r.percentile):.0%}", printable(r.decided),
+                ))
+                for r in reversed(book.rolls)
+            ),
+            {"Decided": 60},
+        )
+
+    def action_side(self) -> None:
+        order: list[str | None] = [None, *self.sides]
+        self.side = order[(order.index(self.side) + 1) % len(order)] if self.side in order else None
+        self.load()
+
+
+def _row(name: str, turn: str, item: Luck) -> tuple[str, ...]:
+    sums = [f"{float(item.sums[u]):+.2f}" if u in item.sums else "" for u in COLUMNS]
+    p = item.run.p_value
+    mark = "" if isinstance(p, Fraction) else "~"
+    return (printable(name), turn, str(item.run.rolls), f"{float(item.run.mean):.0%}", f"{mark}{float(p):.3g}", *sums)

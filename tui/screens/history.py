@@ -9,7 +9,6 @@ from textual.widgets import DataTable, Input, Static
 
 from campaigns import history
 from campaigns.errors import CampaignError
-
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import fill
 from tui.widgets.kept import KeptTable

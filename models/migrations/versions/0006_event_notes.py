@@ -1,7 +1,7 @@
 """Bookmarks and notes on the history: an umpire marks an event, or writes a note on it.
 
 Revision ID: 0006
-Revises: 0002
+Revises: 0003
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from alembic import op
 from models.migrations import mark_sqlite_schema
 
 revision = "0006"
-down_revision = "0002"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
@@ -33,4 +33,4 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("ix_event_note_event", "event_note")
     op.drop_table("event_note")
-    mark_sqlite_schema(2)
+    mark_sqlite_schema(3)

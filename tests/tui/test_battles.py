@@ -11,7 +11,7 @@ from models import Battle, DiceRoll, Unit
 from tui.screens.battles import BattlesScreen, BattleSetupScreen
 from tui.screens.fight import FightScreen
 from tui.screens.recon import ReconnaissanceScreen
-from tui.widgets.marklist import MarkList
+from tui.widgets.marklist import MarkList, TickList
 
 from .helpers import key, notices, screen_text, stored, type_text, wait_for, wait_for_screen
 
@@ -136,11 +136,11 @@ async def test_bad_set_up_says_what_is_wrong(campaign_file, make_app):
         await pilot.press("ctrl+s")
         assert "at least one force" in await wait_for(pilot, "at least one force")
         screen = pilot.app.screen
-        for lst in screen.query(SelectionList):
+        for lst in screen.query(MarkList):
             if lst.id and lst.id.startswith("units-"):
-                lst.select(lst.get_option_at_index(1).value)
+                lst.mark([lst.stacks[0].forces[0].id])
         await pilot.pause()
-        facts = screen.query_one("#facts", SelectionList)
+        facts = screen.query_one("#facts", TickList)
         facts.select("defence_in_open_terrain")
         facts.select("defender_in_defensive_terrain")
         await pilot.pause()

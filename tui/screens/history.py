@@ -90,7 +90,7 @@ class HistoryScreen(CampaignScreen):
         fill(table, ("#", "When", "What"), ((None, (e.ref, e.when, e.text)) for e in self._rows))
         if before is not None:
             table.move_cursor(row=cursor, animate=False)
-        heads = [e.ref for e in rows if not e.ref.startswith(" ")]  # events, or rolls when dice only
+        heads = [e.ref.strip() for e in rows if e.ref.strip()]  # events, or rolls when dice only (not their lines)
         self._full_page = len(heads) >= history.LIMIT
         if heads:
             self._oldest = int(heads[-1].lstrip("#d"))

@@ -160,6 +160,24 @@ def new_id(name: str, taken: set[str]) -> str:
     return candidate
 
 
+def _place(values: dict[str, str]) -> dict:
+    """The location typed, as a place of the gazetteer; "Kalisch (marching)" also sets the note."""
+    from campaigns.gazetteer import GazetteerError, gazetteer, split_location
+
+    name, note = split_location(_text("location", values.get("location", ""), required=False))
+    out: dict[str, str] = {}
+    if name:
+        try:
+            out["location"] = gazetteer().place(name).name
+        except GazetteerError as exc:
+            raise CampaignError(str(exc)) from None
+    else:
+        out["location"] = ""
+    if note or "march_note" in values:
+        out["march_note"] = note or _text("march_note", values.get("march_note", ""), required=False)
+    return out
+
+
 def _unit_values(values: dict[str, str]) -> dict:
     kind = _text("kind", values.get("kind", ""))
     if kind not in UNIT_KINDS:
@@ -167,7 +185,7 @@ def _unit_values(values: dict[str, str]) -> dict:
     out = {
         "name": _text("name", values.get("name", "")),
         "kind": kind,
-        "location": _text("location", values.get("location", ""), required=False),
+        **_place(values),
     }
     for key in ("strength_points", "cohesion", "artillery_bonus", "cavalry_bonus"):
         out[key] = whole(key, values.get(key, ""), UNIT_FIELDS)
@@ -179,7 +197,7 @@ def _unit_values(values: dict[str, str]) -> dict:
 def _general_values(values: dict[str, str]) -> dict:
     out = {
         "name": _text("name", values.get("name", "")),
-        "location": _text("location", values.get("location", ""), required=False),
+        **_place(values),
     }
     for key in ("rank", "command_value", "tactical_bonus"):
         out[key] = whole(key, values.get(key, ""), GENERAL_FIELDS)
@@ -234,7 +252,7 @@ def move_unit(session: CampaignSession, unit_id: str, general_id: str) -> None:
             raise CampaignError(f"{general.name} is on the other side")
         unit.general = general.id
         if general.location:
-            unit.location = general.location
+            unit.location, unit.march_note = general.location, general.march_note
 
 
 def remove_unit(session: CampaignSession, unit_id: str) -> None:

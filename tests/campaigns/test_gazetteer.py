@@ -139,3 +139,44 @@ def test_a_broken_file_names_the_file_and_the_entry(tmp_path: Path, file: str, o
         gazetteer(_broken(tmp_path, file, old, new))
     assert str(caught.value).startswith(message)
     assert "\n" not in str(caught.value)
+
+
+def test_a_scenario_naming_an_unknown_place_is_refused_with_suggestions(tmp_path: Path) -> None:
+    from campaigns.scenario import ScenarioError, load_scenario
+
+    text = (SCENARIOS / "spring1813.toml").read_text(encoding="utf-8")
+    (tmp_path / "spring1813.toml").write_text(text.replace('location = "Merseburg"', 'location = "Merseberg"', 1), encoding="utf-8")
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario(tmp_path / "spring1813.toml")
+    assert "there is no place 'Merseberg' in the gazetteer; did you mean Merseburg" in str(caught.value)
+    assert str(caught.value).startswith("spring1813.toml: ")
+
+
+def test_scenario_locations_are_places_with_their_marching_notes() -> None:
+    from campaigns.scenario import load_scenario
+
+    scenario = load_scenario("spring1813")
+    marching = {(u.location, u.march_note) for u in scenario.units if u.march_note}
+    assert ("Kalisch", "on the march from Thorn") in marching
+    places = gazetteer().places
+    assert all(g.location in places for g in scenario.generals) and all(u.location in places for u in scenario.units)
+
+
+def test_editing_a_location_takes_a_variant_and_refuses_an_unknown_place(tmp_path: Path) -> None:
+    from campaigns.errors import CampaignError
+    from campaigns.oob import edit_unit
+    from campaigns.session import CampaignSession
+    from models import Unit
+
+    session = CampaignSession.new("spring1813", tmp_path / "c.campaign", seed=1)
+    try:
+        values = {"name": "III Corps", "kind": "infantry", "strength_points": "5", "cohesion": "3",
+                  "artillery_bonus": "0", "cavalry_bonus": "0"}
+        edit_unit(session, "iii_souham", {**values, "location": "Lutzen (marching from Weissenfels)"})
+        with session.store.read() as db:
+            unit = db.get_one(Unit, "iii_souham")
+            assert (unit.location, unit.march_note) == ("Lützen", "marching from Weissenfels")
+        with pytest.raises(CampaignError, match="there is no place 'Lutzn' in the gazetteer; did you mean Lützen"):
+            edit_unit(session, "iii_souham", {**values, "location": "Lutzn"})
+    finally:
+        session.close()

@@ -1,4 +1,5 @@
-"""The campaign-file commands of `adjutant`: new, scenarios, check, export, import, log, dice, battles.
+"""The campaign-file commands of `adjutant`: new, scenarios, check, export, import, log, dice, battles,
+and the theatre's places, route, activate, move and map (campaigns/cli_theatre.py).
 
 A campaign is named by its FILE, or, for a club's shared campaign, by a database
 URL given with --db or in ADJUTANT_DATABASE_URL. Errors end in one sentence on
@@ -16,6 +17,7 @@ from typing import NoReturn
 
 from sqlmodel import select
 
+from campaigns.cli_theatre import add_commands as add_theatre_commands
 from campaigns.log import audit_dice, log_lines
 from campaigns.scenario import ScenarioError, load_scenario, scenario_ids
 from campaigns.setup import create_campaign
@@ -108,6 +110,7 @@ def _parser() -> _Parser:
     battles = command(commands, "battles", _battles, "print the after-action account of every battle")
     campaign(battles)
     battles.add_argument("--list", action="store_true", help="one line a battle instead of the accounts")
+    add_theatre_commands(commands, command, campaign, _target)
     return parser
 
 

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import sys
 
-CAMPAIGN_COMMANDS = {"new", "scenarios", "check", "export", "import", "log", "dice", "battles"}
+CAMPAIGN_COMMANDS = {
+    "new", "scenarios", "check", "export", "import", "log", "dice", "battles",
+    "places", "route", "activate", "move", "map",
+}
 
 
 def main(argv: list[str] | None = None) -> int:

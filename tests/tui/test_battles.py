@@ -8,6 +8,7 @@ from textual.widgets import Input, Select, SelectionList
 from campaigns import battles, weather
 from campaigns.session import CampaignSession
 from models import Battle, DiceRoll, Unit
+from tui.modals.form import FormScreen
 from tui.screens.battles import BattlesScreen, BattleSetupScreen
 from tui.screens.fight import FightScreen
 from tui.screens.recon import ReconnaissanceScreen
@@ -37,6 +38,10 @@ async def set_up(pilot, where: str, resolver: str | None = None, pick: int = 2) 
                 lst.select(lst.get_option_at_index(i + 1).value)  # the first of each side is a dummy
     await pilot.pause()
     await pilot.press(key(BattleSetupScreen, "setup.begin"))
+    # The first units of each side stand far apart: the umpire overrides contact, with a reason.
+    await wait_for_screen(pilot, FormScreen)
+    await type_text(pilot, "forces gathered from the whole map for the test")
+    await pilot.press("ctrl+s")
     await wait_for_screen(pilot, FightScreen)
 
 
@@ -135,6 +140,17 @@ async def test_bad_set_up_says_what_is_wrong(campaign_file, make_app):
         await type_text(pilot, "Halle")
         await pilot.press("ctrl+s")
         assert "at least one force" in await wait_for(pilot, "at least one force")
+        screen = app.screen
+        for lst in screen.query(SelectionList):
+            if lst.id and lst.id.startswith("units-"):
+                lst.select(lst.get_option_at_index(1).value)
+        await pilot.pause()
+        await pilot.press("ctrl+s")  # Halle: forces from elsewhere are refused, and the umpire is asked why
+        assert "at Halle: a battle is fought between stacks in contact" in await wait_for(pilot, "overrides with a reason")
+        await pilot.press("ctrl+s")
+        assert "give the reason" in await wait_for(pilot, "give the reason")
+        await pilot.press("escape")
+        await wait_for_screen(pilot, BattleSetupScreen)
     with stored(campaign_file) as db:
         assert db.exec(select(Battle)).all() == []
 

@@ -8,6 +8,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Input, Label, Select, SelectionList, Static
 
 from campaigns import battles, oob
+from campaigns.contact import OutOfContact
 from campaigns.errors import CampaignError
 from tui.modals.form import FormScreen
 from tui.screens.base import CampaignScreen
@@ -148,7 +149,7 @@ class BattleSetupScreen(CampaignScreen):
             names.append(f"{role} leaders present: " + (", ".join(battles.leaders_at(self.session, units)) or "none"))
         self.query_one("#leaders", Static).update("\n".join(names))
 
-    def action_begin(self) -> None:
+    def action_begin(self, override: str = "") -> None:
         att, dfn = self.chosen()
         facts = set(self.query_one("#facts", SelectionList).selected)
         draft = battles.Draft(
@@ -158,9 +159,13 @@ class BattleSetupScreen(CampaignScreen):
             attacker_generals=battles.leaders_at(self.session, att),
             defender_generals=battles.leaders_at(self.session, dfn),
             facts={key: key in facts for key, _ in battles.FACTS},
+            override=override,
         )
         try:
             battle_id = battles.begin(self.session, draft, str(self.query_one("#resolver", Select).value))
+        except OutOfContact as exc:
+            self.ask_override(str(exc))
+            return
         except CampaignError as exc:
             self.query_one("#error", Static).update(str(exc))
             self.query_one(VerticalScroll).scroll_home()
@@ -168,6 +173,20 @@ class BattleSetupScreen(CampaignScreen):
         self.app.campaign_changed()  # type: ignore[attr-defined]
         self.app.pop_screen()
         self.app.open_battle(battle_id)  # type: ignore[attr-defined]
+
+    def ask_override(self, problem: str) -> None:
+        """Forces out of contact: the umpire may still set the battle up, giving his reason (recorded)."""
+
+        def check(values: dict[str, str]) -> None:
+            if not values["reason"].strip():
+                raise CampaignError("give the reason for overriding, or Escape to choose other forces")
+
+        def done(values: dict[str, str] | None) -> None:
+            if values:
+                self.action_begin(values["reason"])
+
+        fields = [("reason", "Reason", "", None)]
+        self.app.push_screen(FormScreen(problem[0].upper() + problem[1:] + ".", fields, check=check), done)
 
     def action_cancel(self) -> None:
         self.app.pop_screen()

@@ -1,0 +1,114 @@
+"""Stacks: every unit and general of a side at one place of the gazetteer.
+
+A stack is named by one of its generals (id or name, as `adjutant route FILE
+ney PLACE`), or by SIDE@PLACE for a force without a general.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from campaigns.errors import CampaignError, plainly
+from campaigns.gazetteer import GazetteerError, fold, gazetteer
+from campaigns.session import CampaignSession
+from models import Army, General, Nation, Side, Unit
+
+
+@dataclass(frozen=True)
+class Stack:
+    side: str
+    side_name: str
+    place: str
+    generals: tuple[General, ...]
+    units: tuple[Unit, ...]
+
+    @property
+    def key(self) -> str:
+        return f"{self.side}@{self.place}"
+
+    @property
+    def members(self) -> tuple[str, ...]:
+        """"general:ID" and "unit:ID" of everyone in the stack, as an activation records them."""
+        return tuple(f"general:{g.id}" for g in self.generals) + tuple(f"unit:{u.id}" for u in self.units)
+
+    @property
+    def strength_points(self) -> int:
+        return sum(u.strength_points for u in self.units)
+
+    @property
+    def leader(self) -> General | None:
+        """The general of the highest rank (then command value) in the stack."""
+        return max(self.generals, key=lambda g: (g.rank, g.command_value, g.id), default=None)
+
+    @property
+    def label(self) -> str:
+        who = self.leader.name if self.leader else f"{self.side_name} force"
+        return f"{who}'s stack at {self.place}" if self.leader else f"{who} at {self.place}"
+
+    def badge(self) -> str:
+        """The stack as the map shows it: the side's letter and its SP, e.g. "F 42"."""
+        return f"{self.side_name[:1].upper()} {self.strength_points}"
+
+
+def all_stacks(session: CampaignSession) -> list[Stack]:
+    """Every stack on the map, by place then side; generals and units without a place are left out."""
+    with plainly(), session.store.read() as db:
+        sides = {s.id: s for s in db.scalars(select(Side).order_by(Side.position))}
+        nation_side = {n.id: n.side for n in db.scalars(select(Nation))}
+        generals = list(db.scalars(select(General).order_by(General.id)))
+        units = list(db.scalars(select(Unit).order_by(Unit.id)))
+    groups: dict[tuple[str, str], tuple[list[General], list[Unit]]] = {}
+    for g in generals:
+        if g.location:
+            groups.setdefault((g.location, nation_side[g.nation]), ([], []))[0].append(g)
+    for u in units:
+        if u.location:
+            groups.setdefault((u.location, nation_side[u.nation]), ([], []))[1].append(u)
+    order = {sid: i for i, sid in enumerate(sides)}
+    return [
+        Stack(side, sides[side].name, place, tuple(gs), tuple(us))
+        for (place, side), (gs, us) in sorted(groups.items(), key=lambda kv: (kv[0][0], order[kv[0][1]]))
+    ]
+
+
+def stack_of(session: CampaignSession, text: str) -> Stack:
+    """The stack a general (id or name) stands in, or SIDE@PLACE; one sentence if there is none."""
+    wanted = text.strip()
+    stacks = all_stacks(session)
+    if "@" in wanted:
+        side, _, place = wanted.partition("@")
+        try:
+            place = gazetteer().place(place).name
+        except GazetteerError as exc:
+            raise CampaignError(str(exc)) from None
+        for stack in stacks:
+            if stack.side == side.strip() and stack.place == place:
+                return stack
+        raise CampaignError(f"side {side.strip()!r} has no stack at {place}")
+    key = fold(wanted)
+    for stack in stacks:
+        for g in stack.generals:
+            if g.id == wanted or fold(g.name) == key:
+                return stack
+    with plainly(), session.store.read() as db:
+        general = next((g for g in db.scalars(select(General)) if g.id == wanted or fold(g.name) == key), None)
+    if general is not None:
+        raise CampaignError(f"{general.name} stands at no place of the map")
+    raise CampaignError(f"there is no general {wanted!r} (give a general's id or name, or SIDE@PLACE)")
+
+
+def army_of(session: CampaignSession, stack: Stack) -> Army:
+    """The army that pays for the stack: its leader's, else its units' generals', else the side's first."""
+    with plainly(), session.store.read() as db:
+        if stack.leader is not None and stack.leader.army:
+            return db.get_one(Army, stack.leader.army)
+        for unit in stack.units:
+            general = db.get(General, unit.general) if unit.general else None
+            if general is not None and general.army:
+                return db.get_one(Army, general.army)
+        army = db.scalars(select(Army).where(Army.side == stack.side).order_by(Army.id)).first()
+    if army is None:
+        raise CampaignError(f"side {stack.side_name} has no army to pay for {stack.label}")
+    return army

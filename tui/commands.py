@@ -30,6 +30,7 @@ SCREENS = (
     Command("screen.recon", "i", "show('recon')", "Reconnaissance", "Cavalry reconnaissance against a screen, on its own table"),
     Command("screen.history", "h", "show('history')", "History", "Every change and every roll, with undo and redo"),
     Command("screen.rules", "l", "show('rules')", "Rules reference", "Every table of the rule sets, as on the card, with the readings chosen", needs_campaign=False),
+    Command("screen.map", "p", "show('map')", "Map", "The theatre: places, roads, rivers, both sides' stacks and battles; move and activate stacks"),
 )
 
 ACTIONS = (

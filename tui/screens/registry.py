@@ -18,6 +18,7 @@ _SCREENS = {
     "recon": "tui.screens.recon:ReconnaissanceScreen",
     "history": "tui.screens.history:HistoryScreen",
     "rules": "tui.screens.rules:RulesScreen",
+    "map": "tui.screens.theatre:TheatreScreen",
 }
 
 

@@ -324,3 +324,17 @@ def test_hostile_input_is_one_sentence_and_exit_2_and_changes_nothing(tmp_path, 
         assert err == message
     assert digest(path) == before
     assert not (tmp_path / "map.png").exists()
+
+
+# -- reconnaissance from a stack ------------------------------------------------------------
+
+
+def test_reconnaissance_is_made_from_a_stack_against_an_enemy_stack_in_reach(session):
+    from campaigns import reconnaissance
+
+    # Winzingerode's cavalry at Weissenfels; Ney at Weimar is three roads away, Macdonald at Merseburg one.
+    with pytest.raises(CampaignError, match=r"^Marshal Ney \(III Corps\)'s stack at Weimar is out of reach of .*one road away$"):
+        reconnaissance.reconnoitre_stack(session, "winzingerode", "ney")
+    assert "Macdonald" in " ".join(g.name for s in reconnaissance.enemies_in_reach(session, "winzingerode") for g in s.generals)
+    said = reconnaissance.reconnoitre_stack(session, "winzingerode", "macdonald", [4])
+    assert said.startswith("Reconnaissance by ")

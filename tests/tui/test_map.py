@@ -112,3 +112,30 @@ async def test_the_map_is_saved_as_svg(make_app, ready_file):
         await wait_for_notice(pilot, "Wrote")
     written = ready_file.with_name(f"{ready_file.stem}-turn1.svg")
     assert ">Weimar</text>" in written.read_text(encoding="utf-8")
+
+
+async def test_typing_a_location_offers_the_places_and_an_unknown_one_is_refused(make_app, campaign_file):
+    from textual.widgets import Input
+
+    from tui.modals.form import FormScreen
+    from tui.screens.oob import OrderOfBattleScreen
+
+    app = make_app(campaign_file, start="oob")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_screen(pilot, OrderOfBattleScreen)
+        await pilot.press("slash")
+        await type_text(pilot, "zieten")
+        await pilot.press("enter")
+        await wait_for(pilot, "Brigade Zieten: 3 SP")
+        await pilot.press("e")
+        await wait_for_screen(pilot, FormScreen)
+        box = app.screen.query_one("#f-location", Input)
+        box.focus()
+        box.value = ""
+        await type_text(pilot, "Lüb")
+        await pilot.pause(0.2)
+        assert box._suggestion in ("Lübben", "Lübbenau", "Lübeck")  # the completion offered as typed
+        box.value = "Lutzn"
+        await pilot.press("ctrl+s")
+        shown = await wait_for(pilot, "did you mean")
+        assert "there is no place 'Lutzn' in the gazetteer" in shown

@@ -236,7 +236,11 @@ class OrderOfBattleScreen(CampaignScreen):
                 self.notify(f"{title}: done.")
                 self.app.campaign_changed()  # type: ignore[attr-defined]
 
-        self.app.push_screen(FormScreen(title, rows, check=check), done)
+        from campaigns.gazetteer import gazetteer
+
+        places = gazetteer()
+        spellings = sorted({*places.places, *(v for p in places.places.values() for v in p.variants)})
+        self.app.push_screen(FormScreen(title, rows, check=check, suggestions={"location": spellings}), done)
 
     def action_add_unit(self) -> None:
         general = self._general_for_new()

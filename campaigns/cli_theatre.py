@@ -59,6 +59,7 @@ def add_commands(commands: Any, command: Callable[..., Any], campaign: Callable[
     move.add_argument("stack", metavar="STACK", help="a general's id or name, or SIDE@PLACE")
     move.add_argument("place", metavar="PLACE", help="where to (a place of the gazetteer)")
     move.add_argument("--only", metavar="IDS", help="move only these generals and units of the stack (ids, comma separated)")
+    move.add_argument("--forced", action="store_true", help="a forced march beyond the MP: every unit rolls on the forced march table")
     picture = command(commands, "map", run(_map), "write the map of the theatre with stacks and battles as SVG")
     campaign(picture)
     picture.add_argument("-o", "--output", metavar="SVG", required=True, help="the .svg file to write")
@@ -111,7 +112,7 @@ def _activate(args: argparse.Namespace, session: Any) -> int:
 def _move(args: argparse.Namespace, session: Any) -> int:
     from campaigns.movement import move
 
-    print(move(session, args.stack, args.place, _only(args)))
+    print(move(session, args.stack, args.place, _only(args), forced=args.forced))
     return OK
 
 

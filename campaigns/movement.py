@@ -62,6 +62,15 @@ class MoveReport:
     def allowed(self) -> bool:
         return self.refusal is None
 
+    @property
+    def shortfall(self) -> int:
+        """MP the slowest type of unit lacks for this route (0 when every type can march it)."""
+        return max([u.cost - (u.points.total - self.spent) for u in self.price.units] + [0])
+
+    def forcible(self, options: dict[str, str]) -> bool:
+        """Whether a forced march (option forced_march_mp) would carry the stack there."""
+        return self.price.blocked is None and 0 < self.shortfall <= int(options["forced_march_mp"])
+
     def lines(self) -> list[str]:
         out = [f"{self.stack.label}: {_count(len(self.stack.generals), 'general')}, {_count(len(self.stack.units), 'unit')}, {self.stack.strength_points} SP"]
         weather = self.weather.title() + ("" if self.weather_known else " (this turn's weather is not rolled: priced as Clear)")
@@ -168,8 +177,21 @@ def _stacking_problem(session: CampaignSession, moving: Stack, destination: str)
     )
 
 
-def move(session: CampaignSession, stack_text: str, place_text: str, only: list[str] | None = None) -> str:
-    """Move an activated stack (or the members in `only`) along the cheapest route, as one undoable action."""
+def move(
+    session: CampaignSession,
+    stack_text: str,
+    place_text: str,
+    only: list[str] | None = None,
+    *,
+    forced: bool = False,
+    entered: dict[str, list[int]] | None = None,
+) -> str:
+    """Move an activated stack (or the members in `only`) along the cheapest route, as one undoable action.
+
+    With `forced`, a route up to the option forced_march_mp beyond the stack's MP
+    is marched as a forced march: each unit rolls on the forced march table in the
+    same action (dice typed in by unit id in `entered`, for dice rolled on the table).
+    """
     report = plan_move(session, stack_text, place_text, only)
     stack = report.stack
     if report.activation is None:
@@ -178,18 +200,25 @@ def move(session: CampaignSession, stack_text: str, place_text: str, only: list[
         raise CampaignError("this turn's weather is not rolled yet; roll it before moving")
     if report.destination == stack.place:
         raise CampaignError(f"{stack.label} is already at {stack.place}")
-    if report.refusal:
-        hint = " (a forced march is rolled on the Forced march screen, where the series rules allow it)" if not report.price.blocked else ""
+    options = session.options()
+    forcing = forced and report.refusal is not None and report.forcible(options)
+    if report.refusal and not forcing:
+        hint = ""
+        if report.forcible(options):
+            hint = f"; a forced march can carry it ({report.shortfall} MP beyond, each unit rolls on the forced march table)"
         raise CampaignError(f"{stack.label} cannot move to {report.destination}: {report.refusal}{hint}")
     problem = _stacking_problem(session, stack, report.destination)
     if problem:
         raise CampaignError(f"{stack.label} cannot end its move at {report.destination}: {problem}")
     cost = report.price.mp
     description = (
-        f"Move {stack.label} to {report.destination} by {report.route.describe()}: "
-        f"{cost} MP ({report.weather.title()})"
+        f"{'Forced march: move' if forcing else 'Move'} {stack.label} to {report.destination} by "
+        f"{report.route.describe()}: {cost} MP ({report.weather.title()})"
     )
+    losses: list[str] = []
     with plainly(), session.store.action(description) as db:
+        if forcing:
+            losses = _forced_march_rolls(session, db, stack, report.weather, entered or {})
         for general in stack.generals:
             row = db.get_one(General, general.id)
             row.location, row.march_note = report.destination, ""
@@ -198,7 +227,27 @@ def move(session: CampaignSession, stack_text: str, place_text: str, only: list[
             row_u.location, row_u.march_note = report.destination, ""
         assert report.activation is not None and report.activation.id is not None
         db.get_one(Activation, report.activation.id).mp_spent = report.spent + cost
-    return description
+    return description + (f"; {'; '.join(losses)}" if losses else "")
+
+
+def _forced_march_rolls(session: CampaignSession, db, stack: Stack, weather: str, entered: dict[str, list[int]]) -> list[str]:  # type: ignore[no-untyped-def]
+    """Each real unit of the stack rolls on the forced march table (the card's modifiers); SP taken at once."""
+    from rules.allemagne1813.forced_march import forced_march_loss, forced_march_modifiers
+
+    options = session.options()
+    cvs = [g.command_value for g in stack.generals]
+    dice = session.store.dice()
+    lines = []
+    for unit in stack.units:
+        if unit.kind == "dummy":
+            continue
+        modifiers = forced_march_modifiers(cvs, unit.cohesion, weather)
+        record = dice.roll("1d6", f"forced march of {unit.name}", modifiers, entered=entered.get(unit.id))
+        row = db.get_one(Unit, unit.id)
+        loss = min(row.strength_points, forced_march_loss(record.result, max(row.strength_points, 1), options))
+        row.strength_points -= loss
+        lines.append(f"{unit.name}: 1d6 = {record.raw[0]}{''.join(f' {m.value:+d}' for m in modifiers)} = {record.result}, {loss} SP lost")
+    return lines
 
 
 # -- activation ---------------------------------------------------------------

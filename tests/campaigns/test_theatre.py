@@ -338,3 +338,23 @@ def test_reconnaissance_is_made_from_a_stack_against_an_enemy_stack_in_reach(ses
     assert "Macdonald" in " ".join(g.name for s in reconnaissance.enemies_in_reach(session, "winzingerode") for g in s.generals)
     said = reconnaissance.reconnoitre_stack(session, "winzingerode", "macdonald", [4])
     assert said.startswith("Reconnaissance by ")
+
+
+def test_a_move_a_little_beyond_the_mp_is_offered_as_a_forced_march(session):
+    movement.activate(session, "marmont")
+    # Gotha - Erfurt - Weimar: 3 + 3 = 6 MP would fit; to Apolda 8 MP, 2 beyond infantry's 6.
+    with pytest.raises(CampaignError, match=r"a forced march can carry it \(2 MP beyond, each unit rolls on the forced march table\)$"):
+        movement.move(session, "marmont", "Apolda")
+    with session.store.read() as db:
+        before = {u.id: u.strength_points for u in db.exec(select(Unit).where(Unit.general == "marmont"))}
+    # Forced march table, SP 9+ column, roll 6: 2 SP lost; Marmont's CV 3 gives -1: 6 - 1 = 5 -> 1 SP.
+    said = movement.move(session, "marmont", "Apolda", forced=True, entered={u: [6] for u in before})
+    assert said.startswith("Forced march: move Marshal Marmont (VI Corps)'s stack at Gotha to Apolda by ")
+    assert "1d6 = 6 -1" in said
+    with session.store.read() as db:
+        after = {u.id: (u.strength_points, u.location) for u in db.exec(select(Unit).where(Unit.general == "marmont"))}
+    assert all(loc == "Apolda" for _, loc in after.values())
+    assert sum(before.values()) > sum(sp for sp, _ in after.values())
+    session.undo()
+    with session.store.read() as db:
+        assert {u.id: u.strength_points for u in db.exec(select(Unit).where(Unit.general == "marmont"))} == before

@@ -176,18 +176,28 @@ class TheatreScreen(CampaignScreen):
         except CampaignError as exc:
             self.notify(str(exc), severity="error", timeout=8)
             return
-        if not report.allowed or report.activation is None:
+        forced = not report.allowed and report.forcible(self.session.options())
+        if report.activation is None or (not report.allowed and not forced):
             reason = report.refusal or "the stack has not been activated this turn; activate it first"
             self.notify(f"{report.stack.label} cannot move to {report.destination}: {reason}", severity="error", timeout=10)
             return
-        question = "\n".join(report.lines()[1:]) + f"\n\nMove {report.stack.label} to {report.destination}?"
+        if forced and self.session.campaign().dice_mode == "entered":
+            self.notify("A forced march with dice typed in: adjutant move --forced, or the Forced march screen.", severity="warning", timeout=10)
+            return
+        ask = (
+            f"Force-march {report.stack.label} to {report.destination}, {report.shortfall} MP beyond? "
+            "Each unit rolls on the forced march table."
+            if forced
+            else f"Move {report.stack.label} to {report.destination}?"
+        )
+        question = "\n".join(report.lines()[1:]) + "\n\n" + ask
 
         def answered(yes: bool | None) -> None:
             if yes:
                 self.canvas.cursor = report.destination  # the map follows the stack when it redraws
-                self.attempt(lambda: movement.move(self.session, key, destination))
+                self.attempt(lambda: movement.move(self.session, key, destination, forced=forced))
 
-        self.app.push_screen(ConfirmScreen(question, "Move"), answered)
+        self.app.push_screen(ConfirmScreen(question, "Force-march" if forced else "Move"), answered)
 
     def action_svg(self) -> None:
         from campaigns.map_svg import write_svg

@@ -79,7 +79,7 @@ def _places(args: argparse.Namespace, session: Any) -> int:
             f"{s.side_name}: {', '.join(g.name for g in s.generals) or 'no general'}, {len(s.units)} unit{'' if len(s.units) == 1 else 's'}, {s.strength_points} SP"
             for s in place.stacks
         )
-        battle = " [battle]" if place.battle else ""
+        battle = " [battle]" if place.battle else " [contact]" if place.place.name in data.contacts else ""
         print(f"{place.place.name} ({place.place.kind}){battle}" + (f": {stacks}" if stacks else ""))
     if data.unknown:
         from campaigns.gazetteer import gazetteer

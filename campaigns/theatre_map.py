@@ -14,6 +14,7 @@ from datetime import date
 
 from sqlalchemy import select
 
+from campaigns.contact import contacts
 from campaigns.errors import CampaignError, plainly
 from campaigns.gazetteer import Place, gazetteer
 from campaigns.session import CampaignSession
@@ -56,6 +57,7 @@ class MapData:
     battles: tuple[str, ...]  # places of this turn's pending battles
     sides: tuple[str, ...]  # the side names, in order
     unknown: tuple[str, ...]  # locations of the campaign the gazetteer does not know
+    contacts: tuple[str, ...] = ()  # places where the two sides' stacks are in contact (this turn only)
 
     def at(self, name: str) -> MapPlace:
         return next(p for p in self.places if p.place.name == name)
@@ -118,6 +120,7 @@ def map_data(session: CampaignSession, turn: int | None = None) -> MapData:
         tuple((r.a, r.b, r.kind) for r in g.roads),
         tuple((r.name, r.size, r.course) for r in g.rivers.values()),
         battles, sides, tuple(unknown),
+        () if past is not None else tuple(c.place for c in contacts(session)),
     )
 
 

@@ -256,6 +256,17 @@ def test_stacks_at_the_same_place_are_in_contact_and_listed_for_battle(session):
             unit.location = "Altenburg"
     (contact,) = contacts(session)
     assert contact.place == "Altenburg" and {s.side for s in contact.stacks} == {"french", "allies"}
+    from campaigns.theatre_map import map_data
+
+    assert map_data(session).contacts == ("Altenburg",)
+    # Winzingerode at Weissenfels and Macdonald at Merseburg are one road apart: in contact only
+    # by the option contact = adjacent.
+    assert "Weissenfels" not in {c.place for c in contacts(session)}
+    with session.store.action("Contact one road apart") as db:
+        from models import Campaign
+
+        db.get_one(Campaign, 1).options = {"contact": "adjacent"}
+    assert {"Weissenfels", "Merseburg"} <= {c.place for c in contacts(session)}
     ney = [u.id for u in movement.stack_of(session, "ney").units if u.kind == "infantry"]
     blucher = [u.id for u in movement.stack_of(session, "blucher").units if u.kind == "infantry"]
     assert battles.begin(session, battles.Draft("Altenburg", ney, blucher)) > 0

@@ -86,6 +86,8 @@ class TheatreScreen(CampaignScreen):
             canvas.view = View(here.x, here.y, canvas.view.zoom) if canvas.view.zoom else canvas.view
         weather = data.weather or "weather not rolled"
         battles = f" | battles pending: {', '.join(data.battles)}" if data.battles else ""
+        waiting = [c for c in data.contacts if c not in data.battles]
+        battles += f" | contact: {', '.join(waiting)}" if waiting else ""
         self.query_one("#head", Static).update(
             f"Map: turn {data.turn}, {data.date:%d %b %Y}, {weather} | zoom x{ZOOMS[canvas.view.zoom]:g}{battles}"
         )

@@ -139,3 +139,22 @@ async def test_typing_a_location_offers_the_places_and_an_unknown_one_is_refused
         await pilot.press("ctrl+s")
         shown = await wait_for(pilot, "did you mean")
         assert "there is no place 'Lutzn' in the gazetteer" in shown
+
+
+async def test_the_battle_phase_lists_the_places_in_contact(make_app, ready_file):
+    from campaigns import turns
+
+    session = CampaignSession.open(ready_file)
+    try:
+        with session.store.action("Ney reaches Altenburg") as db:
+            db.get(General, "ney").location = "Altenburg"
+            for unit in db.exec(select(Unit).where(Unit.general == "ney")):
+                unit.location = "Altenburg"
+        while turns.status(session).phase.id != "battles":
+            turns.advance(session, anyway=True)
+    finally:
+        session.close()
+    app = make_app(ready_file, start="turn")
+    async with app.run_test(size=(80, 24)) as pilot:
+        shown = await wait_for(pilot, "Battles to set up")
+        assert "Altenburg: French Empire and allies F 24 at Altenburg; Russia and Prussia" in shown

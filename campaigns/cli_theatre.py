@@ -1,4 +1,4 @@
-"""The theatre commands of `adjutant`: places, route, activate, move, map.
+"""The theatre commands of `adjutant`: places, route, activate, move, pontoon, map.
 
 `route` changes nothing; `activate` and `move` are each one undoable action.
 Errors are one sentence and exit code 2, as for every command (campaigns/cli.py).
@@ -60,6 +60,12 @@ def add_commands(commands: Any, command: Callable[..., Any], campaign: Callable[
     move.add_argument("place", metavar="PLACE", help="where to (a place of the gazetteer)")
     move.add_argument("--only", metavar="IDS", help="move only these generals and units of the stack (ids, comma separated)")
     move.add_argument("--forced", action="store_true", help="a forced march beyond the MP: every unit rolls on the forced march table")
+    pontoon = command(commands, "pontoon", run(_pontoon), "record a pontoon built where a road fords a river (card 6.4)")
+    campaign(pontoon)
+    pontoon.add_argument("place_a", metavar="PLACE", help="one end of the road")
+    pontoon.add_argument("place_b", metavar="PLACE", help="the other end")
+    pontoon.add_argument("--river", help="the river, where the road fords more than one")
+    pontoon.add_argument("--note", default="", help="who built it, as the series rules require (recorded)")
     picture = command(commands, "map", run(_map), "write the map of the theatre with stacks and battles as SVG")
     campaign(picture)
     picture.add_argument("-o", "--output", metavar="SVG", required=True, help="the .svg file to write")
@@ -113,6 +119,13 @@ def _move(args: argparse.Namespace, session: Any) -> int:
     from campaigns.movement import move
 
     print(move(session, args.stack, args.place, _only(args), forced=args.forced))
+    return OK
+
+
+def _pontoon(args: argparse.Namespace, session: Any) -> int:
+    from campaigns.pontoons import build
+
+    print(build(session, args.place_a, args.place_b, args.river, args.note))
     return OK
 
 

@@ -17,6 +17,7 @@ from campaigns.command_points import action_label, turn_points
 from campaigns.errors import CampaignError, plainly
 from campaigns.forced_march import weather_now
 from campaigns.gazetteer import GazetteerError, gazetteer
+from campaigns.pontoons import pontoon_keys
 from campaigns.routes import Route, find_route, road_distance
 from campaigns.session import CampaignSession
 from campaigns.stacks import Stack, all_stacks, army_of, stack_of
@@ -147,7 +148,7 @@ def plan_move(session: CampaignSession, stack_text: str, place_text: str, only: 
     rolled = weather_now(session)
     weather = rolled or "clear"
     options = session.options()
-    route = find_route(stack.place, destination, weather, options)
+    route = find_route(stack.place, destination, weather, options, pontoon_keys(session))
     types: dict[str, bool] = {}
     if stack.generals:
         types["general"] = False

@@ -40,7 +40,7 @@ def hex_km(options: Mapping[str, str]) -> float:
 def as_leg(road: Road, start: str, km_per_hex: float, pontoons: Collection[str] = ()) -> Leg:
     """A road walked from `start`, as the card's pricing reads it."""
     crossings = tuple(
-        RiverCrossing(c.river, c.size, c.by, pontoon=f"{c.river}@{road.a}-{road.b}" in pontoons or c.river in pontoons)
+        RiverCrossing(c.river, c.size, c.by, pontoon=c.by == "ford" and f"{c.river}@{road.a}-{road.b}" in pontoons)
         for c in road.crossings
     )
     return Leg(start, road.other(start), road.kind, road.hexes(km_per_hex), crossings)

@@ -207,6 +207,20 @@ class Activation(SQLModel, table=True):
     mp_spent: int = 0
 
 
+class Pontoon(SQLModel, table=True):
+    """A pontoon bridge built where a road crosses a river at a ford (card 6.4): the road's
+    two places, the river, the turn it was built and the umpire's note."""
+
+    __tablename__ = "pontoon"
+
+    id: int | None = Field(default=None, primary_key=True)
+    river: str
+    place_a: str
+    place_b: str
+    turn: int = _ref("turn.number")
+    note: str = ""
+
+
 class Battle(SQLModel, table=True):
     """A battle: where, who, how it went and which resolver decided it.
 

@@ -10,7 +10,7 @@ import sys
 
 CAMPAIGN_COMMANDS = {
     "new", "scenarios", "check", "export", "import", "log", "dice", "battles",
-    "places", "route", "activate", "move", "map",
+    "places", "route", "activate", "move", "pontoon", "map",
 }
 
 

@@ -369,3 +369,18 @@ def test_a_move_a_little_beyond_the_mp_is_offered_as_a_forced_march(session):
     session.undo()
     with session.store.read() as db:
         assert {u.id: u.strength_points for u in db.exec(select(Unit).where(Unit.general == "marmont"))} == before
+
+
+def test_a_pontoon_built_at_a_ford_carries_the_road_over_a_major_river(tmp_path, capsys):
+    path = new(tmp_path)
+    set_weather(path, "Clear")
+    place(path, "Tangermünde", generals=["bulow"], units=["bulow_corps"])
+    code, out, err = run(capsys, "pontoon", path, "Magdeburg", "Stendal")
+    assert code == 2 and err.startswith("adjutant: a pontoon is built at a ford (card 6.4); the road Magdeburg-Stendal crosses no river")
+    code, out, _ = run(capsys, "pontoon", path, "Tangermunde", "Stendal", "--note", "Bülow's pioneers")
+    assert (code, out) == (0, "Pontoon over the Elbe between Tangermünde and Stendal: Bülow's pioneers\n")
+    code, out, _ = run(capsys, "route", path, "bulow", "Stendal")
+    assert "Route: Tangermünde - Stendal (Clear)" in out and "the Elbe by pontoon = 0 MP" in out
+    assert out.rstrip().endswith("Allowed.")
+    code, _, err = run(capsys, "pontoon", path, "Tangermünde", "Stendal")
+    assert code == 2 and "already a pontoon over the Elbe" in err

@@ -1,4 +1,4 @@
-"""Locations are places: a place of the gazetteer plus a marching note; activations of stacks.
+"""Locations are places: a place of the gazetteer plus a marching note; activations of stacks; pontoons.
 
 A location of schema 2 was free text such as "Kalisch (on the march from Thorn)".
 It is split into the place ("Kalisch") and the note in brackets ("on the march
@@ -64,6 +64,16 @@ def upgrade() -> None:
     )
     for column in ("turn", "army", "side"):
         op.create_index(f"ix_activation_{column}", "activation", [column])
+    op.create_table(
+        "pontoon",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("river", sa.String, nullable=False),
+        sa.Column("place_a", sa.String, nullable=False),
+        sa.Column("place_b", sa.String, nullable=False),
+        sa.Column("turn", sa.Integer, _ref("turn.number"), nullable=False),
+        sa.Column("note", sa.String, nullable=False),
+    )
+    op.create_index("ix_pontoon_turn", "pontoon", ["turn"])
     mark_sqlite_schema(4)
 
 
@@ -87,6 +97,7 @@ def _split_history() -> None:
 
 
 def downgrade() -> None:
+    op.drop_table("pontoon")
     op.drop_table("activation")
     for table in ("general", "unit"):
         rows = sa.table(table, sa.column("id", sa.String), sa.column("location", sa.String), sa.column("march_note", sa.String))

@@ -172,15 +172,6 @@ class Gazetteer:
                 out.append(name)
         return out[:n]
 
-    def complete(self, prefix: str, n: int = 10) -> list[str]:
-        """Place names whose name or a variant starts with what has been typed."""
-        key = fold(prefix)
-        out: list[str] = []
-        for k in sorted(self._index):
-            if k.startswith(key) and self._index[k] not in out:
-                out.append(self._index[k])
-        return out[:n]
-
     def roads_of(self, name: str) -> list[Road]:
         return [r for r in self.roads if name in (r.a, r.b)]
 

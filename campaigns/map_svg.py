@@ -23,8 +23,13 @@ def svg_text(data: MapData) -> str:
     picture.append(draw.Rectangle(0, 0, "100%", "100%", fill="#fbf8ef"))
     weather = data.weather or "weather not rolled"
     picture.append(draw.Text(f"Turn {data.turn}, {data.date:%d %B %Y}: {weather}", 18, MARGIN, 28, font_weight="bold"))
-    legend = "; ".join(f"{name}: {SIDE_COLOURS[i % len(SIDE_COLOURS)]}" for i, name in enumerate(data.sides))
-    picture.append(draw.Text(f"Stacks by side letter and SP. {legend}", 11, MARGIN, 46, fill="#555"))
+    picture.append(draw.Text("Stacks by side letter and SP:", 11, MARGIN, 46, fill="#555"))
+    left = MARGIN + 160
+    for i, name in enumerate(data.sides):
+        picture.append(draw.Rectangle(left, 37, 12, 11, fill=SIDE_COLOURS[i % len(SIDE_COLOURS)], rx=2))
+        picture.append(draw.Text(name, 11, left + 16, 46, fill="#333"))
+        left += 16 + 7 * len(name) + 20
+    picture.append(draw.Text("road ——  poor road - - -  river (blue)  fortress ■  battle ○", 11, left, 46, fill="#555"))
     where = {p.place.name: _xy(p.x, p.y) for p in data.places}
     for name, size, course in data.rivers:
         points = [c for place in course for c in where[place]]

@@ -256,6 +256,9 @@ def test_stacks_at_the_same_place_are_in_contact_and_listed_for_battle(session):
             unit.location = "Altenburg"
     (contact,) = contacts(session)
     assert contact.place == "Altenburg" and {s.side for s in contact.stacks} == {"french", "allies"}
+    from campaigns.contact import forces_at
+
+    assert {(s.side, s.place) for s in forces_at(session, "Altenburg")} == {("french", "Altenburg"), ("allies", "Altenburg")}
     from campaigns.theatre_map import map_data
 
     assert map_data(session).contacts == ("Altenburg",)

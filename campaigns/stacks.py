@@ -47,9 +47,14 @@ class Stack:
         who = self.leader.name if self.leader else f"{self.side_name} force"
         return f"{who}'s stack at {self.place}" if self.leader else f"{who} at {self.place}"
 
+    @property
+    def letter(self) -> str:
+        """The side's letter on the map: the first of its id ("french" F, "allies" A)."""
+        return self.side[:1].upper()
+
     def badge(self) -> str:
         """The stack as the map shows it: the side's letter and its SP, e.g. "F 42"."""
-        return f"{self.side_name[:1].upper()} {self.strength_points}"
+        return f"{self.letter} {self.strength_points}"
 
 
 def all_stacks(session: CampaignSession) -> list[Stack]:

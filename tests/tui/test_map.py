@@ -55,7 +55,7 @@ async def test_the_map_shows_both_sides_without_colour(make_app, ready_file, no_
         await wait_for_screen(pilot, TheatreScreen)
         shown = await wait_for(pilot, "Weimar F24")  # the cursor starts on the strongest stack
         assert "Clear" in shown
-        assert "F10" in shown and "R6" in shown  # side letters and SP of both sides
+        assert "F10" in shown and "A6" in shown  # side letters and SP of both sides
 
 
 async def test_arrows_move_the_cursor_place_to_place_and_zoom_keeps_it(make_app, ready_file):

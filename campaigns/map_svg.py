@@ -64,6 +64,8 @@ def write_svg(data: MapData, path: str | Path) -> Path:
     target = Path(path).expanduser()
     if target.suffix.lower() != ".svg":
         raise ValueError(f"the map is written to a .svg file, not {target.name}")
+    if not target.parent.is_dir():
+        raise ValueError(f"there is no folder {target.parent} to write the map in")
     temporary = target.with_name(f".{target.name}.part")
     temporary.write_text(svg_text(data), encoding="utf-8")
     temporary.replace(target)

@@ -322,6 +322,11 @@ def test_map_of_an_earlier_turn_shows_the_stacks_where_they_stood(tmp_path, caps
     [
         (["map", "{f}", "-o", "{d}/map.png"], "adjutant: the map is written to a .svg file, not map.png\n"),
         (["map", "{f}", "--turn", "9", "-o", "{d}/m.svg"], "adjutant: turn 9 has not been played yet (this is turn 1)\n"),
+        (["map", "{f}", "--turn", "0", "-o", "{d}/m.svg"], "adjutant: the campaign has no turn 0\n"),
+        (["map", "{f}", "-o", "{d}/nowhere/m.svg"], "adjutant: there is no folder {d}/nowhere to write the map in\n"),
+        (["places", "{d}/missing.campaign"], None),
+        (["route", "{f}", "ney", "Naumburg", "--only", "oudinot"], "adjutant: 'oudinot' is not a general or unit of Marshal Ney (III Corps)'s stack at Weimar\n"),
+        (["pontoon", "{f}", "Leipzig", "Dresden"], "adjutant: no road joins Leipzig and Dresden\n"),
         (["route", "{f}", "nobody", "Leipzig"], "adjutant: there is no general 'nobody' (give a general's id or name, or SIDE@PLACE)\n"),
         (["activate", "{f}", "ney", "--loc", "cut"], "adjutant: an umpire's ruling on the LOC needs a reason\n"),
         (["move", "{f}", "ney", "Jena"], "adjutant: Marshal Ney (III Corps)'s stack at Weimar has not been activated this turn; activate it before it moves\n"),
@@ -335,7 +340,7 @@ def test_hostile_input_is_one_sentence_and_exit_2_and_changes_nothing(tmp_path, 
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("adjutant: ") and "Traceback" not in err
     if message is not None:
-        assert err == message
+        assert err == message.format(d=tmp_path)
     assert digest(path) == before
     assert not (tmp_path / "map.png").exists()
 

@@ -392,3 +392,11 @@ def test_a_pontoon_built_at_a_ford_carries_the_road_over_a_major_river(tmp_path,
     assert out.rstrip().endswith("Allowed.")
     code, _, err = run(capsys, "pontoon", path, "Tangermünde", "Stendal")
     assert code == 2 and "already a pontoon over the Elbe" in err
+
+
+def test_entrenching_a_stack_charges_its_army_2_pc(session):
+    before = balance(session, "army_of_the_main")
+    assert movement.entrench(session, "ney").startswith("Entrench Marshal Ney (III Corps)'s stack at Weimar: 2 PC")
+    assert balance(session, "army_of_the_main") == before - 2
+    with session.store.read() as db:
+        assert all(u.entrenched for u in db.exec(select(Unit).where(Unit.location == "Weimar")))

@@ -158,3 +158,17 @@ async def test_the_battle_phase_lists_the_places_in_contact(make_app, ready_file
     async with app.run_test(size=(80, 24)) as pilot:
         shown = await wait_for(pilot, "Battles to set up")
         assert "Altenburg: French Empire and allies F 24 at Altenburg; Russia and Prussia" in shown
+
+
+async def test_the_stack_actions_at_the_cursor_include_entrenching_and_reconnaissance(make_app, ready_file):
+    app = make_app(ready_file, start="map")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_screen(pilot, TheatreScreen)
+        app.screen.canvas.cursor = "Weissenfels"  # Winzingerode's cavalry, one road from Macdonald at Merseburg
+        await pilot.press(key(TheatreScreen, "map.stacks"))
+        await wait_for_screen(pilot, PickScreen)
+        shown = screen_text(app)
+        assert "Entrench (2 PC)" in shown and "Reconnoitre from Russia and Prussia" in shown
+        await type_text(pilot, "Reconnoitre")
+        await pilot.press("enter")
+        await wait_for_notice(pilot, "Reconnaissance by")

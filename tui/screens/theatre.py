@@ -14,7 +14,7 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
-from campaigns import movement
+from campaigns import movement, reconnaissance
 from campaigns.errors import CampaignError
 from campaigns.theatre_map import MapData, map_data
 from tui.screens.base import CampaignScreen
@@ -149,6 +149,9 @@ class TheatreScreen(CampaignScreen):
             units = ", ".join(f"{u.name} ({u.kind}, {u.strength_points} SP)" for u in s.units)
             items.append((f"move:{s.key}", f"Move: {s.side_name}, {who}: {units}"))
             items.append((f"activate:{s.key}", f"Activate: {s.side_name}, {who}"))
+            items.append((f"entrench:{s.key}", f"Entrench (2 PC): {s.side_name}, {who}"))
+            for enemy in reconnaissance.enemies_in_reach(self.session, s.key):
+                items.append((f"recon:{s.key}>{enemy.key}", f"Reconnoitre from {s.side_name} ({who}) against {enemy.badge()} at {enemy.place}"))
         self.app.push_screen(PickScreen(f"Stacks at {here.place.name}: pick an action", items), self.stack_action)
 
     def stack_action(self, choice: str | None) -> None:
@@ -157,6 +160,16 @@ class TheatreScreen(CampaignScreen):
         action, _, key = choice.partition(":")
         if action == "activate":
             self.attempt(lambda: movement.activate(self.session, key))
+            return
+        if action == "entrench":
+            self.attempt(lambda: movement.entrench(self.session, key))
+            return
+        if action == "recon":
+            ours, _, theirs = key.partition(">")
+            if self.session.campaign().dice_mode == "entered":
+                self.notify("Reconnaissance with dice typed in: the Reconnaissance screen (i).", severity="warning")
+                return
+            self.attempt(lambda: reconnaissance.reconnoitre_stack(self.session, ours, theirs))
             return
         from campaigns.gazetteer import gazetteer
         from tui.modals.pick import PickScreen

@@ -121,11 +121,11 @@ def test_mud_costs_more_than_clear_on_the_same_route(tmp_path, capsys):
 def test_a_major_river_without_a_bridge_is_refused(tmp_path, capsys):
     path = new(tmp_path)
     set_weather(path, "Clear")
-    place(path, "Tangermünde", generals=["bulow"], units=["bulow_corps"])
-    code, out, _ = run(capsys, "route", path, "bulow", "Stendal")
+    place(path, "Genthin", generals=["bulow"], units=["bulow_corps"])  # east of the Elbe; Tangermünde is west
+    code, out, _ = run(capsys, "route", path, "bulow", "Tangermünde")
     assert code == 0
-    assert "Refused: the road Tangermünde-Stendal crosses the Elbe, a major river, without a bridge" in out
-    assert "the way round by Tangermünde - Genthin - Burg - Magdeburg - Stendal costs" in out
+    assert "Refused: the road Genthin-Tangermünde crosses the Elbe, a major river, without a bridge" in out
+    assert "the way round by Genthin - Burg - Magdeburg - Stendal - Tangermünde costs" in out
 
 
 # -- activation and movement -----------------------------------------------------------
@@ -382,15 +382,15 @@ def test_a_move_a_little_beyond_the_mp_is_offered_as_a_forced_march(session):
 def test_a_pontoon_built_at_a_ford_carries_the_road_over_a_major_river(tmp_path, capsys):
     path = new(tmp_path)
     set_weather(path, "Clear")
-    place(path, "Tangermünde", generals=["bulow"], units=["bulow_corps"])
+    place(path, "Genthin", generals=["bulow"], units=["bulow_corps"])
     code, out, err = run(capsys, "pontoon", path, "Magdeburg", "Stendal")
     assert code == 2 and err.startswith("adjutant: a pontoon is built at a ford (card 6.4); the road Magdeburg-Stendal crosses no river")
-    code, out, _ = run(capsys, "pontoon", path, "Tangermunde", "Stendal", "--note", "Bülow's pioneers")
-    assert (code, out) == (0, "Pontoon over the Elbe between Tangermünde and Stendal: Bülow's pioneers\n")
-    code, out, _ = run(capsys, "route", path, "bulow", "Stendal")
-    assert "Route: Tangermünde - Stendal (Clear)" in out and "the Elbe by pontoon = 0 MP" in out
+    code, out, _ = run(capsys, "pontoon", path, "Tangermunde", "Genthin", "--note", "Bülow's pioneers")
+    assert (code, out) == (0, "Pontoon over the Elbe between Genthin and Tangermünde: Bülow's pioneers\n")
+    code, out, _ = run(capsys, "route", path, "bulow", "Tangermünde")
+    assert "Route: Genthin - Tangermünde (Clear)" in out and "the Elbe by pontoon = 0 MP" in out
     assert out.rstrip().endswith("Allowed.")
-    code, _, err = run(capsys, "pontoon", path, "Tangermünde", "Stendal")
+    code, _, err = run(capsys, "pontoon", path, "Tangermünde", "Genthin")
     assert code == 2 and "already a pontoon over the Elbe" in err
 
 
@@ -400,3 +400,14 @@ def test_entrenching_a_stack_charges_its_army_2_pc(session):
     assert balance(session, "army_of_the_main") == before - 2
     with session.store.read() as db:
         assert all(u.entrenched for u in db.exec(select(Unit).where(Unit.location == "Weimar")))
+
+
+def test_off_road_marches_are_a_named_option_priced_as_poor_road(session):
+    from campaigns.routes import find_route
+
+    options = session.options()
+    by_road = find_route("Grossbeeren", "Mittenwalde", "clear", options)
+    assert by_road.places[0] == "Grossbeeren" and len(by_road.places) > 2  # no road joins them
+    across = find_route("Grossbeeren", "Mittenwalde", "clear", {**options, "off_road": "as_poor_road"})
+    # 19 km straight: 2 hexes of 8 km, at the poor road's 2 MP a hex.
+    assert across.places == ("Grossbeeren", "Mittenwalde") and across.mp == 4 < by_road.mp

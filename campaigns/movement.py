@@ -84,8 +84,8 @@ class MoveReport:
         out.append(f"Cost: {self.price.mp} MP")
         for unit in self.price.units:
             left = unit.points.total - self.spent
-            verdict = "can march it" if unit.cost <= left else "cannot"
-            out.append(f"  {_plural(unit.unit)}: {left} MP ({unit.cited}): {verdict}")
+            verdict = "can march it" if unit.cost <= left else f"{unit.cost - left} MP short"
+            out.append(f"  {_plural(unit.unit)}: costs {unit.cost} MP of {left} ({unit.cited}): {verdict}")
         if self.route.shorter_blocked:
             out.append(f"Not by the shorter road ({self.route.shorter_mp} MP): {self.route.shorter_blocked}")
         if self.activation is None:

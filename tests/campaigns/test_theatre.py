@@ -92,8 +92,8 @@ def test_route_prints_route_cost_by_type_and_verdict_and_changes_nothing(tmp_pat
     assert code == 0 and err == ""
     assert "Route: Weimar - Eckartsberga - Kösen - Naumburg (Clear)" in out
     assert "Cost: 5 MP" in out
-    assert "  generals: 8 MP (movement table: 8 MP): can march it" in out
-    assert "  infantry: 6 MP (movement table: 6 MP): can march it" in out
+    assert "  generals: costs 5 MP of 8 (movement table: 8 MP): can march it" in out
+    assert "  infantry: costs 5 MP of 6 (movement table: 6 MP): can march it" in out
     assert "[teRRain effectS, Clear, Road: '1 MP']" in out
     assert out.rstrip().endswith("Allowed.")
     assert digest(path) == before
@@ -112,6 +112,8 @@ def test_mud_costs_more_than_clear_on_the_same_route(tmp_path, capsys):
     _, mud, _ = run(capsys, "route", path_mud, "ney", "Wahlstatt")
     route = "Route: Liegnitz - Wahlstatt"
     assert route in clear and route in mud
+    # Mud: infantry 6 - 1 = 5 MP, cavalry 8 - 2 = 6 (movement table, Weather effects).
+    assert "  infantry: costs 3 MP of 5 (movement table: 6 MP, weather -1): can march it" in mud
     cost = re.compile(r"Cost: (\d+) MP")
     # The Katzbach forded: teRRain effectS, MiNOR RiveR, Mud +1.
     assert int(cost.search(mud)[1]) == int(cost.search(clear)[1]) + 1

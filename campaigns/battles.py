@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from campaigns.contact import check_forces
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
 from campaigns.text import TextError, plain_name
@@ -57,6 +58,9 @@ class Draft:
     defender_generals: list[str] = field(default_factory=list)
     facts: dict[str, bool] = field(default_factory=dict)
     weather: str | None = None  # clear, rain, mud, snow; None: this turn's
+    # The umpire's reason for letting forces fight that are not in contact at the
+    # place (campaigns/contact.py); recorded with the battle. "" checks contact.
+    override: str = ""
 
 
 # -- building the sides from the stored state --------------------------------
@@ -159,15 +163,24 @@ def begin(session: CampaignSession, draft: Draft, resolver: str = TABLES) -> int
         if sides[ATTACKER]["side"] == sides[DEFENDER]["side"]:
             raise CampaignError("attacker and defender are on the same side")
         turn = db.get_one(Campaign, 1).turn
+    location = draft.location.strip()
+    if not draft.override.strip():
+        location = check_forces(
+            session, location, draft.attacker_units + draft.defender_units,
+            draft.attacker_generals + draft.defender_generals,
+        )
     facts = {key: bool(draft.facts.get(key, False)) for key, _ in FACTS}
     try:  # the same refusal for a tabletop battle, whose set-up the tables never read
         Situation(**facts)
     except RulesError as exc:
         raise CampaignError(str(exc)) from None
     setup = {"sides": sides, "facts": facts, "weather": weather, "options": session.options()}
+    if draft.override.strip():
+        setup["override"] = draft.override.strip()
     if resolver == TABLES:
         _rebuild(setup, [])  # a set-up the rules refuse is refused here, before anything is stored
-    with plainly(), session.store.action(f"Battle of {location} begins ({resolver})") as db:
+    overridden = f"; the umpire overrides contact: {draft.override.strip()}" if draft.override.strip() else ""
+    with plainly(), session.store.action(f"Battle of {location} begins ({resolver}){overridden}") as db:
         row = BattleRow(
             turn=turn,
             location=location,

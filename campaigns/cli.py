@@ -1,4 +1,5 @@
-"""The campaign-file commands of `adjutant`: new, scenarios, check, export, import, log, dice, battles, options, luck, report, past.
+"""The campaign-file commands of `adjutant`: new, scenarios, check, export, import, log, dice, battles, options,
+luck, report, past, and the theatre's places, route, activate, move, pontoon and map (campaigns/cli_theatre.py).
 
 A campaign is named by its FILE, or, for a club's shared campaign, by a database
 URL given with --db or in ADJUTANT_DATABASE_URL. Errors end in one sentence on
@@ -24,6 +25,7 @@ from typing import NoReturn
 
 from sqlmodel import select
 
+from campaigns.cli_theatre import add_commands as add_theatre_commands
 from campaigns.errors import CampaignError
 from campaigns.log import audit_dice, log_lines
 from campaigns.scenario import ScenarioError, load_scenario, scenario_ids
@@ -161,6 +163,7 @@ def _parser() -> _Parser:
     moment.add_argument("--turn", type=int, metavar="N", help="at the end of turn N")
     moment.add_argument("--event", type=int, metavar="N", help="just before event #N (see adjutant log)")
     pasts.add_argument("--save", metavar="OUT", help="also save that past as a new .campaign file")
+    add_theatre_commands(commands, command, campaign, _target)
     return parser
 
 

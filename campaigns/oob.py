@@ -170,6 +170,24 @@ def new_id(name: str, taken: set[str]) -> str:
     return candidate
 
 
+def _place(values: dict[str, str]) -> dict:
+    """The location typed, as a place of the gazetteer; "Kalisch (marching)" also sets the note."""
+    from campaigns.gazetteer import GazetteerError, gazetteer, split_location
+
+    # A unit or a general stands somewhere: without a place it belongs to no stack.
+    name, note = split_location(_text("location", values.get("location", "")))
+    if not name:
+        raise CampaignError("location cannot be empty")
+    out: dict[str, str] = {}
+    try:
+        out["location"] = gazetteer().place(name).name
+    except GazetteerError as exc:
+        raise CampaignError(str(exc)) from None
+    if note or "march_note" in values:
+        out["march_note"] = note or _text("march_note", values.get("march_note", ""), required=False)
+    return out
+
+
 def _unit_values(values: dict[str, str]) -> dict:
     kind = _text("kind", values.get("kind", ""))
     if kind not in UNIT_KINDS:
@@ -177,8 +195,7 @@ def _unit_values(values: dict[str, str]) -> dict:
     out = {
         "name": _text("name", values.get("name", "")),
         "kind": kind,
-        # A unit stands somewhere: without a place it belongs to no stack.
-        "location": _text("location", values.get("location", "")),
+        **_place(values),
     }
     for key in ("strength_points", "cohesion", "artillery_bonus", "cavalry_bonus"):
         out[key] = whole(key, values.get(key, ""), UNIT_FIELDS)
@@ -190,7 +207,7 @@ def _unit_values(values: dict[str, str]) -> dict:
 def _general_values(values: dict[str, str]) -> dict:
     out = {
         "name": _text("name", values.get("name", "")),
-        "location": _text("location", values.get("location", ""), required=False),
+        **_place(values),
     }
     for key in ("rank", "command_value", "tactical_bonus"):
         out[key] = whole(key, values.get(key, ""), GENERAL_FIELDS)
@@ -254,7 +271,7 @@ def move_unit(session: CampaignSession, unit_id: str, general_id: str) -> None:
             raise CampaignError(f"{general.name} is on the other side")
         unit.general = general.id
         if general.location:
-            unit.location = general.location
+            unit.location, unit.march_note = general.location, general.march_note
 
 
 def remove_unit(session: CampaignSession, unit_id: str) -> None:

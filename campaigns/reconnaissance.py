@@ -62,3 +62,33 @@ def reconnoitre(
         f"Reconnaissance by {names}: column {step.column}, 1d6 = {result.record.raw[0]}{mods} = "
         f"{result.record.result} -> {result.cell} (result {result.result}; see 6.3)"
     )
+
+
+# -- from a stack on the map against an enemy stack in reach -------------------------
+
+
+def enemies_in_reach(session: CampaignSession, stack_text: str) -> list:
+    """The enemy stacks a stack can reconnoitre, by the rules option reconnaissance_reach."""
+    from campaigns.gazetteer import gazetteer
+    from campaigns.stacks import all_stacks, stack_of
+
+    stack = stack_of(session, stack_text)
+    reach = {stack.place}
+    if session.options()["reconnaissance_reach"] == "one_road" and stack.place in gazetteer().places:
+        reach |= gazetteer().neighbours(stack.place)
+    return [s for s in all_stacks(session) if s.side != stack.side and s.place in reach]
+
+
+def reconnoitre_stack(
+    session: CampaignSession, stack_text: str, enemy_text: str, entered: list[int] | None = None
+) -> str:
+    """Reconnaissance by every unit of a stack against an enemy stack in reach (one sentence if not)."""
+    from campaigns.stacks import stack_of
+
+    stack, enemy = stack_of(session, stack_text), stack_of(session, enemy_text)
+    if enemy.side == stack.side:
+        raise CampaignError(f"{enemy.label} is on the same side as {stack.label}")
+    if enemy.key not in {s.key for s in enemies_in_reach(session, stack_text)}:
+        reach = "at the same place" if session.options()["reconnaissance_reach"] == "same_place" else "at the same place or one road away"
+        raise CampaignError(f"{enemy.label} is out of reach of {stack.label}: reconnaissance reaches an enemy {reach}")
+    return reconnoitre(session, [u.id for u in stack.units], [u.id for u in enemy.units], entered)

@@ -53,8 +53,9 @@ class General:
     rank: int  # 1 divisional general ... 5 sovereign or supreme commander
     command_value: int
     tactical_bonus: int
-    location: str
+    location: str  # a place of the gazetteer (campaigns/theatre)
     superior: str  # "" for an army commander or a sovereign
+    march_note: str = ""  # "marching from Silesia": what the place alone does not say
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ class Unit:
     artillery_bonus: int
     cavalry_bonus: int
     location: str
+    march_note: str = ""
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,7 @@ GENERAL_FIELDS = {
     "command_value": (_WHOLE, 0, 5),
     "tactical_bonus": (_WHOLE, 0, 3),
     "location": (_TEXT,),
+    "march_note": (_TEXT,),
     "superior": (_TEXT,),
 }
 UNIT_FIELDS = {
@@ -146,8 +149,9 @@ UNIT_FIELDS = {
     "artillery_bonus": (_WHOLE, 0, 9),
     "cavalry_bonus": (_WHOLE, 0, 9),
     "location": (_TEXT,),
+    "march_note": (_TEXT,),
 }
-_OPTIONAL = {"notes": ()}
+_OPTIONAL = {"notes": (), "march_note": ""}
 
 
 class _Reader:
@@ -278,6 +282,25 @@ def _check_references(r: _Reader, sc: Scenario) -> None:
             raise r.fail(where, "a dummy has 0 strength points, artillery bonus and cavalry bonus")
 
 
+def _check_places(r: _Reader, sc: Scenario) -> Scenario:
+    """Every location is a place of the gazetteer; spelling variants become its name."""
+    from dataclasses import replace
+
+    from campaigns.gazetteer import GazetteerError, gazetteer
+
+    def placed(entry, where: str):  # type: ignore[no-untyped-def]
+        try:
+            return replace(entry, location=gazetteer().place(entry.location).name)
+        except GazetteerError as exc:
+            raise r.fail(where, str(exc)) from None
+
+    return replace(
+        sc,
+        generals=tuple(placed(g, f"general {g.id}") for g in sc.generals),
+        units=tuple(placed(u, f"unit {u.id}") for u in sc.units),
+    )
+
+
 def _read_scenario(path: Path) -> Scenario:
     r = _Reader(path)
     try:
@@ -300,7 +323,7 @@ def _read_scenario(path: Path) -> Scenario:
         units=tuple(Unit(**v) for v in r.entries(data, "unit", UNIT_FIELDS, "unit")),
     )
     _check_references(r, scenario)
-    return scenario
+    return _check_places(r, scenario)
 
 
 def scenario_ids() -> list[str]:

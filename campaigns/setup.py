@@ -82,6 +82,7 @@ def order_of_battle(scenario: Scenario) -> list[SQLModel]:
             command_value=g.command_value,
             tactical_bonus=g.tactical_bonus,
             location=g.location,
+            march_note=g.march_note,
             superior=g.superior or None,
         )
         for g in scenario.generals
@@ -98,6 +99,7 @@ def order_of_battle(scenario: Scenario) -> list[SQLModel]:
             artillery_bonus=u.artillery_bonus,
             cavalry_bonus=u.cavalry_bonus,
             location=u.location,
+            march_note=u.march_note,
         )
         for u in scenario.units
     )

@@ -1,151 +1,119 @@
-"""The forces on the map as the umpire picks them: by side, then place, then general.
+"""Stacks: every unit and general of a side at one place of the gazetteer.
 
-A stack is what stands at one place: "Ney's stack at Weimar" is every unit at
-Weimar, grouped under the general each is attached to. Battle set-up and
-reconnaissance both list forces this way, so a whole stack is marked at once.
-
-Places are grouped by the location as stored (trimmed; case kept), so that
-they can later be keyed on gazetteer places instead without changing callers.
-Read with plain SQL: the screens show names and numbers, not ORM rows.
+A stack is named by one of its generals (id or name, as `adjutant route FILE
+ney PLACE`), or by SIDE@PLACE for a force without a general.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import text
+from sqlalchemy import select
 
-from campaigns.errors import plainly
+from campaigns.errors import CampaignError, plainly
+from campaigns.gazetteer import GazetteerError, fold, gazetteer
 from campaigns.session import CampaignSession
-
-NOWHERE = "(no place given)"
-UNITS = text(
-    "SELECT n.side, u.id, u.name, u.kind, u.strength_points, u.cohesion, u.location, u.general, g.name, g.rank "
-    "FROM unit u JOIN nation n ON u.nation = n.id LEFT JOIN general g ON g.id = u.general"
-)
-SIDES = text("SELECT id, name FROM side ORDER BY position, id")
-
-
-@dataclass(frozen=True)
-class Force:
-    id: str
-    name: str
-    kind: str
-    strength_points: int
-    cohesion: int
-    general: str | None  # the general's id
-
-    @property
-    def dummy(self) -> bool:
-        return self.kind == "dummy"
-
-    def short(self) -> str:
-        """What the unit is, in a few words: "cavalry 3 SP", "dummy"."""
-        return "dummy" if self.dummy else f"{self.kind} {self.strength_points} SP"
-
-
-@dataclass(frozen=True)
-class Command:
-    """The units at one place attached to one general (or to none)."""
-
-    general: str | None  # id
-    general_name: str
-    forces: tuple[Force, ...]
+from models import Army, General, Nation, Side, Unit
 
 
 @dataclass(frozen=True)
 class Stack:
-    place: str
-    commands: tuple[Command, ...]
-
-    @property
-    def forces(self) -> tuple[Force, ...]:
-        return tuple(f for c in self.commands for f in c.forces)
-
-    @property
-    def leader(self) -> str:
-        """The general named first at this place (the highest ranked)."""
-        return next((c.general_name for c in self.commands if c.general), "no general")
-
-
-@dataclass(frozen=True)
-class SideStacks:
     side: str
-    name: str
-    stacks: tuple[Stack, ...]
+    side_name: str
+    place: str
+    generals: tuple[General, ...]
+    units: tuple[Unit, ...]
+
+    @property
+    def key(self) -> str:
+        return f"{self.side}@{self.place}"
+
+    @property
+    def members(self) -> tuple[str, ...]:
+        """"general:ID" and "unit:ID" of everyone in the stack, as an activation records them."""
+        return tuple(f"general:{g.id}" for g in self.generals) + tuple(f"unit:{u.id}" for u in self.units)
+
+    @property
+    def strength_points(self) -> int:
+        return sum(u.strength_points for u in self.units)
+
+    @property
+    def leader(self) -> General | None:
+        """The general of the highest rank (then command value) in the stack."""
+        return max(self.generals, key=lambda g: (g.rank, g.command_value, g.id), default=None)
+
+    @property
+    def label(self) -> str:
+        who = self.leader.name if self.leader else f"{self.side_name} force"
+        return f"{who}'s stack at {self.place}" if self.leader else f"{who} at {self.place}"
+
+    @property
+    def letter(self) -> str:
+        """The side's letter on the map: the first of its id ("french" F, "allies" A)."""
+        return self.side[:1].upper()
+
+    def badge(self) -> str:
+        """The stack as the map shows it: the side's letter and its SP, e.g. "F 42"."""
+        return f"{self.letter} {self.strength_points}"
 
 
-def stacks(session: CampaignSession) -> list[SideStacks]:
-    """Every side's stacks: places by name, generals by rank then name, units by name."""
-    with plainly(), session.store.connect() as db:
-        sides = list(db.execute(SIDES))
-        rows = list(db.execute(UNITS))
-    by_side: dict[str, dict[str, dict[str | None, tuple[str, int, list[Force]]]]] = {}
-    for side, uid, name, kind, sp, cohesion, location, general, general_name, rank in rows:
-        place = (location or "").strip() or NOWHERE
-        command = by_side.setdefault(side, {}).setdefault(place, {})
-        entry = command.setdefault(general, (general_name or "no general", rank or 0, []))
-        entry[2].append(Force(uid, name, kind, sp, cohesion, general))
-    out = []
-    for side, side_name in sides:
-        places = by_side.get(side, {})
-        out.append(
-            SideStacks(
-                side,
-                side_name,
-                tuple(
-                    Stack(
-                        place,
-                        tuple(
-                            Command(general, name, tuple(sorted(forces, key=lambda f: f.name)))
-                            for general, (name, _rank, forces) in sorted(
-                                places[place].items(), key=lambda item: (item[0] is None, -item[1][1], item[1][0])
-                            )
-                        ),
-                    )
-                    for place in sorted(places, key=lambda p: (p == NOWHERE, p.casefold()))
-                ),
-            )
-        )
-    return out
+def all_stacks(session: CampaignSession) -> list[Stack]:
+    """Every stack on the map, by place then side; generals and units without a place are left out."""
+    with plainly(), session.store.read() as db:
+        sides = {s.id: s for s in db.scalars(select(Side).order_by(Side.position))}
+        nation_side = {n.id: n.side for n in db.scalars(select(Nation))}
+        generals = list(db.scalars(select(General).order_by(General.id)))
+        units = list(db.scalars(select(Unit).order_by(Unit.id)))
+    groups: dict[tuple[str, str], tuple[list[General], list[Unit]]] = {}
+    for g in generals:
+        if g.location:
+            groups.setdefault((g.location, nation_side[g.nation]), ([], []))[0].append(g)
+    for u in units:
+        if u.location:
+            groups.setdefault((u.location, nation_side[u.nation]), ([], []))[1].append(u)
+    order = {sid: i for i, sid in enumerate(sides)}
+    return [
+        Stack(side, sides[side].name, place, tuple(gs), tuple(us))
+        for (place, side), (gs, us) in sorted(groups.items(), key=lambda kv: (kv[0][0], order[kv[0][1]]))
+    ]
 
 
-@dataclass(frozen=True)
-class Picked:
-    """What a set of marked forces amounts to: SP, units, dummies, the leaders present."""
-
-    strength_points: int
-    units: int
-    dummies: int
-    leaders: tuple[str, ...]  # general names, highest ranked first
-    leader_ids: tuple[str, ...]
-
-    def summary(self) -> str:
-        if not self.units and not self.dummies:
-            return "nothing marked"
-        parts = [f"{self.strength_points} SP in {plural(self.units, 'unit')}"]
-        if self.dummies:
-            parts.append(plural(self.dummies, "dummy", "dummies"))
-        leaders = ", ".join(self.leaders) or "none"
-        return f"{'; '.join(parts)}; leaders: {leaders}"
-
-
-def picked(side: SideStacks, marked: set[str]) -> Picked:
-    forces = [(stack, command, force) for stack in side.stacks for command in stack.commands for force in command.forces if force.id in marked]
-    leaders: dict[str, str] = {}
-    for _stack, command, _force in forces:
-        if command.general:
-            leaders.setdefault(command.general, command.general_name)
-    real = [f for _s, _c, f in forces if not f.dummy]
-    return Picked(
-        strength_points=sum(f.strength_points for f in real),
-        units=len(real),
-        dummies=len(forces) - len(real),
-        leaders=tuple(leaders.values()),
-        leader_ids=tuple(leaders),
-    )
+def stack_of(session: CampaignSession, text: str) -> Stack:
+    """The stack a general (id or name) stands in, or SIDE@PLACE; one sentence if there is none."""
+    wanted = text.strip()
+    stacks = all_stacks(session)
+    if "@" in wanted:
+        side, _, place = wanted.partition("@")
+        try:
+            place = gazetteer().place(place).name
+        except GazetteerError as exc:
+            raise CampaignError(str(exc)) from None
+        for stack in stacks:
+            if stack.side == side.strip() and stack.place == place:
+                return stack
+        raise CampaignError(f"side {side.strip()!r} has no stack at {place}")
+    key = fold(wanted)
+    for stack in stacks:
+        for g in stack.generals:
+            if g.id == wanted or fold(g.name) == key:
+                return stack
+    with plainly(), session.store.read() as db:
+        general = next((g for g in db.scalars(select(General)) if g.id == wanted or fold(g.name) == key), None)
+    if general is not None:
+        raise CampaignError(f"{general.name} stands at no place of the map")
+    raise CampaignError(f"there is no general {wanted!r} (give a general's id or name, or SIDE@PLACE)")
 
 
-def plural(count: int, one: str, many: str | None = None) -> str:
-    """ "1 dummy", "2 dummies", "1 stand", "3 stands"."""
-    return f"{count} {one if count == 1 else (many or one + 's')}"
+def army_of(session: CampaignSession, stack: Stack) -> Army:
+    """The army that pays for the stack: its leader's, else its units' generals', else the side's first."""
+    with plainly(), session.store.read() as db:
+        if stack.leader is not None and stack.leader.army:
+            return db.get_one(Army, stack.leader.army)
+        for unit in stack.units:
+            general = db.get(General, unit.general) if unit.general else None
+            if general is not None and general.army:
+                return db.get_one(Army, general.army)
+        army = db.scalars(select(Army).where(Army.side == stack.side).order_by(Army.id)).first()
+    if army is None:
+        raise CampaignError(f"side {stack.side_name} has no army to pay for {stack.label}")
+    return army

@@ -99,15 +99,17 @@ class General(SQLModel, table=True):
     rank: int
     command_value: int
     tactical_bonus: int
-    location: str = ""
+    location: str = ""  # a place of the gazetteer (campaigns/theatre), "" when not placed
+    march_note: str = ""  # "on the march from Thorn": what the place alone does not say
     superior: str | None = _ref("general.id", nullable=True)
 
 
 class Unit(SQLModel, table=True):
     """A force on the map: infantry, cavalry, reserve artillery or a dummy.
 
-    `location` is whatever hex or place reference the umpire types; `general` is
-    the general whose stack the unit belongs to, if any.
+    `location` names a place of the gazetteer (campaigns/theatre) and `march_note`
+    what the place alone does not say; `general` is the general the unit is
+    attached to, if any. A stack is every unit and general of a side at one place.
     """
 
     __tablename__ = "unit"
@@ -128,6 +130,7 @@ class Unit(SQLModel, table=True):
     entrenched: bool = False
     out_of_command: bool = False
     location: str = ""
+    march_note: str = ""
 
 
 class DiceRoll(SQLModel, table=True):
@@ -183,6 +186,43 @@ class CommandPointSpend(SQLModel, table=True):
     action: str
     cost: int
     balance: int
+    note: str = ""
+
+
+class Activation(SQLModel, table=True):
+    """A stack activated for a turn: what it cost its army, and the MP it has marched since.
+
+    `members` lists the "general:ID" and "unit:ID" of the stack when it was
+    activated; `loc` is "valid", "none" or "-" (the commander-in-chief's own stack),
+    and `ruling` the umpire's reason when he ruled the LOC against the road network.
+    """
+
+    __tablename__ = "activation"
+
+    id: int | None = Field(default=None, primary_key=True)
+    turn: int = _ref("turn.number")
+    army: str = _ref("army.id")
+    side: str = _ref("side.id")
+    place: str
+    action: str  # a row of the command points table: activate_cinc, activate_general, activate_force
+    members: list[str] = Field(default_factory=list, sa_type=JSON)
+    cost: int
+    loc: str
+    ruling: str = ""
+    mp_spent: int = 0
+
+
+class Pontoon(SQLModel, table=True):
+    """A pontoon bridge built where a road crosses a river at a ford (card 6.4): the road's
+    two places, the river, the turn it was built and the umpire's note."""
+
+    __tablename__ = "pontoon"
+
+    id: int | None = Field(default=None, primary_key=True)
+    river: str
+    place_a: str
+    place_b: str
+    turn: int = _ref("turn.number")
     note: str = ""
 
 

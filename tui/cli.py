@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import sys
 
-CAMPAIGN_COMMANDS = {"new", "scenarios", "check", "export", "import", "log", "dice", "battles", "options", "luck", "report", "past"}
+CAMPAIGN_COMMANDS = {
+    "new", "scenarios", "check", "export", "import", "log", "dice", "battles",
+    "options", "luck", "report", "past", "places", "route", "activate", "move", "pontoon", "map",
+}
 
 
 def main(argv: list[str] | None = None) -> int:

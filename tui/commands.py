@@ -32,6 +32,7 @@ SCREENS = (
     Command("screen.plots", "P", "show('plots')", "Plots", "SP, losses by cause, command points, weather and luck, turn by turn"),
     Command("screen.luck", "L", "show('luck')", "Luck", "Every die against its exact odds: each side's luck by turn, and how unusual"),
     Command("screen.rules", "l", "show('rules')", "Rules reference", "Every table of the rule sets, as on the card, with the readings chosen", needs_campaign=False),
+    Command("screen.map", "p", "show('map')", "Map", "The theatre: places, roads, rivers, both sides' stacks and battles; move and activate stacks"),
 )
 
 ACTIONS = (

@@ -8,6 +8,9 @@ from campaigns.errors import CampaignError
 from campaigns.session import CampaignSession
 from models import Unit
 
+# Forces from all over the map: the umpire overrides contact (campaigns/contact.py).
+GATHERED = "forces gathered from the whole map for the test"
+
 
 @pytest.fixture
 def session(tmp_path):
@@ -27,7 +30,8 @@ def forces(session):
 def draft(session, **facts):
     french, allies = forces(session)
     return battles.Draft(
-        "Lützen", french, allies, battles.leaders_at(session, french), battles.leaders_at(session, allies), facts
+        "Lützen", french, allies, battles.leaders_at(session, french), battles.leaders_at(session, allies), facts,
+        override=GATHERED,
     )
 
 

@@ -15,6 +15,9 @@ from campaigns.errors import CampaignError
 from campaigns.session import CampaignSession
 from models import Battle, Unit
 
+# Forces from all over the map: the umpire overrides contact (campaigns/contact.py).
+GATHERED = "forces gathered from the whole map for the test"
+
 FRENCH = ["xi_fressinet", "ii_cavalry_corps", "guard_artillery"]
 ALLIES = ["brigade_klux", "barclay_cavalry", "blucher_artillery"]
 
@@ -24,7 +27,7 @@ def fought(tmp_path):
     path = tmp_path / "x.campaign"
     session = CampaignSession.new("spring1813", path, seed=1813)
     weather.roll(session, [2])
-    draft = battles.Draft("Lützen", FRENCH, ALLIES, battles.leaders_at(session, FRENCH), battles.leaders_at(session, ALLIES), {})
+    draft = battles.Draft("Lützen", FRENCH, ALLIES, battles.leaders_at(session, FRENCH), battles.leaders_at(session, ALLIES), {}, override=GATHERED)
     battle_id = battles.begin(session, draft, resolver="napoleonic_13phase")
     yield session, battle_id, path
     session.close()

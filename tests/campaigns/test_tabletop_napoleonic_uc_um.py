@@ -45,7 +45,8 @@ def session(tmp_path):
 def test_a_whole_battle_under_the_uc_um_card(session, tmp_path):
     french, allies = forces(session)
     draft = battles.Draft("Lützen", french, allies, battles.leaders_at(session, french),
-                          battles.leaders_at(session, allies), {})
+                          battles.leaders_at(session, allies), {},
+                          override="forces gathered from the whole map for the test")
     bid = battles.begin(session, draft, resolver="napoleonic_uc_um")
     assert tabletop.start(session, bid).endswith("under French UC/UM rules")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from campaigns import battles, stacks, weather
+from campaigns import battles, forces, weather
 from campaigns.session import CampaignSession
 from models import Event, Unit, open_campaign
 from tests.e2e.conftest import TIMEOUT, Tmux, installed_adjutant
@@ -67,7 +67,7 @@ def test_a_battle_set_up_in_bursts_is_fought_with_the_stacks_marked(tmux: Tmux, 
     session = CampaignSession.open(path)
     try:
         weather.roll(session, [2])
-        french, allies = stacks.stacks(session)
+        french, allies = forces.stacks(session)
     finally:
         session.close()
     tmux.start(app_command(path, tmp_path / "config"))

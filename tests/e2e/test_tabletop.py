@@ -19,6 +19,9 @@ from models import Battle, DiceRoll, open_campaign
 from tests.e2e.conftest import Tmux, installed_adjutant
 from tests.e2e.test_terminal import app_command
 
+# Forces from all over the map: the umpire overrides contact (campaigns/contact.py).
+GATHERED = "forces gathered from the whole map for the test"
+
 
 def handed_off(folder: Path) -> Path:
     path = folder / "tabletop.campaign"
@@ -29,7 +32,7 @@ def handed_off(folder: Path) -> Path:
         tree = oob.tree(session)
         french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:1]
         allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:1]
-        draft = battles.Draft("Lützen", french, allies, weather="clear")
+        draft = battles.Draft("Lützen", french, allies, weather="clear", override=GATHERED)
         battles.begin(session, draft, resolver="kallistra_acw")
     finally:
         session.close()

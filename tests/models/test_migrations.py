@@ -96,7 +96,12 @@ def test_an_old_file_is_backed_up_then_migrated_keeping_every_row(tmp_path: Path
         assert digest(backup) == original
         document = dump(store)
         assert {t: len(document["tables"][t]) for t in counts} == counts
-        assert {row["id"]: row["location"] for row in document["tables"]["unit"]} == locations
+        # Free text of schema 1 is split into the place and the marching note in brackets.
+        assert {row["id"]: row["location"] for row in document["tables"]["unit"]} == {
+            key: text.split(" (")[0] for key, text in locations.items()
+        }
+        notes = {row["id"]: row["march_note"] for row in document["tables"]["unit"] if row["march_note"]}
+        assert notes and all(f"{document_location(document, key)} ({note})" == locations[key] for key, note in notes.items())
         with store.read() as session:
             assert session.exec(select(Battle)).one().resolver == "allemagne1813"
         check_history_still_works(store)
@@ -105,6 +110,10 @@ def test_an_old_file_is_backed_up_then_migrated_keeping_every_row(tmp_path: Path
         assert db.execute("PRAGMA user_version").fetchone()[0] == int(head())
     db.close()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["spring.campaign", "spring.campaign.bak-v1"]
+
+
+def document_location(document: dict, unit_id: str) -> str:
+    return next(row["location"] for row in document["tables"]["unit"] if row["id"] == unit_id)
 
 
 def check_history_still_works(store: CampaignStore) -> None:

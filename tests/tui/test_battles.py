@@ -8,6 +8,7 @@ from textual.widgets import Input, Select
 from campaigns import battles, oob, weather
 from campaigns.session import CampaignSession
 from models import Battle, DiceRoll, Unit
+from tui.modals.form import FormScreen
 from tui.screens.battles import BattlesScreen, BattleSetupScreen
 from tui.screens.fight import FightScreen
 from tui.screens.recon import ReconnaissanceScreen
@@ -37,6 +38,10 @@ async def set_up(pilot, where: str, resolver: str | None = None, pick: int = 2) 
         screen.query_one(f"#units-{side.side}", MarkList).mark(real[:pick])
     await pilot.pause()
     await pilot.press(key(BattleSetupScreen, "setup.begin"))
+    # The first units of each side stand far apart: the umpire overrides contact, with a reason.
+    await wait_for_screen(pilot, FormScreen)
+    await type_text(pilot, "forces gathered from the whole map for the test")
+    await pilot.press("ctrl+s")
     await wait_for_screen(pilot, FightScreen)
 
 
@@ -140,10 +145,19 @@ async def test_bad_set_up_says_what_is_wrong(campaign_file, make_app):
             if lst.id and lst.id.startswith("units-"):
                 lst.mark([lst.stacks[0].forces[0].id])
         await pilot.pause()
+        await pilot.press("ctrl+s")  # Halle: forces from elsewhere are refused, and the umpire is asked why
+        assert "at Halle: a battle is fought between stacks in contact" in await wait_for(pilot, "overrides with a reason")
+        await pilot.press("ctrl+s")
+        assert "give the reason" in await wait_for(pilot, "give the reason")
+        await pilot.press("escape")
+        await wait_for_screen(pilot, BattleSetupScreen)
         facts = screen.query_one("#facts", TickList)
         facts.select("defence_in_open_terrain")
         facts.select("defender_in_defensive_terrain")
         await pilot.pause()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, "overrides with a reason")
+        await type_text(pilot, "a test of the set-up")
         await pilot.press("ctrl+s")
         # the rules' sentence naming the card's lines, not a traceback
         assert "Defence is open terrain" in await wait_for(pilot, "Defence is open terrain")

@@ -23,6 +23,9 @@ from .helpers import (
     wait_for_screen,
 )
 
+# Forces from all over the map: the umpire overrides contact (campaigns/contact.py).
+GATHERED = "forces gathered from the whole map for the test"
+
 
 def handed_off(path, resolver: str = "kallistra_acw") -> int:
     """A battle at Lützen handed to the tabletop under `resolver`."""
@@ -32,7 +35,7 @@ def handed_off(path, resolver: str = "kallistra_acw") -> int:
         tree = oob.tree(session)
         french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:1]
         allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:1]
-        draft = battles.Draft("Lützen", french, allies, battles.leaders_at(session, french), battles.leaders_at(session, allies))
+        draft = battles.Draft("Lützen", french, allies, battles.leaders_at(session, french), battles.leaders_at(session, allies), override=GATHERED)
         return battles.begin(session, draft, resolver=resolver)
     finally:
         session.close()

@@ -15,6 +15,9 @@ from campaigns import battles, command_points, oob, turns, weather
 from campaigns.session import CampaignSession
 from tests.tui.helpers import type_text, wait_for
 
+# Forces from all over the map: the umpire overrides contact (campaigns/contact.py).
+GATHERED = "forces gathered from the whole map for the test"
+
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
 
@@ -95,7 +98,7 @@ def battle_file(played_file: Path) -> Path:
         tree = oob.tree(session)
         french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:2]
         allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:2]
-        draft = battles.Draft("Lützen", french, allies, battles.leaders_at(session, french), battles.leaders_at(session, allies))
+        draft = battles.Draft("Lützen", french, allies, battles.leaders_at(session, french), battles.leaders_at(session, allies), override=GATHERED)
         battle_id = battles.begin(session, draft)
         battles.roll_step(session, battle_id, [4])
         battles.roll_step(session, battle_id, [3])

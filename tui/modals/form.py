@@ -8,6 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
+from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Select, Static
 
 from campaigns.errors import CampaignError
@@ -38,11 +39,13 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
         title: str,
         fields: list[tuple[str, str, str, list[str] | None]],
         check: Callable[[dict[str, str]], object] | None = None,
+        suggestions: dict[str, list[str]] | None = None,
     ) -> None:
         super().__init__()
         self.title_text = title
         self.fields = fields
         self.check = check
+        self.suggestions = suggestions or {}  # free-text fields that complete as they are typed
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
@@ -52,7 +55,9 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
                     yield Label(label)
                     # Compact fields: seven of them and the error still fit in 24 lines.
                     if choices is None:
-                        yield Input(value=value, id=f"f-{key}", compact=True)
+                        known = self.suggestions.get(key)
+                        suggester = SuggestFromList(known, case_sensitive=False) if known else None
+                        yield Input(value=value, id=f"f-{key}", compact=True, suggester=suggester)
                     else:
                         yield Select(
                             [(c, c) for c in choices], value=value if value in choices else choices[0],

@@ -7,7 +7,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Input, Label, Select, Static
 
-from campaigns import battles, stacks
+from campaigns import battles, forces
+from campaigns.contact import OutOfContact
 from campaigns.errors import CampaignError
 from tui.modals.form import FormScreen
 from tui.screens.base import CampaignScreen
@@ -98,7 +99,7 @@ class BattleSetupScreen(CampaignScreen):
     """
 
     def body(self) -> ComposeResult:
-        self.sides = stacks.stacks(self.session)
+        self.sides = forces.stacks(self.session)
         with VerticalScroll():
             yield Static("New battle: Space marks, s a whole stack; ctrl+s begins; Escape cancels", classes="title")
             yield Static("", id="error", markup=False)
@@ -150,10 +151,10 @@ class BattleSetupScreen(CampaignScreen):
         for side in sorted(self.sides, key=lambda s: s.side != attacker):
             role = "Attacker" if side.side == attacker else "Defender"
             marked = set(self.query_one(f"#units-{side.side}", MarkList).selected)
-            lines.append(f"{role} ({side.name}): {stacks.picked(side, marked).summary()}")
+            lines.append(f"{role} ({side.name}): {forces.picked(side, marked).summary()}")
         self.query_one("#picked", Static).update("\n".join(lines))
 
-    def action_begin(self) -> None:
+    def action_begin(self, override: str = "") -> None:
         att, dfn = self.chosen()
         facts = self.query_one("#facts", TickList).selected
         draft = battles.Draft(
@@ -163,9 +164,13 @@ class BattleSetupScreen(CampaignScreen):
             attacker_generals=battles.leaders_at(self.session, att),
             defender_generals=battles.leaders_at(self.session, dfn),
             facts={key: key in facts for key, _ in battles.FACTS},
+            override=override,
         )
         try:
             battle_id = battles.begin(self.session, draft, str(self.query_one("#resolver", Select).value))
+        except OutOfContact as exc:
+            self.ask_override(str(exc))
+            return
         except CampaignError as exc:
             self.query_one("#error", Static).update(str(exc))
             self.query_one(VerticalScroll).scroll_home()
@@ -173,6 +178,20 @@ class BattleSetupScreen(CampaignScreen):
         self.app.campaign_changed()  # type: ignore[attr-defined]
         self.app.pop_screen()
         self.app.open_battle(battle_id)  # type: ignore[attr-defined]
+
+    def ask_override(self, problem: str) -> None:
+        """Forces out of contact: the umpire may still set the battle up, giving his reason (recorded)."""
+
+        def check(values: dict[str, str]) -> None:
+            if not values["reason"].strip():
+                raise CampaignError("give the reason for overriding, or Escape to choose other forces")
+
+        def done(values: dict[str, str] | None) -> None:
+            if values:
+                self.action_begin(values["reason"])
+
+        fields = [("reason", "Reason", "", None)]
+        self.app.push_screen(FormScreen(problem[0].upper() + problem[1:] + ".", fields, check=check), done)
 
     def action_cancel(self) -> None:
         self.app.pop_screen()

@@ -14,7 +14,7 @@ from campaigns import oob, oob_view
 from campaigns.errors import CampaignError
 from campaigns.oob import General, Unit
 from campaigns.scenario import UNIT_KINDS
-from campaigns.stacks import plural
+from campaigns.forces import plural
 from tui.modals.confirm import ConfirmScreen
 from tui.modals.form import FormScreen
 from tui.modals.pick import PickScreen
@@ -353,7 +353,11 @@ class OrderOfBattleScreen(CampaignScreen):
                 self.notify(f"{title}: done.")
                 self.app.campaign_changed()  # type: ignore[attr-defined]
 
-        self.app.push_screen(FormScreen(title, rows, check=check), done)
+        from campaigns.gazetteer import gazetteer
+
+        places = gazetteer()
+        spellings = sorted({*places.places, *(v for p in places.places.values() for v in p.variants)})
+        self.app.push_screen(FormScreen(title, rows, check=check, suggestions={"location": spellings}), done)
 
     def action_add_unit(self) -> None:
         general = self._general_for_new()

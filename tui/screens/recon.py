@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Select, Static
 
-from campaigns import reconnaissance, stacks
+from campaigns import forces, reconnaissance
 from campaigns.errors import CampaignError
 from tui.screens.base import CampaignScreen
 from tui.widgets.bars import odds_bar
@@ -29,7 +29,7 @@ class ReconnaissanceScreen(CampaignScreen):
     """
 
     def body(self) -> ComposeResult:
-        self.sides = stacks.stacks(self.session)
+        self.sides = forces.stacks(self.session)
         yield Static("Reconnaissance (6.3): Space marks, s a whole stack; ctrl+r rolls", classes="title")
         yield Select([(f"{s.name} reconnoitres", s.side) for s in self.sides], allow_blank=False, id="who", compact=True)
         with Vertical(id="lists"):
@@ -41,7 +41,7 @@ class ReconnaissanceScreen(CampaignScreen):
 
     def refresh_view(self) -> None:
         who = str(self.query_one("#who", Select).value)
-        self.sides = stacks.stacks(self.session)
+        self.sides = forces.stacks(self.session)
         for list_id, mine in (("#ours", True), ("#theirs", False)):
             widget = self.query_one(list_id, MarkList)
             widget.set_stacks([st for side in self.sides if (side.side == who) == mine for st in side.stacks])

@@ -20,6 +20,7 @@ _SCREENS = {
     "plots": "tui.screens.plots:PlotsScreen",
     "luck": "tui.screens.luck:LuckScreen",
     "rules": "tui.screens.rules:RulesScreen",
+    "map": "tui.screens.theatre:TheatreScreen",
 }
 
 

@@ -45,6 +45,13 @@ class TurnScreen(CampaignScreen):
             if status.outstanding
             else "Nothing more is needed in this phase: n moves on."
         )
+        if status.phase.id == "battles":
+            from campaigns.contact import contacts
+
+            found = contacts(self.session)
+            needs += "\n\nBattles to set up, where the two sides' stacks are in contact (x sets one up):\n" + (
+                "\n".join(f"  {c.describe()}" for c in found) if found else "  none this turn"
+            )
         self.query_one("#needs", Static).update(needs)
 
     def action_advance(self) -> None:

@@ -23,7 +23,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from campaigns.stacks import Stack
+from campaigns.forces import Stack
 
 
 @dataclass(frozen=True)

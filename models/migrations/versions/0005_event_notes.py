@@ -1,7 +1,7 @@
 """Bookmarks and notes on the history: an umpire marks an event, or writes a note on it.
 
-Revision ID: 0006
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from alembic import op
 
 from models.migrations import mark_sqlite_schema
 
-revision = "0006"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
@@ -27,10 +27,10 @@ def upgrade() -> None:
         sa.Column("when", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_event_note_event", "event_note", ["event"])
-    mark_sqlite_schema(6)
+    mark_sqlite_schema(5)
 
 
 def downgrade() -> None:
     op.drop_index("ix_event_note_event", "event_note")
     op.drop_table("event_note")
-    mark_sqlite_schema(3)
+    mark_sqlite_schema(4)

@@ -1,0 +1,80 @@
+"""Contact between the two sides: where battles are to be set up, and which forces may fight there.
+
+By the rules option `contact`, stacks are in contact at the same place of the
+gazetteer, or also one road apart. A force that stands elsewhere can join a
+battle only when the umpire overrides with a reason, which is recorded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from campaigns.errors import CampaignError, plainly
+from campaigns.gazetteer import GazetteerError, gazetteer
+from campaigns.session import CampaignSession
+from campaigns.stacks import Stack, all_stacks
+from models import General, Unit
+
+
+class OutOfContact(CampaignError):
+    """A force chosen for a battle stands where it cannot fight it; the umpire may override."""
+
+
+@dataclass(frozen=True)
+class Contact:
+    place: str
+    stacks: tuple[Stack, ...]  # every stack of both sides in contact there
+
+    def describe(self) -> str:
+        return f"{self.place}: " + "; ".join(f"{s.side_name} {s.badge()} at {s.place}" for s in self.stacks)
+
+
+def reach(place: str, rule: str) -> set[str]:
+    """The places a stack at `place` is in contact with."""
+    return {place} | (gazetteer().neighbours(place) if rule == "adjacent" else set())
+
+
+def contacts(session: CampaignSession) -> list[Contact]:
+    """Each place holding a stack with an enemy stack in contact: the battles to set up this turn.
+
+    With the option contact = adjacent, two stacks one road apart are listed at both places.
+    """
+    rule = session.options()["contact"]
+    stacks = [s for s in all_stacks(session) if s.place in gazetteer().places]
+    out: list[Contact] = []
+    for place in sorted({s.place for s in stacks}):
+        near = reach(place, rule)
+        here = [s for s in stacks if s.place == place]
+        enemies = [s for s in stacks if s.place in near and s.side not in {h.side for h in here}]
+        if enemies or len({s.side for s in here}) > 1:
+            out.append(Contact(place, tuple(here) + tuple(e for e in enemies if e not in here)))
+    return out
+
+
+def check_forces(session: CampaignSession, location: str, unit_ids: list[str], general_ids: list[str]) -> str:
+    """The battle's place as the gazetteer names it; OutOfContact names the first force out of reach."""
+    try:
+        place = gazetteer().place(location).name
+    except GazetteerError as exc:
+        raise CampaignError(str(exc)) from None
+    near = reach(place, session.options()["contact"])
+    with plainly(), session.store.read() as db:
+        forces = [db.get(Unit, u) for u in unit_ids] + [db.get(General, g) for g in general_ids]
+        for force in forces:
+            if force is not None and force.location not in near:
+                where = force.location or "no place"
+                apart = "at or next to" if len(near) > 1 else "at"
+                raise OutOfContact(
+                    f"{force.name} stands at {where}, not {apart} {place}: a battle is fought between stacks in "
+                    "contact, unless the umpire overrides with a reason"
+                )
+    return place
+
+
+def forces_at(session: CampaignSession, place: str) -> list[Stack]:
+    """The stacks a battle at `place` can draw on, both sides."""
+    near = reach(gazetteer().place(place).name, session.options()["contact"])
+    with plainly():
+        return [s for s in all_stacks(session) if s.place in near]
+
+

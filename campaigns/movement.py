@@ -1,0 +1,357 @@
+"""Activating and moving stacks: command points by the card, routes priced by its tables.
+
+Activating a stack charges its army the card's command points (command PointS
+table) and records what was activated; only an activated stack moves, and a move
+is one action whose description carries the route and its cost, so `adjutant
+log` shows it and undo puts the stack back. Stacking is checked where the move
+ends, except with the commander-in-chief.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from sqlalchemy import select
+
+from campaigns.command_points import action_label, turn_points
+from campaigns.errors import CampaignError, plainly
+from campaigns.forced_march import weather_now
+from campaigns.gazetteer import GazetteerError, gazetteer
+from campaigns.pontoons import pontoon_keys
+from campaigns.routes import Route, find_route, road_distance
+from campaigns.session import CampaignSession
+from campaigns.stacks import Stack, all_stacks, army_of, stack_of
+from models import Activation, Army, Campaign, CommandPointSpend, General, Unit
+from rules.allemagne1813.command import action_cost
+from rules.allemagne1813.march import MarchPrice, price_march
+from rules.allemagne1813.movement import stack_fits
+
+UNIT_TYPES = ("infantry", "cavalry", "artillery")
+# The option line_of_communication's within_two_turns: infantry's 6 MP in clear, twice.
+TWO_TURNS_MP = 12
+
+
+@dataclass(frozen=True)
+class MoveReport:
+    stack: Stack
+    destination: str
+    weather: str
+    weather_known: bool
+    route: Route
+    price: MarchPrice
+    spent: int  # MP the stack has marched already this turn
+    activation: Activation | None
+
+    @property
+    def refusal(self) -> str | None:
+        if self.price.blocked:
+            return self.price.blocked
+        short = [u for u in self.price.units if u.cost > u.points.total - self.spent]
+        if not short:
+            return None
+        unit = min(short, key=lambda u: u.points.total)  # the slowest type holds the stack back
+        already = f" ({self.spent} MP marched already this turn)" if self.spent else ""
+        left = f"{_plural(unit.unit)} have {unit.points.total - self.spent} MP left in {self.weather.title()}{already}"
+        if self.route.shorter_blocked:
+            return (
+                f"{self.route.shorter_blocked}, and the way round by {self.route.describe()} "
+                f"costs {unit.cost} MP where {left}"
+            )
+        return f"the route costs {unit.cost} MP and {left}"
+
+    @property
+    def allowed(self) -> bool:
+        return self.refusal is None
+
+    @property
+    def shortfall(self) -> int:
+        """MP the slowest type of unit lacks for this route (0 when every type can march it)."""
+        return max([u.cost - (u.points.total - self.spent) for u in self.price.units] + [0])
+
+    def forcible(self, options: dict[str, str]) -> bool:
+        """Whether a forced march (option forced_march_mp) would carry the stack there."""
+        return self.price.blocked is None and 0 < self.shortfall <= int(options["forced_march_mp"])
+
+    def lines(self) -> list[str]:
+        out = [f"{self.stack.label}: {_count(len(self.stack.generals), 'general')}, {_count(len(self.stack.units), 'unit')}, {self.stack.strength_points} SP"]
+        weather = self.weather.title() + ("" if self.weather_known else " (this turn's weather is not rolled: priced as Clear)")
+        out.append(f"Route: {self.route.describe()} ({weather})")
+        for leg in self.price.legs:
+            for charge in leg.charges:
+                out.append(f"  {leg.leg.start}-{leg.leg.end}: {charge.what} = {charge.mp} MP  [{charge.cited}]")
+            if leg.blocked:
+                out.append(f"  {leg.leg.start}-{leg.leg.end}: refused: {leg.blocked}")
+        out.append(f"Cost: {self.price.mp} MP")
+        for unit in self.price.units:
+            left = unit.points.total - self.spent
+            verdict = "can march it" if unit.cost <= left else f"{unit.cost - left} MP short"
+            out.append(f"  {_plural(unit.unit)}: costs {unit.cost} MP of {left} ({unit.cited}): {verdict}")
+        if self.route.shorter_blocked:
+            out.append(f"Not by the shorter road ({self.route.shorter_mp} MP): {self.route.shorter_blocked}")
+        if self.activation is None:
+            out.append("Not activated this turn: activate the stack before it moves.")
+        refusal = self.refusal
+        out.append("Allowed." if refusal is None else f"Refused: {refusal}.")
+        return out
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _plural(unit: str) -> str:
+    return {"general": "generals", "cavalry": "cavalry", "infantry": "infantry", "artillery": "reserve artillery"}[unit]
+
+
+def _place(text: str) -> str:
+    try:
+        return gazetteer().place(text).name
+    except GazetteerError as exc:
+        raise CampaignError(str(exc)) from None
+
+
+def _turn(session: CampaignSession) -> int:
+    with plainly(), session.store.read() as db:
+        return db.get_one(Campaign, 1).turn
+
+
+def activation_of(session: CampaignSession, stack: Stack, turn: int | None = None) -> Activation | None:
+    """This turn's activation that covers every member of the stack, if any."""
+    turn = turn or _turn(session)
+    members = set(stack.members)
+    with plainly(), session.store.read() as db:
+        for row in db.scalars(select(Activation).where(Activation.turn == turn).order_by(Activation.id)):
+            if members <= set(row.members):
+                return row
+    return None
+
+
+def part_of(stack: Stack, only: list[str] | None) -> Stack:
+    """The generals and units named in `only` (ids), detached from their stack; the whole stack if None."""
+    if not only:
+        return stack
+    ids = {g.id for g in stack.generals} | {u.id for u in stack.units}
+    stray = [i for i in only if i not in ids]
+    if stray:
+        raise CampaignError(f"{stray[0]!r} is not a general or unit of {stack.label}")
+    return replace(
+        stack,
+        generals=tuple(g for g in stack.generals if g.id in only),
+        units=tuple(u for u in stack.units if u.id in only),
+    )
+
+
+def plan_move(session: CampaignSession, stack_text: str, place_text: str, only: list[str] | None = None) -> MoveReport:
+    """Route, price and verdict of a move (of the whole stack, or of the members in `only`), changing nothing."""
+    stack = part_of(stack_of(session, stack_text), only)
+    destination = _place(place_text)
+    rolled = weather_now(session)
+    weather = rolled or "clear"
+    options = session.options()
+    route = find_route(stack.place, destination, weather, options, pontoon_keys(session))
+    types: dict[str, bool] = {}
+    if stack.generals:
+        types["general"] = False
+    for unit in stack.units:
+        if unit.kind in UNIT_TYPES:  # a dummy moves with its stack and never limits it
+            types[unit.kind] = types.get(unit.kind, False) or unit.out_of_command
+    price = price_march(route.legs, weather, types, options)
+    activation = activation_of(session, stack)
+    return MoveReport(stack, destination, weather, rolled is not None, route, price,
+                      activation.mp_spent if activation else 0, activation)
+
+
+def _stacking_problem(session: CampaignSession, moving: Stack, destination: str) -> str | None:
+    there = next((s for s in all_stacks(session) if s.place == destination and s.side == moving.side), None)
+    units = list(moving.units) + (list(there.units) if there else [])
+    generals = list(moving.generals) + (list(there.generals) if there else [])
+    with plainly(), session.store.read() as db:
+        commanders = {a.commander for a in db.scalars(select(Army))}
+    with_cinc = any(g.id in commanders for g in generals)
+    count = {kind: sum(1 for u in units if u.kind == kind) for kind in ("infantry", "cavalry", "dummy")}
+    if stack_fits(count["infantry"], count["cavalry"], count["dummy"], commander_in_chief=with_cinc, options=session.options()):
+        return None
+    return (
+        f"{count['infantry']} infantry and {count['cavalry']} cavalry units (and {count['dummy']} dummies) "
+        f"would stand together at {destination} without a commander-in-chief; the card allows at most "
+        "2 infantry + 1 cavalry, 1 infantry + 2 cavalry or 3 cavalry"
+    )
+
+
+def move(
+    session: CampaignSession,
+    stack_text: str,
+    place_text: str,
+    only: list[str] | None = None,
+    *,
+    forced: bool = False,
+    entered: dict[str, list[int]] | None = None,
+) -> str:
+    """Move an activated stack (or the members in `only`) along the cheapest route, as one undoable action.
+
+    With `forced`, a route up to the option forced_march_mp beyond the stack's MP
+    is marched as a forced march: each unit rolls on the forced march table in the
+    same action (dice typed in by unit id in `entered`, for dice rolled on the table).
+    """
+    report = plan_move(session, stack_text, place_text, only)
+    stack = report.stack
+    if report.activation is None:
+        raise CampaignError(f"{stack.label} has not been activated this turn; activate it before it moves")
+    if not report.weather_known:
+        raise CampaignError("this turn's weather is not rolled yet; roll it before moving")
+    if report.destination == stack.place:
+        raise CampaignError(f"{stack.label} is already at {stack.place}")
+    options = session.options()
+    forcing = forced and report.refusal is not None and report.forcible(options)
+    if report.refusal and not forcing:
+        hint = ""
+        if report.forcible(options):
+            hint = f"; a forced march can carry it ({report.shortfall} MP beyond, each unit rolls on the forced march table)"
+        raise CampaignError(f"{stack.label} cannot move to {report.destination}: {report.refusal}{hint}")
+    problem = _stacking_problem(session, stack, report.destination)
+    if problem:
+        raise CampaignError(f"{stack.label} cannot end its move at {report.destination}: {problem}")
+    cost = report.price.mp
+    description = (
+        f"{'Forced march: move' if forcing else 'Move'} {stack.label} to {report.destination} by "
+        f"{report.route.describe()}: {cost} MP ({report.weather.title()})"
+    )
+    losses: list[str] = []
+    with plainly(), session.store.action(description) as db:
+        if forcing:
+            losses = _forced_march_rolls(session, db, stack, report.weather, entered or {})
+        for general in stack.generals:
+            row = db.get_one(General, general.id)
+            row.location, row.march_note = report.destination, ""
+        for unit in stack.units:
+            row_u = db.get_one(Unit, unit.id)
+            row_u.location, row_u.march_note = report.destination, ""
+        assert report.activation is not None and report.activation.id is not None
+        db.get_one(Activation, report.activation.id).mp_spent = report.spent + cost
+    return description + (f"; {'; '.join(losses)}" if losses else "")
+
+
+def _forced_march_rolls(session: CampaignSession, db, stack: Stack, weather: str, entered: dict[str, list[int]]) -> list[str]:  # type: ignore[no-untyped-def]
+    """Each real unit of the stack rolls on the forced march table (the card's modifiers); SP taken at once."""
+    from rules.allemagne1813.forced_march import forced_march_loss, forced_march_modifiers
+
+    options = session.options()
+    cvs = [g.command_value for g in stack.generals]
+    dice = session.store.dice()
+    lines = []
+    for unit in stack.units:
+        if unit.kind == "dummy":
+            continue
+        modifiers = forced_march_modifiers(cvs, unit.cohesion, weather)
+        record = dice.roll("1d6", f"forced march of {unit.name}", modifiers, entered=entered.get(unit.id))
+        row = db.get_one(Unit, unit.id)
+        loss = min(row.strength_points, forced_march_loss(record.result, max(row.strength_points, 1), options))
+        row.strength_points -= loss
+        lines.append(f"{unit.name}: 1d6 = {record.raw[0]}{''.join(f' {m.value:+d}' for m in modifiers)} = {record.result}, {loss} SP lost")
+    return lines
+
+
+# -- activation ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ActivationPlan:
+    stack: Stack
+    army: Army
+    action: str
+    loc_valid: bool
+    loc_computed: bool
+    cost: int
+
+    def describe(self) -> str:
+        loc = "valid LOC" if self.loc_valid else "no valid LOC"
+        ruled = "" if self.loc_valid == self.loc_computed else " (ruled by the umpire)"
+        return f"{action_label(self.action)} ({loc}{ruled}): {self.cost} PC"
+
+
+def line_of_communication(session: CampaignSession, stack: Stack, army: Army) -> bool:
+    """Whether the stack has a valid LOC to its commander-in-chief, by the option line_of_communication."""
+    with plainly(), session.store.read() as db:
+        cinc = db.get(General, army.commander) if army.commander else None
+    if cinc is None or not cinc.location:
+        return False
+    enemy = {s.place for s in all_stacks(session) if s.side != stack.side}
+    options = session.options()
+    mp = road_distance(stack.place, cinc.location, options, avoid=enemy)
+    if mp is None:
+        return False
+    return options["line_of_communication"] == "road_not_blocked" or mp <= TWO_TURNS_MP
+
+
+def plan_activation(session: CampaignSession, stack_text: str, ruling: bool | None = None) -> ActivationPlan:
+    stack = stack_of(session, stack_text)
+    army = army_of(session, stack)
+    if army.commander and any(g.id == army.commander for g in stack.generals):
+        action, computed = "activate_cinc", True
+    else:
+        action = "activate_general" if stack.generals else "activate_force"
+        computed = line_of_communication(session, stack, army)
+    valid = computed if ruling is None else ruling
+    cost = action_cost(action, valid)
+    if cost is None:
+        raise CampaignError(f"'{action_label(action)}' is not possible without a valid LOC (the card prints '-')")
+    return ActivationPlan(stack, army, action, valid, computed, cost)
+
+
+def activate(session: CampaignSession, stack_text: str, ruling: bool | None = None, reason: str = "") -> str:
+    """Activate a stack for this turn, charging its army the card's command points.
+
+    `ruling` lets the umpire rule the LOC valid (True) or not (False) against the
+    road network; the ruling needs a reason and is recorded.
+    """
+    if ruling is not None and not reason.strip():
+        raise CampaignError("an umpire's ruling on the LOC needs a reason")
+    plan = plan_activation(session, stack_text, ruling)
+    if activation_of(session, plan.stack) is not None:
+        raise CampaignError(f"{plan.stack.label} is already activated this turn")
+    points = next(p for p in turn_points(session) if p.army == plan.army.id)
+    if points.rolled is None:
+        raise CampaignError(f"{plan.army.name} has not rolled its command points this turn")
+    if plan.cost > points.balance:
+        raise CampaignError(f"{plan.army.name} has {points.balance} PC left; activating {plan.stack.label} costs {plan.cost}")
+    loc = "valid" if plan.loc_valid else "none"
+    ruled = f"; the umpire ruled the LOC {'valid' if plan.loc_valid else 'cut'}: {reason.strip()}" if ruling is not None and plan.loc_valid != plan.loc_computed else ""
+    if ruling is not None and not ruled:
+        ruled = f"; the umpire confirmed the LOC: {reason.strip()}"
+    description = f"Activate {plan.stack.label}: {plan.describe()}"
+    with plainly(), session.store.action(description + ruled) as db:
+        turn = db.get_one(Campaign, 1).turn
+        db.add(
+            Activation(
+                turn=turn, army=plan.army.id, side=plan.stack.side, place=plan.stack.place, action=plan.action,
+                members=list(plan.stack.members), cost=plan.cost, loc=loc, ruling=reason.strip() if ruling is not None else "",
+            )
+        )
+        db.add(
+            CommandPointSpend(
+                turn=turn, army=plan.army.id, action=plan.action, cost=plan.cost,
+                balance=points.balance - plan.cost, note=f"{plan.stack.label}, {'valid LOC' if plan.loc_valid else 'no valid LOC'}{ruled}",
+            )
+        )
+    return f"{description}; {plan.army.name} has {points.balance - plan.cost} PC left{ruled}"
+
+
+def entrench(session: CampaignSession, stack_text: str) -> str:
+    """Entrench a stack: the card's 2 PC from its army, every unit of the stack marked entrenched."""
+    stack = stack_of(session, stack_text)
+    army = army_of(session, stack)
+    cost = action_cost("entrench", True)
+    assert cost is not None
+    points = next(p for p in turn_points(session) if p.army == army.id)
+    if points.rolled is None:
+        raise CampaignError(f"{army.name} has not rolled its command points this turn")
+    if cost > points.balance:
+        raise CampaignError(f"{army.name} has {points.balance} PC left; an entrenchment costs {cost}")
+    description = f"Entrench {stack.label}: {cost} PC"
+    with plainly(), session.store.action(description) as db:
+        turn = db.get_one(Campaign, 1).turn
+        for unit in stack.units:
+            db.get_one(Unit, unit.id).entrenched = True
+        db.add(CommandPointSpend(turn=turn, army=army.id, action="entrench", cost=cost,
+                                 balance=points.balance - cost, note=stack.label))
+    return f"{description}; {army.name} has {points.balance - cost} PC left"

@@ -1,0 +1,145 @@
+"""What the map shows: places, roads, rivers, stacks, pending battles and the weather of a turn.
+
+Read once from the gazetteer and the campaign; the terminal map screen and the
+SVG of `adjutant map` both draw from it. Coordinates are projected onto a plane
+(equirectangular, longitude scaled by the cosine of the theatre's middle
+latitude, so a degree east is as long as it is at 52 N), x east and y south, in km.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import date
+
+from sqlalchemy import select
+
+from campaigns.contact import contacts
+from campaigns.errors import CampaignError, plainly
+from campaigns.gazetteer import Place, gazetteer
+from campaigns.session import CampaignSession
+from campaigns.stacks import Stack, all_stacks
+from models import Battle, Campaign, Event, General, Turn, Unit
+
+KM_PER_DEGREE = 111.2
+
+
+def project(lat: float, lon: float) -> tuple[float, float]:
+    """A place's (x, y) on the map, in km east and south of the theatre's north-west corner."""
+    bounds = gazetteer().bounds
+    middle = math.radians((bounds.south + bounds.north) / 2)
+    return (lon - bounds.west) * KM_PER_DEGREE * math.cos(middle), (bounds.north - lat) * KM_PER_DEGREE
+
+
+def extent() -> tuple[float, float]:
+    """The width and height of the whole theatre, in km."""
+    bounds = gazetteer().bounds
+    return project(bounds.south, bounds.east)
+
+
+@dataclass(frozen=True)
+class MapPlace:
+    place: Place
+    x: float
+    y: float
+    stacks: tuple[Stack, ...]
+    battle: bool  # a pending battle here
+
+
+@dataclass(frozen=True)
+class MapData:
+    turn: int
+    date: date
+    weather: str | None
+    places: tuple[MapPlace, ...]
+    roads: tuple[tuple[str, str, str], ...]  # (place, place, kind)
+    rivers: tuple[tuple[str, str, tuple[str, ...]], ...]  # (name, size, course)
+    battles: tuple[str, ...]  # places of this turn's pending battles
+    sides: tuple[str, ...]  # the side names, in order
+    unknown: tuple[str, ...]  # locations of the campaign the gazetteer does not know
+    contacts: tuple[str, ...] = ()  # places where the two sides' stacks are in contact (this turn only)
+
+    def at(self, name: str) -> MapPlace:
+        return next(p for p in self.places if p.place.name == name)
+
+
+def positions_at_end_of(session: CampaignSession, turn: int) -> dict[tuple[str, str], str] | None:
+    """Where every general and unit stood when turn `turn` ended, read back from the history.
+
+    None when the campaign has not passed that turn yet (the positions are today's).
+    """
+    with plainly(), session.store.read() as db:
+        if turn >= db.get_one(Campaign, 1).turn:
+            return None
+        events = list(db.scalars(select(Event).where(Event.undone == False).order_by(Event.id.desc())))  # noqa: E712
+        where = {("general", g.id): g.location for g in db.scalars(select(General))}
+        where |= {("unit", u.id): u.location for u in db.scalars(select(Unit))}
+    for event in events:  # newest first, putting back what each one changed
+        changes = event.changes or []
+        if any(c.get("table") == "campaign" and (c.get("after") or {}).get("turn") == turn + 1 for c in changes):
+            return where  # the turn advanced here: what stood then is what stood when it ended
+        for change in reversed(changes):
+            before = change.get("before") or {}
+            if change.get("table") in ("general", "unit") and "location" in before:
+                where[(change["table"], change["key"]["id"])] = before["location"]
+    return where
+
+
+def map_data(session: CampaignSession, turn: int | None = None) -> MapData:
+    g = gazetteer()
+    with plainly(), session.store.read() as db:
+        current = db.get_one(Campaign, 1).turn
+        shown = current if turn is None else turn
+        if shown > current:
+            raise CampaignError(f"turn {shown} has not been played yet (this is turn {current})")
+        turn_row = db.get(Turn, shown)
+        if turn_row is None:
+            raise CampaignError(f"the campaign has no turn {shown}")
+        battles = tuple(
+            b.location for b in db.scalars(select(Battle).where(Battle.turn == shown, Battle.status == "pending"))
+        )
+    stacks = all_stacks(session)
+    past = positions_at_end_of(session, shown) if turn is not None else None
+    if past is not None:
+        stacks = [_moved_back(s, past) for s in stacks]
+        stacks = _regroup(stacks)
+    by_place: dict[str, list[Stack]] = {}
+    unknown: list[str] = []
+    for stack in stacks:
+        if stack.place in g.places:
+            by_place.setdefault(stack.place, []).append(stack)
+        elif stack.place not in unknown:
+            unknown.append(stack.place)
+    places = tuple(
+        MapPlace(p, *project(p.lat, p.lon), tuple(by_place.get(p.name, ())), p.name in battles)
+        for p in sorted(g.places.values(), key=lambda p: (p.lat, p.lon))
+    )
+    sides = tuple(dict.fromkeys(s.side_name for s in stacks))
+    return MapData(
+        shown, turn_row.date, turn_row.weather, places,
+        tuple((r.a, r.b, r.kind) for r in g.roads),
+        tuple((r.name, r.size, r.course) for r in g.rivers.values()),
+        battles, sides, tuple(unknown),
+        () if past is not None else tuple(c.place for c in contacts(session)),
+    )
+
+
+def _moved_back(stack: Stack, where: dict[tuple[str, str], str]) -> Stack:
+    from dataclasses import replace
+
+    generals = tuple(g.model_copy(update={"location": where.get(("general", g.id), g.location)}) for g in stack.generals)
+    units = tuple(u.model_copy(update={"location": where.get(("unit", u.id), u.location)}) for u in stack.units)
+    return replace(stack, generals=generals, units=units)
+
+
+def _regroup(stacks: list[Stack]) -> list[Stack]:
+    """Stacks again, by the place each member stood at."""
+    groups: dict[tuple[str, str, str], tuple[list, list]] = {}
+    for stack in stacks:
+        for g in stack.generals:
+            if g.location:
+                groups.setdefault((g.location, stack.side, stack.side_name), ([], []))[0].append(g)
+        for u in stack.units:
+            if u.location:
+                groups.setdefault((u.location, stack.side, stack.side_name), ([], []))[1].append(u)
+    return [Stack(side, name, place, tuple(gs), tuple(us)) for (place, side, name), (gs, us) in sorted(groups.items())]

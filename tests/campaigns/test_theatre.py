@@ -1,0 +1,415 @@
+"""The theatre in play: places, routes priced by the card, activation, moves, contact and the map,
+through the `adjutant` commands and the campaign functions behind them."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import pytest
+from sqlmodel import select
+
+from campaigns import battles, command_points, movement
+from campaigns.contact import contacts
+from campaigns.errors import CampaignError
+from campaigns.session import CampaignSession
+from models import Activation, CommandPointSpend, General, Turn, Unit
+from tui.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def new(tmp_path: Path, scenario: str = "spring1813") -> Path:
+    path = tmp_path / f"{scenario}.campaign"
+    CampaignSession.new(scenario, path, seed=1813).close()
+    return path
+
+
+def set_weather(path: Path, weather: str) -> None:
+    session = CampaignSession.open(path)
+    try:
+        with session.store.action(f"The umpire sets the weather: {weather}") as db:
+            turn = db.get_one(Turn, 1)
+            turn.weather, turn.weather_source = weather, "set"
+    finally:
+        session.close()
+
+
+def place(path: Path, location: str, generals: list[str] = (), units: list[str] = ()) -> None:  # type: ignore[assignment]
+    session = CampaignSession.open(path)
+    try:
+        with session.store.action(f"Put {', '.join([*generals, *units])} at {location}") as db:
+            for g in generals:
+                db.get_one(General, g).location = location
+            for u in units:
+                db.get_one(Unit, u).location = location
+    finally:
+        session.close()
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# -- adjutant places ------------------------------------------------------------
+
+
+def test_places_lists_each_place_with_its_stacks_one_line_a_place(tmp_path, capsys):
+    path = new(tmp_path)
+    code, out, err = run(capsys, "places", path)
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    weimar = [line for line in lines if line.startswith("Weimar ")]
+    assert weimar == ["Weimar (town): French Empire and allies: Marshal Ney (III Corps), 5 units, 24 SP"]
+    assert len(lines) == len({line.split(" (")[0] for line in lines})  # one line a place
+    assert any(line.startswith("Kalisch (town): Russia and Prussia") for line in lines)
+
+
+def test_an_unknown_place_anywhere_is_one_sentence_with_suggestions(tmp_path, capsys):
+    path = new(tmp_path)
+    code, out, err = run(capsys, "route", path, "ney", "Lutzn")
+    assert (code, out) == (2, "")
+    assert err == "adjutant: there is no place 'Lutzn' in the gazetteer; did you mean Lützen, Laun or Bautzen?\n"
+    place(path, "Lutzn", generals=["bessieres"])  # a location stored by hand, before the gazetteer
+    code, out, err = run(capsys, "places", path)
+    assert code == 1 and "Weimar (town)" in out
+    assert err == "adjutant: 'Lutzn' is not a place of the gazetteer; did you mean Lützen, Laun, Bautzen?\n"
+
+
+# -- adjutant route -----------------------------------------------------------------
+
+
+def test_route_prints_route_cost_by_type_and_verdict_and_changes_nothing(tmp_path, capsys):
+    path = new(tmp_path)
+    set_weather(path, "Clear")
+    before = digest(path)
+    code, out, err = run(capsys, "route", path, "Marshal Ney (III Corps)", "Naumburg")
+    assert code == 0 and err == ""
+    assert "Route: Weimar - Eckartsberga - Kösen - Naumburg (Clear)" in out
+    assert "Cost: 5 MP" in out
+    assert "  generals: costs 5 MP of 8 (movement table: 8 MP): can march it" in out
+    assert "  infantry: costs 5 MP of 6 (movement table: 6 MP): can march it" in out
+    assert "[teRRain effectS, Clear, Road: '1 MP']" in out
+    assert out.rstrip().endswith("Allowed.")
+    assert digest(path) == before
+
+
+def test_mud_costs_more_than_clear_on_the_same_route(tmp_path, capsys):
+    path = new(tmp_path, "autumn1813")  # Ney's Army of the Bober at Liegnitz
+    set_weather(path, "Clear")
+    _, clear, _ = run(capsys, "route", path, "ney", "Wahlstatt")
+    path_mud = tmp_path / "mud.campaign"
+    path_mud.write_bytes(path.read_bytes())
+    session = CampaignSession.open(path_mud)
+    with session.store.action("Mud") as db:
+        db.get_one(Turn, 1).weather = "Mud"
+    session.close()
+    _, mud, _ = run(capsys, "route", path_mud, "ney", "Wahlstatt")
+    route = "Route: Liegnitz - Wahlstatt"
+    assert route in clear and route in mud
+    # Mud: infantry 6 - 1 = 5 MP, cavalry 8 - 2 = 6 (movement table, Weather effects).
+    assert "  infantry: costs 3 MP of 5 (movement table: 6 MP, weather -1): can march it" in mud
+    cost = re.compile(r"Cost: (\d+) MP")
+    # The Katzbach forded: teRRain effectS, MiNOR RiveR, Mud +1.
+    assert int(cost.search(mud)[1]) == int(cost.search(clear)[1]) + 1
+    assert "the Katzbach without a bridge = 1 MP  [teRRain effectS, Mud, Minor river: '+1']" in mud
+
+
+def test_a_major_river_without_a_bridge_is_refused(tmp_path, capsys):
+    path = new(tmp_path)
+    set_weather(path, "Clear")
+    place(path, "Genthin", generals=["bulow"], units=["bulow_corps"])  # east of the Elbe; Tangermünde is west
+    code, out, _ = run(capsys, "route", path, "bulow", "Tangermünde")
+    assert code == 0
+    assert "Refused: the road Genthin-Tangermünde crosses the Elbe, a major river, without a bridge" in out
+    assert "the way round by Genthin - Burg - Magdeburg - Stendal - Tangermünde costs" in out
+
+
+# -- activation and movement -----------------------------------------------------------
+
+
+@pytest.fixture
+def session(tmp_path):
+    path = new(tmp_path)
+    set_weather(path, "Clear")
+    s = CampaignSession.open(path)
+    command_points.roll(s, "army_of_the_main", [3])  # 3 + Napoleon's CV
+    command_points.roll(s, "allied_army", [4])
+    yield s
+    s.close()
+
+
+def balance(session, army: str) -> int:
+    return next(p.balance for p in command_points.turn_points(session) if p.army == army)
+
+
+def test_moving_a_stack_that_was_not_activated_is_refused(session):
+    with pytest.raises(CampaignError, match=r"^Marshal Ney \(III Corps\)'s stack at Weimar has not been activated this turn"):
+        movement.move(session, "ney", "Jena")
+
+
+def test_a_subordinate_without_a_loc_costs_1_pc_and_with_one_nothing(session, tmp_path):
+    before = balance(session, "allied_army")
+    assert "(valid LOC): 0 PC" in movement.activate(session, "blucher")
+    assert balance(session, "allied_army") == before
+    # Yorck alone at Kosel, whose one road (to Oppeln) a French stack holds: no LOC to Wittgenstein.
+    with session.store.action("Yorck rides to Kosel; Oudinot to Oppeln") as db:
+        db.get_one(General, "yorck").location = "Kosel"
+        for unit in ("yorck_infantry", "yorck_cavalry"):
+            db.get_one(Unit, unit).location = "Kosel"
+        db.get_one(General, "oudinot").location = "Oppeln"
+        for unit in ("xii_french", "xii_bavarian"):
+            db.get_one(Unit, unit).location = "Oppeln"
+    said = movement.activate(session, "yorck")
+    assert "Activate a subordinate general with a stack of units (no valid LOC): 1 PC" in said
+    assert balance(session, "allied_army") == before - 1
+    with session.store.read() as db:
+        spend = db.exec(select(CommandPointSpend).order_by(CommandPointSpend.id.desc())).first()
+        assert (spend.army, spend.action, spend.cost) == ("allied_army", "activate_general", 1)
+
+
+def test_the_umpire_may_rule_the_loc_with_a_reason_which_is_recorded(session):
+    with pytest.raises(CampaignError, match="needs a reason"):
+        movement.activate(session, "blucher", ruling=False)
+    said = movement.activate(session, "blucher", ruling=False, reason="Cossacks on the road to Leipzig")
+    assert "ruled the LOC cut: Cossacks on the road to Leipzig" in said
+    with session.store.read() as db:
+        row = db.exec(select(Activation)).one()
+        assert (row.loc, row.cost, row.ruling) == ("none", 1, "Cossacks on the road to Leipzig")
+
+
+def test_short_points_refuse_an_activation(session):
+    with session.store.action("Spend everything") as db:
+        for p in command_points.turn_points(session):
+            if p.army == "allied_army":
+                db.add(CommandPointSpend(turn=1, army="allied_army", action="entrench", cost=p.balance, balance=0))
+    with session.store.action("Cut Blücher off") as db:
+        db.get_one(General, "wittgenstein").location = ""
+    with pytest.raises(CampaignError, match=r"^Russo-Prussian Army \(Wittgenstein\) has 0 PC left; activating .* costs 1$"):
+        movement.activate(session, "blucher")
+
+
+def test_a_move_is_one_action_in_the_log_with_route_and_cost_and_undo_puts_it_back(session, capsys):
+    movement.activate(session, "marmont")
+    said = movement.move(session, "marmont", "Erfurt")
+    assert said == "Move Marshal Marmont (VI Corps)'s stack at Gotha to Erfurt by Gotha - Erfurt: 3 MP (Clear)"
+    with session.store.read() as db:
+        assert {u.location for u in db.exec(select(Unit).where(Unit.general == "marmont"))} == {"Erfurt"}
+    code, out, _ = run(capsys, "log", session.where)
+    assert code == 0 and said in out
+    session.undo()
+    with session.store.read() as db:
+        assert {u.location for u in db.exec(select(Unit).where(Unit.general == "marmont"))} == {"Gotha"}
+        assert db.get_one(General, "marmont").location == "Gotha"
+
+
+def test_a_move_beyond_the_mp_is_refused_with_the_reason(session):
+    movement.activate(session, "marmont")
+    with pytest.raises(CampaignError, match=r"cannot move to Leipzig: the route costs \d+ MP and infantry have 6 MP left in Clear"):
+        movement.move(session, "marmont", "Leipzig")
+    movement.move(session, "marmont", "Erfurt")  # 3 MP, 3 left
+    marmont = ["marmont", "vi_compans_bonet", "vi_friederichs"]  # without Napoleon's stack, not activated
+    with pytest.raises(CampaignError, match=r"^Napoleon's stack at Erfurt has not been activated"):
+        movement.move(session, "marmont", "Jena")
+    with pytest.raises(CampaignError, match=r"infantry have 3 MP left in Clear \(3 MP marched already this turn\)"):
+        movement.move(session, "marmont", "Jena", only=marmont)
+
+
+def test_stacking_is_checked_where_the_move_ends_except_with_the_commander_in_chief(session):
+    movement.activate(session, "marmont")  # 2 infantry
+    movement.activate(session, "bertrand")  # 3 infantry at Saalfeld
+    with pytest.raises(CampaignError, match=r"cannot end its move at Rudolstadt: .*at most 2 infantry \+ 1 cavalry"):
+        movement.move(session, "bertrand", "Rudolstadt", only=["bertrand", "iv_morand", "iv_peyri", "iv_franquemont"])
+    movement.move(session, "bertrand", "Rudolstadt", only=["bertrand", "iv_morand", "iv_peyri"])
+    # Marmont's 2 infantry join Napoleon's stack at Erfurt: no limit with the commander-in-chief.
+    assert movement.move(session, "marmont", "Erfurt").startswith("Move Marshal Marmont")
+
+
+# -- contact and battles ------------------------------------------------------------------
+
+
+def test_a_battle_between_stacks_not_in_contact_is_refused_unless_the_umpire_overrides(session):
+    ney = [u.id for u in movement.stack_of(session, "ney").units if u.kind == "infantry"]
+    blucher = [u.id for u in movement.stack_of(session, "blucher").units if u.kind == "infantry"]
+    draft = battles.Draft("Altenburg", ney, blucher)  # Ney at Weimar, Blücher at Altenburg
+    with pytest.raises(CampaignError, match=r"stands at Weimar, not at Altenburg: a battle is fought between stacks in contact"):
+        battles.begin(session, draft)
+    draft.override = "Ney's corps marched through the night"
+    battle_id = battles.begin(session, draft)
+    fight = battles.load(session, battle_id)
+    assert fight.setup["override"] == "Ney's corps marched through the night"
+    with session.store.read() as db:
+        from models import Event
+
+        last = db.exec(select(Event).order_by(Event.id.desc())).first()
+        assert last.description == "Battle of Altenburg begins (allemagne1813); the umpire overrides contact: Ney's corps marched through the night"
+
+
+def test_stacks_at_the_same_place_are_in_contact_and_listed_for_battle(session):
+    assert contacts(session) == []
+    with session.store.action("Ney reaches Altenburg") as db:
+        db.get_one(General, "ney").location = "Altenburg"
+        for unit in db.exec(select(Unit).where(Unit.general == "ney")):
+            unit.location = "Altenburg"
+    (contact,) = contacts(session)
+    assert contact.place == "Altenburg" and {s.side for s in contact.stacks} == {"french", "allies"}
+    from campaigns.contact import forces_at
+
+    assert {(s.side, s.place) for s in forces_at(session, "Altenburg")} == {("french", "Altenburg"), ("allies", "Altenburg")}
+    from campaigns.theatre_map import map_data
+
+    assert map_data(session).contacts == ("Altenburg",)
+    # Winzingerode at Weissenfels and Macdonald at Merseburg are one road apart: in contact only
+    # by the option contact = adjacent.
+    assert "Weissenfels" not in {c.place for c in contacts(session)}
+    with session.store.action("Contact one road apart") as db:
+        from models import Campaign
+
+        db.get_one(Campaign, 1).options = {"contact": "adjacent"}
+    assert {"Weissenfels", "Merseburg"} <= {c.place for c in contacts(session)}
+    ney = [u.id for u in movement.stack_of(session, "ney").units if u.kind == "infantry"]
+    blucher = [u.id for u in movement.stack_of(session, "blucher").units if u.kind == "infantry"]
+    assert battles.begin(session, battles.Draft("Altenburg", ney, blucher)) > 0
+
+
+# -- the map for the club --------------------------------------------------------------
+
+
+def test_map_writes_an_svg_naming_every_place_that_holds_a_stack(tmp_path, capsys):
+    path = new(tmp_path)
+    code, out, _ = run(capsys, "map", path, "-o", tmp_path / "map.svg")
+    assert code == 0 and out == f"Wrote {tmp_path / 'map.svg'}.\n"
+    svg = (tmp_path / "map.svg").read_text(encoding="utf-8")
+    assert svg.startswith("<?xml") and "<svg" in svg
+    _, places, _ = run(capsys, "places", path)
+    held = [line.split(" (")[0] for line in places.splitlines()]
+    assert len(held) > 15
+    for name in held:
+        assert f">{name}</text>" in svg
+
+
+def test_map_of_an_earlier_turn_shows_the_stacks_where_they_stood(tmp_path, capsys):
+    from campaigns import turns
+
+    path = new(tmp_path)
+    set_weather(path, "Clear")
+    s = CampaignSession.open(path)
+    command_points.roll(s, "army_of_the_main", [3])
+    movement.activate(s, "marmont")
+    movement.move(s, "marmont", "Erfurt")
+    while s.campaign().turn == 1:
+        turns.advance(s, anyway=True)
+    with s.store.action("Marmont back to Gotha on turn 2") as db:
+        db.get_one(General, "marmont").location = "Gotha"
+    s.close()
+    from campaigns.theatre_map import map_data
+
+    s = CampaignSession.open(path)
+    try:
+        then = map_data(s, 1)
+        assert any(g.id == "marmont" for st in then.at("Erfurt").stacks for g in st.generals)
+        now = map_data(s)
+        assert any(g.id == "marmont" for st in now.at("Gotha").stacks for g in st.generals)
+    finally:
+        s.close()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["map", "{f}", "-o", "{d}/map.png"], "adjutant: the map is written to a .svg file, not map.png\n"),
+        (["map", "{f}", "--turn", "9", "-o", "{d}/m.svg"], "adjutant: turn 9 has not been played yet (this is turn 1)\n"),
+        (["map", "{f}", "--turn", "0", "-o", "{d}/m.svg"], "adjutant: the campaign has no turn 0\n"),
+        (["map", "{f}", "-o", "{d}/nowhere/m.svg"], "adjutant: there is no folder {d}/nowhere to write the map in\n"),
+        (["places", "{d}/missing.campaign"], None),
+        (["route", "{f}", "ney", "Naumburg", "--only", "oudinot"], "adjutant: 'oudinot' is not a general or unit of Marshal Ney (III Corps)'s stack at Weimar\n"),
+        (["pontoon", "{f}", "Leipzig", "Dresden"], "adjutant: no road joins Leipzig and Dresden\n"),
+        (["route", "{f}", "nobody", "Leipzig"], "adjutant: there is no general 'nobody' (give a general's id or name, or SIDE@PLACE)\n"),
+        (["activate", "{f}", "ney", "--loc", "cut"], "adjutant: an umpire's ruling on the LOC needs a reason\n"),
+        (["move", "{f}", "ney", "Jena"], "adjutant: Marshal Ney (III Corps)'s stack at Weimar has not been activated this turn; activate it before it moves\n"),
+        (["route", "{d}/missing.campaign", "ney", "Jena"], None),
+    ],
+)
+def test_hostile_input_is_one_sentence_and_exit_2_and_changes_nothing(tmp_path, capsys, args, message):
+    path = new(tmp_path)
+    before = digest(path)
+    code, out, err = run(capsys, *[a.format(f=path, d=tmp_path) for a in args])
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("adjutant: ") and "Traceback" not in err
+    if message is not None:
+        assert err == message.format(d=tmp_path)
+    assert digest(path) == before
+    assert not (tmp_path / "map.png").exists()
+
+
+# -- reconnaissance from a stack ------------------------------------------------------------
+
+
+def test_reconnaissance_is_made_from_a_stack_against_an_enemy_stack_in_reach(session):
+    from campaigns import reconnaissance
+
+    # Winzingerode's cavalry at Weissenfels; Ney at Weimar is three roads away, Macdonald at Merseburg one.
+    with pytest.raises(CampaignError, match=r"^Marshal Ney \(III Corps\)'s stack at Weimar is out of reach of .*one road away$"):
+        reconnaissance.reconnoitre_stack(session, "winzingerode", "ney")
+    assert "Macdonald" in " ".join(g.name for s in reconnaissance.enemies_in_reach(session, "winzingerode") for g in s.generals)
+    said = reconnaissance.reconnoitre_stack(session, "winzingerode", "macdonald", [4])
+    assert said.startswith("Reconnaissance by ")
+
+
+def test_a_move_a_little_beyond_the_mp_is_offered_as_a_forced_march(session):
+    movement.activate(session, "marmont")
+    # Gotha - Erfurt - Weimar: 3 + 3 = 6 MP would fit; to Apolda 8 MP, 2 beyond infantry's 6.
+    with pytest.raises(CampaignError, match=r"a forced march can carry it \(2 MP beyond, each unit rolls on the forced march table\)$"):
+        movement.move(session, "marmont", "Apolda")
+    with session.store.read() as db:
+        before = {u.id: u.strength_points for u in db.exec(select(Unit).where(Unit.general == "marmont"))}
+    # Forced march table, SP 9+ column, roll 6: 2 SP lost; Marmont's CV 3 gives -1: 6 - 1 = 5 -> 1 SP.
+    said = movement.move(session, "marmont", "Apolda", forced=True, entered={u: [6] for u in before})
+    assert said.startswith("Forced march: move Marshal Marmont (VI Corps)'s stack at Gotha to Apolda by ")
+    assert "1d6 = 6 -1" in said
+    with session.store.read() as db:
+        after = {u.id: (u.strength_points, u.location) for u in db.exec(select(Unit).where(Unit.general == "marmont"))}
+    assert all(loc == "Apolda" for _, loc in after.values())
+    assert sum(before.values()) > sum(sp for sp, _ in after.values())
+    session.undo()
+    with session.store.read() as db:
+        assert {u.id: u.strength_points for u in db.exec(select(Unit).where(Unit.general == "marmont"))} == before
+
+
+def test_a_pontoon_built_at_a_ford_carries_the_road_over_a_major_river(tmp_path, capsys):
+    path = new(tmp_path)
+    set_weather(path, "Clear")
+    place(path, "Genthin", generals=["bulow"], units=["bulow_corps"])
+    code, out, err = run(capsys, "pontoon", path, "Magdeburg", "Stendal")
+    assert code == 2 and err.startswith("adjutant: a pontoon is built at a ford (card 6.4); the road Magdeburg-Stendal crosses no river")
+    code, out, _ = run(capsys, "pontoon", path, "Tangermunde", "Genthin", "--note", "Bülow's pioneers")
+    assert (code, out) == (0, "Pontoon over the Elbe between Genthin and Tangermünde: Bülow's pioneers\n")
+    code, out, _ = run(capsys, "route", path, "bulow", "Tangermünde")
+    assert "Route: Genthin - Tangermünde (Clear)" in out and "the Elbe by pontoon = 0 MP" in out
+    assert out.rstrip().endswith("Allowed.")
+    code, _, err = run(capsys, "pontoon", path, "Tangermünde", "Genthin")
+    assert code == 2 and "already a pontoon over the Elbe" in err
+
+
+def test_entrenching_a_stack_charges_its_army_2_pc(session):
+    before = balance(session, "army_of_the_main")
+    assert movement.entrench(session, "ney").startswith("Entrench Marshal Ney (III Corps)'s stack at Weimar: 2 PC")
+    assert balance(session, "army_of_the_main") == before - 2
+    with session.store.read() as db:
+        assert all(u.entrenched for u in db.exec(select(Unit).where(Unit.location == "Weimar")))
+
+
+def test_off_road_marches_are_a_named_option_priced_as_poor_road(session):
+    from campaigns.routes import find_route
+
+    options = session.options()
+    by_road = find_route("Grossbeeren", "Mittenwalde", "clear", options)
+    assert by_road.places[0] == "Grossbeeren" and len(by_road.places) > 2  # no road joins them
+    across = find_route("Grossbeeren", "Mittenwalde", "clear", {**options, "off_road": "as_poor_road"})
+    # 19 km straight: 2 hexes of 8 km, at the poor road's 2 MP a hex.
+    assert across.places == ("Grossbeeren", "Mittenwalde") and across.mp == 4 < by_road.mp

@@ -1,0 +1,87 @@
+"""End to end: the map screen of the installed `adjutant` in tmux at 80x24 without colour.
+
+Both sides' stacks show as side letters and SP; Marmont's stack is activated and
+moved from the map; `adjutant log` shows the move with its route and cost; undo
+puts the stack back.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import time
+from pathlib import Path
+
+from campaigns import command_points, weather
+from campaigns.session import CampaignSession
+from models import General, open_campaign
+from tests.e2e.conftest import Tmux, installed_adjutant
+
+MOVE = "Move Marshal Marmont (VI Corps)'s stack at Gotha to Erfurt by Gotha - Erfurt: 3 MP (Clear)"
+
+
+def ready_campaign(folder: Path) -> Path:
+    path = folder / "spring.campaign"
+    subprocess.run([installed_adjutant(), "new", "spring1813", str(path), "--seed", "1813"], check=True, capture_output=True)
+    session = CampaignSession.open(path)
+    try:
+        weather.roll(session, [2])  # April +1: 3, Clear
+        for army in command_points.turn_points(session):
+            command_points.roll(session, army.army, [3])
+    finally:
+        session.close()
+    return path
+
+
+def cursor_line(screen: str) -> str:
+    """The place at the cursor, as the line under the map names it."""
+    return next((line.strip() for line in screen.splitlines() if re.match(r"^ \S.* \((town|fortress|crossing)\)", line)), "")
+
+
+def marmont_at(path: Path) -> str:
+    with open_campaign(path) as store, store.read() as db:
+        return db.get_one(General, "marmont").location
+
+
+def test_a_stack_moved_from_the_map_in_tmux_is_in_the_log_and_undone(tmux: Tmux, tmp_path: Path):
+    path = ready_campaign(tmp_path)
+    tmux.start(shlex.join(["env", "NO_COLOR=1", f"ADJUTANT_CONFIG_DIR={tmp_path / 'config'}", installed_adjutant(), str(path)]))
+    tmux.wait_for("Overview")
+    tmux.keys("p")
+    shown = tmux.wait_for("Map: turn 1", "Weimar F24")
+    assert re.search(r"\bA\d+", shown) and re.search(r"\bF\d+", shown)  # both sides' stacks
+    for _ in range(30):  # n: the next place holding a stack, until Marmont's Gotha
+        here = cursor_line(tmux.screen())
+        if here.startswith("Gotha (town) F13"):
+            break
+        tmux.keys("n")
+        deadline = time.monotonic() + 10
+        while cursor_line(tmux.screen()) == here and time.monotonic() < deadline:
+            time.sleep(0.05)
+    tmux.wait_for(" Gotha (town) F13")
+    tmux.keys("Enter")
+    tmux.wait_for("Stacks at Gotha")
+    tmux.type("Activate")
+    tmux.keys("Enter")
+    tmux.wait_for("Activate Marshal Marmont")
+    tmux.keys("Enter")
+    tmux.wait_for("Stacks at Gotha")
+    tmux.type("Move")
+    tmux.keys("Enter")
+    tmux.wait_for("Move to: type the place")
+    tmux.type("Erfurt")
+    tmux.keys("Enter")
+    tmux.wait_for("Route: Gotha - Erfurt (Clear)", "Move (y)")
+    tmux.keys("y")
+    tmux.wait_for(" Erfurt (fortress) F24")
+    assert marmont_at(path) == "Erfurt"
+    log = subprocess.run([installed_adjutant(), "log", str(path)], check=True, capture_output=True, text=True).stdout
+    assert MOVE in log
+    tmux.keys("u")
+    tmux.wait_for("Undone: Move Marshal")
+    tmux.keys("q")
+    assert tmux.wait_until_exit() == 0
+    assert marmont_at(path) == "Gotha"
+    log = subprocess.run([installed_adjutant(), "log", str(path)], check=True, capture_output=True, text=True).stdout
+    assert f"{MOVE}  (4 changes)  [undone]" in log

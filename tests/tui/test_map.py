@@ -1,0 +1,174 @@
+"""The map screen: both sides' stacks without colour, the cursor and zoom from the keyboard,
+a stack activated and moved from the map as one action that undo takes back; snapshots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlmodel import select
+
+from campaigns import command_points, weather
+from campaigns.session import CampaignSession
+from models import General, Unit
+from tests.tui.helpers import key, screen_text, stored, type_text, wait_for, wait_for_notice, wait_for_screen
+from tui.modals.confirm import ConfirmScreen
+from tui.modals.pick import PickScreen
+from tui.screens.theatre import TheatreScreen
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+@pytest.fixture
+def ready_file(campaign_file: Path) -> Path:
+    """Turn 1 with the weather and every army's command points rolled from fixed dice."""
+    session = CampaignSession.open(campaign_file)
+    try:
+        weather.roll(session, [2])  # April +1: 3, Clear
+        for army in command_points.turn_points(session):
+            command_points.roll(session, army.army, [3])
+    finally:
+        session.close()
+    return campaign_file
+
+
+@pytest.fixture
+def no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_map_snapshot(snap_compare, make_app, ready_file, no_color, size):
+    assert snap_compare(make_app(ready_file, start="map"), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_map_zoomed_snapshot(snap_compare, make_app, ready_file, no_color, size):
+    assert snap_compare(make_app(ready_file, start="map"), press=["plus", "plus"], terminal_size=size)
+
+
+async def test_the_map_shows_both_sides_without_colour(make_app, ready_file, no_color):
+    app = make_app(ready_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert app.no_color
+        await pilot.press("p")
+        await wait_for_screen(pilot, TheatreScreen)
+        shown = await wait_for(pilot, "Weimar F24")  # the cursor starts on the strongest stack
+        assert "Clear" in shown
+        assert "F10" in shown and "A6" in shown  # side letters and SP of both sides
+
+
+async def test_arrows_move_the_cursor_place_to_place_and_zoom_keeps_it(make_app, ready_file):
+    app = make_app(ready_file, start="map")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_screen(pilot, TheatreScreen)
+        canvas = app.screen.canvas
+        assert canvas.cursor == "Weimar"
+        await pilot.press("right")
+        east = canvas.cursor
+        assert east != "Weimar" and canvas.data.at(east).x > canvas.data.at("Weimar").x
+        await pilot.press("left")
+        assert canvas.data.at(canvas.cursor).x < canvas.data.at(east).x
+        await pilot.press("plus")
+        assert canvas.view.zoom == 1 and canvas.view.cx == canvas.data.at(canvas.cursor).x
+        await pilot.press("minus")
+        assert canvas.view.zoom == 0
+
+
+async def test_a_stack_is_activated_and_moved_from_the_map_then_undone(make_app, ready_file):
+    app = make_app(ready_file, start="map")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_screen(pilot, TheatreScreen)
+        app.screen.canvas.cursor = "Gotha"  # Marmont
+        for choice in ("Activate", "Move"):
+            await pilot.press(key(TheatreScreen, "map.stacks"))
+            await wait_for_screen(pilot, PickScreen)
+            await type_text(pilot, choice)
+            await pilot.press("enter")
+            await wait_for_screen(pilot, TheatreScreen if choice == "Activate" else PickScreen)
+            await pilot.pause()
+        await type_text(pilot, "Erfurt")
+        await pilot.press("enter")
+        await wait_for_screen(pilot, ConfirmScreen)
+        assert "Route: Gotha - Erfurt (Clear)" in screen_text(app)
+        await pilot.press("y")
+        await wait_for_screen(pilot, TheatreScreen)
+        await wait_for_notice(pilot, "Move Marshal Marmont")
+        assert app.screen.canvas.cursor == "Erfurt"
+        with stored(ready_file) as db:
+            assert db.get(General, "marmont").location == "Erfurt"
+        await pilot.press("u")
+        await pilot.pause()
+    with stored(ready_file) as db:
+        assert db.get(General, "marmont").location == "Gotha"
+        assert {u.location for u in db.exec(select(Unit).where(Unit.general == "marmont"))} == {"Gotha"}
+
+
+async def test_the_map_is_saved_as_svg(make_app, ready_file):
+    app = make_app(ready_file, start="map")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_screen(pilot, TheatreScreen)
+        await pilot.press(key(TheatreScreen, "map.svg"))
+        await wait_for_notice(pilot, "Wrote")
+    written = ready_file.with_name(f"{ready_file.stem}-turn1.svg")
+    assert ">Weimar</text>" in written.read_text(encoding="utf-8")
+
+
+async def test_typing_a_location_offers_the_places_and_an_unknown_one_is_refused(make_app, campaign_file):
+    from textual.widgets import Input
+
+    from tui.modals.form import FormScreen
+    from tui.screens.oob import OrderOfBattleScreen
+
+    app = make_app(campaign_file, start="oob")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_screen(pilot, OrderOfBattleScreen)
+        await pilot.press("slash")
+        await type_text(pilot, "zieten")
+        await pilot.press("enter")
+        await wait_for(pilot, "Brigade Zieten: 3 SP")
+        await pilot.press("e")
+        await wait_for_screen(pilot, FormScreen)
+        box = app.screen.query_one("#f-location", Input)
+        box.focus()
+        box.value = ""
+        await type_text(pilot, "Lüb")
+        await pilot.pause(0.2)
+        assert box._suggestion in ("Lübben", "Lübbenau", "Lübeck")  # the completion offered as typed
+        box.value = "Lutzn"
+        await pilot.press("ctrl+s")
+        shown = await wait_for(pilot, "did you mean")
+        assert "there is no place 'Lutzn' in the gazetteer" in shown
+
+
+async def test_the_battle_phase_lists_the_places_in_contact(make_app, ready_file):
+    from campaigns import turns
+
+    session = CampaignSession.open(ready_file)
+    try:
+        with session.store.action("Ney reaches Altenburg") as db:
+            db.get(General, "ney").location = "Altenburg"
+            for unit in db.exec(select(Unit).where(Unit.general == "ney")):
+                unit.location = "Altenburg"
+        while turns.status(session).phase.id != "battles":
+            turns.advance(session, anyway=True)
+    finally:
+        session.close()
+    app = make_app(ready_file, start="turn")
+    async with app.run_test(size=(80, 24)) as pilot:
+        shown = await wait_for(pilot, "Battles to set up")
+        assert "Altenburg: French Empire and allies F 24 at Altenburg; Russia and Prussia" in shown
+
+
+async def test_the_stack_actions_at_the_cursor_include_entrenching_and_reconnaissance(make_app, ready_file):
+    app = make_app(ready_file, start="map")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_screen(pilot, TheatreScreen)
+        app.screen.canvas.cursor = "Weissenfels"  # Winzingerode's cavalry, one road from Macdonald at Merseburg
+        await pilot.press(key(TheatreScreen, "map.stacks"))
+        await wait_for_screen(pilot, PickScreen)
+        shown = screen_text(app)
+        assert "Entrench (2 PC)" in shown and "Reconnoitre from Russia and Prussia" in shown
+        await type_text(pilot, "Reconnoitre")
+        await pilot.press("enter")
+        await wait_for_notice(pilot, "Reconnaissance by")

@@ -1,0 +1,231 @@
+"""The map of the theatre: places, roads, rivers, both sides' stacks, battles and the weather.
+
+Arrows move the cursor from place to place, +/- zoom, Enter opens the stacks at
+the cursor with their actions (activate, move), g writes the same map as SVG.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widget import Widget
+from textual.widgets import Static
+
+from campaigns import movement, reconnaissance
+from campaigns.errors import CampaignError
+from campaigns.theatre_map import MapData, map_data
+from tui.screens.base import CampaignScreen
+from tui.widgets.theatre_canvas import LEGEND, ZOOMS, View, badges, draw, step, whole_theatre
+
+
+class TheatreCanvas(Widget):
+    """The map itself, drawn for the size it is given."""
+
+    DEFAULT_CSS = "TheatreCanvas { height: 1fr; width: 1fr; }"
+
+    def __init__(self, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(**kwargs)
+        self.data: MapData | None = None
+        self.view = whole_theatre()
+        self.cursor: str | None = None
+
+    def render(self) -> Text:
+        if self.data is None:
+            return Text("")
+        lines = draw(self.data, self.view, self.size.width, self.size.height, self.cursor)
+        return Text("\n").join(lines)
+
+
+class TheatreScreen(CampaignScreen):
+    TITLE_TEXT = "Map"
+    BINDINGS = [
+        Binding("left", "step(-1, 0)", "West", id="map.west", tooltip="The nearest place to the west", show=False),
+        Binding("right", "step(1, 0)", "East", id="map.east", tooltip="The nearest place to the east", show=False),
+        Binding("up", "step(0, -1)", "North", id="map.north", tooltip="The nearest place to the north", show=False),
+        Binding("down", "step(0, 1)", "South", id="map.south", tooltip="The nearest place to the south", show=False),
+        Binding("plus,equals_sign", "zoom(1)", "Zoom in", id="map.zoom_in", tooltip="Zoom in on the cursor"),
+        Binding("minus", "zoom(-1)", "Zoom out", id="map.zoom_out", tooltip="Zoom out"),
+        Binding("enter", "stacks", "Stacks here", id="map.stacks", tooltip="The stacks at the cursor and their actions"),
+        Binding("n", "next_stack", "Next stack", id="map.next", tooltip="Move the cursor to the next place holding a stack"),
+        Binding("g", "svg", "Save SVG", id="map.svg", tooltip="Write this map as an SVG picture beside the campaign file"),
+    ]
+    DEFAULT_CSS = """
+    TheatreScreen #head { height: 1; padding: 0 1; }
+    TheatreScreen #info { height: 3; padding: 0 1; border-top: solid $primary; }
+    """
+
+    def body(self) -> ComposeResult:
+        yield Static(id="head", markup=False)
+        yield TheatreCanvas(id="canvas")
+        yield Static(id="info", markup=False)
+
+    @property
+    def canvas(self) -> TheatreCanvas:
+        return self.query_one("#canvas", TheatreCanvas)
+
+    def refresh_view(self) -> None:
+        data = map_data(self.session)
+        canvas = self.canvas
+        canvas.data = data
+        if canvas.cursor is None:
+            held = [p for p in data.places if p.stacks]
+            canvas.cursor = max(held, key=lambda p: sum(s.strength_points for s in p.stacks)).place.name if held else data.places[0].place.name
+        self.show_cursor()
+
+    def show_cursor(self) -> None:
+        canvas = self.canvas
+        data = canvas.data
+        if data is None or canvas.cursor is None:
+            return
+        here = data.at(canvas.cursor)
+        width, height = canvas.size.width or 80, canvas.size.height or 18
+        if not canvas.view.shows(here.x, here.y, width, height) or ZOOMS[canvas.view.zoom] > 1:
+            canvas.view = View(here.x, here.y, canvas.view.zoom) if canvas.view.zoom else canvas.view
+        weather = data.weather or "weather not rolled"
+        battles = f" | battles pending: {', '.join(data.battles)}" if data.battles else ""
+        waiting = [c for c in data.contacts if c not in data.battles]
+        battles += f" | contact: {', '.join(waiting)}" if waiting else ""
+        self.query_one("#head", Static).update(
+            f"Map: turn {data.turn}, {data.date:%d %b %Y}, {weather} | zoom x{ZOOMS[canvas.view.zoom]:g}{battles}"
+        )
+        roads = ", ".join(sorted({(r[1] if r[0] == here.place.name else r[0]) for r in data.roads if here.place.name in r[:2]}))
+        stacks = "; ".join(
+            f"{s.side_name}: {', '.join(g.name for g in s.generals) or 'no general'} ({len(s.units)} units, {s.strength_points} SP)"
+            for s in here.stacks
+        ) or "no stack"
+        room = max(20, (self.size.width or 80) - 2)
+        lines = [f"{here.place.name} ({here.place.kind}) {badges(here)}: {stacks}", f"Roads to {roads}", LEGEND]
+        self.query_one("#info", Static).update("\n".join(line if len(line) <= room else line[: room - 1] + "…" for line in lines))
+        canvas.refresh()
+
+    def on_resize(self) -> None:
+        self.show_cursor()
+
+    def action_step(self, dx: int, dy: int) -> None:
+        canvas = self.canvas
+        if canvas.data is None or canvas.cursor is None:
+            return
+        canvas.cursor = step(canvas.data, canvas.cursor, dx, dy)
+        self.show_cursor()
+
+    def action_zoom(self, change: int) -> None:
+        canvas = self.canvas
+        zoom = max(0, min(len(ZOOMS) - 1, canvas.view.zoom + change))
+        if zoom == 0:
+            canvas.view = whole_theatre()
+        elif canvas.data is not None and canvas.cursor is not None:
+            here = canvas.data.at(canvas.cursor)
+            canvas.view = View(here.x, here.y, zoom)
+        self.show_cursor()
+
+    def action_next_stack(self) -> None:
+        canvas = self.canvas
+        if canvas.data is None:
+            return
+        held = sorted(p.place.name for p in canvas.data.places if p.stacks)
+        if held:
+            later = [name for name in held if canvas.cursor is None or name > canvas.cursor]
+            canvas.cursor = (later or held)[0]
+            self.show_cursor()
+
+    # -- the stacks at the cursor and their actions --------------------------------
+
+    def action_stacks(self) -> None:
+        from tui.modals.pick import PickScreen
+
+        canvas = self.canvas
+        if canvas.data is None or canvas.cursor is None:
+            return
+        here = canvas.data.at(canvas.cursor)
+        if not here.stacks:
+            self.notify(f"No stack at {here.place.name}.", severity="warning")
+            return
+        items: list[tuple[str, str]] = []
+        for s in here.stacks:
+            who = ", ".join(g.name for g in s.generals) or "no general"
+            units = ", ".join(f"{u.name} ({u.kind}, {u.strength_points} SP)" for u in s.units)
+            items.append((f"move:{s.key}", f"Move: {s.side_name}, {who}: {units}"))
+            items.append((f"activate:{s.key}", f"Activate: {s.side_name}, {who}"))
+            items.append((f"entrench:{s.key}", f"Entrench (2 PC): {s.side_name}, {who}"))
+            for enemy in reconnaissance.enemies_in_reach(self.session, s.key):
+                items.append((f"recon:{s.key}>{enemy.key}", f"Reconnoitre from {s.side_name} ({who}) against {enemy.badge()} at {enemy.place}"))
+        self.app.push_screen(PickScreen(f"Stacks at {here.place.name}: pick an action", items), self.stack_action)
+
+    def stack_action(self, choice: str | None) -> None:
+        if not choice:
+            return
+        action, _, key = choice.partition(":")
+        if action == "activate":
+            self.attempt(lambda: movement.activate(self.session, key))
+            return
+        if action == "entrench":
+            self.attempt(lambda: movement.entrench(self.session, key))
+            return
+        if action == "recon":
+            ours, _, theirs = key.partition(">")
+            if self.session.campaign().dice_mode == "entered":
+                self.notify("Reconnaissance with dice typed in: the Reconnaissance screen (i).", severity="warning")
+                return
+            self.attempt(lambda: reconnaissance.reconnoitre_stack(self.session, ours, theirs))
+            return
+        from campaigns.gazetteer import gazetteer
+        from tui.modals.pick import PickScreen
+
+        def spelled(place: object) -> str:
+            variants = getattr(place, "variants", ())
+            return f"{place.name} ({', '.join(variants)})" if variants else str(place.name)  # type: ignore[attr-defined]
+
+        items = [(name, spelled(p)) for name, p in sorted(gazetteer().places.items())]
+        self.app.push_screen(PickScreen("Move to: type the place (any spelling)", items), lambda to: self.confirm_move(key, to))
+
+    def confirm_move(self, key: str, destination: str | None) -> None:
+        if not destination:
+            return
+        from tui.modals.confirm import ConfirmScreen
+
+        try:
+            report = movement.plan_move(self.session, key, destination)
+        except CampaignError as exc:
+            self.notify(str(exc), severity="error", timeout=8)
+            return
+        forced = not report.allowed and report.forcible(self.session.options())
+        if report.activation is None or (not report.allowed and not forced):
+            reason = report.refusal or "the stack has not been activated this turn; activate it first"
+            self.notify(f"{report.stack.label} cannot move to {report.destination}: {reason}", severity="error", timeout=10)
+            return
+        if forced and self.session.campaign().dice_mode == "entered":
+            self.notify("A forced march with dice typed in: adjutant move --forced, or the Forced march screen.", severity="warning", timeout=10)
+            return
+        ask = (
+            f"Force-march {report.stack.label} to {report.destination}, {report.shortfall} MP beyond? "
+            "Each unit rolls on the forced march table."
+            if forced
+            else f"Move {report.stack.label} to {report.destination}?"
+        )
+        question = "\n".join(report.lines()[1:]) + "\n\n" + ask
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.canvas.cursor = report.destination  # the map follows the stack when it redraws
+                self.attempt(lambda: movement.move(self.session, key, destination, forced=forced))
+
+        self.app.push_screen(ConfirmScreen(question, "Force-march" if forced else "Move"), answered)
+
+    def action_svg(self) -> None:
+        from campaigns.map_svg import write_svg
+
+        canvas = self.canvas
+        if canvas.data is None:
+            return
+        where = Path(self.session.where)
+        folder = where.parent if where.suffix == ".campaign" else Path.cwd()
+        stem = where.stem if where.suffix == ".campaign" else "campaign"
+        try:
+            written = write_svg(canvas.data, folder / f"{stem}-turn{canvas.data.turn}.svg")
+        except OSError as exc:
+            self.notify(f"The map could not be written: {exc.strerror or exc}", severity="error")
+            return
+        self.notify(f"Wrote {written}")

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 from campaigns.errors import CampaignError
+from campaigns.text import shown
 
 OK, FAULT = 0, 1
 
@@ -86,7 +87,7 @@ def _places(args: argparse.Namespace, session: Any) -> int:
             for s in place.stacks
         )
         battle = " [battle]" if place.battle else " [contact]" if place.place.name in data.contacts else ""
-        print(f"{place.place.name} ({place.place.kind}){battle}" + (f": {stacks}" if stacks else ""))
+        say(f"{place.place.name} ({place.place.kind}){battle}" + (f": {stacks}" if stacks else ""))
     if data.unknown:
         from campaigns.gazetteer import gazetteer
 
@@ -103,7 +104,7 @@ def _route(args: argparse.Namespace, session: Any) -> int:
 
     report = plan_move(session, args.stack, args.place, _only(args))
     for line in report.lines():
-        print(line)
+        say(line)
     return OK
 
 
@@ -111,21 +112,21 @@ def _activate(args: argparse.Namespace, session: Any) -> int:
     from campaigns.movement import activate
 
     ruling = None if args.loc is None else args.loc == "valid"
-    print(activate(session, args.stack, ruling, args.reason))
+    say(activate(session, args.stack, ruling, args.reason))
     return OK
 
 
 def _move(args: argparse.Namespace, session: Any) -> int:
     from campaigns.movement import move
 
-    print(move(session, args.stack, args.place, _only(args), forced=args.forced))
+    say(move(session, args.stack, args.place, _only(args), forced=args.forced))
     return OK
 
 
 def _pontoon(args: argparse.Namespace, session: Any) -> int:
     from campaigns.pontoons import build
 
-    print(build(session, args.place_a, args.place_b, args.river, args.note))
+    say(build(session, args.place_a, args.place_b, args.river, args.note))
     return OK
 
 
@@ -134,5 +135,10 @@ def _map(args: argparse.Namespace, session: Any) -> int:
     from campaigns.theatre_map import map_data
 
     written = write_svg(map_data(session, args.turn), args.output)
-    print(f"Wrote {written}.")
+    say(f"Wrote {written}.")
     return OK
+
+
+def say(line: object) -> None:
+    """Print a line that may hold text from a campaign, its control characters stripped."""
+    print(shown(line))

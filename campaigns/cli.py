@@ -17,13 +17,14 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from contextlib import contextmanager
-from typing import NoReturn
+from typing import IO, NoReturn
 
 from sqlmodel import select
 
+from campaigns.errors import CampaignError
 from campaigns.log import audit_dice, log_lines
 from campaigns.scenario import ScenarioError, load_scenario, scenario_ids
 from campaigns.setup import create_campaign
@@ -59,7 +60,7 @@ def main(argv: Sequence[str]) -> int:
         return int(done.code or 0)
     except UsageError as error:
         return _fail(f"{error} (see adjutant {argv[0] + ' ' if argv else ''}--help)")
-    except (StoreError, ScenarioError, ValueError) as error:
+    except (StoreError, CampaignError, ScenarioError, ValueError) as error:
         return _fail(str(error))
     except BrokenPipeError:  # `adjutant export FILE | head`: the reader has had enough
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -78,6 +79,22 @@ def _fail(message: str, status: int = BAD_INPUT) -> int:
 def say(line: object) -> None:
     """Print a line that may hold text from a campaign."""
     print(shown(line))
+
+
+def say_all(lines: Iterable[object]) -> None:
+    """Print every line, or, when reading them fails part way, none: a refusal is one
+    sentence on stderr, not half a log. Spooled to disk past SPOOL_BYTES, so memory stays flat."""
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+        for line in lines:
+            spool.write(shown(line).encode("utf-8", "replace") + b"\n")
+        _copy_out(spool)
+
+
+def _copy_out(spool: IO[bytes]) -> None:
+    spool.seek(0)
+    sys.stdout.flush()
+    shutil.copyfileobj(spool, sys.stdout.buffer)
+    sys.stdout.buffer.flush()
 
 
 @contextmanager
@@ -193,10 +210,9 @@ def _check(args: argparse.Namespace) -> int:
         report = check_campaign(target)
     except StoreError as error:
         return _fail(str(error), FAULT)
-    for problem in report.problems:
-        _fail(problem)
     if not report.sound:
-        return FAULT
+        more = len(report.problems) - 1
+        return _fail(report.problems[0] + (f" (and {more} more problems)" if more else ""), FAULT)
     for note in report.notes:
         say(f"{report.name}: {note}")
     say(f"{report.name}: sound (schema {report.revision})")
@@ -210,9 +226,7 @@ def _export(args: argparse.Namespace) -> int:
     # export with nothing on standard output, and memory stays flat however long it is.
     with open_campaign(_target(args)) as store, tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
         write(store, spool.write)
-        spool.seek(0)
-        shutil.copyfileobj(spool, sys.stdout.buffer)
-        sys.stdout.buffer.flush()
+        _copy_out(spool)
     return OK
 
 
@@ -234,8 +248,7 @@ def _import(args: argparse.Namespace) -> int:
 
 def _log(args: argparse.Namespace) -> int:
     with open_campaign(_target(args)) as store, reading(store):
-        for line in log_lines(store, dice_only=args.dice_only):
-            say(line)
+        say_all(log_lines(store, dice_only=args.dice_only))
     return OK
 
 
@@ -263,19 +276,17 @@ def _battles(args: argparse.Namespace) -> int:
         session = CampaignSession(open_campaign(_target(args)))
         try:
             with reading(session.store):
-                for line in all_accounts(session):
-                    say(line)
+                say_all(all_accounts(session))
         finally:
             session.close()
         return OK
     with open_campaign(_target(args)) as store, reading(store), store.read() as session:
         battles = session.exec(select(Battle).order_by(Battle.id)).all()  # type: ignore[arg-type]
-        for battle in battles:
-            result = f": {battle.result}" if battle.result else ""
-            say(
-                f"#{battle.id}  turn {battle.turn}  {one_line(battle.location)}  {battle.status}{result}"
-                f"  ({battle.resolver})"
-            )
+        say_all(
+            f"#{battle.id}  turn {battle.turn}  {one_line(battle.location)}  {battle.status}"
+            f"{': ' + battle.result if battle.result else ''}  ({battle.resolver})"
+            for battle in battles
+        )
     if not battles:
         say("No battles yet.")
     return OK

@@ -9,6 +9,7 @@ then migrated like an old file.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import IO, Any
 
@@ -53,6 +54,33 @@ def rows(connection: Connection, table: Table, name: str) -> Iterator[dict[str, 
         ) from None
 
 
+def integrity_problem(connection: Connection, name: str) -> str | None:
+    """A sentence saying how SQLite's integrity check fails, if it does.
+
+    Run before an export too, not only by `check`: a damaged index can hide rows
+    from a read in key order, and an export must not leave rows out unnoticed."""
+    if connection.dialect.name != "sqlite":
+        return None
+    lines = [str(row[0]) for row in connection.exec_driver_sql("PRAGMA integrity_check(20)")]
+    if lines == ["ok"]:
+        return None
+    more = f" (and {len(lines) - 1} more faults)" if len(lines) > 1 else ""
+    return f"{name} is damaged: SQLite's integrity check says {lines[0]}{more}"
+
+
+def first_orphan(connection: Connection, name: str) -> str | None:
+    """A sentence naming the first row that points at a row that does not exist, if any.
+
+    PostgreSQL never stores one; a SQLite file can hold one (its foreign keys are only
+    checked while Adjutant writes), and an import would refuse it."""
+    if connection.dialect.name != "sqlite":
+        return None
+    row = connection.exec_driver_sql("SELECT \"table\", parent FROM pragma_foreign_key_check LIMIT 1").first()
+    if row is None:
+        return None
+    return f"{name} is damaged: a row of {row[0]!r} points at a row of {row[1]!r} that does not exist"
+
+
 def tables() -> list[Table]:
     """The exported tables, by name (the order of the export's keys)."""
     return sorted(SQLModel.metadata.sorted_tables, key=lambda table: table.name)
@@ -63,11 +91,15 @@ def write(store: CampaignStore, out: Callable[[bytes], Any]) -> None:
 
     The text is exactly `json.dumps(document, sort_keys=True, indent=2,
     ensure_ascii=False)` plus a newline, as earlier versions wrote it, so exports
-    of one campaign compare equal across versions.
+    of one campaign compare equal across versions; only DEL and the C1 controls,
+    which a terminal would obey, are written escaped.
     """
     head = orjson.dumps(FORMAT), orjson.dumps(schema.head())
     out(b'{\n  "format": %s,\n  "schema": %s,\n  "tables": {' % head)
     with store.connect() as connection:
+        damage = integrity_problem(connection, store.name) or first_orphan(connection, store.name)
+        if damage:
+            raise CampaignFileError(damage)
         for number, table in enumerate(tables()):
             out(b"%s\n    %s: [" % (b"," if number else b"", orjson.dumps(table.name)))
             _write_rows(connection, table, store.name, out)
@@ -79,11 +111,22 @@ def _write_rows(connection: Connection, table: Table, name: str, out: Callable[[
     for row in rows(connection, table, name):
         out(b"%s\n      " % (b"" if empty else b","))
         try:
-            out(orjson.dumps(row, option=ROW).replace(b"\n", b"\n      "))
+            out(_inert(orjson.dumps(row, option=ROW)).replace(b"\n", b"\n      "))
         except orjson.JSONEncodeError as error:
             raise CampaignFileError(f"{name} is damaged: table {table.name!r} holds {error}") from None
         empty = False
     out(b"]" if empty else b"\n    ]")
+
+
+_RAW_CONTROL = re.compile(rb"\x7f|\xc2[\x80-\x9f]")  # DEL and the C1 controls, as UTF-8
+
+
+def _inert(encoded: bytes) -> bytes:
+    """JSON escapes only the C0 controls; DEL and C1 are escaped too (\\u009b), so an export
+    printed on a terminal cannot drive it. The same text when read back."""
+    if b"\x7f" not in encoded and b"\xc2" not in encoded:
+        return encoded
+    return _RAW_CONTROL.sub(lambda m: b"\\u%04x" % ord(m[0].decode()), encoded)
 
 
 def dumps(store: CampaignStore) -> str:

@@ -93,6 +93,8 @@ def verify(path: Path, header: SqliteHeader) -> Verdict:
             return _verify(connection, path, user_version)
     except sqlite3.Error as error:
         raise CampaignFileError(f"{path} is damaged: {_first_line(error)}") from None
+    except UnicodeDecodeError:  # SQLite's own message quoted the damaged, undecodable schema
+        raise CampaignFileError(f"{path} is damaged: its schema cannot be read") from None
 
 
 def _verify(connection: sqlite3.Connection, path: Path, user_version: int) -> Verdict:

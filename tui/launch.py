@@ -52,4 +52,4 @@ def _run(target: str | None) -> int:
     gc.freeze()
     gc.enable()
     app.run()
-    return 0
+    return app.return_code or 0

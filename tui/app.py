@@ -35,6 +35,7 @@ class AdjutantApp(App[None]):
         super().__init__()
         self.session = session
         self.start = start
+        self.failure: str | None = None  # the sentence the app ended with, after an error
         from tui.widgets.inert import InertText
 
         self._inert = InertText()
@@ -246,17 +247,25 @@ class AdjutantApp(App[None]):
         if self.session is not None:
             self.session.close()
 
-    def _fatal_error(self) -> None:
+    def _handle_exception(self, error: Exception) -> None:
         # An error no screen handled (a screen that cannot be built from what the file
         # holds, a worker that failed): one sentence on stderr and exit code 2, as every
         # command, instead of Textual's traceback. ADJUTANT_DEBUG=1 shows the traceback.
         if os.environ.get("ADJUTANT_DEBUG"):
-            super()._fatal_error()
+            super()._handle_exception(error)
             return
         from rich.text import Text
+        from textual.worker import WorkerFailed
 
+        if self._exception is None:  # as Textual does, so that Pilot hands it on to tests
+            self._exception = error
+            self._exception_event.set()
+        if self.failure is not None:  # the first error is the one to tell
+            return
+        cause = error.error if isinstance(error, WorkerFailed) else error
         self._return_code = 2
-        self._exit_renderables.append(Text(f"adjutant: {failure_sentence(self._exception, self.session)}"))
+        self.failure = f"adjutant: {failure_sentence(cause, self.session)}"
+        self._exit_renderables.append(Text(self.failure))
         self._close_messages_no_wait()
 
 

@@ -140,7 +140,14 @@ def _parser() -> _Parser:
     new.add_argument("--name", help="the campaign's name (default: the scenario's title)")
     command(commands, "scenarios", _scenarios, "list the scenarios")
     campaign(command(commands, "check", _check, "check a campaign's integrity and schema version"))
-    campaign(command(commands, "export", _export, "print the whole campaign as JSON"))
+    export = command(commands, "export", _export, "print the whole campaign as JSON")
+    campaign(export)
+    export.add_argument(
+        "--salvage",
+        action="store_true",
+        help="read only the rows of a FILE that holds triggers, views or tables Adjutant did not make "
+        "(import the result for a clean copy)",
+    )
     importing = command(commands, "import", _import, "build a new campaign from an export")
     importing.add_argument("json", metavar="JSON", help="the export (- for standard input)")
     campaign(importing, "the new .campaign file")
@@ -220,12 +227,19 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from models.exchange import write
+    from models.exchange import write, write_salvaged
 
+    target = _target(args)
     # Spooled, not printed as it is read: a damaged row late in the file refuses the
     # export with nothing on standard output, and memory stays flat however long it is.
-    with open_campaign(_target(args)) as store, tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
-        write(store, spool.write)
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+        if args.salvage:
+            if not isinstance(target, Path):
+                raise UsageError("--salvage reads a campaign FILE, not a database")
+            write_salvaged(target, spool.write)
+        else:
+            with open_campaign(target) as store:
+                write(store, spool.write)
         _copy_out(spool)
     return OK
 

@@ -36,9 +36,10 @@ def make_engine(url: URL) -> Engine:
     return engine
 
 
-def read_only_engine(path: Path) -> Engine:
-    """An engine on a campaign file that SQLite opens read-only: it cannot change a byte."""
-    uri = f"{path.absolute().as_uri()}?mode=ro"
+def read_only_engine(path: Path, *, immutable: bool = False) -> Engine:
+    """An engine on a campaign file that SQLite opens read-only: it cannot change a byte.
+    `immutable` also ignores the file's journal or WAL files (see models.gate.verify)."""
+    uri = f"{path.absolute().as_uri()}?mode=ro" + ("&immutable=1" if immutable else "")
     engine = create_engine(URL.create("sqlite", database=uri, query={"uri": "true"}))
     event.listen(engine, "connect", _set_up_read_only)
     event.listen(engine, "begin", _begin_sqlite)

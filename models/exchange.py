@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
 from typing import IO, Any
 
 import orjson
@@ -94,15 +95,46 @@ def write(store: CampaignStore, out: Callable[[bytes], Any]) -> None:
     of one campaign compare equal across versions; only DEL and the C1 controls,
     which a terminal would obey, are written escaped.
     """
-    head = orjson.dumps(FORMAT), orjson.dumps(schema.head())
-    out(b'{\n  "format": %s,\n  "schema": %s,\n  "tables": {' % head)
     with store.connect() as connection:
-        damage = integrity_problem(connection, store.name) or first_orphan(connection, store.name)
-        if damage:
-            raise CampaignFileError(damage)
-        for number, table in enumerate(tables()):
-            out(b"%s\n    %s: [" % (b"," if number else b"", orjson.dumps(table.name)))
-            _write_rows(connection, table, store.name, out)
+        _write(connection, store.name, schema.head(), tables(), out)
+
+
+def write_salvaged(path: Path, out: Callable[[bytes], Any]) -> None:
+    """Export the rows of a campaign file that holds objects Adjutant did not make.
+
+    The file is read, never opened for writing: its own tables must be exactly
+    Adjutant's (models.gate.verify with salvage), its triggers, views and extra
+    tables are left unread, and every row is checked as any export's. The export
+    names the file's own schema; `import` migrates it like any older export.
+    """
+    from models.engine import read_only_engine
+    from models.gate import verify
+    from models.sqlite_header import read_header
+    from models.store import guard
+
+    revision = verify(path, read_header(path), salvage=True).revision
+    engine = read_only_engine(path, immutable=True)
+    try:
+        with guard(str(path)), engine.connect() as connection:
+            metadata = MetaData()
+            names = [table.name for table in tables()]
+            metadata.reflect(connection, only=lambda name, _meta: name in names)
+            own = [metadata.tables[name] for name in names if name in metadata.tables]
+            _write(connection, str(path), revision, own, out)
+    finally:
+        engine.dispose()
+
+
+def _write(
+    connection: Connection, name: str, revision: str, exported: list[Table], out: Callable[[bytes], Any]
+) -> None:
+    damage = integrity_problem(connection, name) or first_orphan(connection, name)
+    if damage:
+        raise CampaignFileError(damage)
+    out(b'{\n  "format": %s,\n  "schema": %s,\n  "tables": {' % (orjson.dumps(FORMAT), orjson.dumps(revision)))
+    for number, table in enumerate(exported):
+        out(b"%s\n    %s: [" % (b"," if number else b"", orjson.dumps(table.name)))
+        _write_rows(connection, table, name, out)
     out(b"\n  }\n}\n")
 
 

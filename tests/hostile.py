@@ -5,7 +5,7 @@ campaign Adjutant made): random bytes, truncations, bit flips, foreign SQLite,
 extra triggers, views, tables and indexes, wrong schema versions, dropped
 tables, a bad value in every column, escape sequences in every text column and
 WAL mode. The same seed always gives the same files. Used by
-tests/test_hostile_files.py and by scripts/hostile_corpus.py (the 1,000+ file run).
+tests/test_hostile_files.py and by tests/hostile_corpus.py (the 1,000+ file run).
 """
 
 from __future__ import annotations

@@ -38,6 +38,8 @@ from sqlalchemy import JSON, Boolean, Column, Date, DateTime, Integer, String, T
 from sqlalchemy import BigInteger
 
 from rules.dice import ENTERED, ROLLED
+from rules.errors import RulesError
+from rules.options import resolve_options
 
 MAX_TEXT = 100_000  # characters in one text value: an event's description is a sentence, not a book
 MAX_JSON_DEPTH = 32  # nesting of a JSON value in a column (an event's changes nest 4 deep)
@@ -188,6 +190,29 @@ def validate_row(table: Table, row: Mapping[str, Any]) -> None:
         row_model(table).model_validate(dict(row))
     except ValidationError as error:
         raise BadRow(_reason(error)) from None
+    for check in ROW_CHECKS.get(table.name, ()):
+        try:
+            check(row)
+        except RulesError as error:
+            raise BadRow(f"a value its rule set refuses: {error}") from None
+
+
+def _campaign_options(row: Mapping[str, Any]) -> None:
+    resolve_options(row["ruleset"], row["options"])
+
+
+def _battle_options(row: Mapping[str, Any]) -> None:
+    """The rules options a battle was set up with: the screens and `battles` read them by name."""
+    detail = row.get("detail") or {}
+    setup, tactical = detail.get("setup"), detail.get("tactical")
+    if isinstance(setup, dict) and isinstance(setup.get("options"), dict):
+        resolve_options(str(row.get("resolver")), setup["options"])
+    if isinstance(tactical, dict) and isinstance(tactical.get("options"), dict):
+        resolve_options(str(tactical.get("ruleset")), tactical["options"])
+
+
+# What a row's types cannot say but the rules can: options are read by name.
+ROW_CHECKS: dict[str, tuple[Any, ...]] = {"campaign": (_campaign_options,), "battle": (_battle_options,)}
 
 
 def _reason(error: ValidationError) -> str:

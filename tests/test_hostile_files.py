@@ -269,8 +269,10 @@ def test_temporary_files_of_dead_processes_are_swept(real: Path, tmp_path: Path)
     assert run("import", str(tmp_path / "x.json"), str(target))[0] == 0
     assert not dead.exists() and not Path(f"{dead}-journal").exists() and alive.exists()
     dead.write_bytes(b"again")
+    older = tmp_path / ".club.campaign.999999998.new"  # as an earlier version named it
+    older.write_bytes(b"half a new campaign")
     assert run("check", str(target))[0] == 0
-    assert not dead.exists()
+    assert not dead.exists() and not older.exists() and alive.exists()
 
 
 def test_a_failed_migration_leaves_the_file_and_no_backup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

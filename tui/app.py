@@ -35,7 +35,7 @@ class AdjutantApp(App[None]):
         super().__init__()
         self.session = session
         self.start = start
-        self.failure: str | None = None  # the sentence the app ended with, after an error
+        self.failure: str | None = None  # the one line the app ended with, after an error
         from tui.widgets.inert import InertText
 
         self._inert = InertText()
@@ -254,7 +254,6 @@ class AdjutantApp(App[None]):
         if os.environ.get("ADJUTANT_DEBUG"):
             super()._handle_exception(error)
             return
-        from rich.text import Text
         from textual.worker import WorkerFailed
 
         if self._exception is None:  # as Textual does, so that Pilot hands it on to tests
@@ -264,8 +263,7 @@ class AdjutantApp(App[None]):
             return
         cause = error.error if isinstance(error, WorkerFailed) else error
         self._return_code = 2
-        self.failure = f"adjutant: {failure_sentence(cause, self.session)}"
-        self._exit_renderables.append(Text(self.failure))
+        self.failure = f"adjutant: {failure_sentence(cause, self.session)}"  # printed by tui.launch
         self._close_messages_no_wait()
 
 

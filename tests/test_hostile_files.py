@@ -28,7 +28,7 @@ from tests import hostile
 
 # Control characters other than newline, in what a command prints.
 CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
-CORPUS_SIZE = 260
+CORPUS_SIZE = 220
 SECONDS_PER_COMMAND = 20
 
 
@@ -114,11 +114,11 @@ def judge(path: Path, what: str) -> dict[str, int]:
     from models import CampaignFileError, open_campaign
 
     before = folder_state(path.parent)
-    codes, said = {}, {}
+    codes, said, printed = {}, {}, {}
     for command in COMMANDS:
         code, out, err = run(*command, str(path))
         name = " ".join(command)
-        codes[name], said[name] = code, err
+        codes[name], said[name], printed[name] = code, err, out
         assert "Traceback" not in err, f"{what}: {name}: {err}"
         assert not CONTROL.search(out.decode("utf-8", "replace")), f"{what}: {name} printed a control character"
         assert not CONTROL.search(err), f"{what}: {name}: control character on stderr: {err!r}"
@@ -129,8 +129,7 @@ def judge(path: Path, what: str) -> dict[str, int]:
     assert (codes["check"] == 0) == (codes["export"] == 0), f"{what}: check and export disagree: {codes}"
     if codes["check"] == 0:
         assert set(codes.values()) == {0}, f"{what}: check calls it sound, yet {codes}"
-        exported = run("export", str(path))[1]
-        assert hostile.FIRED.encode() not in exported
+        assert hostile.FIRED.encode() not in printed["export"]
     else:
         try:
             open_campaign(path).close()
@@ -165,7 +164,7 @@ def test_every_hostile_file_is_refused_in_one_sentence_or_shown_inert(real: Path
         sound += codes["check"] == 0
         refused += codes["check"] != 0
     # The corpus holds both kinds, or it proves nothing.
-    assert sound >= 20 and refused >= 150, (sound, refused)
+    assert sound >= 20 and refused >= 120, (sound, refused)
 
 
 def test_a_trigger_never_fires_and_check_names_it(real: Path, tmp_path: Path) -> None:

@@ -289,16 +289,22 @@ def _check_references(present: list[Table], found: Mapping[str, Any], source: st
 
 
 def _insert(connection: Connection, table: Table, rows: list[dict[str, Any]], source: str) -> None:
+    # Written a thousand rows at a time, so the rows ready to write never double the document.
     batches: dict[frozenset[str], list[dict[str, Any]]] = {}
     for number, row in enumerate(rows, 1):
         try:
-            batches.setdefault(frozenset(row), []).append(row_from_json(table, row))
+            batch = batches.setdefault(frozenset(row), [])
+            batch.append(row_from_json(table, row))
         except (TypeError, ValueError) as error:
             raise CampaignFileError(
                 f"{source}: row {number} of {table.name!r} has a bad value: {error}"
             ) from None
+        if len(batch) >= READ_BATCH:
+            connection.execute(table.insert(), batch)
+            batch.clear()
     for batch in batches.values():
-        connection.execute(table.insert(), batch)
+        if batch:
+            connection.execute(table.insert(), batch)
 
 
 def _first_line(error: BaseException) -> str:

@@ -18,10 +18,10 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from contextlib import contextmanager
-from typing import NoReturn
+from typing import IO, NoReturn
 
 from sqlmodel import select
 
@@ -84,6 +84,22 @@ def say(line: object) -> None:
     print(shown(line))
 
 
+def say_all(lines: Iterable[object]) -> None:
+    """Print every line, or, when reading them fails part way, none: a refusal is one
+    sentence on stderr, not half a log. Spooled to disk past SPOOL_BYTES, so memory stays flat."""
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+        for line in lines:
+            spool.write(shown(line).encode("utf-8", "replace") + b"\n")
+        _copy_out(spool)
+
+
+def _copy_out(spool: IO[bytes]) -> None:
+    spool.seek(0)
+    sys.stdout.flush()
+    shutil.copyfileobj(spool, sys.stdout.buffer)
+    sys.stdout.buffer.flush()
+
+
 @contextmanager
 def reading(store: CampaignStore) -> Iterator[None]:
     """Values no sound campaign holds (a date that is not a date, a list that is not a list)
@@ -127,7 +143,14 @@ def _parser() -> _Parser:
     new.add_argument("--name", help="the campaign's name (default: the scenario's title)")
     command(commands, "scenarios", _scenarios, "list the scenarios")
     campaign(command(commands, "check", _check, "check a campaign's integrity and schema version"))
-    campaign(command(commands, "export", _export, "print the whole campaign as JSON"))
+    export = command(commands, "export", _export, "print the whole campaign as JSON")
+    campaign(export)
+    export.add_argument(
+        "--salvage",
+        action="store_true",
+        help="read only the rows of a FILE that holds triggers, views or tables Adjutant did not make "
+        "(import the result for a clean copy)",
+    )
     importing = command(commands, "import", _import, "build a new campaign from an export")
     importing.add_argument("json", metavar="JSON", help="the export (- for standard input)")
     campaign(importing, "the new .campaign file")
@@ -221,10 +244,9 @@ def _check(args: argparse.Namespace) -> int:
         report = check_campaign(target)
     except StoreError as error:
         return _fail(str(error), FAULT)
-    for problem in report.problems:
-        _fail(problem)
     if not report.sound:
-        return FAULT
+        more = len(report.problems) - 1
+        return _fail(report.problems[0] + (f" (and {more} more problems)" if more else ""), FAULT)
     for note in report.notes:
         say(f"{report.name}: {note}")
     say(f"{report.name}: sound (schema {report.revision})")
@@ -232,15 +254,20 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from models.exchange import write
+    from models.exchange import write, write_salvaged
 
+    target = _target(args)
     # Spooled, not printed as it is read: a damaged row late in the file refuses the
     # export with nothing on standard output, and memory stays flat however long it is.
-    with open_campaign(_target(args)) as store, tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
-        write(store, spool.write)
-        spool.seek(0)
-        shutil.copyfileobj(spool, sys.stdout.buffer)
-        sys.stdout.buffer.flush()
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+        if args.salvage:
+            if not isinstance(target, Path):
+                raise UsageError("--salvage reads a campaign FILE, not a database")
+            write_salvaged(target, spool.write)
+        else:
+            with open_campaign(target) as store:
+                write(store, spool.write)
+        _copy_out(spool)
     return OK
 
 
@@ -262,8 +289,7 @@ def _import(args: argparse.Namespace) -> int:
 
 def _log(args: argparse.Namespace) -> int:
     with open_campaign(_target(args)) as store, reading(store):
-        for line in log_lines(store, dice_only=args.dice_only):
-            say(line)
+        say_all(log_lines(store, dice_only=args.dice_only))
     return OK
 
 
@@ -316,19 +342,17 @@ def _battles(args: argparse.Namespace) -> int:
         session = CampaignSession(open_campaign(_target(args)))
         try:
             with reading(session.store):
-                for line in all_accounts(session):
-                    say(line)
+                say_all(all_accounts(session))
         finally:
             session.close()
         return OK
     with open_campaign(_target(args)) as store, reading(store), store.read() as session:
         battles = session.exec(select(Battle).order_by(Battle.id)).all()  # type: ignore[arg-type]
-        for battle in battles:
-            result = f": {battle.result}" if battle.result else ""
-            say(
-                f"#{battle.id}  turn {battle.turn}  {one_line(battle.location)}  {battle.status}{result}"
-                f"  ({battle.resolver})"
-            )
+        say_all(
+            f"#{battle.id}  turn {battle.turn}  {one_line(battle.location)}  {battle.status}"
+            f"{': ' + battle.result if battle.result else ''}  ({battle.resolver})"
+            for battle in battles
+        )
     if not battles:
         say("No battles yet.")
     return OK

@@ -21,6 +21,11 @@ _ANY_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 _BREAKS = re.compile("[\t\n]+")
 
 
+def has_control(text: str) -> bool:
+    """Whether `shown` would change `text`."""
+    return _CONTROL.search(text) is not None
+
+
 def shown(value: object) -> str:
     """`value` as text safe to print: control characters other than tab and newline removed."""
     return _CONTROL.sub("", value if isinstance(value, str) else str(value))

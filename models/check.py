@@ -13,7 +13,6 @@ temporary folder, so the file itself still does not change.
 from __future__ import annotations
 
 import shutil
-import sqlite3
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,9 +22,9 @@ from sqlalchemy.engine import URL
 
 from models import schema
 from models.copies import sweep_leftovers
-from models.engine import harden, make_engine, read_only_engine
+from models.engine import make_engine, read_only_engine
 from models.errors import CampaignFileError
-from models.gate import finish_rollback, read_only_uri, verify
+from models.gate import finish_rollback, verify
 from models.sqlite_header import hot_journal, read_header
 from models.targets import Target, describe, sqlite_path, to_url
 
@@ -76,18 +75,15 @@ def _check_file(path: Path, shown: Path) -> CheckReport:
     except CampaignFileError as error:
         report.problems.append(str(error).replace(str(path), str(shown)))
         return report
+    engine = read_only_engine(path)
     try:
-        with sqlite3.connect(read_only_uri(path), uri=True) as connection:
-            harden(connection)
-            _integrity(connection, report)
-    except sqlite3.Error as error:
-        report.problems.append(f"{shown} cannot be read: {error}")
-    if report.sound:
-        engine = read_only_engine(path)
-        try:
-            _check_values(engine, str(shown), report)
-        finally:
-            engine.dispose()
+        _check_values(engine, str(shown), report)
+    except exc.DBAPIError as error:
+        report.problems.append(f"{shown} is damaged: {_first_line(error)}")
+    except UnicodeDecodeError:
+        report.problems.append(f"{shown} is damaged: it holds text that is not UTF-8")
+    finally:
+        engine.dispose()
     _note_older(report)
     return report
 
@@ -107,32 +103,23 @@ def _check_database(url: URL) -> CheckReport:
         else:
             _check_values(engine, report.name, report)
     except exc.DBAPIError as error:
-        report.problems.append(f"{report.name} cannot be read: {str(error.orig).strip().splitlines()[0]}")
+        report.problems.append(f"{report.name} cannot be read: {_first_line(error)}")
     finally:
         engine.dispose()
     _note_older(report)
     return report
 
 
-def _integrity(connection: sqlite3.Connection, report: CheckReport) -> None:
-    results = [row[0] for row in connection.execute("PRAGMA integrity_check(20)")]
-    if results != ["ok"]:
-        report.problems.extend(f"{report.name} fails SQLite's integrity check: {line}" for line in results)
-        return
-    orphans = connection.execute("PRAGMA foreign_key_check").fetchall()
-    if orphans:
-        tables = sorted({str(row[0]) for row in orphans})
-        report.problems.append(
-            f"{report.name} is damaged: {len(orphans)} rows of {', '.join(tables)} point at rows that do not exist"
-        )
-
-
 def _check_values(engine: Engine, name: str, report: CheckReport) -> None:
     """Read every row as `export` does: a value export would refuse is a problem here."""
-    from models.exchange import rows, tables
+    from models.exchange import first_orphan, integrity_problem, rows, tables
 
     metadata = MetaData()
     with engine.connect() as connection:
+        damage = integrity_problem(connection, name) or first_orphan(connection, name)
+        if damage:  # the same sentence `export` refuses with
+            report.problems.append(damage)
+            return
         metadata.reflect(connection)
         campaigns = connection.execute(text("SELECT count(*) FROM campaign")).scalar()
         if campaigns != 1:
@@ -154,3 +141,8 @@ def _note_older(report: CheckReport) -> None:
             f"schema {schema.schema_number(report.revision)} is older than this version's "
             f"{schema.schema_number(head)}: it is backed up and upgraded when opened"
         )
+
+
+def _first_line(error: exc.DBAPIError) -> str:
+    lines = str(error.orig).strip().splitlines()
+    return lines[0] if lines else type(error.orig).__name__

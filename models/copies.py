@@ -19,7 +19,10 @@ from models.errors import CampaignFileError
 
 
 TEMPORARY_MARK = "adjutant-tmp"
-_LEFTOVER = re.compile(r"\.(?P<name>.+)\.adjutant-tmp-(?P<pid>[0-9]+)(?:-journal|-wal|-shm)?")
+# Also the names earlier versions gave them (.NAME.PID.new, .NAME.PID.tmp), which nothing swept.
+_LEFTOVER = re.compile(
+    r"\.(?P<name>.+)\.(?:adjutant-tmp-(?P<pid>[0-9]+)|(?P<old>[0-9]+)\.(?:new|tmp))(?:-journal|-wal|-shm)?"
+)
 
 
 def temporary_path(destination: Path) -> Path:
@@ -31,12 +34,12 @@ def temporary_path(destination: Path) -> Path:
 def sweep_leftovers(destination: Path) -> None:
     """Remove the temporary files for `destination` that processes no longer running left behind."""
     try:
-        candidates = list(destination.parent.glob(f".{glob_escape(destination.name)}.{TEMPORARY_MARK}-*"))
+        candidates = list(destination.parent.glob(f".{glob_escape(destination.name)}.*"))
     except OSError:
         return
     for candidate in candidates:
         match = _LEFTOVER.fullmatch(candidate.name)
-        if match and match["name"] == destination.name and not _running(int(match["pid"])):
+        if match and match["name"] == destination.name and not _running(int(match["pid"] or match["old"])):
             candidate.unlink(missing_ok=True)
 
 

@@ -9,6 +9,11 @@ synchronous=NORMAL would commit faster but can drop the last actions on power
 loss, and keeps them in the `-wal` file until a checkpoint. One action commits in
 a few milliseconds here (see benchmarks/bench_storage.py), well within budget.
 
+JSON columns are read with orjson: quicker than the standard library, and it
+refuses the NaN and Infinity that no campaign holds but a hand-made file might
+(models.export_format counts on it). Every connection runs with trusted_schema
+off (models.gate explains why).
+
 SQLAlchemy, not the sqlite3 module, emits BEGIN, so DDL (migrations) is
 transactional; a write opens with BEGIN IMMEDIATE, taking the write lock at once,
 so two umpires on one file queue instead of failing mid-action.
@@ -20,6 +25,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL
 
@@ -30,16 +36,17 @@ BUSY_TIMEOUT_SECONDS = 10
 def make_engine(url: URL) -> Engine:
     if url.get_backend_name() != "sqlite":
         return create_engine(url, connect_args={"connect_timeout": BUSY_TIMEOUT_SECONDS})
-    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS})
+    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS}, json_deserializer=orjson.loads)
     event.listen(engine, "connect", _set_up_sqlite)
     event.listen(engine, "begin", _begin_sqlite)
     return engine
 
 
-def read_only_engine(path: Path) -> Engine:
-    """An engine on a campaign file that SQLite opens read-only: it cannot change a byte."""
-    uri = f"{path.absolute().as_uri()}?mode=ro"
-    engine = create_engine(URL.create("sqlite", database=uri, query={"uri": "true"}))
+def read_only_engine(path: Path, *, immutable: bool = False) -> Engine:
+    """An engine on a campaign file that SQLite opens read-only: it cannot change a byte.
+    `immutable` also ignores the file's journal or WAL files (see models.gate.verify)."""
+    uri = f"{path.absolute().as_uri()}?mode=ro" + ("&immutable=1" if immutable else "")
+    engine = create_engine(URL.create("sqlite", database=uri, query={"uri": "true"}), json_deserializer=orjson.loads)
     event.listen(engine, "connect", _set_up_read_only)
     event.listen(engine, "begin", _begin_sqlite)
     return engine

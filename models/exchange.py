@@ -9,7 +9,9 @@ then migrated like an old file.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
 from typing import IO, Any
 
 import orjson
@@ -53,6 +55,33 @@ def rows(connection: Connection, table: Table, name: str) -> Iterator[dict[str, 
         ) from None
 
 
+def integrity_problem(connection: Connection, name: str) -> str | None:
+    """A sentence saying how SQLite's integrity check fails, if it does.
+
+    Run before an export too, not only by `check`: a damaged index can hide rows
+    from a read in key order, and an export must not leave rows out unnoticed."""
+    if connection.dialect.name != "sqlite":
+        return None
+    lines = [str(row[0]) for row in connection.exec_driver_sql("PRAGMA integrity_check(20)")]
+    if lines == ["ok"]:
+        return None
+    more = f" (and {len(lines) - 1} more faults)" if len(lines) > 1 else ""
+    return f"{name} is damaged: SQLite's integrity check says {lines[0]}{more}"
+
+
+def first_orphan(connection: Connection, name: str) -> str | None:
+    """A sentence naming the first row that points at a row that does not exist, if any.
+
+    PostgreSQL never stores one; a SQLite file can hold one (its foreign keys are only
+    checked while Adjutant writes), and an import would refuse it."""
+    if connection.dialect.name != "sqlite":
+        return None
+    row = connection.exec_driver_sql("SELECT \"table\", parent FROM pragma_foreign_key_check LIMIT 1").first()
+    if row is None:
+        return None
+    return f"{name} is damaged: a row of {row[0]!r} points at a row of {row[1]!r} that does not exist"
+
+
 def tables() -> list[Table]:
     """The exported tables, by name (the order of the export's keys)."""
     return sorted(SQLModel.metadata.sorted_tables, key=lambda table: table.name)
@@ -63,14 +92,49 @@ def write(store: CampaignStore, out: Callable[[bytes], Any]) -> None:
 
     The text is exactly `json.dumps(document, sort_keys=True, indent=2,
     ensure_ascii=False)` plus a newline, as earlier versions wrote it, so exports
-    of one campaign compare equal across versions.
+    of one campaign compare equal across versions; only DEL and the C1 controls,
+    which a terminal would obey, are written escaped.
     """
-    head = orjson.dumps(FORMAT), orjson.dumps(schema.head())
-    out(b'{\n  "format": %s,\n  "schema": %s,\n  "tables": {' % head)
     with store.connect() as connection:
-        for number, table in enumerate(tables()):
-            out(b"%s\n    %s: [" % (b"," if number else b"", orjson.dumps(table.name)))
-            _write_rows(connection, table, store.name, out)
+        _write(connection, store.name, schema.head(), tables(), out)
+
+
+def write_salvaged(path: Path, out: Callable[[bytes], Any]) -> None:
+    """Export the rows of a campaign file that holds objects Adjutant did not make.
+
+    The file is read, never opened for writing: its own tables must be exactly
+    Adjutant's (models.gate.verify with salvage), its triggers, views and extra
+    tables are left unread, and every row is checked as any export's. The export
+    names the file's own schema; `import` migrates it like any older export.
+    """
+    from models.engine import read_only_engine
+    from models.gate import verify
+    from models.sqlite_header import read_header
+    from models.store import guard
+
+    revision = verify(path, read_header(path), salvage=True).revision
+    engine = read_only_engine(path, immutable=True)
+    try:
+        with guard(str(path)), engine.connect() as connection:
+            metadata = MetaData()
+            names = [table.name for table in tables()]
+            metadata.reflect(connection, only=lambda name, _meta: name in names)
+            own = [metadata.tables[name] for name in names if name in metadata.tables]
+            _write(connection, str(path), revision, own, out)
+    finally:
+        engine.dispose()
+
+
+def _write(
+    connection: Connection, name: str, revision: str, exported: list[Table], out: Callable[[bytes], Any]
+) -> None:
+    damage = integrity_problem(connection, name) or first_orphan(connection, name)
+    if damage:
+        raise CampaignFileError(damage)
+    out(b'{\n  "format": %s,\n  "schema": %s,\n  "tables": {' % (orjson.dumps(FORMAT), orjson.dumps(revision)))
+    for number, table in enumerate(exported):
+        out(b"%s\n    %s: [" % (b"," if number else b"", orjson.dumps(table.name)))
+        _write_rows(connection, table, name, out)
     out(b"\n  }\n}\n")
 
 
@@ -79,11 +143,22 @@ def _write_rows(connection: Connection, table: Table, name: str, out: Callable[[
     for row in rows(connection, table, name):
         out(b"%s\n      " % (b"" if empty else b","))
         try:
-            out(orjson.dumps(row, option=ROW).replace(b"\n", b"\n      "))
+            out(_inert(orjson.dumps(row, option=ROW)).replace(b"\n", b"\n      "))
         except orjson.JSONEncodeError as error:
             raise CampaignFileError(f"{name} is damaged: table {table.name!r} holds {error}") from None
         empty = False
     out(b"]" if empty else b"\n    ]")
+
+
+_RAW_CONTROL = re.compile(rb"\x7f|\xc2[\x80-\x9f]")  # DEL and the C1 controls, as UTF-8
+
+
+def _inert(encoded: bytes) -> bytes:
+    """JSON escapes only the C0 controls; DEL and C1 are escaped too (\\u009b), so an export
+    printed on a terminal cannot drive it. The same text when read back."""
+    if b"\x7f" not in encoded and b"\xc2" not in encoded:
+        return encoded
+    return _RAW_CONTROL.sub(lambda m: b"\\u%04x" % ord(m[0].decode()), encoded)
 
 
 def dumps(store: CampaignStore) -> str:
@@ -215,16 +290,22 @@ def _check_references(present: list[Table], found: Mapping[str, Any], source: st
 
 
 def _insert(connection: Connection, table: Table, rows: list[dict[str, Any]], source: str) -> None:
+    # Written a thousand rows at a time, so the rows ready to write never double the document.
     batches: dict[frozenset[str], list[dict[str, Any]]] = {}
     for number, row in enumerate(rows, 1):
         try:
-            batches.setdefault(frozenset(row), []).append(row_from_json(table, row))
+            batch = batches.setdefault(frozenset(row), [])
+            batch.append(row_from_json(table, row))
         except (TypeError, ValueError) as error:
             raise CampaignFileError(
                 f"{source}: row {number} of {table.name!r} has a bad value: {error}"
             ) from None
+        if len(batch) >= READ_BATCH:
+            connection.execute(table.insert(), batch)
+            batch.clear()
     for batch in batches.values():
-        connection.execute(table.insert(), batch)
+        if batch:
+            connection.execute(table.insert(), batch)
 
 
 def _first_line(error: BaseException) -> str:

@@ -13,12 +13,15 @@ refuses, `export` refuses for the same reason.
 
 from __future__ import annotations
 
-import math
+import re
 from collections.abc import Mapping
 from datetime import date, datetime
 from functools import cache
 from typing import Annotated, Any, Literal
 
+from typing_extensions import TypedDict  # pydantic needs it on Python 3.11
+
+import orjson
 from pydantic import (
     AfterValidator,
     BeforeValidator,
@@ -35,9 +38,12 @@ from sqlalchemy import JSON, Boolean, Column, Date, DateTime, Integer, String, T
 from sqlalchemy import BigInteger
 
 from rules.dice import ENTERED, ROLLED
+from rules.errors import RulesError
+from rules.options import resolve_options
 
 MAX_TEXT = 100_000  # characters in one text value: an event's description is a sentence, not a book
 MAX_JSON_DEPTH = 32  # nesting of a JSON value in a column (an event's changes nest 4 deep)
+MAX_JSON_BYTES = 10_000_000  # one JSON value in one column: a battle's whole journal fits many times
 INT64 = (-(1 << 63), (1 << 63) - 1)
 INT32 = (-(1 << 31), (1 << 31) - 1)  # PostgreSQL's INTEGER
 
@@ -66,20 +72,17 @@ DOMAIN: dict[tuple[str, str], dict[str, Any]] = {
 }
 
 
-class _Loose(BaseModel):
-    model_config = ConfigDict(extra="allow", strict=True)
+# TypedDicts, not models: a million events are checked without a million objects built.
+class Modifier(TypedDict):
+    value: Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)]
+    label: Annotated[StrictStr, Field(max_length=MAX_TEXT)]
 
 
-class Modifier(_Loose):
-    value: StrictInt = Field(ge=-1_000_000, le=1_000_000)
-    label: StrictStr = Field(max_length=MAX_TEXT)
-
-
-class Change(_Loose):
+class Change(TypedDict):
     table: StrictStr
     key: Any
-    before: dict[str, Any] | None = None
-    after: dict[str, Any] | None = None
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
 
 
 class Replay(BaseModel):
@@ -109,32 +112,37 @@ def _iso_datetime(value: str) -> str:
     return value
 
 
-def _sane_json(value: Any, depth: int = 0) -> Any:
-    """A JSON value of bounded depth, whole numbers in 64 bits, finite numbers, bounded text."""
-    if depth > MAX_JSON_DEPTH:
-        raise ValueError(f"nested more than {MAX_JSON_DEPTH} deep")
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise ValueError("has a key that is not text")
-            _sane_json(item, depth + 1)
-    elif isinstance(value, list):
-        for item in value:
-            _sane_json(item, depth + 1)
-    elif isinstance(value, bool) or value is None:
-        pass
-    elif isinstance(value, int):
-        if not INT64[0] <= value <= INT64[1]:
-            raise ValueError("holds a number too large")
-    elif isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError("holds a number that is not finite")
-    elif isinstance(value, str):
-        if len(value) > MAX_TEXT:
-            raise ValueError(f"holds text longer than {MAX_TEXT} characters")
-    else:
-        raise ValueError(f"holds a {type(value).__name__}, which is not JSON")
+def _sane_json(value: Any) -> Any:
+    """A JSON value of bounded depth and size, text keys, whole numbers within 64 bits.
+
+    orjson does the walk in C: it refuses keys that are not text, numbers past 64
+    bits and anything that is not JSON. Non-finite numbers never get this far:
+    campaign engines and `import` read JSON with orjson, which refuses NaN and
+    Infinity (models.engine)."""
+    try:
+        encoded = orjson.dumps(value)
+    except orjson.JSONEncodeError as error:
+        raise ValueError(f"is not JSON ({error})") from None
+    if len(encoded) > MAX_JSON_BYTES:
+        raise ValueError(f"is longer than {MAX_JSON_BYTES} bytes")
+    if _depth(encoded) > MAX_JSON_DEPTH:
+        raise ValueError(f"is nested more than {MAX_JSON_DEPTH} deep")
     return value
+
+
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(rb"[^\[\]{}]+")
+
+
+def _depth(encoded: bytes) -> int:
+    if encoded.count(b"[") + encoded.count(b"{") <= MAX_JSON_DEPTH:
+        return 0  # too few brackets to be too deep, whatever the strings hold: no need to look
+    brackets = _NOT_BRACKET.sub(b"", _STRING.sub(b"", encoded))
+    deepest = depth = 0
+    for byte in brackets:
+        depth += 1 if byte in b"[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
 
 
 SaneJson = Annotated[Any, BeforeValidator(_sane_json)]
@@ -163,8 +171,9 @@ def _field_type(table: str, column: Column[Any]) -> Any:
     return base | None if column.nullable else base
 
 
-@cache
-def _row_model(key: tuple[str, tuple[tuple[str, str, bool, bool], ...]], table: Table) -> type[BaseModel]:
+@cache  # per Table object: the export's tables live as long as the process, an import's as the import
+def row_model(table: Table) -> type[BaseModel]:
+    """The model of one row of `table`, as the export writes it (dates as ISO 8601 text)."""
     fields: dict[str, Any] = {}
     for column in table.columns:
         required = not column.nullable and column.server_default is None
@@ -172,12 +181,6 @@ def _row_model(key: tuple[str, tuple[tuple[str, str, bool, bool], ...]], table: 
     return create_model(  # type: ignore[call-overload,no-any-return]
         f"Row_{table.name}", __config__=ConfigDict(extra="forbid", strict=True), **fields
     )
-
-
-def row_model(table: Table) -> type[BaseModel]:
-    """The model of one row of `table`, as the export writes it (dates as ISO 8601 text)."""
-    key = tuple((c.name, repr(c.type), bool(c.nullable), c.server_default is None) for c in table.columns)
-    return _row_model((table.name, key), table)
 
 
 class BadRow(ValueError):
@@ -194,6 +197,29 @@ def validate_row(table: Table, row: Mapping[str, Any]) -> None:
         row_model(table).model_validate(dict(row))
     except ValidationError as error:
         raise BadRow(_reason(error)) from None
+    for check in ROW_CHECKS.get(table.name, ()):
+        try:
+            check(row)
+        except RulesError as error:
+            raise BadRow(f"a value its rule set refuses: {error}") from None
+
+
+def _campaign_options(row: Mapping[str, Any]) -> None:
+    resolve_options(row["ruleset"], row["options"])
+
+
+def _battle_options(row: Mapping[str, Any]) -> None:
+    """The rules options a battle was set up with: the screens and `battles` read them by name."""
+    detail = row.get("detail") or {}
+    setup, tactical = detail.get("setup"), detail.get("tactical")
+    if isinstance(setup, dict) and isinstance(setup.get("options"), dict):
+        resolve_options(str(row.get("resolver")), setup["options"])
+    if isinstance(tactical, dict) and isinstance(tactical.get("options"), dict):
+        resolve_options(str(tactical.get("ruleset")), tactical["options"])
+
+
+# What a row's types cannot say but the rules can: options are read by name.
+ROW_CHECKS: dict[str, tuple[Any, ...]] = {"campaign": (_campaign_options,), "battle": (_battle_options,)}
 
 
 def _reason(error: ValidationError) -> str:

@@ -37,7 +37,7 @@ from models.sqlite_header import SqliteHeader
 # What sqlite_master holds: (type, name) -> (table it belongs to, its SQL, normalised).
 Objects = dict[tuple[str, str], tuple[str, str | None]]
 
-CLEAN_COPY = "`adjutant export` on the sender's own copy, then `adjutant import`, gives a clean file"
+CLEAN_COPY = "`adjutant export --salvage` of it, then `adjutant import`, writes a clean copy"
 # Tables SQLite itself may add to any database (ANALYZE, `PRAGMA optimize`): statistics the
 # query planner reads, no code. Their SQL is fixed by SQLite, so it is still compared.
 SQLITE_OWN = {
@@ -54,15 +54,16 @@ class Verdict:
     user_version: int
 
 
-def read_only_uri(path: Path) -> str:
-    return f"{path.absolute().as_uri()}?mode=ro"  # as models.engine.read_only_engine
+def read_only_uri(path: Path, *, immutable: bool = False) -> str:
+    """The URI that opens `path` read-only; `immutable` also ignores its journal or WAL files."""
+    return f"{path.absolute().as_uri()}?mode=ro" + ("&immutable=1" if immutable else "")
 
 
 @contextmanager
-def read_only(path: Path) -> Iterator[sqlite3.Connection]:
+def read_only(path: Path, *, immutable: bool = False) -> Iterator[sqlite3.Connection]:
     """A connection that cannot change the file: SQLite opens it read-only."""
     try:
-        connection = sqlite3.connect(read_only_uri(path), uri=True, isolation_level=None)
+        connection = sqlite3.connect(read_only_uri(path, immutable=immutable), uri=True, isolation_level=None)
     except sqlite3.Error as error:
         raise CampaignFileError(f"{path} cannot be read: {error}") from None
     with closing(connection):
@@ -81,21 +82,29 @@ def finish_rollback(path: Path) -> None:
         raise CampaignFileError(f"{path} is damaged: {_first_line(error)}") from None
 
 
-def verify(path: Path, header: SqliteHeader) -> Verdict:
-    """Refuse the file unless its schema is exactly what our migrations make; its revision otherwise."""
-    if header.wal:
+def verify(path: Path, header: SqliteHeader, *, salvage: bool = False) -> Verdict:
+    """Refuse the file unless its schema is exactly what our migrations make; its revision otherwise.
+
+    With `salvage`, for reading its rows into an export and nothing else, objects
+    Adjutant did not make (triggers, views, tables, indexes) and WAL mode are
+    let through; Adjutant's own tables must still be exactly as its migrations
+    make them. A read runs no trigger, and the export is checked like any other.
+    """
+    if header.wal and not salvage:
         # Reading a WAL file needs its -shm and -wal files, and the next write would fold them in:
         # Adjutant never writes one, so such a file was made by another program.
         raise CampaignFileError(f"{path} is in WAL mode, which Adjutant never writes; {CLEAN_COPY}")
     user_version = header.user_version
     try:
-        with read_only(path) as connection:
-            return _verify(connection, path, user_version)
+        with read_only(path, immutable=salvage) as connection:
+            return _verify(connection, path, user_version, salvage)
     except sqlite3.Error as error:
         raise CampaignFileError(f"{path} is damaged: {_first_line(error)}") from None
+    except UnicodeDecodeError:  # SQLite's own message quoted the damaged, undecodable schema
+        raise CampaignFileError(f"{path} is damaged: its schema cannot be read") from None
 
 
-def _verify(connection: sqlite3.Connection, path: Path, user_version: int) -> Verdict:
+def _verify(connection: sqlite3.Connection, path: Path, user_version: int, salvage: bool) -> Verdict:
     found = _objects(connection)
     if ("table", schema.VERSION_TABLE) not in found:
         raise CampaignFileError(f"{path} is damaged: it carries no schema version")
@@ -114,7 +123,11 @@ def _verify(connection: sqlite3.Connection, path: Path, user_version: int) -> Ve
             f"{path} is damaged: its header says schema {signed} but its tables say schema "
             f"{schema.schema_number(revision)}"
         )
-    mismatch = _first_difference(expected_objects(revision), found)
+    expected = expected_objects(revision)
+    if salvage:  # only Adjutant's own tables count: everything else is left unread
+        expected = {key: value for key, value in expected.items() if key[0] == "table"}
+        found = {key: value for key, value in found.items() if key in expected}
+    mismatch = _first_difference(expected, found)
     if mismatch:
         raise CampaignFileError(f"{path} {mismatch}; {CLEAN_COPY}")
     rows = connection.execute("SELECT count(*) FROM campaign").fetchone()[0]

@@ -243,6 +243,8 @@ def guard(name: str) -> Iterator[None]:
         ) from None
     except exc.DatabaseError as error:
         raise CampaignFileError(f"{name} is damaged: {_first_line(error)}") from None
+    except UnicodeDecodeError:  # text that is not UTF-8, or SQLite's message quoting it
+        raise CampaignFileError(f"{name} is damaged: it holds text that is not UTF-8") from None
 
 
 def _first_line(error: exc.DBAPIError) -> str:

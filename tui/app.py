@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Sequence
 
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.filter import LineFilter
 from textual.screen import Screen
+from textual.css.query import NoMatches
 from textual.widget import AwaitMount
+
+from campaigns.text import one_line
 
 from tui.commands import ACTIONS, SCREENS, Command
 from tui.keys import KeyGate
@@ -33,6 +38,14 @@ class AdjutantApp(KeyGate):
         self.session = session
         self.start = start
         self.present = None  # the campaign itself, kept open while a view of its past is shown
+        self.failure: str | None = None  # the one line the app ended with, after an error
+        from tui.widgets.inert import InertText
+
+        self._inert = InertText()
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        # Every line of every widget, last: no text from a campaign drives the terminal.
+        return [*super().get_line_filters(), self._inert]
 
     # -- screens -------------------------------------------------------------
 
@@ -74,10 +87,22 @@ class AdjutantApp(KeyGate):
         # and laid out at the app's size as if it had been shown and left. These
         # are Textual's own private steps (textual is pinned exactly);
         # tests/tui/test_prepared_screens.py checks such a screen shows the same.
+        from campaigns.errors import CampaignError
+
         self._load_screen_css(screen)
         await AwaitMount(screen, self._register(self, screen))
         if self.session is not None and not screen.is_current and self.is_screen_installed(screen):
-            screen.show_campaign()  # type: ignore[attr-defined]
+            try:
+                screen.show_campaign()  # type: ignore[attr-defined]
+            except CampaignError as exc:  # the other screens still work: say so, and go on
+                self.notify(one_line(exc), severity="error", timeout=10)
+                self.uninstall_screen(screen)
+                self.call_after_refresh(self.prepare_screens)
+                return
+            except NoMatches:
+                if self._closing or self._closed or not screen.is_attached:  # the app is closing around this screen
+                    return
+                raise
             screen._update_auto_focus()
             screen._refresh_layout(self.size)
             self.call_after_refresh(self._settle, screen)
@@ -334,3 +359,38 @@ class AdjutantApp(KeyGate):
             self.session.close()
         if self.present is not None:
             self.present.close()
+
+    def _handle_exception(self, error: Exception) -> None:
+        # An error no screen handled (a screen that cannot be built from what the file
+        # holds, a worker that failed): one sentence on stderr and exit code 2, as every
+        # command, instead of Textual's traceback. ADJUTANT_DEBUG=1 shows the traceback.
+        if os.environ.get("ADJUTANT_DEBUG"):
+            super()._handle_exception(error)
+            return
+        from textual.worker import WorkerFailed
+
+        if self._exception is None:  # as Textual does, so that Pilot hands it on to tests
+            self._exception = error
+            self._exception_event.set()
+        if self.failure is not None:  # the first error is the one to tell
+            return
+        cause = error.error if isinstance(error, WorkerFailed) else error
+        self._return_code = 2
+        self.failure = f"adjutant: {failure_sentence(cause, self.session)}"  # printed by tui.launch
+        self._close_messages_no_wait()
+
+
+def failure_sentence(error: BaseException | None, session: object = None) -> str:
+    """What went wrong, in one line a person can act on."""
+    from campaigns.errors import CampaignError
+    from models.errors import StoreError
+
+    if isinstance(error, (CampaignError, StoreError)):
+        return one_line(error)
+    store = getattr(session, "store", None)
+    name = f" of {store.name}" if store is not None else ""
+    detail = f"{type(error).__name__}: {error}" if error is not None else "an unknown error"
+    return one_line(
+        f"a screen could not be shown from the campaign{name} ({detail[:200]}); "
+        "`adjutant check` tells whether the file is damaged"
+    )

@@ -52,4 +52,6 @@ def _run(target: str | None) -> int:
     gc.freeze()
     gc.enable()
     app.run()
-    return 0
+    if app.failure:  # after the terminal is restored, as one line (Rich would wrap it)
+        print(app.failure, file=sys.stderr)
+    return app.return_code or 0

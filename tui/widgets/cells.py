@@ -7,9 +7,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from rich.text import Text
 from textual.widgets import DataTable
 
+from campaigns.text import shown
+
 
 def plain(*cells: object) -> list[Text]:
-    return [Text(str(cell)) for cell in cells]
+    """Cells of text from a campaign: never markup, without control
+    characters, so a column is as wide as what it shows."""
+    return [Text(shown(cell)) for cell in cells]
 
 
 def fill(

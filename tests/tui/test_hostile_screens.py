@@ -1,0 +1,144 @@
+"""The app on campaign files from a hostile sender: every screen shows their text inert, or the
+file is refused in one sentence; a screen that cannot be built ends in one sentence, not a traceback.
+
+The bytes checked are the ones the terminal would be sent: each screen's full
+update rendered as Textual renders it for the terminal (`render_segments`),
+with Textual's own sequences (colours, cursor moves, links) taken out; what is
+left must hold no control character at all.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from campaigns.errors import CampaignError
+from campaigns.session import CampaignSession
+from models import check_campaign
+from tests import hostile
+from tests.test_hostile_files import played
+from tui.app import AdjutantApp
+from tui.commands import SCREENS
+
+# What Textual itself writes in a frame: SGR colours, cursor moves and OSC 8 links.
+TEXTUAL_SEQUENCES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\]8;[^\x1b]*\x1b\\")
+CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+SAMPLE = 10
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return played(tmp_path_factory.mktemp("real") / "real.campaign")
+
+
+def terminal_bytes(app: AdjutantApp) -> str:
+    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    return update.render_segments(app.console)
+
+
+def assert_inert(app: AdjutantApp, where: str) -> None:
+    sent = terminal_bytes(app)
+    assert "\x1b]0;" not in sent and "\x1b[2J" not in sent and "\x9b" not in sent, where
+    left = CONTROL.findall(TEXTUAL_SEQUENCES.sub("", sent).replace("\n", ""))
+    assert not left, f"{where}: the terminal would be sent {left[:5]!r}"
+
+
+async def visit_every_screen(path: Path, what: str) -> None:
+    try:
+        session = CampaignSession.open(path)
+    except CampaignError as exc:  # refused: one sentence, as the command line says it
+        assert "\n" not in str(exc) and not CONTROL.search(str(exc)), what
+        return
+    app = AdjutantApp(session)
+    app.animation_level = "none"
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            for command in SCREENS:
+                await app.run_action(command.action)
+                await pilot.pause()
+                assert_inert(app, f"{what}: {command.name}")
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert_inert(app, f"{what}: help")
+    except AssertionError:
+        raise
+    except Exception:  # noqa: BLE001  (Pilot hands on what ended the app: it must have ended in one sentence)
+        assert app.return_code == 2, what
+        assert app.failure is not None and app.failure.startswith("adjutant: "), what
+        assert "\n" not in app.failure and not CONTROL.search(app.failure), what
+        # A file the app cannot show is one `check` refuses.
+        assert not check_campaign(path).sound, f"{what}: the app failed on it, yet check calls it sound"
+
+
+async def test_every_screen_shows_escapes_in_every_text_column_inert(real: Path, tmp_path: Path) -> None:
+    path = tmp_path / "escapes.campaign"
+    hostile.every_text_escaped(path, real, random.Random(1))
+    await visit_every_screen(path, "every text escaped")
+
+
+async def test_a_sample_of_the_corpus_opens_inert_or_is_refused(real: Path, tmp_path: Path) -> None:
+    """The command-line test runs the whole corpus; here a seeded sample is opened in the app,
+    half of it files that open (escapes in one column each), half drawn from every kind."""
+    rng = random.Random(7)
+    kinds = hostile.makers(real)
+    escapes = [make for make in kinds if make.__name__.startswith("escapes")]
+    chosen = rng.sample(escapes, SAMPLE // 2) + rng.sample(kinds, SAMPLE // 2)
+    for number, make in enumerate(chosen):
+        (tmp_path / str(number)).mkdir()
+        path = tmp_path / str(number) / "hostile.campaign"
+        make(path, real, random.Random(number))
+        await visit_every_screen(path, make.__name__)
+
+
+async def test_a_screen_that_cannot_be_built_ends_the_app_in_one_sentence(
+    campaign_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An error while the first screen mounts: no traceback, one sentence for stderr, exit code 2."""
+    from tui.screens.overview import OverviewScreen
+
+    def damaged(_self: object) -> None:
+        raise CampaignError("the campaign's order of battle cannot be read")
+
+    monkeypatch.setattr(OverviewScreen, "refresh_view", damaged)
+    app = AdjutantApp(CampaignSession.open(campaign_file))
+    with pytest.raises(CampaignError):  # Pilot hands the error on to the test as well
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+    assert app.return_code == 2
+    assert app.failure == "adjutant: the campaign's order of battle cannot be read"
+
+
+async def test_a_screen_prepared_in_the_background_that_fails_is_a_notice(
+    campaign_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other screens still work: the app says so and goes on."""
+    from tui.screens.history import HistoryScreen
+
+    def damaged(_self: object) -> None:
+        raise CampaignError("the history cannot be read")
+
+    monkeypatch.setattr(HistoryScreen, "refresh_view", damaged)
+    app = AdjutantApp(CampaignSession.open(campaign_file))
+    app.animation_level = "none"
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(40):
+            await pilot.pause()
+            if any("history cannot be read" in str(n.message) for n in app._notifications):
+                break
+        assert any("history cannot be read" in str(n.message) for n in app._notifications)
+        assert app.is_running and app.return_code is None
+
+
+async def test_quitting_while_screens_are_prepared_does_not_crash(campaign_file: Path) -> None:
+    for delay in (0, 2, 5):
+        app = AdjutantApp(CampaignSession.open(campaign_file))
+        app.animation_level = "none"
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(delay):
+                await pilot.pause()
+            await pilot.press("q")
+        assert app.return_code in (0, None) and app.failure is None

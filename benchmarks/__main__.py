@@ -1,16 +1,23 @@
 """`python -m benchmarks [--json] [--quick]`: what users feel, beside its floor.
 
-Every figure is a ratio to a baseline measured in the same run, or a latency
-with its spread, because these machines are shared and noisy. The data is
-generated here: a spring 1813 campaign and a campaign of 5,000 units, 300 turns
-and 100,000 events.
+Every figure is a ratio to a baseline run alternately with it in the same run
+(ours, floor, ours, floor...), or a latency, each with min/median/max over 3 or
+more repetitions and every sample counted: first visits, cold caches and the
+slowest keystroke included. Each sample runs in a process of its own.
+
+The campaigns are generated once into a cache folder (benchmarks/generate.py):
+spring 1813, and the autumn 1813 scenario grown to 50,000 units, 300 turns and a
+million events (and the same with 10,000 events, for memory). `--quick` uses
+5,000 units and 100,000 events, fewer repetitions, and says so in the JSON.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
+import math
+import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -18,9 +25,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.bench_battle_odds import ATTACKER, DEFENDER
-from benchmarks.bench_storage import SEED, action_commits, add_history, large_scenario
-from benchmarks.startup import adjutant_argv, peak_rss_mb, startup_samples, time_until
+from benchmarks.generate import generated, spring1813
+from benchmarks.startup import BARE_APP, adjutant_argv, time_until
+
+READY = rb"Turn \d+ of"  # the overview shows the campaign's data
+FILTER_WORDS = ("xylophone", "Dresden", "unit_004212", "combat", "fatigued=True")
 
 
 def figure(value: float, target: float | None, unit: str, **detail: object) -> dict:
@@ -38,17 +47,178 @@ def spread(samples: list[float], scale: float = 1.0) -> dict:
     }
 
 
-def make_campaigns(folder: Path) -> tuple[Path, Path]:
-    from campaigns.scenario import load_scenario
-    from campaigns.setup import create_campaign
+def p95(samples: list[float]) -> float:
+    """The 95th percentile, interpolated between the two samples around it (as numpy's
+    default): with 30 samples the slowest two weigh in, and none is dropped."""
+    ordered = sorted(samples)
+    rank = 0.95 * (len(ordered) - 1)
+    low, high = math.floor(rank), math.ceil(rank)
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
 
-    small = folder / "spring1813.campaign"
-    create_campaign(small, load_scenario("spring1813"), seed=1).close()
-    big = folder / "big.campaign"
-    scenario = large_scenario(load_scenario("autumn1813"), units=5000, turns=300)
-    create_campaign(big, scenario, seed=SEED).close()
-    add_history(big, 100_000, [u.id for u in scenario.units])
-    return small, big
+
+def ratio(ours: list[float], floor: list[float], target: float, **detail: object) -> dict:
+    """The median of ours over the median of the floor, with the spread of each (ms)."""
+    value = statistics.median(ours) / statistics.median(floor)
+    return figure(value, target, "ratio", ours_ms=spread(ours, 1000), floor_ms=spread(floor, 1000), **detail)
+
+
+# -- child processes -----------------------------------------------------------
+
+
+def run_child(argv: list[str], *, output: Path | None = None) -> tuple[float, float, str]:
+    """(seconds, peak resident MB, standard output) of one child process; its output
+    goes to `output` if given (an export of a million events is no pipe's business)."""
+    with tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as captured:
+        sink = open(output, "wb") if output else captured  # noqa: SIM115
+        try:
+            start = time.perf_counter()
+            child = subprocess.Popen(argv, stdout=sink, stderr=err, env=_env())
+            _pid, status, usage = os.wait4(child.pid, 0)  # the child's own peak memory, not the largest so far
+            elapsed = time.perf_counter() - start
+            child.returncode = os.waitstatus_to_exitcode(status)
+        finally:
+            if output:
+                sink.close()
+        if child.returncode != 0:
+            err.seek(0)
+            raise RuntimeError(f"{' '.join(argv)} failed: {err.read().decode(errors='replace')[-2000:]}")
+        captured.seek(0)
+        return elapsed, usage.ru_maxrss / 1024, captured.read().decode(errors="replace")
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+def probe(mode: str, path: Path, *extra: str) -> list[float]:
+    _, _, out = run_child([sys.executable, "-m", "benchmarks.app_probe", mode, str(path), *extra])
+    return json.loads(out.strip().splitlines()[-1])
+
+
+# -- the figures -----------------------------------------------------------------
+
+
+def startup(small: Path, big: Path, runs: int, folder: Path) -> dict[str, dict]:
+    """The app until its overview shows the campaign, and the bare app until it shows
+    one row of the same file, in a real pseudo-terminal, alternated."""
+    bare = folder / "bare_app.py"
+    bare.write_text(BARE_APP, encoding="utf-8")
+    samples: dict[str, list[float]] = {"small": [], "small_bare": [], "big": [], "big_bare": []}
+    for _ in range(runs):
+        for name, path in (("small", small), ("big", big)):
+            samples[name].append(time_until(adjutant_argv(path), READY))
+            samples[f"{name}_bare"].append(time_until([sys.executable, str(bare), str(path)], b"READY"))
+    return {
+        "startup_ratio": ratio(samples["small"], samples["small_bare"], 1.2, campaign="spring1813"),
+        "startup_ratio_50k": ratio(samples["big"], samples["big_bare"], 1.2, campaign=big.name),
+    }
+
+
+def screen_switches(big: Path, runs: int) -> dict:
+    """Overview, order of battle, weather, command points, history, twice round, from
+    a fresh start each run, beside the same switches between one-line screens of a
+    bare Textual app; p95 over every sample of every run."""
+    from benchmarks.app_probe import SWITCHES
+
+    ours, floor = [], []
+    firsts: dict[str, list[float]] = {name: [] for name in SWITCHES}
+    for _ in range(runs):
+        run = probe("switch", big)
+        ours += run
+        for name, seconds in zip(SWITCHES, run):  # the first round: every screen's first visit
+            firsts[name].append(seconds)
+        floor += probe("switch-bare", big)
+    value = p95(ours) / p95(floor)
+    return figure(
+        value, 1.5, "ratio", ours_p95_ms=round(p95(ours) * 1000, 1), bare_p95_ms=round(p95(floor) * 1000, 1),
+        ours_ms=spread(ours, 1000), bare_ms=spread(floor, 1000),
+        first_visit_median_ms={name: round(statistics.median(t) * 1000, 1) for name, t in firsts.items()},
+    )
+
+
+def oob_first_visit(small: Path, big: Path, runs: int) -> dict:
+    ours, floor = [], []
+    for _ in range(runs):
+        ours += probe("oob", big)
+        floor += probe("oob", small)
+    return ratio(ours, floor, 3.0, campaign=big.name, baseline="spring1813")
+
+
+def dump_floor(path: Path, folder: Path) -> tuple[float, float]:
+    return run_child(["sqlite3", str(path), ".dump"], output=folder / "dump.sql")[:2]
+
+
+def export_and_log(big: Path, mid: Path, runs: int, folder: Path) -> dict[str, dict]:
+    """`adjutant export` and `adjutant log` of the big campaign into a file, against
+    `sqlite3 FILE .dump` of the same file; the export's peak memory at the big
+    history against the same campaign with a small one."""
+    cli = adjutant_argv(big)[:-1]
+    samples: dict[str, list[float]] = {"export": [], "log": [], "dump": [], "rss_big": [], "rss_mid": []}
+    for _ in range(runs):
+        seconds, rss = run_child([*cli, "export", str(big)], output=folder / "export.json")[:2]
+        samples["export"].append(seconds)
+        samples["rss_big"].append(rss)
+        samples["dump"].append(dump_floor(big, folder)[0])
+        samples["log"].append(run_child([*cli, "log", str(big)], output=folder / "log.txt")[0])
+        samples["dump"].append(dump_floor(big, folder)[0])
+        samples["rss_mid"].append(run_child([*cli, "export", str(mid)], output=folder / "export-mid.json")[1])
+    rss = statistics.median(samples["rss_big"]) / statistics.median(samples["rss_mid"])
+    return {
+        "export_ratio_1m": ratio(samples["export"], samples["dump"], 3.0, baseline="sqlite3 FILE .dump", campaign=big.name),
+        "log_ratio_1m": ratio(samples["log"], samples["dump"], 3.0, baseline="sqlite3 FILE .dump", campaign=big.name),
+        "export_rss_ratio": figure(
+            rss, 1.5, "ratio", big_mb=spread(samples["rss_big"]), small_mb=spread(samples["rss_mid"]),
+            big=big.name, small=mid.name,
+        ),
+    }
+
+
+def history_filter(big: Path, runs: int) -> dict:
+    """Typing words in the history filter, key by key, each key timed until the table
+    shows its answer: a word that matches nothing, a place, a unit id, a roll's
+    purpose and a word with punctuation; the first letters included."""
+    samples: list[float] = []
+    for _ in range(runs):
+        samples += probe("filter", big, *FILTER_WORDS)
+    return figure(p95(samples) * 1000, 50.0, "ms", words=list(FILTER_WORDS), **spread(samples, 1000))
+
+
+ODDS = """
+import json, time
+start = time.perf_counter()
+from benchmarks.bench_battle_odds import ATTACKER, DEFENDER
+from rules.allemagne1813.battle_odds import battle_odds
+from rules.allemagne1813.data import Situation
+imported = time.perf_counter()
+battle_odds(ATTACKER, DEFENDER, Situation(), {})
+print(json.dumps([time.perf_counter() - imported, imported - start]))
+"""
+
+
+def battle_odds_cold(runs: int) -> dict:
+    """The first call in a fresh process (its tables and icepool's caches empty); the
+    imports before it are reported apart."""
+    calls, imports = [], []
+    for _ in range(runs):
+        out = run_child([sys.executable, "-c", ODDS])[2]
+        call, imported = json.loads(out.strip().splitlines()[-1])
+        calls.append(call)
+        imports.append(imported)
+    return figure(statistics.median(calls) * 1000, 250.0, "ms", **spread(calls, 1000), imports_ms=spread(imports, 1000))
+
+
+def commit_redraw(small: Path, runs: int, count: int, folder: Path) -> dict:
+    """Marking a unit fatigued (and back) on the order of battle, from the action
+    until the unit's line shows it: commit, the screen's reading and its drawing."""
+    samples: list[float] = []
+    for n in range(runs):
+        copy = folder / f"commit-{n}.campaign"
+        shutil.copyfile(small, copy)
+        samples += probe("commit", copy, str(count))
+    return figure(statistics.median(samples) * 1000, 50.0, "ms", **spread(samples, 1000), p95_ms=round(p95(samples) * 1000, 1))
 
 
 def rules_cli_ratio(runs: int) -> dict:
@@ -56,124 +226,63 @@ def rules_cli_ratio(runs: int) -> dict:
     floor = [sys.executable, "-c", "import tomllib, json"]
     ours, base = [], []
     for _ in range(runs):
-        for argv, into in ((lookup, ours), (floor, base)):
-            start = time.perf_counter()
-            subprocess.run(argv, check=True, capture_output=True)
-            into.append(time.perf_counter() - start)
-    ratio = statistics.median(ours) / statistics.median(base)
-    return figure(ratio, 5.0, "ratio", adjutant=spread(ours, 1000), python=spread(base, 1000), detail_unit="ms")
-
-
-SWITCHES = ("oob", "weather", "command", "history", "overview")
-
-
-async def _switch_times(app, actions: list[str], rounds: int) -> list[float]:
-    """Each sample: from the action that switches screen until the new screen has
-    handled its messages and been drawn (the key press itself is not timed: under
-    Pilot it costs more than the whole switch)."""
-    samples: list[float] = []
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        for _ in range(rounds):
-            for action in actions:
-                start = time.perf_counter()
-                await app.run_action(action)
-                await pilot.pause()
-                samples.append(time.perf_counter() - start)
-    return samples
-
-
-def screen_switches(path: Path, rounds: int) -> dict:
-    """Switch between the overview, order of battle, weather, command points and
-    history screens of `path`, beside the same switches between two one-line
-    screens of a bare Textual app, timed the same way."""
-    from textual.app import App
-    from textual.screen import Screen
-    from textual.widgets import Static
-
-    from campaigns.session import CampaignSession
-    from tui.app import AdjutantApp
-
-    class Line(Screen):
-        def compose(self):
-            yield Static(self.name or "")
-
-    class Bare(App):
-        def on_mount(self) -> None:
-            for n in SWITCHES:
-                self.install_screen(Line(name=n), n)
-            self.push_screen(SWITCHES[-1])
-
-        def action_show(self, name: str) -> None:
-            self.switch_screen(name)
-
-    app = AdjutantApp(CampaignSession.open(path))
-    app.animation_level = "none"
-    actions = [f"show('{name}')" for name in SWITCHES]
-    ours = asyncio.run(_switch_times(app, actions, rounds))
-    floor = asyncio.run(_switch_times(Bare(), actions, rounds))
-    first, again = ours[: len(SWITCHES)], ours[len(SWITCHES):]
-    return figure(
-        p95_ms(ours), 50.0, "ms", **spread(ours, 1000),
-        first_visits_ms=[round(t * 1000, 1) for t in first],  # each screen built and filled
-        revisits_p95_ms=round(p95_ms(again), 3) if again else None,  # redrawn only if the campaign changed
-        bare_app_p95_ms=round(p95_ms(floor), 3),
-    )
-
-
-def p95_ms(samples: list[float]) -> float:
-    return sorted(samples)[max(0, int(len(samples) * 0.95) - 1)] * 1000
-
-
-def battle_odds_ms(runs: int) -> dict:
-    from rules.allemagne1813.battle_odds import battle_odds
-    from rules.allemagne1813.data import Situation
-
-    battle_odds(ATTACKER, DEFENDER, Situation(), {})  # icepool and the tables loaded, as in the app
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        battle_odds(ATTACKER, DEFENDER, Situation(), {})
-        samples.append(time.perf_counter() - start)
-    return figure(statistics.median(samples) * 1000, 100.0, "ms", **spread(samples, 1000))
+        ours.append(run_child(lookup)[0])
+        base.append(run_child(floor)[0])
+    return ratio(ours, base, 5.0, baseline="python -c import tomllib, json")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--quick", action="store_true", help="fewer runs: a rough figure in a minute")
+    parser.add_argument("--quick", action="store_true", help="smaller campaigns and fewer runs: a rough figure")
+    parser.add_argument("--only", action="append", help="measure only these figures (repeatable)")
     args = parser.parse_args(argv)
-    runs = 3 if args.quick else 10
-    out: dict[str, dict] = {}
+    if shutil.which("sqlite3") is None:
+        print("the sqlite3 command is needed as the floor of export and log: apt-get install sqlite3", file=sys.stderr)
+        return 1
+    units, events, small_events = (5_000, 100_000, 1_000) if args.quick else (50_000, 1_000_000, 10_000)
+    runs = 3 if args.quick else 5
+    heavy = 3  # runs of the minute-long ones (export, log at a million events)
+    started = time.perf_counter()
+    small, big, mid = spring1813(), generated(units, events), generated(units, small_events)
+    out: dict[str, object] = {
+        "quick": args.quick,
+        "sizes": {"units": units, "events": events, "small_history_events": small_events, "turns": 300},
+        "generated_in_s": round(time.perf_counter() - started, 1),
+    }
+    wanted = set(args.only or [])
+
+    def want(*names: str) -> bool:
+        return not wanted or bool(wanted & set(names))
+
     with tempfile.TemporaryDirectory(prefix="adjutant-bench-") as name:
         folder = Path(name)
-        small, big = make_campaigns(folder)
-        ours, floor = startup_samples(small, runs, folder)
-        out["startup_ratio"] = figure(
-            statistics.median(ours) / statistics.median(floor), 1.2, "ratio",
-            adjutant=spread(ours, 1000), bare_app=spread(floor, 1000), detail_unit="ms",
-        )
-        big_runs = [time_until(adjutant_argv(big), rb"Turn \d+ of") for _ in range(runs)]
-        out["big_open_ratio"] = figure(
-            statistics.median(big_runs) / statistics.median(ours), 2.0, "ratio", big=spread(big_runs, 1000), detail_unit="ms"
-        )
-        out["screen_switch_p95_ms"] = screen_switches(big, 2 if args.quick else 6)
-        commits = action_commits(folder, 50 if args.quick else 200)
-        out["commit_median_ms"] = figure(statistics.median(commits) * 1000, 20.0, "ms", **spread(commits, 1000))
-        out["battle_odds_ms"] = battle_odds_ms(5 if args.quick else 15)
-        out["rules_cli_ratio"] = rules_cli_ratio(runs)
-        out["peak_rss_mb_big"] = figure(
-            peak_rss_mb(adjutant_argv(big), rb"Turn \d+ of"), None, "MB",
-            bare_app=round(peak_rss_mb([sys.executable, str(folder / "bare_app.py"), str(big)], rb"READY"), 1),
-        )
+        if want("startup_ratio", "startup_ratio_50k"):
+            out.update(startup(small, big, runs, folder))
+        if want("screen_switch_p95_ratio"):
+            out["screen_switch_p95_ratio"] = screen_switches(big, runs)
+        if want("oob_first_visit_ratio_50k"):
+            out["oob_first_visit_ratio_50k"] = oob_first_visit(small, big, runs)
+        if want("history_filter_p95_ms_1m"):
+            out["history_filter_p95_ms_1m"] = history_filter(big, 3)
+        if want("battle_odds_cold_ms"):
+            out["battle_odds_cold_ms"] = battle_odds_cold(runs)
+        if want("commit_redraw_median_ms"):
+            out["commit_redraw_median_ms"] = commit_redraw(small, 3, 10, folder)
+        if want("rules_cli_ratio"):
+            out["rules_cli_ratio"] = rules_cli_ratio(runs)
+        if want("export_ratio_1m", "log_ratio_1m", "export_rss_ratio"):
+            out.update(export_and_log(big, mid, heavy, folder))
+    out["seconds"] = round(time.perf_counter() - started, 1)
     if args.json:
         print(json.dumps(out, indent=2))
     else:
-        width = max(len(k) for k in out)
-        for key, f in out.items():
-            target = "reported" if f["target"] is None else f"target {f['target']}"
+        figures = {k: v for k, v in out.items() if isinstance(v, dict) and "value" in v}
+        width = max(len(k) for k in figures)
+        print(f"{'quick run: ' if args.quick else ''}{units:,} units, {events:,} events")
+        for key, f in figures.items():
             mark = "ok" if f["ok"] else "MISSED"
-            print(f"{key:<{width}}  {f['value']:>10} {f['unit']:<6} {target:<14} {mark}")
+            print(f"{key:<{width}}  {f['value']:>10} {f['unit']:<6} target {f['target']!s:<8} {mark}")
     return 0
 
 

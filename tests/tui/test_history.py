@@ -107,26 +107,34 @@ async def test_the_history_lists_rolls_and_changes_and_filters_them(campaign_fil
 
 
 async def test_older_lines_are_read_a_page_at_a_time_as_the_cursor_reaches_the_end(campaign_file, make_app):
-    from campaigns import history, oob
+    from campaigns import oob
+    from tui.screens.history import PAGE
 
     session = CampaignSession.open(campaign_file)
     unit = oob.side_units(oob.tree(session)[0])[0]
-    for n in range(history.LIMIT + 30):
+    for n in range(2 * PAGE + 30):
         oob.set_unit_flags(session, unit.id, fatigued=n % 2 == 0)
     session.close()
     async with make_app(campaign_file, start="history").run_test(size=(80, 24)) as pilot:
         table = pilot.app.screen.query_one("#events")
         await wait_for(pilot, f"Mark {unit.name}")
         first = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
-        assert len([r for r in first if r.startswith("#")]) == history.LIMIT  # the newest page of events only
-        await pilot.press("ctrl+end")  # the last line
-        for _ in range(50):
-            await pilot.pause()
-            if table.row_count > len(first):
-                break
+        assert len([r for r in first if r.startswith("#")]) == PAGE  # the newest page of events only
+        def events() -> int:  # each event is a line and a line of what it changed
+            return sum(1 for i in range(table.row_count) if str(table.get_row_at(i)[0]).startswith("#"))
+
+        for page in (2, 3):
+            shown_before = table.row_count
+            await pilot.press("ctrl+end")  # the last line
+            for _ in range(50):
+                await pilot.pause()
+                if events() > (page - 1) * PAGE:
+                    break
+            if page == 2:
+                second_last = shown_before + (table.row_count - shown_before) - 1
         refs = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
         assert refs[: len(first)] == first
         # Every event once, newest first, down to the setup (#1).
         ids = [int(r.strip("#")) for r in refs if r.startswith("#")]
-        assert ids == sorted(set(ids), reverse=True) and ids[-1] == 1 and len(ids) == history.LIMIT + 31
-        assert table.cursor_row == len(first) - 1  # the cursor stays where it was
+        assert ids == sorted(set(ids), reverse=True) and ids[-1] == 1 and len(ids) == 2 * PAGE + 31
+        assert table.cursor_row == second_last  # the cursor stays on the line it reached

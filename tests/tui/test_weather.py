@@ -85,3 +85,23 @@ async def test_a_second_roll_in_the_same_turn_is_refused(campaign_file, make_app
         await wait_for_notice(pilot, "already has its weather")
     with stored(campaign_file) as db:
         assert len(weather_rolls(db)) == 1
+
+
+async def test_a_long_calendar_shows_a_window_of_turns_that_grows_as_the_cursor_reaches_its_end(tmp_path, make_app):
+    import dataclasses
+
+    from campaigns.scenario import load_scenario
+    from campaigns.setup import create_campaign
+    from tui.screens.weather import WeatherScreen
+
+    path = tmp_path / "long.campaign"
+    create_campaign(path, dataclasses.replace(load_scenario("spring1813"), turns=120), seed=1).close()
+    async with make_app(path, start="weather").run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "Turn 1,")
+        table = pilot.app.screen.query_one("#turns")
+        assert table.row_count == WeatherScreen.AFTER + 1  # this turn and the next ones
+        assert "31:·" in screen_text(pilot.app) and "32:" not in screen_text(pilot.app)
+        await pilot.press("ctrl+end")  # the last row: thirty more turns below it
+        await pilot.pause()
+        assert table.row_count == WeatherScreen.AFTER + 1 + WeatherScreen.STEP
+        assert [str(table.get_row_at(i)[0]) for i in range(table.row_count)] == [str(n) for n in range(1, 62)]

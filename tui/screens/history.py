@@ -14,6 +14,9 @@ from tui.widgets.cells import fill
 from tui.widgets.kept import KeptTable
 
 Query = tuple[str, bool, int | None]  # (filter text, dice only, older than this id)
+# Events read at a time: a screenful or two. A DataTable measures every cell of the
+# rows it is given, so at every keystroke a page of 200 cost more than the search.
+PAGE = 50
 
 
 class HistoryScreen(CampaignScreen):
@@ -37,6 +40,7 @@ class HistoryScreen(CampaignScreen):
         self._oldest: int | None = None  # the id of the oldest line shown, for the next page
         self._full_page = False  # whether the last page was full, so older lines may follow
         self._rows: list[history.Entry] = []  # every line shown, pages included
+        self.shown_query: Query | None = None  # what the table shows the answer to
 
     def body(self) -> ComposeResult:
         yield Static("History: newest first (u undo, y redo)", classes="title", id="history-title")
@@ -66,7 +70,9 @@ class HistoryScreen(CampaignScreen):
     def _read(self, query: Query) -> None:
         text, dice_only, before = query
         try:
-            rows: list[history.Entry] | str = history.entries(self.session, text, dice_only=dice_only, before=before)
+            rows: list[history.Entry] | str = history.entries(
+                self.session, text, dice_only=dice_only, before=before, limit=PAGE
+            )
         except CampaignError as exc:
             rows = str(exc)
         self.app.call_from_thread(self._answered, query, rows)
@@ -84,6 +90,7 @@ class HistoryScreen(CampaignScreen):
 
     def _show(self, query: Query, rows: list[history.Entry]) -> None:
         text, dice_only, before = query
+        self.shown_query = query
         table = self.query_one("#events", DataTable)
         cursor = table.cursor_row
         self._rows = rows if before is None else self._rows + rows
@@ -91,7 +98,7 @@ class HistoryScreen(CampaignScreen):
         if before is not None:
             table.move_cursor(row=cursor, animate=False)
         heads = [e.ref.strip() for e in rows if e.ref.strip()]  # events, or rolls when dice only (not their lines)
-        self._full_page = len(heads) >= history.LIMIT
+        self._full_page = len(heads) >= PAGE
         if heads:
             self._oldest = int(heads[-1].lstrip("#d"))
         title = "History: newest first (u undo, y redo)"

@@ -1,0 +1,213 @@
+"""One measurement of the app in a process of its own, printed as JSON on the last line.
+
+    python -m benchmarks.app_probe switch FILE          # screen switches, first visits included
+    python -m benchmarks.app_probe switch-bare FILE     # the same switches in a bare Textual app
+    python -m benchmarks.app_probe oob FILE             # pressing b once, until the tree and totals show
+    python -m benchmarks.app_probe filter FILE WORD...  # typing in the history filter, key by key
+    python -m benchmarks.app_probe commit FILE COUNT    # an action until the screen shows it
+
+A fresh process for every run, so a first visit is a first visit (imports,
+screens, caches) and the parent can read the child's peak memory. Every sample
+is timed from the key (or the action) until the screen has drawn what it was
+asked for, the database work of its workers included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+SWITCHES = ("oob", "weather", "command", "history", "overview")
+ROUNDS = 2  # per process: the first round is all first visits
+SIZE = (80, 24)
+
+
+async def until(pilot, done: Callable[[], bool], limit: float = 120.0) -> None:
+    """Let the app run until `done()` holds (the screen's widgets hold the answer),
+    then draw what changed, as its next refresh would. Polled every millisecond,
+    not with Pilot's pause, which waits for the app to be idle and costs more than
+    a switch."""
+    end = time.perf_counter() + limit
+    while time.perf_counter() < end:
+        await asyncio.sleep(0.001)
+        if done():
+            pilot.app.screen._compositor.render_update(full=False)
+            return
+    raise RuntimeError("the screen never showed what was asked")
+
+
+async def timed(pilot, act: Callable[[], Awaitable[object]], done: Callable[[], bool]) -> float:
+    start = time.perf_counter()
+    await act()
+    await until(pilot, done)
+    return time.perf_counter() - start
+
+
+def _app(path: Path):
+    from campaigns.session import CampaignSession
+    from tui.app import AdjutantApp
+
+    app = AdjutantApp(CampaignSession.open(path))
+    app.animation_level = "none"
+    return app
+
+
+def _shown(app, name: str) -> bool:
+    from tui.screens.registry import screen_class
+
+    screen = app.screen
+    if not isinstance(screen, screen_class(name)):
+        return False
+    if name == "oob":
+        return _oob_ready(screen)
+    if name == "history":
+        return screen.query_one("#events").row_count > 0
+    return True
+
+
+def _prepared(app) -> bool:
+    from tui.app import PREPARED
+
+    return all(app.is_screen_installed(name) for name in PREPARED)
+
+
+def _oob_ready(screen) -> bool:
+    """The tree's sides, the totals of the selection and its first units listed."""
+    tree = screen.query_one("#tree")
+    totals = str(screen.query_one("#totals").render()).strip()
+    return bool(tree.root.children) and bool(totals) and screen.query_one("#detail").row_count > 0
+
+
+async def switch(path: Path) -> list[float]:
+    app = _app(path)
+    samples = []
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "Turn" in str(app.screen.query_one("#when").render()))
+        for _ in range(ROUNDS):
+            for name in SWITCHES:
+                samples.append(await timed(pilot, lambda n=name: app.run_action(f"show('{n}')"), lambda n=name: _shown(app, n)))
+    return samples
+
+
+async def switch_bare(_path: Path) -> list[float]:
+    from textual.app import App
+    from textual.screen import Screen
+    from textual.widgets import Static
+
+    class Line(Screen):
+        def compose(self):
+            yield Static(self.name or "")
+
+    class Bare(App):
+        def on_mount(self) -> None:
+            for n in SWITCHES:
+                self.install_screen(Line(name=n), n)
+            self.push_screen(SWITCHES[-1])
+
+        def action_show(self, name: str) -> None:
+            self.switch_screen(name)
+
+    app = Bare()
+    samples = []
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for _ in range(ROUNDS):
+            for name in SWITCHES:
+                samples.append(
+                    await timed(pilot, lambda n=name: app.run_action(f"show('{n}')"), lambda n=name: app.screen.name == n)
+                )
+    return samples
+
+
+async def oob(path: Path) -> list[float]:
+    """Pressing b as soon as the overview shows: the order of battle's first visit."""
+    app = _app(path)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "Turn" in str(app.screen.query_one("#when").render()))
+        return [await timed(pilot, lambda: app.run_action("show('oob')"), lambda: _shown(app, "oob"))]
+
+
+async def history_filter(path: Path, words: list[str]) -> list[float]:
+    app = _app(path)
+    samples = []
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: _prepared(app))  # typing starts once the app has settled
+        await app.run_action("show('history')")
+        await until(pilot, lambda: _shown(app, "history"))
+        screen = app.screen
+        box = screen.query_one("#filter")
+        for word in words:
+            box.focus()
+            box.value = ""
+            await until(pilot, lambda: screen.shown_query is not None and screen.shown_query[0] == "")
+            for n in range(1, len(word) + 1):
+                typed = word[:n]
+                samples.append(
+                    await timed(
+                        pilot,
+                        lambda c=word[n - 1]: _type(box, c),
+                        lambda t=typed: screen.shown_query is not None and screen.shown_query[0] == t,
+                    )
+                )
+    return samples
+
+
+async def _type(box, character: str) -> None:
+    """The key as the terminal sends it, to the focused filter (Pilot's press waits for idle)."""
+    from textual import events
+    from textual.keys import _character_to_key
+
+    box.post_message(events.Key(_character_to_key(character), character))
+
+
+async def commit(path: Path, count: int) -> list[float]:
+    """Marking a unit fatigued and back on the order of battle, until its line shows the mark."""
+    from campaigns import oob as campaign_oob
+    from campaigns import oob_view
+
+    app = _app(path)
+    samples = []
+    async with app.run_test(size=SIZE) as pilot:
+        await app.run_action("show('oob')")
+        await until(pilot, lambda: _shown(app, "oob"))
+        screen = app.screen
+        general = next(g for g in oob_view.all_generals(screen.sides[0].armies[0].generals) if set(g.own) - {"dummy"})
+        key = f"g:{general.general.id}"
+        screen._select(general.general.id)
+        await until(pilot, lambda: key in screen._lines)
+        screen._fill(screen._lines[key])
+        screen._lines[key].expand()
+        leaf = next(
+            c for c in screen._lines[key].children
+            if isinstance(c.data, campaign_oob.Unit) and c.data.kind != "dummy"  # a dummy's line shows no flags
+        )
+        unit_id = leaf.data.id
+        for n in range(count):
+            tired = n % 2 == 0
+
+            async def act(t=tired) -> None:
+                screen.attempt(lambda: campaign_oob.set_unit_flags(app.session, unit_id, fatigued=t))
+
+            samples.append(await timed(pilot, act, lambda t=tired: str(leaf.label).endswith("[F]") == t))
+    return samples
+
+
+def main(argv: list[str]) -> None:
+    mode, path = argv[0], Path(argv[1])
+    runs: dict[str, Callable[[], Awaitable[list[float]]]] = {
+        "switch": lambda: switch(path),
+        "switch-bare": lambda: switch_bare(path),
+        "oob": lambda: oob(path),
+        "filter": lambda: history_filter(path, argv[2:]),
+        "commit": lambda: commit(path, int(argv[2])),
+    }
+    samples = asyncio.run(runs[mode]())
+    print(json.dumps(samples))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

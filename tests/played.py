@@ -11,7 +11,7 @@ from campaigns import battles, command_points, forced_march, oob, turns, weather
 from campaigns.session import CampaignSession
 
 BATTLES = {3: "Lützen", 7: "Bautzen"}
-NEY_ROUTE = ("Weimar", "Naumburg", "Weissenfels", "Lützen", "Markranstädt", "Leipzig", "Wurzen", "Oschatz", "Riesa", "Meissen", "Dresden")
+NEY_ROUTE = ("Weimar", "Naumburg", "Weissenfels", "Lützen", "Grossgörschen", "Leipzig", "Wurzen", "Oschatz", "Riesa", "Meissen", "Dresden")
 
 
 def ney_location(turn: int) -> str:
@@ -75,7 +75,7 @@ def _battle(s: CampaignSession, place: str) -> None:
     tree = oob.tree(s)
     french = [u.id for u in oob.side_units(tree[0]) if u.kind in ("infantry", "cavalry") and u.strength_points > 0][:3]
     allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry" and u.strength_points > 0][:2]
-    draft = battles.Draft(place, french, allies, battles.leaders_at(s, french), battles.leaders_at(s, allies), {})
+    draft = battles.Draft(place, french, allies, battles.leaders_at(s, french), battles.leaders_at(s, allies), {}, override="a test battle between forces placed by hand")
     battle_id = battles.begin(s, draft)
     while (step := battles.load(s, battle_id).next_step) is not None:
         if step.kind == "morale test" and step.dice is None:

@@ -53,7 +53,7 @@ def played(path: Path) -> Path:
         first = next(iter(units.values()))
         french = [u for u, s in units.items() if s == first][:2]
         allied = [u for u, s in units.items() if s != first][:2]
-        begin(session, Draft(location="Lützen", attacker_units=french, defender_units=allied))
+        begin(session, Draft(location="Lützen", attacker_units=french, defender_units=allied, override="a test battle between forces placed by hand"))
         with session.store.action("Ney marches to Lützen") as db:
             db.get_one(Unit, french[0]).location = "Lützen"
         session.store.undo()

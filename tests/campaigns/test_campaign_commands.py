@@ -188,7 +188,7 @@ def test_a_stored_battle_the_card_refuses_is_one_sentence(tmp_path: Path, capsys
     tree = oob.tree(session)
     french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:1]
     allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:1]
-    battle_id = battles.begin(session, battles.Draft("Halle", french, allies))
+    battle_id = battles.begin(session, battles.Draft("Halle", french, allies, override="a test battle between forces placed by hand"))
     with session.store.action("an older set-up") as db:
         row = db.get(Battle, battle_id)
         facts = {**row.detail["setup"]["facts"], "defence_in_open_terrain": True, "defender_in_mountain": True}

@@ -40,7 +40,7 @@ def scripted(tmp_path_factory: pytest.TempPathFactory) -> Path:
         tree = oob.tree(s)
         french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:2]
         allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:2]
-        draft = battles.Draft("Lützen", french, allies, battles.leaders_at(s, french), battles.leaders_at(s, allies), {})
+        draft = battles.Draft("Lützen", french, allies, battles.leaders_at(s, french), battles.leaders_at(s, allies), {}, override="a test battle between forces placed by hand")
         battle = battles.begin(s, draft)
         expected_steps = [
             ("attacker", "7-10", 1, {0: Fraction(2, 3), 1: Fraction(1, 3)}),
@@ -158,7 +158,7 @@ def test_a_tabletop_resolution_counts_for_the_side_of_the_unit_that_acted(tmp_pa
         tree = oob.tree(s)
         french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:2]
         allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:2]
-        draft = battles.Draft("Lützen", french, allies, battles.leaders_at(s, french), battles.leaders_at(s, allies), {})
+        draft = battles.Draft("Lützen", french, allies, battles.leaders_at(s, french), battles.leaders_at(s, allies), {}, override="a test battle between forces placed by hand")
         battle = battles.begin(s, draft, resolver="kallistra_acw")
         tabletop.start(s, battle)
         while tabletop.load(s, battle).phase.id != "simultaneous_fire":

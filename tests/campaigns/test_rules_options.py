@@ -25,7 +25,7 @@ def test_a_reading_chosen_for_the_campaign_is_used_by_its_battles(session):
     tree = oob.tree(session)
     french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:1]
     allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:1]
-    fight = battles.load(session, battles.begin(session, battles.Draft("Halle", french, allies)))
+    fight = battles.load(session, battles.begin(session, battles.Draft("Halle", french, allies, override="a test battle between forces placed by hand")))
     assert fight.battle is not None and fight.battle.rounds == 6
     assert "(chosen)" in rules_options.describe(session)
     # back to the default: the campaign's own choice is gone, not stored as the default

@@ -166,3 +166,33 @@ async def test_d10_fire_at_a_battery_and_a_square(campaign_file, make_app):
         assert "Small Arms at Arty -5" in await retarget(pilot, modal, "d2")
         shown = await retarget(pilot, modal, "d3")
         assert "Square +5" in shown and "Arty" not in shown
+
+
+async def test_the_form_scrolls_to_the_focused_field_at_80x24(campaign_file, make_app):
+    game(campaign_file, "napoleonic_uc_um", [
+        dict(name="Voltigeurs", side="attacker", arm="infantry", size="6", formation="line"),
+        dict(name="Klüx", side="defender", arm="infantry", size="6", formation="line"),
+    ], "3.1")
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        modal = await form(pilot, "a1", "fire")
+        box = modal.query_one("#form")
+        assert box.max_scroll_y > 0  # the fire modifiers are taller than the screen
+        last = [b for b in modal.ticks.values() if not b.disabled][-1]
+        await pilot.press("tab", "tab")  # on the first number: Down and PageDown scroll the form
+        await pilot.press("down")
+        await pilot.pause()
+        assert box.scroll_y == 1
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert box.scroll_y > 1
+        await pilot.press("pageup", "pageup")
+        await pilot.pause()
+        assert box.scroll_y == 0
+        for _ in range(40):  # Tab to the last modifier: the form follows the focus
+            await pilot.press("tab")
+            if app.focused is last:
+                break
+        assert app.focused is last
+        await pilot.pause()
+        assert box.scroll_y > 0 and box.region.contains_region(last.region)

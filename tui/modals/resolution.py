@@ -67,6 +67,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
     ResolutionScreen #form { width: 40; padding: 0 1; }
     ResolutionScreen #show { width: 1fr; padding: 0 1; border-left: solid $primary; }
     ResolutionScreen Horizontal.field, ResolutionScreen Horizontal.number { height: auto; }
+    ResolutionScreen #details, ResolutionScreen .params { height: auto; }
     ResolutionScreen Label { width: 9; }
     ResolutionScreen Input, ResolutionScreen Select { width: 1fr; }
     ResolutionScreen Horizontal.tick { height: auto; }

@@ -41,7 +41,9 @@ from rules.resolver import (
     ATTACKER,
     DEFENDER,
     RULESETS,
+    ENEMY,
     SIDES,
+    Contact,
     Outcome,
     Position,
     Prepared,
@@ -51,11 +53,21 @@ from rules.resolver import (
     advance,
     apply_effects,
     check_request,
+    contacts_after,
     effect_text,
     get_resolver,
+    in_contact,
     may_act,
     new_bound_states,
+    out_of_reach,
+    still_in_contact,
 )
+
+
+# A game outside the campaign's forces is "game" while it is played, not "pending":
+# the campaign's Battles phase waits for its own battles only.
+GAME = "game"
+PLAYING = ("pending", GAME)
 
 
 @dataclass(frozen=True)
@@ -73,6 +85,7 @@ class Tabletop:
     log: list[dict[str, Any]]
     ended: dict[str, Any] | None
     standalone: bool  # entered by hand, outside the campaign's forces
+    contacts: tuple[Contact, ...] = ()  # who is in contact with whom (charges, the umpire's rulings)
 
     @property
     def phase(self):
@@ -119,6 +132,7 @@ def load(session: CampaignSession, battle_id: int) -> Tabletop:
         log=list(tactical.get("log", [])),
         ended=tactical.get("ended"),
         standalone=bool(tactical.get("standalone", False)),
+        contacts=tuple(Contact.from_json(c) for c in tactical.get("contacts", [])),
     )
 
 
@@ -203,7 +217,7 @@ def new_game(session: CampaignSession, ruleset: str, location: str) -> int:
         row = BattleRow(
             turn=turn, location=location.strip(),
             participants={role: {"side": role, "side_name": role.title(), "units": [], "generals": []} for role in SIDES},
-            resolver=ruleset, status="pending", detail={"setup": {}, "journal": [], "tactical": tactical},
+            resolver=ruleset, status=GAME, detail={"setup": {}, "journal": [], "tactical": tactical},
         )
         db.add(row)
         db.flush()
@@ -249,7 +263,7 @@ def _changing(session: CampaignSession, battle_id: int, description: str) -> Ite
     """One change of a tactical battle still being fought, as one campaign action:
     the battle as it stands, its stored tactical part (saved on leaving) and its row."""
     table = load(session, battle_id)
-    if table.status != "pending" or table.ended:
+    if table.status not in PLAYING or table.ended:
         raise CampaignError(f"battle {battle_id} is over")
     with plainly(), session.store.action(f"Battle #{battle_id} at {table.location}: {description}") as db:
         row = db.get_one(BattleRow, battle_id)
@@ -258,6 +272,10 @@ def _changing(session: CampaignSession, battle_id: int, description: str) -> Ite
             yield table, tactical, row
         except RulesError as exc:
             raise CampaignError(str(exc)) from None
+        # a unit removed, routing or fallen back (by any change) is in contact with nobody
+        units = {u["id"]: Unit.from_json(u) for u in tactical["units"]}
+        contacts = [Contact.from_json(c) for c in tactical.get("contacts", [])]
+        tactical["contacts"] = [c.to_json() for c in still_in_contact(table.resolver, contacts, units)]
         _save(db, battle_id, tactical)
 
 
@@ -311,6 +329,40 @@ def set_state(session: CampaignSession, battle_id: int, unit_id: str, state: str
     return _change(session, battle_id, f"{state} {'on' if on else 'off'} {unit_id}", do)
 
 
+def rule_contact(session: CampaignSession, battle_id: int, unit_id: str, other_id: str, on: bool, reason: str) -> str:
+    """The umpire's ruling: two units are in contact (or no longer), for the reason given.
+    Recorded in the battle's log like a resolution."""
+    if not reason.strip():
+        raise CampaignError("an umpire's ruling gives its reason")
+
+    def do(table: Tabletop, tactical: dict, _session) -> str:
+        unit, other = _unit(table, unit_id), _unit(table, other_id)
+        if unit.side == other.side:
+            raise CampaignError(f"{unit.name} and {other.name} are on the same side: contact is with the enemy")
+        found = in_contact(table.contacts, unit_id, other_id)
+        if on:
+            if unit.removed or other.removed:
+                raise CampaignError(f"{(unit if unit.removed else other).name} has been removed from the table")
+            if found is not None:
+                raise CampaignError(f"{unit.name} and {other.name} are already in contact")
+            contacts = [*table.contacts, Contact(unit_id, other_id, "ruling", reason.strip())]
+            text = f"in contact with {other.name}"
+        else:
+            if found is None:
+                raise CampaignError(f"{unit.name} and {other.name} are not in contact")
+            contacts = [c for c in table.contacts if c is not found]
+            text = f"no longer in contact with {other.name}"
+        tactical["contacts"] = [c.to_json() for c in contacts]
+        tactical["log"] = [*tactical["log"], {
+            "turn": table.position.turn, "bound": table.position.bound, "phase": table.phase.id, "side": unit.side,
+            "action": "ruling", "actor": unit_id, "target": other_id, "ruling": reason.strip(),
+            "ticked": [], "numbers": {}, "needed": None, "dice": None, "raw": None, "mode": None,
+            "text": f"umpire's ruling: {text} ({reason.strip()})", "effects": []}]
+        return f"{unit.name}: {text}"
+
+    return _change(session, battle_id, f"ruling: {unit_id} {'in' if on else 'out of'} contact with {other_id}", do)
+
+
 def set_option(session: CampaignSession, battle_id: int, option: str, value: str) -> str:
     def do(table: Tabletop, tactical: dict, _session) -> str:
         tactical["options"] = resolve_options(table.resolver.ruleset, {**tactical["options"], option: value})
@@ -329,18 +381,59 @@ def _unit(table: Tabletop, unit_id: str | None) -> Unit:
 
 
 def request(table: Tabletop, action: str, actor: str, target: str | None = None,
-            ticked: Sequence[str] = (), numbers: Mapping[str, int] | None = None) -> Request:
-    """A resolution checked against the card and the sequence of play: one sentence if wrong."""
+            ticked: Sequence[str] = (), numbers: Mapping[str, int] | None = None, ruling: str = "") -> Request:
+    """A resolution checked against the card and the sequence of play: one sentence if wrong.
+
+    `ruling`: the umpire's reason for taking it where the card would not (a target
+    out of contact, a second resolution of the same act in this phase)."""
     actor_unit = _unit(table, actor)
     target_unit = _unit(table, target) if target else None
     req = Request(action, actor_unit, target_unit, frozenset(ticked), dict(numbers or {}), table.options,
-                  table.units, table.phase.id, table.position.turn, table.position.bound)
+                  table.units, table.phase.id, table.position.turn, table.position.bound, table.contacts,
+                  ruling.strip())
     try:
         may_act(table.resolver, table.position, action, actor_unit.side)
         check_request(table.resolver, req)
     except RulesError as exc:
         raise CampaignError(str(exc)) from None
+    if not req.ruling:
+        done = taken(table, action, actor, target)
+        if done is not None:
+            raise CampaignError(done)
     return req
+
+
+def taken(table: Tabletop, action: str, actor: str, target: str | None) -> str | None:
+    """Why the same act of the same unit (at the same target) cannot be taken again in
+    this phase, or None: the card resolves it once."""
+    the_action = table.resolver.action(action)
+    if the_action.repeats or target is None:  # a unit saves, reads its hits... as often as it is hit
+        return None
+    at = table.position
+    for entry in table.log:
+        if (entry.get("turn"), entry.get("bound"), entry.get("phase"), entry.get("action"), entry.get("actor"),
+                entry.get("target")) == (at.turn, at.bound, table.phase.id, action, actor, target):
+            whom = f" at {table.units[target].name}" if target in table.units else ""
+            return (f"{table.units[actor].name} has already taken {the_action.title}{whom} in this phase "
+                    f"({entry['text']}); u undoes it, or an umpire's ruling takes it again")
+    return None
+
+
+def reachable(table: Tabletop, action: str, actor: str) -> tuple[list[Unit], str]:
+    """The units `action` of `actor` may take as its target now, and why the others
+    are not offered (empty when every unit of the right side is)."""
+    the_action = table.resolver.action(action)
+    me = table.units[actor]
+    side = [u for u in table.units.values() if not u.removed and u.id != actor
+            and ((u.side != me.side) if the_action.target == ENEMY else (u.side == me.side))]
+    out, why = [], ""
+    for unit in side:
+        refused = out_of_reach(the_action, me, unit, table.contacts) or taken(table, action, actor, unit.id)
+        if refused:
+            why = why or refused
+        else:
+            out.append(unit)
+    return out, why
 
 
 def prepare(table: Tabletop, req: Request) -> Prepared:
@@ -352,11 +445,13 @@ def prepare(table: Tabletop, req: Request) -> Prepared:
 
 def resolve(session: CampaignSession, battle_id: int, action: str, actor: str, target: str | None = None,
             ticked: Sequence[str] = (), numbers: Mapping[str, int] | None = None,
-            entered: Sequence[int] | None = None) -> str:
-    """Carry out one resolution: roll (or take the dice typed in), read the card, apply the result."""
+            entered: Sequence[int] | None = None, ruling: str = "") -> str:
+    """Carry out one resolution: roll (or take the dice typed in), read the card, apply the result.
+
+    `ruling`: the umpire's reason, recorded with it, for taking it where the card would not."""
 
     def do(table: Tabletop, tactical: dict, session: CampaignSession) -> str:
-        req = request(table, action, actor, target, ticked, numbers)
+        req = request(table, action, actor, target, ticked, numbers, ruling)
         the_action = table.resolver.action(action)
         prepared = prepare(table, req)
         record: DiceRecord | None = None
@@ -369,8 +464,11 @@ def resolve(session: CampaignSession, battle_id: int, action: str, actor: str, t
         units = apply_effects(table.units, outcome.effects)
         lines = [effect_text(table.resolver, table.units, e) for e in outcome.effects]
         tactical["units"] = _units_json(units)
+        contacts = contacts_after(table.resolver, table.contacts, the_action, actor, target, units)
+        tactical["contacts"] = [c.to_json() for c in contacts]
         entry = {
             "turn": table.position.turn, "bound": table.position.bound, "phase": table.phase.id,
+            "side": req.actor.side, "ruling": req.ruling,
             "action": action, "actor": actor, "target": target, "ticked": sorted(req.ticked),
             "numbers": dict(req.numbers), "needed": prepared.needed,
             "dice": prepared.dice, "raw": list(record.raw) if record else None,
@@ -433,6 +531,8 @@ def returned(session: CampaignSession, battle_id: int, winner: str) -> Return:
     if winner not in SIDES:
         raise CampaignError("say who held the field: attacker or defender")
     table = load(session, battle_id)
+    if not table.standalone:
+        battles.needs_weather(battles.load(session, battle_id))
     lines: list[str] = []
     by_force: dict[str, int] = {}
     by_side = {role: 0 for role in SIDES}

@@ -41,6 +41,10 @@ ATTACKER, DEFENDER = "attacker", "defender"
 SIDES = (ATTACKER, DEFENDER)
 ENEMY, FRIEND, NO_TARGET = "enemy", "friend", "none"  # whom an action takes as its target
 ACTIVE, BOTH, INACTIVE = "active", "both", "inactive"  # who acts in a phase
+# whom an action may reach (Action.reach): a unit in contact with the actor, or the unit that charged it
+CONTACT, CHARGER = "contact", "charger"
+# what an action does to contact (Action.contact): a charge makes it; a retreat ends the actor's
+MAKES, ENDS = "makes", "ends"
 RULESETS = ("kallistra_acw", "napoleonic_13phase", "napoleonic_uc_um", "napoleonic_d10")
 
 
@@ -206,6 +210,30 @@ class Unit:
 
 
 @dataclass(frozen=True)
+class Contact:
+    """Two units in contact: `charger` charged `charged` (how = "charge"), or the
+    umpire ruled them in contact (how = "ruling", with the reason)."""
+
+    charger: str
+    charged: str
+    how: str = "charge"
+    reason: str = ""
+
+    def touches(self, unit_id: str) -> bool:
+        return unit_id in (self.charger, self.charged)
+
+    def other(self, unit_id: str) -> str:
+        return self.charged if unit_id == self.charger else self.charger
+
+    def to_json(self) -> dict[str, str]:
+        return {"charger": self.charger, "charged": self.charged, "how": self.how, "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Contact:
+        return cls(str(raw["charger"]), str(raw["charged"]), str(raw.get("how", "charge")), str(raw.get("reason", "")))
+
+
+@dataclass(frozen=True)
 class Request:
     """One resolution as the umpire set it up."""
 
@@ -219,6 +247,8 @@ class Request:
     phase: str = ""
     turn: int = 1
     bound: str = ATTACKER  # the side whose bound it is
+    contacts: tuple[Contact, ...] = ()  # who is in contact with whom, as the battle keeps it
+    ruling: str = ""  # the umpire's reason for taking the resolution where the card would not
 
 
 @dataclass(frozen=True)
@@ -243,6 +273,12 @@ class Action:
     acts: str | None = None  # who acts, when not the phase's side: INACTIVE for a response to the enemy
     anytime: bool = False  # taken in any phase, when a result calls for it (a rout move, reading hits)
     arms: tuple[str, ...] = ()  # the arms that take it (artillery fire...); empty: any arm
+    # whom it may reach: None, any unit of the right side (range is the umpire's to
+    # measure); CONTACT, a unit in contact with the actor; CHARGER, the unit that charged it
+    reach: str | None = None
+    contact: str | None = None  # MAKES: the target is charged (contact); ENDS: the actor leaves contact
+    repeats: bool = False  # may be taken again by the same unit at the same target in the same phase
+    why: str = ""  # the card's words for whom it reaches, quoted when a target is refused
 
 
 @dataclass(frozen=True)
@@ -268,6 +304,8 @@ class Resolver:
     # the card's own name for each battle side, where the card names sides (French,
     # Austrian): battle options -> {"attacker": "French", "defender": "Austrian"}
     side_names: Callable[[Mapping[str, str]], Mapping[str, str]] = lambda options: {}
+    # states that take a unit out of contact (routing, broken, fallen back...)
+    breaks_contact: tuple[str, ...] = ()
 
     def action(self, action_id: str) -> Action:
         for action in self.actions:
@@ -385,6 +423,10 @@ def check_request(resolver: Resolver, request: Request) -> None:
             raise RulesError(f"{action.title} takes an enemy unit as its target, not {target.name}")
         if action.target == FRIEND and target.side != actor.side:
             raise RulesError(f"{action.title} takes a friendly unit as its target, not {target.name}")
+        if not request.ruling:
+            refused = out_of_reach(action, actor, target, request.contacts)
+            if refused:
+                raise RulesError(refused)
     ticks = {t.id: t for t in action.ticks(actor, target)}
     for tick_id in request.ticked:
         if tick_id not in ticks:
@@ -426,3 +468,46 @@ def effect_text(resolver: Resolver, units: Mapping[str, Unit], effect: Effect) -
     if effect.removed:
         words.append("removed from the table")
     return f"{unit.name}: " + (", ".join(words) if words else "no change")
+
+
+
+# -- contact: who may reach whom ---------------------------------------------------------
+
+
+def in_contact(contacts: Sequence[Contact], a: str, b: str) -> Contact | None:
+    return next((c for c in contacts if c.touches(a) and c.other(a) == b), None)
+
+
+def out_of_reach(action: Action, actor: Unit, target: Unit, contacts: Sequence[Contact]) -> str | None:
+    """Why the card does not let `action` of `actor` reach `target`, or None."""
+    how = (f" ({action.why})" if action.why else "")
+    if action.reach == CONTACT and in_contact(contacts, actor.id, target.id) is None:
+        return (f"{target.name} is not in contact with {actor.name}: {action.title} is only against a unit in "
+                f"contact{how}; a charge brings units into contact, j rules them in contact")
+    if action.reach == CHARGER:
+        found = in_contact(contacts, actor.id, target.id)
+        if found is None or found.charged != actor.id:
+            return (f"{target.name} has not charged {actor.name}: {action.title} answers the unit that charged it"
+                    f"{how}; j rules them in contact")
+    return None
+
+
+def contacts_after(resolver: Resolver, contacts: Sequence[Contact], action: Action, actor: str,
+                   target: str | None, units: Mapping[str, Unit]) -> list[Contact]:
+    """Who is in contact once a resolution is taken: a charge makes contact, a
+    retreat ends the actor's, and a unit removed or in a state that breaks contact
+    (routing...) is in contact with nobody."""
+    out = list(contacts)
+    if action.contact == ENDS:
+        out = [c for c in out if not c.touches(actor)]
+    if action.contact == MAKES and target is not None and in_contact(out, actor, target) is None:
+        out.append(Contact(actor, target))
+    return still_in_contact(resolver, out, units)
+
+
+def still_in_contact(resolver: Resolver, contacts: Sequence[Contact], units: Mapping[str, Unit]) -> list[Contact]:
+    def gone(unit_id: str) -> bool:
+        unit = units.get(unit_id)
+        return unit is None or unit.removed or any(unit.has(s) for s in resolver.breaks_contact)
+
+    return [c for c in contacts if not (gone(c.charger) or gone(c.charged))]

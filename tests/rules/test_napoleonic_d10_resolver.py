@@ -18,6 +18,7 @@ from rules.options import resolve_options
 from rules.resolver import (
     ATTACKER,
     DEFENDER,
+    Contact,
     Position,
     Request,
     Unit,
@@ -34,10 +35,16 @@ def unit(uid, side, arm="infantry", size=6, states=None, **attrs):
     return Unit(uid, uid, side, arm, size, size, R.attrs_for({**ARMS[arm], **attrs}), dict(states or {}))
 
 
+def paired(actor, target):
+    """The two units of a resolution in contact, as the charge that brought them together leaves them:
+    these tests read the card's procedures for the pair (the contact rule is tested in test_resolver.py)."""
+    return (Contact(target.id, actor.id),) if target is not None and target.side != actor.side else ()
+
+
 def req(action, actor, target=None, ticked=(), numbers=None, units=(), **options):
     everyone = {u.id: u for u in (actor, target, *units) if u is not None}
     request = Request(action, actor, target, frozenset(ticked), dict(numbers or {}),
-                      resolve_options("napoleonic_d10", options), everyone)
+                      resolve_options("napoleonic_d10", options), everyone, contacts=paired(actor, target))
     check_request(R, request)
     return request
 

@@ -27,6 +27,7 @@ from rules.napoleonic_uc_um.resolver import RESOLVER
 from rules.resolver import (
     ATTACKER,
     DEFENDER,
+    Contact,
     Position,
     Request,
     Unit,
@@ -46,9 +47,16 @@ def unit(uid, side=ATTACKER, arm="infantry", size=6, start=None, states=None, **
                 dict(states or {}))
 
 
+def paired(actor, target):
+    """The two units of a resolution in contact, as the charge that brought them together leaves them:
+    these tests read the card's procedures for the pair (the contact rule is tested in test_resolver.py)."""
+    return (Contact(target.id, actor.id),) if target is not None and target.side != actor.side else ()
+
+
 def req(action, actor, target=None, ticked=(), phase="3.1", units=None, options=None, **numbers):
     everyone = {u.id: u for u in [actor, target] if u is not None}
-    request = Request(action, actor, target, frozenset(ticked), numbers, options or {}, units or everyone, phase)
+    request = Request(action, actor, target, frozenset(ticked), numbers, options or {}, units or everyone, phase,
+                      contacts=paired(actor, target))
     check_request(R, request)
     return request
 

@@ -70,11 +70,15 @@ def ticked(modal: ResolutionScreen) -> set[str]:
 async def test_uc_um_melee_cavalry_against_infantry_not_in_square(campaign_file, make_app):
     # the card's CORPS A CORPS: Aguerri hits on 4+; "Cavalerie contre infanterie non
     # en carré ... - 2": a light cavalry UC needs 4+ against cavalry, 2+ against a line
+    def in_contact(session, bid):
+        for enemy in ("d1", "d2"):
+            tabletop.rule_contact(session, bid, "a1", enemy, True, "the hussars' charge reached both")
+
     game(campaign_file, "napoleonic_uc_um", [
         dict(name="Hussards", side="attacker", arm="cavalry", size="4", formation="line", kind="light"),
         dict(name="Chaplits", side="defender", arm="cavalry", size="4", formation="line", kind="light"),
         dict(name="Klüx", side="defender", arm="infantry", size="6", formation="line"),
-    ], "3.8")
+    ], "3.8", setup=in_contact)
     app = make_app(campaign_file)
     async with app.run_test(size=(80, 24)) as pilot:
         modal = await form(pilot, "a1", "melee")

@@ -42,11 +42,16 @@ def allowed_actions(table: tabletop.Tabletop, actor_id: str) -> list[tuple[str, 
     return sorted(out, key=lambda item: order.get(item[0], len(order)))
 
 
-def target_options(table: tabletop.Tabletop, actor, action) -> list[tuple[str, str]]:
-    """(label, id) of the units the action may take as its target."""
-    wanted = [u for u in table.units.values() if not u.removed and u.id != actor.id
-              and ((u.side != actor.side) if action.target == ENEMY else (u.side == actor.side))]
-    return [(f"{u.id} {u.name}", u.id) for u in wanted]
+def target_options(table: tabletop.Tabletop, actor, action, ruling: str = "") -> tuple[list[tuple[str, str]], str]:
+    """(label, id) of the units the action may take as its target, and why the others
+    are not offered; an umpire's ruling offers every unit of the right side."""
+    if ruling.strip():
+        wanted = [u for u in table.units.values() if not u.removed and u.id != actor.id
+                  and ((u.side != actor.side) if action.target == ENEMY else (u.side == actor.side))]
+        why = ""
+    else:
+        wanted, why = tabletop.reachable(table, action.id, actor.id)
+    return [(f"{u.id} {u.name}", u.id) for u in wanted], why
 
 
 def prepared_lines(prepared) -> list[str]:
@@ -96,6 +101,8 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
         self.building = False
         self.params = 0  # the same for the numbers and ticks, rebuilt on each change of target
         self.target_select: Select | None = None
+        self.ruling: Input | None = None  # the umpire's ruling, for an action with a target
+        self.ruling_text = ""
         self.params_for: str | None = None  # the target the numbers and ticks are built for
         self.numbers: dict[str, Input] = {}  # number id -> its field
         self.ticks: dict[str, TickBox] = {}  # tick id -> its box
@@ -139,15 +146,22 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
         self.target_select = None
         self.numbers, self.ticks, self.prefilled, self.defaults = {}, {}, {}, {}
         widgets: list[Widget] = []
+        self.ruling = None
         if action.target != NO_TARGET:
-            options = target_options(self.table, actor, action)
+            options, why = target_options(self.table, actor, action, self.ruling_text)
             label = "At" if action.target == ENEMY else "With"
             if options:
                 self.target_select = Select(options, value=options[0][1], allow_blank=False, id=f"target-{g}", compact=True)
                 widgets.append(Horizontal(Label(label), self.target_select, classes="field"))
             else:
                 side = "enemy" if action.target == ENEMY else "friendly"
-                widgets.append(Static(f"No {side} unit on the table to take as the target.", markup=False))
+                widgets.append(Static(f"No {side} unit to take as the target.", markup=False))
+            if why:
+                widgets.append(Static(f"Not offered: {why}", markup=False, classes="muted"))
+            # the umpire may rule against the card: the reason is recorded with the resolution
+            self.ruling = Input(self.ruling_text, placeholder="umpire's ruling: the reason to override the card",
+                                id=f"ruling-{g}", compact=True)
+            widgets.append(Horizontal(Label("Ruling"), self.ruling, classes="field"))
         widgets.append(Vertical(id=f"params-{g}", classes="params"))
         if action.help:
             widgets.append(Static(action.help, classes="muted", markup=False))
@@ -206,11 +220,11 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
             numbers[key] = int(text) if text.lstrip("-").isdigit() else text
         ticked = [key for key, box in self.ticks.items() if box.value and not box.disabled]
         return {"action": self.action_id(), "actor": self.actor_id, "target": self.target_id(), "ticked": ticked,
-                "numbers": numbers}
+                "numbers": numbers, "ruling": self.ruling_text.strip()}
 
     def prepared(self):
         c = self.choice()
-        req = tabletop.request(self.table, c["action"], c["actor"], c["target"], c["ticked"], c["numbers"])
+        req = tabletop.request(self.table, c["action"], c["actor"], c["target"], c["ticked"], c["numbers"], c["ruling"])
         return tabletop.prepare(self.table, req)
 
     def show(self) -> None:
@@ -228,6 +242,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "action":
             if event.value != self.built:  # not the Select's own first announcement
+                self.ruling_text = ""
                 await self.rebuild()
         elif self.target_select is not None and event.select is self.target_select:
             if event.value != self.params_for:  # not the Select's own first announcement
@@ -238,7 +253,15 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
     def on_checkbox_changed(self, _event: Checkbox.Changed) -> None:
         self.show()
 
-    def on_input_changed(self, _event: Input.Changed) -> None:
+    async def on_input_changed(self, event: Input.Changed) -> None:
+        if self.ruling is not None and event.input is self.ruling:
+            before, self.ruling_text = bool(self.ruling_text.strip()), event.value
+            if before != bool(event.value.strip()):  # a ruling offers every unit; none, only the card's
+                await self.rebuild()
+                if self.ruling is not None:
+                    self.ruling.focus()
+                    self.ruling.cursor_position = len(self.ruling.value)
+                return
         self.show()
 
     def on_input_submitted(self, _event: Input.Submitted) -> None:

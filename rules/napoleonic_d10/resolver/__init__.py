@@ -65,8 +65,10 @@ from rules.napoleonic_d10.resolver.units import (
 )
 from rules.resolver import (
     BOTH,
+    CONTACT,
     ENEMY,
     FRIEND,
+    MAKES,
     NO_TARGET,
     Action,
     Attribute,
@@ -152,10 +154,12 @@ STATES = (
 ACTIONS = (
     Action("initiative", "Initiative", ENEMY, in_turn(initiative.prepare), initiative.resolve,
            numbers=initiative.numbers, ticks=initiative.ticks,
-           help="A unit of each army stands for its army commander: this side's commander rolls first"),
+           help="A unit of each army stands for its army commander: this side's commander rolls first",
+           repeats=True),  # equal dice: both commanders roll again
     Action("contest_initiative", "Contest the initiative", ENEMY, in_turn(initiative.prepare), initiative.resolve,
            numbers=initiative.numbers, ticks=initiative.ticks, anytime=True,
-           help="A Division or better commander contests the initiative against the active division's commander"),
+           help="A Division or better commander contests the initiative against the active division's commander",
+           repeats=True),
     Action("move", "Roll to move", NO_TARGET, in_turn(movement.move_prepare), movement.move_resolve,
            ticks=movement.move_ticks),
     Action("local_initiative", "Local initiative", NO_TARGET, in_turn(rolled(movement.local_check, "Local initiative")),
@@ -167,7 +171,7 @@ ACTIONS = (
     Action("crash_through", "Crash through", NO_TARGET, in_turn(rolled(morale.crash_check, "Crash through")),
            morale.crash_resolve, ticks=morale.ticks),
     Action("charge", "Charge", ENEMY, in_turn(charges.charge_prepare), charges.charge_resolve,
-           numbers=charges.charge_numbers, ticks=charges.charge_ticks),
+           numbers=charges.charge_numbers, ticks=charges.charge_ticks, contact=MAKES),
     Action("fire", "Fire", ENEMY, in_turn(fire.fire_prepare), fire.fire_resolve, numbers=fire.fire_numbers,
            ticks=fire.fire_ticks),
     Action("fire_discipline", "Fire discipline", NO_TARGET, in_turn(rolled(fire.discipline_check, "Fire discipline")),
@@ -176,7 +180,7 @@ ACTIONS = (
            fire.skirmish_resolve, numbers=fire.skirmish_numbers,
            help="The unit the skirmish screen fires at rolls its class dice; its target is the enemy screen"),
     Action("melee", "Melee round", ENEMY, in_turn(charges.melee_prepare), charges.melee_resolve,
-           ticks=charges.melee_ticks),
+           ticks=charges.melee_ticks, reach=CONTACT),
     Action("morale", "Morale check", NO_TARGET, morale.prepare, morale.resolve,
            numbers=morale.numbers, ticks=morale.ticks, anytime=True),
     Action("friend_breaks", "A friend within 3\" breaks or routs", NO_TARGET, morale.friend_breaks_prepare,
@@ -201,4 +205,5 @@ RESOLVER = Resolver(
     turn_label="turn",
     unfinished=initiative.unfinished,
     converted=lambda arm, cohesion: {"cw_level": cw_level_for(cohesion)},  # conversion.toml [cw_level]
+    breaks_contact=(BROKEN,),
 )

@@ -1,0 +1,52 @@
+"""The way in to a tabletop battle (issue 24): set up whatever the weather, the
+weather asked for only when the result goes back (the pursuit needs it), and a game
+outside the campaign kept apart from the campaign's pending battles."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaigns import battles, oob, tabletop, weather
+from campaigns.errors import CampaignError
+from campaigns.session import CampaignSession
+
+
+@pytest.fixture
+def session(tmp_path):
+    s = CampaignSession.new("spring1813", tmp_path / "x.campaign", seed=1813)
+    yield s
+    s.close()
+
+
+def draft(session):
+    tree = oob.tree(session)
+    french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:1]
+    allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:1]
+    return battles.Draft("Lützen", french, allies, battles.leaders_at(session, french), battles.leaders_at(session, allies))
+
+
+def test_a_tabletop_battle_is_set_up_before_the_weather_is_rolled(session):
+    # the campaign's tables still need it for their rounds
+    with pytest.raises(CampaignError, match="roll this turn's weather before a battle"):
+        battles.begin(session, draft(session))
+    bid = battles.begin(session, draft(session), resolver="napoleonic_d10")
+    assert battles.load(session, bid).setup["weather"] is None
+    tabletop.start(session, bid)
+    with pytest.raises(CampaignError, match="roll this turn's weather first .w, the weather screen.: the pursuit"):
+        tabletop.end(session, bid, "attacker")
+    weather.roll(session, [2])
+    assert battles.load(session, bid).setup["weather"] == "clear"  # the turn's, once rolled
+    tabletop.end(session, bid, "attacker")
+    assert battles.load(session, bid).tabletop["winner"] == "attacker"
+
+
+def test_a_game_outside_the_campaign_does_not_wait_in_the_battles_phase(session):
+    game = tabletop.new_game(session, "kallistra_acw", "Gettysburg")
+    assert battles.load(session, game).status == tabletop.GAME
+    assert session.overview().pending_battles_this_turn == 0
+    tabletop.add_unit(session, game, {"name": "1st Minnesota", "side": "attacker", "arm": "infantry", "size": "4"})
+    weather.roll(session, [2])
+    battles.begin(session, draft(session), resolver="kallistra_acw")
+    assert session.overview().pending_battles_this_turn == 1  # the campaign's own battle waits
+    assert tabletop.end(session, game, "attacker") == "Tabletop game over: the attacker held the field"
+    assert battles.load(session, game).status == "done"

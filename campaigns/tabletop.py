@@ -299,17 +299,56 @@ def add_unit(session: CampaignSession, battle_id: int, values: Mapping[str, Any]
     return _change(session, battle_id, f"unit {values.get('name', '')} added", do)
 
 
-def edit_unit(session: CampaignSession, battle_id: int, unit_id: str, values: Mapping[str, Any]) -> str:
-    def do(table: Tabletop, tactical: dict, _session) -> str:
-        before = _unit(table, unit_id)
-        checked = _checked_unit(table.resolver, values, before)
-        if before.force is not None and checked["side"] != before.side:
-            raise CampaignError("a campaign force fights for its own side")
-        after = replace(before, **checked, removed=before.removed or checked["size"] == 0)
-        tactical["units"] = [after.to_json() if u["id"] == unit_id else u for u in tactical["units"]]
-        return f"{after.name} changed"
+def _edited(table: Tabletop, unit_id: str, values: Mapping[str, Any]) -> tuple[Unit, Unit, list[str]]:
+    """The unit before and after the umpire's edit, its rule set's count of losses kept
+    in step with its size, and each change as 'label old → new'."""
+    before = _unit(table, unit_id)
+    checked = _checked_unit(table.resolver, values, before)
+    if before.force is not None and checked["side"] != before.side:
+        raise CampaignError("a campaign force fights for its own side")
+    try:
+        after = table.resolver.reconcile(before, replace(before, **checked), table.options)
+    except RulesError as exc:
+        raise CampaignError(str(exc)) from None
+    after = replace(after, removed=before.removed or after.size == 0)
+    return before, after, changes(table.resolver, before, after)
 
-    return _change(session, battle_id, f"unit {unit_id} changed", do)
+
+def changes(resolver: Resolver, before: Unit, after: Unit) -> list[str]:
+    """What an edit changed, field by field, as 'label old → new'."""
+    size = resolver.size_label.title()
+    fields = [("Name", before.name, after.name), ("Side", before.side, after.side), ("Arm", before.arm, after.arm),
+              (f"{size} now", before.size, after.size), (f"{size} at start", before.start, after.start)]
+    fields += [(a.label, before.attrs.get(a.id), after.attrs.get(a.id)) for a in resolver.attributes]
+    fields.append(("Removed from the table", before.removed, after.removed))
+    return [f"{label} {_shown(old)} → {_shown(new)}" for label, old, new in fields if old != new]
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "-" if value in (None, "") else str(value)
+
+
+def edit_unit(session: CampaignSession, battle_id: int, unit_id: str, values: Mapping[str, Any]) -> str:
+    """The umpire's edit of a unit: one change of the battle, recorded old → new in the
+    battle's log (the account) and the campaign's history."""
+    _before, _after, changed = _edited(load(session, battle_id), unit_id, values)
+    if not changed:
+        return f"{_before.name}: nothing changed"  # no action: nothing to undo, nothing in the log
+
+    def do(table: Tabletop, tactical: dict, _session) -> str:
+        before, after, changed = _edited(table, unit_id, values)
+        tactical["units"] = [after.to_json() if u["id"] == unit_id else u for u in tactical["units"]]
+        text = "umpire's edit: " + "; ".join(changed)
+        tactical["log"] = [*tactical["log"], {
+            "turn": table.position.turn, "bound": table.position.bound, "phase": table.phase.id, "side": before.side,
+            "action": "edit", "actor": unit_id, "target": None, "ticked": [], "numbers": {}, "needed": None,
+            "dice": None, "raw": None, "mode": None, "text": text, "effects": [],
+            "changes": changed}]
+        return f"{after.name}: " + "; ".join(changed)
+
+    return _change(session, battle_id, f"{_before.name} ({unit_id}) edited: " + "; ".join(changed), do)
 
 
 def set_state(session: CampaignSession, battle_id: int, unit_id: str, state: str, on: bool) -> str:

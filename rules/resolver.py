@@ -306,6 +306,10 @@ class Resolver:
     side_names: Callable[[Mapping[str, str]], Mapping[str, str]] = lambda options: {}
     # states that take a unit out of contact (routing, broken, fallen back...)
     breaks_contact: tuple[str, ...] = ()
+    # a unit edited by hand (before, after, battle options) -> the unit with the rule set's
+    # own count of losses kept in step with its size, so that every reader of the losses
+    # (morale modifiers, the checklist, the return to the campaign) reads one number
+    reconcile: Callable[[Unit, Unit, Mapping[str, str]], Unit] = lambda before, after, options: after
 
     def action(self, action_id: str) -> Action:
         for action in self.actions:

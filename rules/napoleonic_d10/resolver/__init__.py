@@ -40,7 +40,7 @@ from rules.napoleonic_d10.data import (
     table,
     values_of,
 )
-from rules.napoleonic_d10.resolver import charges, fire, initiative, morale, movement
+from rules.napoleonic_d10.resolver import charges, effects, fire, initiative, morale, movement
 from rules.napoleonic_d10.resolver.initiative import in_turn
 from rules.napoleonic_d10.resolver.prepare import rolled
 from rules.napoleonic_d10.resolver.units import (
@@ -206,4 +206,5 @@ RESOLVER = Resolver(
     unfinished=initiative.unfinished,
     converted=lambda arm, cohesion: {"cw_level": cw_level_for(cohesion)},  # conversion.toml [cw_level]
     breaks_contact=(BROKEN,),
+    reconcile=effects.reconcile,
 )

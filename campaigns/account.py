@@ -25,7 +25,8 @@ def account(session: CampaignSession, battle_id: int) -> Iterator[str]:
         sp = sum(data.get("sp_by_arm", {}).values())
         side = part.get("side_name", part.get("side", "?"))
         yield f"  {role.title()} ({side}): {sp} SP; leaders: {', '.join(part.get('generals', [])) or 'none'}"
-        for name in part.get("units", {}).values():
+        units = part.get("units") or {}  # a game outside the campaign stored an empty list
+        for name in units.values() if isinstance(units, dict) else units:
             yield f"    {name}"
     facts = [label for key, label in FACTS if fight.setup.get("facts", {}).get(key)]
     yield f"  Weather {fight.setup.get('weather', '?')}; " + ("; ".join(facts) if facts else "no special situation")
@@ -71,6 +72,7 @@ def _tactical_lines(tactical: dict | None) -> Iterator[str]:
         at = f" at {names.get(entry['target'], entry['target'])}" if entry.get("target") else ""
         dice = f" [{' '.join(map(str, entry['raw']))}]" if entry.get("raw") else ""
         ruling = f" (umpire's ruling: {entry['ruling']})" if entry.get("ruling") and entry["action"] != "ruling" else ""
+        ruling += " [taken back]" if entry.get("taken_back") else ""
         bound = f"{entry['bound']}'s bound, " if alternating else ""
         yield (f"    turn {entry['turn']}, {bound}{entry['phase'].replace('_', ' ')}: "
                f"{who} ({side}), {entry['action'].replace('_', ' ')}{at}{dice}{ruling}: {entry['text']}")

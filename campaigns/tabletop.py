@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
 from campaigns import battles
@@ -33,7 +34,7 @@ from campaigns.session import CampaignSession
 from models import Battle as BattleRow
 from models import Campaign
 from models import Unit as CampaignUnit
-from rules.conversion import load_conversion, sp_lost
+from rules.conversion import apportion, load_conversion, sp_exact
 from rules.dice import DiceRecord
 from rules.errors import RulesError
 from rules.options import resolve_options
@@ -216,7 +217,7 @@ def new_game(session: CampaignSession, ruleset: str, location: str) -> int:
     with plainly(), session.store.action(f"Tabletop game at {location.strip()} ({resolver.title})") as db:
         row = BattleRow(
             turn=turn, location=location.strip(),
-            participants={role: {"side": role, "side_name": role.title(), "units": [], "generals": []} for role in SIDES},
+            participants={role: {"side": role, "side_name": role.title(), "units": {}, "generals": []} for role in SIDES},
             resolver=ruleset, status=GAME, detail={"setup": {}, "journal": [], "tactical": tactical},
         )
         db.add(row)
@@ -333,22 +334,22 @@ def _shown(value: Any) -> str:
 def edit_unit(session: CampaignSession, battle_id: int, unit_id: str, values: Mapping[str, Any]) -> str:
     """The umpire's edit of a unit: one change of the battle, recorded old → new in the
     battle's log (the account) and the campaign's history."""
-    _before, _after, changed = _edited(load(session, battle_id), unit_id, values)
+    first, _after, changed = _edited(load(session, battle_id), unit_id, values)
     if not changed:
-        return f"{_before.name}: nothing changed"  # no action: nothing to undo, nothing in the log
+        return f"{first.name}: nothing changed"  # no action: nothing to undo, nothing in the log
 
     def do(table: Tabletop, tactical: dict, _session) -> str:
-        before, after, changed = _edited(table, unit_id, values)
+        was, after, changed = _edited(table, unit_id, values)
         tactical["units"] = [after.to_json() if u["id"] == unit_id else u for u in tactical["units"]]
         text = "umpire's edit: " + "; ".join(changed)
         tactical["log"] = [*tactical["log"], {
-            "turn": table.position.turn, "bound": table.position.bound, "phase": table.phase.id, "side": before.side,
+            "turn": table.position.turn, "bound": table.position.bound, "phase": table.phase.id, "side": was.side,
             "action": "edit", "actor": unit_id, "target": None, "ticked": [], "numbers": {}, "needed": None,
             "dice": None, "raw": None, "mode": None, "text": text, "effects": [],
-            "changes": changed}]
+            "changes": changed, "before": _before(table, {unit_id})}]
         return f"{after.name}: " + "; ".join(changed)
 
-    return _change(session, battle_id, f"{_before.name} ({unit_id}) edited: " + "; ".join(changed), do)
+    return _change(session, battle_id, f"{first.name} ({unit_id}) edited: " + "; ".join(changed), do)
 
 
 def set_state(session: CampaignSession, battle_id: int, unit_id: str, state: str, on: bool) -> str:
@@ -396,7 +397,7 @@ def rule_contact(session: CampaignSession, battle_id: int, unit_id: str, other_i
             "turn": table.position.turn, "bound": table.position.bound, "phase": table.phase.id, "side": unit.side,
             "action": "ruling", "actor": unit_id, "target": other_id, "ruling": reason.strip(),
             "ticked": [], "numbers": {}, "needed": None, "dice": None, "raw": None, "mode": None,
-            "text": f"umpire's ruling: {text} ({reason.strip()})", "effects": []}]
+            "text": f"umpire's ruling: {text} ({reason.strip()})", "effects": [], "before": _before(table, set())}]
         return f"{unit.name}: {text}"
 
     return _change(session, battle_id, f"ruling: {unit_id} {'in' if on else 'out of'} contact with {other_id}", do)
@@ -450,6 +451,8 @@ def taken(table: Tabletop, action: str, actor: str, target: str | None) -> str |
         return None
     at = table.position
     for entry in table.log:
+        if entry.get("taken_back"):
+            continue
         if (entry.get("turn"), entry.get("bound"), entry.get("phase"), entry.get("action"), entry.get("actor"),
                 entry.get("target")) == (at.turn, at.bound, table.phase.id, action, actor, target):
             whom = f" at {table.units[target].name}" if target in table.units else ""
@@ -500,6 +503,7 @@ def resolve(session: CampaignSession, battle_id: int, action: str, actor: str, t
         elif entered:
             raise CampaignError(f"{the_action.title} rolls no dice")
         outcome: Outcome = the_action.resolve(req, record)
+        touched = {actor, *([target] if target else []), *(e.unit for e in outcome.effects)}
         units = apply_effects(table.units, outcome.effects)
         lines = [effect_text(table.resolver, table.units, e) for e in outcome.effects]
         tactical["units"] = _units_json(units)
@@ -512,12 +516,44 @@ def resolve(session: CampaignSession, battle_id: int, action: str, actor: str, t
             "numbers": dict(req.numbers), "needed": prepared.needed,
             "dice": prepared.dice, "raw": list(record.raw) if record else None,
             "mode": record.mode if record else None, "text": outcome.text, "effects": lines,
+            "before": _before(table, touched),
         }
         tactical["log"] = [*tactical["log"], entry]
         dice = f" [{' '.join(map(str, record.raw))}]" if record else ""
         return f"{the_action.title}, {req.actor.name}{dice}: {outcome.text}"
 
     return _change(session, battle_id, f"{action} by {actor}", do)
+
+
+def _before(table: Tabletop, unit_ids: set[str]) -> dict[str, Any]:
+    """What a log entry changes, as it was before: enough to take the entry back."""
+    return {"units": [table.units[u].to_json() for u in sorted(unit_ids) if u in table.units],
+            "contacts": [c.to_json() for c in table.contacts]}
+
+
+def take_back(session: CampaignSession, battle_id: int) -> str:
+    """Take back the last resolution (or edit, or ruling) as one step, even after the
+    phases moved on: its units and contacts are as they were before it; the phase stays
+    where it is. The entry stays in the log, marked taken back; its dice stay in the
+    campaign's dice records."""
+    table = load(session, battle_id)
+    entry = next((e for e in reversed(table.log) if not e.get("taken_back")), None)
+    if entry is None:
+        raise CampaignError("nothing to take back: no resolution yet")
+    if "before" not in entry:
+        raise CampaignError("this entry was stored before resolutions could be taken back: u undoes it")
+    who = table.units[entry["actor"]].name if entry["actor"] in table.units else entry["actor"]
+    what = entry["action"].replace("_", " ")
+
+    def do(table: Tabletop, tactical: dict, _session) -> str:
+        before = {u["id"]: u for u in entry["before"]["units"]}
+        tactical["units"] = [before.get(u["id"], u) for u in tactical["units"]]
+        tactical["contacts"] = list(entry["before"]["contacts"])
+        index = len(tactical["log"]) - 1 - next(i for i, e in enumerate(reversed(tactical["log"])) if not e.get("taken_back"))
+        tactical["log"] = [{**e, "taken_back": True} if i == index else e for i, e in enumerate(tactical["log"])]
+        return f"Taken back: {who}, {what} ({entry['text']})"
+
+    return _change(session, battle_id, f"{who}'s {what} taken back", do)
 
 
 def next_phase(session: CampaignSession, battle_id: int) -> str:
@@ -579,20 +615,30 @@ def returned(session: CampaignSession, battle_id: int, winner: str) -> Return:
         return Return(winner, {}, by_side, ["A game outside the campaign's forces: nothing goes back to the campaign."])
     conversion = load_conversion(table.resolver.ruleset)
     assert conversion is not None
+    options = resolve_options(table.resolver.ruleset, table.options)  # options added since the battle began
+    exact: dict[str, dict[str, Fraction]] = {role: {} for role in SIDES}
+    caps: dict[str, int] = {}
+    told: dict[str, tuple[str, str, int]] = {}
     with plainly(), session.store.read() as db:
         for force in sorted({u.force for u in table.units.values() if u.force}):
             row = db.get_one(CampaignUnit, force)
             mine = [u for u in table.units.values() if u.force == force]
             lost_by_arm: dict[str, int] = {}
             for u in mine:
-                lost_by_arm[u.arm] = lost_by_arm.get(u.arm, 0) + u.lost
-            sp = sum(sp_lost(conversion, arm, lost) for arm, lost in lost_by_arm.items() if arm in conversion.size)
-            sp = min(sp, row.strength_points)
-            lost_text = ", ".join(f"{n} {conversion.size_label}" for n in lost_by_arm.values())
-            lines.append(f"{row.name}: lost {lost_text} -> {sp} SP of {row.strength_points}")
+                # one number: what the rule set counts lost, a routed or broken unit whole by its option
+                lost_by_arm[u.arm] = lost_by_arm.get(u.arm, 0) + table.resolver.lost_at_end(u, options)
+            exact[mine[0].side][force] = sum((sp_exact(conversion, arm, lost) for arm, lost in lost_by_arm.items()
+                                              if arm in conversion.size), Fraction(0))
+            caps[force] = row.strength_points
+            told[force] = (row.name, ", ".join(f"{n} {conversion.size_label}" for n in lost_by_arm.values()), row.strength_points)
+    for role in SIDES:
+        shares = apportion(conversion, exact[role], caps)
+        for force, sp in shares.items():
+            name, lost_text, strength = told[force]
+            lines.append(f"{name}: lost {lost_text} ({float(exact[role][force]):.2f} SP) -> {sp} SP of {strength}")
             if sp:
                 by_force[force] = sp
-            by_side[mine[0].side] += sp
+            by_side[role] += sp
     return Return(winner, by_force, by_side, lines)
 
 

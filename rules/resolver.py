@@ -310,6 +310,9 @@ class Resolver:
     # own count of losses kept in step with its size, so that every reader of the losses
     # (morale modifiers, the checklist, the return to the campaign) reads one number
     reconcile: Callable[[Unit, Unit, Mapping[str, str]], Unit] = lambda before, after, options: after
+    # what a unit counts as lost when the battle goes back to the campaign (battle options
+    # resolved): a unit routed, broken or off the table may count whole, by a named option
+    lost_at_end: Callable[[Unit, Mapping[str, str]], int] = lambda unit, options: unit.lost
 
     def action(self, action_id: str) -> Action:
         for action in self.actions:

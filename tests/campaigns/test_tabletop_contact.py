@@ -103,3 +103,34 @@ def test_kallistra_no_hand_to_hand_against_a_unit_that_routed_at_the_charge(sess
         tabletop.next_phase(session, bid)
     offered, why = tabletop.reachable(table, "hand_to_hand", "a1")
     assert [u.id for u in offered] == ["d2"] and "Stonewall is not in contact" in why
+
+
+def test_a_melee_taken_back_in_one_step_after_the_phases_moved_on(session):
+    bid = game(session, "napoleonic_13phase", [
+        dict(name="Chasseurs", side="attacker", arm="cavalry", size="12", unit_type="light_cavalry"),
+        dict(name="IR 4", side="defender", arm="infantry", size="24", unit_type="infantry_line"),
+    ])
+    go_to(session, bid, "phase_3")
+    tabletop.resolve(session, bid, "charge", "a1", "d1")
+    go_to(session, bid, "phase_5")
+    tabletop.resolve(session, bid, "stand", "d1", "a1", entered=[1])
+    go_to(session, bid, "phase_6")
+    tabletop.resolve(session, bid, "melee", "a1", "d1")
+    assert tabletop.load(session, bid).units["d1"].removed
+    for _ in range(3):
+        tabletop.next_phase(session, bid)
+    said = tabletop.take_back(session, bid)
+    assert said.startswith("Taken back: Chasseurs, melee")
+    table = tabletop.load(session, bid)
+    assert table.phase.id == "phase_9"  # the phases stay moved on
+    assert not table.units["d1"].removed and table.units["d1"].size == 24
+    assert [(c.charger, c.charged) for c in table.contacts] == [("a1", "d1")]
+    assert table.log[-1]["action"] == "melee" and table.log[-1]["taken_back"]
+    # the next take back goes one entry further, the stand test
+    tabletop.take_back(session, bid)
+    assert [e.get("taken_back", False) for e in tabletop.load(session, bid).log] == [False, True, True]
+    # and the account keeps them, marked
+    from campaigns.account import account
+
+    told = "\n".join(account(session, bid))
+    assert "melee at IR 4" in told and told.count("[taken back]") == 2

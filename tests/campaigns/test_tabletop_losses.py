@@ -58,3 +58,24 @@ def test_stands_typed_in_are_casualty_steps_for_morale_and_stands_for_the_return
     assert "Stands now 5 → 3; Casualty steps taken 3 → 10" in told
     logged = "\n".join(log_lines(session.store))
     assert f"{unit.name} ({unit.id}) edited: Stands now 6 → 5; Casualty steps taken 0 → 3" in logged
+
+
+def test_a_uc_en_rupture_is_lost_at_the_return_by_the_named_option(session):
+    tree = oob.tree(session)
+    french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:1]
+    allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:1]
+    draft = battles.Draft("Lützen", french, allies, battles.leaders_at(session, french), battles.leaders_at(session, allies))
+    bid = battles.begin(session, draft, resolver="napoleonic_uc_um")
+    tabletop.start(session, bid)
+    table = tabletop.load(session, bid)
+    broken, hit = table.side_units("defender")[:2]
+    assert broken.force == hit.force and broken.size == 6  # 6 EC to a UC, 1 SP to a UC
+    tabletop.set_state(session, bid, broken.id, "rout", True)
+    tabletop.edit_unit(session, bid, hit.id, {"size": "5"})
+    # option broken_at_end = lost: the broken UC's 6 EC and the 1 EC hit: 7/6 SP, 1 to the nearest
+    back = tabletop.returned(session, bid, "attacker")
+    assert back.sp_by_force == {broken.force: 1}
+    assert any("lost 7 EC (1.17 SP) -> 1 SP" in line for line in back.lines)
+    tabletop.set_option(session, bid, "broken_at_end", "kept")
+    # kept: only the EC hit, 1/6 SP, which rounds to nothing
+    assert tabletop.returned(session, bid, "attacker").sp_by_force == {}

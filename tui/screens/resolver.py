@@ -125,6 +125,8 @@ class ResolverScreen(CampaignScreen):
         Binding("e", "edit", "Edit", id="resolver.edit", tooltip="Change the highlighted unit's size and attributes"),
         Binding("a", "add", "Add", id="resolver.add", tooltip="A unit entered by hand"),
         Binding("k", "markers", "Markers", id="resolver.markers", tooltip="Put a state on the highlighted unit, or take it off"),
+        Binding("z", "take_back", "Take back", id="resolver.take_back", show=False,
+                tooltip="Take back the last resolution as one step, even after the phase moved on"),
         Binding("j", "contact", "Contact", id="resolver.contact",
                 tooltip="The umpire's ruling: the highlighted unit in contact with an enemy, or no longer"),
         Binding("p", "options", "Options", id="resolver.options", tooltip="The rule set's named options for this battle"),
@@ -213,7 +215,8 @@ class ResolverScreen(CampaignScreen):
         for entry in table.log[-(LOG_LINES if lines else LOG_LINES + 1):]:
             actor = table.units.get(entry["actor"])
             dice = f" [{' '.join(map(str, entry['raw']))}]" if entry.get("raw") else ""
-            lines.append(f"{actor.id if actor else entry['actor']} {entry['action'].replace('_', ' ')}{dice}: {entry['text']}")
+            back = " [taken back]" if entry.get("taken_back") else ""
+            lines.append(f"{actor.id if actor else entry['actor']} {entry['action'].replace('_', ' ')}{dice}{back}: {entry['text']}")
         if not table.log:
             lines.append("r resolves what the highlighted unit does; n moves to the next phase.")
         self.query_one("#detail", Static).update("\n".join(lines))
@@ -248,6 +251,10 @@ class ResolverScreen(CampaignScreen):
             return
         args = {k: choice[k] for k in ("action", "actor", "target", "ticked", "numbers", "entered", "ruling")}
         self.attempt(lambda: tabletop.resolve(self.session, self.battle_id, **args))
+
+    def action_take_back(self) -> None:
+        if self._open() is not None:
+            self.attempt(lambda: tabletop.take_back(self.session, self.battle_id))
 
     def action_next_phase(self) -> None:
         if self._open() is not None:

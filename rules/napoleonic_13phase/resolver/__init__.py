@@ -130,4 +130,6 @@ RESOLVER = Resolver(
     turn_label="turn",
     unfinished=checklist.unfinished,
     breaks_contact=(HELD_OFF,),  # the charger placed 2” away: the infantry it charged stood
+    # option routed_at_end: a unit removed from the game is lost whole
+    lost_at_end=lambda u, o: u.start if u.removed and o.get("routed_at_end", "lost") == "lost" else u.lost,
 )

@@ -181,4 +181,6 @@ RESOLVER = Resolver(
     unfinished=unfinished,
     shown=(FIRE_HITS, MELEE_HITS),
     breaks_contact=(ROUT, FALLEN_BACK),
+    # option broken_at_end: a UC en rupture or off the table is lost whole
+    lost_at_end=lambda u, o: u.start if (u.removed or u.has(ROUT)) and o.get("broken_at_end", "lost") == "lost" else u.lost,
 )

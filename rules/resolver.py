@@ -313,6 +313,9 @@ class Resolver:
     # what a unit counts as lost when the battle goes back to the campaign (battle options
     # resolved): a unit routed, broken or off the table may count whole, by a named option
     lost_at_end: Callable[[Unit, Mapping[str, str]], int] = lambda unit, options: unit.lost
+    # the resolutions a unit owes now (hits waiting to be read, a morale check due),
+    # offered first when the umpire resolves for it
+    due: Callable[[Unit], tuple[str, ...]] = lambda unit: ()
 
     def action(self, action_id: str) -> Action:
         for action in self.actions:

@@ -440,6 +440,7 @@ RESOLVER = Resolver(
     unfinished=_unfinished,
     shown=(HITS,),
     breaks_contact=(ROUTING,),
+    due=lambda u: ("combat",) if u.attr(HITS) else (),
     # option routed_at_end: a unit routing or removed from play is lost whole
     lost_at_end=lambda u, o: u.start if (u.removed or u.has(ROUTING)) and o.get("routed_at_end", "lost") == "lost" else u.lost,
 )

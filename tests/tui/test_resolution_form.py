@@ -200,3 +200,21 @@ async def test_the_form_scrolls_to_the_focused_field_at_80x24(campaign_file, mak
         assert app.focused is last
         await pilot.pause()
         assert box.scroll_y > 0 and box.region.contains_region(last.region)
+
+
+async def test_a_unit_with_hits_waiting_offers_the_combat_table_first(campaign_file, make_app):
+    bid = game(campaign_file, "kallistra_acw", [
+        dict(name="Iron Brigade", side="attacker", arm="infantry", size="4"),
+        dict(name="Stonewall", side="defender", arm="infantry", size="4"),
+    ], "simultaneous_fire")
+    session = CampaignSession.open(campaign_file)
+    tabletop.edit_unit(session, bid, "d1", {"hits": "2"})
+    session.close()
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_resolver(pilot)
+        await pick_unit(pilot, "d1")
+        modal = await resolve(pilot)
+        assert modal.action_id() == "combat"
+        offered = [key for key, _ in modal.actions]
+        assert offered[0] == "combat" and offered.index("small_arms_fire") > 0

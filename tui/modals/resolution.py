@@ -37,9 +37,17 @@ def allowed_actions(table: tabletop.Tabletop, actor_id: str) -> list[tuple[str, 
         except RulesError:
             continue
         out.append((action.id, action.title))
-    # the phase's own resolutions first, in the card's order; those of any phase after
+    # what the unit owes first (hits to read...), then the phase's own resolutions in the
+    # card's order, then those of any phase; last, those with no target the card reaches
+    due = table.resolver.due(actor)
     order = {a: i for i, a in enumerate(table.phase.actions)}
-    return sorted(out, key=lambda item: order.get(item[0], len(order)))
+
+    def rank(item: tuple[str, str]) -> tuple[int, int]:
+        action = table.resolver.action(item[0])
+        unreachable = action.target != NO_TARGET and not tabletop.reachable(table, action.id, actor_id)[0]
+        return (0 if item[0] in due else 2 if unreachable else 1, order.get(item[0], len(order)))
+
+    return sorted(out, key=rank)
 
 
 def target_options(table: tabletop.Tabletop, actor, action, ruling: str = "") -> tuple[list[tuple[str, str]], str]:

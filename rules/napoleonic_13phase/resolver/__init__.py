@@ -52,8 +52,9 @@ from rules.napoleonic_13phase.resolver import (
 )
 from rules.napoleonic_13phase.resolver.units import (
     BEHIND,
-    HELD_OFF,
+    CASUALTIES,
     D6_CASUALTIES,
+    HELD_OFF,
     STATES,
     SUPPORT,
 )
@@ -130,6 +131,7 @@ RESOLVER = Resolver(
     turn_label="turn",
     unfinished=checklist.unfinished,
     breaks_contact=(HELD_OFF,),  # the charger placed 2” away: the infantry it charged stood
+    due=lambda u: (("morale",) if u.has(CASUALTIES) else ()) + (("cannot_form_line",) if u.has(D6_CASUALTIES) else ()),
     # option routed_at_end: a unit removed from the game is lost whole
     lost_at_end=lambda u, o: u.start if u.removed and o.get("routed_at_end", "lost") == "lost" else u.lost,
 )

@@ -206,5 +206,7 @@ RESOLVER = Resolver(
     unfinished=initiative.unfinished,
     converted=lambda arm, cohesion: {"cw_level": cw_level_for(cohesion)},  # conversion.toml [cw_level]
     breaks_contact=(BROKEN,),
+    due=lambda u: tuple(a for s, a in ((MORALE_DUE, "morale"), (SURRENDERING, "surrender"), (AMMO_ROLL, "ammunition"))
+                        if u.has(s)),
     reconcile=effects.reconcile,
 )

@@ -181,6 +181,7 @@ RESOLVER = Resolver(
     unfinished=unfinished,
     shown=(FIRE_HITS, MELEE_HITS),
     breaks_contact=(ROUT, FALLEN_BACK),
+    due=lambda u: ("save",) if u.attr(FIRE_HITS) or u.attr(MELEE_HITS) else (),
     # option broken_at_end: a UC en rupture or off the table is lost whole
     lost_at_end=lambda u, o: u.start if (u.removed or u.has(ROUT)) and o.get("broken_at_end", "lost") == "lost" else u.lost,
 )

@@ -250,6 +250,16 @@ def _checked_unit(resolver: Resolver, values: Mapping[str, Any], before: Unit | 
         raise CampaignError(f"a unit cannot have more {resolver.size_label} ({out['size']}) than it began with ({out['start']})")
     attrs = dict(before.attrs) if before else {}
     attrs.update({a.id: values[a.id] for a in resolver.attributes if a.id in values})
+    for a in resolver.attributes:  # choices that depend on the arm (artillery types for artillery)
+        allowed = a.choices_for(arm)
+        value = attrs.get(a.id, a.default)
+        if a.kind != "choice" or not allowed or value in allowed or value not in a.choices:
+            continue  # (a value that is no choice at all gets the attribute's own sentence)
+        if value == a.default or (before is not None and arm != before.arm and value == before.attrs.get(a.id)):
+            attrs[a.id] = allowed[0]  # left as it was: the first the arm takes
+        else:
+            raise CampaignError(f"{a.label}: {a.label_of(value)} is not one for {arm}; {arm} takes "
+                                f"{', '.join(a.label_of(c) for c in allowed)}")
     try:
         # values a rule set carries between resolutions ("_charge_target"...) are kept as they are
         carried = {k: v for k, v in attrs.items() if k.startswith("_")}

@@ -66,6 +66,15 @@ class Attribute:
     highest: int | None = None
     default: Any = None
     help: str = ""
+    labels: tuple[tuple[str, str], ...] = ()  # (choice, as shown: the card's words, accents and all)
+    by_arm: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (arm, the choices for it): artillery types for artillery
+
+    def label_of(self, value: Any) -> str:
+        return dict(self.labels).get(str(value), str(value).replace("_", " "))
+
+    def choices_for(self, arm: str | None) -> tuple[str, ...]:
+        """The choices for a unit of `arm` (every one when the attribute does not depend on the arm)."""
+        return dict(self.by_arm).get(arm, self.choices) if arm is not None else self.choices
 
     def check(self, raw: Any) -> Any:
         """The value as stored, or one clear sentence."""

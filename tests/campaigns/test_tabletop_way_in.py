@@ -50,3 +50,29 @@ def test_a_game_outside_the_campaign_does_not_wait_in_the_battles_phase(session)
     assert session.overview().pending_battles_this_turn == 1  # the campaign's own battle waits
     assert tabletop.end(session, game, "attacker") == "Tabletop game over: the attacker held the field"
     assert battles.load(session, game).status == "done"
+
+
+def test_a_unit_added_by_hand_takes_a_type_of_its_arm(session):
+    game = tabletop.new_game(session, "napoleonic_13phase", "Leipzig")
+    # the form's default type (infantry column) left as it was: the first artillery type
+    tabletop.add_unit(session, game, {"name": "Foot battery", "side": "attacker", "arm": "artillery", "size": "4",
+                                      "unit_type": "infantry_column"})
+    assert tabletop.load(session, game).units["a1"].attr("unit_type") == "limbered_artillery"
+    # a type chosen that is not the arm's: one sentence, with the card's types for the arm
+    with pytest.raises(CampaignError, match="hussars is not one for artillery; artillery takes limbered artillery, artillery"):
+        tabletop.add_unit(session, game, {"name": "Horse battery", "side": "attacker", "arm": "artillery",
+                                          "size": "4", "unit_type": "hussars"})
+    resolver = tabletop.load(session, game).resolver
+    unit_type = next(a for a in resolver.attributes if a.id == "unit_type")
+    assert unit_type.choices_for("artillery") == ("limbered_artillery", "artillery")
+
+
+def test_uc_um_qualities_read_with_the_card_s_accents(session):
+    from rules.resolver import get_resolver
+
+    quality = get_resolver("napoleonic_uc_um").attributes[0]
+    assert quality.label_of("veteran/intrepide") == "Vétéran/Intrépide"
+    assert quality.label_of("conscrit/hesitant") == "Conscrit/Hésitant"
+    formation = get_resolver("napoleonic_uc_um").attributes[1]
+    assert formation.choices_for("artillery") == ("limbered", "unlimbered")
+    assert formation.label_of("attack_column") == "attack column"

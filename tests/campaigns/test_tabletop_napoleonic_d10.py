@@ -39,7 +39,7 @@ def test_a_battle_on_the_d10_card_goes_back_to_the_campaign(tmp_path):
         tabletop.resolve(s, battle_id, "fire", a1.id, d1.id, numbers={"distance": 1}, entered=[8])
     with pytest.raises(CampaignError, match="roll for initiative"):
         tabletop.next_phase(s, battle_id)
-    assert "the attacker has the initiative" in tabletop.resolve(s, battle_id, "initiative", a1.id, d1.id, entered=[7, 3])
+    assert "the attacker has the initiative" in tabletop.resolve(s, battle_id, "initiative", a1.id, entered=[7, 3])
 
     assert tabletop.next_phase(s, battle_id) == "Turn 1, attacker: Movement"
     assert tabletop.resolve(s, battle_id, "move", a1.id, entered=[6]).endswith('Full: moves up to 8" in column (18" on road)')

@@ -155,7 +155,7 @@ async def test_13phase_fire_at_charging_cavalry(campaign_file, make_app):
 async def test_d10_fire_at_a_battery_and_a_square(campaign_file, make_app):
     # Fire: "Small Arms at Arty -5", "Square +5" follow the target picked
     def initiative(session, bid):
-        tabletop.resolve(session, bid, "initiative", "a1", "d1", entered=[5, 3])
+        tabletop.resolve(session, bid, "initiative", "a1", entered=[5, 3])
 
     game(campaign_file, "napoleonic_d10", [
         dict(name="1er Léger", side="attacker", arm="infantry", size="6", weapon="musket"),

@@ -152,9 +152,9 @@ STATES = (
 )
 
 ACTIONS = (
-    Action("initiative", "Initiative", ENEMY, in_turn(initiative.prepare), initiative.resolve,
+    Action("initiative", "Initiative", NO_TARGET, in_turn(initiative.prepare), initiative.resolve,
            numbers=initiative.numbers, ticks=initiative.ticks,
-           help="A unit of each army stands for its army commander: this side's commander rolls first",
+           help="Any unit of a side rolls for its army commander, against the enemy army's; this side rolls first",
            repeats=True),  # equal dice: both commanders roll again
     Action("contest_initiative", "Contest the initiative", ENEMY, in_turn(initiative.prepare), initiative.resolve,
            numbers=initiative.numbers, ticks=initiative.ticks, anytime=True,

@@ -110,7 +110,7 @@ def test_a_whole_turn_and_back_to_the_campaign(fought):
     next_phase()
 
     # 8. The French shoot: 6 dice at a Column, 4+; 4 4 4 4 hit.
-    with pytest.raises(CampaignError, match="the french do not move in phase 8"):
+    with pytest.raises(CampaignError, match="the French do not move in phase 8"):
         resolve("move", a2)
     assert "4 hits" in resolve("fire", a2, d3, numbers={"distance": 2}, entered=[4, 4, 4, 4, 1, 1])
     assert "moves up to 14”" in resolve("move", by_force["barclay_cavalry"][1])

@@ -354,7 +354,7 @@ def test_movement_allowance():
     assert expected.inches == 7
     assert prepare(req).needed.startswith("7” (14”; half (outside command range)")
     assert resolve(req).text.startswith("moves up to 7”")
-    with pytest.raises(RulesError, match="the french do not move in phase 8"):
+    with pytest.raises(RulesError, match="the French do not move in phase 8: the Austrians move in it"):
         prepare(request("move", horse, phase=8))
     with pytest.raises(RulesError, match="Cavalry/Artillery must stay out of woods."):
         prepare(request("move", horse, phase=3, ticked={"into_woods"}))

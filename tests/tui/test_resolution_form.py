@@ -218,3 +218,26 @@ async def test_a_unit_with_hits_waiting_offers_the_combat_table_first(campaign_f
         assert modal.action_id() == "combat"
         offered = [key for key, _ in modal.actions]
         assert offered[0] == "combat" and offered.index("small_arms_fire") > 0
+
+
+async def test_uc_um_charged_test_b_pre_ticks_infantry_charged_by_cavalry(campaign_file, make_app):
+    # MORAL: "Inf. non en carré ou en désordre et chargée/contact avec la Cavalerie + 1":
+    # Aguerri/Confiant tests on 4+; charged by cavalry, 5+; charged by infantry, 4+
+    def charged(session, bid):
+        tabletop.rule_contact(session, bid, "a1", "d1", True, "the hussars charged")
+        tabletop.rule_contact(session, bid, "a2", "d1", True, "the voltigeurs charged too")
+        for unit_id, state in (("a1", "charging"), ("a2", "charging"), ("d1", "charged")):
+            tabletop.set_state(session, bid, unit_id, state, True)
+
+    game(campaign_file, "napoleonic_uc_um", [
+        dict(name="Hussards", side="attacker", arm="cavalry", size="4", formation="line", kind="light"),
+        dict(name="Voltigeurs", side="attacker", arm="infantry", size="6", formation="line"),
+        dict(name="Klüx", side="defender", arm="infantry", size="6", formation="line"),
+    ], "3.4", setup=charged)
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        modal = await form(pilot, "d1", "test_b")
+        assert modal.target_id() == "a1" and "open_infantry_vs_cavalry" in ticked(modal)
+        assert needs(modal).startswith("Needs: 5")
+        shown = await retarget(pilot, modal, "a2")
+        assert "open_infantry_vs_cavalry" not in ticked(modal) and shown.startswith("Needs: 4")

@@ -325,6 +325,10 @@ class Resolver:
     # the resolutions a unit owes now (hits waiting to be read, a morale check due),
     # offered first when the umpire resolves for it
     due: Callable[[Unit], tuple[str, ...]] = lambda unit: ()
+    # ticks pre-filled from the forces: (action id, actor, the battle's leaders as
+    # (side, name, rating)) -> tick ids (d10's initiative: the commanders' ratings)
+    prefill: Callable[[str, Unit, Sequence[tuple[str, str, str]]], frozenset[str]] = (
+        lambda action, actor, leaders: frozenset())
 
     def action(self, action_id: str) -> Action:
         for action in self.actions:

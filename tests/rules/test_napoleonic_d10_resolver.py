@@ -500,3 +500,14 @@ def test_a_contest_of_the_initiative_shows_the_command_radius():
     a, d = unit("a1", ATTACKER), unit("d1", DEFENDER, states={"initiative": 1})
     p = prepare(req("contest_initiative", a, d))
     assert 'Command Radius: Divisional 15", Corps 24", Army 36"' in p.notes
+
+
+def test_initiative_ticks_the_commanders_ratings_from_the_forces():
+    from rules.napoleonic_d10.resolver.initiative import prefill
+
+    leaders = [(ATTACKER, "Ney", "good"), (ATTACKER, "Napoleon", "superior"), (DEFENDER, "Blücher", "poor")]
+    assert prefill("initiative", unit("a1", ATTACKER), leaders) == {"own_superior", "other_poor"}
+    assert prefill("initiative", unit("d1", DEFENDER), leaders) == {"own_poor", "other_superior"}
+    # an average commander has no modifier to tick
+    assert prefill("initiative", unit("d1", DEFENDER), [(DEFENDER, "Wittgenstein", "average")]) == frozenset()
+    assert prefill("move", unit("a1", ATTACKER), leaders) == frozenset()

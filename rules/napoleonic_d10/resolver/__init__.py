@@ -209,4 +209,5 @@ RESOLVER = Resolver(
     due=lambda u: tuple(a for s, a in ((MORALE_DUE, "morale"), (SURRENDERING, "surrender"), (AMMO_ROLL, "ammunition"))
                         if u.has(s)),
     reconcile=effects.reconcile,
+    prefill=initiative.prefill,
 )

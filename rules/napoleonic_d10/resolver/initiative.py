@@ -84,6 +84,25 @@ def ticks(actor: Unit, target: Unit | None) -> list[Tick]:
     return out
 
 
+def prefill(action: str, actor: Unit, leaders) -> frozenset[str]:
+    """The commanders' ratings ticked from the forces. The hand-off keeps each leader's
+    rating but not his rank, so the best-rated leader present is read as the side's
+    commander; the umpire unticks it when another commands."""
+    if action not in ("initiative", "contest_initiative"):
+        return frozenset()
+    ladder = ("poor", "average", "good", "excellent", "superior")
+    best: dict[str, str] = {}
+    for side, _name, rating in leaders:
+        if rating in ladder and ladder.index(rating) > ladder.index(best.get(side, "poor")):
+            best[side] = rating
+        best.setdefault(side, rating)
+    out = set()
+    for who, side in (("own", actor.side), ("other", enemy_of(actor.side))):
+        if best.get(side) in RATED:
+            out.add(f"{who}_{best[side]}")
+    return frozenset(out)
+
+
 def numbers(actor: Unit, target: Unit | None) -> list[Number]:
     return [Number("grand_tac_own", "Grand-Tac points allotted by this side", 0, 20, 0),
             Number("grand_tac_other", "Grand-Tac points allotted by the other side", 0, 20, 0)]

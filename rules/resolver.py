@@ -134,6 +134,19 @@ class Number:
     lowest: int = 0
     highest: int | None = None
     default: int = 0
+    decimal: bool = False  # the card prints decimals here (UC/UM's '7,5 +' cm): 7.5 or 7,5 is typed
+
+    def parse(self, text: str) -> int | float | str:
+        """The number typed, as the resolution takes it; the text itself when it is none
+        (the check then says why)."""
+        text = text.strip()
+        if text.lstrip("-").isdigit():
+            return int(text)
+        if self.decimal:
+            whole, sep, part = text.replace(",", ".").partition(".")
+            if sep and whole.lstrip("-").isdigit() and part.isdigit() and len(part) <= 2:
+                return float(f"{whole}.{part}")
+        return text
 
 
 @dataclass(frozen=True)
@@ -458,9 +471,12 @@ def check_request(resolver: Resolver, request: Request) -> None:
             raise RulesError(f"{ticks[tick_id].label}: {ticks[tick_id].excluded}")
     for number in action.numbers(actor, target):
         value = request.numbers.get(number.id, number.default)
-        if not isinstance(value, int) or value < number.lowest or (number.highest is not None and value > number.highest):
+        kind_ok = isinstance(value, int) or (number.decimal and isinstance(value, float))
+        if isinstance(value, bool) or not kind_ok or value < number.lowest or (
+                number.highest is not None and value > number.highest):
             top = f" to {number.highest}" if number.highest is not None else " or more"
-            raise RulesError(f"{number.label} must be a whole number of {number.lowest}{top}, not {value!r}")
+            what = "a number (7,5 or 7.5)" if number.decimal else "a whole number"
+            raise RulesError(f"{number.label} must be {what} of {number.lowest}{top}, not {value!r}")
 
 
 def apply_effects(units: Mapping[str, Unit], effects: Sequence[Effect]) -> dict[str, Unit]:

@@ -436,3 +436,16 @@ def test_limbered_artillery_with_no_battery_named_moves_as_foot_artillery():
     # 'Artilerie à pied attelée' 15 cm in good going
     guns = unit("a1", arm="artillery", formation="limbered", battery="-")
     assert R.action("move").prepare(req("move", guns, phase="2.4")).needed == "15 cm"
+
+
+def test_the_card_s_decimal_distance_7_5_cm():
+    # 'Autres armes 1 20 7,5 +': long range (+2) from 7,5 cm, typed as the card prints it
+    distance = next(n for n in R.action("fire").numbers(unit("a1"), None) if n.id == "distance")
+    assert distance.decimal and distance.parse("7,5") == 7.5 and distance.parse("7.5") == 7.5
+    assert distance.parse("7,55x") == "7,55x" and distance.parse("12") == 12
+    a, d = unit("a1", weapon="other"), unit("d1", DEFENDER)
+    at_long = R.action("fire").prepare(req("fire", a, d, firing_ec=3, distance=7.5)).needed
+    short = R.action("fire").prepare(req("fire", a, d, firing_ec=3, distance=7)).needed
+    assert "Longue portée (Long range) +2" in at_long and "Longue portée" not in short
+    with pytest.raises(RulesError, match="must be a whole number of 1"):  # EC firing stay whole
+        req("fire", a, d, firing_ec=2.5, distance=7.5)

@@ -241,3 +241,27 @@ async def test_uc_um_charged_test_b_pre_ticks_infantry_charged_by_cavalry(campai
         assert needs(modal).startswith("Needs: 5")
         shown = await retarget(pilot, modal, "a2")
         assert "open_infantry_vs_cavalry" not in ticked(modal) and shown.startswith("Needs: 4")
+
+
+async def test_uc_um_distance_typed_with_the_card_s_decimal_comma(campaign_file, make_app):
+    game(campaign_file, "napoleonic_uc_um", [
+        dict(name="Voltigeurs", side="attacker", arm="infantry", size="6", formation="line", weapon="other"),
+        dict(name="Klüx", side="defender", arm="infantry", size="6", formation="line"),
+    ], "3.1")
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        modal = await form(pilot, "a1", "fire")
+        modal.numbers["distance"].value = "7,5"  # 'Autres armes ... 7,5 +': long range from 7,5 cm
+        shown = await wait_for(pilot, "Longue portée")
+        assert "must be" not in shown
+        modal.numbers["distance"].value = "7"
+        for _ in range(20):
+            await pilot.pause()
+            if "Longue portée" not in needs(modal):
+                break
+        assert "Longue portée" not in needs(modal)
+        modal.numbers["distance"].value = "7,5"
+        await wait_for(pilot, "Longue portée")
+        await pilot.press("ctrl+r")
+        await wait_for_screen(pilot, ResolverScreen)
+        assert tabletop.load(app.session, 1).log[-1]["numbers"]["distance"] == 7.5

@@ -117,6 +117,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
         self.ticks: dict[str, TickBox] = {}  # tick id -> its box
         self.prefilled: dict[str, bool] = {}  # tick id -> as stored state pre-filled it
         self.defaults: dict[str, str] = {}  # number id -> its default, as shown
+        self.number_defs: dict[str, Any] = {}  # number id -> the card's Number (whole or decimal)
 
     def compose(self) -> ComposeResult:
         actor = self.table.units[self.actor_id]
@@ -205,6 +206,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
         widgets: list[Widget] = []
         for number in action.numbers(actor, target):
             self.defaults[number.id] = str(number.default)
+            self.number_defs[number.id] = number
             field = Input(typed.get(number.id, str(number.default)), id=f"n-{number.id}-{p}", compact=True)
             self.numbers[number.id] = field
             widgets.append(Horizontal(Static(number.label, markup=False, classes="tick-text"), field, classes="number"))
@@ -228,8 +230,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
         """What the umpire set up, as campaigns.tabletop.resolve takes it; numbers unchecked."""
         numbers: dict[str, Any] = {}
         for key, widget in self.numbers.items():
-            text = widget.value.strip()
-            numbers[key] = int(text) if text.lstrip("-").isdigit() else text
+            numbers[key] = self.number_defs[key].parse(widget.value)
         ticked = [key for key, box in self.ticks.items() if box.value and not box.disabled]
         return {"action": self.action_id(), "actor": self.actor_id, "target": self.target_id(), "ticked": ticked,
                 "numbers": numbers, "ruling": self.ruling_text.strip()}

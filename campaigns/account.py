@@ -12,6 +12,7 @@ from campaigns.log import dice_line
 from campaigns.session import CampaignSession
 from models import Battle as BattleRow
 from models import DiceRoll, Event
+from rules.resolver import get_resolver
 
 
 def account(session: CampaignSession, battle_id: int) -> Iterator[str]:
@@ -24,7 +25,8 @@ def account(session: CampaignSession, battle_id: int) -> Iterator[str]:
         sp = sum(data.get("sp_by_arm", {}).values())
         side = part.get("side_name", part.get("side", "?"))
         yield f"  {role.title()} ({side}): {sp} SP; leaders: {', '.join(part.get('generals', [])) or 'none'}"
-        for name in part.get("units", {}).values():
+        units = part.get("units") or {}  # a game outside the campaign stored an empty list
+        for name in units.values() if isinstance(units, dict) else units:
             yield f"    {name}"
     facts = [label for key, label in FACTS if fight.setup.get("facts", {}).get(key)]
     yield f"  Weather {fight.setup.get('weather', '?')}; " + ("; ".join(facts) if facts else "no special situation")
@@ -60,13 +62,20 @@ def _tactical_lines(tactical: dict | None) -> Iterator[str]:
     if not tactical:
         return
     names = {u["id"]: u["name"] for u in tactical.get("units", [])}
-    yield f"  On the tabletop under {tactical['ruleset']}: {len(tactical.get('log', []))} resolutions"
-    for entry in tactical.get("log", []):
+    sides = {u["id"]: u["side"] for u in tactical.get("units", [])}
+    log = tactical.get("log", [])
+    alternating = get_resolver(tactical["ruleset"]).alternating  # a bound of each side; else one turn for both
+    yield f"  On the tabletop under {tactical['ruleset']}: {len(log)} entr{'y' if len(log) == 1 else 'ies'} (resolutions, the umpire's edits and rulings)"
+    for entry in log:
         who = names.get(entry["actor"], entry["actor"])
+        side = entry.get("side") or sides.get(entry["actor"], "")  # the side that acted, not whose bound it is
         at = f" at {names.get(entry['target'], entry['target'])}" if entry.get("target") else ""
         dice = f" [{' '.join(map(str, entry['raw']))}]" if entry.get("raw") else ""
-        yield (f"    turn {entry['turn']}, {entry['bound']}, {entry['phase'].replace('_', ' ')}: "
-               f"{who}, {entry['action'].replace('_', ' ')}{at}{dice}: {entry['text']}")
+        ruling = f" (umpire's ruling: {entry['ruling']})" if entry.get("ruling") and entry["action"] != "ruling" else ""
+        ruling += " [taken back]" if entry.get("taken_back") else ""
+        bound = f"{entry['bound']}'s bound, " if alternating else ""
+        yield (f"    turn {entry['turn']}, {bound}{entry['phase'].replace('_', ' ')}: "
+               f"{who} ({side}), {entry['action'].replace('_', ' ')}{at}{dice}{ruling}: {entry['text']}")
         for line in entry.get("effects", []):
             yield f"      {line}"
     if tactical.get("ended"):

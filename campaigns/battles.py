@@ -121,6 +121,13 @@ def current_weather(session: CampaignSession) -> str:
     return weather_name(turn.weather)
 
 
+def weather_if_rolled(session: CampaignSession, turn: int | None = None) -> str | None:
+    """The weather of `turn` (this turn by default), or None while it is not rolled."""
+    with plainly(), session.store.read() as db:
+        row = db.get(Turn, turn if turn is not None else db.get_one(Campaign, 1).turn)
+    return weather_name(row.weather) if row is not None and row.weather else None
+
+
 def leaders_at(session: CampaignSession, unit_ids: list[str]) -> list[str]:
     """The generals the units are attached to: the leaders present by default."""
     with plainly(), session.store.read() as db:
@@ -148,7 +155,9 @@ def begin(session: CampaignSession, draft: Draft, resolver: str = TABLES) -> int
         raise CampaignError("a battle needs at least one force on each side")
     if set(draft.attacker_units) & set(draft.defender_units):
         raise CampaignError("a force cannot fight on both sides")
-    weather = draft.weather or current_weather(session)
+    # the tables need the weather for the rounds; a tabletop battle only for the pursuit after it,
+    # so it is set up whatever the weather and takes the turn's once rolled (`load`)
+    weather = draft.weather or (current_weather(session) if resolver == TABLES else weather_if_rolled(session))
     with plainly(), session.store.read() as db:
         sides = {
             ATTACKER: _side(db, draft.attacker_units, draft.attacker_generals),
@@ -288,6 +297,10 @@ def load(session: CampaignSession, battle_id: int) -> Fight:
         if row is None:
             raise CampaignError(f"there is no battle {battle_id}")
         detail = dict(row.detail)
+        if "setup" in detail and "weather" in detail["setup"] and detail["setup"]["weather"] is None:
+            turn = db.get(Turn, row.turn)  # a tabletop battle set up before the weather was rolled
+            if turn is not None and turn.weather:
+                detail["setup"] = {**detail["setup"], "weather": weather_name(turn.weather)}
     journal = list(detail.get("journal", []))
     battle = _rebuild(detail["setup"], journal) if row.resolver == TABLES and "setup" in detail else None
     return Fight(
@@ -518,6 +531,14 @@ def checked_tabletop(typed: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def needs_weather(fight: Fight) -> None:
+    """A tabletop battle set up before the weather was rolled returns its result once it is:
+    the pursuit after it depends on the weather (none in mud)."""
+    if "sides" in fight.setup and fight.setup.get("weather") is None:
+        raise CampaignError("roll this turn's weather first (w, the weather screen): the pursuit after the battle "
+                            "depends on it")
+
+
 def record_tabletop(session: CampaignSession, battle_id: int, typed: Mapping[str, Any]) -> str:
     """Store the tabletop battle's result, as the players report it (one action)."""
     result = checked_tabletop(typed)
@@ -528,6 +549,7 @@ def record_tabletop(session: CampaignSession, battle_id: int, typed: Mapping[str
         raise CampaignError(f"battle {battle_id} is over and applied")
     if fight.tactical:
         raise CampaignError("this battle is on the resolver screen: ending it there returns the result")
+    needs_weather(fight)
     sides = fight.setup["sides"]
     for role in (ATTACKER, DEFENDER):
         total = sum(sides[role]["sp_by_arm"].values())
@@ -550,7 +572,7 @@ def settlement(session: CampaignSession, battle_id: int) -> Settlement:
     by_unit: dict[str, int] = {}
     if fight.battle is not None:
         if not fight.ready_to_apply:
-            raise CampaignError("the battle is not over yet" if not fight.battle.finished else "roll the pursuit first")
+            raise CampaignError("the battle is not over yet" if not fight.battle.finished else "roll the pursuit first: r on the battle screen rolls it")
         outcome = fight.battle.outcome
         assert outcome is not None
         for role in (ATTACKER, DEFENDER):
@@ -561,7 +583,7 @@ def settlement(session: CampaignSession, battle_id: int) -> Settlement:
         if fight.tabletop is None:
             raise CampaignError("type the tabletop result first")
         if not fight.ready_to_apply:
-            raise CampaignError("roll the pursuit first")
+            raise CampaignError("roll the pursuit first: r on the battle screen rolls it")
         winner = fight.tabletop["winner"]
         loser = DEFENDER if winner == ATTACKER else ATTACKER
         losses = {role: fight.tabletop[role] for role in (ATTACKER, DEFENDER)}

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
 from campaigns import battles
@@ -33,7 +34,7 @@ from campaigns.session import CampaignSession
 from models import Battle as BattleRow
 from models import Campaign
 from models import Unit as CampaignUnit
-from rules.conversion import load_conversion, sp_lost
+from rules.conversion import apportion, load_conversion, sp_exact
 from rules.dice import DiceRecord
 from rules.errors import RulesError
 from rules.options import resolve_options
@@ -41,7 +42,9 @@ from rules.resolver import (
     ATTACKER,
     DEFENDER,
     RULESETS,
+    ENEMY,
     SIDES,
+    Contact,
     Outcome,
     Position,
     Prepared,
@@ -51,11 +54,21 @@ from rules.resolver import (
     advance,
     apply_effects,
     check_request,
+    contacts_after,
     effect_text,
     get_resolver,
+    in_contact,
     may_act,
     new_bound_states,
+    out_of_reach,
+    still_in_contact,
 )
+
+
+# A game outside the campaign's forces is "game" while it is played, not "pending":
+# the campaign's Battles phase waits for its own battles only.
+GAME = "game"
+PLAYING = ("pending", GAME)
 
 
 @dataclass(frozen=True)
@@ -73,6 +86,7 @@ class Tabletop:
     log: list[dict[str, Any]]
     ended: dict[str, Any] | None
     standalone: bool  # entered by hand, outside the campaign's forces
+    contacts: tuple[Contact, ...] = ()  # who is in contact with whom (charges, the umpire's rulings)
 
     @property
     def phase(self):
@@ -119,6 +133,7 @@ def load(session: CampaignSession, battle_id: int) -> Tabletop:
         log=list(tactical.get("log", [])),
         ended=tactical.get("ended"),
         standalone=bool(tactical.get("standalone", False)),
+        contacts=tuple(Contact.from_json(c) for c in tactical.get("contacts", [])),
     )
 
 
@@ -204,8 +219,8 @@ def new_game(session: CampaignSession, ruleset: str, location: str) -> int:
     with plainly(), session.store.action(f"Tabletop game at {location.strip()} ({resolver.title})") as db:
         row = BattleRow(
             turn=turn, location=location.strip(),
-            participants={role: {"side": role, "side_name": role.title(), "units": [], "generals": []} for role in SIDES},
-            resolver=ruleset, status="pending", detail={"setup": {}, "journal": [], "tactical": tactical},
+            participants={role: {"side": role, "side_name": role.title(), "units": {}, "generals": []} for role in SIDES},
+            resolver=ruleset, status=GAME, detail={"setup": {}, "journal": [], "tactical": tactical},
         )
         db.add(row)
         db.flush()
@@ -237,6 +252,16 @@ def _checked_unit(resolver: Resolver, values: Mapping[str, Any], before: Unit | 
         raise CampaignError(f"a unit cannot have more {resolver.size_label} ({out['size']}) than it began with ({out['start']})")
     attrs = dict(before.attrs) if before else {}
     attrs.update({a.id: values[a.id] for a in resolver.attributes if a.id in values})
+    for a in resolver.attributes:  # choices that depend on the arm (artillery types for artillery)
+        allowed = a.choices_for(arm)
+        value = attrs.get(a.id, a.default)
+        if a.kind != "choice" or not allowed or value in allowed or value not in a.choices:
+            continue  # (a value that is no choice at all gets the attribute's own sentence)
+        if value == a.default or (before is not None and arm != before.arm and value == before.attrs.get(a.id)):
+            attrs[a.id] = allowed[0]  # left as it was: the first the arm takes
+        else:
+            raise CampaignError(f"{a.label}: {a.label_of(value)} is not one for {arm}; {arm} takes "
+                                f"{', '.join(a.label_of(c) for c in allowed)}")
     try:
         # values a rule set carries between resolutions ("_charge_target"...) are kept as they are
         carried = {k: v for k, v in attrs.items() if k.startswith("_")}
@@ -251,7 +276,7 @@ def _changing(session: CampaignSession, battle_id: int, description: str) -> Ite
     """One change of a tactical battle still being fought, as one campaign action:
     the battle as it stands, its stored tactical part (saved on leaving) and its row."""
     table = load(session, battle_id)
-    if table.status != "pending" or table.ended:
+    if table.status not in PLAYING or table.ended:
         raise CampaignError(f"battle {battle_id} is over")
     with plainly(), session.store.action(f"Battle #{battle_id} at {table.location}: {description}") as db:
         row = db.get_one(BattleRow, battle_id)
@@ -260,6 +285,10 @@ def _changing(session: CampaignSession, battle_id: int, description: str) -> Ite
             yield table, tactical, row
         except RulesError as exc:
             raise CampaignError(str(exc)) from None
+        # a unit removed, routing or fallen back (by any change) is in contact with nobody
+        units = {u["id"]: Unit.from_json(u) for u in tactical["units"]}
+        contacts = [Contact.from_json(c) for c in tactical.get("contacts", [])]
+        tactical["contacts"] = [c.to_json() for c in still_in_contact(table.resolver, contacts, units)]
         _save(db, battle_id, tactical)
 
 
@@ -283,17 +312,56 @@ def add_unit(session: CampaignSession, battle_id: int, values: Mapping[str, Any]
     return _change(session, battle_id, f"unit {values.get('name', '')} added", do)
 
 
-def edit_unit(session: CampaignSession, battle_id: int, unit_id: str, values: Mapping[str, Any]) -> str:
-    def do(table: Tabletop, tactical: dict, _session) -> str:
-        before = _unit(table, unit_id)
-        checked = _checked_unit(table.resolver, values, before)
-        if before.force is not None and checked["side"] != before.side:
-            raise CampaignError("a campaign force fights for its own side")
-        after = replace(before, **checked, removed=before.removed or checked["size"] == 0)
-        tactical["units"] = [after.to_json() if u["id"] == unit_id else u for u in tactical["units"]]
-        return f"{after.name} changed"
+def _edited(table: Tabletop, unit_id: str, values: Mapping[str, Any]) -> tuple[Unit, Unit, list[str]]:
+    """The unit before and after the umpire's edit, its rule set's count of losses kept
+    in step with its size, and each change as 'label old → new'."""
+    before = _unit(table, unit_id)
+    checked = _checked_unit(table.resolver, values, before)
+    if before.force is not None and checked["side"] != before.side:
+        raise CampaignError("a campaign force fights for its own side")
+    try:
+        after = table.resolver.reconcile(before, replace(before, **checked), table.options)
+    except RulesError as exc:
+        raise CampaignError(str(exc)) from None
+    after = replace(after, removed=before.removed or after.size == 0)
+    return before, after, changes(table.resolver, before, after)
 
-    return _change(session, battle_id, f"unit {unit_id} changed", do)
+
+def changes(resolver: Resolver, before: Unit, after: Unit) -> list[str]:
+    """What an edit changed, field by field, as 'label old → new'."""
+    size = resolver.size_label.title()
+    fields = [("Name", before.name, after.name), ("Side", before.side, after.side), ("Arm", before.arm, after.arm),
+              (f"{size} now", before.size, after.size), (f"{size} at start", before.start, after.start)]
+    fields += [(a.label, before.attrs.get(a.id), after.attrs.get(a.id)) for a in resolver.attributes]
+    fields.append(("Removed from the table", before.removed, after.removed))
+    return [f"{label} {_shown(old)} → {_shown(new)}" for label, old, new in fields if old != new]
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "-" if value in (None, "") else str(value)
+
+
+def edit_unit(session: CampaignSession, battle_id: int, unit_id: str, values: Mapping[str, Any]) -> str:
+    """The umpire's edit of a unit: one change of the battle, recorded old → new in the
+    battle's log (the account) and the campaign's history."""
+    first, _after, changed = _edited(load(session, battle_id), unit_id, values)
+    if not changed:
+        return f"{first.name}: nothing changed"  # no action: nothing to undo, nothing in the log
+
+    def do(table: Tabletop, tactical: dict, _session) -> str:
+        was, after, changed = _edited(table, unit_id, values)
+        tactical["units"] = [after.to_json() if u["id"] == unit_id else u for u in tactical["units"]]
+        text = "umpire's edit: " + "; ".join(changed)
+        tactical["log"] = [*tactical["log"], {
+            "turn": table.position.turn, "bound": table.position.bound, "phase": table.phase.id, "side": was.side,
+            "action": "edit", "actor": unit_id, "target": None, "ticked": [], "numbers": {}, "needed": None,
+            "dice": None, "raw": None, "mode": None, "text": text, "effects": [],
+            "changes": changed, "before": _before(table, {unit_id})}]
+        return f"{after.name}: " + "; ".join(changed)
+
+    return _change(session, battle_id, f"{first.name} ({unit_id}) edited: " + "; ".join(changed), do)
 
 
 def set_state(session: CampaignSession, battle_id: int, unit_id: str, state: str, on: bool) -> str:
@@ -311,6 +379,40 @@ def set_state(session: CampaignSession, battle_id: int, unit_id: str, state: str
         return f"{unit.name}: {label}" if on else f"{unit.name}: no longer {label}"
 
     return _change(session, battle_id, f"{state} {'on' if on else 'off'} {unit_id}", do)
+
+
+def rule_contact(session: CampaignSession, battle_id: int, unit_id: str, other_id: str, on: bool, reason: str) -> str:
+    """The umpire's ruling: two units are in contact (or no longer), for the reason given.
+    Recorded in the battle's log like a resolution."""
+    if not reason.strip():
+        raise CampaignError("an umpire's ruling gives its reason")
+
+    def do(table: Tabletop, tactical: dict, _session) -> str:
+        unit, other = _unit(table, unit_id), _unit(table, other_id)
+        if unit.side == other.side:
+            raise CampaignError(f"{unit.name} and {other.name} are on the same side: contact is with the enemy")
+        found = in_contact(table.contacts, unit_id, other_id)
+        if on:
+            if unit.removed or other.removed:
+                raise CampaignError(f"{(unit if unit.removed else other).name} has been removed from the table")
+            if found is not None:
+                raise CampaignError(f"{unit.name} and {other.name} are already in contact")
+            contacts = [*table.contacts, Contact(unit_id, other_id, "ruling", reason.strip())]
+            text = f"in contact with {other.name}"
+        else:
+            if found is None:
+                raise CampaignError(f"{unit.name} and {other.name} are not in contact")
+            contacts = [c for c in table.contacts if c is not found]
+            text = f"no longer in contact with {other.name}"
+        tactical["contacts"] = [c.to_json() for c in contacts]
+        tactical["log"] = [*tactical["log"], {
+            "turn": table.position.turn, "bound": table.position.bound, "phase": table.phase.id, "side": unit.side,
+            "action": "ruling", "actor": unit_id, "target": other_id, "ruling": reason.strip(),
+            "ticked": [], "numbers": {}, "needed": None, "dice": None, "raw": None, "mode": None,
+            "text": f"umpire's ruling: {text} ({reason.strip()})", "effects": [], "before": _before(table, set())}]
+        return f"{unit.name}: {text}"
+
+    return _change(session, battle_id, f"ruling: {unit_id} {'in' if on else 'out of'} contact with {other_id}", do)
 
 
 def set_option(session: CampaignSession, battle_id: int, option: str, value: str) -> str:
@@ -331,18 +433,61 @@ def _unit(table: Tabletop, unit_id: str | None) -> Unit:
 
 
 def request(table: Tabletop, action: str, actor: str, target: str | None = None,
-            ticked: Sequence[str] = (), numbers: Mapping[str, int] | None = None) -> Request:
-    """A resolution checked against the card and the sequence of play: one sentence if wrong."""
+            ticked: Sequence[str] = (), numbers: Mapping[str, int] | None = None, ruling: str = "") -> Request:
+    """A resolution checked against the card and the sequence of play: one sentence if wrong.
+
+    `ruling`: the umpire's reason for taking it where the card would not (a target
+    out of contact, a second resolution of the same act in this phase)."""
     actor_unit = _unit(table, actor)
     target_unit = _unit(table, target) if target else None
     req = Request(action, actor_unit, target_unit, frozenset(ticked), dict(numbers or {}), table.options,
-                  table.units, table.phase.id, table.position.turn, table.position.bound)
+                  table.units, table.phase.id, table.position.turn, table.position.bound, table.contacts,
+                  ruling.strip())
     try:
         may_act(table.resolver, table.position, action, actor_unit.side)
         check_request(table.resolver, req)
     except RulesError as exc:
         raise CampaignError(str(exc)) from None
+    if not req.ruling:
+        done = taken(table, action, actor, target)
+        if done is not None:
+            raise CampaignError(done)
     return req
+
+
+def taken(table: Tabletop, action: str, actor: str, target: str | None) -> str | None:
+    """Why the same act of the same unit (at the same target) cannot be taken again in
+    this phase, or None: the card resolves it once."""
+    the_action = table.resolver.action(action)
+    if the_action.repeats or target is None:  # a unit saves, reads its hits... as often as it is hit
+        return None
+    at = table.position
+    for entry in table.log:
+        if entry.get("taken_back"):
+            continue
+        if (entry.get("turn"), entry.get("bound"), entry.get("phase"), entry.get("action"), entry.get("actor"),
+                entry.get("target")) == (at.turn, at.bound, table.phase.id, action, actor, target):
+            whom = f" at {table.units[target].name}" if target in table.units else ""
+            return (f"{table.units[actor].name} has already taken {the_action.title}{whom} in this phase "
+                    f"({entry['text']}); u undoes it, or an umpire's ruling takes it again")
+    return None
+
+
+def reachable(table: Tabletop, action: str, actor: str) -> tuple[list[Unit], str]:
+    """The units `action` of `actor` may take as its target now, and why the others
+    are not offered (empty when every unit of the right side is)."""
+    the_action = table.resolver.action(action)
+    me = table.units[actor]
+    side = [u for u in table.units.values() if not u.removed and u.id != actor
+            and ((u.side != me.side) if the_action.target == ENEMY else (u.side == me.side))]
+    out, why = [], ""
+    for unit in side:
+        refused = out_of_reach(the_action, me, unit, table.contacts) or taken(table, action, actor, unit.id)
+        if refused:
+            why = why or refused
+        else:
+            out.append(unit)
+    return out, why
 
 
 def prepare(table: Tabletop, req: Request) -> Prepared:
@@ -354,11 +499,13 @@ def prepare(table: Tabletop, req: Request) -> Prepared:
 
 def resolve(session: CampaignSession, battle_id: int, action: str, actor: str, target: str | None = None,
             ticked: Sequence[str] = (), numbers: Mapping[str, int] | None = None,
-            entered: Sequence[int] | None = None) -> str:
-    """Carry out one resolution: roll (or take the dice typed in), read the card, apply the result."""
+            entered: Sequence[int] | None = None, ruling: str = "") -> str:
+    """Carry out one resolution: roll (or take the dice typed in), read the card, apply the result.
+
+    `ruling`: the umpire's reason, recorded with it, for taking it where the card would not."""
 
     def do(table: Tabletop, tactical: dict, session: CampaignSession) -> str:
-        req = request(table, action, actor, target, ticked, numbers)
+        req = request(table, action, actor, target, ticked, numbers, ruling)
         the_action = table.resolver.action(action)
         prepared = prepare(table, req)
         record: DiceRecord | None = None
@@ -368,21 +515,57 @@ def resolve(session: CampaignSession, battle_id: int, action: str, actor: str, t
         elif entered:
             raise CampaignError(f"{the_action.title} rolls no dice")
         outcome: Outcome = the_action.resolve(req, record)
+        touched = {actor, *([target] if target else []), *(e.unit for e in outcome.effects)}
         units = apply_effects(table.units, outcome.effects)
         lines = [effect_text(table.resolver, table.units, e) for e in outcome.effects]
         tactical["units"] = _units_json(units)
+        contacts = contacts_after(table.resolver, table.contacts, the_action, actor, target, units)
+        tactical["contacts"] = [c.to_json() for c in contacts]
         entry = {
             "turn": table.position.turn, "bound": table.position.bound, "phase": table.phase.id,
+            "side": req.actor.side, "ruling": req.ruling,
             "action": action, "actor": actor, "target": target, "ticked": sorted(req.ticked),
             "numbers": dict(req.numbers), "needed": prepared.needed,
             "dice": prepared.dice, "raw": list(record.raw) if record else None,
             "mode": record.mode if record else None, "text": outcome.text, "effects": lines,
+            "before": _before(table, touched),
         }
         tactical["log"] = [*tactical["log"], entry]
         dice = f" [{' '.join(map(str, record.raw))}]" if record else ""
         return f"{the_action.title}, {req.actor.name}{dice}: {outcome.text}"
 
     return _change(session, battle_id, f"{action} by {actor}", do)
+
+
+def _before(table: Tabletop, unit_ids: set[str]) -> dict[str, Any]:
+    """What a log entry changes, as it was before: enough to take the entry back."""
+    return {"units": [table.units[u].to_json() for u in sorted(unit_ids) if u in table.units],
+            "contacts": [c.to_json() for c in table.contacts]}
+
+
+def take_back(session: CampaignSession, battle_id: int) -> str:
+    """Take back the last resolution (or edit, or ruling) as one step, even after the
+    phases moved on: its units and contacts are as they were before it; the phase stays
+    where it is. The entry stays in the log, marked taken back; its dice stay in the
+    campaign's dice records."""
+    table = load(session, battle_id)
+    entry = next((e for e in reversed(table.log) if not e.get("taken_back")), None)
+    if entry is None:
+        raise CampaignError("nothing to take back: no resolution yet")
+    if "before" not in entry:
+        raise CampaignError("this entry was stored before resolutions could be taken back: u undoes it")
+    who = table.units[entry["actor"]].name if entry["actor"] in table.units else entry["actor"]
+    what = entry["action"].replace("_", " ")
+
+    def do(table: Tabletop, tactical: dict, _session) -> str:
+        before = {u["id"]: u for u in entry["before"]["units"]}
+        tactical["units"] = [before.get(u["id"], u) for u in tactical["units"]]
+        tactical["contacts"] = list(entry["before"]["contacts"])
+        index = len(tactical["log"]) - 1 - next(i for i, e in enumerate(reversed(tactical["log"])) if not e.get("taken_back"))
+        tactical["log"] = [{**e, "taken_back": True} if i == index else e for i, e in enumerate(tactical["log"])]
+        return f"Taken back: {who}, {what} ({entry['text']})"
+
+    return _change(session, battle_id, f"{who}'s {what} taken back", do)
 
 
 def next_phase(session: CampaignSession, battle_id: int) -> str:
@@ -435,6 +618,8 @@ def returned(session: CampaignSession, battle_id: int, winner: str) -> Return:
     if winner not in SIDES:
         raise CampaignError("say who held the field: attacker or defender")
     table = load(session, battle_id)
+    if not table.standalone:
+        battles.needs_weather(battles.load(session, battle_id))
     lines: list[str] = []
     by_force: dict[str, int] = {}
     by_side = {role: 0 for role in SIDES}
@@ -442,20 +627,30 @@ def returned(session: CampaignSession, battle_id: int, winner: str) -> Return:
         return Return(winner, {}, by_side, ["A game outside the campaign's forces: nothing goes back to the campaign."])
     conversion = load_conversion(table.resolver.ruleset)
     assert conversion is not None
+    options = resolve_options(table.resolver.ruleset, table.options)  # options added since the battle began
+    exact: dict[str, dict[str, Fraction]] = {role: {} for role in SIDES}
+    caps: dict[str, int] = {}
+    told: dict[str, tuple[str, str, int]] = {}
     with plainly(), session.store.read() as db:
         for force in sorted({u.force for u in table.units.values() if u.force}):
             row = db.get_one(CampaignUnit, force)
             mine = [u for u in table.units.values() if u.force == force]
             lost_by_arm: dict[str, int] = {}
             for u in mine:
-                lost_by_arm[u.arm] = lost_by_arm.get(u.arm, 0) + u.lost
-            sp = sum(sp_lost(conversion, arm, lost) for arm, lost in lost_by_arm.items() if arm in conversion.size)
-            sp = min(sp, row.strength_points)
-            lost_text = ", ".join(f"{n} {conversion.size_label}" for n in lost_by_arm.values())
-            lines.append(f"{row.name}: lost {lost_text} -> {sp} SP of {row.strength_points}")
+                # one number: what the rule set counts lost, a routed or broken unit whole by its option
+                lost_by_arm[u.arm] = lost_by_arm.get(u.arm, 0) + table.resolver.lost_at_end(u, options)
+            exact[mine[0].side][force] = sum((sp_exact(conversion, arm, lost) for arm, lost in lost_by_arm.items()
+                                              if arm in conversion.size), Fraction(0))
+            caps[force] = row.strength_points
+            told[force] = (row.name, ", ".join(f"{n} {conversion.size_label}" for n in lost_by_arm.values()), row.strength_points)
+    for role in SIDES:
+        shares = apportion(conversion, exact[role], caps)
+        for force, sp in shares.items():
+            name, lost_text, strength = told[force]
+            lines.append(f"{name}: lost {lost_text} ({float(exact[role][force]):.2f} SP) -> {sp} SP of {strength}")
             if sp:
                 by_force[force] = sp
-            by_side[mine[0].side] += sp
+            by_side[role] += sp
     return Return(winner, by_force, by_side, lines)
 
 

@@ -179,13 +179,39 @@ def tactical_order(
     return order
 
 
-def sp_lost(conversion: Conversion, arm: str, size_lost: int) -> int:
-    """SP a campaign force loses for `size_lost` stands (figures...) of this arm."""
+def sp_exact(conversion: Conversion, arm: str, size_lost: int) -> Fraction:
+    """The SP `size_lost` stands (figures...) of this arm are worth, before any rounding."""
     if size_lost < 0:
         raise RulesError(f"{conversion.size_label} lost must be 0 or more, not {size_lost}")
-    exact = Fraction(size_lost * conversion.sp_per_unit, conversion.size[arm])
+    return Fraction(size_lost * conversion.sp_per_unit, conversion.size[arm])
+
+
+def rounded(conversion: Conversion, exact: Fraction) -> int:
+    """Whole SP by the conversion's losses_rounding (nearest by default)."""
     if conversion.losses_rounding == "down":
         return math.floor(exact)
     if conversion.losses_rounding == "up":
         return math.ceil(exact)
     return math.floor(exact + Fraction(1, 2))
+
+
+def sp_lost(conversion: Conversion, arm: str, size_lost: int) -> int:
+    """SP a campaign force loses for `size_lost` stands (figures...) of this arm."""
+    return rounded(conversion, sp_exact(conversion, arm, size_lost))
+
+
+def apportion(conversion: Conversion, exact: Mapping[str, Fraction], caps: Mapping[str, int]) -> dict[str, int]:
+    """Whole SP force by force, the side's total rounded once: the fractions of several
+    forces add up before rounding (one stand of four lost by each of three forces is
+    3/4 SP, which rounds to 1, not three times 0).  The total is shared out by the
+    largest remainder, a force never losing more than `caps` (its SP)."""
+    total = rounded(conversion, sum(exact.values(), Fraction(0)))
+    out = {force: min(math.floor(value), caps[force]) for force, value in exact.items()}
+    left = total - sum(out.values())
+    for force in sorted(exact, key=lambda f: (-(exact[f] - math.floor(exact[f])), f)):
+        if left <= 0:
+            break
+        if out[force] < caps[force]:
+            out[force] += 1
+            left -= 1
+    return out

@@ -42,6 +42,10 @@ ATTACKER, DEFENDER = "attacker", "defender"
 SIDES = (ATTACKER, DEFENDER)
 ENEMY, FRIEND, NO_TARGET = "enemy", "friend", "none"  # whom an action takes as its target
 ACTIVE, BOTH, INACTIVE = "active", "both", "inactive"  # who acts in a phase
+# whom an action may reach (Action.reach): a unit in contact with the actor, or the unit that charged it
+CONTACT, CHARGER = "contact", "charger"
+# what an action does to contact (Action.contact): a charge makes it; a retreat ends the actor's
+MAKES, ENDS = "makes", "ends"
 RULESETS = ("kallistra_acw", "napoleonic_13phase", "napoleonic_uc_um", "napoleonic_d10")
 
 
@@ -63,6 +67,15 @@ class Attribute:
     highest: int | None = None
     default: Any = None
     help: str = ""
+    labels: tuple[tuple[str, str], ...] = ()  # (choice, as shown: the card's words, accents and all)
+    by_arm: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (arm, the choices for it): artillery types for artillery
+
+    def label_of(self, value: Any) -> str:
+        return dict(self.labels).get(str(value), str(value).replace("_", " "))
+
+    def choices_for(self, arm: str | None) -> tuple[str, ...]:
+        """The choices for a unit of `arm` (every one when the attribute does not depend on the arm)."""
+        return dict(self.by_arm).get(arm, self.choices) if arm is not None else self.choices
 
     def check(self, raw: Any) -> Any:
         """The value as stored, or one clear sentence."""
@@ -120,6 +133,19 @@ class Number:
     lowest: int = 0
     highest: int | None = None
     default: int = 0
+    decimal: bool = False  # the card prints decimals here (UC/UM's '7,5 +' cm): 7.5 or 7,5 is typed
+
+    def parse(self, text: str) -> int | float | str:
+        """The number typed, as the resolution takes it; the text itself when it is none
+        (the check then says why)."""
+        text = text.strip()
+        if text.lstrip("-").isdigit():
+            return int(text)
+        if self.decimal:
+            whole, sep, part = text.replace(",", ".").partition(".")
+            if sep and whole.lstrip("-").isdigit() and part.isdigit() and len(part) <= 2:
+                return float(f"{whole}.{part}")
+        return text
 
 
 @dataclass(frozen=True)
@@ -205,6 +231,30 @@ class Unit:
 
 
 @dataclass(frozen=True)
+class Contact:
+    """Two units in contact: `charger` charged `charged` (how = "charge"), or the
+    umpire ruled them in contact (how = "ruling", with the reason)."""
+
+    charger: str
+    charged: str
+    how: str = "charge"
+    reason: str = ""
+
+    def touches(self, unit_id: str) -> bool:
+        return unit_id in (self.charger, self.charged)
+
+    def other(self, unit_id: str) -> str:
+        return self.charged if unit_id == self.charger else self.charger
+
+    def to_json(self) -> dict[str, str]:
+        return {"charger": self.charger, "charged": self.charged, "how": self.how, "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Contact:
+        return cls(str(raw["charger"]), str(raw["charged"]), str(raw.get("how", "charge")), str(raw.get("reason", "")))
+
+
+@dataclass(frozen=True)
 class Request:
     """One resolution as the umpire set it up."""
 
@@ -218,6 +268,8 @@ class Request:
     phase: str = ""
     turn: int = 1
     bound: str = ATTACKER  # the side whose bound it is
+    contacts: tuple[Contact, ...] = ()  # who is in contact with whom, as the battle keeps it
+    ruling: str = ""  # the umpire's reason for taking the resolution where the card would not
 
 
 @dataclass(frozen=True)
@@ -242,6 +294,12 @@ class Action:
     acts: str | None = None  # who acts, when not the phase's side: INACTIVE for a response to the enemy
     anytime: bool = False  # taken in any phase, when a result calls for it (a rout move, reading hits)
     arms: tuple[str, ...] = ()  # the arms that take it (artillery fire...); empty: any arm
+    # whom it may reach: None, any unit of the right side (range is the umpire's to
+    # measure); CONTACT, a unit in contact with the actor; CHARGER, the unit that charged it
+    reach: str | None = None
+    contact: str | None = None  # MAKES: the target is charged (contact); ENDS: the actor leaves contact
+    repeats: bool = False  # may be taken again by the same unit at the same target in the same phase
+    why: str = ""  # the card's words for whom it reaches, quoted when a target is refused
 
 
 @dataclass(frozen=True)
@@ -267,6 +325,22 @@ class Resolver:
     # the card's own name for each battle side, where the card names sides (French,
     # Austrian): battle options -> {"attacker": "French", "defender": "Austrian"}
     side_names: Callable[[Mapping[str, str]], Mapping[str, str]] = lambda options: {}
+    # states that take a unit out of contact (routing, broken, fallen back...)
+    breaks_contact: tuple[str, ...] = ()
+    # a unit edited by hand (before, after, battle options) -> the unit with the rule set's
+    # own count of losses kept in step with its size, so that every reader of the losses
+    # (morale modifiers, the checklist, the return to the campaign) reads one number
+    reconcile: Callable[[Unit, Unit, Mapping[str, str]], Unit] = lambda before, after, options: after
+    # what a unit counts as lost when the battle goes back to the campaign (battle options
+    # resolved): a unit routed, broken or off the table may count whole, by a named option
+    lost_at_end: Callable[[Unit, Mapping[str, str]], int] = lambda unit, options: unit.lost
+    # the resolutions a unit owes now (hits waiting to be read, a morale check due),
+    # offered first when the umpire resolves for it
+    due: Callable[[Unit], tuple[str, ...]] = lambda unit: ()
+    # ticks pre-filled from the forces: (action id, actor, the battle's leaders as
+    # (side, name, rating)) -> tick ids (d10's initiative: the commanders' ratings)
+    prefill: Callable[[str, Unit, Sequence[tuple[str, str, str]]], frozenset[str]] = (
+        lambda action, actor, leaders: frozenset())
 
     def action(self, action_id: str) -> Action:
         for action in self.actions:
@@ -384,6 +458,10 @@ def check_request(resolver: Resolver, request: Request) -> None:
             raise RulesError(f"{action.title} takes an enemy unit as its target, not {target.name}")
         if action.target == FRIEND and target.side != actor.side:
             raise RulesError(f"{action.title} takes a friendly unit as its target, not {target.name}")
+        if not request.ruling:
+            refused = out_of_reach(action, actor, target, request.contacts)
+            if refused:
+                raise RulesError(refused)
     ticks = {t.id: t for t in action.ticks(actor, target)}
     for tick_id in request.ticked:
         if tick_id not in ticks:
@@ -392,9 +470,12 @@ def check_request(resolver: Resolver, request: Request) -> None:
             raise RulesError(f"{ticks[tick_id].label}: {ticks[tick_id].excluded}")
     for number in action.numbers(actor, target):
         value = request.numbers.get(number.id, number.default)
-        if not isinstance(value, int) or value < number.lowest or (number.highest is not None and value > number.highest):
+        kind_ok = isinstance(value, int) or (number.decimal and isinstance(value, float))
+        if isinstance(value, bool) or not kind_ok or value < number.lowest or (
+                number.highest is not None and value > number.highest):
             top = f" to {number.highest}" if number.highest is not None else " or more"
-            raise RulesError(f"{number.label} must be a whole number of {number.lowest}{top}, not {value!r}")
+            what = "a number (7,5 or 7.5)" if number.decimal else "a whole number"
+            raise RulesError(f"{number.label} must be {what} of {number.lowest}{top}, not {value!r}")
 
 
 def apply_effects(units: Mapping[str, Unit], effects: Sequence[Effect]) -> dict[str, Unit]:
@@ -425,3 +506,46 @@ def effect_text(resolver: Resolver, units: Mapping[str, Unit], effect: Effect) -
     if effect.removed:
         words.append("removed from the table")
     return f"{unit.name}: " + (", ".join(words) if words else "no change")
+
+
+
+# -- contact: who may reach whom ---------------------------------------------------------
+
+
+def in_contact(contacts: Sequence[Contact], a: str, b: str) -> Contact | None:
+    return next((c for c in contacts if c.touches(a) and c.other(a) == b), None)
+
+
+def out_of_reach(action: Action, actor: Unit, target: Unit, contacts: Sequence[Contact]) -> str | None:
+    """Why the card does not let `action` of `actor` reach `target`, or None."""
+    how = (f" ({action.why})" if action.why else "")
+    if action.reach == CONTACT and in_contact(contacts, actor.id, target.id) is None:
+        return (f"{target.name} is not in contact with {actor.name}: {action.title} is only against a unit in "
+                f"contact{how}; a charge brings units into contact, j rules them in contact")
+    if action.reach == CHARGER:
+        found = in_contact(contacts, actor.id, target.id)
+        if found is None or found.charged != actor.id:
+            return (f"{target.name} has not charged {actor.name}: {action.title} answers the unit that charged it"
+                    f"{how}; j rules them in contact")
+    return None
+
+
+def contacts_after(resolver: Resolver, contacts: Sequence[Contact], action: Action, actor: str,
+                   target: str | None, units: Mapping[str, Unit]) -> list[Contact]:
+    """Who is in contact once a resolution is taken: a charge makes contact, a
+    retreat ends the actor's, and a unit removed or in a state that breaks contact
+    (routing...) is in contact with nobody."""
+    out = list(contacts)
+    if action.contact == ENDS:
+        out = [c for c in out if not c.touches(actor)]
+    if action.contact == MAKES and target is not None and in_contact(out, actor, target) is None:
+        out.append(Contact(actor, target))
+    return still_in_contact(resolver, out, units)
+
+
+def still_in_contact(resolver: Resolver, contacts: Sequence[Contact], units: Mapping[str, Unit]) -> list[Contact]:
+    def gone(unit_id: str) -> bool:
+        unit = units.get(unit_id)
+        return unit is None or unit.removed or any(unit.has(s) for s in resolver.breaks_contact)
+
+    return [c for c in contacts if not (gone(c.charger) or gone(c.charged))]

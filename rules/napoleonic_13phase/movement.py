@@ -63,7 +63,9 @@ def _check_mover(phase_number: int, side: str, unit: str) -> UnitType:
         raise RulesError(f"units move in phases 3 and 8, not in phase {phase_number} ({current.title})")
     check_side(side)
     if side != current.moves:
-        raise RulesError(f"the {side} do not move in phase {phase_number}: it is the {current.moves}' move")
+        people = {"french": "French", "austrian": "Austrians"}
+        raise RulesError(f"the {people.get(side, side)} do not move in phase {phase_number}: "
+                         f"the {people.get(current.moves, current.moves)} move in it")
     return unit_type(unit, side)
 
 

@@ -160,12 +160,15 @@ def test_the_battle_survives_closing_the_file_and_goes_back_unit_by_unit(session
     tabletop.set_option(session, battle, "hits_on_one_hex", "separately")
     # Elite class? the converted class of the first attacker decides; 3 twelves are 3 hits at 1 hex
     tabletop.resolve(session, battle, "small_arms_fire", a.id, d.id, numbers={"range": 1}, entered=[12, 12, 12])
+    left = tabletop.load(session, battle).units[d.id].size
     tabletop.edit_unit(session, battle, d.id, {"size": "0"})  # the players say it is gone
     from campaigns.account import account
 
     told = "\n".join(account(session, battle))
-    assert "On the tabletop under kallistra_acw: 1 resolutions" in told
-    assert f"small arms fire at {d.name} [12 12 12]" in told
+    assert "On the tabletop under kallistra_acw: 2 entries" in told
+    assert f"{a.name} (attacker), small arms fire at {d.name} [12 12 12]" in told
+    # the umpire's edit, old → new, under the side of the unit edited
+    assert f"{d.name} (defender), edit: umpire's edit: Stands now {left} → 0; Removed from the table no → yes" in told
     path = session.store.name
     session.close()
     again = CampaignSession.open(path)

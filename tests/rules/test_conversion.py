@@ -71,3 +71,21 @@ def test_negative_losses_are_refused():
 
 def test_a_rule_set_without_conversion_has_none():
     assert conversion.load_conversion("allemagne1813") is None
+
+
+def test_fractions_of_several_forces_add_up_before_rounding():
+    from fractions import Fraction
+
+    from rules.conversion import apportion, load_conversion, sp_exact
+
+    uc_um = load_conversion("napoleonic_uc_um")
+    # one cavalry EC of 4 lost by each of three forces: 1/4 SP each rounds to 0 alone,
+    # 3/4 SP together rounds to 1, taken from one of them (the largest remainder, then by name)
+    exact = {f: sp_exact(uc_um, "cavalry", 1) for f in ("a", "b", "c")}
+    assert exact["a"] == Fraction(1, 4)
+    assert apportion(uc_um, exact, {"a": 5, "b": 5, "c": 5}) == {"a": 1, "b": 0, "c": 0}
+    # 2 EC of 6 and 5 EC of 6: 1/3 + 5/6 = 7/6, rounds to 1; the 5/6 takes it
+    exact = {"x": sp_exact(uc_um, "infantry", 2), "y": sp_exact(uc_um, "infantry", 5)}
+    assert apportion(uc_um, exact, {"x": 3, "y": 3}) == {"x": 0, "y": 1}
+    # never more than a force has
+    assert apportion(uc_um, {"x": Fraction(5, 2)}, {"x": 2}) == {"x": 2}

@@ -8,7 +8,7 @@ import pytest
 from rules.dice import DiceService
 from rules.errors import RulesError
 from rules.options import resolve_options
-from rules.resolver import ATTACKER, DEFENDER, Request, Unit, apply_effects, check_request, get_resolver
+from rules.resolver import ATTACKER, DEFENDER, Contact, Request, Unit, apply_effects, check_request, get_resolver
 
 R = get_resolver("kallistra_acw")
 OPTIONS = resolve_options("kallistra_acw", None)
@@ -18,9 +18,16 @@ def unit(uid, side=ATTACKER, arm="infantry", size=4, states=None, **attrs):
     return Unit(uid, uid, side, arm, size, size, R.attrs_for(attrs), dict(states or {}))
 
 
+def paired(actor, target):
+    """The two units of a resolution in contact, as the charge that brought them together leaves them:
+    these tests read the card's procedures for the pair (the contact rule is tested in test_resolver.py)."""
+    return (Contact(target.id, actor.id),) if target is not None and target.side != actor.side else ()
+
+
 def req(action, actor, target=None, ticked=(), options=None, **numbers):
     units = {u.id: u for u in (actor, target) if u is not None}
-    r = Request(action, actor, target, frozenset(ticked), numbers, {**OPTIONS, **(options or {})}, units)
+    r = Request(action, actor, target, frozenset(ticked), numbers, {**OPTIONS, **(options or {})}, units,
+                contacts=paired(actor, target))
     check_request(R, r)
     return r
 

@@ -543,7 +543,7 @@ def test_wheel_past_45_degrees_refused():
 @pytest.mark.parametrize(
     "move, message",
     [
-        (Move(3, "austrian", "infantry_line"), "austrian do not move in phase 3"),
+        (Move(3, "austrian", "infantry_line"), "Austrians do not move in phase 3: the French move in it"),
         (Move(1, "french", "infantry_line"), "phases 3 and 8"),
         (Move(3, "french", "dragoons", into_woods=True), "stay out of woods"),
         (Move(8, "austrian", "limbered_artillery", into_woods=True), "stay out of woods"),
@@ -824,6 +824,7 @@ def test_option_defaults():
         "lancers_continuing": "lancers_dice",
         "french_side": "attacker",
         "cavalry_target": "line",
+        "routed_at_end": "lost",
     }
 
 

@@ -23,6 +23,7 @@ from rules.napoleonic_13phase.resolver import RESOLVER
 from rules.resolver import (
     ATTACKER,
     DEFENDER,
+    Contact,
     Request,
     Unit,
     apply_effects,
@@ -41,10 +42,16 @@ def unit(uid, arm, unit_type, *, side=ATTACKER, size=12, start=None, quality="ve
     return Unit(uid, uid.upper(), side, arm, size, start if start is not None else size, {**checked, **hidden}, dict(states or {}))
 
 
+def paired(actor, target):
+    """The two units of a resolution in contact, as the charge that brought them together leaves them:
+    these tests read the card's procedures for the pair (the contact rule is tested in test_resolver.py)."""
+    return (Contact(target.id, actor.id),) if target is not None and target.side != actor.side else ()
+
+
 def request(action, actor, target=None, phase=1, ticked=(), numbers=None, options=None, others=(), turn=1):
     units = {u.id: u for u in (actor, target, *others) if u is not None}
     return Request(action, actor, target, frozenset(ticked), dict(numbers or {}), dict(options or {}), units,
-                   f"phase_{phase}", turn)
+                   f"phase_{phase}", turn, contacts=paired(actor, target))
 
 
 def prepare(req):
@@ -347,7 +354,7 @@ def test_movement_allowance():
     assert expected.inches == 7
     assert prepare(req).needed.startswith("7” (14”; half (outside command range)")
     assert resolve(req).text.startswith("moves up to 7”")
-    with pytest.raises(RulesError, match="the french do not move in phase 8"):
+    with pytest.raises(RulesError, match="the French do not move in phase 8: the Austrians move in it"):
         prepare(request("move", horse, phase=8))
     with pytest.raises(RulesError, match="Cavalry/Artillery must stay out of woods."):
         prepare(request("move", horse, phase=3, ticked={"into_woods"}))

@@ -18,6 +18,7 @@ from rules.options import resolve_options
 from rules.resolver import (
     ATTACKER,
     DEFENDER,
+    Contact,
     Position,
     Request,
     Unit,
@@ -34,10 +35,16 @@ def unit(uid, side, arm="infantry", size=6, states=None, **attrs):
     return Unit(uid, uid, side, arm, size, size, R.attrs_for({**ARMS[arm], **attrs}), dict(states or {}))
 
 
+def paired(actor, target):
+    """The two units of a resolution in contact, as the charge that brought them together leaves them:
+    these tests read the card's procedures for the pair (the contact rule is tested in test_resolver.py)."""
+    return (Contact(target.id, actor.id),) if target is not None and target.side != actor.side else ()
+
+
 def req(action, actor, target=None, ticked=(), numbers=None, units=(), **options):
     everyone = {u.id: u for u in (actor, target, *units) if u is not None}
     request = Request(action, actor, target, frozenset(ticked), dict(numbers or {}),
-                      resolve_options("napoleonic_d10", options), everyone)
+                      resolve_options("napoleonic_d10", options), everyone, contacts=paired(actor, target))
     check_request(R, request)
     return request
 
@@ -90,7 +97,7 @@ def test_initiative_must_be_rolled_before_the_phase_ends():
 
 def test_initiative_odds_are_the_procedures_and_a_turn_ends_on_17_one_time_in_ten():
     a, d = unit("a1", ATTACKER), unit("d1", DEFENDER)
-    p = prepare(req("initiative", a, d, ["own_superior"], {"grand_tac_own": 1}))
+    p = prepare(req("initiative", a, None, ["own_superior"], {"grand_tac_own": 1}, units=[d]))
     expected = initiative.initiative_odds(initiative.Commander("superior", 1), initiative.Commander("average"))
     assert odds(p) == {"attacker wins": expected["first"], "defender wins": expected["second"], "equal": expected["equal"]}
     # 17-20 on two d10: 4 + 3 + 2 + 1 of 100 throws
@@ -100,14 +107,14 @@ def test_initiative_odds_are_the_procedures_and_a_turn_ends_on_17_one_time_in_te
 
 def test_initiative_winner_moves_first_and_holds_it_for_the_turn():
     a, d = unit("a1", ATTACKER), unit("d1", DEFENDER)
-    out = resolve(req("initiative", a, d, ["other_poor"]), [3, 3])  # 3 against 3-1
+    out = resolve(req("initiative", a, None, ["other_poor"], units=[d]), [3, 3])  # 3 against 3-1
     assert out.text == "3 against 2: the high modified die wins; the attacker has the initiative and moves first"
     assert effect_on(out, "a1").add == {"initiative": 1}
 
 
 def test_initiative_rolls_of_17_end_the_turn_and_stop_the_phases():
     a, d = unit("a1", ATTACKER), unit("d1", DEFENDER)
-    out = resolve(req("initiative", a, d), [9, 8])
+    out = resolve(req("initiative", a, units=[d]), [9, 8])
     assert "the turn ends immediately" in out.text
     ended = apply_effects({"a1": a, "d1": d}, out.effects)
     with pytest.raises(RulesError, match="the turn has ended"):
@@ -116,14 +123,23 @@ def test_initiative_rolls_of_17_end_the_turn_and_stop_the_phases():
 
 def test_equal_dice_roll_again_or_the_holder_keeps_it():
     a, d = unit("a1", ATTACKER), unit("d1", DEFENDER)
-    assert "both commanders roll again" in resolve(req("initiative", a, d), [5, 5]).text
-    kept = resolve(req("initiative", a, d, ["holds"], initiative_tie="holder_keeps"), [5, 5])
+    assert "both commanders roll again" in resolve(req("initiative", a, units=[d]), [5, 5]).text
+    kept = resolve(req("initiative", a, None, ["holds"], units=[d], initiative_tie="holder_keeps"), [5, 5])
     assert effect_on(kept, "a1").add == {"initiative": 1}
+
+
+def test_initiative_asks_for_no_enemy_unit_the_winner_s_army_holds_it():
+    # the defender rolls first here; the attacker's army wins and its first unit holds the initiative
+    d, a1, a2 = unit("d1", DEFENDER), unit("a1", ATTACKER), unit("a2", ATTACKER)
+    out = resolve(req("initiative", d, units=[a2, a1]), [2, 9])
+    assert "the attacker has the initiative" in out.text and effect_on(out, "a1").add == {"initiative": 1}
+    with pytest.raises(RulesError, match="Initiative takes no target"):
+        req("initiative", d, a1)
 
 
 def test_two_ratings_for_one_commander_are_refused():
     with pytest.raises(RulesError, match="tick one rating for this side's commander only"):
-        prepare(req("initiative", unit("a1", ATTACKER), unit("d1", DEFENDER), ["own_good", "own_poor"]))
+        prepare(req("initiative", unit("a1", ATTACKER), None, ["own_good", "own_poor"], units=[unit("d1", DEFENDER)]))
 
 
 # -- movement -------------------------------------------------------------------------
@@ -484,3 +500,14 @@ def test_a_contest_of_the_initiative_shows_the_command_radius():
     a, d = unit("a1", ATTACKER), unit("d1", DEFENDER, states={"initiative": 1})
     p = prepare(req("contest_initiative", a, d))
     assert 'Command Radius: Divisional 15", Corps 24", Army 36"' in p.notes
+
+
+def test_initiative_ticks_the_commanders_ratings_from_the_forces():
+    from rules.napoleonic_d10.resolver.initiative import prefill
+
+    leaders = [(ATTACKER, "Ney", "good"), (ATTACKER, "Napoleon", "superior"), (DEFENDER, "Blücher", "poor")]
+    assert prefill("initiative", unit("a1", ATTACKER), leaders) == {"own_superior", "other_poor"}
+    assert prefill("initiative", unit("d1", DEFENDER), leaders) == {"own_poor", "other_superior"}
+    # an average commander has no modifier to tick
+    assert prefill("initiative", unit("d1", DEFENDER), [(DEFENDER, "Wittgenstein", "average")]) == frozenset()
+    assert prefill("move", unit("a1", ATTACKER), leaders) == frozenset()

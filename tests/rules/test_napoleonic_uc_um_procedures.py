@@ -893,7 +893,7 @@ def test_after_melee_and_pursuit():
 
 def test_every_option_has_a_default_among_its_choices():
     chosen = resolve_options(RS)
-    assert chosen["fire_dice"] == "per_ec" and len(chosen) == 14
+    assert chosen["fire_dice"] == "per_ec" and len(chosen) == 15  # non_cumulable (issue 21), broken_at_end (issue 24)
     with pytest.raises(RulesError):
         resolve_options(RS, {"fire_dice": "per_figure"})
 

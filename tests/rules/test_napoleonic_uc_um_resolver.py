@@ -27,6 +27,7 @@ from rules.napoleonic_uc_um.resolver import RESOLVER
 from rules.resolver import (
     ATTACKER,
     DEFENDER,
+    Contact,
     Position,
     Request,
     Unit,
@@ -46,9 +47,16 @@ def unit(uid, side=ATTACKER, arm="infantry", size=6, start=None, states=None, **
                 dict(states or {}))
 
 
+def paired(actor, target):
+    """The two units of a resolution in contact, as the charge that brought them together leaves them:
+    these tests read the card's procedures for the pair (the contact rule is tested in test_resolver.py)."""
+    return (Contact(target.id, actor.id),) if target is not None and target.side != actor.side else ()
+
+
 def req(action, actor, target=None, ticked=(), phase="3.1", units=None, options=None, **numbers):
     everyone = {u.id: u for u in [actor, target] if u is not None}
-    request = Request(action, actor, target, frozenset(ticked), numbers, options or {}, units or everyone, phase)
+    request = Request(action, actor, target, frozenset(ticked), numbers, options or {}, units or everyone, phase,
+                      contacts=paired(actor, target))
     check_request(R, request)
     return request
 
@@ -431,3 +439,16 @@ def test_limbered_artillery_with_no_battery_named_moves_as_foot_artillery():
     # 'Artilerie à pied attelée' 15 cm in good going
     guns = unit("a1", arm="artillery", formation="limbered", battery="-")
     assert R.action("move").prepare(req("move", guns, phase="2.4")).needed == "15 cm"
+
+
+def test_the_card_s_decimal_distance_7_5_cm():
+    # 'Autres armes 1 20 7,5 +': long range (+2) from 7,5 cm, typed as the card prints it
+    distance = next(n for n in R.action("fire").numbers(unit("a1"), None) if n.id == "distance")
+    assert distance.decimal and distance.parse("7,5") == 7.5 and distance.parse("7.5") == 7.5
+    assert distance.parse("7,55x") == "7,55x" and distance.parse("12") == 12
+    a, d = unit("a1", weapon="other"), unit("d1", DEFENDER)
+    at_long = R.action("fire").prepare(req("fire", a, d, firing_ec=3, distance=7.5)).needed
+    short = R.action("fire").prepare(req("fire", a, d, firing_ec=3, distance=7)).needed
+    assert "Longue portée (Long range) +2" in at_long and "Longue portée" not in short
+    with pytest.raises(RulesError, match="must be a whole number of 1"):  # EC firing stay whole
+        req("fire", a, d, firing_ec=2.5, distance=7.5)

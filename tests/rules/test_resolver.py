@@ -8,6 +8,7 @@ from rules.resolver import (
     DEFENDER,
     RULESETS,
     Attribute,
+    Contact,
     Effect,
     Position,
     Request,
@@ -15,6 +16,7 @@ from rules.resolver import (
     advance,
     apply_effects,
     check_request,
+    contacts_after,
     effect_text,
     get_resolver,
     may_act,
@@ -155,3 +157,33 @@ def test_states_that_last_a_number_of_bounds_run_out():
 def test_units_round_trip_through_json():
     u = Unit("d3", "Brigade Klüx #1", DEFENDER, "cavalry", 2, 4, {"quality": "elite"}, {"routing": None}, "klux", False)
     assert Unit.from_json(u.to_json()) == u
+
+
+# -- contact: a charge makes it, a rout or a retreat ends it; reach follows it
+
+
+def test_a_charge_makes_contact_and_a_rout_breaks_it():
+    a, d = unit("a1"), unit("d1", DEFENDER)
+    units = {"a1": a, "d1": d}
+    charge = KALLISTRA.action("declare_charge")
+    contacts = contacts_after(KALLISTRA, [], charge, "a1", "d1", units)
+    assert contacts == [Contact("a1", "d1")]
+    assert contacts_after(KALLISTRA, contacts, charge, "a1", "d1", units) == contacts  # not twice
+    routed = apply_effects(units, [Effect("d1", add={"routing": None})])
+    assert contacts_after(KALLISTRA, contacts, KALLISTRA.action("combat"), "d1", None, routed) == []
+    assert contacts_after(KALLISTRA, contacts, KALLISTRA.action("recoil"), "a1", None, units) == []
+
+
+def test_reach_refuses_a_target_out_of_contact_with_the_card_s_reason_unless_the_umpire_rules():
+    a, d, d2 = unit("a1"), unit("d1", DEFENDER), unit("d2", DEFENDER)
+    units = {u.id: u for u in (a, d, d2)}
+    contacts = (Contact("a1", "d1"),)
+    check_request(KALLISTRA, Request("hand_to_hand", a, d, units=units, contacts=contacts))
+    with pytest.raises(RulesError, match="unit d2 is not in contact with unit a1: Hand to hand is only against a unit in "
+                                         "contact .the charging unit.*j rules them in contact"):
+        check_request(KALLISTRA, Request("hand_to_hand", a, d2, units=units, contacts=contacts))
+    check_request(KALLISTRA, Request("hand_to_hand", a, d2, units=units, contacts=contacts, ruling="it joined"))
+    # the response answers the unit that charged, not the unit it charged
+    check_request(KALLISTRA, Request("response_to_charge", d, a, units=units, contacts=contacts))
+    with pytest.raises(RulesError, match="unit d1 has not charged unit a1"):
+        check_request(KALLISTRA, Request("response_to_charge", a, d, units=units, contacts=contacts))

@@ -234,3 +234,37 @@ async def test_the_checklist_goes_forward_and_back(campaign_file, make_app):
         await pilot.press(key(ResolverScreen, "resolver.previous"))
         await wait_for(pilot, "▶ artillery fire")
         assert tabletop.load(app.session, 1).phase.id == "artillery_fire"
+
+
+async def test_home_end_whole_states_and_a_contact_ruled_by_the_umpire(campaign_file, make_app):
+    bid = handed_off(campaign_file, "napoleonic_uc_um")
+    session = CampaignSession.open(campaign_file)
+    try:
+        tabletop.start(session, bid)
+        last = list(tabletop.load(session, bid).units)[-1]
+        for state in ("rout", "disordered", "charged"):
+            tabletop.set_state(session, bid, last, state, True)
+    finally:
+        session.close()
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await to_resolver(pilot)
+        await pilot.press("end")
+        assert screen.selected() == last
+        shown = screen_text(app)
+        # the State column reads whole words at 80 columns, wrapped in its column
+        assert "en rupture (broken)," in shown and "(disordered)," in shown and "chargé (charged)" in shown
+        await pilot.press("home")
+        assert screen.selected() == "a1"
+        await pilot.press(key(ResolverScreen, "resolver.contact"))
+        await wait_for(pilot, "Contact of")
+        await pilot.press("enter")
+        await wait_for(pilot, "the umpire's ruling")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, "an umpire's ruling gives its reason")
+        app.screen.query_one("#f-reason", Input).value = "the column went in with the bayonet"
+        await pilot.press("ctrl+s")
+        await wait_for_screen(pilot, ResolverScreen)
+        table = tabletop.load(app.session, bid)
+        assert [(c.charger, c.how, c.reason) for c in table.contacts] == [("a1", "ruling", "the column went in with the bayonet")]
+        assert table.log[-1]["action"] == "ruling"

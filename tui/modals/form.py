@@ -37,7 +37,7 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
     def __init__(
         self,
         title: str,
-        fields: list[tuple[str, str, str, list[str] | None]],
+        fields: list[tuple[str, str, str, list[str] | list[tuple[str, str]] | None]],
         check: Callable[[dict[str, str]], object] | None = None,
         suggestions: dict[str, list[str]] | None = None,
     ) -> None:
@@ -59,8 +59,11 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
                         suggester = SuggestFromList(known, case_sensitive=False) if known else None
                         yield Input(value=value, id=f"f-{key}", compact=True, suggester=suggester)
                     else:
+                        # a choice is its value, or (label, value) where the value is an id
+                        pairs = [(c, c) if isinstance(c, str) else c for c in choices]
+                        values = [v for _, v in pairs]
                         yield Select(
-                            [(c, c) for c in choices], value=value if value in choices else choices[0],
+                            pairs, value=value if value in values else values[0],
                             allow_blank=False, id=f"f-{key}", compact=True,
                         )
             yield Static("", id="error", markup=False)

@@ -8,12 +8,14 @@ and stores the result.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from campaigns import tabletop
@@ -36,9 +38,29 @@ def allowed_actions(table: tabletop.Tabletop, actor_id: str) -> list[tuple[str, 
         except RulesError:
             continue
         out.append((action.id, action.title))
-    # the phase's own resolutions first, in the card's order; those of any phase after
+    # what the unit owes first (hits to read...), then the phase's own resolutions in the
+    # card's order, then those of any phase; last, those with no target the card reaches
+    due = table.resolver.due(actor)
     order = {a: i for i, a in enumerate(table.phase.actions)}
-    return sorted(out, key=lambda item: order.get(item[0], len(order)))
+
+    def rank(item: tuple[str, str]) -> tuple[int, int]:
+        action = table.resolver.action(item[0])
+        unreachable = action.target != NO_TARGET and not tabletop.reachable(table, action.id, actor_id)[0]
+        return (0 if item[0] in due else 2 if unreachable else 1, order.get(item[0], len(order)))
+
+    return sorted(out, key=rank)
+
+
+def target_options(table: tabletop.Tabletop, actor, action, ruling: str = "") -> tuple[list[tuple[str, str]], str]:
+    """(label, id) of the units the action may take as its target, and why the others
+    are not offered; an umpire's ruling offers every unit of the right side."""
+    if ruling.strip():
+        wanted = [u for u in table.units.values() if not u.removed and u.id != actor.id
+                  and ((u.side != actor.side) if action.target == ENEMY else (u.side == actor.side))]
+        why = ""
+    else:
+        wanted, why = tabletop.reachable(table, action.id, actor.id)
+    return [(f"{u.id} {u.name}", u.id) for u in wanted], why
 
 
 def prepared_lines(prepared) -> list[str]:
@@ -59,6 +81,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
     ResolutionScreen #form { width: 40; padding: 0 1; }
     ResolutionScreen #show { width: 1fr; padding: 0 1; border-left: solid $primary; }
     ResolutionScreen Horizontal.field, ResolutionScreen Horizontal.number { height: auto; }
+    ResolutionScreen #details, ResolutionScreen .params { height: auto; }
     ResolutionScreen Label { width: 9; }
     ResolutionScreen Input, ResolutionScreen Select { width: 1fr; }
     ResolutionScreen Horizontal.tick { height: auto; }
@@ -85,6 +108,16 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
         self.generation = 0  # widget ids change with each action picked, so old ones never clash
         self.built: str | None = None  # the action whose target, numbers and ticks are shown
         self.building = False
+        self.params = 0  # the same for the numbers and ticks, rebuilt on each change of target
+        self.target_select: Select | None = None
+        self.ruling: Input | None = None  # the umpire's ruling, for an action with a target
+        self.ruling_text = ""
+        self.params_for: str | None = None  # the target the numbers and ticks are built for
+        self.numbers: dict[str, Input] = {}  # number id -> its field
+        self.ticks: dict[str, TickBox] = {}  # tick id -> its box
+        self.prefilled: dict[str, bool] = {}  # tick id -> as stored state pre-filled it
+        self.defaults: dict[str, str] = {}  # number id -> its default, as shown
+        self.number_defs: dict[str, Any] = {}  # number id -> the card's Number (whole or decimal)
 
     def compose(self) -> ComposeResult:
         actor = self.table.units[self.actor_id]
@@ -120,56 +153,91 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
         actor = self.table.units[self.actor_id]
         details = self.query_one("#details", Vertical)
         await details.remove_children()
-        widgets = []
-        target = None
+        self.target_select = None
+        self.numbers, self.ticks, self.prefilled, self.defaults = {}, {}, {}, {}
+        widgets: list[Widget] = []
+        self.ruling = None
         if action.target != NO_TARGET:
-            wanted = [u for u in self.table.units.values() if not u.removed and u.id != actor.id
-                      and ((u.side != actor.side) if action.target == ENEMY else (u.side == actor.side))]
-            options = [(f"{u.id} {u.name}", u.id) for u in wanted]
+            options, why = target_options(self.table, actor, action, self.ruling_text)
             label = "At" if action.target == ENEMY else "With"
             if options:
-                widgets.append(Horizontal(Label(label), Select(options, value=options[0][1], allow_blank=False,
-                                                               id=f"target-{g}", compact=True), classes="field"))
-                target = self.table.units[options[0][1]]
+                self.target_select = Select(options, value=options[0][1], allow_blank=False, id=f"target-{g}", compact=True)
+                widgets.append(Horizontal(Label(label), self.target_select, classes="field"))
             else:
                 side = "enemy" if action.target == ENEMY else "friendly"
-                widgets.append(Static(f"No {side} unit on the table to take as the target.", markup=False))
-        for number in action.numbers(actor, target):
-            widgets.append(Horizontal(Static(number.label, markup=False, classes="tick-text"),
-                                      Input(str(number.default), id=f"n-{number.id}-{g}", compact=True), classes="number"))
-        for tick in action.ticks(actor, target):
-            text = tick.label + (f" ({tick.excluded})" if tick.excluded else "")
-            box = TickBox("", tick.checked, id=f"t-{tick.id}-{g}", compact=True, disabled=bool(tick.excluded),
-                          tooltip=text)
-            widgets.append(Horizontal(box, Static(text, markup=False, classes="tick-text"), classes="tick"))
+                widgets.append(Static(f"No {side} unit to take as the target.", markup=False))
+            if why:
+                widgets.append(Static(f"Not offered: {why}", markup=False, classes="muted"))
+            # the umpire may rule against the card: the reason is recorded with the resolution
+            self.ruling = Input(self.ruling_text, placeholder="umpire's ruling: the reason to override the card",
+                                id=f"ruling-{g}", compact=True)
+            widgets.append(Horizontal(Label("Ruling"), self.ruling, classes="field"))
+        widgets.append(Vertical(id=f"params-{g}", classes="params"))
         if action.help:
             widgets.append(Static(action.help, classes="muted", markup=False))
         await details.mount_all(widgets)
+        await self.rebuild_params()
         self.building = False
         self.show()
 
+    def target_id(self) -> str | None:
+        return None if self.target_select is None else str(self.target_select.value)
+
+    async def rebuild_params(self) -> None:
+        """The numbers and ticks for the actor and the target now chosen.
+
+        The card's modifiers depend on the pair (cavalry against infantry not in
+        square...), so every change of target builds them again: those stored state
+        decides are pre-ticked afresh; a tick or number the umpire changed by hand
+        keeps its value where the card still allows it."""
+        building, self.building = self.building, True
+        self.params += 1
+        p = self.params
+        action = self.table.resolver.action(self.action_id())
+        actor = self.table.units[self.actor_id]
+        target_id = self.target_id()
+        target = self.table.units.get(target_id) if target_id else None
+        self.params_for = target_id
+        typed = {k: w.value for k, w in self.numbers.items() if w.value.strip() != self.defaults.get(k)}
+        chosen = {k: w.value for k, w in self.ticks.items() if not w.disabled and w.value != self.prefilled.get(k)}
+        box = self.query_one(".params", Vertical)
+        await box.remove_children()
+        self.numbers, self.ticks, self.prefilled, self.defaults = {}, {}, {}, {}
+        widgets: list[Widget] = []
+        for number in action.numbers(actor, target):
+            self.defaults[number.id] = str(number.default)
+            self.number_defs[number.id] = number
+            field = Input(typed.get(number.id, str(number.default)), id=f"n-{number.id}-{p}", compact=True)
+            self.numbers[number.id] = field
+            widgets.append(Horizontal(Static(number.label, markup=False, classes="tick-text"), field, classes="number"))
+        from_forces = self.table.resolver.prefill(action.id, actor, [tuple(x) for x in self.table.leaders])
+        for tick in action.ticks(actor, target):
+            if tick.id in from_forces and not tick.excluded:
+                tick = replace(tick, checked=True)  # the commanders' ratings, from the forces
+            text = tick.label + (f" ({tick.excluded})" if tick.excluded else "")
+            value = tick.checked if tick.excluded or tick.id not in chosen else chosen[tick.id]
+            tickbox = TickBox("", value and not tick.excluded, id=f"t-{tick.id}-{p}", compact=True,
+                              disabled=bool(tick.excluded), tooltip=text)
+            self.ticks[tick.id] = tickbox
+            self.prefilled[tick.id] = tick.checked
+            widgets.append(Horizontal(tickbox, Static(text, markup=False, classes="tick-text"), classes="tick"))
+        await box.mount_all(widgets)
+        self.building = building
+        if not building:
+            self.show()
+
     def choice(self) -> dict[str, Any]:
         """What the umpire set up, as campaigns.tabletop.resolve takes it; numbers unchecked."""
-        g = f"-{self.generation}"
-        target = None
-        for select in self.query(Select):
-            if select.id == f"target{g}":
-                target = str(select.value)
         numbers: dict[str, Any] = {}
-        ticked = []
-        for widget in self.query(Input):
-            if widget.id and widget.id.startswith("n-") and widget.id.endswith(g):
-                key = widget.id[2:-len(g)]
-                text = widget.value.strip()
-                numbers[key] = int(text) if text.lstrip("-").isdigit() else text
-        for box in self.query(Checkbox):
-            if box.id and box.id.endswith(g) and box.value and not box.disabled:
-                ticked.append(box.id[2:-len(g)])
-        return {"action": self.action_id(), "actor": self.actor_id, "target": target, "ticked": ticked, "numbers": numbers}
+        for key, widget in self.numbers.items():
+            numbers[key] = self.number_defs[key].parse(widget.value)
+        ticked = [key for key, box in self.ticks.items() if box.value and not box.disabled]
+        return {"action": self.action_id(), "actor": self.actor_id, "target": self.target_id(), "ticked": ticked,
+                "numbers": numbers, "ruling": self.ruling_text.strip()}
 
     def prepared(self):
         c = self.choice()
-        req = tabletop.request(self.table, c["action"], c["actor"], c["target"], c["ticked"], c["numbers"])
+        req = tabletop.request(self.table, c["action"], c["actor"], c["target"], c["ticked"], c["numbers"], c["ruling"])
         return tabletop.prepare(self.table, req)
 
     def show(self) -> None:
@@ -187,14 +255,26 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "action":
             if event.value != self.built:  # not the Select's own first announcement
+                self.ruling_text = ""
                 await self.rebuild()
+        elif self.target_select is not None and event.select is self.target_select:
+            if event.value != self.params_for:  # not the Select's own first announcement
+                await self.rebuild_params()
         else:
             self.show()
 
     def on_checkbox_changed(self, _event: Checkbox.Changed) -> None:
         self.show()
 
-    def on_input_changed(self, _event: Input.Changed) -> None:
+    async def on_input_changed(self, event: Input.Changed) -> None:
+        if self.ruling is not None and event.input is self.ruling:
+            before, self.ruling_text = bool(self.ruling_text.strip()), event.value
+            if before != bool(event.value.strip()):  # a ruling offers every unit; none, only the card's
+                await self.rebuild()
+                if self.ruling is not None:
+                    self.ruling.focus()
+                    self.ruling.cursor_position = len(self.ruling.value)
+                return
         self.show()
 
     def on_input_submitted(self, _event: Input.Submitted) -> None:

@@ -11,16 +11,21 @@ from textual.widgets import Static
 
 from campaigns import battles
 from campaigns.errors import CampaignError
+from campaigns.tabletop import PLAYING
 from rules.allemagne1813.battle import MORALE, UMPIRE_RESULT
 from rules.errors import RulesError
 from tui.modals.confirm import ConfirmScreen
 from tui.modals.form import FormScreen
 from tui.screens.base import CampaignScreen
 from tui.widgets.bars import odds_bar
+from tui.widgets.status import KeyLine
 
 
 def _odds_lines(odds: dict, width: int = 12) -> list[str]:
     return [f"  {str(k):>4} {odds_bar(p, width)} {float(p) * 100:5.1f}%" for k, p in odds.items()]
+
+
+_BATTLE_ACTIONS = ("roll", "enter", "morale", "tabletop", "tabletop_screen", "conversion", "apply")
 
 
 class FightScreen(CampaignScreen):
@@ -45,6 +50,34 @@ class FightScreen(CampaignScreen):
     def __init__(self, battle_id: int) -> None:
         super().__init__()
         self.battle_id = battle_id
+        self.fight: battles.Fight | None = None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Only the keys that apply to this battle as it stands: a battle on the
+        tabletop has no table to roll, a battle fought with the tables no resolver."""
+        fight = self.fight
+        if fight is None or action not in _BATTLE_ACTIONS:
+            return True
+        pending = fight.status in PLAYING
+        standalone = "sides" not in fight.setup
+        step = fight.next_step if fight.battle is not None else None
+        on_tabletop = fight.battle is None
+        if action in ("roll", "enter"):
+            return pending and ((step is not None and step.kind != UMPIRE_RESULT and not (step.kind == MORALE and step.dice is None))
+                                or (not standalone and fight.pursuit_step() is not None))
+        if action == "morale":
+            return pending and step is not None and step.kind == MORALE and step.dice is None
+        if action == "tabletop":
+            if not on_tabletop:
+                return pending and step is not None and step.kind == UMPIRE_RESULT
+            return pending and not standalone and fight.tabletop is None and not fight.tactical
+        if action == "tabletop_screen":
+            return pending and on_tabletop and (standalone or fight.tabletop is None or fight.tactical)
+        if action == "conversion":
+            return pending and on_tabletop and not standalone and not fight.tactical and fight.tabletop is None
+        if action == "apply":
+            return pending and not standalone and fight.ready_to_apply
+        return True
 
     def body(self) -> ComposeResult:
         yield Static(id="head", classes="title", markup=False)
@@ -57,13 +90,16 @@ class FightScreen(CampaignScreen):
 
     def refresh_view(self) -> None:
         try:
-            fight = battles.load(self.session, self.battle_id)
+            fight = self.fight = battles.load(self.session, self.battle_id)
         except CampaignError as exc:  # a stored set-up the rules refuse: its sentence, not a crash
             self.query_one("#head", Static).update(f"Battle #{self.battle_id}")
             self.query_one("#step-text", Static).update(str(exc))
             self.query_one("#whole-text", Static).update("")
             self.query_one("#log", Static).update("")
             return
+        self.refresh_bindings()
+        for line in self.query(KeyLine):  # the key bar offers only the keys that apply to the battle as it stands
+            line.redraw()
         if "sides" not in fight.setup:  # a tabletop game outside the campaign's forces
             self.query_one("#head", Static).update(f"Tabletop game at {fight.location} (#{fight.id}, {fight.resolver}, {fight.status})")
             self.query_one("#step-text", Static).update(
@@ -156,7 +192,7 @@ class FightScreen(CampaignScreen):
         if fight.battle is None:
             lines += self.tabletop_lines(fight)
         facts = [label for key, label in battles.FACTS if fight.setup["facts"].get(key)]
-        lines.append(f"Weather {fight.setup['weather']}; " + ("; ".join(facts) if facts else "no special situation"))
+        lines.append(f"Weather {fight.setup['weather'] or 'not rolled yet'}; " + ("; ".join(facts) if facts else "no special situation"))
         if fight.battle is not None and fight.status == "pending" and not fight.battle.finished:
             try:
                 odds = fight.battle.odds()
@@ -239,7 +275,7 @@ class FightScreen(CampaignScreen):
         from campaigns import tabletop
 
         fight = self._fight()
-        if "sides" not in fight.setup and fight.status == "pending":
+        if "sides" not in fight.setup and fight.status in PLAYING:
             from tui.screens.resolver import ResolverScreen
 
             self.app.switch_screen(ResolverScreen(self.battle_id))

@@ -46,6 +46,43 @@ def _known(table: tabletop.Tabletop, state: str) -> bool:
 
 
 WIDTH = 22  # of the checklist's text: 27 columns, less the padding and the scroll bar
+CHECKLIST_WIDTH = 27
+STATE_WIDTH = 18  # the State column is never narrower: "en rupture (broken)" reads whole
+NAME_WIDTH = 18  # nor the unit's name: "31st Division (Fre…" still tells units apart
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def state_lines(marks: str, width: int) -> list[str]:
+    """A unit's states on as many lines as they need, a state kept whole on its line where it fits."""
+    lines: list[str] = []
+    for item in marks.split(", ") if marks else []:
+        if lines and len(lines[-1]) + 2 + len(item) <= width:
+            lines[-1] += ", " + item
+        else:
+            if lines:
+                lines[-1] += ","
+            lines += textwrap.wrap(item, width) or [item]
+    return lines or [""]
+
+
+def column_widths(rows: list[tuple[str, str, str, str]], room: int, size_label: str) -> tuple[int, int, int, int]:
+    """Widths of Id, Unit, size and State in `room` columns (the screen less the
+    checklist): the unit's name gives way so the State column keeps whole words."""
+    room -= 1 + 4 * 2  # the scroll bar; a column's padding each side
+    id_w = max([2, *(len(r[0]) for r in rows)])
+    size_w = max([len(size_label), *(len(r[2]) for r in rows)])
+    name_w = max([4, *(len(r[1]) for r in rows)])
+    state_w = max([5, *(len(r[3]) for r in rows)])
+    longest = max([0, *(len(item) + 1 for r in rows for item in r[3].split(", ") if r[3])])
+    left = room - id_w - size_w
+    if name_w + state_w > left:
+        # one state whole on a line ("en désordre (disordered),"), the names cut if they must
+        state_w = max(STATE_WIDTH, min(state_w, max(longest, left - min(name_w, 24)), left - NAME_WIDTH))
+        name_w = max(NAME_WIDTH, left - state_w)
+    return id_w, name_w, size_w, state_w
 
 
 def _line(text: str) -> str:
@@ -59,7 +96,8 @@ def checklist(table: tabletop.Tabletop) -> list[str]:
     lines += [_line(f"{name} = {side}") for side, name in r.side_names(table.options).items()]
     for i, phase in enumerate(r.phases):
         mark = "✓" if i < at.phase else "▶" if i == at.phase else " "
-        lines.append(_line(f"{mark} {phase.title}"))
+        # whole names, wrapped: "8. Austrians Move/French Infantry, Artillery Shoot" is the card's line
+        lines += textwrap.wrap(f"{mark} {phase.title}", WIDTH, subsequent_indent="  ")
         if i == at.phase:
             who = phase.who or {"active": at.bound, "inactive": "the other side", "both": "both sides"}.get(phase.acts, phase.acts)
             lines += [f"  {part}" for part in textwrap.wrap(f"({who})", WIDTH - 2)]
@@ -69,6 +107,15 @@ def checklist(table: tabletop.Tabletop) -> list[str]:
     return lines
 
 
+class UnitsTable(DataTable):
+    """The tactical order of battle: Home and End go to the first and the last unit."""
+
+    BINDINGS = [
+        Binding("home", "scroll_top", "First unit", show=False),
+        Binding("end", "scroll_bottom", "Last unit", show=False),
+    ]
+
+
 class ResolverScreen(CampaignScreen):
     TITLE_TEXT = "Tabletop"
     BINDINGS = [
@@ -76,9 +123,13 @@ class ResolverScreen(CampaignScreen):
         Binding("n", "next_phase", "Next phase", id="resolver.next", tooltip="Tick the phase off the sequence of play"),
         Binding("N", "previous_phase", "Back a phase", id="resolver.previous", show=False,
                 tooltip="Go back one phase of this bound, where the card sends you back"),
-        Binding("e", "edit", "Edit unit", id="resolver.edit", tooltip="Change the highlighted unit's size and attributes"),
-        Binding("a", "add", "Add unit", id="resolver.add", tooltip="A unit entered by hand"),
+        Binding("e", "edit", "Edit", id="resolver.edit", tooltip="Change the highlighted unit's size and attributes"),
+        Binding("a", "add", "Add", id="resolver.add", tooltip="A unit entered by hand"),
         Binding("k", "markers", "Markers", id="resolver.markers", tooltip="Put a state on the highlighted unit, or take it off"),
+        Binding("z", "take_back", "Take back", id="resolver.take_back", show=False,
+                tooltip="Take back the last resolution as one step, even after the phase moved on"),
+        Binding("j", "contact", "Contact", id="resolver.contact",
+                tooltip="The umpire's ruling: the highlighted unit in contact with an enemy, or no longer"),
         Binding("p", "options", "Options", id="resolver.options", tooltip="The rule set's named options for this battle"),
         Binding("d", "end", "End battle", id="resolver.end", tooltip="Who held the field; the losses go back to the campaign"),
         Binding("escape", "back", "Battle", id="resolver.back"),
@@ -102,7 +153,7 @@ class ResolverScreen(CampaignScreen):
             with VerticalScroll(id="checklist-box"):
                 yield Static(id="checklist", markup=False)
             with Vertical(id="units-box"):
-                yield DataTable(id="units", cursor_type="row", zebra_stripes=True)
+                yield UnitsTable(id="units", cursor_type="row", zebra_stripes=True)
         yield Static(id="detail", markup=False)
 
     def on_mount(self) -> None:
@@ -113,17 +164,24 @@ class ResolverScreen(CampaignScreen):
         phase = table.phase
         state = "over" if table.ended else f"{table.resolver.turn_label} {table.position.turn}, {phase.title}"
         self.query_one("#head", Static).update(f"{table.location} #{table.battle_id} · {table.resolver.title} · {state}")
-        self.query_one("#checklist", Static).update("\n".join(checklist(table)))
+        lines = checklist(table)
+        self.query_one("#checklist", Static).update("\n".join(lines))
+        now = next((i for i, line in enumerate(lines) if line.startswith("▶")), 0)
         box = self.query_one("#checklist-box", VerticalScroll)
         box.can_focus = False
-        self.call_after_refresh(box.scroll_to, y=max(0, table.position.phase - 3), animate=False)
+        self.call_after_refresh(box.scroll_to, y=max(0, now - 3), animate=False)
         grid = self.query_one("#units", DataTable)
         keep = grid.cursor_row
         grid.clear(columns=True)
-        grid.add_columns("Id", "Unit", table.resolver.size_label.title(), "State")
-        for side in (ATTACKER, DEFENDER):
-            for unit in table.side_units(side, present=False):
-                grid.add_row(*plain(unit.id, unit.name[:30], f"{unit.size}/{unit.start}", unit_marks(table, unit)), key=unit.id)
+        units = [u for side in (ATTACKER, DEFENDER) for u in table.side_units(side, present=False)]
+        rows = [(u.id, u.name, f"{u.size}/{u.start}", unit_marks(table, u)) for u in units]
+        widths = column_widths(rows, self.app.size.width - CHECKLIST_WIDTH, table.resolver.size_label.title())
+        for label, width in zip(("Id", "Unit", table.resolver.size_label.title(), "State"), widths, strict=True):
+            grid.add_column(label, width=width)
+        for unit_id, name, size, marks in rows:
+            # the states are whole words, wrapped in their column (Broken, Routing: never "holds th")
+            lines = state_lines(marks, widths[3])
+            grid.add_row(*plain(unit_id, _cut(name, widths[1]), size, "\n".join(lines)), key=unit_id, height=len(lines))
         if grid.row_count:
             grid.move_cursor(row=min(keep, grid.row_count - 1))
         self.show_detail()
@@ -133,6 +191,10 @@ class ResolverScreen(CampaignScreen):
         if grid.row_count == 0:
             return None
         return str(grid.coordinate_to_cell_key(grid.cursor_coordinate).row_key.value)
+
+    def on_resize(self) -> None:
+        if self.table is not None:
+            self.refresh_view()  # the columns share the new width
 
     def on_data_table_row_selected(self, _event: DataTable.RowSelected) -> None:
         self.action_resolve()  # Enter on a unit: what it does
@@ -148,13 +210,14 @@ class ResolverScreen(CampaignScreen):
         unit_id = self.selected()
         if unit_id in table.units:
             u = table.units[unit_id]
-            attrs = ", ".join(f"{a.label} {u.attrs.get(a.id)}" for a in table.resolver.attributes
-                              if u.attrs.get(a.id) not in (None, False, 0, "-"))
+            attrs = ", ".join(f"{a.label} {a.label_of(u.attrs.get(a.id)) if a.kind == 'choice' else u.attrs.get(a.id)}"
+                              for a in table.resolver.attributes if u.attrs.get(a.id) not in (None, False, 0, "-", ""))
             lines.append(f"{u.id} {u.name} ({u.side}, {u.arm}): {attrs}")
         for entry in table.log[-(LOG_LINES if lines else LOG_LINES + 1):]:
             actor = table.units.get(entry["actor"])
             dice = f" [{' '.join(map(str, entry['raw']))}]" if entry.get("raw") else ""
-            lines.append(f"{actor.id if actor else entry['actor']} {entry['action'].replace('_', ' ')}{dice}: {entry['text']}")
+            back = " [taken back]" if entry.get("taken_back") else ""
+            lines.append(f"{actor.id if actor else entry['actor']} {entry['action'].replace('_', ' ')}{dice}{back}: {entry['text']}")
         if not table.log:
             lines.append("r resolves what the highlighted unit does; n moves to the next phase.")
         self.query_one("#detail", Static).update("\n".join(lines))
@@ -163,7 +226,7 @@ class ResolverScreen(CampaignScreen):
 
     def _open(self) -> tabletop.Tabletop | None:
         table = self.table = tabletop.load(self.session, self.battle_id)
-        if table.ended or table.status != "pending":
+        if table.ended or table.status not in tabletop.PLAYING:
             self.notify("The tabletop battle is over: Escape goes back to the battle.", severity="warning")
             return None
         return table
@@ -187,8 +250,12 @@ class ResolverScreen(CampaignScreen):
     def _resolved(self, choice: dict[str, Any] | None) -> None:
         if not choice:
             return
-        args = {k: choice[k] for k in ("action", "actor", "target", "ticked", "numbers", "entered")}
+        args = {k: choice[k] for k in ("action", "actor", "target", "ticked", "numbers", "entered", "ruling")}
         self.attempt(lambda: tabletop.resolve(self.session, self.battle_id, **args))
+
+    def action_take_back(self) -> None:
+        if self._open() is not None:
+            self.attempt(lambda: tabletop.take_back(self.session, self.battle_id))
 
     def action_next_phase(self) -> None:
         if self._open() is not None:
@@ -199,10 +266,10 @@ class ResolverScreen(CampaignScreen):
         if self._open() is not None:
             self.attempt(lambda: tabletop.previous_phase(self.session, self.battle_id), done="")
 
-    def _unit_fields(self, unit) -> list[tuple[str, str, str, list[str] | None]]:
+    def _unit_fields(self, unit) -> list[tuple[str, str, str, Any]]:
         assert self.table is not None
         r = self.table.resolver
-        fields: list[tuple[str, str, str, list[str] | None]] = [("name", "Name", unit.name if unit else "", None)]
+        fields: list[tuple[str, str, str, Any]] = [("name", "Name", unit.name if unit else "", None)]
         if unit is None:
             fields += [("side", "Side", ATTACKER, [ATTACKER, DEFENDER]), ("arm", "Arm", r.arms[0], list(r.arms))]
             fields.append(("size", r.size_label.title(), "4", None))
@@ -212,7 +279,8 @@ class ResolverScreen(CampaignScreen):
         for a in r.attributes:
             value = unit.attrs.get(a.id, a.default) if unit else a.default
             if a.kind == "choice":
-                fields.append((a.id, a.label, str(value), list(a.choices)))
+                # labels, not ids; a unit's own arm's choices only (a unit added by hand: all, checked on saving)
+                fields.append((a.id, a.label, str(value), [(a.label_of(c), c) for c in a.choices_for(unit.arm if unit else None)]))
             elif a.kind == "bool":
                 fields.append((a.id, a.label, "yes" if value else "no", ["no", "yes"]))
             else:
@@ -253,6 +321,34 @@ class ResolverScreen(CampaignScreen):
                 self.attempt(lambda: tabletop.set_state(self.session, self.battle_id, unit_id, state, not unit.has(state)))
 
         self.app.push_screen(PickScreen(f"Markers of {unit.name}", items), picked)
+
+    def action_contact(self) -> None:
+        """The umpire rules two units in contact (or apart) where no charge of the card did."""
+        table = self._open()
+        unit_id = self.selected()
+        if table is None or unit_id is None:
+            return
+        unit = table.units[unit_id]
+        touching = {c.other(unit_id) for c in table.contacts if c.touches(unit_id)}
+        items = [(u.id, f"{'take out of contact' if u.id in touching else 'put in contact'}: {u.id} {u.name}")
+                 for u in table.units.values() if u.side != unit.side and (not u.removed or u.id in touching)]
+        if not items:
+            self.notify(f"No enemy unit on the table for {unit.name}.", severity="warning")
+            return
+
+        def picked(other_id: str | None) -> None:
+            if not other_id:
+                return
+            on = other_id not in touching
+            other = table.units[other_id]
+            title = f"{unit.name} {'in contact with' if on else 'out of contact with'} {other.name}: the umpire's ruling"
+            self.app.push_screen(
+                FormScreen(title, [("reason", "Reason", "", None)],
+                           check=lambda v: tabletop.rule_contact(self.session, self.battle_id, unit_id, other_id, on, v["reason"])),
+                lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
+            )
+
+        self.app.push_screen(PickScreen(f"Contact of {unit.name}", items), picked)
 
     def action_options(self) -> None:
         table = self._open()

@@ -38,6 +38,11 @@ class KeyLine(Static):
     """
 
     def on_mount(self) -> None:
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Draw the keys that apply now: a screen whose keys depend on its state
+        (check_action) calls this when the state changes."""
         line = Text(no_wrap=True, overflow="ellipsis")
         seen: set[str] = set()
         for key, active in self.screen.active_bindings.items():

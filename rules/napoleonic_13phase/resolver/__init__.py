@@ -52,12 +52,14 @@ from rules.napoleonic_13phase.resolver import (
 )
 from rules.napoleonic_13phase.resolver.units import (
     BEHIND,
+    CASUALTIES,
     D6_CASUALTIES,
+    HELD_OFF,
     STATES,
     SUPPORT,
 )
 from rules.options import resolve_options
-from rules.resolver import ENEMY, FRIEND, NO_TARGET, Action, Attribute, Resolver
+from rules.resolver import CHARGER, CONTACT, ENDS, ENEMY, FRIEND, MAKES, NO_TARGET, Action, Attribute, Resolver
 
 
 def _side_names(chosen: Mapping[str, str]) -> dict[str, str]:
@@ -75,7 +77,9 @@ RESOLVER = Resolver(
     attributes=(
         Attribute("quality", "Class", choices=tuple(map(str, get_table(RULESET, "morale").rows.values())), default="veteran"),
         Attribute("unit_type", "Unit type (movement table; formation for infantry)", choices=tuple(card().units),
-                  default="infantry_column"),
+                  default="infantry_column",
+                  by_arm=tuple((arm, tuple(u for u, t in card().units.items() if t.arm == arm))
+                               for arm in ("infantry", "cavalry", "artillery"))),
         Attribute("gun_pounds", "Guns (lbs)", kind="int", lowest=1, default=6),
         Attribute("horse_artillery", "Horse artillery", kind="bool", default=False),
         Attribute("general", "General attached", kind="bool", default=False),
@@ -99,32 +103,37 @@ RESOLVER = Resolver(
                numbers=morale.casualty_numbers, ticks=morale.morale_ticks),
         Action("stand", "Check morale to stand for melee", ENEMY, standing.stand_prepare, standing.stand_resolve,
                numbers=morale.casualty_numbers, ticks=standing.stand_ticks,
-               help="The charged infantry tests; its target is the unit charging it"),
+               help="The charged infantry tests; its target is the unit charging it", reach=CHARGER),
         Action("guard_presses", "Guard continues the charge", ENEMY, standing.guard_prepare, standing.guard_resolve,
-               help="French Guard infantry placed 2” away may take one casualty and continue the charge"),
+               help="French Guard infantry placed 2” away may take one casualty and continue the charge", contact=MAKES),
         Action("recall", "Recall cavalry", NO_TARGET, morale.prepared(morale.recall_check, "recall"), morale.recall_resolve,
-               numbers=morale.casualty_numbers, ticks=morale.recall_ticks, arms=("cavalry",)),
+               numbers=morale.casualty_numbers, ticks=morale.recall_ticks, arms=("cavalry",), contact=ENDS),
         Action("move", "Move", NO_TARGET, movement.move_prepare, movement.move_resolve, ticks=movement.move_ticks,
                numbers=movement.wheel_numbers),
         Action("change_formation", "Change formation", NO_TARGET, movement.formation_prepare, movement.formation_resolve,
                ticks=movement.formation_ticks),
         Action("charge", "Charge", ENEMY, movement.charge_prepare, movement.charge_resolve, ticks=movement.charge_ticks,
-               numbers=movement.wheel_numbers),
+               numbers=movement.wheel_numbers, contact=MAKES),
         Action("fire", "Fire", ENEMY, fire.fire_prepare, fire.fire_resolve, numbers=fire.fire_numbers, ticks=fire.fire_ticks),
         Action("square_fire", "Square fires at charging cavalry", ENEMY, fire.square_prepare, fire.square_resolve,
-               arms=("infantry",)),
+               arms=("infantry",), reach=CHARGER, why="Squares contacted fire two dice"),
         Action("skirmishers_evade", "Skirmishers evade a charge", NO_TARGET, movement.evade_prepare, movement.evade_resolve,
-               arms=("infantry",)),
+               arms=("infantry",), contact=ENDS),
         Action("support", "Support artillery", FRIEND, melee.support_prepare, melee.support_resolve,
                numbers=melee.support_numbers,
                help=f"A unit {SUPPORT}” behind or beside the artillery fights instead of it", arms=("infantry", "cavalry")),
         Action("melee", "Fight a melee", ENEMY, melee.melee_prepare, melee.melee_resolve, numbers=melee.melee_numbers,
-               ticks=melee.melee_ticks, help="The actor is the unit that charged (either unit of a melee that goes on)"),
-        Action("loser_retires", "Loser retires d6”", NO_TARGET, *checklist.plain("loser_retires")),
+               ticks=melee.melee_ticks, help="The actor is the unit that charged (either unit of a melee that goes on)",
+               reach=CONTACT, why="Charging cavalry make a full move, fighting every unit contacted"),
+        Action("loser_retires", "Loser retires d6”", NO_TARGET, *checklist.plain("loser_retires"), contact=ENDS),
         Action("cannot_form_line", "d6 casualties (unable to form line)", NO_TARGET,
                *checklist.plain("cannot_form_line", owed=D6_CASUALTIES)),
     ),
     alternating=False,
     turn_label="turn",
     unfinished=checklist.unfinished,
+    breaks_contact=(HELD_OFF,),  # the charger placed 2” away: the infantry it charged stood
+    due=lambda u: (("morale",) if u.has(CASUALTIES) else ()) + (("cannot_form_line",) if u.has(D6_CASUALTIES) else ()),
+    # option routed_at_end: a unit removed from the game is lost whole
+    lost_at_end=lambda u, o: u.start if u.removed and o.get("routed_at_end", "lost") == "lost" else u.lost,
 )

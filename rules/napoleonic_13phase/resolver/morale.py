@@ -57,7 +57,8 @@ def recall_ticks(actor: Unit, target: Unit | None) -> list[Tick]:
 
 
 def casualty_numbers(actor: Unit, target: Unit | None) -> list[Number]:
-    return [Number("casualties_this_phase", "Casualties that brought about this test (option casualties_counted = this_phase)", 0)]
+    # read only under option casualties_counted = this_phase; the default counts the battle's (the note says which)
+    return [Number("casualties_this_phase", "Casualties this phase (counted only if option casualties_counted = this_phase)", 0)]
 
 
 def morale_test(request: Request, number: int) -> morales.MoraleTest:

@@ -41,7 +41,7 @@ from rules.napoleonic_d10.data import (
     table,
     values_of,
 )
-from rules.napoleonic_d10.resolver import charges, fire, initiative, morale, movement
+from rules.napoleonic_d10.resolver import charges, effects, fire, initiative, morale, movement
 from rules.napoleonic_d10.resolver.initiative import in_turn
 from rules.napoleonic_d10.resolver.prepare import rolled
 from rules.napoleonic_d10.resolver.units import (
@@ -66,8 +66,10 @@ from rules.napoleonic_d10.resolver.units import (
 )
 from rules.resolver import (
     BOTH,
+    CONTACT,
     ENEMY,
     FRIEND,
+    MAKES,
     NO_TARGET,
     Action,
     Attribute,
@@ -151,12 +153,14 @@ STATES = (
 )
 
 ACTIONS = (
-    Action("initiative", "Initiative", ENEMY, in_turn(initiative.prepare), initiative.resolve,
+    Action("initiative", "Initiative", NO_TARGET, in_turn(initiative.prepare), initiative.resolve,
            numbers=initiative.numbers, ticks=initiative.ticks,
-           help="A unit of each army stands for its army commander: this side's commander rolls first"),
+           help="Any unit of a side rolls for its army commander, against the enemy army's; this side rolls first",
+           repeats=True),  # equal dice: both commanders roll again
     Action("contest_initiative", "Contest the initiative", ENEMY, in_turn(initiative.prepare), initiative.resolve,
            numbers=initiative.numbers, ticks=initiative.ticks, anytime=True,
-           help="A Division or better commander contests the initiative against the active division's commander"),
+           help="A Division or better commander contests the initiative against the active division's commander",
+           repeats=True),
     Action("move", "Roll to move", NO_TARGET, in_turn(movement.move_prepare), movement.move_resolve,
            ticks=movement.move_ticks),
     Action("local_initiative", "Local initiative", NO_TARGET, in_turn(rolled(movement.local_check, "Local initiative")),
@@ -168,7 +172,7 @@ ACTIONS = (
     Action("crash_through", "Crash through", NO_TARGET, in_turn(rolled(morale.crash_check, "Crash through")),
            morale.crash_resolve, ticks=morale.ticks),
     Action("charge", "Charge", ENEMY, in_turn(charges.charge_prepare), charges.charge_resolve,
-           numbers=charges.charge_numbers, ticks=charges.charge_ticks),
+           numbers=charges.charge_numbers, ticks=charges.charge_ticks, contact=MAKES),
     Action("fire", "Fire", ENEMY, in_turn(fire.fire_prepare), fire.fire_resolve, numbers=fire.fire_numbers,
            ticks=fire.fire_ticks),
     Action("fire_discipline", "Fire discipline", NO_TARGET, in_turn(rolled(fire.discipline_check, "Fire discipline")),
@@ -177,7 +181,7 @@ ACTIONS = (
            fire.skirmish_resolve, numbers=fire.skirmish_numbers,
            help="The unit the skirmish screen fires at rolls its class dice; its target is the enemy screen"),
     Action("melee", "Melee round", ENEMY, in_turn(charges.melee_prepare), charges.melee_resolve,
-           ticks=charges.melee_ticks),
+           ticks=charges.melee_ticks, reach=CONTACT),
     Action("morale", "Morale check", NO_TARGET, morale.prepare, morale.resolve,
            numbers=morale.numbers, ticks=morale.ticks, anytime=True),
     Action("friend_breaks", "A friend within 3\" breaks or routs", NO_TARGET, morale.friend_breaks_prepare,
@@ -202,4 +206,9 @@ RESOLVER = Resolver(
     turn_label="turn",
     unfinished=initiative.unfinished,
     converted=lambda arm, cohesion: {"cw_level": cw_level_for(cohesion)},  # conversion.toml [cw_level]
+    breaks_contact=(BROKEN,),
+    due=lambda u: tuple(a for s, a in ((MORALE_DUE, "morale"), (SURRENDERING, "surrender"), (AMMO_ROLL, "ammunition"))
+                        if u.has(s)),
+    reconcile=effects.reconcile,
+    prefill=initiative.prefill,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from rules.errors import RulesError
 from rules.napoleonic_d10 import skirmish as skirmishing
@@ -49,6 +50,27 @@ def casualties(unit: Unit, steps: int, options: Mapping[str, str]) -> Effect:
     after = before + steps
     lost = min(unit.size, after // per - before // per)
     return Effect(unit.id, lost=lost, set={STEPS: after} if steps else {})
+
+
+def reconcile(before: Unit, after: Unit, options: Mapping[str, str]) -> Unit:
+    """A unit edited by hand: its casualty steps and its stands say the same losses.
+
+    Stands changed: each stand lost (or given back) is a stand's castings of steps;
+    steps changed: the stands follow ('a stand lost for each full stand of castings');
+    both changed: they must agree."""
+    per = castings_per_stand(after, options)
+    steps, size = steps_taken(after), after.size
+    changed_steps, changed_size = steps != steps_taken(before), size != before.size or after.start != before.start
+    if changed_size and not changed_steps:
+        steps = max(0, (after.start - size) * per + steps_taken(before) % per)
+    elif changed_steps and not changed_size:
+        size = max(0, after.start - steps // per)
+    elif not changed_size:  # neither: a unit removed by a rout keeps its stands lost beyond its steps
+        return after
+    elif after.start - size != min(after.start, steps // per):
+        raise RulesError(f"{after.name}: {size} stands of {after.start} is {(after.start - size) * per} to "
+                         f"{(after.start - size) * per + per - 1} casualty steps lost ({per} castings a stand), not {steps}")
+    return replace(after, size=size, attrs={**after.attrs, STEPS: steps})
 
 
 def removed(unit: Unit, options: Mapping[str, str], *, surrendered: bool = False, steps: int = 0) -> Effect:

@@ -30,6 +30,7 @@ from rules.napoleonic_d10.resolver.units import (
     TURN_OVER,
 )
 from rules.resolver import Effect, Number, Outcome, Prepared, Request, Tick, Unit
+from rules.resolver import other as enemy_of
 
 RATED = [str(v) for v in values_of("initiative_modifiers", "modifier") if v != "grand_tac"]
 SPEC = card()["dice"]["initiative"]
@@ -83,18 +84,52 @@ def ticks(actor: Unit, target: Unit | None) -> list[Tick]:
     return out
 
 
+def prefill(action: str, actor: Unit, leaders) -> frozenset[str]:
+    """The commanders' ratings ticked from the forces. The hand-off keeps each leader's
+    rating but not his rank, so the best-rated leader present is read as the side's
+    commander; the umpire unticks it when another commands."""
+    if action not in ("initiative", "contest_initiative"):
+        return frozenset()
+    ladder = ("poor", "average", "good", "excellent", "superior")
+    best: dict[str, str] = {}
+    for side, _name, rating in leaders:
+        if rating in ladder and ladder.index(rating) > ladder.index(best.get(side, "poor")):
+            best[side] = rating
+        best.setdefault(side, rating)
+    out = set()
+    for who, side in (("own", actor.side), ("other", enemy_of(actor.side))):
+        if best.get(side) in RATED:
+            out.add(f"{who}_{best[side]}")
+    return frozenset(out)
+
+
 def numbers(actor: Unit, target: Unit | None) -> list[Number]:
     return [Number("grand_tac_own", "Grand-Tac points allotted by this side", 0, 20, 0),
             Number("grand_tac_other", "Grand-Tac points allotted by the other side", 0, 20, 0)]
 
 
+def _other_side(request: Request) -> str:
+    """The side rolling against the actor's: the target's in a contest, else the enemy army's."""
+    return request.target.side if request.target is not None else enemy_of(request.actor.side)
+
+
+def _stands_for(request: Request, side: str) -> Unit:
+    """The unit that holds the initiative for `side` when it wins: the target in a contest,
+    else the side's first unit on the table (the initiative belongs to the army)."""
+    if request.target is not None and request.target.side == side:
+        return request.target
+    present = sorted((u for u in request.units.values() if u.side == side and not u.removed), key=lambda u: u.id)
+    if not present:
+        raise RulesError(f"the {side} has no unit on the table to hold the initiative")
+    return present[0]
+
+
 def _commanders(request: Request) -> tuple[initiating.Commander, initiating.Commander]:
-    assert request.target is not None
     own = ticked_one(request, [f"own_{r}" for r in RATED], "rating for this side's commander")
     other = ticked_one(request, [f"other_{r}" for r in RATED], "rating for the other commander")
     return (
         initiating.Commander(own[4:] if own else "average", request.numbers.get("grand_tac_own", 0), request.actor.side),
-        initiating.Commander(other[6:] if other else "average", request.numbers.get("grand_tac_other", 0), request.target.side),
+        initiating.Commander(other[6:] if other else "average", request.numbers.get("grand_tac_other", 0), _other_side(request)),
     )
 
 
@@ -129,7 +164,7 @@ def prepare(request: Request) -> Prepared:
 
 
 def resolve(request: Request, record: DiceRecord | None) -> Outcome:
-    assert record is not None and request.target is not None
+    assert record is not None
     first, second = _commanders(request)
     a, b = parts([SPEC, SPEC], record.raw)
     kept = None
@@ -143,7 +178,7 @@ def resolve(request: Request, record: DiceRecord | None) -> Outcome:
                        (Effect(request.actor.id, add={TURN_OVER: 1}),))
     if rolled.winner is None:
         return Outcome(f"{dice}: equal modified dice, nobody has won: both commanders roll again")
-    winner = request.actor if rolled.winner == initiating.FIRST else request.target
+    winner = request.actor if rolled.winner == initiating.FIRST else _stands_for(request, _other_side(request))
     effects = [Effect(u.id, clear=(INITIATIVE,)) for u in request.units.values() if u.has(INITIATIVE) and u.id != winner.id]
     effects.append(Effect(winner.id, add={INITIATIVE: 1}))
     verb = "takes" if request.action == "contest_initiative" and winner is request.actor else "has"

@@ -122,7 +122,7 @@ def fire_priority(request: Request) -> str:
 
 def fire_numbers(actor: Unit, target: Unit | None) -> list[Number]:
     return [Number("firing_ec", "EC qui tirent (EC firing)", 1, max(1, actor.size), max(1, actor.size)),
-            Number("distance", "Distance en cm (range)", 0, 200, 10)]
+            Number("distance", "Distance en cm (range)", 0, 200, 10, decimal=True)]
 
 
 def _fire(request: Request) -> Check:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from rules.errors import RulesError
 from rules.loader import get_table
 from rules.napoleonic_uc_um import quality as split_quality
-from rules.napoleonic_uc_um.data import RULESET
+from rules.napoleonic_uc_um.data import RULESET, label
 from rules.napoleonic_uc_um.troops import Troop
 from rules.options import resolve_options
 from rules.resolver import Request, Unit
@@ -30,6 +30,18 @@ def qualities() -> tuple[str, ...]:
     experiences = [str(v) for b in get_table(RULESET, "to_hit").rows.bands for v in b.names]
     temperaments = [str(v) for b in get_table(RULESET, "morale").axes[0].bands for v in b.names]
     return tuple(f"{e}/{t}" for e in experiences for t in temperaments)
+
+
+def quality_labels() -> tuple[tuple[str, str], ...]:
+    """Each quality as the card prints it, accents and all: 'veteran/intrepide' is 'Vétéran/Intrépide'."""
+    def printed(table_id: str, axis: str, value: str) -> str:
+        return label(table_id, axis, value).split(" (")[0]
+
+    out = []
+    for quality in qualities():
+        e, t = quality.split("/")
+        out.append((quality, f"{printed('to_hit', 'experience', e)}/{printed('morale', 'temperament', t)}"))
+    return tuple(out)
 
 
 def experience(unit: Unit) -> str:

@@ -215,7 +215,7 @@ class OrderOfBattleScreen(CampaignScreen):
                 for unit in units[:SHOWN]
             ),
             # The tree beside it already shows whole names: keep SP, cohesion and the bonuses in view.
-            widest={"Name": 40 if self.has_class("narrow") else 24, "Where": 16},
+            widest={"Name": 30 if self.has_class("narrow") else 24, "Where": 16},
         )
         total = oob.totals(units)
         kinds = ", ".join(f"{k} {v}" for k, v in total.by_kind.items())

@@ -51,6 +51,7 @@ from rules.resolver import (
     advance,
     apply_effects,
     check_request,
+    counted,
     effect_text,
     get_resolver,
     may_act,
@@ -449,7 +450,7 @@ def returned(session: CampaignSession, battle_id: int, winner: str) -> Return:
                 lost_by_arm[u.arm] = lost_by_arm.get(u.arm, 0) + u.lost
             sp = sum(sp_lost(conversion, arm, lost) for arm, lost in lost_by_arm.items() if arm in conversion.size)
             sp = min(sp, row.strength_points)
-            lost_text = ", ".join(f"{n} {conversion.size_label}" for n in lost_by_arm.values())
+            lost_text = ", ".join(counted(n, conversion.size_label) for n in lost_by_arm.values())
             lines.append(f"{row.name}: lost {lost_text} -> {sp} SP of {row.strength_points}")
             if sp:
                 by_force[force] = sp

@@ -12,7 +12,7 @@ from textual.widgets.tree import TreeNode
 from campaigns import oob
 from campaigns.oob import General, Unit
 from campaigns.scenario import UNIT_KINDS
-from campaigns.stacks import plural
+from campaigns.words import plural
 from tui.modals.confirm import ConfirmScreen
 from tui.modals.form import FormScreen
 from tui.modals.pick import PickScreen

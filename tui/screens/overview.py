@@ -7,7 +7,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Static
 
 from campaigns.glance import glance
-from campaigns.stacks import plural
+from campaigns.words import plural
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import plain
 from tui.widgets.kept import KeptTable

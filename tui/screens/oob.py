@@ -85,7 +85,10 @@ class OrderOfBattleScreen(CampaignScreen):
 
     def on_resize(self, event) -> None:
         # Below NARROW columns the tree's names would be cut beside the table: the table goes below.
-        self.set_class(event.size.width < NARROW, "narrow")
+        if self.has_class("narrow") != (event.size.width < NARROW):
+            self.set_class(event.size.width < NARROW, "narrow")
+            if hasattr(self, "sides"):
+                self.show_detail()
 
     # -- showing -------------------------------------------------------------
 

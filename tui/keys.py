@@ -27,6 +27,9 @@ from textual.dom import DOMNode
 # If a key's path is cut (its widget removed on the way), hold the next key no
 # longer than this: a key is never lost to a screen that went away.
 HOLD_AT_MOST = 0.5
+# Passes from the focused widget up to the app after each key: the key itself, the
+# messages its handling posted, and the messages those posted.
+PASSES = 3
 
 
 class KeyGate(App):
@@ -59,16 +62,21 @@ class KeyGate(App):
         target: DOMNode = self.focused or self.screen
         await super().on_event(event)
         self.set_timer(HOLD_AT_MOST, lambda: self._key_release(generation))
-        self._key_follow(target, generation)
+        self._key_follow(target, generation, target, PASSES)
 
-    def _key_follow(self, node: DOMNode | None, generation: int) -> None:
+    def _key_follow(self, node: DOMNode | None, generation: int, target: DOMNode, passes: int) -> None:
         # A callback queued behind the key on each node it bubbles through runs
         # only once that node has handled the key (and passed it to its parent).
+        # What handling it posted in turn (an Input's Submitted, which closes a
+        # form) travels one node behind: another pass from the start catches it.
         if generation != self._key_generation:
             return
         if node is None or node is self or not node.is_attached:
-            self.call_later(self._key_settle, generation)
-        elif not node.call_later(self._key_follow, node.parent, generation):
+            if passes > 1 and target.is_attached:
+                self.call_later(self._key_follow, target, generation, target, passes - 1)
+            else:
+                self.call_later(self._key_settle, generation)
+        elif not node.call_later(self._key_follow, node.parent, generation, target, passes):
             self.call_later(self._key_settle, generation)
 
     def _key_settle(self, generation: int) -> None:

@@ -12,6 +12,9 @@ from tui.widgets.cells import plain
 from tui.widgets.kept import KeptTable
 
 
+WHAT_MARGIN = 30  # the columns "#" and "When", cell padding and the scroll bar
+
+
 class HistoryScreen(CampaignScreen):
     TITLE_TEXT = "History"
     BINDINGS = [
@@ -39,9 +42,15 @@ class HistoryScreen(CampaignScreen):
         text = self.query_one("#filter", Input).value
         table = self.query_one("#events", DataTable)
         table.clear(columns=True)
-        table.add_columns("#", "When", "What")
+        table.add_columns("#", "When")
+        # What changed wraps within the screen's width rather than running off its edge.
+        table.add_column("What", width=max(20, self.app.size.width - WHAT_MARGIN))
         for entry in history.entries(self.session, text, dice_only=self.dice_only):
-            table.add_row(*plain(entry.ref, entry.when, entry.text))
+            table.add_row(*plain(entry.ref, entry.when, entry.text), height=None)
+
+    def on_resize(self) -> None:
+        if self.is_current:
+            self.refresh_view()
 
     def on_input_changed(self, _event: Input.Changed) -> None:
         self.refresh_view()

@@ -33,6 +33,9 @@ UNDOABLE = text(
 )
 LAST_TAKEN = text("SELECT max(id) FROM event WHERE kind NOT IN ('undo', 'redo')")
 REPLAYS_SINCE = text("SELECT kind, changes FROM event WHERE id > :since AND kind IN ('undo', 'redo') ORDER BY id")
+NAMED = text("SELECT changes FROM event WHERE kind IN ('undo', 'redo')")
+LAST_DONE = text("SELECT max(id) FROM event WHERE NOT undone AND kind NOT IN ('undo', 'redo')")
+UNDONE_AFTER = text("SELECT id FROM event WHERE undone AND kind = 'action' AND id > :after ORDER BY id")
 ABANDONED = text("SELECT count(*) FROM event WHERE undone AND kind = 'action'")
 
 
@@ -56,7 +59,13 @@ def redo_target(db: Connection) -> int | None:
     """The action a redo would redo: the last one undone since the newest action was taken."""
     since = db.execute(LAST_TAKEN).scalar() or 0
     stack = redo_stack(db.execute(REPLAYS_SINCE, {"since": since}))
-    return stack[-1] if stack else None
+    if stack:
+        return stack[-1]
+    # A file from before undos were events: its undone actions (named by no undo)
+    # are the tail of the log, after every action still done, and redo oldest first.
+    named = {target(changes) for (changes,) in db.execute(NAMED)}
+    after = db.execute(LAST_DONE).scalar() or 0
+    return next((n for (n,) in db.execute(UNDONE_AFTER, {"after": after}) if n not in named), None)
 
 
 def redo_stack(replays: Iterable[Any]) -> list[int]:

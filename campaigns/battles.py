@@ -516,6 +516,8 @@ def settlement(session: CampaignSession, battle_id: int) -> Settlement:
     fight = load(session, battle_id)
     if fight.status != "pending":
         raise CampaignError(f"battle {battle_id} is over and applied")
+    if "sides" not in fight.setup:  # a tabletop game outside the campaign's forces
+        raise CampaignError(f"{title(fight)} was played with units entered by hand: it has no campaign losses to apply")
     sides = fight.setup["sides"]
     with plainly(), session.store.read() as db:
         units = {role: [db.get_one(Unit, u) for u in sides[role]["units"]] for role in (ATTACKER, DEFENDER)}

@@ -25,8 +25,10 @@ from textual.app import App
 from textual.dom import DOMNode
 
 # If a key's path is cut (its widget removed on the way), hold the next key no
-# longer than this: a key is never lost to a screen that went away.
-HOLD_AT_MOST = 0.5
+# longer than this (nor when a form takes longer to open): a key is never lost to a
+# screen that went away.
+HOLD_AT_MOST = 2.0
+FOCUS_POLL = 0.01  # seconds between looks for the focus of a form being opened
 # Passes from the focused widget up to the app after each key: the key itself, the
 # messages its handling posted, and the messages those posted.
 PASSES = 3
@@ -61,7 +63,7 @@ class KeyGate(App):
         generation = self._key_generation
         target: DOMNode = self.focused or self.screen
         await super().on_event(event)
-        self.set_timer(HOLD_AT_MOST, lambda: self._key_release(generation))
+        self.set_timer(HOLD_AT_MOST, lambda: self._key_release(generation, force=True))
         self._key_follow(target, generation, target, PASSES)
 
     def _key_follow(self, node: DOMNode | None, generation: int, target: DOMNode, passes: int) -> None:
@@ -80,13 +82,20 @@ class KeyGate(App):
             self.call_later(self._key_settle, generation)
 
     def _key_settle(self, generation: int) -> None:
-        # The key's binding has run. A screen it opened composes and focuses in its
-        # own queue: wait for its first frame before the next key goes to it.
+        # The key's binding has run. A screen it opened composes and mounts in its
+        # own queue, then focuses its first field through the app's: wait for both.
         if generation == self._key_generation:
-            self.screen.call_after_refresh(self._key_release, generation)
+            if not self.screen.call_later(self.call_later, self._key_release, generation):
+                self.call_later(self._key_release, generation)
 
-    async def _key_release(self, generation: int) -> None:
+    async def _key_release(self, generation: int, *, force: bool = False) -> None:
         if generation != self._key_generation or not self._key_busy:
+            return
+        screen = self.screen
+        if not force and screen.focused is None and screen.focus_chain:
+            # A form just opened focuses its first field a moment after it mounts:
+            # the next key is for that field, so wait for it.
+            self.set_timer(FOCUS_POLL, lambda: self._key_release(generation))
             return
         self._key_busy = False
         if self._held:

@@ -122,3 +122,37 @@ def test_bursts_through_the_dice_and_general_forms_of_a_typed_dice_campaign(tmux
         assert len(list(db.scalars(select(CommandPointRoll)))) == 1
         assert db.scalars(select(General).where(General.name == "Gen Bub")).one().superior == "kleist"
     assert count(path, Event) == events + 3  # weather, command points, the general: nothing undone
+
+
+def test_the_issues_burst_on_the_d10_resolver_adds_both_units_and_undoes_nothing(tmux: Tmux, tmp_path: Path):
+    """a, "Fr bn", ctrl+s, a, "Ru bn", ctrl+s in one send-keys: the `u` of "Ru" is not undo
+    and its `b` is not the order of battle."""
+    from campaigns import tabletop
+
+    path = campaign(tmp_path)
+    session = CampaignSession.open(path)
+    try:
+        game = tabletop.new_game(session, "napoleonic_d10", "Wagram")
+    finally:
+        session.close()
+    events = count(path, Event)
+    tmux.start(app_command(path, tmp_path / "config"))
+    tmux.wait_for("Overview")
+    burst(tmux, "x")
+    tmux.wait_for("Wagram")
+    burst(tmux, "Enter")
+    tmux.wait_for("Units entered by hand")
+    burst(tmux, "g")  # the game's resolver screen
+    tmux.wait_for("Initiative")
+    burst(tmux, "a", "Fr bn", "C-s", "a", "Ru bn", "C-s")
+    tmux.wait_for("Fr bn", "Ru bn")
+    wait_gone(tmux, "Escape cancels")
+    tmux.keys("q")
+    assert tmux.wait_until_exit() == 0
+    session = CampaignSession.open(path)
+    try:
+        names = [u.name for u in tabletop.load(session, game).units.values()]
+    finally:
+        session.close()
+    assert names == ["Fr bn", "Ru bn"]
+    assert count(path, Event) == events + 2

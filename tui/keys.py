@@ -30,8 +30,8 @@ from textual.dom import DOMNode
 HOLD_AT_MOST = 2.0
 FOCUS_POLL = 0.01  # seconds between looks for the focus of a form being opened
 # Passes from the focused widget up to the app after each key: the key itself, the
-# messages its handling posted, and the messages those posted.
-PASSES = 3
+# messages its handling posted, those they posted in turn, and so on.
+PASSES = 5
 
 
 class KeyGate(App):
@@ -42,6 +42,7 @@ class KeyGate(App):
         self._held: deque[events.Key] = deque()
         self._key_busy = False
         self._key_generation = 0
+        self._key_screen: object = None  # the screen the key in flight was typed on
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
@@ -62,6 +63,7 @@ class KeyGate(App):
         self._key_generation += 1
         generation = self._key_generation
         target: DOMNode = self.focused or self.screen
+        self._key_screen = self.screen
         await super().on_event(event)
         self.set_timer(HOLD_AT_MOST, lambda: self._key_release(generation, force=True))
         self._key_follow(target, generation, target, PASSES)
@@ -85,15 +87,18 @@ class KeyGate(App):
         # The key's binding has run. A screen it opened composes and mounts in its
         # own queue, then focuses its first field through the app's: wait for both.
         if generation == self._key_generation:
-            if not self.screen.call_later(self.call_later, self._key_release, generation):
-                self.call_later(self._key_release, generation)
+            # Twice round the app's queue: a focus moved by what the key did
+            # (Widget.focus goes through it) has moved before the next key.
+            later = lambda: self.call_later(self.call_later, self._key_release, generation)  # noqa: E731
+            if not self.screen.call_later(later):
+                later()
 
     async def _key_release(self, generation: int, *, force: bool = False) -> None:
         if generation != self._key_generation or not self._key_busy:
             return
         screen = self.screen
-        if not force and screen.focused is None and screen.focus_chain:
-            # A form just opened focuses its first field a moment after it mounts:
+        if not force and screen is not self._key_screen and screen.focused is None and screen.focus_chain:
+            # A form this key opened focuses its first field a moment after it mounts:
             # the next key is for that field, so wait for it.
             self.set_timer(FOCUS_POLL, lambda: self._key_release(generation))
             return

@@ -21,6 +21,7 @@ from campaigns.contact import check_forces
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
 from campaigns.text import TextError, plain_name
+from campaigns.words import column
 from models import Battle as BattleRow
 from models import Campaign, General, Nation, Side, Turn, Unit
 from rules.allemagne1813.battle import MORALE, UMPIRE_RESULT, Battle, Step
@@ -426,7 +427,7 @@ def describe_result(step: Step, result) -> str:
     mods = "".join(f" {m.value:+d}" for m in step.modifiers)
     star = ", morale test" if result.morale_test else ""
     return (
-        f"Round {step.round_number}, {step.side} {step.kind} on {step.column}: "
+        f"Round {step.round_number}, {step.side} {step.kind} on {column(step.column)}: "
         f"{result.die}{mods} = {result.modified_roll} -> {result.cell}: {result.sp_lost} SP lost{star}"
     )
 
@@ -466,7 +467,7 @@ def roll_pursuit(session: CampaignSession, battle_id: int, entered: list[int] | 
             result = resolve_pursuit(step, dice, entered, fight.setup["options"], room=room)
         mods = "".join(f" {m.value:+d}" for m in step.modifiers)
         return {"do": "pursuit", "raw": list(result.record.raw), "sp_lost": result.sp_lost}, (
-            f"Pursuit on CB {step.column}: {sum(result.record.raw)}{mods} = {result.record.result} -> {result.cell}: {result.sp_lost} SP lost"
+            f"Pursuit on CB {column(step.column)}: {sum(result.record.raw)}{mods} = {result.record.result} -> {result.cell}: {result.sp_lost} SP lost"
         )
 
     return _journal(session, battle_id, f"{title(load(session, battle_id))}: pursuit", do)
@@ -566,6 +567,8 @@ def settlement(session: CampaignSession, battle_id: int) -> Settlement:
     fight = load(session, battle_id)
     if fight.status != "pending":
         raise CampaignError(f"battle {battle_id} is over and applied")
+    if "sides" not in fight.setup:  # a tabletop game outside the campaign's forces
+        raise CampaignError(f"{title(fight)} was played with units entered by hand: it has no campaign losses to apply")
     sides = fight.setup["sides"]
     with plainly(), session.store.read() as db:
         units = {role: [db.get_one(Unit, u) for u in sides[role]["units"]] for role in (ATTACKER, DEFENDER)}

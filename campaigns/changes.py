@@ -17,6 +17,8 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
+from campaigns.phases import phases
+
 # How each stored column reads in the history; the rest lose their underscores.
 FIELDS = {
     "strength_points": "SP",
@@ -104,14 +106,16 @@ def change_lines(changes: list[dict[str, Any]], names: Names, *, width: int | No
 
 def _merged(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Updates of one row within one action read as one: the first old value, the last new one."""
+    if len(changes) < 2:
+        return changes
     out: list[dict[str, Any]] = []
-    updates: dict[str, dict[str, Any]] = {}
+    updates: dict[tuple, dict[str, Any]] = {}
     for change in changes:
         before, after = change.get("before"), change.get("after")
         if before is None or after is None:
             out.append(change)
             continue
-        row = json.dumps([change.get("table"), change.get("key")], sort_keys=True, default=str)
+        row = (change.get("table"), tuple(sorted((k, str(v)) for k, v in (change.get("key") or {}).items())))
         if row in updates:
             merged = updates[row]
             merged["before"] = {**before, **merged["before"]}
@@ -156,7 +160,9 @@ def _fields(table: str, before: dict, after: dict, names: Names) -> Iterator[tup
                 yield path, _show(a), _show(b)
             continue
         label = FIELDS.get(column, column.replace("_", " "))
-        if column == "dice_roll":
+        if table == "campaign" and column == "phase":
+            yield label, _phase(old), _phase(new)
+        elif column == "dice_roll":
             yield label, _show(old if old is None else f"#{old}"), _show(new if new is None else f"#{new}")
         elif column in REFERENCES and table != "campaign":
             yield label, _ref(REFERENCES[column], old, names), _ref(REFERENCES[column], new, names)
@@ -179,6 +185,11 @@ def _diff(old: Any, new: Any, path: str) -> Iterator[tuple[str, Any, Any]]:
                 yield from _diff(a, b, f"{path}[{i + 1}]")
     elif old != new:
         yield path.replace("_", " "), old, new
+
+
+def _phase(value: Any) -> str:
+    known = {p.id: p.name for p in phases()}
+    return known.get(value, _show(value)) if isinstance(value, str) else _show(value)
 
 
 def _ref(table: str, value: Any, names: Names) -> str:

@@ -17,6 +17,7 @@ from sqlalchemy import text
 
 from campaigns.errors import plainly
 from campaigns.session import CampaignSession
+from campaigns.words import plural
 
 NOWHERE = "(no place given)"
 UNITS = text(
@@ -144,8 +145,3 @@ def picked(side: SideStacks, marked: set[str]) -> Picked:
         leaders=tuple(leaders.values()),
         leader_ids=tuple(leaders),
     )
-
-
-def plural(count: int, one: str, many: str | None = None) -> str:
-    """ "1 dummy", "2 dummies", "1 stand", "3 stands"."""
-    return f"{count} {one if count == 1 else (many or one + 's')}"

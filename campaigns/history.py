@@ -82,9 +82,10 @@ def _event_entries(event: Event, marks: list[str], names: Names) -> list[Entry]:
     state = f" [{', '.join(marks)}]" if marks else (" [undone]" if event.undone else "")
     changes = load(event.changes)
     out = [Entry(f"#{event.id}", when, f"{event.description}{state}")]
-    out.extend(Entry("", when, "  " + line) for line in change_lines(changes, names, width=WIDTH))
+    # The lines under an event leave its time blank: the width goes to what changed.
+    out.extend(Entry("", "", "  " + line) for line in change_lines(changes, names, width=WIDTH))
     if event.undone:  # its dice went back with it; the event still holds them
-        out.extend(Entry("", when, "  " + dice_line(r, undone=True)) for r in stored_dice(changes))
+        out.extend(Entry("", "", "  " + dice_line(r, undone=True)) for r in stored_dice(changes))
     return out
 
 

@@ -31,6 +31,7 @@ EVENTS = text('SELECT id, "when", kind, description, changes, undone FROM event 
 )
 REPLAY_EVENTS = text("SELECT id, kind, changes FROM event WHERE kind IN ('undo', 'redo') ORDER BY id")
 INDENT = "      "
+BATCH = 200  # rows read at a time: the memory the log holds, however long the history
 
 
 def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]:
@@ -39,7 +40,7 @@ def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]
     Rows are read with plain SQL and streamed, so memory does not grow with the
     length of the history; only names and the undo and redo marks are held."""
     with store.connect() as db:
-        db = db.execution_options(stream_results=True, yield_per=1000)
+        db = db.execution_options(stream_results=True, yield_per=BATCH)
         if dice_only:
             yield from (dice_line(roll, with_time=True) for roll in db.execute(ALL_DICE))
             return

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
+from campaigns.words import column
 from models import Unit
 from rules.allemagne1813.reconnaissance import (
     ReconnaissanceStep,
@@ -59,7 +60,7 @@ def reconnoitre(
     assert result.record is not None
     mods = "".join(f" {m.value:+d}" for m in step.modifiers)
     return (
-        f"Reconnaissance by {names}: column {step.column}, 1d6 = {result.record.raw[0]}{mods} = "
+        f"Reconnaissance by {names}: column {column(step.column)}, 1d6 = {result.record.raw[0]}{mods} = "
         f"{result.record.result} -> {result.cell} (result {result.result}; see 6.3)"
     )
 

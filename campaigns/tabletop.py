@@ -55,6 +55,7 @@ from rules.resolver import (
     apply_effects,
     check_request,
     contacts_after,
+    counted,
     effect_text,
     get_resolver,
     in_contact,
@@ -642,7 +643,7 @@ def returned(session: CampaignSession, battle_id: int, winner: str) -> Return:
             exact[mine[0].side][force] = sum((sp_exact(conversion, arm, lost) for arm, lost in lost_by_arm.items()
                                               if arm in conversion.size), Fraction(0))
             caps[force] = row.strength_points
-            told[force] = (row.name, ", ".join(f"{n} {conversion.size_label}" for n in lost_by_arm.values()), row.strength_points)
+            told[force] = (row.name, ", ".join(counted(n, conversion.size_label) for n in lost_by_arm.values()), row.strength_points)
     for role in SIDES:
         shares = apportion(conversion, exact[role], caps)
         for force, sp in shares.items():

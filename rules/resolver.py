@@ -492,12 +492,17 @@ def apply_effects(units: Mapping[str, Unit], effects: Sequence[Effect]) -> dict[
     return out
 
 
+def counted(n: int, label: str) -> str:
+    """ "1 stand", "3 stands", "1 figure", "2 EC": a plural label loses its s for one."""
+    return f"{n} {label[:-1] if n == 1 and label.endswith('s') else label}"
+
+
 def effect_text(resolver: Resolver, units: Mapping[str, Unit], effect: Effect) -> str:
     """One line saying what the effect does, for the log."""
     unit = units[effect.unit]
     words = []
     if effect.lost:
-        words.append(f"loses {effect.lost} {resolver.size_label}")
+        words.append(f"loses {counted(effect.lost, resolver.size_label)}")
     for state, left in effect.add.items():
         label = resolver.state(state).label
         words.append(f"{label} ({left} {resolver.turn_label}{'s' if left != 1 else ''})" if left else label)

@@ -25,8 +25,13 @@ from textual.app import App
 from textual.dom import DOMNode
 
 # If a key's path is cut (its widget removed on the way), hold the next key no
-# longer than this: a key is never lost to a screen that went away.
-HOLD_AT_MOST = 0.5
+# longer than this (nor when a form takes longer to open): a key is never lost to a
+# screen that went away.
+HOLD_AT_MOST = 2.0
+FOCUS_POLL = 0.01  # seconds between looks for the focus of a form being opened
+# Passes from the focused widget up to the app after each key: the key itself, the
+# messages its handling posted, those they posted in turn, and so on.
+PASSES = 5
 
 
 class KeyGate(App):
@@ -37,6 +42,7 @@ class KeyGate(App):
         self._held: deque[events.Key] = deque()
         self._key_busy = False
         self._key_generation = 0
+        self._key_screen: object = None  # the screen the key in flight was typed on
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
@@ -57,28 +63,44 @@ class KeyGate(App):
         self._key_generation += 1
         generation = self._key_generation
         target: DOMNode = self.focused or self.screen
+        self._key_screen = self.screen
         await super().on_event(event)
-        self.set_timer(HOLD_AT_MOST, lambda: self._key_release(generation))
-        self._key_follow(target, generation)
+        self.set_timer(HOLD_AT_MOST, lambda: self._key_release(generation, force=True))
+        self._key_follow(target, generation, target, PASSES)
 
-    def _key_follow(self, node: DOMNode | None, generation: int) -> None:
+    def _key_follow(self, node: DOMNode | None, generation: int, target: DOMNode, passes: int) -> None:
         # A callback queued behind the key on each node it bubbles through runs
         # only once that node has handled the key (and passed it to its parent).
+        # What handling it posted in turn (an Input's Submitted, which closes a
+        # form) travels one node behind: another pass from the start catches it.
         if generation != self._key_generation:
             return
         if node is None or node is self or not node.is_attached:
-            self.call_later(self._key_settle, generation)
-        elif not node.call_later(self._key_follow, node.parent, generation):
+            if passes > 1 and target.is_attached:
+                self.call_later(self._key_follow, target, generation, target, passes - 1)
+            else:
+                self.call_later(self._key_settle, generation)
+        elif not node.call_later(self._key_follow, node.parent, generation, target, passes):
             self.call_later(self._key_settle, generation)
 
     def _key_settle(self, generation: int) -> None:
-        # The key's binding has run. A screen it opened composes and focuses in its
-        # own queue: wait for its first frame before the next key goes to it.
+        # The key's binding has run. A screen it opened composes and mounts in its
+        # own queue, then focuses its first field through the app's: wait for both.
         if generation == self._key_generation:
-            self.screen.call_after_refresh(self._key_release, generation)
+            # Twice round the app's queue: a focus moved by what the key did
+            # (Widget.focus goes through it) has moved before the next key.
+            later = lambda: self.call_later(self.call_later, self._key_release, generation)  # noqa: E731
+            if not self.screen.call_later(later):
+                later()
 
-    async def _key_release(self, generation: int) -> None:
+    async def _key_release(self, generation: int, *, force: bool = False) -> None:
         if generation != self._key_generation or not self._key_busy:
+            return
+        screen = self.screen
+        if not force and screen is not self._key_screen and screen.focused is None and screen.focus_chain:
+            # A form this key opened focuses its first field a moment after it mounts:
+            # the next key is for that field, so wait for it.
+            self.set_timer(FOCUS_POLL, lambda: self._key_release(generation))
             return
         self._key_busy = False
         if self._held:

@@ -219,3 +219,15 @@ def test_the_conversion_is_shown_and_can_be_edited_before_the_battle(session):
     battles.record_tabletop(session, battle_id, {"attacker": "0", "defender": "0", "winner": "defender"})
     with pytest.raises(CampaignError, match="before the tabletop result"):
         battles.edit_conversion(session, battle_id, {"infantry": "4"})
+
+
+def test_a_game_outside_the_campaign_has_no_losses_to_apply_and_says_so(tmp_path):
+    from campaigns import tabletop
+
+    session = CampaignSession.new("spring1813", tmp_path / "game.campaign", seed=1)
+    try:
+        game = tabletop.new_game(session, "napoleonic_d10", "Wagram")
+        with pytest.raises(CampaignError, match="units entered by hand: it has no campaign losses to apply"):
+            battles.settlement(session, game)
+    finally:
+        session.close()

@@ -42,3 +42,20 @@ def test_an_undone_edit_stays_with_its_changes_and_marks_by_name(tmp_path):
     assert texts[1].startswith(f"  unit {unit.name}: general ") and f"-> {general.name}" in texts[1]
     assert f"Undo of #2: Edit unit {unit.name}" in texts
     session.close()
+
+
+def test_the_log_keeps_an_undone_roll_with_its_marks_on_sqlite_and_postgresql(campaign_target):
+    from campaigns.log import log_lines
+
+    session = CampaignSession.new("spring1813", campaign_target, seed=3)
+    try:
+        weather.roll(session)
+        session.undo()
+        session.redo()
+        lines = list(log_lines(session.store))
+    finally:
+        session.close()
+    weather_line = next(i for i, line in enumerate(lines) if "Weather for turn 1" in line)
+    assert lines[weather_line].endswith("[undone #3, redone #4]")
+    assert any(line.strip().startswith("turn 1: weather (none) -> ") for line in lines[weather_line:])
+    assert lines[-2].split()[3:5] == ["undo", "#2"] and lines[-1].split()[3:5] == ["redo", "#2"]

@@ -93,3 +93,66 @@ def test_a_battle_set_up_in_bursts_is_fought_with_the_stacks_marked(tmux: Tmux, 
         assert sum(setup["defender"]["sp_by_arm"].values()) == sp(second)
     finally:
         session.close()
+
+
+def test_bursts_through_the_dice_and_general_forms_of_a_typed_dice_campaign(tmux: Tmux, tmp_path: Path):
+    from models import CommandPointRoll, DiceRoll, General, Turn
+
+    path = tmp_path / "typed.campaign"
+    subprocess.run([installed_adjutant(), "new", "spring1813", str(path), "--seed", "3", "--manual-dice"],
+                   check=True, capture_output=True)
+    events = count(path, Event)
+    tmux.start(app_command(path, tmp_path / "config"))
+    tmux.wait_for("Overview")
+    # The weather: a die out of range refused, corrected, recorded; then at once the
+    # first army's command points, typed in, and a general added in the order of battle.
+    burst(tmux, "w", "r", "7", "Enter", "BSpace", "4", "Enter", "c", "r", "3", "Enter")
+    tmux.wait_for("Ledger of")
+    burst(tmux, "b", "/", "kleist", "Enter", "g", "C-a", "C-k", "Gen Bub", "C-s")
+    deadline = time.monotonic() + TIMEOUT
+    while count(path, Event) < events + 3:  # the general stored
+        assert time.monotonic() < deadline, tmux.screen()
+        time.sleep(0.1)
+    wait_gone(tmux, "Escape cancels")
+    tmux.keys("q")
+    assert tmux.wait_until_exit() == 0
+    with open_campaign(path) as store, store.read() as db:
+        assert db.get_one(Turn, 1).weather
+        assert [r.raw for r in db.scalars(select(DiceRoll).order_by(DiceRoll.id))] == [[4], [3]]
+        assert len(list(db.scalars(select(CommandPointRoll)))) == 1
+        assert db.scalars(select(General).where(General.name == "Gen Bub")).one().superior == "kleist"
+    assert count(path, Event) == events + 3  # weather, command points, the general: nothing undone
+
+
+def test_the_issues_burst_on_the_d10_resolver_adds_both_units_and_undoes_nothing(tmux: Tmux, tmp_path: Path):
+    """a, "Fr bn", ctrl+s, a, "Ru bn", ctrl+s in one send-keys: the `u` of "Ru" is not undo
+    and its `b` is not the order of battle."""
+    from campaigns import tabletop
+
+    path = campaign(tmp_path)
+    session = CampaignSession.open(path)
+    try:
+        game = tabletop.new_game(session, "napoleonic_d10", "Wagram")
+    finally:
+        session.close()
+    events = count(path, Event)
+    tmux.start(app_command(path, tmp_path / "config"))
+    tmux.wait_for("Overview")
+    burst(tmux, "x")
+    tmux.wait_for("Wagram")
+    burst(tmux, "Enter")
+    tmux.wait_for("Units entered by hand")
+    burst(tmux, "g")  # the game's resolver screen
+    tmux.wait_for("Initiative")
+    burst(tmux, "a", "Fr bn", "C-s", "a", "Ru bn", "C-s")
+    tmux.wait_for("Fr bn", "Ru bn")
+    wait_gone(tmux, "Escape cancels")
+    tmux.keys("q")
+    assert tmux.wait_until_exit() == 0
+    session = CampaignSession.open(path)
+    try:
+        names = [u.name for u in tabletop.load(session, game).units.values()]
+    finally:
+        session.close()
+    assert names == ["Fr bn", "Ru bn"]
+    assert count(path, Event) == events + 2

@@ -140,7 +140,7 @@ def test_effects_change_size_states_and_attributes_and_remove_the_spent():
     assert after["a1"].size == 3 and after["a1"].lost == 1 and after["a1"].has("disrupted")
     assert units["a1"].size == 4, "the units given are not changed"
     line = effect_text(KALLISTRA, units, Effect("a1", lost=1, add={"disrupted": None, "charging": 1}))
-    assert line == "unit a1: loses 1 stands, disrupted, charging (1 bound)"
+    assert line == "unit a1: loses 1 stand, disrupted, charging (1 bound)"  # not "1 stands"
     cleared = apply_effects(after, [Effect("a1", clear=("disrupted",))])
     assert not cleared["a1"].has("disrupted")
     spent = apply_effects(after, [Effect("a1", lost=9)])

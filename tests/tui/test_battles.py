@@ -189,7 +189,7 @@ async def test_a_stored_set_up_the_card_refuses_shows_its_sentence(campaign_file
     tree = oob.tree(session)
     ours = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:1]
     theirs = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:1]
-    battle_id = battles.begin(session, battles.Draft("Halle", ours, theirs))
+    battle_id = battles.begin(session, battles.Draft("Halle", ours, theirs, override="a test battle between forces placed by hand"))
     with session.store.action("an older set-up") as db:
         row = db.get(Battle, battle_id)
         facts = {**row.detail["setup"]["facts"], "defence_in_open_terrain": True, "defender_in_mountain": True}
@@ -200,3 +200,26 @@ async def test_a_stored_set_up_the_card_refuses_shows_its_sentence(campaign_file
         app.open_battle(battle_id)
         await wait_for_screen(pilot, FightScreen)
         assert "Defence is open terrain" in await wait_for(pilot, "Defence is open terrain")
+async def test_marks_typed_in_a_burst_all_count_and_the_totals_follow(campaign_file, make_app):
+    from tests.tui.helpers import burst, letters
+
+    app = make_app(campaign_file, start="battles")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(key(BattlesScreen, "battles.new"))
+        await wait_for_screen(pilot, BattleSetupScreen)
+        screen = app.screen
+        french = screen.sides[0]
+        first = french.stacks[0]
+        # The cursor is on the first row as the list takes the focus: Space at once marks
+        # the place; then each unit row of the second stack, keys sent with no pause.
+        units_of_second = len(french.stacks[1].forces)
+        rows_to_second = 1 + len(first.commands) + len(first.forces)
+        keys = ["tab", "tab", "tab", "space"] + ["down"] * (rows_to_second + 1)
+        for _ in range(units_of_second):
+            keys += ["down", "space"]
+        await burst(pilot, *letters("Lützen"), *keys)
+        marks = screen.query_one(f"#units-{french.side}", MarkList)
+        assert set(marks.selected) == {f.id for f in first.forces} | {f.id for f in french.stacks[1].forces}
+        sp = sum(f.strength_points for st in french.stacks[:2] for f in st.forces if not f.dummy)
+        await wait_for(pilot, f"Attacker ({french.name}): {sp} SP")
+        assert "[x]" in screen_text(app) and "[ ]" in screen_text(app)

@@ -50,3 +50,16 @@ async def test_letters_typed_into_a_refused_form_stay_in_it(campaign_file, make_
         assert isinstance(pilot.app.screen, OrderOfBattleScreen)
     with stored(campaign_file) as db:
         assert count(db, Event) == events
+
+
+async def test_an_open_form_lays_itself_out_again_when_the_terminal_is_resized(campaign_file, make_app):
+    async with make_app(campaign_file, start="oob").run_test(size=(120, 40)) as pilot:
+        await burst(pilot, "slash", *letters("zieten"), "enter", "e")
+        assert isinstance(pilot.app.screen, FormScreen)
+        for width, height in ((60, 20), (80, 24), (120, 40)):
+            await pilot.resize_terminal(width, height)
+            await pilot.pause()
+            await pilot.pause()
+            box = pilot.app.screen.query_one("VerticalScroll").region
+            assert box.right <= width and box.bottom <= height and box.width <= 66, (width, box)
+            assert pilot.app.focused is pilot.app.screen.query_one("#f-name")  # the focus stays in the form

@@ -104,3 +104,22 @@ async def test_an_action_chosen_in_the_palette_opens_its_screen_and_starts(campa
         assert isinstance(pilot.app.screen, WeatherScreen)
     with stored(campaign_file) as db:
         assert db.get_one(Turn, 1).weather
+
+
+async def test_the_key_bar_follows_the_focus_and_a_click_on_a_key_runs_it(campaign_file, make_app):
+    from tui.screens.battles import BattleSetupScreen
+    from tui.widgets.status import KeyLine
+
+    async with make_app(campaign_file, start="battles").run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await wait_for_screen(pilot, BattleSetupScreen)
+        line = pilot.app.screen.query_one(KeyLine)
+        assert "Mark stack" not in str(line.render())
+        await pilot.press("tab", "tab", "tab")  # into the first side's forces
+        await pilot.pause()
+        shown = str(line.render())
+        assert "space Mark" in shown and "s Mark stack" in shown and shown.rstrip().endswith("? all keys")
+        x = shown.index(" esc Cancel") + 2
+        await pilot.click(KeyLine, offset=(x, 0))
+        await pilot.pause()
+        assert not isinstance(pilot.app.screen, BattleSetupScreen)  # the click ran Cancel

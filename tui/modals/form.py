@@ -14,6 +14,11 @@ from textual.widgets import Input, Label, Select, Static
 from campaigns.errors import CampaignError
 
 
+class FormBody(VerticalScroll, can_focus=False):
+    """The form's scrolling box: it never takes the focus, not even the first one
+    Textual gives a screen as it opens (the first key typed goes to the first field)."""
+
+
 class FormScreen(ModalScreen[dict[str, str] | None]):
     """Fields are (key, label, value, choices): choices None for free text.
 
@@ -23,7 +28,7 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
 
     DEFAULT_CSS = """
     FormScreen { align: center middle; }
-    FormScreen > VerticalScroll { width: 66; max-width: 100%; height: auto; max-height: 100%; border: round $accent; padding: 0 1; background: $surface; }
+    FormScreen > FormBody { width: 66; max-width: 100%; height: auto; max-height: 100%; border: round $accent; padding: 0 1; background: $surface; }
     FormScreen Horizontal { height: auto; margin-bottom: 1; }
     FormScreen Label { width: 18; padding: 0 1 0 0; }
     FormScreen Input, FormScreen Select { width: 1fr; }
@@ -48,7 +53,7 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
         self.suggestions = suggestions or {}  # free-text fields that complete as they are typed
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll():
+        with FormBody():
             yield Static(f"[b]{self.title_text}[/b]")
             for key, label, value, choices in self.fields:
                 with Horizontal():
@@ -70,8 +75,6 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
             yield Static("Enter on the last field or ctrl+s saves; Escape cancels", classes="muted")
 
     def on_mount(self) -> None:
-        # The scrolling box would take the focus first, and a person would type into nothing.
-        self.query_one(VerticalScroll).can_focus = False
         self.query_one(f"#f-{self.fields[0][0]}").focus()
 
     def values(self) -> dict[str, str]:

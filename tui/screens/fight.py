@@ -12,6 +12,7 @@ from textual.widgets import Static
 from campaigns import battles
 from campaigns.errors import CampaignError
 from campaigns.tabletop import PLAYING
+from campaigns.words import column
 from rules.allemagne1813.battle import MORALE, UMPIRE_RESULT
 from rules.errors import RulesError
 from tui.modals.confirm import ConfirmScreen
@@ -160,7 +161,7 @@ class FightScreen(CampaignScreen):
         lines.append(f"rolls on the {step.kind} table.")
         if step.strength_points is not None:
             lines.append(f"SP after multipliers: {float(step.strength_points):g} (read as {step.whole_sp})")
-        lines.append(f"Column: {step.column or 'none: no loss'}")
+        lines.append(f"Column: {column(step.column) if step.column else 'none: no loss'}")
         lines += [f"  {a.printed.split(':')[0]}: {a.effect}" for a in step.applied]
         mods = ", ".join(f"{m.label} {m.value:+d}" for m in step.modifiers) or "none"
         lines.append(f"Dice: {step.dice or '-'}  modifiers: {mods}")
@@ -173,7 +174,7 @@ class FightScreen(CampaignScreen):
         step = fight.pursuit_step()
         if step is not None:
             mods = ", ".join(f"{m.label} {m.value:+d}" for m in step.modifiers) or "none"
-            return ["", f"Pursuit on the winner's CB {step.cavalry_bonus} (column {step.column}), modifiers {mods}:", *_odds_lines(step.odds), "r rolls it."]
+            return ["", f"Pursuit on the winner's CB {step.cavalry_bonus} (column {column(step.column)}), modifiers {mods}:", *_odds_lines(step.odds), "r rolls it."]
         if fight.ready_to_apply:
             plan = battles.settlement(self.session, fight.id)
             lines = ["", f"SP lost: attacker {plan.losses['attacker']}, defender {plan.losses['defender']}"]

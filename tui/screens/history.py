@@ -19,6 +19,8 @@ Query = tuple[str, bool, int | None]  # (filter text, dice only, older than this
 PAGE = 50
 
 
+
+
 class HistoryScreen(CampaignScreen):
     TITLE_TEXT = "History"
     BINDINGS = [

@@ -15,6 +15,9 @@ from tui.widgets.cells import fill
 from tui.widgets.kept import KeptTable
 
 
+NARROW = 110  # columns
+
+
 class ForcedMarchScreen(CampaignScreen):
     TITLE_TEXT = "Forced march"
     BINDINGS = [
@@ -28,6 +31,8 @@ class ForcedMarchScreen(CampaignScreen):
     ForcedMarchScreen #right { width: 1fr; }
     ForcedMarchScreen #units { height: 1fr; }
     ForcedMarchScreen #mods { height: auto; padding: 0 1; }
+    ForcedMarchScreen.narrow #body { layout: vertical; }
+    ForcedMarchScreen.narrow #stacks { width: 100%; height: 6; }
     """
 
     def __init__(self) -> None:
@@ -37,11 +42,20 @@ class ForcedMarchScreen(CampaignScreen):
 
     def body(self) -> ComposeResult:
         yield Static("Forced march: each marked unit rolls 1d6 on the forced march table", classes="title")
-        with Horizontal():
+        with Horizontal(id="body"):
             yield OptionList(id="stacks")
             with Vertical(id="right"):
                 yield KeptTable(id="units", cursor_type="row")
                 yield Static(id="mods", markup=False)
+
+    def on_mount(self) -> None:
+        self.set_class(self.app.size.width < NARROW, "narrow")
+
+    def on_resize(self, event) -> None:
+        # Under NARROW columns the stacks go above the units, whose loss odds drop their bars.
+        if self.has_class("narrow") != (event.size.width < NARROW):
+            self.set_class(event.size.width < NARROW, "narrow")
+            self.show_stack()
 
     def refresh_view(self) -> None:
         self.stacks = forced_march.stacks(self.session)
@@ -66,12 +80,14 @@ class ForcedMarchScreen(CampaignScreen):
         keep = table.cursor_row
         stack = self.stack()
         plans = forced_march.plan(self.session, stack) if stack is not None else []
+        narrow = self.has_class("narrow")
         rows = []
         for p in plans:
-            odds = "  ".join(f"{loss}:{odds_bar(chance, 5)}{float(chance) * 100:3.0f}%" for loss, chance in p.odds.items())
+            bar = (lambda _c: "") if narrow else (lambda c: odds_bar(c, 5))  # noqa: E731
+            odds = "  ".join(f"{loss}:{bar(chance)}{float(chance) * 100:3.0f}%" for loss, chance in p.odds.items())
             mark = "[x]" if p.unit.id in self.marked else "[ ]"
             rows.append((p.unit.id, (mark, p.unit.name, p.unit.strength_points, p.unit.cohesion, f"{p.modifier:+d}", odds)))
-        fill(table, ("", "Unit", "SP", "Coh", "Mod", "SP lost: odds"), rows, widest={"Unit": 24})
+        fill(table, ("", "Unit", "SP", "Coh", "Mod", "SP lost: odds"), rows, widest={"Unit": 40 if narrow else 24})
         if stack is None:
             return
         if table.row_count:

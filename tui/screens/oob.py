@@ -14,7 +14,7 @@ from campaigns import oob, oob_view
 from campaigns.errors import CampaignError
 from campaigns.oob import General, Unit
 from campaigns.scenario import UNIT_KINDS
-from campaigns.forces import plural
+from campaigns.words import plural
 from tui.modals.confirm import ConfirmScreen
 from tui.modals.form import FormScreen
 from tui.modals.pick import PickScreen
@@ -87,7 +87,10 @@ class OrderOfBattleScreen(CampaignScreen):
 
     def on_resize(self, event) -> None:
         # Below NARROW columns the tree's names would be cut beside the table: the table goes below.
-        self.set_class(event.size.width < NARROW, "narrow")
+        if self.has_class("narrow") != (event.size.width < NARROW):
+            self.set_class(event.size.width < NARROW, "narrow")
+            if hasattr(self, "sides"):
+                self.show_detail()
 
     # -- showing -------------------------------------------------------------
     #
@@ -301,7 +304,7 @@ class OrderOfBattleScreen(CampaignScreen):
                 for unit in units[:SHOWN]
             ),
             # The tree beside it already shows whole names: keep SP, cohesion and the bonuses in view.
-            widest={"Name": 40 if self.has_class("narrow") else 24, "Where": 16},
+            widest={"Name": 30 if self.has_class("narrow") else 24, "Where": 16},
         )
 
     def _show_totals(self, data: object) -> None:

@@ -7,6 +7,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Static
 
 from campaigns.glance import glance
+from campaigns.words import plural
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import plain
 from tui.widgets.kept import KeptTable
@@ -47,15 +48,20 @@ class OverviewScreen(CampaignScreen):
         for side in view.sides:
             rolled = [a for a in view.armies if a.side == side.id and a.points_rolled is not None]
             pc_text = f"{sum(a.points_left for a in rolled)} PC left" if rolled else "PC not rolled"
-            dummies = f" (+{side.dummies} dummies)" if side.dummies else ""
+            dummies = f" (+{plural(side.dummies, 'dummy', 'dummies')})" if side.dummies else ""
             lines.append(
-                f"{side.name}: {side.strength_points} SP in {side.units - side.dummies} units{dummies}; {pc_text}"
+                f"{side.name}: {side.strength_points} SP in {plural(side.units - side.dummies, 'unit')}{dummies}; {pc_text}"
             )
         self.query_one("#sides", Static).update("\n".join(lines))
 
         table = self.query_one("#armies", DataTable)
         table.clear(columns=True)
-        table.add_columns("Army", "SP", "Units", "PC left", "CV", "Commander-in-chief")
+        # Short headings, and under 100 columns the names wrap in columns of a set width
+        # rather than run off the edge ("PC" is left/rolled).
+        narrow = self.app.size.width < 100
+        for heading in ("Army", "SP", "Units", "PC", "CV", "Commander"):
+            width = {"Army": 24, "Commander": 24}.get(heading) if narrow else None
+            table.add_column(heading, width=width)
         for army in view.armies:
             pc = "-" if army.points_rolled is None else f"{army.points_left}/{army.points_rolled}"
             table.add_row(
@@ -68,4 +74,5 @@ class OverviewScreen(CampaignScreen):
                     army.commander or "-",
                 ),
                 key=army.id,
+                height=None if narrow else 1,
             )

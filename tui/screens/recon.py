@@ -9,6 +9,7 @@ from textual.widgets import Select, Static
 
 from campaigns import forces, reconnaissance
 from campaigns.errors import CampaignError
+from campaigns.words import column
 from tui.screens.base import CampaignScreen
 from tui.widgets.bars import odds_bar
 from tui.widgets.marklist import MarkList
@@ -73,7 +74,7 @@ class ReconnaissanceScreen(CampaignScreen):
             preview.update(f"Cavalry SP differential {step.differential}: no column, nothing to roll.")
             return
         mods = ", ".join(f"{m.label} {m.value:+d}" for m in step.modifiers) or "none"
-        lines = [f"Cavalry SP differential {step.differential}: column {step.column}; modifiers: {mods}"]
+        lines = [f"Cavalry SP differential {step.differential}: column {column(step.column)}; modifiers: {mods}"]
         lines += [f"  {k:>2} {odds_bar(p, 12)} {float(p) * 100:5.1f}%" for k, p in step.odds.items()]
         preview.update("\n".join(lines))
 

@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 
 class StatusLine(Static):
-    """Which campaign, when, and what phase."""
+    """Which campaign, when, and what phase: whole parts that fit, never a part cut."""
 
     DEFAULT_CSS = """
     StatusLine { height: 1; background: $panel; color: $text; padding: 0 1; }
@@ -17,42 +17,89 @@ class StatusLine(Static):
 
     def __init__(self) -> None:
         super().__init__(markup=False)
+        self._text = ""
 
     def on_mount(self) -> None:
         self.refresh_status()
 
     def refresh_status(self) -> None:
-        self.update(getattr(self.app, "status_text", lambda: "")())
+        self._text = getattr(self.app, "status_text", lambda: "")()
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        # The parts run from the most to the least needed (the campaign's name last):
+        # at 80 columns the last ones give way whole rather than end half-written.
+        parts = self._text.split(" | ")
+        room = max(self.content_size.width, 1) if self.is_mounted and self.size.width else 10_000
+        while len(parts) > 1 and len(" | ".join(parts)) > room:
+            parts.pop()
+        self.update(" | ".join(parts))
 
 
 class KeyLine(Static):
     """The keys of the screen, the screen's own first, as one line of text.
 
-    One widget drawn once, where Textual's Footer builds a widget per key and
-    rebuilds them all at every change of screen; the help screen (? or F1) and
-    the command palette (ctrl+p) list everything the line has no room for.
+    Redrawn when the keys that apply change (another widget focused, a form
+    closed), and as many as fit whole, then "? all keys": the help screen (? or
+    F1) and the command palette (ctrl+p) list everything. A click on a key runs it.
     """
 
     DEFAULT_CSS = """
     KeyLine { height: 1; background: $footer-background; color: $footer-foreground; }
     """
+    MORE = " ? all keys "
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._spans: list[tuple[int, int, str, object]] = []  # start, end, action, namespace
 
     def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self.redraw()
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, _screen: object) -> None:
+        self.redraw()
+
+    def on_resize(self) -> None:
         self.redraw()
 
     def redraw(self) -> None:
-        """Draw the keys that apply now: a screen whose keys depend on its state
-        (check_action) calls this when the state changes."""
-        line = Text(no_wrap=True, overflow="ellipsis")
+        room = self.size.width or self.app.size.width
+        line = Text(no_wrap=True)
+        spans: list[tuple[int, int, str, object]] = []
         seen: set[str] = set()
-        for key, active in self.screen.active_bindings.items():
+        entries = []
+        for active in self.screen.active_bindings.values():
             binding = active.binding
-            if not binding.show or not binding.description or binding.action in seen:
+            if not binding.show or not binding.description or binding.action in seen or not active.enabled:
                 continue
             seen.add(binding.action)
-            line.append(f" {self.app.get_key_display(binding)} ", style="bold")
-            line.append(f"{binding.description} ")
+            entries.append((f" {self.app.get_key_display(binding)} ", f"{binding.description} ", binding.action, active.node))
+        for number, (key, name, action, node) in enumerate(entries):
+            width = len(key) + len(name)
+            last = number == len(entries) - 1
+            if line.cell_len + width > room - (0 if last else len(self.MORE)):
+                line.append(self.MORE)
+                spans.append((line.cell_len - len(self.MORE), line.cell_len, "help", self.app))
+                break
+            start = line.cell_len
+            line.append(key, style="bold")
+            line.append(name)
+            spans.append((start, line.cell_len, action, node))
+        self._spans = spans
         self.update(line)
+
+    async def on_click(self, event) -> None:
+        for start, end, action, node in self._spans:
+            if start <= event.x < end:
+                await self.app.run_action(action, node)  # type: ignore[arg-type]
+                return
 
 
 class BottomBar(Vertical):

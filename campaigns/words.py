@@ -1,0 +1,34 @@
+"""English for the interface: plural forms, and the card's French column headings quoted.
+
+The card's own words stay as printed, in quotes; the English reading follows:
+
+    column('1 à 2')  ->  "'1 à 2' (1 to 2)"
+    plural(1, "dummy", "dummies")  ->  "1 dummy"
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """ "1 dummy", "2 dummies", "1 unit", "3 units"."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+_BANDS = (
+    (re.compile(r"^(\S+) à (\S+)$"), r"\1 to \2"),
+    (re.compile(r"^(\S+) et \+$"), r"\1 or more"),
+    (re.compile(r"^(\S+) ou \+$"), r"\1 or more"),
+    (re.compile(r"^(\S+) ou -$"), r"\1 or less"),
+    (re.compile(r"^< ?(\S+)$"), r"under \1"),
+)
+
+
+def column(band: str) -> str:
+    """A column of a card's table: its printed heading quoted, with its English reading
+    when the heading is French ("'1 à 2' (1 to 2)"); a plain heading ("22-29") as it is."""
+    for pattern, english in _BANDS:
+        if pattern.match(band):
+            return f"'{band}' ({pattern.sub(english, band)})"
+    return band

@@ -1,0 +1,73 @@
+"""The screens this issue changed, without colour (NO_COLOR), at 80x24 and 120x40:
+the forces marked by stack with [x]/[ ] in text, the history with undone and
+redone actions and each changed field old -> new, the Overview and the order of
+battle with nothing cut at 80 columns.
+
+After changing one of them on purpose:
+`pytest tests/tui/test_record_snapshots.py --snapshot-update`, look at the SVGs, commit them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from campaigns import oob, weather
+from campaigns.session import CampaignSession
+from tests.tui.helpers import burst, letters, wait_for
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+@pytest.fixture(autouse=True)
+def no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+@pytest.fixture
+def edited_file(campaign_file: Path) -> Path:
+    """The weather rolled; an edit of Zieten undone, redone, undone; then a new action."""
+    session = CampaignSession.open(campaign_file)
+    try:
+        weather.roll(session, [3])
+        unit = next(u for u in oob.side_units(oob.tree(session)[1]) if u.id == "brigade_zieten")
+        values = {k: str(getattr(unit, k)) for k in ("name", "kind", "location", "cohesion", "artillery_bonus", "cavalry_bonus")}
+        oob.edit_unit(session, unit.id, {**values, "strength_points": "2", "location": "Lützen"})
+        session.undo()
+        session.redo()
+        session.undo()
+        oob.move_unit(session, unit.id, "kleist")
+    finally:
+        session.close()
+    return campaign_file
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_battle_setup_with_stacks_marked(snap_compare, make_app, edited_file, size):
+    async def mark(pilot):
+        await pilot.press("n")
+        await wait_for(pilot, "nothing marked")
+        await burst(pilot, *letters("Lützen"), "tab", "tab", "tab", "s", "tab", "down", "down", "down", "space")
+
+    assert snap_compare(make_app(edited_file, start="battles"), run_before=mark, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_reconnaissance_with_a_stack_marked(snap_compare, make_app, edited_file, size):
+    async def mark(pilot):
+        await wait_for(pilot, "Reconnoitring units")
+        await burst(pilot, "tab", "s")
+
+    assert snap_compare(make_app(edited_file, start="recon"), run_before=mark, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_history_with_undone_and_redone_actions(snap_compare, make_app, edited_file, size):
+    assert snap_compare(make_app(edited_file, start="history"), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("name", ["overview", "oob", "march"])
+def test_screen_without_colour(snap_compare, make_app, edited_file, name, size):
+    assert snap_compare(make_app(edited_file, start=name), terminal_size=size)

@@ -9,6 +9,10 @@ from models.errors import ConcurrentEditError, StoreError
 from rules.errors import RulesError
 
 
+# Errors a person can cause, stored or of the rules: the UI tells each in one sentence.
+STATED_ERRORS = (StoreError, RulesError)
+
+
 class CampaignError(Exception):
     """A wrong value, a rule the action breaks, or a file that cannot be used."""
 

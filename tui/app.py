@@ -382,10 +382,9 @@ class AdjutantApp(KeyGate):
 
 def failure_sentence(error: BaseException | None, session: object = None) -> str:
     """What went wrong, in one line a person can act on."""
-    from campaigns.errors import CampaignError
-    from models.errors import StoreError
+    from campaigns.errors import STATED_ERRORS, CampaignError
 
-    if isinstance(error, (CampaignError, StoreError)):
+    if isinstance(error, (CampaignError, *STATED_ERRORS)):
         return one_line(error)
     store = getattr(session, "store", None)
     name = f" of {store.name}" if store is not None else ""

@@ -565,10 +565,10 @@ def record_tabletop(session: CampaignSession, battle_id: int, typed: Mapping[str
 def settlement(session: CampaignSession, battle_id: int) -> Settlement:
     """The losses by unit and the winner, as applying the battle will take them."""
     fight = load(session, battle_id)
-    if fight.status != "pending":
-        raise CampaignError(f"battle {battle_id} is over and applied")
     if "sides" not in fight.setup:  # a tabletop game outside the campaign's forces
         raise CampaignError(f"{title(fight)} was played with units entered by hand: it has no campaign losses to apply")
+    if fight.status != "pending":
+        raise CampaignError(f"battle {battle_id} is over and applied")
     sides = fight.setup["sides"]
     with plainly(), session.store.read() as db:
         units = {role: [db.get_one(Unit, u) for u in sides[role]["units"]] for role in (ATTACKER, DEFENDER)}

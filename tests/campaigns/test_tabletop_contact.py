@@ -96,6 +96,8 @@ def test_kallistra_no_hand_to_hand_against_a_unit_that_routed_at_the_charge(sess
     table = tabletop.load(session, bid)
     assert table.units["d1"].has("routing")
     assert [(c.charger, c.charged) for c in table.contacts] == [("a1", "d2")]
+    # Hood stands (a 6): every charge declared has its response before the movement step ends.
+    tabletop.resolve(session, bid, "response_to_charge", "d2", "a1", entered=[6])
     for _ in range(10):
         table = tabletop.load(session, bid)
         if "hand_to_hand" in table.phase.actions:

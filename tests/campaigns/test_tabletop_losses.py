@@ -25,7 +25,7 @@ def d10_battle(session) -> int:
     tree = oob.tree(session)
     french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:1]
     allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:1]
-    draft = battles.Draft("Lützen", french, allies, battles.leaders_at(session, french), battles.leaders_at(session, allies))
+    draft = battles.Draft("Lützen", french, allies, battles.leaders_at(session, french), battles.leaders_at(session, allies), override="a test battle between forces placed by hand")
     bid = battles.begin(session, draft, resolver="napoleonic_d10")
     tabletop.start(session, bid)
     return bid
@@ -64,7 +64,7 @@ def test_a_uc_en_rupture_is_lost_at_the_return_by_the_named_option(session):
     tree = oob.tree(session)
     french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:1]
     allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:1]
-    draft = battles.Draft("Lützen", french, allies, battles.leaders_at(session, french), battles.leaders_at(session, allies))
+    draft = battles.Draft("Lützen", french, allies, battles.leaders_at(session, french), battles.leaders_at(session, allies), override="a test battle between forces placed by hand")
     bid = battles.begin(session, draft, resolver="napoleonic_uc_um")
     tabletop.start(session, bid)
     table = tabletop.load(session, bid)

@@ -22,7 +22,7 @@ def draft(session):
     tree = oob.tree(session)
     french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:1]
     allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:1]
-    return battles.Draft("Lützen", french, allies, battles.leaders_at(session, french), battles.leaders_at(session, allies))
+    return battles.Draft("Lützen", french, allies, battles.leaders_at(session, french), battles.leaders_at(session, allies), override="a test battle between forces placed by hand")
 
 
 def test_a_tabletop_battle_is_set_up_before_the_weather_is_rolled(session):

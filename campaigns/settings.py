@@ -170,7 +170,7 @@ def drop_keymap(settings: Settings, known: set[str]) -> None:
     """Keep only the keymap entries whose binding id exists, naming the others."""
     for binding in [b for b in settings.file.keymap if b not in known]:
         settings.problems.append(
-            f"{settings.config_path}: keymap '{binding}' is not a binding id (`adjutant config` lists them); it is ignored"
+            f"{settings.config_path}: keymap '{binding}' is not a binding id (the README's Settings section lists them); it is ignored"
         )
         del settings.file.keymap[binding]
 

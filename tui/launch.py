@@ -52,7 +52,6 @@ def _run(target: str | None, settings) -> int:
         print(f"adjutant: {problem}", file=sys.stderr)
     session = None
     if target:
-        log.info("opening %s", target)
         try:
             session = CampaignSession.open(target)
         except CampaignError as exc:

@@ -12,6 +12,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from textual.command import CommandPalette
+from textual.widgets import Input
 
 from campaigns import settings as config
 from campaigns.errors import CampaignError
@@ -98,8 +100,19 @@ def test_a_file_that_is_not_toml_is_one_sentence_and_the_defaults(still_world, c
 async def test_the_theme_chosen_is_remembered(campaign_file, make_app, still_world):
     write_config(still_world, '[keymap]\n"app.undo" = "U"\n')
     async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
-        pilot.app.theme = "nord"  # what the palette's theme picker does
-        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await wait_for_screen(pilot, CommandPalette)
+        pilot.app.screen.query_one(Input).value = "Theme"
+        await wait_for(pilot, "Change the current theme")
+        await pilot.press("enter")  # Textual's theme picker, a palette of its own
+        await wait_for(pilot, "Search for themes")
+        pilot.app.screen.query_one(Input).value = "nord"
+        await wait_for(pilot, "nord")
+        await pilot.press("enter")
+        for _ in range(20):
+            await pilot.pause()
+            if (still_world / "config.toml").read_text().startswith("theme"):
+                break
     stored = tomllib.loads((still_world / "config.toml").read_text())
     assert stored == {"theme": "nord", "keymap": {"app.undo": "U"}}  # the keymap kept as it was
     app = make_app(campaign_file)
@@ -168,3 +181,14 @@ def test_the_command_line_logs_migrations_and_refusals_and_prints_only_its_sente
     text = (log_dir / "adjutant.log").read_text(encoding="utf-8")
     assert "alembic.runtime.migration: Running upgrade" in text
     assert "adjutant.cli: refused: " + refused.stderr.removeprefix("adjutant: ").strip() in text
+
+
+def test_the_app_names_each_bad_entry_on_stderr_before_it_starts(still_world, tmp_path, log_dir, capsys):
+    path = write_config(still_world, 'dice_mode = "often"\n[keymap]\n"screen.nowhere" = "f9"\n')
+    assert adjutant([str(tmp_path / "missing.campaign")]) == 2  # refused after the settings are read
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 3
+    assert f"{path}: 'dice_mode'" in lines[0] and f"{path}: keymap 'screen.nowhere'" in lines[1]
+    assert "missing.campaign" in lines[2]
+    text = (log_dir / "adjutant.log").read_text(encoding="utf-8")
+    assert "'dice_mode'" in text and "refused: " in text

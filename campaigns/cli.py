@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import logging
 import os
 import shutil
 import sys
@@ -25,8 +26,11 @@ from typing import IO, NoReturn
 
 from sqlmodel import select
 
+from campaigns import settings
+from campaigns.cli_config import add_commands as add_config_commands
 from campaigns.cli_theatre import add_commands as add_theatre_commands
 from campaigns.errors import CampaignError
+from campaigns.logfile import start_logging
 from campaigns.log import audit_dice, log_lines
 from campaigns.scenario import ScenarioError, load_scenario, scenario_ids
 from campaigns.setup import create_campaign
@@ -54,6 +58,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def main(argv: Sequence[str]) -> int:
+    start_logging(settings.load_environment())
     parser = _parser()
     try:
         args = parser.parse_args(list(argv))
@@ -75,6 +80,7 @@ def main(argv: Sequence[str]) -> int:
 
 
 def _fail(message: str, status: int = BAD_INPUT) -> int:
+    logging.getLogger("adjutant.cli").info("refused: %s", one_line(message))
     print(f"adjutant: {one_line(message)}", file=sys.stderr)
     return status
 
@@ -139,7 +145,9 @@ def _parser() -> _Parser:
     )
     campaign(new, "the new .campaign file")
     new.add_argument("--seed", type=int, help="the dice seed (default: a random one)")
-    new.add_argument("--manual-dice", action="store_true", help="the players roll real dice and type them in")
+    dice_mode = new.add_mutually_exclusive_group()
+    dice_mode.add_argument("--manual-dice", action="store_true", help="the players roll real dice and type them in")
+    dice_mode.add_argument("--rolled-dice", action="store_true", help="Adjutant rolls the dice from the seed")
     new.add_argument("--name", help="the campaign's name (default: the scenario's title)")
     command(commands, "scenarios", _scenarios, "list the scenarios")
     campaign(command(commands, "check", _check, "check a campaign's integrity and schema version"))
@@ -187,6 +195,7 @@ def _parser() -> _Parser:
     moment.add_argument("--event", type=int, metavar="N", help="just before event #N (see adjutant log)")
     pasts.add_argument("--save", metavar="OUT", help="also save that past as a new .campaign file")
     add_theatre_commands(commands, command, campaign, _target)
+    add_config_commands(commands, command)
     return parser
 
 
@@ -198,17 +207,27 @@ def _target(args: argparse.Namespace, *, new: bool = False) -> Target:
     if args.file:
         path = Path(args.file)
         return path.with_name(path.name + SUFFIX) if new and not path.suffix else path
-    url = args.db or os.environ.get(DATABASE_VARIABLE)
+    url = args.db or settings.load_environment().database_url
     if not url:
         raise UsageError(f"name a campaign FILE, or a database with --db URL or {DATABASE_VARIABLE}")
     return str(url)
+
+
+def _dice_mode(args: argparse.Namespace) -> str:
+    """--manual-dice or --rolled-dice, else dice_mode of config.toml (rolled by default)."""
+    if args.manual_dice or args.rolled_dice:
+        return ENTERED if args.manual_dice else ROLLED
+    chosen = settings.load()
+    for problem in chosen.problems:
+        print(f"adjutant: {one_line(problem)}", file=sys.stderr)
+    return chosen.dice_mode
 
 
 def _new(args: argparse.Namespace) -> int:
     target = _target(args, new=True)
     scenario = load_scenario(args.scenario)
     with create_campaign(
-        target, scenario, seed=args.seed, dice_mode=ENTERED if args.manual_dice else ROLLED, name=args.name
+        target, scenario, seed=args.seed, dice_mode=_dice_mode(args), name=args.name
     ) as store:
         campaign = store.campaign()
         dice = (

@@ -6,6 +6,7 @@ the store, so it commits at once and can be undone.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,7 +31,9 @@ class CampaignSession:
     @classmethod
     def open(cls, target: str | Path) -> "CampaignSession":
         with plainly():
-            return cls(open_campaign(target))
+            session = cls(open_campaign(target))
+        logging.getLogger("adjutant.session").info("opened %s", session.store.name)
+        return session
 
     @classmethod
     def new(

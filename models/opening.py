@@ -15,6 +15,7 @@ existing file is never overwritten.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -155,6 +156,9 @@ def _migrate(engine: Engine, url: URL, revision: str) -> None:
     if path is not None:
         backup = backup_path(path, schema.schema_number(revision))
         copy_exact(path, backup)
+    logging.getLogger("adjutant.migrate").info(
+        "migrating %s from schema %s to %s (backup: %s)", describe(url), revision, schema.head(), backup
+    )
     try:
         with writer(engine).begin() as connection:
             if connection.dialect.name == "postgresql":  # another umpire may be migrating it too

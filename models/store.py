@@ -22,7 +22,9 @@ and primary keys never change.
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -46,6 +48,10 @@ if TYPE_CHECKING:
 
 ACTION = journal.ACTION
 VERSION = text("SELECT version FROM campaign WHERE id = 1")
+
+
+log = logging.getLogger("adjutant.store")
+logging.getLogger("adjutant").addHandler(logging.NullHandler())  # no log set up: silence, not stderr
 
 
 class _Unchanged(Exception):
@@ -120,6 +126,7 @@ class CampaignStore:
         if active is not None:
             yield active
             return
+        started, number = time.perf_counter(), None
         with self._transaction() as session:
             event = Event(when=utcnow(), kind=ACTION, description=description)
             session.add(event)
@@ -134,7 +141,9 @@ class CampaignStore:
                 self._local.session = self._local.event = None
             if not recorder.changes:
                 raise _Unchanged
-            event.changes = recorder.changes
+            event.changes, number = recorder.changes, event.id
+        if number is not None:  # committed (an action that changed nothing is not one)
+            log.info("action %s (%s) took %.1f ms", number, description, (time.perf_counter() - started) * 1000)
 
     @property
     def current_event(self) -> int | None:

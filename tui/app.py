@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-import os
+import logging
 from collections.abc import Iterable, Sequence
 
 from textual import work
@@ -23,6 +23,8 @@ from tui.keys import KeyGate
 # slowest first, so that even the first visit to one only redraws it.
 PREPARED = ("oob", "history", "weather", "command", "turn")
 
+log = logging.getLogger("adjutant.app")
+
 
 def _binding(command: Command) -> Binding:
     return Binding(command.key, command.action, command.name, id=command.id, tooltip=command.help)
@@ -33,8 +35,14 @@ class AdjutantApp(KeyGate):
     CSS_PATH = "app.tcss"
     BINDINGS = [_binding(c) for c in SCREENS + ACTIONS]
 
-    def __init__(self, session=None, *, start: str | None = None) -> None:
+    def __init__(self, session=None, *, start: str | None = None, settings=None) -> None:
         super().__init__()
+        from campaigns.settings import load
+
+        self.settings = settings if settings is not None else load()  # tui.launch checks it first
+        self.set_keymap(self.settings.keymap)
+        if self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
         self.session = session
         self.start = start
         self.present = None  # the campaign itself, kept open while a view of its past is shown
@@ -55,6 +63,9 @@ class AdjutantApp(KeyGate):
         return screen_class(name)()
 
     def on_mount(self) -> None:
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+        for problem in self.settings.problems:  # said on stderr too, but hidden behind the app
+            self.notify(problem, severity="warning", timeout=10)
         first = self.start or ("overview" if self.session else "start")
         if first == "start":  # built anew each time: it knows no campaign
             self.push_screen(self.screen_factory(first))
@@ -62,6 +73,21 @@ class AdjutantApp(KeyGate):
             self.install_screen(self.screen_factory(first), first)
             self.push_screen(first)
             self.call_after_refresh(self.prepare_screens)
+
+    def _remember_theme(self, theme) -> None:
+        if theme.name != self.settings.theme:  # chosen in the palette: kept for the next start
+            from campaigns.settings import remember_theme
+
+            self.settings.file.theme = theme.name
+            try:
+                remember_theme(theme.name)
+            except OSError as exc:
+                log.warning("the theme could not be remembered: %s", exc)
+
+    def notify(self, message, *, title="", severity="information", **kwargs) -> None:  # type: ignore[override]
+        if severity == "error":  # a refusal: the sentence shown, for the bug report
+            log.info("refused: %s", message)
+        super().notify(message, title=title, severity=severity, **kwargs)
 
     def prepare_screens(self) -> None:
         """Build the next screen of PREPARED off screen, then, a frame later, the one after it.
@@ -166,9 +192,15 @@ class AdjutantApp(KeyGate):
     def action_help(self) -> None:
         from tui.screens.help import HelpScreen
 
-        rows = [("This screen", b.key_display or b.key, b.description) for b in self.screen.BINDINGS if isinstance(b, Binding)]
-        rows += [("Screens", c.key, f"{c.name}: {c.help}") for c in SCREENS]
-        rows += [("Actions", c.key.replace("question_mark", "?"), f"{c.name}: {c.help}") for c in ACTIONS]
+        from tui.keymap import shown_key
+
+        keymap = self.settings.keymap
+        rows = [
+            ("This screen", shown_key(keymap, b.id, b.key_display or b.key), b.description)
+            for b in self.screen.BINDINGS if isinstance(b, Binding)
+        ]
+        rows += [("Screens", shown_key(keymap, c.id, c.key), f"{c.name}: {c.help}") for c in SCREENS]
+        rows += [("Actions", shown_key(keymap, c.id, c.key), f"{c.name}: {c.help}") for c in ACTIONS]
         self.push_screen(HelpScreen(rows))
 
     def action_undo(self) -> None:
@@ -364,7 +396,8 @@ class AdjutantApp(KeyGate):
         # An error no screen handled (a screen that cannot be built from what the file
         # holds, a worker that failed): one sentence on stderr and exit code 2, as every
         # command, instead of Textual's traceback. ADJUTANT_DEBUG=1 shows the traceback.
-        if os.environ.get("ADJUTANT_DEBUG"):
+        log.error("unhandled error", exc_info=error)  # the traceback, for the bug report
+        if self.settings.debug:
             super()._handle_exception(error)
             return
         from textual.worker import WorkerFailed

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
+import logging
 import sys
 
 
@@ -17,12 +17,17 @@ def main(argv: list[str]) -> int:
     parser = _Parser(
         prog="adjutant",
         description="Run the 1813 campaign from the keyboard.",
-        epilog="Commands: rules, new, scenarios, check, export, import, log, dice verify, battles, luck, report, past (adjutant COMMAND --help).",
+        epilog="Commands: rules, new, scenarios, check, export, import, log, dice verify, battles, luck, report, past, config (adjutant COMMAND --help).",
     )
     parser.add_argument("file", nargs="?", help="a campaign file (.campaign) to open")
     parser.add_argument("--db", help="a database URL such as postgresql+psycopg://... (or ADJUTANT_DATABASE_URL)")
     args = parser.parse_args(argv)
-    target = args.db or args.file or os.environ.get("ADJUTANT_DATABASE_URL")
+    from campaigns.logfile import start_logging
+    from campaigns.settings import load
+
+    settings = load()
+    start_logging(settings)
+    target = args.db or args.file or settings.database_url
 
     # Importing textual, sqlalchemy and the campaign makes hundreds of thousands
     # of objects and no garbage worth collecting: without the collector running
@@ -30,25 +35,32 @@ def main(argv: list[str]) -> int:
     # the imports made is then frozen out of later collections.
     gc.disable()
     try:
-        return _run(target)
+        return _run(target, settings)
     finally:
         gc.enable()
 
 
-def _run(target: str | None) -> int:
+def _run(target: str | None, settings) -> int:
     from campaigns.errors import CampaignError
     from campaigns.session import CampaignSession
+    from tui.keymap import check_keymap
 
+    log = logging.getLogger("adjutant.launch")
+    check_keymap(settings)
+    for problem in settings.problems:  # a bad setting is named, and its default used
+        log.warning("%s", problem)
+        print(f"adjutant: {problem}", file=sys.stderr)
     session = None
     if target:
         try:
             session = CampaignSession.open(target)
         except CampaignError as exc:
+            log.info("refused: %s", exc)
             print(f"adjutant: {exc}", file=sys.stderr)
             return 2
     from tui.app import AdjutantApp
 
-    app = AdjutantApp(session)
+    app = AdjutantApp(session, settings=settings)
     gc.freeze()
     gc.enable()
     app.run()

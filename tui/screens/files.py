@@ -9,7 +9,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from campaigns.errors import CampaignError
-from tui.recent import remember
+from campaigns.settings import remember
 
 
 class SaveAsScreen(ModalScreen[None]):

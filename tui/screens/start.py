@@ -12,7 +12,7 @@ from textual.widgets.option_list import Option
 from campaigns.errors import CampaignError
 from campaigns.scenario import load_scenario, scenario_ids
 from campaigns.session import CampaignSession
-from tui.recent import recent_files, remember
+from campaigns.settings import recent_files, remember
 from tui.widgets.status import BottomBar
 
 DICE_MODES = [("Rolled by Adjutant (seeded)", "rolled"), ("Rolled on the table, typed in", "entered")]
@@ -53,7 +53,7 @@ class StartScreen(Screen[None]):
                     yield Input(placeholder="blank for a random seed", id="seed")
                 with Horizontal():
                     yield Label("Dice")
-                    yield Select(DICE_MODES, allow_blank=False, id="dice")
+                    yield Select(DICE_MODES, allow_blank=False, value=self.app.settings.dice_mode, id="dice")  # type: ignore[attr-defined]
                 with Horizontal():
                     yield Label("File")
                     yield Input(placeholder="e.g. spring.campaign", id="file")

@@ -1,0 +1,237 @@
+"""The user's settings, read in one place: the ADJUTANT_* environment variables
+and config.toml in the user's config folder (ADJUTANT_CONFIG_DIR moves it).
+
+A bad entry never stops the app: it is named in one sentence (key and file)
+in `Settings.problems`, and its default is used instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+CONFIG_FILE = "config.toml"
+RECENT_FILE = "recent.json"
+LOG_FILE = "adjutant.log"
+
+
+class FileSettings(BaseModel):
+    """What config.toml may hold; any other key is a mistake worth naming."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    theme: str | None = None  # a Textual theme name, remembered when chosen in the palette
+    dice_mode: Literal["rolled", "entered"] = "rolled"  # for `adjutant new` and the start screen
+    keymap: dict[str, str] = {}  # binding id -> keys, as Textual's App.set_keymap takes them
+
+
+FILE_KEYS = tuple(FileSettings.model_fields)
+KEEP_RECENT = 10
+
+
+class Environment(BaseSettings):
+    """The environment variables, each ADJUTANT_ + the field's name."""
+
+    model_config = SettingsConfigDict(env_prefix="ADJUTANT_", extra="ignore")
+
+    database_url: str | None = None  # the campaign to open when none is named
+    config_dir: str | None = None  # where config.toml and recent.json are
+    log_dir: str | None = None  # where adjutant.log is
+    debug: str | None = None  # any value: Textual's traceback instead of one line
+
+
+class Settings:
+    def __init__(self, environment: Environment, file: FileSettings, problems: list[str]) -> None:
+        self.environment = environment
+        self.file = file
+        self.problems = problems  # one sentence per bad entry, for stderr
+
+    @property
+    def database_url(self) -> str | None:
+        return self.environment.database_url or None
+
+    @property
+    def debug(self) -> bool:
+        return bool(self.environment.debug)
+
+    @property
+    def config_dir(self) -> Path:
+        if self.environment.config_dir:
+            return Path(self.environment.config_dir)
+        from platformdirs import user_config_dir
+
+        return Path(user_config_dir("adjutant"))
+
+    @property
+    def config_path(self) -> Path:
+        return self.config_dir / CONFIG_FILE
+
+    @property
+    def recent_path(self) -> Path:
+        return self.config_dir / RECENT_FILE
+
+    @property
+    def log_dir(self) -> Path:
+        if self.environment.log_dir:
+            return Path(self.environment.log_dir)
+        from platformdirs import user_log_dir
+
+        return Path(user_log_dir("adjutant"))
+
+    @property
+    def log_path(self) -> Path:
+        return self.log_dir / LOG_FILE
+
+    @property
+    def theme(self) -> str | None:
+        return self.file.theme
+
+    @property
+    def dice_mode(self) -> str:
+        return self.file.dice_mode
+
+    @property
+    def keymap(self) -> dict[str, str]:
+        return dict(self.file.keymap)
+
+
+def load_environment() -> Settings:
+    """The settings without reading config.toml: where the files are."""
+    return Settings(Environment(), FileSettings(), [])
+
+
+def load() -> Settings:
+    """The settings as the environment and config.toml give them now."""
+    settings = load_environment()
+    path = settings.config_path
+    values = _read(path, settings.problems)
+    settings.file = _validated(values, path, settings.problems)
+    return settings
+
+
+def _read(path: Path, problems: list[str]) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as error:
+        problems.append(f"{path} cannot be read ({getattr(error, 'strerror', None) or error}); the default settings are used")
+        return {}
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        problems.append(f"{path} is not valid TOML ({error}); the default settings are used")
+        return {}
+
+
+def _validated(values: dict[str, Any], path: Path, problems: list[str]) -> FileSettings:
+    """Drop each bad entry, naming it, and keep the good ones."""
+    for key in [k for k in values if k not in FILE_KEYS]:
+        problems.append(f"{path}: unknown key '{key}' (known: {', '.join(FILE_KEYS)}); it is ignored")
+        del values[key]
+    keymap = values.get("keymap")
+    if isinstance(keymap, dict):
+        keymap = values["keymap"] = dict(_flat(keymap))  # screen.overview = "O" unquoted is a table in TOML
+        for binding, keys in list(keymap.items()):
+            if not isinstance(keys, str) or not keys.strip():
+                problems.append(f"{path}: keymap '{binding}' must be keys as text, such as \"ctrl+w\"; its default key is used")
+                del keymap[binding]
+    while True:
+        try:
+            return FileSettings.model_validate(values)
+        except ValidationError as error:
+            first = error.errors()[0]
+            key = str(first["loc"][0])
+            problems.append(f"{path}: '{key}': {_reason(first)}; its default is used")
+            values.pop(key, None)
+
+
+def _flat(table: dict[str, Any], prefix: str = "") -> Any:
+    for key, value in table.items():
+        if isinstance(value, dict):
+            yield from _flat(value, f"{prefix}{key}.")
+        else:
+            yield f"{prefix}{key}", value
+
+
+def _reason(error: dict[str, Any]) -> str:
+    if error["type"] == "literal_error":
+        return f"must be {error['ctx']['expected']}"
+    return error["msg"][0].lower() + error["msg"][1:]
+
+
+def drop_keymap(settings: Settings, known: set[str]) -> None:
+    """Keep only the keymap entries whose binding id exists, naming the others."""
+    for binding in [b for b in settings.file.keymap if b not in known]:
+        settings.problems.append(
+            f"{settings.config_path}: keymap '{binding}' is not a binding id (the README's Settings section lists them); it is ignored"
+        )
+        del settings.file.keymap[binding]
+
+
+def recent_files() -> list[str]:
+    """The campaigns opened last, newest first."""
+    try:
+        data = json.loads(load_environment().recent_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []  # no list yet, or a damaged one: start a new list
+    return [str(p) for p in data if isinstance(p, str)][:KEEP_RECENT] if isinstance(data, list) else []
+
+
+def remember(target: str) -> None:
+    """Put `target` first in the recent files; a list that cannot be written is not worth an error."""
+    entry = target if "://" in target else str(Path(target).expanduser().absolute())
+    files = [entry] + [f for f in recent_files() if f != entry]
+    path = load_environment().recent_path
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(files[:KEEP_RECENT], indent=1), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def remember_theme(theme: str) -> None:
+    """Write the theme into config.toml, keeping what else it holds as it was."""
+    settings = load()
+    path = settings.config_path
+    values = _read(path, [])
+    if path.exists() and not values and path.read_text(encoding="utf-8").strip():
+        return  # a file the user must mend first: never overwrite it
+    values["theme"] = theme
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(dumps(values), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def dumps(values: dict[str, Any]) -> str:
+    """TOML for what config.toml holds: strings, numbers, lists of them and one level of tables."""
+    plain = [(k, v) for k, v in values.items() if not isinstance(v, dict)]
+    tables = [(k, v) for k, v in values.items() if isinstance(v, dict) and v]
+    lines = [f"{_key(k)} = {_value(v)}" for k, v in plain]
+    for name, table in tables:
+        lines += ["", f"[{_key(name)}]"] + [f"{_key(k)} = {_value(v)}" for k, v in table.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _key(key: str) -> str:
+    return key if key.replace("_", "").replace("-", "").isalnum() and key.isascii() else json.dumps(key)
+
+
+def _value(value: Any) -> str:
+    # A JSON string with ASCII escapes is a TOML basic string too.
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    return json.dumps(str(value))

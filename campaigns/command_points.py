@@ -15,14 +15,19 @@ from campaigns.session import CampaignSession
 from campaigns.text import TextError, plain_name
 from models import Army, Campaign, CommandPointRoll, CommandPointSpend, DiceRoll, General
 from rules.allemagne1813.command import ACTIONS, action_cost, roll_command_points
+from rules.errors import RulesError
 from rules.loader import get_table
 
 RULESET = "allemagne1813"
 
 
 def action_label(action: str) -> str:
+    """The card's name of a spending; a stored word the card does not print is shown as stored."""
     axis = get_table(RULESET, "command_points").rows
-    return axis.bands[axis.index_of(action)].label
+    try:
+        return axis.bands[axis.index_of(action)].label
+    except RulesError:
+        return action
 
 
 @dataclass(frozen=True)

@@ -164,6 +164,8 @@ def _bad_value(table: str, column: str) -> Maker:
             db.execute(f'UPDATE "{table}" SET "{column}" = {value} WHERE rowid IN (SELECT rowid FROM "{table}" LIMIT 3)')
         except sqlite3.IntegrityError:  # NOT NULL: the file stays as it was, which is fine too
             pass
+        except sqlite3.OperationalError:  # a table WITHOUT ROWID (the search index's config): unchanged too
+            pass
         finally:
             db.close()
 

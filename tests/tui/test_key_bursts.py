@@ -54,7 +54,9 @@ async def test_letters_typed_into_a_refused_form_stay_in_it(campaign_file, make_
 
 async def test_an_open_form_lays_itself_out_again_when_the_terminal_is_resized(campaign_file, make_app):
     async with make_app(campaign_file, start="oob").run_test(size=(120, 40)) as pilot:
-        await burst(pilot, "slash", *letters("zieten"), "enter", "e")
+        await burst(pilot, "slash", *letters("zieten"), "enter")
+        await pilot.app.workers.wait_for_complete()  # the search runs in the database, off the UI thread
+        await burst(pilot, "e")
         assert isinstance(pilot.app.screen, FormScreen)
         for width, height in ((60, 20), (80, 24), (120, 40)):
             await pilot.resize_terminal(width, height)

@@ -126,6 +126,8 @@ class OrderOfBattleScreen(CampaignScreen):
         return oob_view.unattached_units(self.session, ident)
 
     def _show_tree(self, sides: list[oob_view.SideEntry], units: dict[str, list[Unit]]) -> None:
+        if not self.query("#tree"):
+            return  # the answer came after the app closed the screen
         shape = _shape(sides)
         self.sides = sides
         if shape != self._chain:
@@ -287,6 +289,8 @@ class OrderOfBattleScreen(CampaignScreen):
         self.app.call_from_thread(self._show_units, item, units)
 
     def _show_units(self, item: object, units: list[Unit]) -> None:
+        if not self.query("#tree"):
+            return  # the answer came after the app closed the screen
         node = self.query_one("#tree", Tree).cursor_node
         if (node.data if node else None) is not item:
             return  # the cursor moved on meanwhile: its own read follows

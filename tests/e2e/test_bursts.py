@@ -82,7 +82,8 @@ def test_a_battle_set_up_in_bursts_is_fought_with_the_stacks_marked(tmux: Tmux, 
     tmux.wait_for(f"Attacker ({french.name}): {sp(first)} SP", f"Defender ({allies.name}): {sp(second)} SP")
     shown = tmux.screen()
     assert "[x]" in shown and "[ ]" in shown  # marks in text: NO_COLOR and a capture show them
-    burst(tmux, "C-s")
+    # The two stacks stand at different places: the umpire gives the reason, in the same burst.
+    burst(tmux, "C-s", "the umpire brings them together", "C-s")
     tmux.wait_for("Battle of Lützen")
     tmux.keys("q")
     assert tmux.wait_until_exit() == 0

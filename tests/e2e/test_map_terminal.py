@@ -84,4 +84,4 @@ def test_a_stack_moved_from_the_map_in_tmux_is_in_the_log_and_undone(tmux: Tmux,
     assert tmux.wait_until_exit() == 0
     assert marmont_at(path) == "Gotha"
     log = subprocess.run([installed_adjutant(), "log", str(path)], check=True, capture_output=True, text=True).stdout
-    assert f"{MOVE}  (4 changes)  [undone]" in log
+    assert any(MOVE in line and "undone" in line for line in log.splitlines())  # the move stays in the record, marked undone

@@ -24,7 +24,7 @@ def handed_off(folder: Path) -> Path:
         french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:1]
         allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:1]
         # the weather is not rolled: a tabletop battle is set up all the same
-        battles.begin(session, battles.Draft("Lützen", french, allies), resolver="kallistra_acw")
+        battles.begin(session, battles.Draft("Lützen", french, allies, override="a test battle between forces placed by hand"), resolver="kallistra_acw")
     finally:
         session.close()
     return path

@@ -82,6 +82,28 @@ def side_units(node: SideNode) -> list[Unit]:
     return [u for a in node.armies for u in army_units(a)] + node.unattached
 
 
+def link_chain(sides, armies, generals, side_node, army_node, general_node) -> tuple[dict, dict, dict]:
+    """The chain of command: each side, army and general wrapped by its node maker (nodes
+    that hold lists `armies`, `generals` and `subordinates`), each army under its side,
+    each general under his superior or else his army, the commander-in-chief first in
+    his army; subordinates in the order `generals` lists them. Returns the nodes by id
+    of sides, armies and generals. Shared by `tree` and `campaigns.oob_view`."""
+    general_nodes = {g.id: general_node(g) for g in generals}
+    side_nodes = {s.id: side_node(s) for s in sides}
+    army_nodes = {a.id: army_node(a) for a in armies}
+    for a in armies:
+        side_nodes[a.side].armies.append(army_nodes[a.id])
+    for g in generals:
+        parent = general_nodes.get(g.superior or "")
+        if parent is not None:
+            parent.subordinates.append(general_nodes[g.id])
+        elif g.army in army_nodes:
+            army_nodes[g.army].generals.append(general_nodes[g.id])
+    for node in army_nodes.values():
+        node.generals.sort(key=lambda n: n.general.id != node.army.commander)
+    return side_nodes, army_nodes, general_nodes
+
+
 def tree(session: CampaignSession) -> list[SideNode]:
     """Side, army, general (with his subordinates) and units, in scenario order."""
     with plainly(), session.store.read() as db:
@@ -90,25 +112,12 @@ def tree(session: CampaignSession) -> list[SideNode]:
         generals = list(db.scalars(select(General).order_by(General.rank.desc(), General.name)))  # type: ignore[attr-defined]
         units = list(db.scalars(select(Unit).order_by(Unit.name)))
         nation_side = {n.id: n.side for n in db.scalars(select(Nation))}
-    nodes = {g.id: GeneralNode(g) for g in generals}
-    side_nodes = {s.id: SideNode(s) for s in sides}
-    army_nodes = {a.id: ArmyNode(a) for a in armies}
-    for a in armies:
-        side_nodes[a.side].armies.append(army_nodes[a.id])
-    for g in generals:
-        parent = nodes.get(g.superior or "")
-        if parent is not None:
-            parent.subordinates.append(nodes[g.id])
-        elif g.army in army_nodes:
-            army_nodes[g.army].generals.append(nodes[g.id])
+    side_nodes, _armies, nodes = link_chain(sides, armies, generals, SideNode, ArmyNode, GeneralNode)
     for u in units:
         if u.general in nodes:
             nodes[u.general].units.append(u)
         else:
             side_nodes[nation_side[u.nation]].unattached.append(u)
-    # The commander-in-chief first in his army.
-    for node in army_nodes.values():
-        node.generals.sort(key=lambda n: n.general.id != node.army.commander)
     return list(side_nodes.values())
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import select, text
 
 from campaigns.errors import plainly
-from campaigns.oob import Totals
+from campaigns.oob import Totals, link_chain
 from campaigns.scenario import UNIT_KINDS
 from campaigns.session import CampaignSession
 from models import Army, General, Nation, Side, Unit
@@ -68,17 +68,7 @@ def skeleton(session: CampaignSession) -> list[SideEntry]:
         generals = list(db.scalars(select(General).order_by(General.rank.desc(), General.name)))  # type: ignore[attr-defined]
         side_of_nation = dict(db.execute(text("SELECT id, side FROM nation")).all())
         groups = db.execute(GROUPS).all()
-    entries = {g.id: GeneralEntry(g) for g in generals}
-    side_entries = {s.id: SideEntry(s) for s in sides}
-    army_entries = {a.id: ArmyEntry(a) for a in armies}
-    for a in armies:
-        side_entries[a.side].armies.append(army_entries[a.id])
-    for g in generals:
-        parent = entries.get(g.superior or "")
-        if parent is not None:
-            parent.subordinates.append(entries[g.id])
-        elif g.army in army_entries:
-            army_entries[g.army].generals.append(entries[g.id])
+    side_entries, army_entries, entries = link_chain(sides, armies, generals, SideEntry, ArmyEntry, GeneralEntry)
     loose: dict[str, dict[str, tuple[int, int]]] = {}
     for nation, general, kind, count, points in groups:
         own = entries[general].own if general in entries else loose.setdefault(side_of_nation[nation], {})
@@ -87,7 +77,6 @@ def skeleton(session: CampaignSession) -> list[SideEntry]:
         if general in entries:
             entries[general].units += count
     for army in army_entries.values():
-        army.generals.sort(key=lambda n: n.general.id != army.army.commander)  # the commander-in-chief first
         army.totals = _totals(_add(*(_sum_under(g) for g in army.generals)))
     for side in side_entries.values():
         side.unattached = _totals(loose.get(side.side.id, {}))

@@ -1,5 +1,6 @@
 """The dice service: seeded, recorded, replaceable by dice typed in."""
 
+import itertools
 from collections import Counter
 
 import pytest
@@ -31,6 +32,22 @@ def test_same_seed_same_rolls():
     assert rolls_a == rolls_b
     other = DiceService(seed=1814)
     assert rolls_a != [other.roll("2d6", "test").raw for _ in range(50)]
+
+
+@pytest.mark.parametrize("expression", ["1d6", "2d10"])
+def test_seeded_dice_are_fair(expression):
+    """Every face of every die of the stream equally likely, and the two dice of
+    one roll independent: a chi-square test over 6,000 rolls at p = 1e-6 (the
+    battle simulations in test_battle_odds.py draw their dice more cheaply and
+    rely on this)."""
+    service = DiceService(seed=20261123)
+    spec = Dice.parse(expression)
+    rolls = [service.roll(spec, "fairness").raw for _ in range(6000)]
+    cells = Counter(rolls)  # joint faces: uniform only if each die is fair and they are independent
+    expected = len(rolls) / spec.sides**spec.count
+    chi2 = sum((cells[face] - expected) ** 2 / expected for face in itertools.product(range(1, spec.sides + 1), repeat=spec.count))
+    # Upper 1e-6 points of chi-square with 5 and 99 degrees of freedom.
+    assert chi2 < {1: 35.9, 2: 180.8}[spec.count], chi2
 
 
 def test_stream_continues_after_a_restart():

@@ -13,6 +13,7 @@ import sys
 import textwrap
 from fractions import Fraction
 
+from rules import registry
 from rules.errors import RulesError
 from rules.layout import render_table
 from rules.loader import get_table, load_ruleset, ruleset_ids
@@ -95,11 +96,13 @@ def _options(ruleset: str) -> str:
 
 def _list() -> str:
     lines = []
-    for ruleset in ruleset_ids():
-        lines.append(ruleset)
+    for ruleset, found in registry.registered().items():
+        kind = "tabletop resolver" if found.ruleset.tactical else "campaign tables"
+        lines.append(f"{ruleset}: {found.ruleset.title} ({kind}; from {found.origin})")
         for table in load_ruleset(ruleset).values():
             axes = ", ".join(a.name for a in table.axes)
             lines.append(f"  {table.id}({axes})  {table.title}")
+    lines += [f"not loaded: {problem}" for problem in registry.broken()]
     return "\n".join(lines)
 
 

@@ -40,7 +40,7 @@ from fractions import Fraction
 from functools import cache
 
 from rules.errors import RulesError
-from rules.loader import RULES_DIR, DataFileError
+from rules.loader import DataFileError, data_file
 
 ARMS = ("infantry", "cavalry", "artillery")
 ROUNDINGS = ("down", "nearest", "up")
@@ -97,7 +97,7 @@ def _whole_keys(raw: object, where: str) -> dict[int, str]:
 @cache
 def load_conversion(ruleset: str) -> Conversion | None:
     """The rule set's conversion, or None when it has none yet."""
-    path = RULES_DIR / ruleset / "conversion.toml"
+    path = data_file(ruleset, "conversion.toml")
     if not path.exists():
         return None
     try:

@@ -11,10 +11,9 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
+from rules import registry
 from rules.errors import RulesError
 from rules.tables import Axis, Band, Table
-
-RULES_DIR = Path(__file__).parent
 
 
 class DataFileError(RulesError):
@@ -163,16 +162,18 @@ def _target(raw: object, where: str) -> str | None:
 
 
 def ruleset_ids() -> list[str]:
-    return sorted({p.parent.parent.name for p in RULES_DIR.glob("*/tables/*.toml")})
+    """Every rule set found (rules/registry.py), in id order."""
+    return registry.ruleset_ids()
+
+
+def data_file(ruleset: str, name: str) -> Path:
+    """A data file of the rule set (options.toml, conversion.toml), in its package's folder."""
+    return registry.get_ruleset(ruleset).folder / name
 
 
 @cache
 def load_ruleset(ruleset: str) -> dict[str, Table]:
-    folder = RULES_DIR / ruleset / "tables"
-    if ruleset not in ruleset_ids():
-        raise RulesError(
-            f"unknown rule set {ruleset!r}; known rule sets: " + ", ".join(ruleset_ids())
-        )
+    folder = registry.get_ruleset(ruleset).folder / "tables"
     tables: dict[str, Table] = {}
     for path in sorted(folder.glob("*.toml")):
         table = load_table(path, ruleset)

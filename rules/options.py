@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from rules.errors import RulesError
-from rules.loader import RULES_DIR, DataFileError
+from rules.loader import DataFileError, data_file
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class RuleOption:
 
 @cache
 def load_options(ruleset: str) -> dict[str, RuleOption]:
-    path = RULES_DIR / ruleset / "options.toml"
+    path = data_file(ruleset, "options.toml")
     if not path.exists():
         return {}
     try:

@@ -1,7 +1,8 @@
 """The tabletop resolver: what every tactical rule set gives the resolver screen.
 
-A tactical rule set plugs in with a module `rules/<ruleset>/resolver.py` whose
-`RESOLVER` is a `Resolver`: the attributes its units carry, the states they can
+A tactical rule set plugs in as a package registered under the entry point
+group "adjutant.rulesets" (rules/registry.py) whose `PLUGIN` names its
+resolver, a `Resolver`: the attributes its units carry, the states they can
 be in, its sequence of play (`Phase`) and its resolutions (`Action`).  The
 resolver screen, the stored tactical battle (campaigns/tabletop.py) and the
 return of losses to the campaign are the same for every rule set; only this
@@ -28,12 +29,12 @@ An action may refuse with `RulesError`: its sentence is shown as it is.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from rules import registry
 from rules.dice import DiceRecord
 from rules.errors import RulesError
 from rules.numbers import whole
@@ -46,7 +47,6 @@ ACTIVE, BOTH, INACTIVE = "active", "both", "inactive"  # who acts in a phase
 CONTACT, CHARGER = "contact", "charger"
 # what an action does to contact (Action.contact): a charge makes it; a retreat ends the actor's
 MAKES, ENDS = "makes", "ends"
-RULESETS = ("kallistra_acw", "napoleonic_13phase", "napoleonic_uc_um", "napoleonic_d10")
 
 
 # -- what a rule set describes --------------------------------------------------
@@ -369,12 +369,21 @@ class Resolver:
         return out
 
 
+def tactical_rulesets() -> tuple[str, ...]:
+    """The rule sets with a tabletop resolver, as registered (rules/registry.py)."""
+    return tuple(registry.tactical_ids())
+
+
 def get_resolver(ruleset: str) -> Resolver:
     """The resolver of a tactical rule set, or one clear sentence."""
-    if ruleset not in RULESETS:
-        raise RulesError(f"{ruleset!r} has no tabletop resolver; the rule sets with one are {', '.join(RULESETS)}")
-    module = importlib.import_module(f"rules.{ruleset}.resolver")
-    return module.RESOLVER  # type: ignore[no-any-return]
+    if ruleset not in registry.tactical_ids():
+        raise RulesError(
+            f"{ruleset!r} has no tabletop resolver; the rule sets with one are {', '.join(registry.tactical_ids())}"
+        )
+    resolver = registry.load_resolver(ruleset)
+    if not isinstance(resolver, Resolver) or resolver.ruleset != ruleset:
+        raise RulesError(f"the resolver the rule set {ruleset} names is not a rules.resolver.Resolver of {ruleset}")
+    return resolver
 
 
 # -- the sequence of play ------------------------------------------------------

@@ -16,3 +16,15 @@ procedures, each over a described situation (`data.Stands`, `fire.Shot`,
 >>> lookup("kallistra_acw", "small_arms", weapon="RM", range=2, **{"class": "R"}).text
 '7+'
 """
+
+from pathlib import Path
+
+from rules.registry import RuleSet
+
+# The rule set as a plug-in: pyproject.toml names this object under "adjutant.rulesets".
+PLUGIN = RuleSet(
+    id="kallistra_acw",
+    title="Kallistra ACW hex rules",
+    folder=Path(__file__).parent,
+    resolver="rules.kallistra_acw.resolver:RESOLVER",
+)

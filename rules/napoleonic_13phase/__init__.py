@@ -18,3 +18,15 @@ service, the result in the card's words:
 >>> lookup("napoleonic_13phase", "morale", **{"class": "veteran"}).text
 '5 or less'
 """
+
+from pathlib import Path
+
+from rules.registry import RuleSet
+
+# The rule set as a plug-in: pyproject.toml names this object under "adjutant.rulesets".
+PLUGIN = RuleSet(
+    id="napoleonic_13phase",
+    title="13-phase French-Austrian rules",
+    folder=Path(__file__).parent,
+    resolver="rules.napoleonic_13phase.resolver:RESOLVER",
+)

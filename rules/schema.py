@@ -24,6 +24,23 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
+class Frozen(BaseModel):
+    """A rule set's card data as typed frozen objects (data.py's `card()`): unknown
+    keys refused; TOML's lists become tuples."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def refusal(path: object, error: ValidationError, model: type[BaseModel]) -> str:
+    """One sentence naming the file and the key at fault."""
+    (kind, loc, message), extra = faults(error)
+    if extra is not None:
+        return f"{path}: {unknown_key(extra, keys_at(model, extra[:-1]))}"
+    if kind == "missing":
+        return f"{path}: {where_in_file(loc[:-1])} needs {loc[-1]}".replace("the top level needs", "needs")
+    return f"{path}: {where_in_file(loc)}: {message}"
+
+
 # -- tables/*.toml -------------------------------------------------------------------
 
 

@@ -1,0 +1,57 @@
+"""Every rule set's card data is typed frozen objects, and a card file with a key the
+schema does not know is refused with the file and the key named."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+
+import pytest
+from pydantic import BaseModel, ValidationError
+
+from rules.loader import DataFileError
+
+CARDS = ["kallistra_acw", "napoleonic_13phase", "napoleonic_d10", "napoleonic_uc_um"]
+
+
+@pytest.mark.parametrize("ruleset", CARDS)
+def test_card_is_a_typed_frozen_object(ruleset):
+    data = importlib.import_module(f"rules.{ruleset}.data")
+    card = data.card()
+    assert not isinstance(card, dict)
+    assert type(card).__name__ == "Card"
+    if isinstance(card, BaseModel):
+        field = next(iter(type(card).model_fields))
+        with pytest.raises(ValidationError):
+            setattr(card, field, None)
+    else:
+        assert dataclasses.is_dataclass(card) and card.__dataclass_params__.frozen
+
+
+@pytest.mark.parametrize(
+    "ruleset, old, new, message",
+    [
+        ("kallistra_acw", "brigade_radius = 3", "brigade_radis = 3",
+         "unknown key 'brigade_radis' in [command] (the keys there are printed, notes, brigade_radius, general_move)"),
+        ("kallistra_acw", "[recoil]\nhexes = 1", "[recoil]\nhexes = 1\nhex = 2", "unknown key 'hex' in [recoil]"),
+        ("napoleonic_d10", "turn_ends_at = 17", "turn_end_at = 17",
+         "unknown key 'turn_end_at' in [initiative] (the keys there are turn_ends_at)"),
+        ("napoleonic_d10", "[morale.results.SH]\nstatus", "[morale.results.SH]\nstatuss",
+         "unknown key 'statuss' in [morale] [results] [SH]"),
+    ],
+)
+def test_a_misspelt_key_in_a_card_file_is_refused_with_its_name(ruleset, old, new, message, tmp_path, monkeypatch):
+    data = importlib.import_module(f"rules.{ruleset}.data")
+    text = data.PATH.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "rules.toml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    monkeypatch.setattr(data, "PATH", path)
+    data.card.cache_clear()
+    try:
+        with pytest.raises(DataFileError) as err:
+            data.card()
+        assert str(err.value).startswith(f"{path}: ") and message in str(err.value)
+    finally:
+        monkeypatch.undo()
+        data.card.cache_clear()

@@ -14,7 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-Target = Literal["more_than", "at_least", "at_most"]
+from rules.tables import Target
+
 Rounding = Literal["down", "nearest", "up"]
 
 
@@ -113,6 +114,8 @@ class OptionsFile(Strict):
 
 
 class ArtilleryBonusSpec(Strict):
+    """The guns of a force's artillery bonus (AB) on the table."""
+
     units_per_point: int
     size: int | None = None
     reason: str
@@ -132,6 +135,9 @@ class ConversionFile(Strict):
     leader: dict[str, str]
     defaults: dict[Literal["infantry", "cavalry", "artillery"], dict[str, Any]] = {}
     artillery_bonus: ArtilleryBonusSpec | None = None
+    # campaign cohesion -> the card's CW level, for a rule set that rates units so
+    # (napoleonic_d10: rules/napoleonic_d10/data.py cw_level_for)
+    cw_level: dict[str, int] = {}
 
 
 # -- faults as sentences -----------------------------------------------------------------

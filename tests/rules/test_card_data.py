@@ -55,3 +55,19 @@ def test_a_misspelt_key_in_a_card_file_is_refused_with_its_name(ruleset, old, ne
     finally:
         monkeypatch.undo()
         data.card.cache_clear()
+
+
+def test_a_conversion_file_with_a_misspelt_key_is_refused_with_its_name(tmp_path, monkeypatch):
+    import rules.conversion as conversion
+
+    text = (conversion.data_file("kallistra_acw", "conversion.toml")).read_text(encoding="utf-8")
+    path = tmp_path / "conversion.toml"
+    path.write_text(text.replace("[artillery_bonus]\nunits_per_point", "[artillery_bonus]\nunit_per_point", 1), encoding="utf-8")
+    monkeypatch.setattr(conversion, "data_file", lambda ruleset, name: tmp_path / name)
+    conversion.load_conversion.cache_clear()
+    try:
+        with pytest.raises(DataFileError, match=r"conversion.toml: unknown key 'unit_per_point' in \[artillery_bonus\]"):
+            conversion.load_conversion("kallistra_acw")
+    finally:
+        monkeypatch.undo()
+        conversion.load_conversion.cache_clear()

@@ -1,5 +1,5 @@
 """Allemagne 1813: the operational game's tables (tables/*.toml), its other numbers
-(modifiers.toml) and named readings (options.toml), and its procedures
+(rules.toml) and named readings (options.toml), and its procedures
 (march, combat, battle, pursuit, weather...)."""
 
 from pathlib import Path

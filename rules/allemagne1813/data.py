@@ -1,4 +1,4 @@
-"""The modifiers of Allemagne 1813, read from modifiers.toml and checked on load."""
+"""The modifiers of Allemagne 1813, read from rules.toml and checked on load."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 from rules.errors import RulesError
 from rules.loader import DataFileError
 
-PATH = Path(__file__).with_name("modifiers.toml")
+PATH = Path(__file__).with_name("rules.toml")
 ROLES = ("attacker", "defender")
 # The card's lines for terrain that is not open ("Defender in mountain: A –1L",
 # "Defender in defensive terrain: A –1L and D +1R"), quoted up to the colon.
@@ -24,7 +24,7 @@ ROUGH_GROUND = (
 class Situation:
     """The yes/no facts of a battle that the card's modifiers depend on.
 
-    The field names are the `when` keys of modifiers.toml."""
+    The field names are the `when` keys of rules.toml."""
 
     flank_attack: bool = False
     defender_encircled: bool = False

@@ -1,4 +1,4 @@
-"""The 13-phase card's rules outside its tables, read from procedures.toml and checked on load.
+"""The 13-phase card's rules outside its tables, read from rules.toml and checked on load.
 
 Also the checks every procedure shares: a side, a class or a unit type that the
 card does not know is one clear RulesError.
@@ -16,7 +16,7 @@ from rules.errors import RulesError
 from rules.loader import DataFileError, get_table
 
 RULESET = "napoleonic_13phase"
-PATH = Path(__file__).with_name("procedures.toml")
+PATH = Path(__file__).with_name("rules.toml")
 KINDS = ("artillery_fire", "morale", "move_and_fire", "melee", "recall")
 EXCLUSIONS = ("charging_cavalry", "in_melee")
 

@@ -1,4 +1,4 @@
-"""The card's numbers and factor rules (modifiers.toml) and terms (terms.toml), checked
+"""The card's numbers and factor rules (rules.toml) and terms (terms.toml), checked
 on load against the tables, so that a factor named in one file exists in the other."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from rules.loader import DataFileError, get_table
 
 RULESET = "napoleonic_uc_um"
 HERE = Path(__file__).parent
-MODIFIERS = HERE / "modifiers.toml"
+MODIFIERS = HERE / "rules.toml"
 TERMS = HERE / "terms.toml"
 
 ARMS = ("infantry", "cavalry", "artillery")
-# The three modifier tables and the section of modifiers.toml describing their factors.
+# The three modifier tables and the section of rules.toml describing their factors.
 FACTOR_TABLES = {"fire": "fire_modifiers", "melee": "melee_modifiers", "morale": "morale_modifiers"}
 
 
@@ -50,7 +50,7 @@ class Factor:
 
 @dataclass(frozen=True)
 class Card:
-    """modifiers.toml, read once."""
+    """rules.toml, read once."""
 
     raw: dict
     factors: dict[str, dict[str, Factor]]  # check -> id -> factor

@@ -10,8 +10,9 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from rules.loader import DataFileError
+from rules.resolver import tactical_rulesets
 
-CARDS = ["kallistra_acw", "napoleonic_13phase", "napoleonic_d10", "napoleonic_uc_um"]
+CARDS = tactical_rulesets()  # every tactical rule set has a data.card()
 
 
 @pytest.mark.parametrize("ruleset", CARDS)

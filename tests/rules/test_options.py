@@ -74,7 +74,7 @@ def test_rules_show_refuses_an_unknown_rule_set_in_one_line(capsys):
 
 
 def test_allemagne1813_modifiers_quote_only_the_card():
-    """modifiers.toml's `printed` lines are the card's words (its bullets and tabs aside)."""
+    """rules.toml's `printed` lines are the card's words (its bullets and tabs aside)."""
     skip_without_card(CARD_OF["allemagne1813"])
     # the text copy's bullets ('•') fall anywhere, even inside '(• *)'
     printed = squash(card_text(CARD_OF["allemagne1813"]).replace("•", " ")).replace("( ", "(")

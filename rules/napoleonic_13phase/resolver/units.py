@@ -26,7 +26,7 @@ FIRED, FIREFIGHT, D6_CASUALTIES = "fired", "firefight", "d6_casualties"
 TARGET, OPPONENT, LAST_SHOT = "_charge_target", "_opponent", "_last_shot"
 SUPPORTED_BY, FIREFIGHT_WITH = "_supported_by", "_firefight_with"
 
-# the card's distances the words below name, as procedures.toml holds them (inches)
+# the card's distances the words below name, as rules.toml holds them (inches)
 BEHIND = card().artillery["behind_inches"]  # the unit behind an artillery target
 SUPPORT = card().melee["support_inches"]  # a unit supporting artillery
 FIREFIGHT_RANGE = card().movement["firefight_inches"]  # opposing lines locked in a firefight

@@ -6,6 +6,7 @@ import tomllib
 from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 from rules.errors import RulesError
 from rules.loader import DataFileError
@@ -35,7 +36,7 @@ class Situation:
     attacker_crosses_bridge: bool = False
     defence_in_open_terrain: bool = False
     attacker_fatigued: bool = False
-    weather: str = "clear"  # clear, rain, mud or snow
+    weather: Literal["clear", "rain", "mud", "snow"] = "clear"
 
     def __post_init__(self) -> None:
         # A defender in open terrain is in neither mountain nor defensive terrain: with

@@ -10,7 +10,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from rules.errors import RulesError
 from rules.loader import DataFileError, get_table
@@ -28,7 +28,7 @@ class Phase:
     number: int
     title: str  # the card's heading
     note: str  # the heading's own parenthesis, "" when it has none
-    kind: str  # artillery_fire, morale, move_and_fire, melee or recall
+    kind: Literal["artillery_fire", "morale", "move_and_fire", "melee", "recall"]
     acting: tuple[str, ...]  # the sides that act
     checklist: str  # who does what, for the umpire's checklist
     moves: str | None = None  # move_and_fire: the side that moves and charges
@@ -43,7 +43,7 @@ class UnitType:
     """A unit type of the movement tables: infantry_column, uhlans, limbered_artillery..."""
 
     id: str
-    arm: str  # infantry, cavalry or artillery
+    arm: Literal["infantry", "cavalry", "artillery"]
     sides: tuple[str, ...]
     formation: str | None = None  # infantry only: column, line, square, masse, skirmishers
     lancers: bool = False
@@ -56,7 +56,7 @@ class CardRoll:
 
     id: str
     dice: str
-    counts: str  # "inches" or "casualties"
+    counts: Literal["inches", "casualties"]
     phases: tuple[int, ...]
     printed: str
 

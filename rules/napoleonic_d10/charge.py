@@ -16,6 +16,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal
 
 from rules.dice import Dice, DiceRecord, DiceService, Modifier
 from rules.errors import RulesError
@@ -67,7 +68,7 @@ class ChargeSituation:
     standing: bool = False  # Standing Cav: the charging cavalry starts from a halt
     closing_casualties_percent: Fraction | int | float = 0  # the attacker's losses while closing
     downhill: bool = False
-    direction: str = "front"  # front, flank or rear of the defender
+    direction: Literal["front", "flank", "rear"] = "front"  # of the defender
     defender_secure_flanks: int = 0  # 0, 1 or 2
     defender_cover: str = "none"  # none, sparse_cover, light_cover, medium_cover, heavy_cover
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NoReturn
+from typing import Literal, NoReturn
 
 from rules.dice import ENTERED, DiceRecord, DiceService, Modifier
 from rules.errors import RulesError
@@ -60,7 +60,7 @@ class FireSituation:
     distance: Fraction | int | float  # inches to the target
     stands: int | str | None = None  # small arms: 'half' or 1 and more
     tubes: int | None = None  # guns: tubes firing
-    ammunition: str = "ball"  # guns: ball or canister
+    ammunition: Literal["ball", "canister"] = "ball"  # guns
     ap: int | None = None  # guns: AP spent on this fire, 1-4 (None: the plain rate)
     additional_ammo: bool = False  # small arms: Add'l ammo pt.
     scrounging_ammo: bool = False

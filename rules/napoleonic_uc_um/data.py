@@ -8,6 +8,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 from rules.errors import RulesError
 from rules.loader import DataFileError, get_table
@@ -27,7 +28,7 @@ class Factor:
     """One factor of a modifier table: its card words, English label, value and limits."""
 
     id: str
-    check: str  # fire, melee or morale
+    check: Literal["fire", "melee", "morale"]
     printed: str  # the factor as printed, French
     english: str
     value: int

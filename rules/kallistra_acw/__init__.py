@@ -5,7 +5,7 @@ and where the card is silent a named option decides (options.toml).  The
 procedures, each over a described situation (`data.Stands`, `fire.Shot`,
 `charge.ChargeDefence`), return what they applied and the exact odds:
 
-- fire.small_arms_fire, fire.artillery_fire -> hits.HitsStep; hits.roll_hits
+- fire.small_arms_fire, fire.artillery_fire -> rolls.HitsStep; rolls.roll_hits
 - charge.response_step / resolve_response; charge.hand_to_hand_step
 - combat.combat_result, combat_odds, apply_combat, hits_to_read
 - moves.movement_allowance, rout_step / resolve_rout, recoil, evade_move,

@@ -29,7 +29,7 @@ from rules.kallistra_acw.data import (
     spelling,
     whole,
 )
-from rules.kallistra_acw.hits import HitsStep, make_step
+from rules.kallistra_acw.rolls import HitsStep, make_step
 from rules.loader import get_table
 from rules.odds import roll_distribution
 

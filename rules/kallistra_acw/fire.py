@@ -33,7 +33,7 @@ from rules.kallistra_acw.data import (
     spelling,
     whole,
 )
-from rules.kallistra_acw.hits import HitsStep, make_step, roll_hits
+from rules.kallistra_acw.rolls import HitsStep, make_step, roll_hits
 from rules.loader import get_table
 
 __all__ = ["Shot", "artillery_band", "artillery_fire", "roll_hits", "small_arms_fire"]

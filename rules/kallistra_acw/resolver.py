@@ -18,7 +18,7 @@ from rules.errors import RulesError
 from rules.kallistra_acw import charge as charging
 from rules.kallistra_acw import combat, fire, moves
 from rules.kallistra_acw.data import Stands, card
-from rules.kallistra_acw.hits import HitsResult, HitsStep, pool
+from rules.kallistra_acw.rolls import HitsResult, HitsStep, pool
 from rules.kallistra_acw.sequence import steps
 from rules.loader import get_table
 from rules.resolver import (

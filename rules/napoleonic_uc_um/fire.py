@@ -14,10 +14,10 @@ from fractions import Fraction
 from rules.dice import DiceRecord, DiceService
 from rules.errors import RulesError
 from rules.loader import get_table
-from rules.napoleonic_uc_um import checks
-from rules.napoleonic_uc_um.checks import Check, Result
+from rules.napoleonic_uc_um import rolls
 from rules.napoleonic_uc_um.data import RULESET, card, check_value, label, needed
 from rules.napoleonic_uc_um.movement import turn_actions
+from rules.napoleonic_uc_um.rolls import Check, Result
 from rules.napoleonic_uc_um.troops import Troop
 from rules.options import resolve_options
 
@@ -126,9 +126,9 @@ def fire_check(situation: FireSituation, options: Mapping[str, str] | None = Non
         "firer_disordered": int(s.disordered),
         "firer_moved_effectiveness_one": int(s.moved and moved_one == 1),
     }
-    applied = checks.apply_factors("fire", s.factors, derived=derived, weapon=s.weapon)
+    applied = rolls.apply_factors("fire", s.factors, derived=derived, weapon=s.weapon)
     need = base + sum(a.value for a in applied)
-    target = checks.hit_target(need, chosen["natural_one_to_hit"] == "always_misses")
+    target = rolls.hit_target(need, chosen["natural_one_to_hit"] == "always_misses")
     per_ec = chosen["fire_dice"] == "per_ec"
     dice = eff.value * (s.firing_ec if per_ec else 1)
     notes = eff.reasons + (
@@ -142,7 +142,7 @@ def fire_check(situation: FireSituation, options: Mapping[str, str] | None = Non
         need=need,
         target=target,
         dice=dice,
-        odds=checks.pool_odds(dice, target),
+        odds=rolls.pool_odds(dice, target),
         notes=notes,
     )
 
@@ -154,8 +154,8 @@ def hits_result(check: Check, record: DiceRecord, hits: int) -> Result:
         check,
         record,
         hits,
-        checks.pluriel(hits, words["hit"], words["hits"]),
-        checks.plural(hits, "hit", "hits"),
+        rolls.pluriel(hits, words["hit"], words["hits"]),
+        rolls.plural(hits, "hit", "hits"),
     )
 
 
@@ -165,7 +165,7 @@ def roll_fire(
     """Roll the fire dice; the result is the number of hits ('touches')."""
     if check.kind != "fire":
         raise RulesError(f"roll_fire rolls a fire check, not a {check.kind} check")
-    record, hits = checks.roll(check, service, "fire", entered=entered, by=by)
+    record, hits = rolls.roll(check, service, "fire", entered=entered, by=by)
     return hits_result(check, record, hits)
 
 
@@ -182,7 +182,7 @@ def save_check(attack: str, hits: int) -> Check:
         need=base,
         target=base,
         dice=hits,
-        odds=checks.pool_odds(hits, base),
+        odds=rolls.pool_odds(hits, base),
         notes=(f"{hits} hits: one save die each",),
     )
 
@@ -193,17 +193,17 @@ def roll_save(
     """Roll the saves; `extra['losses']` is the hits not saved ('pertes')."""
     if check.kind != "save":
         raise RulesError(f"roll_save rolls a save check, not a {check.kind} check")
-    record, saved = checks.roll(check, service, "saves", entered=entered, by=by)
+    record, saved = rolls.roll(check, service, "saves", entered=entered, by=by)
     lost = check.dice - saved
     words = card().section("words")
-    text = f"{checks.pluriel(saved, words['save'], words['saves'])}, {checks.pluriel(lost, words['loss'], words['losses'])}"
-    english = f"{checks.plural(saved, 'save', 'saves')}, {checks.plural(lost, 'loss', 'losses')}"
+    text = f"{rolls.pluriel(saved, words['save'], words['saves'])}, {rolls.pluriel(lost, words['loss'], words['losses'])}"
+    english = f"{rolls.plural(saved, 'save', 'saves')}, {rolls.plural(lost, 'loss', 'losses')}"
     return Result(check, record, saved, text, english, {"losses": lost})
 
 
 def fire_loss_odds(check: Check) -> dict[int, Fraction]:
     """Exact chance of each number of losses from this fire after the target's saves."""
-    return checks.loss_odds(check, needed("save", "attack", "fire", "attack"))
+    return rolls.loss_odds(check, needed("save", "attack", "fire", "attack"))
 
 
 def fire_factors(

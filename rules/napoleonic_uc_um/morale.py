@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 from rules.dice import DiceService
 from rules.errors import RulesError
-from rules.napoleonic_uc_um import checks
-from rules.napoleonic_uc_um.checks import Check, Result
+from rules.napoleonic_uc_um import rolls
 from rules.napoleonic_uc_um.data import ARMS, RULESET, card, check_value, label, needed
+from rules.napoleonic_uc_um.rolls import Check, Result
 from rules.napoleonic_uc_um.troops import Troop
 from rules.options import resolve_options
 
@@ -54,11 +54,11 @@ def morale_check(situation: MoraleSituation, options: Mapping[str, str] | None =
         raise RulesError(f"step {s.step!r} calls for no morale test; the tests are at steps {', '.join(steps)}")
     if s.facing not in FACINGS:
         raise RulesError(f"facing {s.facing!r} is front, flank or rear")
-    applied = checks.apply_factors(
+    applied = rolls.apply_factors(
         "morale", s.factors, derived={"artillery_flank_covered": s.covered_flanks}, arm=s.arm, facing=s.facing
     )
     need = base + sum(a.value for a in applied)
-    target = checks.morale_target(need)
+    target = rolls.morale_target(need)
     rules = card().section("morale_test")
     return Check(
         kind="morale",
@@ -68,7 +68,7 @@ def morale_check(situation: MoraleSituation, options: Mapping[str, str] | None =
         need=need,
         target=target,
         dice=1,
-        odds=checks.pool_odds(1, target),
+        odds=rolls.pool_odds(1, target),
         notes=(f"a {rules['always_passes']} always passes, a {rules['always_fails']} always fails",),
         step=s.step,
     )
@@ -86,7 +86,7 @@ def roll_morale(
     if check.kind != "morale":
         raise RulesError(f"roll_morale rolls a morale check, not a {check.kind} check")
     chosen = resolve_options(RULESET, options)
-    record, passed = checks.roll(check, service, f"morale test (step {check.step})", entered=entered, by=by)
+    record, passed = rolls.roll(check, service, f"morale test (step {check.step})", entered=entered, by=by)
     words = card().section("words")
     after_melee = check.step == card().section("charge")["after_melee"]
     if passed:

@@ -8,7 +8,6 @@ from dataclasses import replace
 
 from rules.dice import DiceRecord
 from rules.errors import RulesError
-from rules.napoleonic_uc_um.checks import Check
 from rules.napoleonic_uc_um.data import card, factors
 from rules.napoleonic_uc_um.melee import (
     MeleeSituation,
@@ -53,6 +52,7 @@ from rules.napoleonic_uc_um.resolver.units import (
     not_broken,
     troop,
 )
+from rules.napoleonic_uc_um.rolls import Check
 from rules.napoleonic_uc_um.sequence import (
     advance_after_melee_cm,
     after_melee_test,

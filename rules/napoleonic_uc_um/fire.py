@@ -43,7 +43,7 @@ def reach(weapon: str) -> Reach:
 
 
 def is_artillery(weapon: str) -> bool:
-    return weapon in card().section("weapons")["artillery"]
+    return weapon in card().weapons.artillery
 
 
 @dataclass(frozen=True)
@@ -67,14 +67,14 @@ def effectiveness(
     check_value("artillery_effectiveness", "experience", experience, "experience")
     cell = get_table(RULESET, "weapons").lookup(weapon=weapon, stat="effectiveness").text
     reasons = [f"{label('weapons', 'weapon', weapon)}: Efficacité {cell}"]
-    if cell == card().section("weapons")["artillery_cell"]:
+    if cell == card().weapons.artillery_cell:
         printed = int(get_table(RULESET, "artillery_effectiveness").lookup(experience=experience).text)
         reasons.append(f"{label('artillery_effectiveness', 'experience', experience)} = {printed}")
     else:
         printed = int(cell)
     value = printed
     why = [w for w, hit in (("moved", moved), ("changed formation", changed_formation), ("disordered", disordered)) if hit]
-    reduced = card().section("effectiveness")["reduced"]
+    reduced = card().effectiveness.reduced
     if why and printed > reduced:
         value = reduced
         reasons.append(f"Efficacité = {reduced}: the firer {' and '.join(why)} (*)")
@@ -149,12 +149,12 @@ def fire_check(situation: FireSituation, options: Mapping[str, str] | None = Non
 
 def hits_result(check: Check, record: DiceRecord, hits: int) -> Result:
     """Hits in the card's words ('touches')."""
-    words = card().section("words")
+    words = card().words
     return Result(
         check,
         record,
         hits,
-        rolls.pluriel(hits, words["hit"], words["hits"]),
+        rolls.pluriel(hits, words.hit, words.hits),
         rolls.plural(hits, "hit", "hits"),
     )
 
@@ -195,8 +195,8 @@ def roll_save(
         raise RulesError(f"roll_save rolls a save check, not a {check.kind} check")
     record, saved = rolls.roll(check, service, "saves", entered=entered, by=by)
     lost = check.dice - saved
-    words = card().section("words")
-    text = f"{rolls.pluriel(saved, words['save'], words['saves'])}, {rolls.pluriel(lost, words['loss'], words['losses'])}"
+    words = card().words
+    text = f"{rolls.pluriel(saved, words.save, words.saves)}, {rolls.pluriel(lost, words.loss, words.losses)}"
     english = f"{rolls.plural(saved, 'save', 'saves')}, {rolls.plural(lost, 'loss', 'losses')}"
     return Result(check, record, saved, text, english, {"losses": lost})
 
@@ -267,7 +267,7 @@ def priority_targets(candidates: Sequence[Candidate], *, artillery_with_general:
     """
     if not candidates:
         raise RulesError("there is no enemy unit to fire at")
-    close = card().section("distances")["priority_close"]
+    close = card().distances.priority_close
     table = get_table(RULESET, "fire_priority")
     for c in candidates:
         if c.distance_cm < 0:

@@ -49,7 +49,7 @@ def morale_check(situation: MoraleSituation, options: Mapping[str, str] | None =
     base = needed("morale", "temperament", s.temperament, "temperament")
     if s.arm not in ARMS:
         raise RulesError(f"arm {s.arm!r} is not on the card; it is infantry, cavalry or artillery")
-    steps = card().section("morale_test")["steps"]
+    steps = card().morale_test.steps
     if s.step not in steps:
         raise RulesError(f"step {s.step!r} calls for no morale test; the tests are at steps {', '.join(steps)}")
     if s.facing not in FACINGS:
@@ -59,7 +59,7 @@ def morale_check(situation: MoraleSituation, options: Mapping[str, str] | None =
     )
     need = base + sum(a.value for a in applied)
     target = rolls.morale_target(need)
-    rules = card().section("morale_test")
+    rules = card().morale_test
     return Check(
         kind="morale",
         base=base,
@@ -69,7 +69,7 @@ def morale_check(situation: MoraleSituation, options: Mapping[str, str] | None =
         target=target,
         dice=1,
         odds=rolls.pool_odds(1, target),
-        notes=(f"a {rules['always_passes']} always passes, a {rules['always_fails']} always fails",),
+        notes=(f"a {rules.always_passes} always passes, a {rules.always_fails} always fails",),
         step=s.step,
     )
 
@@ -87,18 +87,18 @@ def roll_morale(
         raise RulesError(f"roll_morale rolls a morale check, not a {check.kind} check")
     chosen = resolve_options(RULESET, options)
     record, passed = rolls.roll(check, service, f"morale test (step {check.step})", entered=entered, by=by)
-    words = card().section("words")
-    after_melee = check.step == card().section("charge")["after_melee"]
+    words = card().words
+    after_melee = check.step == card().charge.after_melee
     if passed:
         if after_melee:
-            text = f"{words['passed']}: {words['fall_back']} ou {words['fight_on']} (allez à (c))"
+            text = f"{words.passed}: {words.fall_back} ou {words.fight_on} (allez à (c))"
             english = "passed: fall back, or fight on (go to (c))"
         else:
-            text, english = words["passed"], "passed"
+            text, english = words.passed, "passed"
     elif after_melee or chosen["failed_test_effect"] == "rupture":
-        text, english = f"{words['failed']}: {words['rout']}", "failed: rout"
+        text, english = f"{words.failed}: {words.rout}", "failed: rout"
     else:
-        text, english = words["failed"], "failed: the umpire decides the effect"
+        text, english = words.failed, "failed: the umpire decides the effect"
     return Result(check, record, passed, text, english, {"passed": bool(passed)})
 
 
@@ -148,8 +148,8 @@ def must_test(lost: int, strength: int) -> bool:
     its UM ('+ de la moitié'), tests."""
     if strength < 1 or not 0 <= lost <= strength:
         raise RulesError(f"losses must be between 0 and the strength ({strength}), not {lost}")
-    rule = card().section("loss_test")
-    return lost * rule["denominator"] > strength * rule["numerator"]
+    rule = card().loss_test
+    return lost * rule.denominator > strength * rule.numerator
 
 
 def formation_temperament(temperaments: Sequence[str], options: Mapping[str, str] | None = None) -> str:

@@ -48,7 +48,7 @@ def charge_prepare(request: Request) -> Prepared:
         raise RulesError("artillery does not charge")
     if actor.has(CHARGING):
         raise RulesError(f"{actor.name} is already charging")
-    reach = card().section("distances")["charge_reach"]
+    reach = card().distances.charge_reach
     distance = request.numbers.get("distance", 5)
     if not may_charge(distance):
         raise RulesError(f"a UC charges an enemy within {reach} cm "

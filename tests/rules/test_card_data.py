@@ -40,6 +40,7 @@ def test_card_is_a_typed_frozen_object(ruleset):
         ("napoleonic_d10", "[morale.results.SH]\nstatus", "[morale.results.SH]\nstatuss",
          "unknown key 'statuss' in [morale] [results] [SH]"),
         ("napoleonic_uc_um", "charge_reach = 5", "charge_reah = 5", "unknown key 'charge_reah' in [distances]"),
+        ("napoleonic_13phase", "support_inches = 2", "suport_inches = 2", "unknown key 'suport_inches' in [melee]"),
     ],
 )
 def test_a_misspelt_key_in_a_card_file_is_refused_with_its_name(ruleset, old, new, message, tmp_path, monkeypatch):

@@ -104,29 +104,55 @@ def _entry_points() -> list[_Found]:
 
 
 @cache
+def _declared() -> tuple[_Found, ...]:
+    return tuple(_entry_points())
+
+
+@cache
+def _loaded(point: _Found) -> Registered | str:
+    """The rule set an entry point names, or the sentence saying why it cannot be used."""
+    where = f"rule set {point.name!r} ({point.distribution}, {point.value})"
+    try:
+        plugin = point.load()
+    except Exception as exc:  # noqa: BLE001 - a broken plug-in is named, never a traceback
+        return f"{where} cannot be loaded: {type(exc).__name__}: {exc}"
+    if not isinstance(plugin, RuleSet):
+        return f"{where} is not a rules.registry.RuleSet"
+    if plugin.id != point.name:
+        return f"{where} declares the id {plugin.id!r}: the entry point's name and the id must agree"
+    if not (plugin.folder / "tables").is_dir():
+        return f"{where} has no tables folder in {plugin.folder}"
+    return Registered(plugin, point.distribution, point.value)
+
+
+def _first(name: str) -> Registered | str | None:
+    """The first usable declaration of `name` (or the first one's fault); None: none."""
+    fault = None
+    for point in _declared():
+        if point.name == name:
+            found = _loaded(point)
+            if isinstance(found, Registered):
+                return found
+            fault = fault or found
+    return fault
+
+
+@cache
 def _scan() -> tuple[dict[str, Registered], tuple[str, ...]]:
     found: dict[str, Registered] = {}
     broken: list[str] = []
-    for point in _entry_points():
-        where = f"rule set {point.name!r} ({point.distribution}, {point.value})"
-        if point.name in found:
-            if found[point.name].module == point.value:
-                continue  # the same package seen twice on the path
-            broken.append(f"{where} is declared again; {found[point.name].origin} is used")
-            continue
-        try:
-            plugin = point.load()
-        except Exception as exc:  # noqa: BLE001 - a broken plug-in is named, never a traceback
-            broken.append(f"{where} cannot be loaded: {type(exc).__name__}: {exc}")
-            continue
-        if not isinstance(plugin, RuleSet):
-            broken.append(f"{where} is not a rules.registry.RuleSet")
-        elif plugin.id != point.name:
-            broken.append(f"{where} declares the id {plugin.id!r}: the entry point's name and the id must agree")
-        elif not (plugin.folder / "tables").is_dir():
-            broken.append(f"{where} has no tables folder in {plugin.folder}")
+    for point in _declared():
+        first = _first(point.name)
+        if isinstance(first, Registered) and first.module == point.value:
+            found[point.name] = first
+        elif isinstance(first, Registered):
+            # another package declares a taken id (the same package twice on the path is no fault)
+            broken.append(f"rule set {point.name!r} ({point.distribution}, {point.value}) is declared again; "
+                          f"{first.origin} is used")
         else:
-            found[point.name] = Registered(plugin, point.distribution, point.value)
+            fault = _loaded(point)
+            if isinstance(fault, str) and fault not in broken:
+                broken.append(fault)
     return dict(sorted(found.items())), tuple(broken)
 
 
@@ -150,10 +176,13 @@ def tactical_ids() -> list[str]:
 
 
 def get_ruleset(ruleset: str) -> RuleSet:
-    found = registered().get(ruleset)
-    if found is None:
-        raise RulesError(f"unknown rule set {ruleset!r}; known rule sets: " + ", ".join(registered()))
-    return found.ruleset
+    """The rule set `ruleset`; only its own package is imported (a lookup answers at once)."""
+    found = _first(ruleset)
+    if isinstance(found, Registered):
+        return found.ruleset
+    if found is not None:
+        raise RulesError(found)
+    raise RulesError(f"unknown rule set {ruleset!r}; known rule sets: " + ", ".join(registered()))
 
 
 def load_resolver(ruleset: str) -> Any:
@@ -172,4 +201,5 @@ def load_resolver(ruleset: str) -> Any:
 
 def reload() -> None:
     """Look for plug-ins again (after installing one while running: the tests)."""
-    _scan.cache_clear()
+    for cached in (_declared, _loaded, _scan):
+        cached.cache_clear()

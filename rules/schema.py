@@ -22,14 +22,16 @@ Rounding = Literal["down", "nearest", "up"]
 class Strict(BaseModel):
     """Unknown keys refused, no silent conversion of types, frozen once read."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    # defer_build: a model's validator is built when first used, not on import, so that
+    # `adjutant rules lookup` pays only for the models it reads with
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
 
 
 class Frozen(BaseModel):
     """A rule set's card data as typed frozen objects (data.py's `card()`): unknown
     keys refused; TOML's lists become tuples."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 def refusal(path: object, error: ValidationError, model: type[BaseModel]) -> str:
@@ -145,7 +147,7 @@ class ConversionFile(Strict):
 _UNION_TAGS = {"str", "int", "NamedBand", "list[str]"}
 
 
-def where_in_file(loc: Sequence[str | int], names: dict[str, str] | None = None) -> str:
+def where_in_file(loc: Sequence[str | int]) -> str:
     """`('row', 2, 'cels')` -> "[[row]] 3" (the part of the file holding the key)."""
     parts: list[str] = []
     for item in loc:
@@ -174,7 +176,8 @@ def unknown_key(loc: Sequence[str | int], allowed: Sequence[str]) -> str:
     """The sentence for a key the schema does not know."""
     section = where_in_file(loc[:-1])
     where = "" if section == "the top level" else f" in {section}"
-    return f"unknown key {loc[-1]!r}{where} (the keys there are {', '.join(allowed)})"
+    known = f" (the keys there are {', '.join(allowed)})" if allowed else ""
+    return f"unknown key {loc[-1]!r}{where}{known}"
 
 
 def keys_at(model: type[BaseModel], loc: Sequence[str | int]) -> list[str]:

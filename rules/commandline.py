@@ -69,7 +69,8 @@ class Command:
 
 def load(reference: str) -> Callable[..., Any]:
     module, _, name = reference.partition(":")
-    return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
+    found: Callable[..., Any] = getattr(importlib.import_module(module), name)
+    return found
 
 
 def _add(parser: argparse.ArgumentParser | argparse._ArgumentGroup, item: Arg | OneOf) -> None:

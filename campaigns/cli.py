@@ -1,5 +1,5 @@
-"""The campaign-file commands of `adjutant`: new, scenarios, check, export, import, log, dice, battles, options,
-luck, report, past, and the theatre's places, route, activate, move, pontoon and map (campaigns/cli_theatre.py).
+"""The campaign-file commands of `adjutant` (their names, help and arguments are in
+the one table of commands, tui/cli.py; the theatre's are in campaigns/cli_theatre.py).
 
 A campaign is named by its FILE, or, for a club's shared campaign, by a database
 URL given with --db or in ADJUTANT_DATABASE_URL. Errors end in one sentence on
@@ -22,13 +22,11 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from contextlib import contextmanager
-from typing import IO, NoReturn
+from typing import IO
 
 from sqlmodel import select
 
 from campaigns import settings
-from campaigns.cli_config import add_commands as add_config_commands
-from campaigns.cli_theatre import add_commands as add_theatre_commands
 from campaigns.errors import CampaignError
 from campaigns.logfile import start_logging
 from campaigns.log import audit_dice, log_lines
@@ -37,6 +35,7 @@ from campaigns.setup import create_campaign
 from campaigns.text import one_line, shown
 from models import SUFFIX, Battle, CampaignFileError, CampaignStore, StoreError, check_campaign, loads, open_campaign
 from models.targets import Target
+from rules.commandline import UsageError
 from rules.dice import ENTERED, ROLLED
 
 DATABASE_VARIABLE = "ADJUTANT_DATABASE_URL"
@@ -45,26 +44,12 @@ SHOWN_MISMATCHES = 20
 SPOOL_BYTES = 16 * 1024 * 1024
 
 
-Run = Callable[[argparse.Namespace], int]
-
-
-class UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
-def main(argv: Sequence[str]) -> int:
+def guarded(work: Callable[[], int], argv: Sequence[str]) -> int:
+    """Run a campaign command (the parse included): every refusal is one sentence on
+    stderr and exit 2 (1 when a check or an audit finds a fault)."""
     start_logging(settings.load_environment())
-    parser = _parser()
     try:
-        args = parser.parse_args(list(argv))
-        return int(args.run(args))
-    except SystemExit as done:  # --help
-        return int(done.code or 0)
+        return work()
     except UsageError as error:
         return _fail(f"{error} (see adjutant {argv[0] + ' ' if argv else ''}--help)")
     except (StoreError, ScenarioError, CampaignError, ValueError) as error:
@@ -117,86 +102,6 @@ def reading(store: CampaignStore) -> Iterator[None]:
             f"{store.name} is damaged: it holds a value Adjutant cannot read ({type(error).__name__}); "
             f"`adjutant check` names the row"
         ) from None
-
-
-def _parser() -> _Parser:
-    parser = _Parser(prog="adjutant", description="Campaign files of Allemagne 1813.")
-    commands = parser.add_subparsers(required=True, metavar="COMMAND", parser_class=_Parser)
-
-    def command(group: argparse._SubParsersAction, name: str, run: Run | None, text: str) -> _Parser:
-        sub: _Parser = group.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
-        if run is not None:
-            sub.set_defaults(run=run)
-        return sub
-
-    def campaign(sub: _Parser, where: str = "the .campaign file") -> None:
-        sub.add_argument("file", metavar="FILE", nargs="?", help=where)
-        sub.add_argument(
-            "--db",
-            metavar="URL",
-            help=f"a PostgreSQL database instead (postgresql+psycopg://...; or set {DATABASE_VARIABLE})",
-        )
-
-    new = command(commands, "new", _new, "create a campaign from a scenario")
-    new.add_argument(
-        "scenario",
-        metavar="SCENARIO",
-        help="a scenario id (see `adjutant scenarios`) or a scenario .toml file",
-    )
-    campaign(new, "the new .campaign file")
-    new.add_argument("--seed", type=int, help="the dice seed (default: a random one)")
-    dice_mode = new.add_mutually_exclusive_group()
-    dice_mode.add_argument("--manual-dice", action="store_true", help="the players roll real dice and type them in")
-    dice_mode.add_argument("--rolled-dice", action="store_true", help="Adjutant rolls the dice from the seed")
-    new.add_argument("--name", help="the campaign's name (default: the scenario's title)")
-    command(commands, "scenarios", _scenarios, "list the scenarios")
-    campaign(command(commands, "check", _check, "check a campaign's integrity and schema version"))
-    export = command(commands, "export", _export, "print the whole campaign as JSON")
-    campaign(export)
-    export.add_argument(
-        "--salvage",
-        action="store_true",
-        help="read only the rows of a FILE that holds triggers, views or tables Adjutant did not make "
-        "(import the result for a clean copy)",
-    )
-    importing = command(commands, "import", _import, "build a new campaign from an export")
-    importing.add_argument("json", metavar="JSON", help="the export (- for standard input)")
-    campaign(importing, "the new .campaign file")
-    log = command(commands, "log", _log, "print the history and the dice, newest last")
-    campaign(log)
-    log.add_argument("--dice-only", action="store_true", help="print only the dice")
-    dice = command(commands, "dice", None, "audit the dice")
-    audits = dice.add_subparsers(required=True, metavar="AUDIT", parser_class=_Parser)
-    campaign(command(audits, "verify", _verify, "replay every rolled die from the campaign's seed"))
-    battles = command(commands, "battles", _battles, "print the after-action account of every battle")
-    campaign(battles)
-    battles.add_argument("--list", action="store_true", help="one line a battle instead of the accounts")
-    options = command(commands, "options", _options, "show the rules options of the campaign, or change them")
-    campaign(options)
-    options.add_argument(
-        "--set", metavar="OPTION=VALUE", action="append", default=[], help="choose a reading for this campaign (repeatable)"
-    )
-    luck = command(commands, "luck", _luck, "how lucky each side has been, every die against its exact odds")
-    campaign(luck)
-    luck.add_argument("--side", metavar="S", help="only the rolls that count for this side (its id)")
-    luck.add_argument("--json", action="store_true", help="print the ledger as JSON")
-    report = command(commands, "report", _report, "write the after-action report of the campaign, a turn or a battle")
-    campaign(report)
-    which = report.add_mutually_exclusive_group()
-    which.add_argument("--turn", type=int, metavar="N", help="only turn N")
-    which.add_argument("--battle", type=int, metavar="N", help="only battle N (see adjutant battles --list)")
-    report.add_argument("--side", metavar="S", help="only what side S knows (needs fog of war: not yet)")
-    report.add_argument("--format", choices=("md", "html", "txt"), default="md", help="markdown, HTML with SVG plots, or text")
-    report.add_argument("-o", "--output", metavar="OUT", required=True, help="the file to write (- for standard output)")
-    pasts = command(commands, "past", _past, "the campaign as of the end of a turn or just before an event (read-only)")
-    campaign(pasts)
-    moment = pasts.add_mutually_exclusive_group(required=True)
-    moment.add_argument("--turn", type=int, metavar="N", help="at the end of turn N")
-    moment.add_argument("--event", type=int, metavar="N", help="just before event #N (see adjutant log)")
-    pasts.add_argument("--save", metavar="OUT", help="also save that past as a new .campaign file")
-    add_theatre_commands(commands, command, campaign, _target)
-    add_config_commands(commands, command)
-    return parser
 
 
 def _target(args: argparse.Namespace, *, new: bool = False) -> Target:

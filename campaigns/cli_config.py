@@ -4,29 +4,24 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 
-from campaigns import settings as config
+from campaigns import settings as settings_file
 from campaigns.text import shown
 
 
-def add_commands(commands: argparse._SubParsersAction, command: Callable) -> None:
-    command(commands, "config", _config, "print where the settings file and the log are, and what the settings hold")
-
-
-def _config(args: argparse.Namespace) -> int:
-    settings = config.load()
+def config(args: argparse.Namespace) -> int:
+    settings = settings_file.load()
     path = settings.config_path
     print(shown(f"Settings file: {path}" + ("" if path.exists() else " (not there yet: the defaults are used)")))
     print(shown(f"Log file: {settings.log_path} (attach it to a bug report)"))
     print()
     values = settings.file.model_dump(exclude_none=True)
-    print(shown(config.dumps(values).rstrip("\n")))
+    print(shown(settings_file.dumps(values).rstrip("\n")))
     if not settings.keymap:
         print("# [keymap]: no key remapped (binding id = \"keys\"; see the README)")
     if settings.theme is None:
         print("# theme: not chosen yet (ctrl+p, then 'theme', in the app)")
-    recent = config.recent_files()
+    recent = settings_file.recent_files()
     print()
     print(shown(f"Recent files ({settings.recent_path}):"))
     for entry in recent or ["(none yet)"]:

@@ -9,8 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from campaigns.errors import CampaignError
 from campaigns.text import shown
@@ -18,59 +17,23 @@ from campaigns.text import shown
 OK, FAULT = 0, 1
 
 
-@contextmanager
-def _session(args: argparse.Namespace, target: Callable[[argparse.Namespace], Any]) -> Iterator[Any]:
-    from campaigns.session import CampaignSession
+def _with_session(function: Callable[[argparse.Namespace, Any], int]) -> Callable[[argparse.Namespace], int]:
+    """The command run on the campaign named by FILE or --db (tui/cli.py's table names these)."""
 
-    session = CampaignSession.open(target(args))
-    try:
-        yield session
-    finally:
-        session.close()
+    def runner(args: argparse.Namespace) -> int:
+        from campaigns.cli import _target
+        from campaigns.session import CampaignSession
 
-
-def add_commands(commands: Any, command: Callable[..., Any], campaign: Callable[..., None], target: Callable[..., Any]) -> None:
-    """Register the theatre's commands on the parser of campaigns/cli.py."""
-
-    def run(function: Callable[[argparse.Namespace, Any], int]) -> Callable[[argparse.Namespace], int]:
-        def runner(args: argparse.Namespace) -> int:
+        try:
+            session = CampaignSession.open(_target(args))
             try:
-                with _session(args, target) as session:
-                    return function(args, session)
-            except CampaignError as exc:
-                raise ValueError(str(exc)) from None  # the CLI's one sentence, exit 2
+                return function(args, session)
+            finally:
+                session.close()
+        except CampaignError as exc:
+            raise ValueError(str(exc)) from None  # the CLI's one sentence, exit 2
 
-        return runner
-
-    places = command(commands, "places", run(_places), "list the places of the theatre with the stacks at each")
-    campaign(places)
-    places.add_argument("--all", action="store_true", help="every place of the gazetteer, not only those with stacks")
-    route = command(commands, "route", run(_route), "price a stack's move to a place, changing nothing")
-    campaign(route)
-    route.add_argument("stack", metavar="STACK", help="a general's id or name (his stack moves), or SIDE@PLACE")
-    route.add_argument("place", metavar="PLACE", help="where to (a place of the gazetteer)")
-    route.add_argument("--only", metavar="IDS", help="move only these generals and units of the stack (ids, comma separated)")
-    activate = command(commands, "activate", run(_activate), "activate a stack for this turn, paying its command points")
-    campaign(activate)
-    activate.add_argument("stack", metavar="STACK", help="a general's id or name, or SIDE@PLACE")
-    activate.add_argument("--loc", choices=("valid", "cut"), help="the umpire's ruling on the line of communication")
-    activate.add_argument("--reason", default="", help="why the umpire rules the LOC so (recorded)")
-    move = command(commands, "move", run(_move), "move an activated stack to a place, as one undoable action")
-    campaign(move)
-    move.add_argument("stack", metavar="STACK", help="a general's id or name, or SIDE@PLACE")
-    move.add_argument("place", metavar="PLACE", help="where to (a place of the gazetteer)")
-    move.add_argument("--only", metavar="IDS", help="move only these generals and units of the stack (ids, comma separated)")
-    move.add_argument("--forced", action="store_true", help="a forced march beyond the MP: every unit rolls on the forced march table")
-    pontoon = command(commands, "pontoon", run(_pontoon), "record a pontoon built where a road fords a river (card 6.4)")
-    campaign(pontoon)
-    pontoon.add_argument("place_a", metavar="PLACE", help="one end of the road")
-    pontoon.add_argument("place_b", metavar="PLACE", help="the other end")
-    pontoon.add_argument("--river", help="the river, where the road fords more than one")
-    pontoon.add_argument("--note", default="", help="who built it, as the series rules require (recorded)")
-    picture = command(commands, "map", run(_map), "write the map of the theatre with stacks and battles as SVG")
-    campaign(picture)
-    picture.add_argument("-o", "--output", metavar="SVG", required=True, help="the .svg file to write")
-    picture.add_argument("--turn", type=int, metavar="N", help="the map as turn N ended (default: now)")
+    return runner
 
 
 def _only(args: argparse.Namespace) -> list[str] | None:
@@ -142,3 +105,11 @@ def _map(args: argparse.Namespace, session: Any) -> int:
 def say(line: object) -> None:
     """Print a line that may hold text from a campaign, its control characters stripped."""
     print(shown(line))
+
+
+places = _with_session(_places)
+route = _with_session(_route)
+activate = _with_session(_activate)
+move = _with_session(_move)
+pontoon = _with_session(_pontoon)
+map_svg = _with_session(_map)

@@ -257,7 +257,7 @@ class _Reader:
     def _recon(self, row: DiceRoll, _distribution: dict[int, Fraction]) -> dict | None:
         if not row.purpose.startswith("reconnaissance, column "):
             return None
-        from rules.allemagne1813.table_rolls import cell_odds, column_index, read_cell, read_result
+        from rules.allemagne1813.rolls import cell_odds, column_index, read_cell, read_result
         from rules.errors import RulesError
 
         column = row.purpose.removeprefix("reconnaissance, column ")
@@ -349,7 +349,7 @@ def _table_steps(fight: Any) -> Iterator[tuple[tuple[Any, tuple[int, ...]], str 
 
 def _step_reading(step: Any, cell: str | None, passed: bool | None, sides: dict, enemy: dict, turn: int) -> dict:
     from rules.allemagne1813.battle import PASS
-    from rules.allemagne1813.table_rolls import read_result
+    from rules.allemagne1813.rolls import read_result
 
     roller = sides[step.side]
     if step.table is None:  # a rolled morale test: passed when the roll is at most the cohesion
@@ -384,7 +384,7 @@ def _pursuit_of(fight: Any) -> Any:
 
 
 def _pursuit_reading(step: Any, row: DiceRoll, fight: Any, sides: dict, enemy: dict, turn: int, options: dict) -> dict:
-    from rules.allemagne1813.table_rolls import column_index, read_cell, read_result
+    from rules.allemagne1813.rolls import column_index, read_cell, read_result
     from rules.errors import RulesError
 
     winner = fight.battle.outcome.winner if fight.battle is not None and fight.battle.outcome else fight.tabletop["winner"]

@@ -31,7 +31,7 @@ def svg_text(data: MapData) -> str:
         left += 16 + 7 * len(name) + 20
     picture.append(draw.Text("road ——  poor road - - -  river (blue)  fortress ■  battle ○", 11, left, 46, fill="#555"))
     where = {p.place.name: _xy(p.x, p.y) for p in data.places}
-    for name, size, course in data.rivers:
+    for _name, size, course in data.rivers:
         points = [c for place in course for c in where[place]]
         picture.append(draw.Lines(*points, fill="none", stroke="#6fa8dc", stroke_width=3 if size == "major" else 1.5,
                                   stroke_linejoin="round", opacity=0.8))

@@ -41,7 +41,6 @@ from rules.options import resolve_options
 from rules.resolver import (
     ATTACKER,
     DEFENDER,
-    RULESETS,
     ENEMY,
     SIDES,
     Contact,
@@ -58,6 +57,7 @@ from rules.resolver import (
     counted,
     effect_text,
     get_resolver,
+    tactical_rulesets,
     in_contact,
     may_act,
     new_bound_states,
@@ -145,7 +145,7 @@ def started(session: CampaignSession, battle_id: int) -> bool:
 
 
 def has_resolver(ruleset: str) -> bool:
-    return ruleset in RULESETS
+    return ruleset in tactical_rulesets()
 
 
 def _save(db, battle_id: int, tactical: Mapping[str, Any]) -> None:

@@ -1,4 +1,5 @@
-"""`adjutant rules`: list, show, look up and compute the odds of any table.
+"""`adjutant rules`: list, show, look up and compute the odds of any table (the
+commands and their arguments are in tui/cli.py's table).
 
 Imports neither textual nor sqlmodel, and icepool only for `odds`, so that a
 lookup answers at once.
@@ -11,8 +12,11 @@ import json
 import re
 import sys
 import textwrap
+from collections.abc import Callable
 from fractions import Fraction
 
+from rules import registry
+from rules.commandline import UsageError
 from rules.errors import RulesError
 from rules.layout import render_table
 from rules.loader import get_table, load_ruleset, ruleset_ids
@@ -22,41 +26,6 @@ from rules.tables import Table
 
 
 OPTIONS = "options"  # `adjutant rules show RULESET options`: the named readings, not a table
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2, no usage dump
-        raise RulesError(message)
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="adjutant rules", description="Read the rule sets' tables.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    sub.add_parser("list", help="rule sets, their tables and each table's axes")
-    show = sub.add_parser(
-        "show", help="a table laid out as on the card, with its notes; 'options' (or nothing) for the named readings"
-    )
-    show.add_argument("ruleset")
-    show.add_argument("table", nargs="?", default=OPTIONS)
-    look = sub.add_parser("lookup", help="the cell as printed")
-    look.add_argument("ruleset")
-    look.add_argument("table")
-    look.add_argument("axes", nargs="*", metavar="AXIS=VALUE")
-    look.add_argument("--json", action="store_true", help="print JSON")
-    odds = sub.add_parser("odds", help="the exact distribution of results for a roll")
-    odds.add_argument("ruleset")
-    odds.add_argument("table")
-    odds.add_argument("axes", nargs="*", metavar="AXIS=VALUE")
-    odds.add_argument("--modifier", type=str, default="0", help="added to the roll")
-    odds.add_argument("--dice", help="dice rolled, when not the table's own (e.g. 2d6)")
-    odds.add_argument(
-        "--beyond",
-        choices=["error", "nearest"],
-        default="error",
-        help="a modified roll past the printed rows: an error, or the nearest row",
-    )
-    odds.add_argument("--json", action="store_true", help="print JSON")
-    return parser
 
 
 def _axes(table: Table, pairs: list[str], skip: str | None = None) -> dict[str, int | str]:
@@ -95,11 +64,13 @@ def _options(ruleset: str) -> str:
 
 def _list() -> str:
     lines = []
-    for ruleset in ruleset_ids():
-        lines.append(ruleset)
+    for ruleset, found in registry.registered().items():
+        kind = "tabletop resolver" if found.ruleset.tactical else "campaign tables"
+        lines.append(f"{ruleset}: {found.ruleset.title} ({kind}; from {found.origin})")
         for table in load_ruleset(ruleset).values():
             axes = ", ".join(a.name for a in table.axes)
             lines.append(f"  {table.id}({axes})  {table.title}")
+    lines += [f"not loaded: {problem}" for problem in registry.broken()]
     return "\n".join(lines)
 
 
@@ -197,26 +168,38 @@ def _target_odds(table: Table, args: argparse.Namespace, modifier: int) -> str:
     return "\n".join([head, *(f"  {k:<8} {_percent(p)}  {p}" for k, p in dist.items())])
 
 
-def main(argv: list[str]) -> int:
+def run_list(args: argparse.Namespace) -> int:
+    return _print(_list())
+
+
+def run_show(args: argparse.Namespace) -> int:
+    if args.table == OPTIONS:
+        return _print(_options(args.ruleset))
+    return _print(render_table(get_table(args.ruleset, args.table)))
+
+
+def run_lookup(args: argparse.Namespace) -> int:
+    return _print(_lookup(args))
+
+
+def run_odds(args: argparse.Namespace) -> int:
+    return _print(_odds(args))
+
+
+def _print(out: str) -> int:
+    print(out)
+    return 0
+
+
+def guarded(work: Callable[[], int], argv: list[str]) -> int:
+    """Run `adjutant rules ...` (the parse included): a refusal is one line on stderr, exit 2."""
     try:
-        args = _parser().parse_args(argv)
-        if args.command == "list":
-            out = _list()
-        elif args.command == "show" and args.table == OPTIONS:
-            out = _options(args.ruleset)
-        elif args.command == "show":
-            out = render_table(get_table(args.ruleset, args.table))
-        elif args.command == "lookup":
-            out = _lookup(args)
-        else:
-            out = _odds(args)
-    except RulesError as exc:
+        return work()
+    except (RulesError, UsageError) as exc:
         # One line, and nothing typed can drive the terminal: echoed values are printed inert.
         message = re.sub(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]+", " ", str(exc))
         print(f"adjutant rules: {message}", file=sys.stderr)
         return 2
-    try:
-        print(out)
     except BrokenPipeError:  # `adjutant rules show ... | head`: the reader has what it wanted
         sys.stderr.close()
-    return 0
+        return 0

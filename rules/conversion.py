@@ -39,11 +39,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 
+from pydantic import ValidationError
+
 from rules.errors import RulesError
-from rules.loader import RULES_DIR, DataFileError
+from rules.loader import DataFileError, data_file
+from rules.schema import ArtilleryBonusSpec, ConversionFile, Rounding, refusal
 
 ARMS = ("infantry", "cavalry", "artillery")
-ROUNDINGS = ("down", "nearest", "up")
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ class Conversion:
     size: Mapping[str, int]
     quality: Mapping[int, str]
     leader: Mapping[int, str]
-    losses_rounding: str
+    losses_rounding: Rounding
     source: str
     notes: tuple[str, ...] = ()
     # the tactical attributes a converted unit starts with, by arm ([defaults.infantry]...):
@@ -85,9 +87,7 @@ class TacticalOrder:
     leaders: list[tuple[str, str]] = field(default_factory=list)  # (name, rating)
 
 
-def _whole_keys(raw: object, where: str) -> dict[int, str]:
-    if not isinstance(raw, dict):
-        raise DataFileError(f"{where} must be a table of values")
+def _whole_keys(raw: Mapping[str, str], where: str) -> dict[int, str]:
     try:
         return {int(k): str(v) for k, v in raw.items()}
     except ValueError:
@@ -97,49 +97,50 @@ def _whole_keys(raw: object, where: str) -> dict[int, str]:
 @cache
 def load_conversion(ruleset: str) -> Conversion | None:
     """The rule set's conversion, or None when it has none yet."""
-    path = RULES_DIR / ruleset / "conversion.toml"
+    path = data_file(ruleset, "conversion.toml")
     if not path.exists():
         return None
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-        rounding = data.get("losses_rounding", "nearest")
-        if rounding not in ROUNDINGS:
-            raise DataFileError(f"{path}: losses_rounding is one of {', '.join(ROUNDINGS)}")
-        size = {arm: int(data["size"][arm]) for arm in ARMS if arm in data["size"]}
-        if not size or min(size.values()) < 1 or int(data["sp_per_unit"]) < 1:
-            raise DataFileError(f"{path}: sizes and sp_per_unit are whole numbers of 1 or more")
-        return Conversion(
-            ruleset=ruleset,
-            label=str(data["label"]),
-            size_label=str(data["size_label"]),
-            sp_per_unit=int(data["sp_per_unit"]),
-            size=size,
-            quality=_whole_keys(data["quality"], f"{path}: [quality]"),
-            leader=_whole_keys(data["leader"], f"{path}: [leader]"),
-            losses_rounding=rounding,
-            source=str(data["source"]),
-            notes=tuple(data.get("notes", ())),
-            defaults={str(arm): dict(values) for arm, values in data.get("defaults", {}).items()},
-            **_artillery_bonus(data.get("artillery_bonus"), size, path),
-        )
-    except (KeyError, TypeError, ValueError, tomllib.TOMLDecodeError) as exc:
-        raise DataFileError(f"{path}: missing or malformed entry ({exc})") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise DataFileError(f"{path}: cannot be read as TOML ({exc})") from None
+    try:
+        spec = ConversionFile.model_validate(data)
+    except ValidationError as exc:
+        raise DataFileError(refusal(path, exc, ConversionFile)) from None
+    size = dict(spec.size)
+    if not size or min(size.values()) < 1 or spec.sp_per_unit < 1:
+        raise DataFileError(f"{path}: sizes and sp_per_unit are whole numbers of 1 or more")
+    return Conversion(
+        ruleset=ruleset,
+        label=spec.label,
+        size_label=spec.size_label,
+        sp_per_unit=spec.sp_per_unit,
+        size=size,
+        quality=_whole_keys(spec.quality, f"{path}: [quality]"),
+        leader=_whole_keys(spec.leader, f"{path}: [leader]"),
+        losses_rounding=spec.losses_rounding,
+        source=spec.source,
+        notes=tuple(spec.notes),
+        defaults={arm: dict(values) for arm, values in spec.defaults.items()},
+        **_artillery_bonus(spec.artillery_bonus, size, path),
+    )
 
 
-def _artillery_bonus(raw: object, size: Mapping[str, int], path: object) -> dict[str, object]:
+def _artillery_bonus(raw: ArtilleryBonusSpec | None, size: Mapping[str, int], path: object) -> dict[str, object]:
     if raw is None:
         return {}
-    if not isinstance(raw, dict) or not isinstance(raw.get("reason"), str) or not raw["reason"].strip():
+    if not raw.reason.strip():
         raise DataFileError(f"{path}: [artillery_bonus] needs units_per_point and its reason")
-    units = raw.get("units_per_point")
-    if not isinstance(units, int) or isinstance(units, bool) or units < 0:
+    units = raw.units_per_point
+    if units < 0:
         raise DataFileError(f"{path}: [artillery_bonus] units_per_point is a whole number of 0 or more")
     if units and "artillery" not in size:
         raise DataFileError(f"{path}: [artillery_bonus] puts guns on the table, but [size] has no artillery")
-    stands = raw.get("size", size.get("artillery", 0))
-    if not isinstance(stands, int) or isinstance(stands, bool) or (units and stands < 1):
+    stands = raw.size if raw.size is not None else size.get("artillery", 0)
+    if units and stands < 1:
         raise DataFileError(f"{path}: [artillery_bonus] size is a whole number of 1 or more")
-    return {"ab_units_per_point": units, "ab_size": stands, "ab_reason": raw["reason"]}
+    return {"ab_units_per_point": units, "ab_size": stands, "ab_reason": raw.reason}
 
 
 def _nearest_key(table: Mapping[int, str], value: int) -> str:

@@ -21,6 +21,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from rules.errors import RulesError
 from rules.numbers import is_whole
@@ -44,7 +45,7 @@ class Dice:
 
     count: int
     sides: int
-    keep: str | None = None  # "kh" or "kl"
+    keep: Literal["kh", "kl"] | None = None  # keep highest, keep lowest
     keep_count: int = 0
     target: int | None = None  # set for a pool: count dice at least this
 
@@ -102,7 +103,7 @@ class DiceRecord:
     raw: tuple[int, ...]
     modifiers: tuple[Modifier, ...]
     result: int
-    mode: str  # ROLLED or ENTERED
+    mode: Literal["rolled", "entered"]  # ROLLED or ENTERED
     index: int | None  # position in the campaign's dice stream; None when entered
     by: str = "umpire"
 

@@ -10,11 +10,14 @@ from __future__ import annotations
 import tomllib
 from functools import cache
 from pathlib import Path
+from typing import Any, get_args
 
+from pydantic import ValidationError
+
+from rules import registry
 from rules.errors import RulesError
+from rules.schema import BandSpec, TableFile, Target, faults, keys_at, unknown_key, where_in_file
 from rules.tables import Axis, Band, Table
-
-RULES_DIR = Path(__file__).parent
 
 
 class DataFileError(RulesError):
@@ -25,25 +28,22 @@ def _squash(text: str) -> str:
     return "".join(text.split())
 
 
-def _band(raw: object, where: str) -> Band:
+def _band(raw: BandSpec, where: str) -> Band:
     if isinstance(raw, str):
         try:
             return Band.parse(raw)
         except ValueError as exc:
             raise DataFileError(f"{where}: {exc}") from None
-    if isinstance(raw, dict) and isinstance(raw.get("label"), str):
-        values = raw.get("values")
-        if not isinstance(values, list) or not values:
-            raise DataFileError(f"{where}: band {raw['label']!r} lists no values")
-        return Band(raw["label"], names=tuple(values))
-    raise DataFileError(f"{where}: a band is a printed heading or {{label, values}}")
+    return Band(raw.label, names=tuple(raw.values))
 
 
-def _axis(raw: object, bands: list[object], where: str) -> Axis:
-    if not isinstance(raw, dict) or not isinstance(raw.get("axis"), str):
-        raise DataFileError(f"{where}: the axis needs a name (axis = \"...\")")
+def _band_label(raw: BandSpec) -> str:
+    return raw if isinstance(raw, str) else raw.label
+
+
+def _axis(name: str, label: str | None, bands: list[BandSpec], where: str) -> Axis:
     parsed = tuple(_band(b, f"{where}, band {i + 1}") for i, b in enumerate(bands))
-    axis = Axis(raw["axis"], str(raw.get("label", raw["axis"])), parsed)
+    axis = Axis(name, label or name, parsed)
     if axis.numeric:
         for before, after in zip(parsed, parsed[1:]):
             if before.high is None or after.low is None or after.low <= before.high:
@@ -59,64 +59,81 @@ def _axis(raw: object, bands: list[object], where: str) -> Axis:
     return axis
 
 
+def _table_file(data: dict[str, Any], path: Path) -> TableFile:
+    """The file checked against the schema (rules/schema.py), or one sentence naming
+    the file, the table and the key or row at fault."""
+    try:
+        return TableFile.model_validate(data)
+    except ValidationError as exc:
+        (kind, loc, message), extra = faults(exc)
+    unknown = "" if extra is None else unknown_key(extra, keys_at(TableFile, extra[:-1]))
+    table_id = data.get("id")
+    where = f"{path}: table {table_id}"
+    if kind == "extra_forbidden":
+        raise DataFileError(f"{where if isinstance(table_id, str) else path}: {unknown}")
+    also = f"; {unknown}" if unknown else ""
+    if not isinstance(table_id, str):
+        raise DataFileError(f"{path}: the table has no id{also}")
+    if loc[:1] == ("source",):
+        raise DataFileError(f"{where}: the table needs [source] with file and heading{also}")
+    if loc == ("row",):
+        raise DataFileError(f"{where}: the table has no [[row]] entries{also}")
+    if loc[:1] == ("rows",):
+        raise DataFileError(f"{where}, rows: the axis needs a name (axis = \"...\"){also}")
+    if loc[:1] == ("target",):
+        raise DataFileError(f"{where}: target is one of {', '.join(TARGETS)}, not {data.get('target')!r}")
+    if loc[:1] == ("row",) and len(loc) >= 3:
+        row = data["row"][loc[1]]
+        label = row.get("band") if isinstance(row, dict) else None
+        label = label if isinstance(label, str) else label.get("label") if isinstance(label, dict) else None
+        row_where = f"{where}, row {label if isinstance(label, str) else loc[1] + 1}"
+        if kind == "missing" and loc[2] in ("band", "cells"):
+            raise DataFileError(f"{row_where}: a row needs band and cells{also}")
+        if loc[2] == "cells":
+            raise DataFileError(f"{row_where}: cells must be a list of strings")
+        raise DataFileError(f"{row_where}, {where_in_file(loc[2:])}: {message}{also}")
+    raise DataFileError(f"{where}, {where_in_file(loc)}: {message}{also}")
+
+
 def load_table(path: Path, ruleset: str) -> Table:
-    where = f"{path}"
+    """The table in `path`, checked against the schema and the card's own arithmetic:
+    a fault is one DataFileError naming the file, the table and the key or row."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise DataFileError(f"{where}: cannot be read as TOML ({exc})") from None
-    table_id = data.get("id")
-    if not isinstance(table_id, str):
-        raise DataFileError(f"{where}: the table has no id")
-    where = f"{path}: table {table_id}"
-    source = data.get("source")
-    if not isinstance(source, dict) or not {"file", "heading"} <= source.keys():
-        raise DataFileError(f"{where}: the table needs [source] with file and heading")
-    rows_raw = data.get("row")
-    if not isinstance(rows_raw, list) or not rows_raw:
-        raise DataFileError(f"{where}: the table has no [[row]] entries")
+        raise DataFileError(f"{path}: cannot be read as TOML ({exc})") from None
+    spec = _table_file(data, path)
+    where = f"{path}: table {spec.id}"
     columns = None
-    if "columns" in data:
-        col = data["columns"]
-        columns = _axis(col, col.get("bands", []) if isinstance(col, dict) else [], f"{where}, columns")
+    if spec.columns is not None:
+        columns = _axis(spec.columns.axis, spec.columns.label, spec.columns.bands, f"{where}, columns")
         if not columns.bands:
             raise DataFileError(f"{where}: the columns list no bands")
     width = len(columns.bands) if columns else 1
     pages = None
-    if "pages" in data:
-        raw_pages = data["pages"]
-        pages = _axis(raw_pages, raw_pages.get("bands", []) if isinstance(raw_pages, dict) else [], f"{where}, pages")
+    if spec.pages is not None:
+        pages = _axis(spec.pages.axis, spec.pages.label, spec.pages.bands, f"{where}, pages")
     cells: list[tuple[str, ...]] = []
     printed: list[str] = []
     page_of: list[int] = []
-    for i, row in enumerate(rows_raw, start=1):
-        label = row.get("band") if isinstance(row, dict) else None
-        row_where = f"{where}, row {label if isinstance(label, str) else i}"
+    for row in spec.row:
+        row_where = f"{where}, row {_band_label(row.band)}"
         if pages is not None:
-            page = row.get("page") if isinstance(row, dict) else None
             try:
-                page_of.append(pages.index_of(page))  # type: ignore[arg-type]
+                page_of.append(pages.index_of(row.page))  # type: ignore[arg-type]  # None is refused as outside
             except RulesError:
-                raise DataFileError(f"{row_where}: page {page!r} is not one of the table's pages") from None
-            row_where += f" (page {page})"
-        if not isinstance(row, dict) or "band" not in row or "cells" not in row:
-            raise DataFileError(f"{row_where}: a row needs band and cells")
-        row_cells = row["cells"]
-        if not isinstance(row_cells, list) or not all(isinstance(c, str) for c in row_cells):
-            raise DataFileError(f"{row_where}: cells must be a list of strings")
-        if len(row_cells) != width:
-            raise DataFileError(f"{row_where}: {len(row_cells)} cells for {width} columns")
-        if "printed" in row:
+                raise DataFileError(f"{row_where}: page {row.page!r} is not one of the table's pages") from None
+            row_where += f" (page {row.page})"
+        if len(row.cells) != width:
+            raise DataFileError(f"{row_where}: {len(row.cells)} cells for {width} columns")
+        if row.printed is not None:
             # The card's line, blanks lost, must be what the row reads back as.
-            band_label = row["band"] if isinstance(row["band"], str) else row["band"]["label"]
-            if _squash(str(row["printed"])) != _squash(band_label + "".join(row_cells)):
-                raise DataFileError(
-                    f"{row_where}: cells do not read back as the printed line {row['printed']!r}"
-                )
-        cells.append(tuple(row_cells))
-        printed.append(str(row.get("printed", "")))
+            if _squash(row.printed) != _squash(_band_label(row.band) + "".join(row.cells)):
+                raise DataFileError(f"{row_where}: cells do not read back as the printed line {row.printed!r}")
+        cells.append(tuple(row.cells))
+        printed.append(row.printed or "")
     page_cells: tuple[tuple[tuple[str, ...], ...], ...] = ()
-    bands = [r["band"] for r in rows_raw]
+    bands = [r.band for r in spec.row]
     if pages is not None:
         # Every page repeats the same row bands, in the same order.
         by_page = [[i for i, p in enumerate(page_of) if p == n] for n in range(len(pages.bands))]
@@ -128,51 +145,43 @@ def load_table(path: Path, ruleset: str) -> Table:
         bands = first
         cells = list(page_cells[0])
         printed = [printed[i] for i in by_page[0]]
-    rows = _axis(data.get("rows"), bands, f"{where}, rows")
-    legend = data.get("legend", {})
-    notes = data.get("notes", [])
-    if not all(isinstance(n, str) for n in notes):
-        raise DataFileError(f"{where}: notes must be strings")
+    rows = _axis(spec.rows.axis, spec.rows.label, bands, f"{where}, rows")
     return Table(
         ruleset=ruleset,
-        id=table_id,
-        title=str(data.get("title", table_id)),
-        source_file=str(source["file"]),
-        source_heading=str(source["heading"]),
+        id=spec.id,
+        title=spec.title or spec.id,
+        source_file=spec.source.file,
+        source_heading=spec.source.heading,
         rows=rows,
         columns=columns,
         cells=tuple(cells),
         printed_rows=tuple(printed),
-        dice=data.get("dice"),
-        target=_target(data.get("target"), where),
-        legend=dict(legend),
-        notes=tuple(notes),
-        card_notes=tuple(data.get("card_notes", [])),
+        dice=spec.dice,
+        target=spec.target,
+        legend=dict(spec.legend),
+        notes=tuple(spec.notes),
+        card_notes=tuple(spec.card_notes),
         pages=pages,
         page_cells=page_cells,
     )
 
 
-TARGETS = ("more_than", "at_least", "at_most")
-
-
-def _target(raw: object, where: str) -> str | None:
-    if raw is not None and raw not in TARGETS:
-        raise DataFileError(f"{where}: target is one of {', '.join(TARGETS)}, not {raw!r}")
-    return raw  # type: ignore[return-value]
+TARGETS = get_args(Target)
 
 
 def ruleset_ids() -> list[str]:
-    return sorted({p.parent.parent.name for p in RULES_DIR.glob("*/tables/*.toml")})
+    """Every rule set found (rules/registry.py), in id order."""
+    return registry.ruleset_ids()
+
+
+def data_file(ruleset: str, name: str) -> Path:
+    """A data file of the rule set (options.toml, conversion.toml), in its package's folder."""
+    return registry.get_ruleset(ruleset).folder / name
 
 
 @cache
 def load_ruleset(ruleset: str) -> dict[str, Table]:
-    folder = RULES_DIR / ruleset / "tables"
-    if ruleset not in ruleset_ids():
-        raise RulesError(
-            f"unknown rule set {ruleset!r}; known rule sets: " + ", ".join(ruleset_ids())
-        )
+    folder = registry.get_ruleset(ruleset).folder / "tables"
     tables: dict[str, Table] = {}
     for path in sorted(folder.glob("*.toml")):
         table = load_table(path, ruleset)

@@ -97,14 +97,17 @@ def target_odds(text: str, dice: Dice | str, modifier: int = 0, bare: str | None
     is met (`bare`: more_than, at_least or at_most). Any other cell is not a target number."""
     cell = " ".join(text.split())
     if bare is not None and cell.lstrip("-").isdigit():
-        n = int(cell)
-        hit = {"more_than": lambda roll: roll > n, "at_least": lambda roll: roll >= n,
-               "at_most": lambda roll: roll <= n}[bare]
+        n = int(cell)  # rolls are whole numbers: more than n is at least n + 1
+        low, high = {"more_than": (n + 1, None), "at_least": (n, None), "at_most": (None, n)}[bare]
     elif m := _AT_LEAST.match(cell):
-        hit = lambda roll: roll >= int(m[1])
+        low, high = int(m[1]), None
     elif m := _AT_MOST.match(cell):
-        hit = lambda roll: roll <= int(m[1])
+        low, high = None, int(m[1])
     else:
         raise RulesError(f"{text!r} is not a target number such as 4+ or 5 or less")
+
+    def hit(roll: int) -> bool:
+        return (low is None or roll >= low) and (high is None or roll <= high)
+
     success = sum((p for roll, p in roll_distribution(dice, modifier).items() if hit(roll)), Fraction(0))
     return {"success": success, "failure": 1 - success}

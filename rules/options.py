@@ -8,8 +8,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
+from pydantic import ValidationError
+
 from rules.errors import RulesError
-from rules.loader import RULES_DIR, DataFileError
+from rules.loader import DataFileError, data_file
+from rules.schema import OptionsFile, faults, keys_at, where_in_file
 
 
 @dataclass(frozen=True)
@@ -25,26 +28,46 @@ class RuleOption:
 
 @cache
 def load_options(ruleset: str) -> dict[str, RuleOption]:
-    path = RULES_DIR / ruleset / "options.toml"
+    path = data_file(ruleset, "options.toml")
     if not path.exists():
         return {}
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise DataFileError(f"{path}: cannot be read as TOML ({exc})") from None
+    try:
+        spec = OptionsFile.model_validate(data)
+    except ValidationError as exc:
+        raise DataFileError(_fault(path, data, exc)) from None
     options: dict[str, RuleOption] = {}
-    for i, raw in enumerate(data.get("option", []), start=1):
-        where = f"{path}: option {raw.get('id', i)}"
-        missing = {"id", "title", "choices", "default", "reason", "source"} - raw.keys()
-        if missing:
-            raise DataFileError(f"{where}: missing {', '.join(sorted(missing))}")
-        if raw["default"] not in raw["choices"]:
-            raise DataFileError(f"{where}: default {raw['default']!r} is not one of its choices")
-        options[raw["id"]] = RuleOption(
-            raw["id"], raw["title"], dict(raw["choices"]), raw["default"], raw["reason"], raw["source"],
-            _card_words(raw.get("card", ()), where),
+    for raw in spec.option:
+        where = f"{path}: option {raw.id}"
+        if raw.default not in raw.choices:
+            raise DataFileError(f"{where}: default {raw.default!r} is not one of its choices")
+        options[raw.id] = RuleOption(
+            raw.id, raw.title, dict(raw.choices), raw.default, raw.reason, raw.source, _card_words(raw.card, where),
         )
     return options
+
+
+def _fault(path: object, data: dict[str, object], error: ValidationError) -> str:
+    """One sentence naming the file, the option and the key at fault."""
+    (kind, loc, message), extra = faults(error)
+    if extra is not None:
+        loc, kind = extra, "extra_forbidden"
+    where = f"{path}"
+    options = data.get("option")
+    if loc[:1] == ("option",) and len(loc) >= 2 and isinstance(options, list):
+        raw = options[int(loc[1])]
+        name = raw.get("id") if isinstance(raw, dict) else None
+        where += f": option {name if isinstance(name, str) else int(loc[1]) + 1}"
+        loc = loc[2:]
+    if kind == "extra_forbidden":
+        allowed = keys_at(OptionsFile, ("option",)) if where != f"{path}" else keys_at(OptionsFile, ())
+        return f"{where}: unknown key {loc[-1]!r} (the keys there are {', '.join(allowed)})"
+    if kind == "missing":
+        return f"{where}: missing {loc[-1]}"
+    return f"{where}, {where_in_file(loc)}: {message}"
 
 
 def _card_words(raw: object, where: str) -> tuple[str, ...]:

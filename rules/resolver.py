@@ -1,7 +1,8 @@
 """The tabletop resolver: what every tactical rule set gives the resolver screen.
 
-A tactical rule set plugs in with a module `rules/<ruleset>/resolver.py` whose
-`RESOLVER` is a `Resolver`: the attributes its units carry, the states they can
+A tactical rule set plugs in as a package registered under the entry point
+group "adjutant.rulesets" (rules/registry.py) whose `PLUGIN` names its
+resolver, a `Resolver`: the attributes its units carry, the states they can
 be in, its sequence of play (`Phase`) and its resolutions (`Action`).  The
 resolver screen, the stored tactical battle (campaigns/tabletop.py) and the
 return of losses to the campaign are the same for every rule set; only this
@@ -28,25 +29,39 @@ An action may refuse with `RulesError`: its sentence is shown as it is.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final, Literal
 
+from rules import registry
 from rules.dice import DiceRecord
 from rules.errors import RulesError
 from rules.numbers import whole
 
-ATTACKER, DEFENDER = "attacker", "defender"
-SIDES = (ATTACKER, DEFENDER)
-ENEMY, FRIEND, NO_TARGET = "enemy", "friend", "none"  # whom an action takes as its target
-ACTIVE, BOTH, INACTIVE = "active", "both", "inactive"  # who acts in a phase
+# The closed sets of words, as types: a checker refuses "atacker" where a Side belongs.
+Side = Literal["attacker", "defender"]
+Whom = Literal["enemy", "friend", "none"]  # whom an action takes as its target
+Acts = Literal["active", "both", "inactive"]  # who acts in a phase
+Reach = Literal["contact", "charger"]
+ContactChange = Literal["makes", "ends"]
+AttributeKind = Literal["choice", "int", "bool", "text"]
+
+ATTACKER: Final = "attacker"
+DEFENDER: Final = "defender"
+SIDES: tuple[Side, Side] = (ATTACKER, DEFENDER)
+ENEMY: Final = "enemy"
+FRIEND: Final = "friend"
+NO_TARGET: Final = "none"
+ACTIVE: Final = "active"
+BOTH: Final = "both"
+INACTIVE: Final = "inactive"
 # whom an action may reach (Action.reach): a unit in contact with the actor, or the unit that charged it
-CONTACT, CHARGER = "contact", "charger"
+CONTACT: Final = "contact"
+CHARGER: Final = "charger"
 # what an action does to contact (Action.contact): a charge makes it; a retreat ends the actor's
-MAKES, ENDS = "makes", "ends"
-RULESETS = ("kallistra_acw", "napoleonic_13phase", "napoleonic_uc_um", "napoleonic_d10")
+MAKES: Final = "makes"
+ENDS: Final = "ends"
 
 
 # -- what a rule set describes --------------------------------------------------
@@ -61,7 +76,7 @@ class Attribute:
 
     id: str
     label: str
-    kind: str = "choice"
+    kind: AttributeKind = "choice"
     choices: tuple[str, ...] = ()
     lowest: int = 0
     highest: int | None = None
@@ -118,7 +133,7 @@ class Phase:
 
     id: str
     title: str
-    acts: str = BOTH  # ACTIVE: the side whose bound it is; BOTH; INACTIVE: the other side
+    acts: Acts = BOTH  # ACTIVE: the side whose bound it is; BOTH; INACTIVE: the other side
     actions: tuple[str, ...] = ()
     printed: str = ""  # the card's words for it
     who: str = ""  # who does what, for the checklist, when the card says more than `acts`
@@ -196,7 +211,7 @@ class Unit:
 
     id: str
     name: str
-    side: str  # attacker or defender
+    side: Side
     arm: str  # infantry, cavalry, artillery (or what the rule set adds)
     size: int  # what is left on the table
     start: int  # what it began with
@@ -237,7 +252,7 @@ class Contact:
 
     charger: str
     charged: str
-    how: str = "charge"
+    how: Literal["charge", "ruling"] = "charge"
     reason: str = ""
 
     def touches(self, unit_id: str) -> bool:
@@ -267,7 +282,7 @@ class Request:
     units: Mapping[str, Unit] = field(default_factory=dict)  # every unit of the battle, by id
     phase: str = ""
     turn: int = 1
-    bound: str = ATTACKER  # the side whose bound it is
+    bound: Side = ATTACKER  # the side whose bound it is
     contacts: tuple[Contact, ...] = ()  # who is in contact with whom, as the battle keeps it
     ruling: str = ""  # the umpire's reason for taking the resolution where the card would not
 
@@ -285,19 +300,19 @@ class Action:
 
     id: str
     title: str
-    target: str  # ENEMY, FRIEND or NO_TARGET
+    target: Whom
     prepare: Callable[[Request], Prepared]
     resolve: Callable[[Request, DiceRecord | None], Outcome]
     numbers: Callable[[Unit, Unit | None], Sequence[Number]] = lambda actor, target: ()
     ticks: Callable[[Unit, Unit | None], Sequence[Tick]] = lambda actor, target: ()
     help: str = ""
-    acts: str | None = None  # who acts, when not the phase's side: INACTIVE for a response to the enemy
+    acts: Acts | None = None  # who acts, when not the phase's side: INACTIVE for a response to the enemy
     anytime: bool = False  # taken in any phase, when a result calls for it (a rout move, reading hits)
     arms: tuple[str, ...] = ()  # the arms that take it (artillery fire...); empty: any arm
     # whom it may reach: None, any unit of the right side (range is the umpire's to
     # measure); CONTACT, a unit in contact with the actor; CHARGER, the unit that charged it
-    reach: str | None = None
-    contact: str | None = None  # MAKES: the target is charged (contact); ENDS: the actor leaves contact
+    reach: Reach | None = None
+    contact: ContactChange | None = None  # MAKES: the target is charged (contact); ENDS: the actor leaves contact
     repeats: bool = False  # may be taken again by the same unit at the same target in the same phase
     why: str = ""  # the card's words for whom it reaches, quoted when a target is refused
 
@@ -369,12 +384,21 @@ class Resolver:
         return out
 
 
+def tactical_rulesets() -> tuple[str, ...]:
+    """The rule sets with a tabletop resolver, as registered (rules/registry.py)."""
+    return tuple(registry.tactical_ids())
+
+
 def get_resolver(ruleset: str) -> Resolver:
     """The resolver of a tactical rule set, or one clear sentence."""
-    if ruleset not in RULESETS:
-        raise RulesError(f"{ruleset!r} has no tabletop resolver; the rule sets with one are {', '.join(RULESETS)}")
-    module = importlib.import_module(f"rules.{ruleset}.resolver")
-    return module.RESOLVER  # type: ignore[no-any-return]
+    if ruleset not in registry.tactical_ids():
+        raise RulesError(
+            f"{ruleset!r} has no tabletop resolver; the rule sets with one are {', '.join(registry.tactical_ids())}"
+        )
+    resolver = registry.load_resolver(ruleset)
+    if not isinstance(resolver, Resolver) or resolver.ruleset != ruleset:
+        raise RulesError(f"the resolver the rule set {ruleset} names is not a rules.resolver.Resolver of {ruleset}")
+    return resolver
 
 
 # -- the sequence of play ------------------------------------------------------
@@ -385,15 +409,15 @@ class Position:
     """Where the battle stands in the sequence: turn, whose bound, which phase."""
 
     turn: int = 1
-    bound: str = ATTACKER  # the side whose bound it is; the first bound is the attacker's
+    bound: Side = ATTACKER  # the side whose bound it is; the first bound is the attacker's
     phase: int = 0  # index in Resolver.phases
 
 
-def other(side: str) -> str:
+def other(side: Side) -> Side:
     return DEFENDER if side == ATTACKER else ATTACKER
 
 
-def advance(resolver: Resolver, at: Position, first: str = ATTACKER) -> Position:
+def advance(resolver: Resolver, at: Position, first: Side = ATTACKER) -> Position:
     """The next phase: the next line of the card, then the other side's bound, then the next turn."""
     if at.phase + 1 < len(resolver.phases):
         return replace(at, phase=at.phase + 1)
@@ -402,7 +426,7 @@ def advance(resolver: Resolver, at: Position, first: str = ATTACKER) -> Position
     return Position(at.turn + 1, first, 0)
 
 
-def may_act(resolver: Resolver, at: Position, action_id: str, side: str) -> Phase:
+def may_act(resolver: Resolver, at: Position, action_id: str, side: Side) -> Phase:
     """The phase, if `side` may do `action_id` in it now; otherwise one clear sentence."""
     phase = resolver.phases[at.phase]
     action = resolver.action(action_id)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Literal
 
 from rules.errors import RulesError
 from rules.numbers import is_whole, whole
@@ -22,6 +23,9 @@ _UP = re.compile(r"^(?:(-?\d+)\s*(?:et\s*)?\+|(?:≥|>=)\s*(-?\d+))$")
 _DOWN = re.compile(r"^(?:(-?\d+)\s*(?:et\s*)?-|(?:≤|<=)\s*(-?\d+))$")
 _BELOW = re.compile(r"^<\s*(-?\d+)$")
 _SINGLE = re.compile(r"^(-?\d+)$")
+
+# how a bare number in a cell is met (Table.target)
+Target = Literal["more_than", "at_least", "at_most"]
 
 
 @dataclass(frozen=True)
@@ -170,7 +174,7 @@ class Table:
     card_notes: tuple[str, ...] = ()
     # how a bare number in a cell is met, when the card says ("must achieve a score
     # greater than shown"): "more_than"; None when cells print their own ("4+")
-    target: str | None = None
+    target: Target | None = None
 
     @property
     def axes(self) -> tuple[Axis, ...]:

@@ -1,29 +1,152 @@
-"""The `adjutant` command: dispatches to the rules, campaign-file or app commands.
+"""The `adjutant` command: the one table of its commands, and the dispatch.
 
-Each branch imports only what it needs, so `adjutant rules ...` never loads
-textual or sqlmodel.
+`COMMANDS` is the only list of commands: the parsers, `adjutant --help`'s list
+and the dispatch are built from it (rules/commandline.py), and a test runs
+`--help` of each.  Adding a command is one entry here: its name, its help, its
+arguments and the function that runs it ("module:function", imported only when
+it runs, so that `adjutant rules ...` never loads textual or sqlmodel).  Its
+`guard` is its layer's: rules.cli.guarded for the rules, campaigns.cli.guarded
+for a campaign (one sentence on stderr and exit 2 for every refusal).
+
+Anything else (`adjutant`, `adjutant FILE`, `--db URL`) runs the app (tui/launch.py).
 """
 
 from __future__ import annotations
 
 import sys
 
-CAMPAIGN_COMMANDS = {
-    "new", "scenarios", "check", "export", "import", "log", "dice", "battles",
-    "options", "luck", "report", "past", "config", "places", "route", "activate", "move", "pontoon", "map",
-}
+from rules.commandline import Arg, Command, arg, dispatch, find, one_of
+
+RULES = "rules.cli:guarded"
+CAMPAIGN = "campaigns.cli:guarded"
+DESCRIPTION = "Campaign files of Allemagne 1813."
+
+
+def campaign(where: str = "the .campaign file") -> tuple[Arg, ...]:
+    """FILE or --db URL: the campaign a command reads or writes."""
+    return (
+        arg("file", metavar="FILE", nargs="?", help=where),
+        arg("--db", metavar="URL",
+            help="a PostgreSQL database instead (postgresql+psycopg://...; or set ADJUTANT_DATABASE_URL)"),
+    )
+
+
+def rules_axes() -> tuple[Arg, ...]:
+    return (arg("ruleset"), arg("table"), arg("axes", nargs="*", metavar="AXIS=VALUE"))
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("rules", "read the rule sets' tables", guard=RULES, sub=(
+        Command("list", "rule sets, where each comes from, their tables and each table's axes", "rules.cli:run_list"),
+        Command("show", "a table laid out as on the card, with its notes; 'options' (or nothing) for the named readings",
+                "rules.cli:run_show", (arg("ruleset"), arg("table", nargs="?", default="options"))),
+        Command("lookup", "the cell as printed", "rules.cli:run_lookup",
+                (*rules_axes(), arg("--json", action="store_true", help="print JSON"))),
+        Command("odds", "the exact distribution of results for a roll", "rules.cli:run_odds", (
+            *rules_axes(),
+            arg("--modifier", type=str, default="0", help="added to the roll"),
+            arg("--dice", help="dice rolled, when not the table's own (e.g. 2d6)"),
+            arg("--beyond", choices=["error", "nearest"], default="error",
+                help="a modified roll past the printed rows: an error, or the nearest row"),
+            arg("--json", action="store_true", help="print JSON"),
+        )),
+    )),
+    Command("new", "create a campaign from a scenario", "campaigns.cli:_new", (
+        arg("scenario", metavar="SCENARIO", help="a scenario id (see `adjutant scenarios`) or a scenario .toml file"),
+        *campaign("the new .campaign file"),
+        arg("--seed", type=int, help="the dice seed (default: a random one)"),
+        one_of(arg("--manual-dice", action="store_true", help="the players roll real dice and type them in"),
+               arg("--rolled-dice", action="store_true", help="Adjutant rolls the dice from the seed")),
+        arg("--name", help="the campaign's name (default: the scenario's title)"),
+    ), guard=CAMPAIGN),
+    Command("scenarios", "list the scenarios", "campaigns.cli:_scenarios", guard=CAMPAIGN),
+    Command("check", "check a campaign's integrity and schema version", "campaigns.cli:_check", campaign(), guard=CAMPAIGN),
+    Command("export", "print the whole campaign as JSON", "campaigns.cli:_export", (
+        *campaign(),
+        arg("--salvage", action="store_true",
+            help="read only the rows of a FILE that holds triggers, views or tables Adjutant did not make "
+            "(import the result for a clean copy)"),
+    ), guard=CAMPAIGN),
+    Command("import", "build a new campaign from an export", "campaigns.cli:_import", (
+        arg("json", metavar="JSON", help="the export (- for standard input)"), *campaign("the new .campaign file"),
+    ), guard=CAMPAIGN),
+    Command("log", "print the history and the dice, newest last", "campaigns.cli:_log", (
+        *campaign(), arg("--dice-only", action="store_true", help="print only the dice"),
+    ), guard=CAMPAIGN),
+    Command("dice", "audit the dice", guard=CAMPAIGN, metavar="AUDIT", sub=(
+        Command("verify", "replay every rolled die from the campaign's seed", "campaigns.cli:_verify", campaign()),
+    )),
+    Command("battles", "print the after-action account of every battle", "campaigns.cli:_battles", (
+        *campaign(), arg("--list", action="store_true", help="one line a battle instead of the accounts"),
+    ), guard=CAMPAIGN),
+    Command("options", "show the rules options of the campaign, or change them", "campaigns.cli:_options", (
+        *campaign(),
+        arg("--set", metavar="OPTION=VALUE", action="append", default=[],
+            help="choose a reading for this campaign (repeatable)"),
+    ), guard=CAMPAIGN),
+    Command("luck", "how lucky each side has been, every die against its exact odds", "campaigns.cli:_luck", (
+        *campaign(),
+        arg("--side", metavar="S", help="only the rolls that count for this side (its id)"),
+        arg("--json", action="store_true", help="print the ledger as JSON"),
+    ), guard=CAMPAIGN),
+    Command("report", "write the after-action report of the campaign, a turn or a battle", "campaigns.cli:_report", (
+        *campaign(),
+        one_of(arg("--turn", type=int, metavar="N", help="only turn N"),
+               arg("--battle", type=int, metavar="N", help="only battle N (see adjutant battles --list)")),
+        arg("--side", metavar="S", help="only what side S knows (needs fog of war: not yet)"),
+        arg("--format", choices=("md", "html", "txt"), default="md", help="markdown, HTML with SVG plots, or text"),
+        arg("-o", "--output", metavar="OUT", required=True, help="the file to write (- for standard output)"),
+    ), guard=CAMPAIGN),
+    Command("past", "the campaign as of the end of a turn or just before an event (read-only)", "campaigns.cli:_past", (
+        *campaign(),
+        one_of(arg("--turn", type=int, metavar="N", help="at the end of turn N"),
+               arg("--event", type=int, metavar="N", help="just before event #N (see adjutant log)"), required=True),
+        arg("--save", metavar="OUT", help="also save that past as a new .campaign file"),
+    ), guard=CAMPAIGN),
+    Command("places", "list the places of the theatre with the stacks at each", "campaigns.cli_theatre:places", (
+        *campaign(), arg("--all", action="store_true", help="every place of the gazetteer, not only those with stacks"),
+    ), guard=CAMPAIGN),
+    Command("route", "price a stack's move to a place, changing nothing", "campaigns.cli_theatre:route", (
+        *campaign(),
+        arg("stack", metavar="STACK", help="a general's id or name (his stack moves), or SIDE@PLACE"),
+        arg("place", metavar="PLACE", help="where to (a place of the gazetteer)"),
+        arg("--only", metavar="IDS", help="move only these generals and units of the stack (ids, comma separated)"),
+    ), guard=CAMPAIGN),
+    Command("activate", "activate a stack for this turn, paying its command points", "campaigns.cli_theatre:activate", (
+        *campaign(),
+        arg("stack", metavar="STACK", help="a general's id or name, or SIDE@PLACE"),
+        arg("--loc", choices=("valid", "cut"), help="the umpire's ruling on the line of communication"),
+        arg("--reason", default="", help="why the umpire rules the LOC so (recorded)"),
+    ), guard=CAMPAIGN),
+    Command("move", "move an activated stack to a place, as one undoable action", "campaigns.cli_theatre:move", (
+        *campaign(),
+        arg("stack", metavar="STACK", help="a general's id or name, or SIDE@PLACE"),
+        arg("place", metavar="PLACE", help="where to (a place of the gazetteer)"),
+        arg("--only", metavar="IDS", help="move only these generals and units of the stack (ids, comma separated)"),
+        arg("--forced", action="store_true",
+            help="a forced march beyond the MP: every unit rolls on the forced march table"),
+    ), guard=CAMPAIGN),
+    Command("pontoon", "record a pontoon built where a road fords a river (card 6.4)", "campaigns.cli_theatre:pontoon", (
+        *campaign(),
+        arg("place_a", metavar="PLACE", help="one end of the road"),
+        arg("place_b", metavar="PLACE", help="the other end"),
+        arg("--river", help="the river, where the road fords more than one"),
+        arg("--note", default="", help="who built it, as the series rules require (recorded)"),
+    ), guard=CAMPAIGN),
+    Command("map", "write the map of the theatre with stacks and battles as SVG", "campaigns.cli_theatre:map_svg", (
+        *campaign(),
+        arg("-o", "--output", metavar="SVG", required=True, help="the .svg file to write"),
+        arg("--turn", type=int, metavar="N", help="the map as turn N ended (default: now)"),
+    ), guard=CAMPAIGN),
+    Command("config", "print where the settings file and the log are, and what the settings hold",
+            "campaigns.cli_config:config", guard=CAMPAIGN),
+)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if args and args[0] == "rules":
-        from rules.cli import main as rules_main
-
-        return rules_main(args[1:])
-    if args and args[0] in CAMPAIGN_COMMANDS:
-        from campaigns.cli import main as campaign_main
-
-        return campaign_main(args)
+    if args and find(COMMANDS, args[0]) is not None:
+        return dispatch("adjutant", DESCRIPTION, COMMANDS, args)
     from tui.launch import main as app_main
 
     return app_main(args)

@@ -2,26 +2,29 @@
 
 from __future__ import annotations
 
-import argparse
 import gc
 import logging
 import sys
 
+from rules.commandline import Parser, UsageError, names
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line and exit 2, as every other command
-        self.exit(2, f"adjutant: {message} (adjutant --help lists the commands)\n")
+
+def epilog() -> str:
+    """The commands, every one of tui/cli.py's table."""
+    from tui.cli import COMMANDS
+
+    return f"Commands: {', '.join(names(COMMANDS))} (adjutant COMMAND --help)."
 
 
 def main(argv: list[str]) -> int:
-    parser = _Parser(
-        prog="adjutant",
-        description="Run the 1813 campaign from the keyboard.",
-        epilog="Commands: rules, new, scenarios, check, export, import, log, dice verify, battles, luck, report, past, config (adjutant COMMAND --help).",
-    )
+    parser = Parser(prog="adjutant", description="Run the 1813 campaign from the keyboard.", epilog=epilog())
     parser.add_argument("file", nargs="?", help="a campaign file (.campaign) to open")
     parser.add_argument("--db", help="a database URL such as postgresql+psycopg://... (or ADJUTANT_DATABASE_URL)")
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:  # one line and exit 2, as every other command
+        print(f"adjutant: {exc} (adjutant --help lists the commands)", file=sys.stderr)
+        return 2
     from campaigns.logfile import start_logging
     from campaigns.settings import load
 

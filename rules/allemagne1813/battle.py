@@ -41,7 +41,7 @@ from rules.allemagne1813.combat import RULESET, Applied, CombatSide
 from rules.allemagne1813.data import Situation
 from rules.allemagne1813.losses import lost_by_arm
 from rules.allemagne1813.pursuit import PursuitResult, PursuitStep, pursuit_step, resolve_pursuit
-from rules.allemagne1813.table_rolls import NOTHING, cell_odds, column_index, read_cell, read_result
+from rules.allemagne1813.rolls import NOTHING, cell_odds, column_index, read_cell, read_result
 from rules.dice import DiceRecord, DiceService, Modifier
 from rules.errors import RulesError
 from rules.loader import get_table

@@ -26,7 +26,7 @@ from rules.allemagne1813.battle_rolls import BattleSetup, Roll, winner
 from rules.allemagne1813.battle_setup import ATTACKER, DEFENDER, SIDES
 from rules.allemagne1813.combat import RULESET, CombatSide
 from rules.allemagne1813.data import Situation
-from rules.allemagne1813.table_rolls import UMPIRE_READS, cell_odds, read_result
+from rules.allemagne1813.rolls import UMPIRE_READS, cell_odds, read_result
 from rules.errors import RulesError
 from rules.loader import get_table
 from rules.odds import roll_distribution

@@ -29,7 +29,7 @@ def enemy_of(role: str) -> str:
 
 @dataclass(frozen=True)
 class ProcedureData:
-    """The battle procedure's entries of modifiers.toml."""
+    """The battle procedure's entries of rules.toml."""
 
     arms: tuple[str, ...]
     lowest_cohesion: int

@@ -59,7 +59,7 @@ class Worked:
 
 def commanding_leader(leaders: Sequence[Leader]) -> Leader | None:
     """The leader whose tactical bonus counts: highest rank, then the better bonus."""
-    return max(leaders, key=lambda l: (l.rank, l.tactical_bonus), default=None)
+    return max(leaders, key=lambda leader: (leader.rank, leader.tactical_bonus), default=None)
 
 
 def modified_sp(role: str, side: CombatSide, situation: Situation) -> Worked:

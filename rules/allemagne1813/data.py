@@ -1,4 +1,4 @@
-"""The modifiers of Allemagne 1813, read from modifiers.toml and checked on load."""
+"""The modifiers of Allemagne 1813, read from rules.toml and checked on load."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ import tomllib
 from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 from rules.errors import RulesError
 from rules.loader import DataFileError
 
-PATH = Path(__file__).with_name("modifiers.toml")
+PATH = Path(__file__).with_name("rules.toml")
 ROLES = ("attacker", "defender")
 # The card's lines for terrain that is not open ("Defender in mountain: A –1L",
 # "Defender in defensive terrain: A –1L and D +1R"), quoted up to the colon.
@@ -24,7 +25,7 @@ ROUGH_GROUND = (
 class Situation:
     """The yes/no facts of a battle that the card's modifiers depend on.
 
-    The field names are the `when` keys of modifiers.toml."""
+    The field names are the `when` keys of rules.toml."""
 
     flank_attack: bool = False
     defender_encircled: bool = False
@@ -35,7 +36,7 @@ class Situation:
     attacker_crosses_bridge: bool = False
     defence_in_open_terrain: bool = False
     attacker_fatigued: bool = False
-    weather: str = "clear"  # clear, rain, mud or snow
+    weather: Literal["clear", "rain", "mud", "snow"] = "clear"
 
     def __post_init__(self) -> None:
         # A defender in open terrain is in neither mountain nor defensive terrain: with

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from rules.allemagne1813.movement import MovementPoints, movement_points
 from rules.errors import RulesError
@@ -29,8 +30,8 @@ UNIT_TYPES = ("general", "cavalry", "infantry", "artillery")
 @dataclass(frozen=True)
 class RiverCrossing:
     river: str
-    size: str  # "minor" or "major": the terrain table's columns
-    by: str  # "bridge", "ford" or "none"
+    size: Literal["minor", "major"]  # the terrain table's columns
+    by: Literal["bridge", "ford", "none"]
     pontoon: bool = False  # a pontoon built here (card 6.4)
 
 
@@ -38,7 +39,7 @@ class RiverCrossing:
 class Leg:
     start: str
     end: str
-    kind: str  # "road" or "poor_road"
+    kind: Literal["road", "poor_road"]
     hexes: int
     crossings: tuple[RiverCrossing, ...] = ()
 

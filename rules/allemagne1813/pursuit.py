@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from rules.allemagne1813.battle_setup import check_weather
 from rules.allemagne1813.combat import RULESET, pursuit_modifiers
-from rules.allemagne1813.table_rolls import cell_odds, column_index, read_cell, read_result
+from rules.allemagne1813.rolls import cell_odds, column_index, read_cell, read_result
 from rules.dice import DiceRecord, DiceService, Modifier
 from rules.errors import RulesError
 from rules.loader import get_table

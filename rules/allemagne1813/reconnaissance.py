@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from rules.allemagne1813.battle_setup import check_cohesion
 from rules.allemagne1813.combat import RULESET, cohesion_modifier
-from rules.allemagne1813.table_rolls import NOTHING, cell_odds, column_index, read_cell, read_result
+from rules.allemagne1813.rolls import NOTHING, cell_odds, column_index, read_cell, read_result
 from rules.dice import DiceRecord, DiceService, Modifier
 from rules.errors import RulesError
 from rules.loader import get_table

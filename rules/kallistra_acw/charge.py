@@ -29,7 +29,7 @@ from rules.kallistra_acw.data import (
     spelling,
     whole,
 )
-from rules.kallistra_acw.hits import HitsStep, make_step
+from rules.kallistra_acw.rolls import HitsStep, make_step
 from rules.loader import get_table
 from rules.odds import roll_distribution
 
@@ -96,7 +96,7 @@ def response_step(defender: Stands, charger_stands: int, defence: ChargeDefence 
     chosen = options(overrides)
     check_stands(defender, chosen)
     whole("the chargers' stands", charger_stands, 1)
-    rules = card()["response"]
+    rules = card().response
     table = get_table(RULESET, "stand")
     value = spelling(defender.quality, "stand")
     mods_table = get_table(RULESET, "response_modifiers")
@@ -107,8 +107,8 @@ def response_step(defender: Stands, charger_stands: int, defence: ChargeDefence 
         "uphill": defence.uphill_of_chargers,
         "linear_obstacle": defence.defending_linear_obstacle,
         "wood": defence.defending_wood,
-        "brigade_commander": commander is not None and commander <= rules["brigade_commander_hexes"],
-        "outnumbered": charger_stands >= rules["outnumbered_ratio"] * defender.count,
+        "brigade_commander": commander is not None and commander <= rules.brigade_commander_hexes,
+        "outnumbered": charger_stands >= rules.outnumbered_ratio * defender.count,
     }
     mods = tuple(
         Modifier(band.label, mods_table.lookup(situation=band.names[0]).number)
@@ -117,9 +117,9 @@ def response_step(defender: Stands, charger_stands: int, defence: ChargeDefence 
     )
     printed = table.lookup(**{"class": value}).number
     beat = printed + sum(m.value for m in mods)
-    chance = sum((p for roll, p in roll_distribution(rules["dice"]).items() if roll > beat), Fraction(0))
+    chance = sum((p for roll, p in roll_distribution(rules.dice).items() if roll > beat), Fraction(0))
     label = table.rows.bands[table.rows.index_of(value)].label
-    return ResponseStep(label, printed, mods, rules["dice"], {STANDS: chance, ROUTS: 1 - chance}, defender.arm)
+    return ResponseStep(label, printed, mods, rules.dice, {STANDS: chance, ROUTS: 1 - chance}, defender.arm)
 
 
 def resolve_response(step: ResponseStep, dice: DiceService, entered: Sequence[int] | None = None,
@@ -154,8 +154,8 @@ def hand_to_hand_step(unit: Stands, *, charging: bool,
     troop = charge_troop(unit)
     if charging and unit.disrupted:
         raise RulesError("disrupted units cannot move, so they cannot charge")
-    limits = card()["charge"]
-    cap = limits["max_stands"][unit.arm]
+    limits = card().charge
+    cap = limits.max_stands[unit.arm]  # type: ignore[index]  # artillery: refused by charge_troop
     if unit.count > cap:
         raise RulesError(f"up to {cap} {unit.arm} stands of a hex charge into contact, not {unit.count}")
     table = get_table(RULESET, "charge")
@@ -163,4 +163,4 @@ def hand_to_hand_step(unit: Stands, *, charging: bool,
     label = table.rows.bands[table.rows.index_of(troop)].label
     role = "chargers" if charging else "charged unit"
     what = f"hand to hand, {role}: {unit.count} stand{'s' if unit.count > 1 else ''} of {label}"
-    return make_step(what, cell, unit.count, int(limits["die"].lstrip("d")), score(cell))
+    return make_step(what, cell, unit.count, int(limits.die.lstrip("d")), score(cell))

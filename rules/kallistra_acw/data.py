@@ -10,10 +10,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Literal
+
+from pydantic import ValidationError
 
 from rules.errors import RulesError
 from rules.loader import DataFileError, get_table
 from rules.options import resolve_options
+from rules.schema import Frozen, refusal
 
 RULESET = "kallistra_acw"
 PATH = Path(__file__).with_name("rules.toml")
@@ -27,19 +31,94 @@ _BAND = re.compile(r"^(\d+)\+\s*\((\d+)-(\d+) hexes\)$")
 _DICE = re.compile(r"^(?:(\d+) hexes \+ )?(\d+)D(\d+)$")
 
 
+class _Section(Frozen):
+    printed: str | tuple[str, ...] = ()  # the card's words
+    notes: tuple[str, ...] = ()  # the readings taken where the card is unclear
+
+
+class Quality(Frozen):
+    """How each table spells one class."""
+
+    small_arms: str
+    stand: str
+    combat: str
+    charge_infantry: str
+
+
+class SmallArms(_Section):
+    die: str
+    max_firing_stands: int
+    disrupted_firing_stands_per_hex: int
+    skirmisher_max_range: int  # hexes
+    into_wood_max_range: int  # hexes
+
+
+class Overshoot(_Section):
+    factor: int
+
+
+class Charge(_Section):
+    die: str
+    max_stands: Mapping[Literal["infantry", "cavalry"], int]  # per hex
+
+
+class Response(_Section):
+    dice: str
+    outnumbered_ratio: int
+    brigade_commander_hexes: int
+
+
+class Command(_Section):
+    brigade_radius: int  # hexes
+    general_move: int  # hexes
+
+
+class Recoil(_Section):
+    hexes: int
+
+
+class Skirmish(_Section):
+    stands_per_hex: int
+
+
+class StepSpec(Frozen):
+    id: str
+    phase: int
+    sides: Literal["active", "both"]
+    actions: tuple[str, ...]
+    who: str = ""
+
+
+class Card(Frozen):
+    """rules.toml: the card's numbers that are not in a table."""
+
+    source: str
+    quality: Mapping[str, Quality]
+    quality_synonyms: Mapping[str, str]
+    quality_notes: _Section
+    small_arms: SmallArms
+    artillery: _Section
+    overshoot: Overshoot
+    charge: Charge
+    response: Response
+    command: Command
+    recoil: Recoil
+    skirmish: Skirmish
+    step: tuple[StepSpec, ...]
+    step_notes: _Section
+
+
 @cache
-def card() -> dict:
-    """rules.toml as read, checked for the sections the procedures use."""
+def card() -> Card:
+    """rules.toml as typed frozen objects; an unknown or missing key is one sentence."""
     try:
         data = tomllib.loads(PATH.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise DataFileError(f"{PATH}: cannot be read as TOML ({exc})") from None
-    needed = {"quality", "quality_synonyms", "small_arms", "artillery", "overshoot", "charge",
-              "response", "command", "recoil", "skirmish", "step"}
-    missing = needed - data.keys()
-    if missing:
-        raise DataFileError(f"{PATH}: missing section {min(missing)}")
-    return data
+    try:
+        return Card.model_validate(data)
+    except ValidationError as exc:
+        raise DataFileError(refusal(PATH, exc, Card)) from None
 
 
 def options(overrides: Mapping[str, str] | None) -> dict[str, str]:
@@ -56,16 +135,16 @@ def whole(what: str, value: object, lowest: int = 0) -> int:
 def quality_of(raw: str) -> str:
     """The class as the card names it (elite, regular, militia), from it or a synonym."""
     data = card()
-    name = data["quality_synonyms"].get(raw, raw)
-    if name not in data["quality"]:
-        known = ", ".join([*data["quality"], *data["quality_synonyms"]])
+    name = data.quality_synonyms.get(raw, raw)
+    if name not in data.quality:
+        known = ", ".join([*data.quality, *data.quality_synonyms])
         raise RulesError(f"class {raw!r} is not one of the card's classes ({known})")
     return name
 
 
 def spelling(quality: str, table: str) -> str:
     """How a table spells the class: E, R or M on the small-arms table..."""
-    return str(card()["quality"][quality_of(quality)][table])
+    return str(getattr(card().quality[quality_of(quality)], table))
 
 
 def hex_limit(arm: str, formation: str) -> int:
@@ -108,7 +187,7 @@ def check_stands(unit: Stands, chosen: Mapping[str, str]) -> Stands:
     if unit.skirmishing:
         if unit.arm != "infantry":
             raise RulesError("only infantry skirmish on this card")
-        if unit.count > card()["skirmish"]["stands_per_hex"]:
+        if unit.count > card().skirmish.stands_per_hex:
             raise RulesError("skirmishing units have one stand per hex")
     if unit.dismounted and unit.arm != "cavalry":
         raise RulesError("only cavalry can be dismounted")

@@ -33,7 +33,7 @@ from rules.kallistra_acw.data import (
     spelling,
     whole,
 )
-from rules.kallistra_acw.hits import HitsStep, make_step, roll_hits
+from rules.kallistra_acw.rolls import HitsStep, make_step, roll_hits
 from rules.loader import get_table
 
 __all__ = ["Shot", "artillery_band", "artillery_fire", "roll_hits", "small_arms_fire"]
@@ -70,7 +70,7 @@ def _common_checks(shot: Shot, what: str) -> None:
         raise RulesError("a target is behind a wall or behind a fence, not both")
     if shot.over_friends_at is not None:
         friends = whole("the distance of the friends shot over", shot.over_friends_at, 1)
-        factor = card()["overshoot"]["factor"]
+        factor = card().overshoot.factor
         if not shot.from_hill:
             raise RulesError(f"{what} can shoot over friendly hexes only from a hill or slope hex")
         if shot.range < factor * friends:
@@ -107,7 +107,7 @@ def small_arms_fire(firers: Stands, shot: Shot, overrides: Mapping[str, str] | N
     """The small-arms fire of one hex: 1 D12 per firing stand."""
     chosen = options(overrides)
     check_stands(firers, chosen)
-    limits = card()["small_arms"]
+    limits = card().small_arms
     if firers.arm == "artillery":
         raise RulesError("artillery fires on the artillery table, not with small arms")
     table = get_table(RULESET, "small_arms")
@@ -119,12 +119,12 @@ def small_arms_fire(firers: Stands, shot: Shot, overrides: Mapping[str, str] | N
     _common_checks(shot, "small arms")
     if not shot.target_is_nearest:
         raise RulesError("small arms must fire at the nearest enemy target")
-    if shot.target_skirmishing and shot.range > limits["skirmisher_max_range"]:
+    if shot.target_skirmishing and shot.range > limits.skirmisher_max_range:
         raise RulesError(
-            f"skirmishers can only be targeted by small arms at a maximum range of {limits['skirmisher_max_range']} hexes"
+            f"skirmishers can only be targeted by small arms at a maximum range of {limits.skirmisher_max_range} hexes"
         )
-    if shot.target_in_wood and shot.range > limits["into_wood_max_range"]:
-        raise RulesError(f"small arms can only shoot into a wood at {limits['into_wood_max_range']} hex range")
+    if shot.target_in_wood and shot.range > limits.into_wood_max_range:
+        raise RulesError(f"small arms can only shoot into a wood at {limits.into_wood_max_range} hex range")
     quality = spelling(firers.quality, "small_arms")
     weapon_label = table.pages.bands[table.pages.index_of(firers.weapon)].label
     reach = _reach(firers.weapon, quality)
@@ -133,10 +133,10 @@ def small_arms_fire(firers: Stands, shot: Shot, overrides: Mapping[str, str] | N
     cell = table.lookup(weapon=firers.weapon, range=shot.range, **{"class": quality}).text
     stands = firers.count
     if firers.disrupted:
-        stands = limits["disrupted_firing_stands_per_hex"]
+        stands = limits.disrupted_firing_stands_per_hex
     elif firers.arm == "infantry" or chosen["cavalry_firing_stands"] == "three_of_four":
-        stands = min(stands, limits["max_firing_stands"])
-    sides = int(limits["die"].lstrip("d"))
+        stands = min(stands, limits.max_firing_stands)
+    sides = int(limits.die.lstrip("d"))
     what = f"small arms, {_count(stands, 'stand')} of {weapon_label} class {quality} at {_count(shot.range, 'hex')}"
     return make_step(what, cell, stands, sides, score(cell), _cover(shot, firers, chosen))
 

@@ -79,14 +79,14 @@ def movement_allowance(unit: Stands, *, difficult: bool = False,
 
 def general_move() -> int:
     """Hexes a general may move at the end of his side's movement phase."""
-    return int(card()["command"]["general_move"])
+    return card().command.general_move
 
 
 def in_command(hexes_to_brigade_commander: int, *, linked_by_contact: bool = False) -> bool:
     """Whether the brigade commander can move the unit: within 3 hexes of him, or in
     a chain of units in hex-to-hex contact reaching one that is."""
     whole("the hexes to the brigade commander", hexes_to_brigade_commander, 0)
-    return linked_by_contact or hexes_to_brigade_commander <= card()["command"]["brigade_radius"]
+    return linked_by_contact or hexes_to_brigade_commander <= card().command.brigade_radius
 
 
 def rallies(unit: Stands, *, in_contact_with_enemy: bool) -> bool:
@@ -107,7 +107,7 @@ def recoil(unit: Stands, *, at_own_table_edge: bool = False) -> Recoil:
     check_stands(unit, options(None))
     if at_own_table_edge:
         return Recoil(0, True)
-    return Recoil(int(card()["recoil"]["hexes"]), False)
+    return Recoil(card().recoil.hexes, False)
 
 
 @dataclass(frozen=True)

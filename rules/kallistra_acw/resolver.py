@@ -18,7 +18,7 @@ from rules.errors import RulesError
 from rules.kallistra_acw import charge as charging
 from rules.kallistra_acw import combat, fire, moves
 from rules.kallistra_acw.data import Stands, card
-from rules.kallistra_acw.hits import HitsResult, HitsStep, pool
+from rules.kallistra_acw.rolls import HitsResult, HitsStep, pool
 from rules.kallistra_acw.sequence import steps
 from rules.loader import get_table
 from rules.resolver import (
@@ -224,7 +224,7 @@ def _resolve_combat(request: Request, record: DiceRecord | None) -> Outcome:
 # -- movement phase ----------------------------------------------------------------
 
 
-_RADIUS = card()["command"]["brigade_radius"]  # hexes
+_RADIUS = card().command.brigade_radius  # hexes
 
 
 def _move_prepare(request: Request) -> Prepared:
@@ -288,7 +288,7 @@ def _response_ticks(actor: Unit, target: Unit | None) -> list[Tick]:
     ticks = []
     for situation, label in _printed_modifiers("response_modifiers"):
         if situation == "outnumbered":
-            outnumbered = target is not None and target.size >= card()["response"]["outnumbered_ratio"] * actor.size
+            outnumbered = target is not None and target.size >= card().response.outnumbered_ratio * actor.size
             ticks.append(Tick(situation, label, checked=outnumbered, excluded="counted from the stands of both units"))
         else:
             ticks.append(Tick(situation, label))

@@ -11,6 +11,7 @@ rules.errors.RulesError: small arms fire is not done in the artillery fire step 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from rules.errors import RulesError
 from rules.kallistra_acw.data import RULESET, card
@@ -23,7 +24,7 @@ __all__ = ["Step", "check_action", "fire_action", "steps"]
 class Step:
     id: str
     phase: int  # the card's numbered phase
-    sides: str  # "active" (the card's side A) or "both"
+    sides: Literal["active", "both"]  # "active": the card's side A
     actions: tuple[str, ...]
     printed: str  # the card's line of the phase
     who: str = ""  # who does what in it, for the umpire's checklist
@@ -37,9 +38,8 @@ def steps() -> tuple[Step, ...]:
     """The steps of one bound, in order; the other side's bound repeats them."""
     table = get_table(RULESET, "sequence")
     return tuple(
-        Step(raw["id"], raw["phase"], raw["sides"], tuple(raw["actions"]), table.lookup(phase=raw["phase"]).text,
-             raw.get("who", ""))
-        for raw in card()["step"]
+        Step(raw.id, raw.phase, raw.sides, raw.actions, table.lookup(phase=raw.phase).text, raw.who)
+        for raw in card().step
     )
 
 

@@ -1,7 +1,7 @@
 """The French-Austrian 13-phase rules (seed 004, "V. A15"): the rules layer.
 
 Tables are data (tables/*.toml, read with `rules.lookup`); the card's other numbers
-are in procedures.toml, its open questions in options.toml, the campaign hand-off in
+are in rules.toml, its open questions in options.toml, the campaign hand-off in
 conversion.toml. The procedures take a described situation and return the number
 needed, the modifiers applied, the exact odds and, once rolled through the dice
 service, the result in the card's words:
@@ -18,3 +18,15 @@ service, the result in the card's words:
 >>> lookup("napoleonic_13phase", "morale", **{"class": "veteran"}).text
 '5 or less'
 """
+
+from pathlib import Path
+
+from rules.registry import RuleSet
+
+# The rule set as a plug-in: pyproject.toml names this object under "adjutant.rulesets".
+PLUGIN = RuleSet(
+    id="napoleonic_13phase",
+    title="13-phase French-Austrian rules",
+    folder=Path(__file__).parent,
+    resolver="rules.napoleonic_13phase.resolver:RESOLVER",
+)

@@ -1,4 +1,4 @@
-"""The 13-phase card's rules outside its tables, read from procedures.toml and checked on load.
+"""The 13-phase card's rules outside its tables, read from rules.toml and checked on load.
 
 Also the checks every procedure shares: a side, a class or a unit type that the
 card does not know is one clear RulesError.
@@ -7,16 +7,20 @@ card does not know is one clear RulesError.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import ValidationError
 
 from rules.errors import RulesError
 from rules.loader import DataFileError, get_table
+from rules.schema import Frozen, refusal
 
 RULESET = "napoleonic_13phase"
-PATH = Path(__file__).with_name("procedures.toml")
+PATH = Path(__file__).with_name("rules.toml")
 KINDS = ("artillery_fire", "morale", "move_and_fire", "melee", "recall")
 EXCLUSIONS = ("charging_cavalry", "in_melee")
 
@@ -28,7 +32,7 @@ class Phase:
     number: int
     title: str  # the card's heading
     note: str  # the heading's own parenthesis, "" when it has none
-    kind: str  # artillery_fire, morale, move_and_fire, melee or recall
+    kind: Literal["artillery_fire", "morale", "move_and_fire", "melee", "recall"]
     acting: tuple[str, ...]  # the sides that act
     checklist: str  # who does what, for the umpire's checklist
     moves: str | None = None  # move_and_fire: the side that moves and charges
@@ -43,7 +47,7 @@ class UnitType:
     """A unit type of the movement tables: infantry_column, uhlans, limbered_artillery..."""
 
     id: str
-    arm: str  # infantry, cavalry or artillery
+    arm: Literal["infantry", "cavalry", "artillery"]
     sides: tuple[str, ...]
     formation: str | None = None  # infantry only: column, line, square, masse, skirmishers
     lancers: bool = False
@@ -56,9 +60,84 @@ class CardRoll:
 
     id: str
     dice: str
-    counts: str  # "inches" or "casualties"
+    counts: Literal["inches", "casualties"]
     phases: tuple[int, ...]
     printed: str
+
+
+class _Section(Frozen):
+    printed: tuple[str, ...] = ()  # the card's words, by line
+    notes: tuple[str, ...] = ()  # the readings taken where the card is unclear
+
+
+class Artillery(_Section):
+    dice_per_crew_figure: int
+    ranges: tuple[str, ...]  # by the artillery stick
+    range_modifier: Mapping[str, str]  # range -> row of the fire modifiers
+    heavy_pounds: int
+    light_pounds: int
+    turn_below_pounds: int
+    turn_inches: int
+    behind_inches: int
+
+
+class Fire(_Section):
+    range_inches: int
+    figures_per_die: int
+    shooters: tuple[Literal["infantry", "cavalry", "artillery"], ...]
+    square_dice: int
+    square_target: str  # the row of fire_to_hit a square's fire reads
+
+
+class Melee(_Section):
+    to_hit: int
+    support_inches: int
+    pass_through_to_hit: int
+    skirmishers_contacted: str
+
+
+class Movement(Frozen):
+    wheel_degrees: int
+    firefight_inches: int
+    half_divisor: int
+    double_factor: int
+    double_beyond_inches: int
+    no_woods_arms: tuple[Literal["infantry", "cavalry", "artillery"], ...]
+    printed: Mapping[str, str]  # the card's words, by rule
+    notes: tuple[str, ...] = ()
+
+
+class Charge(_Section):
+    infantry_formation: str
+    infantry_may_not_charge: tuple[Literal["infantry", "cavalry", "artillery"], ...]
+    guard_casualties: int
+
+
+class Morale(_Section):
+    dice: str
+    casualties_per_modifier: int
+    small_fail_up_to: int
+    recall_fail_casualties: int
+
+
+class RulesFile(Frozen):
+    """rules.toml as written: the sections the procedures read typed, the lists of
+    phases, unit types and rolls checked and built into `Card` by `card()`."""
+
+    source: str
+    sides: tuple[str, ...]
+    arms: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+    phase: tuple[Mapping[str, Any], ...]
+    unit: tuple[Mapping[str, Any], ...]
+    units: _Section
+    roll: tuple[Mapping[str, Any], ...]
+    artillery: Artillery
+    fire: Fire
+    melee: Melee
+    movement: Movement
+    charge: Charge
+    morale: Morale
 
 
 @dataclass(frozen=True)
@@ -68,12 +147,12 @@ class Card:
     phases: tuple[Phase, ...]
     units: dict[str, UnitType]
     rolls: dict[str, CardRoll]
-    artillery: dict[str, Any]
-    fire: dict[str, Any]
-    melee: dict[str, Any]
-    movement: dict[str, Any]
-    charge: dict[str, Any]
-    morale: dict[str, Any]
+    artillery: Artillery
+    fire: Fire
+    melee: Melee
+    movement: Movement
+    charge: Charge
+    morale: Morale
 
 
 def _phase(raw: dict, arms: tuple[str, ...], sides: tuple[str, ...]) -> Phase:
@@ -106,6 +185,7 @@ def _phase(raw: dict, arms: tuple[str, ...], sides: tuple[str, ...]) -> Phase:
 def card() -> Card:
     try:
         data = tomllib.loads(PATH.read_text(encoding="utf-8"))
+        read = RulesFile.model_validate(data)
         sides, arms = tuple(data["sides"]), tuple(data["arms"])
         phases = tuple(_phase(raw, arms, sides) for raw in data["phase"])
         if [p.number for p in phases] != list(range(1, len(phases) + 1)):
@@ -132,13 +212,15 @@ def card() -> Card:
             phases=phases,
             units=units,
             rolls=rolls,
-            artillery=data["artillery"],
-            fire=data["fire"],
-            melee=data["melee"],
-            movement=data["movement"],
-            charge=data["charge"],
-            morale=data["morale"],
+            artillery=read.artillery,
+            fire=read.fire,
+            melee=read.melee,
+            movement=read.movement,
+            charge=read.charge,
+            morale=read.morale,
         )
+    except ValidationError as exc:
+        raise DataFileError(refusal(PATH, exc, RulesFile)) from None
     except (KeyError, TypeError) as exc:
         raise DataFileError(f"{PATH}: missing or malformed entry {exc}") from None
 

@@ -104,11 +104,11 @@ class ArtilleryResult:
 
 def _range_modifiers(range_band: str) -> list[Modifier]:
     data = card().artillery
-    if range_band not in data["ranges"]:
+    if range_band not in data.ranges:
         raise RulesError(
-            f"artillery range is one of {', '.join(data['ranges'])} on the artillery stick, not {range_band!r}"
+            f"artillery range is one of {', '.join(data.ranges)} on the artillery stick, not {range_band!r}"
         )
-    row = data["range_modifier"].get(range_band)
+    row = data.range_modifier.get(range_band)
     return [_table_modifier("artillery_modifiers", row)] if row else []
 
 
@@ -120,9 +120,9 @@ def _check_pounds(gun_pounds: int) -> int:
 
 def _weight_modifiers(gun_pounds: int) -> list[Modifier]:
     data = card().artillery
-    if _check_pounds(gun_pounds) >= data["heavy_pounds"]:
+    if _check_pounds(gun_pounds) >= data.heavy_pounds:
         return [_table_modifier("artillery_modifiers", "12lbs_or_heavier")]
-    if gun_pounds <= data["light_pounds"]:
+    if gun_pounds <= data.light_pounds:
         return [_table_modifier("artillery_modifiers", "6lbs_or_lighter")]
     return []
 
@@ -130,7 +130,7 @@ def _weight_modifiers(gun_pounds: int) -> list[Modifier]:
 def _artillery_to_hit(purpose: str, crew: int, target: str, range_band: str, gun_pounds: int) -> ToHit:
     printed = get_table(RULESET, "artillery_to_hit").lookup(target=target).text
     modifiers = _range_modifiers(range_band) + _weight_modifiers(gun_pounds)
-    return pool(purpose, crew * card().artillery["dice_per_crew_figure"], printed, modifiers)
+    return pool(purpose, crew * card().artillery.dice_per_crew_figure, printed, modifiers)
 
 
 def artillery_fire(fire: ArtilleryFire, options: Mapping[str, str] | None = None) -> ArtilleryShot:
@@ -170,9 +170,9 @@ def turn_to_face(gun_pounds: int, limbered: bool = False) -> int:
     """Inches unlimbered artillery may move as it turns to face its target: 1” for guns
     under 12 lbs; the card gives heavier guns no turn."""
     data = card().artillery
-    if limbered or _check_pounds(gun_pounds) >= data["turn_below_pounds"]:
+    if limbered or _check_pounds(gun_pounds) >= data.turn_below_pounds:
         return 0
-    return data["turn_inches"]
+    return data.turn_inches
 
 
 # ---------------------------------------------------------------------------
@@ -196,7 +196,7 @@ class Fire:
 def fire_dice(figures: int, options: Mapping[str, str] | None = None) -> int:
     """One die per two figures; an odd figure by the rules option fire_odd_figure."""
     chosen = resolve_options(RULESET, options)["fire_odd_figure"]
-    per = card().fire["figures_per_die"]
+    per = card().fire.figures_per_die
     check_count(figures, "figures")
     return math.ceil(Fraction(figures, per)) if chosen == "round_up" else figures // per
 
@@ -211,13 +211,13 @@ def fire(shot: Fire, options: Mapping[str, str] | None = None) -> ToHit:
     if shot.side != current.fires:
         raise RulesError(f"the {shot.side} do not shoot in phase {shot.phase}: it is the {current.fires}' fire")
     kind = unit_type(shot.unit, shot.side)
-    if kind.arm not in data["shooters"] or kind.limbered:
+    if kind.arm not in data.shooters or kind.limbered:
         raise RulesError(f"{shot.unit.replace('_', ' ')} do not shoot: only infantry and unlimbered artillery do")
     if shot.continuing_melee:
         raise RulesError("Units continuing a previous melee cannot shoot.")
     if isinstance(shot.distance, bool) or not isinstance(shot.distance, (int, float, Fraction)) or shot.distance < 0:
         raise RulesError(f"the distance to the target is inches of 0 or more, not {shot.distance!r}")
-    if shot.distance > data["range_inches"]:
+    if shot.distance > data.range_inches:
         raise RulesError(f"the target is {shot.distance}” away, beyond the 4” range")
     printed = get_table(RULESET, "fire_to_hit").lookup(target=shot.target).text
     purpose = f"fire, phase {shot.phase}: {shot.unit} at {shot.target}"
@@ -227,5 +227,5 @@ def fire(shot: Fire, options: Mapping[str, str] | None = None) -> ToHit:
 def square_fire() -> ToHit:
     """'Squares contacted fire two dice': read against Charging Cavalry."""
     data = card().fire
-    printed = get_table(RULESET, "fire_to_hit").lookup(target=data["square_target"]).text
-    return pool("square contacted fires", data["square_dice"], printed)
+    printed = get_table(RULESET, "fire_to_hit").lookup(target=data.square_target).text
+    return pool("square contacted fires", data.square_dice, printed)

@@ -250,7 +250,7 @@ def melee(fight: Melee, options: Mapping[str, str] | None = None) -> MeleePlan:
         return MeleePlan(fight, "vs_unsupported_artillery", card_result("vs_unsupported_artillery"),
                          attacker, defender, destroyed=DEFENDER)
     if d.formation == "skirmishers":
-        return MeleePlan(fight, "skirmishers_contacted", card().melee["skirmishers_contacted"],
+        return MeleePlan(fight, "skirmishers_contacted", card().melee.skirmishers_contacted,
                          attacker, defender, destroyed=DEFENDER)
     if a.arm == "infantry" and d.arm == "cavalry":
         raise RulesError("Infantry cannot charge cavalry: the card has no melee of infantry against cavalry")
@@ -260,12 +260,12 @@ def melee(fight: Melee, options: Mapping[str, str] | None = None) -> MeleePlan:
             if fight.infantry_contacted < 1:
                 raise RulesError("cavalry passing through contact at least one infantry unit")
             casualties = pool("pass-through casualties", fight.infantry_contacted,
-                              f"{card().melee['pass_through_to_hit']}+")
+                              f"{card().melee.pass_through_to_hit}+")
             return MeleePlan(fight, matchup, card_result(matchup), attacker, defender, pass_through=casualties)
         return MeleePlan(fight, "cavalry_vs_column_or_line", card_result("cavalry_vs_column_or_line"),
                          attacker, defender, destroyed=DEFENDER)
     matchup = f"{a.arm}_vs_{d.arm}"
-    base = f"{card().melee['to_hit']}+"
+    base = f"{card().melee.to_hit}+"
 
     def side_dice(own: Combatant, enemy: Combatant, role: str) -> ToHit:
         count = dice_for(own.figures, own.unit_class, _melee_column(own.kind))

@@ -81,7 +81,7 @@ class MoraleCheck:
             return PASS
         if self.recall:
             return FAIL
-        return FAIL_SMALL if margin <= card().morale["small_fail_up_to"] else FAIL_BIG
+        return FAIL_SMALL if margin <= card().morale.small_fail_up_to else FAIL_BIG
 
     def label(self, outcome: str) -> str:
         """The result's heading as printed: Pass, Fail by 1 or 2, Fail by 3+, Fail."""
@@ -101,7 +101,7 @@ class MoraleCheck:
     def odds(self) -> dict[str, Fraction]:
         """The exact chance of each result, by its printed heading."""
         out: dict[str, Fraction] = {}
-        for die, chance in roll_distribution(card().morale["dice"]).items():
+        for die, chance in roll_distribution(card().morale.dice).items():
             label = self.label(self.outcome(die))
             out[label] = out.get(label, Fraction(0)) + chance
         return out
@@ -118,7 +118,7 @@ class MoraleCheck:
     def roll(self, dice: DiceService, *, entered: Sequence[int] | None = None, by: str = "umpire") -> "MoraleResult":
         # The modifiers change the pass value, not the die: the die is recorded as rolled
         # and the pass value is in the record's purpose.
-        record = dice.roll(card().morale["dice"], self.purpose, (), entered=entered, by=by)
+        record = dice.roll(card().morale.dice, self.purpose, (), entered=entered, by=by)
         return MoraleResult(self, record, self.outcome(record.result))
 
 
@@ -145,7 +145,7 @@ class MoraleResult:
     def casualties(self) -> int:
         """Casualties the result itself inflicts: one for a failed recall. (The d6 casualties
         of a unit unable to form line are the roll cannot_form_line.)"""
-        return card().morale["recall_fail_casualties"] if self.outcome == FAIL else 0
+        return card().morale.recall_fail_casualties if self.outcome == FAIL else 0
 
 
 def _modifier(row: str, number: int, times: int = 1) -> Modifier:
@@ -196,7 +196,7 @@ def morale_check(test: MoraleTest, options: Mapping[str, str] | None = None) -> 
 
     counted = test.casualties if chosen["casualties_counted"] == "total" else test.casualties_this_phase
     modifiers: list[Modifier] = []
-    steps = counted // card().morale["casualties_per_modifier"]
+    steps = counted // card().morale.casualties_per_modifier
     if steps:
         modifiers.append(_modifier("per_3_casualties", number, steps))
     if test.general_attached:

@@ -73,12 +73,12 @@ def locked_in_firefight(unit: str, enemy_unit: str, distance: Fraction | int) ->
     """'Opposing lines of infantry within 4” of each other are locked in a firefight.'"""
     unit_type(unit)
     unit_type(enemy_unit)
-    return unit == enemy_unit == "infantry_line" and 0 <= distance <= card().movement["firefight_inches"]
+    return unit == enemy_unit == "infantry_line" and 0 <= distance <= card().movement.firefight_inches
 
 
 def check_wheel(degrees: int | Fraction) -> None:
     """'45 degree limit on wheeling.'"""
-    limit = card().movement["wheel_degrees"]
+    limit = card().movement.wheel_degrees
     if not 0 <= abs(degrees) <= limit:
         raise RulesError(f"a wheel is limited to {limit} degrees, not {degrees}")
 
@@ -87,9 +87,9 @@ def movement_allowance(move: Move, options: Mapping[str, str] | None = None) -> 
     """Inches the unit may move this phase, with every rule of the card that applied."""
     chosen = resolve_options(RULESET, options)["half_movement"]
     data = card().movement
-    printed = data["printed"]
+    printed = data.printed
     kind = _check_mover(move.phase, move.side, move.unit)
-    if move.into_woods and kind.arm in data["no_woods_arms"]:
+    if move.into_woods and kind.arm in data.no_woods_arms:
         raise RulesError(printed["woods"])
     if move.in_firefight and move.unit != "infantry_line":
         raise RulesError("only opposing lines of infantry are locked in a firefight")
@@ -121,15 +121,15 @@ def movement_allowance(move: Move, options: Mapping[str, str] | None = None) -> 
     groups = [reasons] if chosen == "once" and reasons else [[r] for r in reasons]
     for group in groups:
         before = inches
-        inches /= data["half_divisor"]
+        inches /= data.half_divisor
         applied.append(Applied(printed["half"], f"half ({', '.join(group)}): {_fmt(before)} becomes {_fmt(inches)}"))
     if move.over_24_from_enemy:
         if move.first_turn:
             applied.append(Applied(printed["double"], "first turn: no double move"))
         else:
             before = inches
-            inches *= data["double_factor"]
-            beyond = data["double_beyond_inches"]
+            inches *= data.double_factor
+            beyond = data.double_beyond_inches
             applied.append(
                 Applied(printed["double"], f"over {beyond}” from the enemy, double: {_fmt(before)} becomes {_fmt(inches)}")
             )
@@ -158,10 +158,10 @@ def infantry_charge(charge: InfantryCharge, options: Mapping[str, str] | None = 
     kind = _check_mover(charge.phase, charge.side, charge.unit)
     if kind.arm != "infantry":
         raise RulesError(f"{charge.unit.replace('_', ' ')} are not infantry: see cavalry_charge")
-    if kind.formation != rules["infantry_formation"]:
+    if kind.formation != rules.infantry_formation:
         raise RulesError("Infantry may only charge if in column.")
     target = unit_type(charge.target_unit)
-    if target.arm in rules["infantry_may_not_charge"]:
+    if target.arm in rules.infantry_may_not_charge:
         raise RulesError("Infantry cannot charge cavalry.")
     if check_count(charge.other_columns_on_target, "other columns charging the target"):
         raise RulesError("Multiple infantry columns may not charge the same target.")
@@ -213,4 +213,4 @@ def guard_presses_charge(side: str, unit: str) -> int:
     check_side(side)
     if side != "french" or unit_type(unit, side).arm != "infantry":
         raise RulesError("only French Guard infantry may take one casualty and continue the charge")
-    return card().charge["guard_casualties"]
+    return card().charge.guard_casualties

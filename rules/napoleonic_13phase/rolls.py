@@ -104,7 +104,7 @@ class PlainRoll:
 
 
 def card_roll(roll_id: str, base: int = 0) -> PlainRoll:
-    """A plain roll by its id in procedures.toml: cavalry_charge_bonus, skirmishers_evade,
+    """A plain roll by its id in rules.toml: cavalry_charge_bonus, skirmishers_evade,
     loser_retires or cannot_form_line."""
     rolls = card().rolls
     if roll_id not in rolls:

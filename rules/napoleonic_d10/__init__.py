@@ -21,3 +21,15 @@ rolled through the dice service, the result in the card's words:
 - skirmish: skirmish_check, disruption_check, read_state
 - rolls: TableRoll (odds, needed, roll), Rolled
 """
+
+from pathlib import Path
+
+from rules.registry import RuleSet
+
+# The rule set as a plug-in: pyproject.toml names this object under "adjutant.rulesets".
+PLUGIN = RuleSet(
+    id="napoleonic_d10",
+    title="d10 battalion rules",
+    folder=Path(__file__).parent,
+    resolver="rules.napoleonic_d10.resolver:RESOLVER",
+)

@@ -16,6 +16,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal
 
 from rules.dice import Dice, DiceRecord, DiceService, Modifier
 from rules.errors import RulesError
@@ -67,7 +68,7 @@ class ChargeSituation:
     standing: bool = False  # Standing Cav: the charging cavalry starts from a halt
     closing_casualties_percent: Fraction | int | float = 0  # the attacker's losses while closing
     downhill: bool = False
-    direction: str = "front"  # front, flank or rear of the defender
+    direction: Literal["front", "flank", "rear"] = "front"  # of the defender
     defender_secure_flanks: int = 0  # 0, 1 or 2
     defender_cover: str = "none"  # none, sparse_cover, light_cover, medium_cover, heavy_cover
 
@@ -109,7 +110,7 @@ def _row(row: str, role: str) -> Modifier:
 
 def _mass(own: ChargeSide, enemy: ChargeSide, role: str) -> list[Modifier]:
     ratio = Fraction(own.stands, enemy.stands)
-    for row, at_least in card()["charge"]["mass"]:
+    for row, at_least in card().charge.mass:
         if ratio >= Fraction(at_least):
             return [_row(row, role)]
     return []
@@ -143,7 +144,7 @@ def attacker_modifiers(s: ChargeSituation, options: Mapping[str, str] | None = N
         if applies.get(row):
             out.append(_row(row, ATTACKER))
         elif row == "closing_casualties":
-            step = card()["charge"]["closing_casualties_step"]
+            step = card().charge.closing_casualties_step
             steps = math.floor(percent(s.closing_casualties_percent, "the closing casualties") / step)
             if steps:
                 m = _row(row, ATTACKER)
@@ -189,7 +190,7 @@ def charge_table(s: ChargeSituation) -> str:
 
 def result_name(text: str) -> str:
     """The short name (rules.toml [charge.results]) of a charge result as printed."""
-    for name, printed in card()["charge"]["results"].items():
+    for name, printed in card().charge.results.items():
         if printed == text:
             return name
     raise RulesError(f"{text!r} is not a charge result of the card")
@@ -227,7 +228,7 @@ class ChargeResult:
 
     @property
     def loser(self) -> str | None:
-        kinds = card()["charge"]["kinds"]
+        kinds = card().charge.kinds
         if self.name in kinds["attacker_loses"]:
             return ATTACKER
         if self.name in kinds["defender_loses"]:
@@ -236,11 +237,11 @@ class ChargeResult:
 
     @property
     def attacker_may_occupy(self) -> bool:
-        return self.name in card()["charge"]["kinds"]["occupy"]
+        return self.name in card().charge.kinds["occupy"]
 
     @property
     def surrender(self) -> bool:
-        return self.name in card()["charge"]["kinds"]["surrender"]
+        return self.name in card().charge.kinds["surrender"]
 
 
 def charge_result(s: ChargeSituation, differential: int) -> ChargeResult:
@@ -291,7 +292,7 @@ def charge_check(s: ChargeSituation, options: Mapping[str, str] | None = None) -
     elif chosen == "class_dice_each":
         dice = (class_dice(s.attacker.unit_class, options), class_dice(s.defender.unit_class, options))
     else:
-        dice = (card()["dice"]["charge"], card()["dice"]["charge"])
+        dice = (card().dice.charge, card().dice.charge)
     return ChargeCheck(s, *dice, tuple(attacker_modifiers(s, options)), tuple(defender_modifiers(s)), charge_table(s))
 
 
@@ -331,7 +332,7 @@ def surrender_percent(die: int) -> int:
     times 10% (reading); the remaining figures rout."""
     if not isinstance(die, int) or not 1 <= die <= 10:
         raise RulesError(f"the surrender die is a d10, 1 to 10, not {die!r}")
-    return die * card()["charge"]["surrender_percent_per_pip"]
+    return die * card().charge.surrender_percent_per_pip
 
 
 def may_continue_charge(arm: str, result: ChargeResult, to_next_target: float | Fraction) -> bool:
@@ -339,7 +340,7 @@ def may_continue_charge(arm: str, result: ChargeResult, to_next_target: float | 
     the original target's position and the next target is less than 4" (infantry)
     or 6" (cavalry) from the position occupied."""
     one_of("the charging arm", arm, ("infantry", *CAVALRY))
-    reach = card()["charge"]["continue_within"]["cavalry" if arm in CAVALRY else "infantry"]
+    reach = card().charge.continue_within["cavalry" if arm in CAVALRY else "infantry"]
     return result.attacker_may_occupy and distance(to_next_target, "the distance to the next target") < reach
 
 
@@ -355,7 +356,7 @@ def may_ride_down(s: ChargeSituation, result: ChargeResult, options: Mapping[str
     chosen = options_of(options)["ride_down_results"]
     if chosen == "ask_umpire":
         return None
-    return result.name in card()["charge"]["ride_down"][chosen]
+    return result.name in card().charge.ride_down[chosen]
 
 
 # --- Melee -------------------------------------------------------------------
@@ -396,14 +397,14 @@ def melee_check(
     charge has its melee modifier reduced by -8 (the card's ride-down)."""
     att, dfd = melee_modifiers(s, options)
     if ride_down:
-        cut = Modifier("Ride Down", card()["charge"]["ride_down_modifier"])
+        cut = Modifier("Ride Down", card().charge.ride_down_modifier)
         if s.attacker.arm == "infantry" and s.defender.cavalry:
             att = [*att, cut]
         elif s.defender.arm == "infantry" and s.attacker.cavalry:
             dfd = [*dfd, cut]
         else:
             raise RulesError("only cavalry rides down infantry")
-    return MeleeCheck(tuple(att), tuple(dfd), card()["dice"]["melee"])
+    return MeleeCheck(tuple(att), tuple(dfd), card().dice.melee)
 
 
 @dataclass(frozen=True)

@@ -14,12 +14,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Literal
+
+from pydantic import ValidationError
 
 from rules.dice import Dice, Modifier
 from rules.errors import RulesError
 from rules.loader import DataFileError, get_table
 from rules.options import resolve_options
+from rules.schema import Frozen, refusal
 from rules.tables import Table
 
 RULESET = "napoleonic_d10"
@@ -29,38 +32,117 @@ _INCHES = re.compile(r'^\s*(\d+)(?:-(\d+)/(\d+)|/(\d+))?"')
 _RANGE_INCHES = re.compile(r'^\s*(\d+)\s*[–-]\s*(\d+)"')
 
 
+class DiceSpec(Frozen):
+    """The dice of the rolls the card states in prose."""
+
+    fire: str
+    melee: str
+    initiative: str
+    surrender: str
+    charge: str
+    unstated: str
+
+
+class MoraleResult(Frozen):
+    """What a morale result does: the unit's state, its move (table morale_loss_move), how
+    long it lasts (table morale_duration); Surr: what it does beyond the surrender distance."""
+
+    status: str | None = None
+    move: str | None = None
+    duration: str | None = None
+    otherwise: str | None = None
+
+
+class Morale(Frozen):
+    surrender_within: int  # inches
+    losses_modifier_percent: int
+    fired_on_after_percent: int
+    friend_breaks_within: int  # inches
+    flank_fire_ranges: tuple[str, ...]
+    checks: Mapping[str, str]  # reason -> the card's words
+    results: Mapping[str, MoraleResult]  # the morale table's result -> what it does
+
+
+class Fire(Frozen):
+    natural_extra_ap: int
+    extra_ap: int
+    natural_roll_again: int
+    no_effect: str
+    small_arms_ap: int
+    artillery_plain_ap: int
+    rate_of_fire: Mapping[str, str]  # AP spent -> the row of fire_modifiers
+
+
+class Charge(Frozen):
+    closing_casualties_step: int  # percent
+    mass: tuple[tuple[str, str], ...]  # (row of charge_modifiers, ratio at least), highest first
+    continue_within: Mapping[Literal["infantry", "cavalry"], int]  # inches
+    ride_down_modifier: int
+    surrender_percent_per_pip: int
+    results: Mapping[str, str]  # short name -> the result as the tables print it
+    kinds: Mapping[Literal["occupy", "surrender", "attacker_loses", "defender_loses"], tuple[str, ...]]
+    ride_down: Mapping[str, tuple[str, ...]]  # option ride_down_results -> the results
+
+
+class Initiative(Frozen):
+    turn_ends_at: int
+
+
+class Movement(Frozen):
+    natural_no_move: int
+    no_move: str
+    effects: Mapping[str, str]  # result -> the share of the distance, as a fraction
+    as_foot: Mapping[str, str]  # horse guns -> the foot guns they move as
+
+
+class Card(Frozen):
+    """rules.toml: the card's prose numbers and the few editorial values, typed."""
+
+    source: str
+    class_dice: Mapping[str, Mapping[str, str]]  # option class_dice -> class -> dice
+    dice: DiceSpec
+    morale: Morale
+    states: Mapping[str, str]
+    fire: Fire
+    charge: Charge
+    initiative: Initiative
+    movement: Movement
+
+
 @cache
-def card() -> dict[str, Any]:
-    """rules.toml, checked against the tables it names."""
+def card() -> Card:
+    """rules.toml as typed frozen objects, checked against the tables it names."""
     try:
         data = tomllib.loads(PATH.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise DataFileError(f"{PATH}: cannot be read as TOML ({exc})") from None
     try:
-        for reading in data["class_dice"].values():
+        read = Card.model_validate(data)
+    except ValidationError as exc:
+        raise DataFileError(refusal(PATH, exc, Card)) from None
+    try:
+        for reading in read.class_dice.values():
             for expression in reading.values():
                 Dice.parse(expression)
-        for expression in data["dice"].values():
+        for expression in read.dice.model_dump().values():
             Dice.parse(expression)
-        results = data["charge"]["results"]
+        results = read.charge.results
         for table_id in ("charge_open", "charge_cover"):
             for _, grid in table(table_id).grids():
                 for (text,) in grid:
                     if text not in results.values():
                         raise DataFileError(f"{PATH}: [charge.results] lacks the result {text!r} of table {table_id}")
-        named = [*data["charge"]["kinds"].values(), *data["charge"]["ride_down"].values()]
+        named = [*read.charge.kinds.values(), *read.charge.ride_down.values()]
         for names in named:
             for name in names:
                 if name not in results:
                     raise DataFileError(f"{PATH}: {name!r} is not one of [charge.results]")
-        for result in data["morale"]["results"]:
+        for result in read.morale.results:
             if result not in table("morale").legend:
                 raise DataFileError(f"{PATH}: morale result {result!r} is not in the morale table")
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise DataFileError(f"{PATH}: missing or malformed entry ({exc})") from None
     except RulesError as exc:
         raise DataFileError(f"{PATH}: {exc}") from None
-    return data
+    return read
 
 
 def table(table_id: str) -> Table:
@@ -95,7 +177,7 @@ def unit_classes() -> list[str]:
 def class_dice(unit_class: str, options: Mapping[str, str] | None = None) -> str:
     """The dice a unit of this class rolls, by option class_dice."""
     one_of("the unit class", unit_class, unit_classes())
-    return card()["class_dice"][options_of(options)["class_dice"]][unit_class]
+    return card().class_dice[options_of(options)["class_dice"]][unit_class]
 
 
 def modifier(table_id: str, row: str, **axes: str) -> Modifier:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NoReturn
+from typing import Literal, NoReturn
 
 from rules.dice import ENTERED, DiceRecord, DiceService, Modifier
 from rules.errors import RulesError
@@ -60,7 +60,7 @@ class FireSituation:
     distance: Fraction | int | float  # inches to the target
     stands: int | str | None = None  # small arms: 'half' or 1 and more
     tubes: int | None = None  # guns: tubes firing
-    ammunition: str = "ball"  # guns: ball or canister
+    ammunition: Literal["ball", "canister"] = "ball"  # guns
     ap: int | None = None  # guns: AP spent on this fire, 1-4 (None: the plain rate)
     additional_ammo: bool = False  # small arms: Add'l ammo pt.
     scrounging_ammo: bool = False
@@ -174,7 +174,7 @@ def fire_modifiers(s: FireSituation) -> list[Modifier]:
         "small_arms_at_artillery": not s.artillery and s.target_artillery,
     }
     if s.artillery:
-        rate = card()["fire"]["rate_of_fire"].get(str(s.ap if s.ap is not None else card()["fire"]["artillery_plain_ap"]))
+        rate = card().fire.rate_of_fire.get(str(s.ap if s.ap is not None else card().fire.artillery_plain_ap))
         if rate:
             rows[rate] = True
     out = [effect]
@@ -251,7 +251,7 @@ class FireCheck:
     def read(self, natural: int) -> str:
         """Casualty steps as printed (summed over the lines), or NE."""
         texts = [line.read(natural) for line in self.lines]
-        no_effect = card()["fire"]["no_effect"]
+        no_effect = card().fire.no_effect
         if no_effect in texts:
             return no_effect
         return str(sum(int(t) for t in texts))
@@ -267,17 +267,17 @@ def fire_check(s: FireSituation, options: Mapping[str, str] | None = None) -> Fi
     chosen = options_of(options)
     mods = tuple(fire_modifiers(s))
     zero = 0 if chosen["fire_roll_zero"] == "column" else 1
-    below = (zero, card()["fire"]["no_effect"])
-    dice = card()["dice"]["fire"]
+    below = (zero, card().fire.no_effect)
+    dice = card().dice.fire
     lines = tuple(
         TableRoll(f"fire ({s.weapon})", "fire", dice, mods, (("stands", line),), below=below)
         for line in fire_lines(s, options)
     )
     rng, _ = range_effect(s.weapon, s.distance, s.ammunition)
     if s.artillery:
-        base = s.ap if s.ap is not None else card()["fire"]["artillery_plain_ap"]
+        base = s.ap if s.ap is not None else card().fire.artillery_plain_ap
     else:
-        base = card()["fire"]["small_arms_ap"] + (1 if s.additional_ammo else 0)
+        base = card().fire.small_arms_ap + (1 if s.additional_ammo else 0)
     size = f"{s.tubes} tubes" if s.artillery else f"{s.stands} stands"
     return FireCheck(f"fire: {s.weapon}, {size} at {distance(s.distance)}\"", dice, mods, lines, rng, base)
 
@@ -294,7 +294,7 @@ class FireOutcome:
 
     @property
     def steps(self) -> int:
-        return 0 if self.text == card()["fire"]["no_effect"] else int(self.text)
+        return 0 if self.text == card().fire.no_effect else int(self.text)
 
     @property
     def ap_spent(self) -> int:
@@ -311,8 +311,8 @@ def resolve_fire(
 ) -> FireOutcome:
     """Roll the fire, read the casualty steps and the AP spent."""
     check = fire_check(s, options)
-    ammo = card()["fire"]
-    again = [ammo["natural_roll_again"]]
+    ammo = card().fire
+    again = [ammo.natural_roll_again]
     if entered is not None and reroll_entered is not None and list(entered) != again:
         _refuse(f"a second die is rolled only on a natural {again[0]}, not on {list(entered)}")
     if dice.mode == ENTERED and entered is not None and list(entered) == again and reroll_entered is None:
@@ -320,9 +320,9 @@ def resolve_fire(
     record = dice.roll(check.dice, check.purpose, check.modifiers, entered=entered)
     natural = record.result - record.modifier_total
     extra, reroll = 0, None
-    if natural == ammo["natural_extra_ap"]:
-        extra = ammo["extra_ap"]
-    elif natural == ammo["natural_roll_again"]:
+    if natural == ammo.natural_extra_ap:
+        extra = ammo.extra_ap
+    elif natural == ammo.natural_roll_again:
         reroll = dice.roll(table("ammunition_reroll").dice or "1d10", "ammunition: a natural 10, roll again", entered=reroll_entered)
         extra = table("ammunition_reroll").lookup(roll=reroll.result).number
     return FireOutcome(check, record, natural, record.result, check.read(natural), extra, reroll)
@@ -348,7 +348,7 @@ def fire_discipline_check(unit_class: str, situation: str = "normal", options: M
     """The Fire Discipline roll, by situation (normal, smoke, firefight); its dice by option unstated_dice."""
     one_of("the fire discipline situation", situation, values_of("fire_discipline", "situation"))
     chosen = options_of(options)
-    dice = class_dice(unit_class, options) if chosen["unstated_dice"] == "class_dice" else card()["dice"]["unstated"]
+    dice = class_dice(unit_class, options) if chosen["unstated_dice"] == "class_dice" else card().dice.unstated
     return TableRoll(f"fire discipline ({unit_class}, {situation})", "fire_discipline", dice, axes=(("situation", situation),))
 
 

@@ -63,8 +63,8 @@ def initiative_odds(first: Commander, second: Commander, options: Mapping[str, s
     dice are equal, and that the turn ends (unmodified total of 17 or more)."""
     a = _total(initiative_modifiers(first, options))
     b = _total(initiative_modifiers(second, options))
-    die = roll_distribution(card()["dice"]["initiative"])
-    ends = card()["initiative"]["turn_ends_at"]
+    die = roll_distribution(card().dice.initiative)
+    ends = card().initiative.turn_ends_at
     out = {FIRST: Fraction(0), SECOND: Fraction(0), "equal": Fraction(0), "turn_ends": Fraction(0)}
     for x, px in die.items():
         for y, py in die.items():
@@ -103,14 +103,14 @@ def roll_initiative(
     if tie == "holder_keeps" and holder is None:
         raise RulesError("option initiative_tie = holder_keeps needs the side that holds the initiative")
     mods_a, mods_b = initiative_modifiers(first, options), initiative_modifiers(second, options)
-    spec = card()["dice"]["initiative"]
+    spec = card().dice.initiative
     for entered in (first_entered, second_entered):
         if entered is not None:
             Dice.parse(spec).check_entered(entered)
     ra = dice.roll(spec, f"initiative: {first.name or 'first commander'}", mods_a, entered=first_entered)
     rb = dice.roll(spec, f"initiative: {second.name or 'second commander'}", mods_b, entered=second_entered)
     natural = (ra.result - ra.modifier_total) + (rb.result - rb.modifier_total)
-    ends = natural >= card()["initiative"]["turn_ends_at"]
+    ends = natural >= card().initiative.turn_ends_at
     if ra.result != rb.result:
         return InitiativeOutcome(ra, rb, FIRST if ra.result > rb.result else SECOND, ends, False)
     if tie == "holder_keeps":

@@ -90,7 +90,7 @@ def morale_modifiers(situation: MoraleSituation, options: Mapping[str, str] | No
     chosen = options_of(options)
     losses = percent(situation.losses_percent, "the losses")
     applies = {flag: getattr(situation, flag) for flag in _FLAGS}
-    applies["losses_50"] = losses >= card()["morale"]["losses_modifier_percent"]
+    applies["losses_50"] = losses >= card().morale.losses_modifier_percent
     applies["flanks_covered"] = situation.flanks_covered
     applies[situation.cover] = True
     applies["downhill"] = situation.downhill
@@ -133,18 +133,18 @@ def morale_effect(result: str, enemy_in_good_order_within: float | Fraction | No
     """The effect of a morale result. For Surr, the distance in inches to the nearest
     enemy Inf./Cav. in good order (None: none on the table): within 2" the unit
     surrenders, otherwise it routs."""
-    results = card()["morale"]["results"]
+    results = card().morale.results
     one_of("a morale result", result, list(results))
     entry = results[result]
-    if "otherwise" in entry:
-        reach = card()["morale"]["surrender_within"]
+    if entry.otherwise is not None:
+        reach = card().morale.surrender_within
         near = enemy_in_good_order_within is not None and distance(enemy_in_good_order_within) <= reach
         if not near:
-            rout = morale_effect(entry["otherwise"])
+            rout = morale_effect(entry.otherwise)
             return MoraleEffect(result, rout.status, rout.move, rout.duration, routs_instead=True)
-    move = cell_text("morale_loss_move", result=entry["move"]) if "move" in entry else None
-    duration = cell_text("morale_duration", status=entry["duration"]) if "duration" in entry else None
-    return MoraleEffect(result, entry.get("status"), move, duration)
+    move = cell_text("morale_loss_move", result=entry.move) if entry.move is not None else None
+    duration = cell_text("morale_duration", status=entry.duration) if entry.duration is not None else None
+    return MoraleEffect(result, entry.status, move, duration)
 
 
 @dataclass(frozen=True)
@@ -194,7 +194,7 @@ def break_point(unit_class: str) -> Fraction:
 def morale_checks_due(event: MoraleEvent, options: Mapping[str, str] | None = None) -> list[str]:
     """The card's reasons, in its words, why this unit must check morale now (none: no check)."""
     chosen = options_of(options)
-    words = card()["morale"]["checks"]
+    words = card().morale.checks
     one_of("the side fired on from", event.fired_from, ("front", "flank", "rear"))
     before = percent(event.losses_before_percent, "the losses before")
     after = percent(event.losses_after_percent, "the losses after")
@@ -207,9 +207,9 @@ def morale_checks_due(event: MoraleEvent, options: Mapping[str, str] | None = No
         "break_point": event.hit and losses_at_hit >= point,
         "flank_or_rear_fire": event.fired_on
         and event.fired_from != "front"
-        and event.fire_range in card()["morale"]["flank_fire_ranges"],
-        "friend_breaks": friend is not None and distance(friend) <= card()["morale"]["friend_breaks_within"],
-        "fired_on_after_half": event.fired_on and before >= card()["morale"]["fired_on_after_percent"],
+        and event.fire_range in card().morale.flank_fire_ranges,
+        "friend_breaks": friend is not None and distance(friend) <= card().morale.friend_breaks_within,
+        "fired_on_after_half": event.fired_on and before >= card().morale.fired_on_after_percent,
         "passed_through": event.passed_through_by_disordered,
     }
     return [words[reason] for reason, applies in due.items() if applies]
@@ -219,7 +219,7 @@ def crash_through_check(situation: MoraleSituation, options: Mapping[str, str] |
     """The Crash Through roll: its dice by option unstated_dice, its modifiers by
     option crash_through_modifiers."""
     chosen = options_of(options)
-    dice = class_dice(situation.unit_class, options) if chosen["unstated_dice"] == "class_dice" else card()["dice"]["unstated"]
+    dice = class_dice(situation.unit_class, options) if chosen["unstated_dice"] == "class_dice" else card().dice.unstated
     mods = morale_modifiers(situation, options) if chosen["crash_through_modifiers"] == "morale" else []
     return TableRoll(
         purpose=f"crash through ({situation.unit_class})",

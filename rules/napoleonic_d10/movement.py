@@ -81,27 +81,27 @@ def best_result(rating: str) -> str:
     tab = table("movement")
     column = tab.columns.index_of(rating)  # type: ignore[union-attr]
     printed = [row[column] for row in tab.cells if row[column]]
-    effects = card()["movement"]["effects"]
+    effects = card().movement.effects
     return max(printed, key=lambda text: Fraction(effects.get(text, text)))
 
 
 def movement_check(s: MovementSituation, options: Mapping[str, str] | None = None) -> TableRoll:
     """The movement roll: class dice plus modifiers, read by the CO's rating; a natural 2 is NM."""
-    mv = card()["movement"]
+    mv = card().movement
     return TableRoll(
         purpose=f"movement ({s.unit_class}, {s.rating} CO)",
         table="movement",
         dice=class_dice(s.unit_class, options),
         modifiers=tuple(movement_modifiers(s)),
         axes=(("rating", s.rating),),
-        naturals=((mv["natural_no_move"], mv["no_move"]),),
+        naturals=((mv.natural_no_move, mv.no_move),),
         blank=best_result(s.rating),
     )
 
 
 def effect_fraction(result: str) -> Fraction:
     """The share of its distance a unit moves for a movement result (1.25, Full, 3/4, 1/2, NM)."""
-    effects = card()["movement"]["effects"]
+    effects = card().movement.effects
     one_of("a movement result", result, list(effects))
     return Fraction(effects[result])
 
@@ -129,7 +129,7 @@ def artillery_move(gun: str, move: str, result: str = "Full") -> ArtilleryMove:
     one_of("the move", move, values_of("artillery_movement", "move"))
     printed = cell_text("artillery_movement", gun=gun, move=move)
     if printed == "as foot":
-        foot = artillery_move(card()["movement"]["as_foot"][gun], move, result)
+        foot = artillery_move(card().movement.as_foot[gun], move, result)
         return ArtilleryMove(f"{printed} ({foot.printed})", foot.inches, foot.ap)
     if printed == "NA":
         return ArtilleryMove(printed, None, None)

@@ -43,7 +43,7 @@ def read_state(text: str) -> State:
         if not m:
             raise ValueError(f"{text!r} is not a result of the card")
         if m["state"] != NO_EFFECT:
-            state = card()["states"].get(m["state"], m["state"])
+            state = card().states.get(m["state"], m["state"])
         number = int(m["number"]) if m["number"] else None
     return State(text, smoke, state, number)
 

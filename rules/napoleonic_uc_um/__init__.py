@@ -28,8 +28,11 @@ English of a term (UC, rupture...). The procedures:
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rules.errors import RulesError
 from rules.napoleonic_uc_um.data import RULESET, check_value, english, factors, label
+from rules.registry import RuleSet
 
 
 def quality(text: str) -> tuple[str, str]:
@@ -42,4 +45,12 @@ def quality(text: str) -> tuple[str, str]:
     return experience, temperament
 
 
-__all__ = ["RULESET", "english", "factors", "label", "quality"]
+__all__ = ["PLUGIN", "RULESET", "english", "factors", "label", "quality"]
+
+# The rule set as a plug-in: pyproject.toml names this object under "adjutant.rulesets".
+PLUGIN = RuleSet(
+    id="napoleonic_uc_um",
+    title="UC/UM rules (French card)",
+    folder=Path(__file__).parent,
+    resolver="rules.napoleonic_uc_um.resolver:RESOLVER",
+)

@@ -1,24 +1,29 @@
-"""The card's numbers and factor rules (modifiers.toml) and terms (terms.toml), checked
+"""The card's numbers and factor rules (rules.toml) and terms (terms.toml), checked
 on load against the tables, so that a factor named in one file exists in the other."""
 
 from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import ValidationError
 
 from rules.errors import RulesError
 from rules.loader import DataFileError, get_table
+from rules.schema import Frozen, refusal
 
 RULESET = "napoleonic_uc_um"
 HERE = Path(__file__).parent
-MODIFIERS = HERE / "modifiers.toml"
+PATH = HERE / "rules.toml"
 TERMS = HERE / "terms.toml"
 
 ARMS = ("infantry", "cavalry", "artillery")
-# The three modifier tables and the section of modifiers.toml describing their factors.
+# The three modifier tables and the section of rules.toml describing their factors.
 FACTOR_TABLES = {"fire": "fire_modifiers", "melee": "melee_modifiers", "morale": "morale_modifiers"}
 
 
@@ -27,7 +32,7 @@ class Factor:
     """One factor of a modifier table: its card words, English label, value and limits."""
 
     id: str
-    check: str  # fire, melee or morale
+    check: Literal["fire", "melee", "morale"]
     printed: str  # the factor as printed, French
     english: str
     value: int
@@ -48,22 +53,103 @@ class Factor:
         return f"{self.printed} ({self.english})"
 
 
-@dataclass(frozen=True)
-class Card:
-    """modifiers.toml, read once."""
+class _Section(Frozen):
+    printed: str | tuple[str, ...] = ()  # the card's words
+    notes: tuple[str, ...] = ()  # the readings taken where the card is unclear
 
-    raw: dict
-    factors: dict[str, dict[str, Factor]]  # check -> id -> factor
 
-    def section(self, name: str) -> dict:
-        return self.raw[name]
+class DiceSpec(_Section):
+    sides: int
+
+
+class ToHit(_Section):
+    always_hits: int
+
+
+class MoraleTest(_Section):
+    always_passes: int
+    always_fails: int
+    steps: tuple[str, ...]  # the steps of the sequence that call for a test
+
+
+class Effectiveness(_Section):
+    reduced: int
+
+
+class Weapons(_Section):
+    artillery: tuple[str, ...]
+    artillery_cell: str  # how the artillery rows print their effectiveness
+
+
+class Distances(_Section):
+    """In cm."""
+
+    charge_reach: int
+    advance_after_melee: int
+    priority_close: int
+    priority_artillery_general: int
+    melee_later_rounds: int
+
+
+class LossTest(_Section):
+    numerator: int
+    denominator: int
+
+
+class ChargeSteps(_Section):
+    """The steps of the sequence of play a charge runs through."""
+
+    not_cumulative: tuple[str, ...]
+    foot_charging_cavalry: str
+    charged: str
+    chargers: str
+    melee: str
+    after_melee: str
+    pursuit: str
+    new_contact: str
+
+
+class Words(_Section):
+    """The card's French words for results, as the log shows them."""
+
+    hit: str
+    hits: str
+    save: str
+    saves: str
+    loss: str
+    losses: str
+    passed: str
+    failed: str
+    rout: str
+    fall_back: str
+    fight_on: str
+
+
+class Card(Frozen):
+    """rules.toml as typed frozen objects, with the factors of the three modifier tables."""
+
+    source: str
+    dice: DiceSpec
+    to_hit: ToHit
+    morale_test: MoraleTest
+    effectiveness: Effectiveness
+    weapons: Weapons
+    distances: Distances
+    loss_test: LossTest
+    charge: ChargeSteps
+    words: Words
+    # the factor descriptions as written (checked against their tables into `factors`)
+    fire: Mapping[str, Mapping[str, Any]]
+    melee: Mapping[str, Mapping[str, Any]]
+    morale: Mapping[str, Mapping[str, Any]]
+    factors: Mapping[str, Mapping[str, Factor]] = {}  # check -> id -> factor
 
 
 def cell_value(text: str) -> int:
     """A printed modifier as a number: '- 2' is -2, '+ 1' is 1, '- 1/flanc' is -1."""
     m = re.match(r"^([+-]?\d+)", "".join(text.split()))
     if not m:
-        raise DataFileError(f"{MODIFIERS}: {text!r} is not a printed modifier")
+        raise DataFileError(f"{PATH}: {text!r} is not a printed modifier")
     return int(m[1])
 
 
@@ -91,10 +177,15 @@ def _factor(check: str, factor_id: str, raw: dict) -> Factor:
 
 @cache
 def card() -> Card:
+    """rules.toml, read once: an unknown or missing key is one sentence."""
     try:
-        raw = tomllib.loads(MODIFIERS.read_text(encoding="utf-8"))
+        raw = tomllib.loads(PATH.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise DataFileError(f"{MODIFIERS}: cannot be read as TOML ({exc})") from None
+        raise DataFileError(f"{PATH}: cannot be read as TOML ({exc})") from None
+    try:
+        read = Card.model_validate(raw)
+    except ValidationError as exc:
+        raise DataFileError(refusal(PATH, exc, Card)) from None
     factors: dict[str, dict[str, Factor]] = {}
     for check, table_id in FACTOR_TABLES.items():
         described = raw.get(check, {})
@@ -102,18 +193,18 @@ def card() -> Card:
         if sorted(described) != sorted(table_ids):
             missing = set(table_ids) ^ set(described)
             raise DataFileError(
-                f"{MODIFIERS}: [{check}] must describe exactly the factors of table {table_id}; "
+                f"{PATH}: [{check}] must describe exactly the factors of table {table_id}; "
                 f"check {', '.join(sorted(map(str, missing)))}"
             )
         try:
             factors[check] = {str(f): _factor(check, str(f), described[f]) for f in table_ids}
         except RulesError as exc:
-            raise DataFileError(f"{MODIFIERS}: [{check}] {exc}") from None
+            raise DataFileError(f"{PATH}: [{check}] {exc}") from None
         for factor in factors[check].values():
             for other in factor.implies + factor.excludes:
                 if other not in factors[check]:
-                    raise DataFileError(f"{MODIFIERS}: {check}.{factor.id} names unknown factor {other}")
-    return Card(raw, factors)
+                    raise DataFileError(f"{PATH}: {check}.{factor.id} names unknown factor {other}")
+    return read.model_copy(update={"factors": factors})
 
 
 def factors(check: str) -> list[Factor]:

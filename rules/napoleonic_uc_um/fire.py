@@ -14,10 +14,10 @@ from fractions import Fraction
 from rules.dice import DiceRecord, DiceService
 from rules.errors import RulesError
 from rules.loader import get_table
-from rules.napoleonic_uc_um import checks
-from rules.napoleonic_uc_um.checks import Check, Result
+from rules.napoleonic_uc_um import rolls
 from rules.napoleonic_uc_um.data import RULESET, card, check_value, label, needed
 from rules.napoleonic_uc_um.movement import turn_actions
+from rules.napoleonic_uc_um.rolls import Check, Result
 from rules.napoleonic_uc_um.troops import Troop
 from rules.options import resolve_options
 
@@ -43,7 +43,7 @@ def reach(weapon: str) -> Reach:
 
 
 def is_artillery(weapon: str) -> bool:
-    return weapon in card().section("weapons")["artillery"]
+    return weapon in card().weapons.artillery
 
 
 @dataclass(frozen=True)
@@ -67,14 +67,14 @@ def effectiveness(
     check_value("artillery_effectiveness", "experience", experience, "experience")
     cell = get_table(RULESET, "weapons").lookup(weapon=weapon, stat="effectiveness").text
     reasons = [f"{label('weapons', 'weapon', weapon)}: Efficacité {cell}"]
-    if cell == card().section("weapons")["artillery_cell"]:
+    if cell == card().weapons.artillery_cell:
         printed = int(get_table(RULESET, "artillery_effectiveness").lookup(experience=experience).text)
         reasons.append(f"{label('artillery_effectiveness', 'experience', experience)} = {printed}")
     else:
         printed = int(cell)
     value = printed
     why = [w for w, hit in (("moved", moved), ("changed formation", changed_formation), ("disordered", disordered)) if hit]
-    reduced = card().section("effectiveness")["reduced"]
+    reduced = card().effectiveness.reduced
     if why and printed > reduced:
         value = reduced
         reasons.append(f"Efficacité = {reduced}: the firer {' and '.join(why)} (*)")
@@ -126,9 +126,9 @@ def fire_check(situation: FireSituation, options: Mapping[str, str] | None = Non
         "firer_disordered": int(s.disordered),
         "firer_moved_effectiveness_one": int(s.moved and moved_one == 1),
     }
-    applied = checks.apply_factors("fire", s.factors, derived=derived, weapon=s.weapon)
+    applied = rolls.apply_factors("fire", s.factors, derived=derived, weapon=s.weapon)
     need = base + sum(a.value for a in applied)
-    target = checks.hit_target(need, chosen["natural_one_to_hit"] == "always_misses")
+    target = rolls.hit_target(need, chosen["natural_one_to_hit"] == "always_misses")
     per_ec = chosen["fire_dice"] == "per_ec"
     dice = eff.value * (s.firing_ec if per_ec else 1)
     notes = eff.reasons + (
@@ -142,20 +142,20 @@ def fire_check(situation: FireSituation, options: Mapping[str, str] | None = Non
         need=need,
         target=target,
         dice=dice,
-        odds=checks.pool_odds(dice, target),
+        odds=rolls.pool_odds(dice, target),
         notes=notes,
     )
 
 
 def hits_result(check: Check, record: DiceRecord, hits: int) -> Result:
     """Hits in the card's words ('touches')."""
-    words = card().section("words")
+    words = card().words
     return Result(
         check,
         record,
         hits,
-        checks.pluriel(hits, words["hit"], words["hits"]),
-        checks.plural(hits, "hit", "hits"),
+        rolls.pluriel(hits, words.hit, words.hits),
+        rolls.plural(hits, "hit", "hits"),
     )
 
 
@@ -165,7 +165,7 @@ def roll_fire(
     """Roll the fire dice; the result is the number of hits ('touches')."""
     if check.kind != "fire":
         raise RulesError(f"roll_fire rolls a fire check, not a {check.kind} check")
-    record, hits = checks.roll(check, service, "fire", entered=entered, by=by)
+    record, hits = rolls.roll(check, service, "fire", entered=entered, by=by)
     return hits_result(check, record, hits)
 
 
@@ -182,7 +182,7 @@ def save_check(attack: str, hits: int) -> Check:
         need=base,
         target=base,
         dice=hits,
-        odds=checks.pool_odds(hits, base),
+        odds=rolls.pool_odds(hits, base),
         notes=(f"{hits} hits: one save die each",),
     )
 
@@ -193,17 +193,17 @@ def roll_save(
     """Roll the saves; `extra['losses']` is the hits not saved ('pertes')."""
     if check.kind != "save":
         raise RulesError(f"roll_save rolls a save check, not a {check.kind} check")
-    record, saved = checks.roll(check, service, "saves", entered=entered, by=by)
+    record, saved = rolls.roll(check, service, "saves", entered=entered, by=by)
     lost = check.dice - saved
-    words = card().section("words")
-    text = f"{checks.pluriel(saved, words['save'], words['saves'])}, {checks.pluriel(lost, words['loss'], words['losses'])}"
-    english = f"{checks.plural(saved, 'save', 'saves')}, {checks.plural(lost, 'loss', 'losses')}"
+    words = card().words
+    text = f"{rolls.pluriel(saved, words.save, words.saves)}, {rolls.pluriel(lost, words.loss, words.losses)}"
+    english = f"{rolls.plural(saved, 'save', 'saves')}, {rolls.plural(lost, 'loss', 'losses')}"
     return Result(check, record, saved, text, english, {"losses": lost})
 
 
 def fire_loss_odds(check: Check) -> dict[int, Fraction]:
     """Exact chance of each number of losses from this fire after the target's saves."""
-    return checks.loss_odds(check, needed("save", "attack", "fire", "attack"))
+    return rolls.loss_odds(check, needed("save", "attack", "fire", "attack"))
 
 
 def fire_factors(
@@ -267,7 +267,7 @@ def priority_targets(candidates: Sequence[Candidate], *, artillery_with_general:
     """
     if not candidates:
         raise RulesError("there is no enemy unit to fire at")
-    close = card().section("distances")["priority_close"]
+    close = card().distances.priority_close
     table = get_table(RULESET, "fire_priority")
     for c in candidates:
         if c.distance_cm < 0:

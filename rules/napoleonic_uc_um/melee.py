@@ -15,10 +15,10 @@ from fractions import Fraction
 from rules.dice import DiceService
 from rules.errors import RulesError
 from rules.loader import get_table
-from rules.napoleonic_uc_um import checks
-from rules.napoleonic_uc_um.checks import Check, Result
+from rules.napoleonic_uc_um import rolls
 from rules.napoleonic_uc_um.data import ARMS, RULESET, card, label, needed
 from rules.napoleonic_uc_um.fire import effectiveness, hits_result
+from rules.napoleonic_uc_um.rolls import Check, Result
 from rules.napoleonic_uc_um.troops import Troop
 from rules.options import resolve_options
 
@@ -97,7 +97,7 @@ def melee_check(situation: MeleeSituation, options: Mapping[str, str] | None = N
         raise RulesError(f"at least one element must fight, not {s.elements}")
     if s.round_number < 1:
         raise RulesError(f"melee rounds start at 1, not {s.round_number}")
-    applied = checks.apply_factors(
+    applied = rolls.apply_factors(
         "melee",
         s.factors,
         derived={"disordered": int(s.disordered)},
@@ -106,7 +106,7 @@ def melee_check(situation: MeleeSituation, options: Mapping[str, str] | None = N
         round_number=s.round_number,
     )
     need = base + sum(a.value for a in applied)
-    target = checks.hit_target(need, chosen["natural_one_to_hit"] == "always_misses")
+    target = rolls.hit_target(need, chosen["natural_one_to_hit"] == "always_misses")
     if chosen["melee_dice"] == "weapon_effectiveness":
         if s.weapon is None:
             raise RulesError("the option melee_dice = weapon_effectiveness needs the unit's weapon")
@@ -123,7 +123,7 @@ def melee_check(situation: MeleeSituation, options: Mapping[str, str] | None = N
         need=need,
         target=target,
         dice=s.elements * per,
-        odds=checks.pool_odds(s.elements * per, target),
+        odds=rolls.pool_odds(s.elements * per, target),
         notes=notes,
     )
 
@@ -134,13 +134,13 @@ def roll_melee(
     """Roll the melee dice; the result is the number of hits ('touches')."""
     if check.kind != "melee":
         raise RulesError(f"roll_melee rolls a melee check, not a {check.kind} check")
-    record, hits = checks.roll(check, service, "melee", entered=entered, by=by)
+    record, hits = rolls.roll(check, service, "melee", entered=entered, by=by)
     return hits_result(check, record, hits)
 
 
 def melee_loss_odds(check: Check) -> dict[int, Fraction]:
     """Exact chance of each number of losses from these melee dice after the enemy's saves."""
-    return checks.loss_odds(check, needed("save", "attack", "melee", "attack"))
+    return rolls.loss_odds(check, needed("save", "attack", "melee", "attack"))
 
 
 def melee_factors(

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 from rules.dice import DiceService
 from rules.errors import RulesError
-from rules.napoleonic_uc_um import checks
-from rules.napoleonic_uc_um.checks import Check, Result
+from rules.napoleonic_uc_um import rolls
 from rules.napoleonic_uc_um.data import ARMS, RULESET, card, check_value, label, needed
+from rules.napoleonic_uc_um.rolls import Check, Result
 from rules.napoleonic_uc_um.troops import Troop
 from rules.options import resolve_options
 
@@ -49,17 +49,17 @@ def morale_check(situation: MoraleSituation, options: Mapping[str, str] | None =
     base = needed("morale", "temperament", s.temperament, "temperament")
     if s.arm not in ARMS:
         raise RulesError(f"arm {s.arm!r} is not on the card; it is infantry, cavalry or artillery")
-    steps = card().section("morale_test")["steps"]
+    steps = card().morale_test.steps
     if s.step not in steps:
         raise RulesError(f"step {s.step!r} calls for no morale test; the tests are at steps {', '.join(steps)}")
     if s.facing not in FACINGS:
         raise RulesError(f"facing {s.facing!r} is front, flank or rear")
-    applied = checks.apply_factors(
+    applied = rolls.apply_factors(
         "morale", s.factors, derived={"artillery_flank_covered": s.covered_flanks}, arm=s.arm, facing=s.facing
     )
     need = base + sum(a.value for a in applied)
-    target = checks.morale_target(need)
-    rules = card().section("morale_test")
+    target = rolls.morale_target(need)
+    rules = card().morale_test
     return Check(
         kind="morale",
         base=base,
@@ -68,8 +68,8 @@ def morale_check(situation: MoraleSituation, options: Mapping[str, str] | None =
         need=need,
         target=target,
         dice=1,
-        odds=checks.pool_odds(1, target),
-        notes=(f"a {rules['always_passes']} always passes, a {rules['always_fails']} always fails",),
+        odds=rolls.pool_odds(1, target),
+        notes=(f"a {rules.always_passes} always passes, a {rules.always_fails} always fails",),
         step=s.step,
     )
 
@@ -86,19 +86,19 @@ def roll_morale(
     if check.kind != "morale":
         raise RulesError(f"roll_morale rolls a morale check, not a {check.kind} check")
     chosen = resolve_options(RULESET, options)
-    record, passed = checks.roll(check, service, f"morale test (step {check.step})", entered=entered, by=by)
-    words = card().section("words")
-    after_melee = check.step == card().section("charge")["after_melee"]
+    record, passed = rolls.roll(check, service, f"morale test (step {check.step})", entered=entered, by=by)
+    words = card().words
+    after_melee = check.step == card().charge.after_melee
     if passed:
         if after_melee:
-            text = f"{words['passed']}: {words['fall_back']} ou {words['fight_on']} (allez à (c))"
+            text = f"{words.passed}: {words.fall_back} ou {words.fight_on} (allez à (c))"
             english = "passed: fall back, or fight on (go to (c))"
         else:
-            text, english = words["passed"], "passed"
+            text, english = words.passed, "passed"
     elif after_melee or chosen["failed_test_effect"] == "rupture":
-        text, english = f"{words['failed']}: {words['rout']}", "failed: rout"
+        text, english = f"{words.failed}: {words.rout}", "failed: rout"
     else:
-        text, english = words["failed"], "failed: the umpire decides the effect"
+        text, english = words.failed, "failed: the umpire decides the effect"
     return Result(check, record, passed, text, english, {"passed": bool(passed)})
 
 
@@ -148,8 +148,8 @@ def must_test(lost: int, strength: int) -> bool:
     its UM ('+ de la moitié'), tests."""
     if strength < 1 or not 0 <= lost <= strength:
         raise RulesError(f"losses must be between 0 and the strength ({strength}), not {lost}")
-    rule = card().section("loss_test")
-    return lost * rule["denominator"] > strength * rule["numerator"]
+    rule = card().loss_test
+    return lost * rule.denominator > strength * rule.numerator
 
 
 def formation_temperament(temperaments: Sequence[str], options: Mapping[str, str] | None = None) -> str:

@@ -141,4 +141,4 @@ def may_charge(distance_to_enemy_cm: float) -> bool:
     """Step 3.2: 'Charge pour les UC qui sont à 5 cm d'un ennemi' (5 cm or less)."""
     if distance_to_enemy_cm < 0:
         raise RulesError(f"a distance cannot be negative ({distance_to_enemy_cm} cm)")
-    return Fraction(str(distance_to_enemy_cm)) <= card().section("distances")["charge_reach"]
+    return Fraction(str(distance_to_enemy_cm)) <= card().distances.charge_reach

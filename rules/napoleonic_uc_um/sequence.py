@@ -66,16 +66,16 @@ def charge_tests(
     cavalry frontally, (b) for a charged UC, never both by default ('*** Non cumulable',
     option non_cumulable: the first in the sequence is taken), then the chargers' test
     for a charging UC."""
-    rules = card().section("charge")
+    rules = card().charge
     tests = []
     if charging and on_foot and charging_cavalry_frontally:
-        tests.append(rules["foot_charging_cavalry"])
+        tests.append(rules.foot_charging_cavalry)
     if charged:
-        tests.append(rules["charged"])
+        tests.append(rules.charged)
     if resolve_options(RULESET, options)["non_cumulable"] == "one_test":
         tests = tests[:1]  # the two *** tests are not cumulative
     if charging:
-        tests.append(rules["chargers"])
+        tests.append(rules.chargers)
     return tuple(tests)
 
 
@@ -100,10 +100,10 @@ def melee_winner(outcomes: Mapping[str, str]) -> str | None:
 def after_pursuit(new_contact: bool) -> str:
     """Step 3.11: a new contact goes back to (a); otherwise the other UC of the UM may
     advance (10 cm). Returns the next step's id."""
-    rules = card().section("charge")
-    return rules["foot_charging_cavalry"] if new_contact else next_step(rules["new_contact"]).id
+    rules = card().charge
+    return rules.foot_charging_cavalry if new_contact else next_step(rules.new_contact).id
 
 
 def advance_after_melee_cm() -> int:
     """'sinon les autres UC du UM peuvent avancer 10cm'."""
-    return int(card().section("distances")["advance_after_melee"])
+    return card().distances.advance_after_melee

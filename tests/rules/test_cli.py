@@ -100,15 +100,15 @@ def test_the_console_script_bad_input_has_no_traceback():
 
 
 def test_odds_of_a_table_that_is_read_not_rolled_say_so(capsys):
-    from rules.cli import main
+    from tui.cli import main
 
-    assert main(["odds", "kallistra_acw", "movement", "arm=infantry", "formation=line"]) == 2
+    assert main(["rules", "odds", "kallistra_acw", "movement", "arm=infantry", "formation=line"]) == 2
     err = capsys.readouterr().err
     assert "table movement is read, not rolled against" in err and "Traceback" not in err
 
 
 def test_odds_of_a_card_that_names_its_die(capsys):
-    from rules.cli import main
+    from tui.cli import main
 
-    assert main(["odds", "napoleonic_13phase", "morale", "class=veteran"]) == 0
+    assert main(["rules", "odds", "napoleonic_13phase", "morale", "class=veteran"]) == 0
     assert "5 or less on 1d6" in capsys.readouterr().out

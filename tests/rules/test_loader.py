@@ -134,3 +134,36 @@ def test_a_named_axis_mixing_numbers_and_words_takes_typed_values():
 
     axis = Axis("stands", "Stands", (Band("Half", names=("half",)), Band("1", names=(1,)), Band("2", names=(2,))))
     assert axis.coerce("half") == "half" and axis.coerce("2") == 2
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (('printed = "2 1 2*"', 'prnted = "2 1 2*"'),
+         "table demo: unknown key 'prnted' in [[row]] 2 (the keys there are band, cells, printed, page)"),
+        (('dice = "1d6"', 'dice = "1d6"\ncard_note = ["a"]'),
+         "table demo: unknown key 'card_note' (the keys there are id, title, source, rows, columns"),
+        (('axis = "sp"', 'axis = "sp"\nlable = "SP"'),
+         "table demo: unknown key 'lable' in [columns] (the keys there are axis, label, bands)"),
+        # a required key misspelt: both the key missing and the key unknown are named
+        (("[source]\nfile", "[source]\nfiel"),
+         "table demo: the table needs [source] with file and heading; unknown key 'fiel' in [source]"),
+        (('[rows]\naxis = "roll"', '[rows]\naxis = "roll"\n[[rows.band]]\nlabel = "x"'), "unknown key 'band' in [rows]"),
+        (('dice = "1d6"', 'dice = "1d6"\ntarget = "above"'), "target is one of more_than, at_least, at_most, not 'above'"),
+    ],
+)
+def test_a_key_the_schema_does_not_know_is_refused_with_its_name(tmp_path, change, message):
+    old, new = change
+    assert old in GOOD
+    path = write(tmp_path, GOOD.replace(old, new, 1))
+    with pytest.raises(DataFileError) as err:
+        load_table(path, "demo_rules")
+    assert str(err.value).startswith(f"{path}: ") and message in str(err.value)
+
+
+def test_every_shipped_table_passes_the_schema():
+    from rules import registry
+    from rules.loader import load_ruleset
+
+    for ruleset in registry.ruleset_ids():
+        assert load_ruleset(ruleset)

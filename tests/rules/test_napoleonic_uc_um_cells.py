@@ -14,7 +14,7 @@ from fractions import Fraction
 import pytest
 
 from rules import RulesError, get_table, lookup
-from rules.napoleonic_uc_um.checks import pool_odds
+from rules.napoleonic_uc_um.rolls import pool_odds
 from tests.rules.cards import NAPOLEONIC_UC_UM, card_text, needs_card
 
 RS = "napoleonic_uc_um"

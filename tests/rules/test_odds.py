@@ -126,8 +126,8 @@ def test_a_bare_number_is_met_as_its_table_says():
 
 
 def test_the_rules_command_reads_the_response_to_charge_as_the_card_does(capsys):
-    from rules.cli import main
+    from tui.cli import main
 
-    assert main(["odds", "kallistra_acw", "stand", "class=elite", "--json"]) == 0
+    assert main(["rules", "odds", "kallistra_acw", "stand", "class=elite", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["dice"] == "1d6" and out["results"][0] == {"text": "success", "probability": "2/3", "float": 2 / 3}

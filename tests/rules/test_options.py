@@ -74,7 +74,7 @@ def test_rules_show_refuses_an_unknown_rule_set_in_one_line(capsys):
 
 
 def test_allemagne1813_modifiers_quote_only_the_card():
-    """modifiers.toml's `printed` lines are the card's words (its bullets and tabs aside)."""
+    """rules.toml's `printed` lines are the card's words (its bullets and tabs aside)."""
     skip_without_card(CARD_OF["allemagne1813"])
     # the text copy's bullets ('•') fall anywhere, even inside '(• *)'
     printed = squash(card_text(CARD_OF["allemagne1813"]).replace("•", " ")).replace("( ", "(")
@@ -102,3 +102,19 @@ def test_every_tables_card_notes_are_the_cards_words(ruleset):
     for table in load_ruleset(ruleset).values():
         for note in table.card_notes:
             assert squash(note) in printed, (table.id, note)
+
+
+def test_an_options_file_with_a_misspelt_key_is_refused_with_its_name(tmp_path, monkeypatch):
+    import rules.options as options_module
+    from rules.loader import DataFileError
+
+    path = tmp_path / "options.toml"
+    path.write_text('[[option]]\nid = "rounds"\ntitle = "Rounds"\ndefault = "a"\nreason = "r"\nsource = "s"\n'
+                    'choices = { a = "A" }\ncards = "the card\'s words"\n', encoding="utf-8")
+    monkeypatch.setattr(options_module, "data_file", lambda ruleset, name: tmp_path / name)
+    options_module.load_options.cache_clear()
+    try:
+        with pytest.raises(DataFileError, match=r"options.toml: option rounds: unknown key 'cards' \(the keys there are id, "):
+            options_module.load_options("demo")
+    finally:
+        options_module.load_options.cache_clear()

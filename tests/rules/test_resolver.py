@@ -6,7 +6,6 @@ from rules.errors import RulesError
 from rules.resolver import (
     ATTACKER,
     DEFENDER,
-    RULESETS,
     Attribute,
     Contact,
     Effect,
@@ -21,6 +20,7 @@ from rules.resolver import (
     get_resolver,
     may_act,
     new_bound_states,
+    tactical_rulesets,
 )
 
 KALLISTRA = get_resolver("kallistra_acw")
@@ -35,7 +35,7 @@ def test_an_unknown_rule_set_has_one_sentence():
         get_resolver("warhammer")
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("ruleset", tactical_rulesets())
 def test_every_rule_set_describes_a_whole_resolver(ruleset):
     resolver = get_resolver(ruleset)
     assert resolver.ruleset == ruleset and resolver.phases and resolver.actions

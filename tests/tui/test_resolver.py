@@ -8,7 +8,7 @@ from textual.widgets import Checkbox, DataTable, Input, Select
 from campaigns import battles, oob, tabletop, weather
 from campaigns.session import CampaignSession
 from models import Battle, DiceRoll, Unit
-from rules.resolver import RULESETS
+from rules.resolver import tactical_rulesets
 from tui.modals.resolution import ResolutionScreen
 from tui.screens.fight import FightScreen
 from tui.screens.resolver import ResolverScreen
@@ -213,7 +213,7 @@ async def test_a_game_outside_the_campaign_with_units_entered_by_hand(campaign_f
         assert tactical["standalone"] and tactical["units"][0]["name"] == "1st Minnesota"
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("ruleset", tactical_rulesets())
 async def test_every_rule_set_opens_on_the_resolver_screen(campaign_file, make_app, ruleset):
     handed_off(campaign_file, ruleset)
     app = make_app(campaign_file)

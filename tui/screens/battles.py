@@ -10,18 +10,22 @@ from textual.widgets import DataTable, Input, Label, Select, Static
 from campaigns import battles, forces
 from campaigns.contact import OutOfContact
 from campaigns.errors import CampaignError
+from rules import registry
 from tui.modals.form import FormScreen
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import plain
 from tui.widgets.marklist import MarkList, TickList
 
-RESOLVERS = [
-    ("The campaign's own tables (Allemagne 1813)", battles.TABLES),
-    ("Tabletop: Kallistra ACW hex rules", "kallistra_acw"),
-    ("Tabletop: 13-phase French-Austrian rules", "napoleonic_13phase"),
-    ("Tabletop: UC/UM rules (French card)", "napoleonic_uc_um"),
-    ("Tabletop: d10 battalion rules", "napoleonic_d10"),
-]
+
+
+def resolvers() -> list[tuple[str, str]]:
+    """(label, rule set) for the Resolver choice: the campaign's own tables first, then
+    every tactical rule set registered (rules/registry.py), plug-ins included."""
+    found = registry.registered()
+    own = found[battles.TABLES].ruleset.title if battles.TABLES in found else battles.TABLES
+    return [(f"The campaign's own tables ({own})", battles.TABLES)] + [
+        (f"Tabletop: {entry.ruleset.title}", key) for key, entry in found.items() if entry.ruleset.tactical
+    ]
 
 
 class BattlesScreen(CampaignScreen):
@@ -52,7 +56,7 @@ class BattlesScreen(CampaignScreen):
     def action_game(self) -> None:
         from campaigns import tabletop
 
-        rule_sets = [key for _, key in RESOLVERS if key != battles.TABLES]
+        rule_sets = [key for _, key in resolvers() if key != battles.TABLES]
         fields = [("location", "Where", "", None), ("ruleset", "Rule set", rule_sets[0], rule_sets)]
         made: list[int] = []
 
@@ -111,7 +115,7 @@ class BattleSetupScreen(CampaignScreen):
                 yield Select([(s.name, s.side) for s in self.sides], allow_blank=False, id="attacker-side", compact=True)
             with Horizontal():
                 yield Label("Resolver")
-                yield Select(RESOLVERS, allow_blank=False, id="resolver", compact=True)
+                yield Select(resolvers(), allow_blank=False, id="resolver", compact=True)
             for side in self.sides:
                 yield Static(f"Forces of {side.name}, by place and general", markup=False)
                 yield MarkList(side.stacks, id=f"units-{side.side}")

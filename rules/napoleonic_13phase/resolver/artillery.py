@@ -31,7 +31,7 @@ _UNLIMBER, _TURN, _BEHIND = 4, 2, 3  # lines of [artillery] printed
 
 
 def _printed(line: int) -> str:
-    return card().artillery["printed"][line]
+    return card().artillery.printed[line]
 
 
 def _pounds(unit: Unit) -> int:
@@ -71,7 +71,7 @@ def unlimber_resolve(request: Request, record: DiceRecord | None) -> Outcome:
 
 def artillery_ticks(actor: Unit, target: Unit | None) -> list[Tick]:
     pounds = _pounds(actor)
-    heavy, light = pounds >= card().artillery["heavy_pounds"], pounds <= card().artillery["light_pounds"]
+    heavy, light = pounds >= card().artillery.heavy_pounds, pounds <= card().artillery.light_pounds
     return [
         *(Tick(i, label) for i, label in _RANGE_TICKS),
         Tick("heavy", "+1 if 12lbs or heavier (its guns)", checked=heavy, excluded=None if heavy else f"its guns are {pounds} lbs"),
@@ -81,7 +81,7 @@ def artillery_ticks(actor: Unit, target: Unit | None) -> list[Tick]:
 
 
 def artillery_numbers(actor: Unit, target: Unit | None) -> list[Number]:
-    most = card().artillery["turn_inches"]
+    most = card().artillery.turn_inches
     return [Number("turn", f"Inches turned and moved to face the target (under 12 lbs: up to {most}”)", 0, most, 0)]
 
 

@@ -40,7 +40,7 @@ def fire_ticks(actor: Unit, target: Unit | None) -> list[Tick]:
 
 
 def fire_numbers(actor: Unit, target: Unit | None) -> list[Number]:
-    return [Number("distance", "Inches to the target", 0, None, card().fire["range_inches"])]
+    return [Number("distance", "Inches to the target", 0, None, card().fire.range_inches)]
 
 
 def _fire(request: Request) -> ToHit:
@@ -53,7 +53,7 @@ def _fire(request: Request) -> ToHit:
         unit=kind(request.actor).id,
         figures=request.actor.size,
         target=target_row(request.target, request.ticked, options(request), artillery=False),
-        distance=request.numbers.get("distance", card().fire["range_inches"]),
+        distance=request.numbers.get("distance", card().fire.range_inches),
         continuing_melee=request.actor.has(IN_MELEE),
     ), request.options)
 
@@ -71,7 +71,7 @@ def _firefight(request: Request, n: int) -> tuple[Effect, ...]:
     takes the state off when they are no longer within 4”)."""
     actor, target = request.actor, request.target
     assert target is not None
-    distance = request.numbers.get("distance", card().fire["range_inches"])
+    distance = request.numbers.get("distance", card().fire.range_inches)
     if n >= target.size or not moving.locked_in_firefight(kind(actor).id, kind(target).id, distance):
         return ()
     return (Effect(actor.id, add={FIREFIGHT: None}, set={FIREFIGHT_WITH: target.id}),
@@ -88,7 +88,7 @@ def fire_resolve(request: Request, record: DiceRecord | None) -> Outcome:
         text += f"; it checks morale in phase {phase_number(request) + 1}"
     locked = _firefight(request, n)
     if locked:
-        text += f". {card().movement['printed']['firefight']}"
+        text += f". {card().movement.printed['firefight']}"
     return Outcome(text, (*hit_effect(target, n, tests=tests), *locked))
 
 

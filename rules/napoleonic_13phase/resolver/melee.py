@@ -158,14 +158,14 @@ def support_numbers(actor: Unit, target: Unit | None) -> list[Number]:
 def _support(request: Request) -> str:
     actor, guns = request.actor, request.target
     assert guns is not None
-    printed = card().melee["printed"][_SUPPORT]
+    printed = card().melee.printed[_SUPPORT]
     if card_phase(phase_number(request)).kind != "melee":
         raise RulesError("a unit supports artillery in the melee phases, 6 and 11")
     if guns.arm != "artillery":
         raise RulesError(f"{guns.name} is not artillery: '{printed}'")
     if actor.arm == "artillery":
         raise RulesError(f"{actor.name} is artillery: artillery is supported by a unit that is not")
-    if request.numbers.get("distance", 0) > card().melee["support_inches"]:
+    if request.numbers.get("distance", 0) > card().melee.support_inches:
         raise RulesError(f"{actor.name} is too far to support {guns.name}: '{printed}'")
     return printed
 

@@ -90,7 +90,7 @@ def prepared(check: Check, what: str) -> Callable[[Request], Prepared]:
             note = f"-1 per 3 casualties: {request.actor.lost} casualties in the battle"
         else:
             note = f"-1 per 3 casualties: {request.numbers.get('casualties_this_phase', 0)} casualties this phase"
-        return Prepared(f"{what}, phase {done.phase.number}: {done.phase.title}", needed, card().morale["dice"],
+        return Prepared(f"{what}, phase {done.phase.number}: {done.phase.title}", needed, card().morale.dice,
                         (("Result", done.odds()),), (note,))
 
     return prepare
@@ -187,5 +187,5 @@ def recall_resolve(request: Request, record: DiceRecord | None) -> Outcome:
                    *ends_melee(actor, request.units))
         return Outcome(words, effects)
     # RECALL_FAILED lasts this turn and the next: 'Next turn they cannot move'.
-    lost = card().morale["recall_fail_casualties"]
+    lost = card().morale.recall_fail_casualties
     return Outcome(words, (Effect(actor.id, lost=lost, add={RECALL_FAILED: 2}),))

@@ -52,7 +52,7 @@ def _firefight_tick(actor: Unit) -> Tick:
 
 
 def wheel_numbers(actor: Unit, target: Unit | None) -> list[Number]:
-    return [Number("wheel", f"Degrees wheeled ({card().movement['printed']['wheel']})", 0, None, 0)]
+    return [Number("wheel", f"Degrees wheeled ({card().movement.printed['wheel']})", 0, None, 0)]
 
 
 def _wheel(request: Request) -> int:
@@ -142,7 +142,7 @@ def _formation_rule(request: Request) -> str:
     after = _new_formation(request)
     if card_phase(number).kind == "move_and_fire":
         _move(request, changing=True)
-        return card().movement["printed"]["formation"]
+        return card().movement.printed["formation"]
     if number in STAND_PHASES and actor.has(HELD_OFF):
         pass_text = get_table(RULESET, "morale_results").lookup(phase=number, result="pass").text
         if after != "infantry_line":
@@ -215,7 +215,7 @@ def _cavalry_charge(request: Request) -> PlainRoll:
 def charge_prepare(request: Request) -> Prepared:
     if request.actor.arm == "cavalry":
         bonus = _cavalry_charge(request)
-        return Prepared(f"cavalry charge: {card().charge['printed'][1].split(' ... ')[0]}",
+        return Prepared(f"cavalry charge: {card().charge.printed[1].split(' ... ')[0]}",
                         f"full move {bonus.base}” + 2d6” bonus", bonus.roll_of.dice, (("Charge move", inches(bonus.odds)),))
     allowance = _infantry_charge(request)
     return Prepared("infantry charge: Make a normal move into contact with the target.", allowance_text(allowance), None)

@@ -26,11 +26,11 @@ FIRED, FIREFIGHT, D6_CASUALTIES = "fired", "firefight", "d6_casualties"
 TARGET, OPPONENT, LAST_SHOT = "_charge_target", "_opponent", "_last_shot"
 SUPPORTED_BY, FIREFIGHT_WITH = "_supported_by", "_firefight_with"
 
-# the card's distances the words below name, as procedures.toml holds them (inches)
-BEHIND = card().artillery["behind_inches"]  # the unit behind an artillery target
-SUPPORT = card().melee["support_inches"]  # a unit supporting artillery
-FIREFIGHT_RANGE = card().movement["firefight_inches"]  # opposing lines locked in a firefight
-DOUBLE_BEYOND = card().movement["double_beyond_inches"]  # a double move away from the enemy
+# the card's distances the words below name, as rules.toml holds them (inches)
+BEHIND = card().artillery.behind_inches  # the unit behind an artillery target
+SUPPORT = card().melee.support_inches  # a unit supporting artillery
+FIREFIGHT_RANGE = card().movement.firefight_inches  # opposing lines locked in a firefight
+DOUBLE_BEYOND = card().movement.double_beyond_inches  # a double move away from the enemy
 
 STATES = (
     State(CASUALTIES, "took casualties", "until it checks morale (phase 2 for artillery fire, 4 or 9 for shooting)"),

@@ -89,7 +89,7 @@ _PRINTED = {
     "melee": "Both sides roll 1d10 and add modifiers. The high modified roll wins. The loser takes casualty step losses "
              "equal to the difference of the modified die rolls. The winner takes casualty step losses equal to the "
              "difference of the unmodified die rolls. Both sides check morale, and if neither retreats, the melee continues.",
-    "morale": "Check morale every time: " + "; ".join(card()["morale"]["checks"].values()),
+    "morale": "Check morale every time: " + "; ".join(card().morale.checks.values()),
 }
 
 _WHO = {  # the checklist line of the phase now: the card's words, shortened

@@ -48,7 +48,7 @@ from rules.resolver import Effect, Number, Outcome, Prepared, Request, Tick, Uni
 
 DIRECTIONS = ("charging_flank", "charging_rear")
 SECURE = ("secure_flank_1", "secure_flanks_2")
-CHARGE = card()["charge"]
+CHARGE = card().charge
 
 
 def charge_ticks(actor: Unit, target: Unit | None) -> list[Tick]:
@@ -112,7 +112,7 @@ def _continues(request: Request, result: charging.ChargeResult) -> str:
     attacker, near = request.actor, request.numbers.get("next_target", FAR)
     if near >= FAR or attacker.arm == "artillery" or not result.attacker_may_occupy:
         return ""
-    reach = CHARGE["continue_within"]["cavalry" if attacker.arm == "cavalry" else "infantry"]
+    reach = CHARGE.continue_within["cavalry" if attacker.arm == "cavalry" else "infantry"]
     if charging.may_continue_charge(charge_arm(attacker), result, near):
         return f'; {attacker.name} may continue the charge: the next target is less than {reach}" from the position occupied'
     return f'; the next target is not less than {reach}" away: the charge does not continue'
@@ -126,7 +126,7 @@ def _charge_effects(request: Request, s: charging.ChargeSituation, result: charg
     loser = attacker if result.loser == charging.ATTACKER else defender
     effects: list[Effect] = []
     text = ""
-    if name in CHARGE["kinds"]["surrender"]:
+    if name in CHARGE.kinds["surrender"]:
         effects.append(Effect(loser.id, add={SURRENDERING: None}))
         text = f"; {loser.name} rolls 1d10 for the percentage which surrenders"
     elif name in ("attacker_disintegrates", "defender_routs"):
@@ -144,7 +144,7 @@ def _charge_effects(request: Request, s: charging.ChargeSituation, result: charg
         text = "; melee rounds follow"
     ride = charging.may_ride_down(s, result, options)
     if ride:
-        text += f"; the cavalry may Ride Down {loser.name}: a round of melee first, its melee modifier {CHARGE['ride_down_modifier']}"
+        text += f"; the cavalry may Ride Down {loser.name}: a round of melee first, its melee modifier {CHARGE.ride_down_modifier}"
     elif ride is None:
         text += "; the umpire says whether the result lies in the dotted line area (Ride Down)"
     return effects, text + _continues(request, result)
@@ -168,7 +168,7 @@ def charge_resolve(request: Request, record: DiceRecord | None) -> Outcome:
 
 def melee_ticks(actor: Unit, target: Unit | None) -> list[Tick]:
     infantry_cavalry = target is not None and {actor.arm, target.arm} == {"infantry", "cavalry"}
-    ride = Tick("ride_down", f"Ride Down: the infantry's melee modifier {CHARGE['ride_down_modifier']}",
+    ride = Tick("ride_down", f"Ride Down: the infantry's melee modifier {CHARGE.ride_down_modifier}",
                 excluded=None if infantry_cavalry else "only cavalry rides down infantry")
     return [ride, *charge_ticks(actor, target)]
 
@@ -218,9 +218,9 @@ def melee_resolve(request: Request, record: DiceRecord | None) -> Outcome:
 def surrender_prepare(request: Request) -> Prepared:
     if not request.actor.has(SURRENDERING):
         raise RulesError(f"{request.actor.name} has no charge result that makes it surrender")
-    dice = card()["dice"]["surrender"]
+    dice = card().dice.surrender
     odds = distribution(dice, lambda n: f"{charging.surrender_percent(n)}%")
-    return Prepared("surrender: the percentage of the unit which surrenders", f"{dice} x {CHARGE['surrender_percent_per_pip']}%",
+    return Prepared("surrender: the percentage of the unit which surrenders", f"{dice} x {CHARGE.surrender_percent_per_pip}%",
                     dice, (("Surrenders", odds),))
 
 

@@ -109,9 +109,9 @@ def printed_state_outcome(request: Request, unit: Unit, printed: str, table_id: 
     state = skirmishing.read_state(printed)
     effect, move = Effect(unit.id), ""
     if state.state is not None:
-        entry = card()["morale"]["results"][state.state]
-        move = f'; moves {cell_text("morale_loss_move", result=entry["move"])}' if "move" in entry else ""
-        effect = worsen(unit, entry["status"], request.options)
+        entry = card().morale.results[state.state]
+        move = f'; moves {cell_text("morale_loss_move", result=entry.move)}' if entry.move is not None else ""
+        effect = worsen(unit, entry.status, request.options)
     if state.smoke:
         effect = merge(effect, Effect(unit.id, add={SMOKE: None}))
     text = legend(table_id, printed) + move + _bracket(state)

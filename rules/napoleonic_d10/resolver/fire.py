@@ -36,7 +36,7 @@ from rules.resolver import Effect, Number, Outcome, Prepared, Request, Tick, Uni
 
 SMALL_ARMS_ONLY = ("additional_ammo", "scrounging_ammo", "initial_volley", "infantry_moved_over_half")
 GUNS_ONLY = ("initial_fire", "ricochet_fire", "canister", "battalion_guns", "battalion_guns_moved_under_half")
-AMMO = card()["fire"]
+AMMO = card().fire
 DEFENSIVE = ("Def. Fire Range: Small Arms " + cell_text("defensive_fire_range", fire="small_arms")
              + ", Artillery " + cell_text("defensive_fire_range", fire="artillery"))
 
@@ -76,7 +76,7 @@ def fire_numbers(actor: Unit, target: Unit | None) -> list[Number]:
     numbers = [Number("distance", "Distance to the target, inches", 0, 40, 2)]
     if _guns(actor):
         numbers += [Number("tubes", "Tubes firing", 1, None, max(1, actor.size)),
-                    Number("ap", "AP spent on this fire (1-4)", 1, 4, AMMO["artillery_plain_ap"])]
+                    Number("ap", "AP spent on this fire (1-4)", 1, 4, AMMO.artillery_plain_ap)]
     else:
         numbers.append(Number("stands", "Stands firing", 1, None, max(1, actor.size)))
     return numbers
@@ -145,8 +145,8 @@ def _fire_check(request: Request) -> firing.FireCheck:
 def fire_prepare(request: Request) -> Prepared:
     check = _fire_check(request)
     needed = ", ".join(str(r) for r in check.needed())
-    ammo = (f"{check.base_ap} AP spent; a natural {AMMO['natural_extra_ap']} spends {AMMO['extra_ap']} more, "
-            f"a natural {AMMO['natural_roll_again']} rolls again")
+    ammo = (f"{check.base_ap} AP spent; a natural {AMMO.natural_extra_ap} spends {AMMO.extra_ap} more, "
+            f"a natural {AMMO.natural_roll_again} rolls again")
     return Prepared(
         f"{check.purpose} ({check.range})",
         f"{check.dice} ({mods_text(check.modifiers)}): {needed} casualty steps",
@@ -163,13 +163,13 @@ def fire_resolve(request: Request, record: DiceRecord | None) -> Outcome:
     text = check.read(natural)
     actor, target = request.actor, request.target
     options = request.options
-    steps = 0 if text == AMMO["no_effect"] else int(text)
-    extra = AMMO["extra_ap"] if natural == AMMO["natural_extra_ap"] else 0
+    steps = 0 if text == AMMO.no_effect else int(text)
+    extra = AMMO.extra_ap if natural == AMMO.natural_extra_ap else 0
     spent = int(actor.attr(AP, 0) or 0) + check.base_ap + extra
-    shooter = Effect(actor.id, set={AP: spent}, add={AMMO_ROLL: None} if natural == AMMO["natural_roll_again"] else {})
+    shooter = Effect(actor.id, set={AP: spent}, add={AMMO_ROLL: None} if natural == AMMO.natural_roll_again else {})
     words = f"{text} casualty step{'s' if steps != 1 else ''}" if steps else f"{text} (no effect)"
     words += f"; {check.base_ap + extra} AP spent"
-    if natural == AMMO["natural_roll_again"]:
+    if natural == AMMO.natural_roll_again:
         words += f"; a natural {natural}: roll again for ammunition"
     hit = casualties(target, steps, options)
     event = moraling.MoraleEvent(
@@ -188,7 +188,7 @@ def ammunition_prepare(request: Request) -> Prepared:
     if not request.actor.has(AMMO_ROLL):
         raise RulesError(f"{request.actor.name} has no natural 10 to roll again for")
     tab = table("ammunition_reroll")
-    dice = tab.dice or card()["dice"]["fire"]
+    dice = tab.dice or card().dice.fire
     odds = distribution(dice, lambda n: tab.lookup(roll=n).text)
     needed = ", ".join(str(r) for r in natural_ranges(dice, lambda n: tab.lookup(roll=n).text))
     return Prepared("ammunition: a natural 10, roll again", f"{dice}: {needed}", dice, (("AP spent", odds),))

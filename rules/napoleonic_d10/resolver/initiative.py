@@ -33,8 +33,8 @@ from rules.resolver import Effect, Number, Outcome, Prepared, Request, Tick, Uni
 from rules.resolver import other as enemy_of
 
 RATED = [str(v) for v in values_of("initiative_modifiers", "modifier") if v != "grand_tac"]
-SPEC = card()["dice"]["initiative"]
-ENDS_AT = card()["initiative"]["turn_ends_at"]
+SPEC = card().dice.initiative
+ENDS_AT = card().initiative.turn_ends_at
 CONTEST = ("Division or better commanders may contest the initiative; they roll against the active division "
            "(corps or army if attached) commander")
 

@@ -45,8 +45,8 @@ from rules.napoleonic_d10.rolls import (
 from rules.odds import roll_distribution
 from rules.resolver import Effect, Number, Outcome, Prepared, Request, Tick, Unit
 
-CHECKS = card()["morale"]["checks"]
-FRIEND_WITHIN = card()["morale"]["friend_breaks_within"]
+CHECKS = card().morale.checks
+FRIEND_WITHIN = card().morale.friend_breaks_within
 
 
 def ticks(actor: Unit, target: Unit | None) -> list[Tick]:
@@ -122,7 +122,7 @@ def _outcome(request: Request, unit: Unit, result: str, enemy_within: int | None
     retreat = effect.move is not None or effect.removed
     effects: list[Effect] = []
     if effect.routs_instead:
-        text += f' -> no enemy Inf./Cav. in good order within {card()["morale"]["surrender_within"]}": it routs ({effect.move})'
+        text += f' -> no enemy Inf./Cav. in good order within {card().morale.surrender_within}": it routs ({effect.move})'
     if effect.removed:
         effects.append(merge(clear, removed(unit, options, surrendered=effect.status == "surrendered")))
     else:

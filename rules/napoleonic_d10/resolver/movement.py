@@ -118,7 +118,7 @@ def move_resolve(request: Request, record: DiceRecord | None) -> Outcome:
     assert record is not None
     result = _move_check(request).read(record.result)
     unit = request.actor
-    if result == card()["movement"]["no_move"]:
+    if result == card().movement.no_move:
         return Outcome(f"{result} (No movement)", (Effect(unit.id, add={ROLLED_TO_MOVE: 1}),))
     return Outcome(f"{result}: moves {_distances(unit, result)}{_terrain_text(request)}",
                    (Effect(unit.id, add={ROLLED_TO_MOVE: 1, MOVED: 2}),))

@@ -8,7 +8,6 @@ from collections.abc import Mapping
 
 from rules.dice import DiceRecord
 from rules.errors import RulesError
-from rules.napoleonic_uc_um.checks import Check
 from rules.napoleonic_uc_um.data import RULESET, card
 from rules.napoleonic_uc_um.morale import morale_check, roll_morale
 from rules.napoleonic_uc_um.movement import may_charge, turn_actions
@@ -27,6 +26,7 @@ from rules.napoleonic_uc_um.resolver.units import (
     experience,
     not_broken,
 )
+from rules.napoleonic_uc_um.rolls import Check
 from rules.napoleonic_uc_um.sequence import charge_tests
 from rules.resolver import Effect, Number, Outcome, Prepared, Request, Tick, Unit
 
@@ -48,7 +48,7 @@ def charge_prepare(request: Request) -> Prepared:
         raise RulesError("artillery does not charge")
     if actor.has(CHARGING):
         raise RulesError(f"{actor.name} is already charging")
-    reach = card().section("distances")["charge_reach"]
+    reach = card().distances.charge_reach
     distance = request.numbers.get("distance", 5)
     if not may_charge(distance):
         raise RulesError(f"a UC charges an enemy within {reach} cm "

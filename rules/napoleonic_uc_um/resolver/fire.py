@@ -8,7 +8,6 @@ from dataclasses import replace
 from rules.dice import DiceRecord
 from rules.errors import RulesError
 from rules.loader import get_table
-from rules.napoleonic_uc_um.checks import Check
 from rules.napoleonic_uc_um.data import RULESET, factors, label
 from rules.napoleonic_uc_um.fire import (
     Candidate,
@@ -46,6 +45,7 @@ from rules.napoleonic_uc_um.resolver.units import (
     not_broken,
     troop,
 )
+from rules.napoleonic_uc_um.rolls import Check
 from rules.resolver import Effect, Number, Outcome, Prepared, Request, Tick, Unit
 
 # the fire factors that follow from the target's stored arm, kind and formation

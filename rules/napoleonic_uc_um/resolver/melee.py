@@ -8,7 +8,6 @@ from dataclasses import replace
 
 from rules.dice import DiceRecord
 from rules.errors import RulesError
-from rules.napoleonic_uc_um.checks import Check
 from rules.napoleonic_uc_um.data import card, factors
 from rules.napoleonic_uc_um.melee import (
     MeleeSituation,
@@ -53,6 +52,7 @@ from rules.napoleonic_uc_um.resolver.units import (
     not_broken,
     troop,
 )
+from rules.napoleonic_uc_um.rolls import Check
 from rules.napoleonic_uc_um.sequence import (
     advance_after_melee_cm,
     after_melee_test,
@@ -145,7 +145,7 @@ def _after_check(request: Request) -> Check:
     if actor.id not in who_tests_after_melee(losses, request.options):
         raise RulesError(f"{actor.name} lost fewer EC than {target.name}: only the side that lost more tests "
                          "(rules option melee_morale_test)")
-    return morale_check(morale_situation(request, card().section("charge")["after_melee"]), request.options)
+    return morale_check(morale_situation(request, card().charge.after_melee), request.options)
 
 
 def after_prepare(request: Request) -> Prepared:
@@ -156,14 +156,14 @@ def after_resolve(request: Request, record: DiceRecord | None) -> Outcome:
     assert record is not None
     result = roll_morale(_after_check(request), Given(record), options=request.options)
     outcome = after_melee_test(bool(result.successes), fall_back="fall_back" in request.ticked)
-    said = card().section("words")
+    said = card().words
     actor = request.actor
     if outcome == "rupture":
         return Outcome(words(result), (Effect(actor.id, add={ROUT: None}),))
     if outcome == "repli":
-        return Outcome(f"{said['passed']}: {said['fall_back']} (passed: falls back)",
+        return Outcome(f"{said.passed}: {said.fall_back} (passed: falls back)",
                        (Effect(actor.id, add={FALLEN_BACK: 1}),))
-    return Outcome(f"{said['passed']}: {said['fight_on']}, allez à (c) (passed: fights on, back to (c))")
+    return Outcome(f"{said.passed}: {said.fight_on}, allez à (c) (passed: fights on, back to (c))")
 
 
 def _melee_outcome(unit: Unit) -> str:
@@ -213,7 +213,7 @@ def contact_prepare(request: Request) -> Prepared:
 
 
 def contact_resolve(request: Request, record: DiceRecord | None) -> Outcome:
-    if after_pursuit("new_contact" in request.ticked) == card().section("charge")["foot_charging_cavalry"]:
+    if after_pursuit("new_contact" in request.ticked) == card().charge.foot_charging_cavalry:
         return Outcome("nouveau contact: allez à (a) (new contact: the charge sequence again from (a), in this step)")
     cm = advance_after_melee_cm()
     return Outcome(f"pas de nouveau contact: les autres UC du UM peuvent avancer {cm} cm "

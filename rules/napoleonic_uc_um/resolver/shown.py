@@ -10,10 +10,10 @@ from fractions import Fraction
 from rules.dice import DiceRecord
 from rules.errors import RulesError
 from rules.loader import get_table
-from rules.napoleonic_uc_um.checks import Check, Result
 from rules.napoleonic_uc_um.data import RULESET, factors
 from rules.napoleonic_uc_um.data import needed as data_needed
 from rules.napoleonic_uc_um.resolver.units import NONE
+from rules.napoleonic_uc_um.rolls import Check, Result
 from rules.resolver import Prepared, Tick, Unit
 
 

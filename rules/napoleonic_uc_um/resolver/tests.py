@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from rules.dice import DiceRecord
 from rules.errors import RulesError
-from rules.napoleonic_uc_um.checks import Check
 from rules.napoleonic_uc_um.morale import (
     formation_temperament,
     morale_check,
@@ -27,6 +26,7 @@ from rules.napoleonic_uc_um.resolver.units import (
     temperament,
     um,
 )
+from rules.napoleonic_uc_um.rolls import Check
 from rules.resolver import Outcome, Prepared, Request, Tick, Unit
 
 

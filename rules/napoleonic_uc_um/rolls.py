@@ -83,19 +83,19 @@ class Result:
 def hit_target(need: int, one_always_misses: bool) -> int:
     """The face a die of fire or melee needs: a 6 always hits ('On touche toujours sur 6');
     a 1 misses only when the option natural_one_to_hit says so."""
-    top = card().section("to_hit")["always_hits"]
+    top = card().to_hit.always_hits
     return max(2 if one_always_misses else 1, min(need, top))
 
 
 def morale_target(need: int) -> int:
     """A morale die passes on 6 and fails on 1 whatever the number needed."""
-    rules = card().section("morale_test")
-    return max(rules["always_fails"] + 1, min(need, rules["always_passes"]))
+    rules = card().morale_test
+    return max(rules.always_fails + 1, min(need, rules.always_passes))
 
 
 def pool(dice: int, target: int) -> str:
     """The dice expression: `dice` of the card's die, counting those at `target` or more."""
-    return f"{dice}d{card().section('dice')['sides']}>={target}"
+    return f"{dice}d{card().dice.sides}>={target}"
 
 
 def pool_odds(dice: int, target: int) -> dict[int, Fraction]:

@@ -1,0 +1,132 @@
+"""The command line as data: one table of commands (tui/cli.py, `COMMANDS`) from
+which the parsers, the help's list of commands and the dispatch are built.
+
+A command is a name, a sentence of help, its arguments and the function that runs
+it, named as "module:function" so that building the parser imports nothing of the
+layers below: `adjutant rules lookup ...` never loads textual or sqlmodel.  Here,
+in the lowest layer, because every layer's commands use the one parser class.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+
+class UsageError(Exception):
+    """A command line that does not parse: one sentence, exit 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """Every parser of `adjutant`: a usage fault raises UsageError, for its command's
+    own one-line refusal, never argparse's usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument, as `add_argument` takes it."""
+
+    flags: tuple[str, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+def arg(*flags: str, **options: Any) -> Arg:
+    return Arg(flags, options)
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """Arguments of which at most one (exactly one when `required`) is given."""
+
+    args: tuple[Arg, ...]
+    required: bool = False
+
+
+def one_of(*args: Arg, required: bool = False) -> OneOf:
+    return OneOf(args, required)
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command of `adjutant` (or one sub-command: `dice verify`, `rules lookup`)."""
+
+    name: str
+    help: str  # one line, lower case: the parser's help and, capitalised, its description
+    run: str = ""  # "module:function(args) -> exit status"; empty for a command of sub-commands
+    args: tuple[Arg | OneOf, ...] = ()
+    sub: tuple[Command, ...] = ()
+    # "module:function(work, argv) -> exit status": runs the parse and the command, and
+    # turns the errors of its layer into one sentence (rules.cli.guarded, campaigns.cli.guarded)
+    guard: str = ""
+    metavar: str = "COMMAND"  # how the sub-commands are named in the usage line
+
+
+def load(reference: str) -> Callable[..., Any]:
+    module, _, name = reference.partition(":")
+    found: Callable[..., Any] = getattr(importlib.import_module(module), name)
+    return found
+
+
+def _add(parser: argparse.ArgumentParser | argparse._ArgumentGroup, item: Arg | OneOf) -> None:
+    if isinstance(item, OneOf):
+        group = parser.add_mutually_exclusive_group(required=item.required)
+        for one in item.args:
+            group.add_argument(*one.flags, **one.options)
+    else:
+        parser.add_argument(*item.flags, **item.options)
+
+
+def build(prog: str, description: str, commands: Sequence[Command]) -> Parser:
+    """The parser of every command in `commands`; a parsed command line carries the
+    command to run as `_run`."""
+    parser = Parser(prog=prog, description=description)
+    _add_commands(parser, commands)
+    return parser
+
+
+def _add_commands(parser: argparse.ArgumentParser, commands: Sequence[Command], metavar: str = "COMMAND") -> None:
+    group = parser.add_subparsers(required=True, metavar=metavar, parser_class=Parser)
+    for command in commands:
+        sub = group.add_parser(command.name, help=command.help, description=command.help[0].upper() + command.help[1:] + ".")
+        for item in command.args:
+            _add(sub, item)
+        if command.sub:
+            _add_commands(sub, command.sub, command.metavar)
+        else:
+            sub.set_defaults(_run=command.run)
+
+
+def names(commands: Sequence[Command], prefix: str = "") -> Iterator[str]:
+    """Every command that runs something, with its sub-commands: "dice verify", "rules lookup"."""
+    for command in commands:
+        if command.sub:
+            yield from names(command.sub, f"{prefix}{command.name} ")
+        else:
+            yield f"{prefix}{command.name}"
+
+
+def find(commands: Sequence[Command], name: str) -> Command | None:
+    return next((c for c in commands if c.name == name), None)
+
+
+def dispatch(prog: str, description: str, commands: Sequence[Command], argv: Sequence[str]) -> int:
+    """Parse `argv` (its first word a command of `commands`) and run it under its command's guard."""
+    top = find(commands, argv[0]) if argv else None
+    if top is None:
+        raise UsageError(f"{argv[0] if argv else 'nothing'} is not a command")
+
+    def work() -> int:
+        parser = build(prog, description, [top])
+        try:
+            args = parser.parse_args(list(argv))
+        except SystemExit as done:  # --help, printed
+            return int(done.code or 0)
+        return int(load(args._run)(args))
+
+    return int(load(top.guard)(work, list(argv)))

@@ -1,5 +1,5 @@
 """The campaign-file commands of `adjutant`: new, scenarios, check, export, import, log, dice, battles, options,
-luck, report, past, and the theatre's places, route, activate, move, pontoon and map (campaigns/cli_theatre.py).
+luck, report, past, club (campaigns/cli_club.py), and the theatre's places, route, activate, move, pontoon and map (campaigns/cli_theatre.py).
 
 A campaign is named by its FILE, or, for a club's shared campaign, by a database
 URL given with --db or in ADJUTANT_DATABASE_URL. Errors end in one sentence on
@@ -27,6 +27,7 @@ from typing import IO, NoReturn
 from sqlmodel import select
 
 from campaigns import settings
+from campaigns.cli_club import add_commands as add_club_commands
 from campaigns.cli_config import add_commands as add_config_commands
 from campaigns.cli_theatre import add_commands as add_theatre_commands
 from campaigns.errors import CampaignError
@@ -196,6 +197,7 @@ def _parser() -> _Parser:
     pasts.add_argument("--save", metavar="OUT", help="also save that past as a new .campaign file")
     add_theatre_commands(commands, command, campaign, _target)
     add_config_commands(commands, command)
+    add_club_commands(commands, command)
     return parser
 
 

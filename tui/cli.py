@@ -10,7 +10,7 @@ import sys
 
 CAMPAIGN_COMMANDS = {
     "new", "scenarios", "check", "export", "import", "log", "dice", "battles",
-    "options", "luck", "report", "past", "config", "places", "route", "activate", "move", "pontoon", "map",
+    "options", "luck", "report", "past", "config", "places", "route", "activate", "move", "pontoon", "map", "club",
 }
 
 

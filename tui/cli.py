@@ -20,6 +20,10 @@ def main(argv: list[str] | None = None) -> int:
         from rules.cli import main as rules_main
 
         return rules_main(args[1:])
+    if args and args[0] == "serve":
+        from tui.serve import main as serve_main
+
+        return serve_main(args[1:])
     if args and args[0] in CAMPAIGN_COMMANDS:
         from campaigns.cli import main as campaign_main
 

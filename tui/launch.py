@@ -17,7 +17,7 @@ def main(argv: list[str]) -> int:
     parser = _Parser(
         prog="adjutant",
         description="Run the 1813 campaign from the keyboard.",
-        epilog="Commands: rules, new, scenarios, check, export, import, log, dice verify, battles, luck, report, past, config (adjutant COMMAND --help).",
+        epilog="Commands: rules, new, scenarios, check, export, import, log, dice verify, battles, luck, report, past, config, club, serve (adjutant COMMAND --help).",
     )
     parser.add_argument("file", nargs="?", help="a campaign file (.campaign) to open")
     parser.add_argument("--db", help="a database URL such as postgresql+psycopg://... (or ADJUTANT_DATABASE_URL)")

@@ -134,6 +134,11 @@ def set_up(connection: Connection, passwords: dict[str, str]) -> list[ClubRole]:
         # Start from nothing, so a setup run again leaves exactly what ACCESS says.
         connection.execute(text(f"REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {q(each.role)}"))
         connection.execute(text(f"REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM {q(each.role)}"))
+    # What PUBLIC holds every role holds: no table of the campaign is read through it, and
+    # nobody but the owner makes objects beside them (PostgreSQL before 15 let everyone).
+    connection.execute(text("REVOKE ALL ON ALL TABLES IN SCHEMA public FROM PUBLIC"))
+    connection.execute(text("REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM PUBLIC"))
+    connection.execute(text("REVOKE CREATE ON SCHEMA public FROM PUBLIC"))
     umpire, sides = roles[0], roles[1:]
     for table, owner in _tables(connection):
         _drop_policies(connection, table)

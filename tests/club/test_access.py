@@ -179,3 +179,26 @@ def test_a_role_adjutant_did_not_make_is_left_alone(postgres_url: str, capsys: p
 def test_a_campaign_file_has_no_roles(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     assert main(["club", "setup", "--db", str(tmp_path / "x.campaign")]) == 2
     assert "a club needs the campaign on PostgreSQL" in capsys.readouterr().err
+
+
+def test_fog_of_war_tables_plug_in_a_side_writes_only_its_own_orders(club: dict, postgres_url: str):
+    """Issue 17's tables, made here as it will make them (a `side` column): once they exist, a setup
+    run again lets a side read its own sightings and queue its own orders, and nothing more."""
+    with psycopg.connect(libpq(postgres_url), autocommit=True) as owner:
+        owner.execute("CREATE TABLE sighting (id serial PRIMARY KEY, side text NOT NULL, what text NOT NULL)")
+        owner.execute("CREATE TABLE side_order (id serial PRIMARY KEY, side text NOT NULL, body text NOT NULL)")
+        owner.execute("INSERT INTO sighting (side, what) VALUES ('french', 'cossacks at Halle'), ('allies', 'Ney at Lützen')")
+    assert main(["club", "setup", "--db", postgres_url]) == 0
+    with psycopg.connect(libpq(club["french"]["url"]), autocommit=True) as player:
+        assert player.execute("SELECT what FROM sighting").fetchall() == [("cossacks at Halle",)]
+        player.execute("INSERT INTO side_order (side, body) VALUES ('french', 'Ney to Leipzig')")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # row-level security: not its side
+            player.execute("INSERT INTO side_order (side, body) VALUES ('allies', 'Blücher retires')")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            player.execute("UPDATE side_order SET body = 'Ney stays'")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            player.execute("INSERT INTO sighting (side, what) VALUES ('french', 'nothing')")
+    with psycopg.connect(libpq(club["allies"]["url"]), autocommit=True) as player:
+        assert player.execute("SELECT body FROM side_order").fetchall() == []
+    with psycopg.connect(libpq(club["umpire"]["url"]), autocommit=True) as umpire:
+        assert umpire.execute("SELECT side, body FROM side_order").fetchall() == [("french", "Ney to Leipzig")]

@@ -100,14 +100,7 @@ def _run(url: str, workers: list[tuple[str, int, int, int]]) -> dict:
         process.join()
     commits = [seconds for r in results for seconds in r["commits"]]
     refusals = [text for r in results for text in r["refusals"]]
-    lost = 0
-    with open_campaign(url) as store, store.read() as db:
-        stored = {u.id: u for u in db.scalars(select(Unit))}
-        for result in results:
-            field = FIELDS[result["kind"]]
-            lost += sum(getattr(stored[unit], field) != value for unit, value in result["last"].items())
-        lost += abs(store.stored_version() - version_before - len(commits))
-        lost += abs(db.scalar(select(func.count()).select_from(Event)) - events_before - len(commits))
+    lost = lost_updates(url, results, version_before, events_before)
     return {
         "commits": commits,
         "committed": len(commits),
@@ -115,7 +108,27 @@ def _run(url: str, workers: list[tuple[str, int, int, int]]) -> dict:
         "bad_refusals": [r for r in refusals if not _sentence(r)],
         "errors": [e for r in results for e in r["errors"]],
         "lost_updates": lost,
+        "results": results,
+        "before": (version_before, events_before),
     }
+
+
+def lost_updates(url: str, results: list[dict], version_before: int, events_before: int) -> int:
+    """Marks not as their session last committed them, and committed actions the campaign's
+    version or history does not count."""
+    from sqlalchemy import func, select
+
+    from models import Event, Unit, open_campaign
+
+    committed = sum(len(r["commits"]) for r in results)
+    with open_campaign(url) as store, store.read() as db:
+        stored = {u.id: u for u in db.scalars(select(Unit))}
+        lost = sum(
+            getattr(stored[unit], FIELDS[r["kind"]]) != value for r in results for unit, value in r["last"].items()
+        )
+        lost += abs(store.stored_version() - version_before - committed)
+        lost += abs(db.scalar(select(func.count()).select_from(Event)) - events_before - committed)
+    return lost
 
 
 def _worker(url: str, units: list[str], kind: str, n: int, of: int, actions: int, start, answers) -> None:

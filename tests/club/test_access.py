@@ -5,6 +5,7 @@ plays as before; `club revoke` takes it all back."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
@@ -31,14 +32,15 @@ def names(side: str) -> set[str]:
 
 
 @pytest.fixture
-def club(postgres_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict:
+def club(postgres_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[dict]:
     create_campaign(postgres_url, SCENARIO, seed=7).close()
     secrets = tmp_path / "passwords.toml"
     secrets.write_text('umpire = "u-secret-1"\nfrench = "f-secret-2"\nallies = "a-secret-3"\n')
     assert main(["club", "setup", "--db", postgres_url, "--json", "--password-file", str(secrets)]) == 0
     out = capsys.readouterr().out
     assert "secret" not in out
-    return json.loads(out)
+    yield json.loads(out)
+    assert main(["club", "revoke", "--db", postgres_url]) == 0  # roles outlive a dropped database
 
 
 def libpq(url: str) -> str:

@@ -47,3 +47,4 @@ def test_a_player_logs_in_over_ssh_and_gets_only_adjutant(
         assert "Accepted publickey" in sshd.log.read_text()
     with open_campaign(postgres_url) as store, store.read() as db:
         assert db.scalars(select(Turn.weather).where(Turn.number == 1)).one()  # written through the club's role
+    assert main(["club", "revoke", "--db", postgres_url]) == 0  # roles outlive a dropped database

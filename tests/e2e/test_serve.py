@@ -179,3 +179,24 @@ def test_the_player_view_is_refused_until_this_version_has_it(campaign: Path, tm
     _out, err = server.communicate(timeout=TIMEOUT)
     assert server.returncode == 2
     assert err == "adjutant: the player view (--side) is not available in this version of Adjutant; serve the umpire's view without --side\n"
+
+
+def test_a_club_campaign_on_postgresql_in_a_browser(postgres_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """The shared campaign, served as the umpires' role of `adjutant club setup`."""
+    import json
+
+    from campaigns.cli import main
+    from campaigns.scenario import load_scenario
+    from campaigns.setup import create_campaign
+
+    create_campaign(postgres_url, load_scenario("spring1813"), seed=1813).close()
+    assert main(["club", "setup", "--db", postgres_url, "--json"]) == 0
+    umpire = json.loads(capsys.readouterr().out)["umpire"]["url"]
+    port = _free_port()
+    server = adjutant("serve", "--db", umpire, "--port", str(port), config=tmp_path / "config")
+    try:
+        listening(server, port)
+        assert "Phase: Weather" in asyncio.run(drive(f"http://127.0.0.1:{port}"))[0]
+    finally:
+        stop(server)
+        assert main(["club", "revoke", "--db", postgres_url]) == 0

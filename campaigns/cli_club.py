@@ -101,10 +101,14 @@ def _setup(args: argparse.Namespace) -> int:
         print(json.dumps(places, indent=2, ensure_ascii=True))
         return OK
     print(shown(f"Club roles for {url.render_as_string(hide_password=True)}:"))
-    for who, place in places.items():
-        password = "password set" if who in passwords else "password unchanged"
-        print(shown(f"  {who}: role {place['role']} ({password}); adjutant --db {place['url']}"))
-    print("Each player connects as their side's role; the database shows it only what that side knows.")
+    for each in roles:
+        password = (
+            "password set" if each.who in passwords
+            else "no password: it logs in only where pg_hba.conf trusts it" if each.created
+            else "password unchanged"
+        )
+        print(shown(f"  {each.who}: role {each.role} ({password}), connects as {places[each.who]['url']}"))
+    print("Each side's role reads only what that side knows; the umpires' reads and changes everything.")
     return OK
 
 

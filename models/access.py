@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import Connection, text
 
@@ -92,6 +92,7 @@ class AccessError(Exception):
 class ClubRole:
     who: str  # a side's id, or "umpire"
     role: str
+    created: bool = False  # by this setup
 
 
 def role_name(database: str, who: str) -> str:
@@ -123,8 +124,8 @@ def set_up(connection: Connection, passwords: dict[str, str]) -> list[ClubRole]:
     roles = club_roles(connection)
     database = _database(connection)
     q = _quoter(connection)
-    for each in roles:
-        _ensure_role(connection, database, each)
+    for number, each in enumerate(roles):
+        roles[number] = each = replace(each, created=_ensure_role(connection, database, each))
         if each.who in passwords:
             verifier = _verifier(connection, passwords[each.who], each.role)
             # Not through text(): a verifier holds colons that would read as bind parameters.
@@ -196,7 +197,8 @@ def made_roles(connection: Connection) -> list[str]:
     )
 
 
-def _ensure_role(connection: Connection, database: str, each: ClubRole) -> None:
+def _ensure_role(connection: Connection, database: str, each: ClubRole) -> bool:
+    """Make the role, or check an existing one is the one setup made; True when made now."""
     q = _quoter(connection)
     mark = MARK.format(database=database, who=each.who)
     found = connection.execute(
@@ -214,6 +216,7 @@ def _ensure_role(connection: Connection, database: str, each: ClubRole) -> None:
     connection.execute(
         text(f"ALTER ROLE {q(each.role)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT NOREPLICATION NOBYPASSRLS")
     )
+    return found is None
 
 
 def _policy(

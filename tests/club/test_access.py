@@ -131,11 +131,14 @@ def test_the_umpires_role_plays_as_before(club: dict):
             assert len(list(session.exec(SQLModel.metadata.tables["unit"].select()))) == len(SCENARIO.units)
 
 
-def test_a_table_no_rule_names_is_the_umpires_alone(club: dict, postgres_url: str):
+def test_a_table_no_rule_names_is_the_umpires_alone(club: dict, postgres_url: str, capsys: pytest.CaptureFixture[str]):
     with psycopg.connect(libpq(postgres_url), autocommit=True) as owner:
         owner.execute("CREATE TABLE later (secret text)")
         owner.execute("INSERT INTO later VALUES ('Blücher marches at dawn')")
     assert main(["club", "setup", "--db", postgres_url]) == 0
+    said = capsys.readouterr().out
+    for who, place in club.items():  # run again: the passwords of the first setup stay, unprinted
+        assert f"  {who}: role {place['role']} (password unchanged), connects as {place['url']}\n" in said
     with psycopg.connect(libpq(club["french"]["url"]), autocommit=True) as player:
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             player.execute("SELECT * FROM later")

@@ -31,6 +31,7 @@ import io
 import ipaddress
 import os
 import shlex
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,10 @@ def _serve(args: argparse.Namespace) -> int:
         from textual_serve.server import Server  # noqa: F401
     except ImportError:
         raise Refusal("adjutant serve needs the web extra: pip install 'adjutant[web]'") from None
+    try:  # the address is tried first, so that a port in use is said before "Serving..."
+        socket.create_server((args.host, args.port)).close()
+    except OSError as error:
+        raise Refusal(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
     os.environ.update(environment)  # the app processes inherit it (textual-serve copies os.environ)
     server = _server_class()(command, host=args.host, port=args.port, title="Adjutant", password=password)
     try:

@@ -200,3 +200,12 @@ def test_a_club_campaign_on_postgresql_in_a_browser(postgres_url: str, tmp_path:
     finally:
         stop(server)
         assert main(["club", "revoke", "--db", postgres_url]) == 0
+
+
+def test_a_port_in_use_is_one_sentence(campaign: Path, tmp_path: Path):
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        server = adjutant("serve", str(campaign), "--port", str(port), config=tmp_path / "config")
+        out, err = server.communicate(timeout=TIMEOUT)
+    assert (server.returncode, out) == (2, "")
+    assert err.startswith(f"adjutant: cannot listen on 127.0.0.1:{port}: ") and err.count("\n") == 1

@@ -4,7 +4,7 @@ A player who can run SQL must see no more than the screens show, so the
 database itself keeps each side to its own rows. `ACCESS` classifies every
 table of a campaign: how a side's rows are found, which columns it may not read,
 whether it may write there. A table it does not list is the umpires' alone
-(deny by default), and tests/models/test_club_access.py fails when a table of
+(deny by default), and tests/club/test_access.py fails when a table of
 models.tables is not classified, so a new table is decided on, not forgotten.
 
 `set_up` makes (idempotently) one role per side and one for the umpires, then on

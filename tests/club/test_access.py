@@ -207,3 +207,11 @@ def test_fog_of_war_tables_plug_in_a_side_writes_only_its_own_orders(club: dict,
         assert player.execute("SELECT body FROM side_order").fetchall() == []
     with psycopg.connect(libpq(club["umpire"]["url"]), autocommit=True) as umpire:
         assert umpire.execute("SELECT side, body FROM side_order").fetchall() == [("french", "Ney to Leipzig")]
+
+
+def test_role_names_fit_postgresql_and_stay_apart():
+    from models.access import role_name
+
+    assert role_name("Lutzen-1813", "french") == "lutzen_1813_french"
+    long_a, long_b = role_name("a" * 70, "french"), role_name("a" * 71, "french")
+    assert len(long_a) == len(long_b) == 63 and long_a != long_b

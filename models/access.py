@@ -41,13 +41,15 @@ class Rule:
 
     `reads`: a condition over the row (SQL, `{side}` standing for the side's id),
     None when the side reads nothing there. `hidden`: columns no side may read even
-    in rows it sees. `writes`: the side may insert rows its condition finds (its own).
+    in rows it sees (a column the table does not have yet is skipped). `writes`: a
+    condition every row the side inserts must meet; None, it inserts nothing. No side
+    updates or deletes anything.
     """
 
     reads: str | None
     why: str
     hidden: tuple[str, ...] = ()
-    writes: bool = False
+    writes: str | None = None
 
 
 def deny(why: str) -> Rule:
@@ -59,7 +61,11 @@ _OWN_ARMIES = f"army IN (SELECT id FROM army WHERE side = {SIDE})"
 
 ACCESS: dict[str, Rule] = {
     "alembic_version": Rule("true", "the schema version: opening a campaign reads it first"),
-    "campaign": Rule("true", "name, calendar, turn and phase are shared; the dice seed is the umpire's secret", hidden=("dice_seed",)),
+    "campaign": Rule(
+        "true",
+        "name, calendar, turn and phase are shared; the dice seed and its salt are the umpire's secret",
+        hidden=("dice_seed", "dice_salt"),  # the salt would let a player try seeds against the commitment
+    ),
     "side": Rule("true", "both camps' names are public"),
     "nation": Rule("true", "which nation fights for which camp is public (and finds a side's own units)"),
     "turn": Rule("true", "the calendar and the weather: both sides live under the same sky"),
@@ -80,7 +86,11 @@ ACCESS: dict[str, Rule] = {
     "event_note": deny("the umpire's bookmarks and notes on the history"),
     # Fog of war (issue 17): what a side saw, and the orders it sends. Skipped where absent.
     "sighting": Rule(f"side = {SIDE}", "what the side has seen of the enemy"),
-    "side_order": Rule(f"side = {SIDE}", "the side's own orders: the one table it writes", writes=True),
+    "side_order": Rule(
+        f"side = {SIDE}",
+        "the side's own orders: the one table it writes, and only as orders waiting for the umpire",
+        writes=f"side = {SIDE} AND status = 'queued' AND ruling = ''",
+    ),
 }
 
 
@@ -158,9 +168,9 @@ def set_up(connection: Connection, passwords: dict[str, str]) -> list[ClubRole]:
             shown = ", ".join(q(c) for c in columns if c not in rule.hidden)
             connection.execute(text(f"GRANT SELECT ({shown}) ON {q(table)} TO {q(side.role)}"))
             _policy(connection, table, f"read_{side.who}", "SELECT", side.role, using=condition)
-            if rule.writes:
+            if rule.writes is not None:
                 connection.execute(text(f"GRANT INSERT ON {q(table)} TO {q(side.role)}"))
-                _policy(connection, table, f"write_{side.who}", "INSERT", side.role, check=condition)
+                _policy(connection, table, f"write_{side.who}", "INSERT", side.role, check=rule.writes.replace(SIDE, _literal(side.who)))
                 for sequence in _sequences(connection, table):
                     connection.execute(text(f"GRANT USAGE ON SEQUENCE {sequence} TO {q(side.role)}"))
     connection.execute(text(f"GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO {q(umpire.role)}"))

@@ -187,26 +187,39 @@ def test_a_campaign_file_has_no_roles(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_fog_of_war_tables_plug_in_a_side_writes_only_its_own_orders(club: dict, postgres_url: str):
-    """Issue 17's tables, made here as it will make them (a `side` column): once they exist, a setup
-    run again lets a side read its own sightings and queue its own orders, and nothing more."""
+    """Issue 17's tables, made here as its migration makes them (their columns that matter): once
+    they exist, a setup run again lets a side read its own sightings and queue its own orders,
+    and nothing more."""
     with psycopg.connect(libpq(postgres_url), autocommit=True) as owner:
-        owner.execute("CREATE TABLE sighting (id serial PRIMARY KEY, side text NOT NULL, what text NOT NULL)")
-        owner.execute("CREATE TABLE side_order (id serial PRIMARY KEY, side text NOT NULL, body text NOT NULL)")
-        owner.execute("INSERT INTO sighting (side, what) VALUES ('french', 'cossacks at Halle'), ('allies', 'Ney at Lützen')")
+        owner.execute("CREATE TABLE sighting (id serial PRIMARY KEY, side text NOT NULL, note text NOT NULL)")
+        owner.execute(
+            "CREATE TABLE side_order (id serial PRIMARY KEY, side text NOT NULL, text text NOT NULL, "
+            "status text NOT NULL, ruling text NOT NULL)"
+        )
+        owner.execute("ALTER TABLE campaign ADD COLUMN dice_salt text DEFAULT 'pepper'")
+        owner.execute("INSERT INTO sighting (side, note) VALUES ('french', 'cossacks at Halle'), ('allies', 'Ney at Lützen')")
     assert main(["club", "setup", "--db", postgres_url]) == 0
+    queue = "INSERT INTO side_order (side, text, status, ruling) VALUES (%s, %s, %s, %s)"
     with psycopg.connect(libpq(club["french"]["url"]), autocommit=True) as player:
-        assert player.execute("SELECT what FROM sighting").fetchall() == [("cossacks at Halle",)]
-        player.execute("INSERT INTO side_order (side, body) VALUES ('french', 'Ney to Leipzig')")
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # row-level security: not its side
-            player.execute("INSERT INTO side_order (side, body) VALUES ('allies', 'Blücher retires')")
+        assert player.execute("SELECT note FROM sighting").fetchall() == [("cossacks at Halle",)]
+        player.execute(queue, ("french", "Ney to Leipzig", "queued", ""))
+        for refused in (
+            ("allies", "Blücher retires", "queued", ""),  # not its side
+            ("french", "Ney takes Dresden", "applied", ""),  # not the umpire
+            ("french", "Ney takes Dresden", "queued", "granted"),
+        ):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):  # row-level security
+                player.execute(queue, refused)
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
-            player.execute("UPDATE side_order SET body = 'Ney stays'")
+            player.execute("UPDATE side_order SET text = 'Ney stays'")
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
-            player.execute("INSERT INTO sighting (side, what) VALUES ('french', 'nothing')")
+            player.execute("INSERT INTO sighting (side, note) VALUES ('french', 'nothing')")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            player.execute("SELECT dice_salt FROM campaign")
     with psycopg.connect(libpq(club["allies"]["url"]), autocommit=True) as player:
-        assert player.execute("SELECT body FROM side_order").fetchall() == []
+        assert player.execute("SELECT text FROM side_order").fetchall() == []
     with psycopg.connect(libpq(club["umpire"]["url"]), autocommit=True) as umpire:
-        assert umpire.execute("SELECT side, body FROM side_order").fetchall() == [("french", "Ney to Leipzig")]
+        assert umpire.execute("SELECT side, text FROM side_order").fetchall() == [("french", "Ney to Leipzig")]
 
 
 def test_role_names_fit_postgresql_and_stay_apart():

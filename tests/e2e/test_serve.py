@@ -209,3 +209,26 @@ def test_a_port_in_use_is_one_sentence(campaign: Path, tmp_path: Path):
         out, err = server.communicate(timeout=TIMEOUT)
     assert (server.returncode, out) == (2, "")
     assert err.startswith(f"adjutant: cannot listen on 127.0.0.1:{port}: ") and err.count("\n") == 1
+
+
+def test_the_app_command_carries_the_side_and_keeps_the_database_url_off_the_command_line(campaign: Path, postgres_url: str):
+    import argparse
+    import shlex
+
+    from tui.serve import _app_command
+
+    def args(**given: object) -> argparse.Namespace:
+        return argparse.Namespace(**{"file": None, "db": None, "side": None, **given})
+
+    command, environment = _app_command(args(file=str(campaign), side="french"))
+    assert shlex.split(command)[-3:] == [str(campaign), "--side", "french"] and environment == {}
+    create_campaign_at(postgres_url)
+    command, environment = _app_command(args(db=postgres_url))
+    assert postgres_url not in command and environment == {"ADJUTANT_DATABASE_URL": postgres_url}
+
+
+def create_campaign_at(url: str) -> None:
+    from campaigns.scenario import load_scenario
+    from campaigns.setup import create_campaign
+
+    create_campaign(url, load_scenario("spring1813"), seed=1).close()

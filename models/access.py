@@ -138,26 +138,25 @@ def set_up(connection: Connection, passwords: dict[str, str]) -> list[ClubRole]:
         roles[number] = each = replace(each, created=_ensure_role(connection, database, each))
         if each.who in passwords:
             verifier = _verifier(connection, passwords[each.who], each.role)
-            # Not through text(): a verifier holds colons that would read as bind parameters.
-            connection.exec_driver_sql(f"ALTER ROLE {q(each.role)} PASSWORD {_literal(verifier)}")
-        connection.execute(text(f"GRANT CONNECT ON DATABASE {q(database)} TO {q(each.role)}"))
-        connection.execute(text(f"GRANT USAGE ON SCHEMA public TO {q(each.role)}"))
+            _ddl(connection, f"ALTER ROLE {q(each.role)} PASSWORD {_literal(verifier)}")
+        _ddl(connection, f"GRANT CONNECT ON DATABASE {q(database)} TO {q(each.role)}")
+        _ddl(connection, f"GRANT USAGE ON SCHEMA public TO {q(each.role)}")
         # Start from nothing, so a setup run again leaves exactly what ACCESS says.
-        connection.execute(text(f"REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {q(each.role)}"))
-        connection.execute(text(f"REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM {q(each.role)}"))
+        _ddl(connection, f"REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {q(each.role)}")
+        _ddl(connection, f"REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM {q(each.role)}")
     # What PUBLIC holds every role holds: no table of the campaign is read through it, and
     # nobody but the owner makes objects beside them (PostgreSQL before 15 let everyone).
-    connection.execute(text("REVOKE ALL ON ALL TABLES IN SCHEMA public FROM PUBLIC"))
-    connection.execute(text("REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM PUBLIC"))
-    connection.execute(text("REVOKE CREATE ON SCHEMA public FROM PUBLIC"))
+    _ddl(connection, "REVOKE ALL ON ALL TABLES IN SCHEMA public FROM PUBLIC")
+    _ddl(connection, "REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM PUBLIC")
+    _ddl(connection, "REVOKE CREATE ON SCHEMA public FROM PUBLIC")
     umpire, sides = roles[0], roles[1:]
     for table, owner in _tables(connection):
         _drop_policies(connection, table)
-        connection.execute(text(f"ALTER TABLE {q(table)} ENABLE ROW LEVEL SECURITY"))
-        connection.execute(text(f"ALTER TABLE {q(table)} FORCE ROW LEVEL SECURITY"))
+        _ddl(connection, f"ALTER TABLE {q(table)} ENABLE ROW LEVEL SECURITY")
+        _ddl(connection, f"ALTER TABLE {q(table)} FORCE ROW LEVEL SECURITY")
         # Forced, the owner (who migrates the campaign) is held to the policies too: it gets its own.
         _policy(connection, table, "owner", "ALL", owner, using="true", check="true")
-        connection.execute(text(f"GRANT SELECT, INSERT, UPDATE, DELETE ON {q(table)} TO {q(umpire.role)}"))
+        _ddl(connection, f"GRANT SELECT, INSERT, UPDATE, DELETE ON {q(table)} TO {q(umpire.role)}")
         _policy(connection, table, UMPIRE, "ALL", umpire.role, using="true", check="true")
         rule = ACCESS.get(table)
         if rule is None or rule.reads is None:
@@ -166,14 +165,14 @@ def set_up(connection: Connection, passwords: dict[str, str]) -> list[ClubRole]:
         for side in sides:
             condition = rule.reads.replace(SIDE, _literal(side.who))
             shown = ", ".join(q(c) for c in columns if c not in rule.hidden)
-            connection.execute(text(f"GRANT SELECT ({shown}) ON {q(table)} TO {q(side.role)}"))
+            _ddl(connection, f"GRANT SELECT ({shown}) ON {q(table)} TO {q(side.role)}")
             _policy(connection, table, f"read_{side.who}", "SELECT", side.role, using=condition)
             if rule.writes is not None:
-                connection.execute(text(f"GRANT INSERT ON {q(table)} TO {q(side.role)}"))
+                _ddl(connection, f"GRANT INSERT ON {q(table)} TO {q(side.role)}")
                 _policy(connection, table, f"write_{side.who}", "INSERT", side.role, check=rule.writes.replace(SIDE, _literal(side.who)))
                 for sequence in _sequences(connection, table):
-                    connection.execute(text(f"GRANT USAGE ON SEQUENCE {sequence} TO {q(side.role)}"))
-    connection.execute(text(f"GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO {q(umpire.role)}"))
+                    _ddl(connection, f"GRANT USAGE ON SEQUENCE {sequence} TO {q(side.role)}")
+    _ddl(connection, f"GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO {q(umpire.role)}")
     return roles
 
 
@@ -183,13 +182,13 @@ def tear_down(connection: Connection) -> list[str]:
     q = _quoter(connection)
     for table, _owner in _tables(connection):
         _drop_policies(connection, table)
-        connection.execute(text(f"ALTER TABLE {q(table)} NO FORCE ROW LEVEL SECURITY"))
-        connection.execute(text(f"ALTER TABLE {q(table)} DISABLE ROW LEVEL SECURITY"))
+        _ddl(connection, f"ALTER TABLE {q(table)} NO FORCE ROW LEVEL SECURITY")
+        _ddl(connection, f"ALTER TABLE {q(table)} DISABLE ROW LEVEL SECURITY")
     removed = made_roles(connection)
     for role in removed:
         # DROP OWNED takes back every privilege granted to the role in this database and on it.
-        connection.execute(text(f"DROP OWNED BY {q(role)}"))
-        connection.execute(text(f"DROP ROLE {q(role)}"))
+        _ddl(connection, f"DROP OWNED BY {q(role)}")
+        _ddl(connection, f"DROP ROLE {q(role)}")
     return removed
 
 
@@ -215,17 +214,15 @@ def _ensure_role(connection: Connection, database: str, each: ClubRole) -> bool:
         text("SELECT shobj_description(oid, 'pg_authid') FROM pg_roles WHERE rolname = :name"), {"name": each.role}
     ).first()
     if found is None:
-        connection.execute(text(f"CREATE ROLE {q(each.role)}"))
-        connection.execute(text(f"COMMENT ON ROLE {q(each.role)} IS {_literal(mark)}"))
+        _ddl(connection, f"CREATE ROLE {q(each.role)}")
+        _ddl(connection, f"COMMENT ON ROLE {q(each.role)} IS {_literal(mark)}")
     elif found[0] != mark:
         raise AccessError(
             f"a role named {each.role} already exists and was not made by `adjutant club setup` for "
             f"{database}; drop or rename it first"
         )
     # Whatever the role was given since, a player's login can do nothing more than its grants.
-    connection.execute(
-        text(f"ALTER ROLE {q(each.role)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT NOREPLICATION NOBYPASSRLS")
-    )
+    _ddl(connection, f"ALTER ROLE {q(each.role)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT NOREPLICATION NOBYPASSRLS")
     return found is None
 
 
@@ -238,7 +235,7 @@ def _policy(
         sql += f" USING ({using})"
     if check is not None:
         sql += f" WITH CHECK ({check})"
-    connection.execute(text(sql))
+    _ddl(connection, sql)
 
 
 def _drop_policies(connection: Connection, table: str) -> None:
@@ -251,7 +248,7 @@ def _drop_policies(connection: Connection, table: str) -> None:
         {"table": table, "prefix": POLICY_PREFIX},
     ).scalars()
     for name in list(names):
-        connection.execute(text(f"DROP POLICY {q(name)} ON {q(table)}"))
+        _ddl(connection, f"DROP POLICY {q(name)} ON {q(table)}")
 
 
 def _tables(connection: Connection) -> list[tuple[str, str]]:
@@ -283,6 +280,12 @@ def _sequences(connection: Connection, table: str) -> list[str]:
         for column in _columns(connection, table)
         if (name := connection.execute(text("SELECT pg_get_serial_sequence(:t, :c)"), {"t": table, "c": column}).scalar())
     ]
+
+
+def _ddl(connection: Connection, statement: str) -> None:
+    """Run a statement built here: its colons (a SCRAM verifier's, a quoted name's) are text, not
+    bind parameters."""
+    connection.execute(text(statement.replace(":", "\\:")))
 
 
 def _database(connection: Connection) -> str:

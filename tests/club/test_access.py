@@ -228,3 +228,24 @@ def test_role_names_fit_postgresql_and_stay_apart():
     assert role_name("Lutzen-1813", "french") == "lutzen_1813_french"
     long_a, long_b = role_name("a" * 70, "french"), role_name("a" * 71, "french")
     assert len(long_a) == len(long_b) == 63 and long_a != long_b
+
+
+def test_a_database_name_with_colons_and_quotes(postgres_server: str, capsys: pytest.CaptureFixture[str]):
+    name = "club:1813's"
+    server = make_url(postgres_server)
+    with psycopg.connect(libpq(postgres_server), autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    url = server.set(database=name).render_as_string(hide_password=False)
+    try:
+        create_campaign(url, SCENARIO, seed=7).close()
+        assert main(["club", "setup", "--db", url, "--json"]) == 0
+        roles = json.loads(capsys.readouterr().out)
+        assert roles["french"]["role"] == "club_1813_s_french"
+        with psycopg.connect(libpq(roles["french"]["url"]), autocommit=True) as player:
+            assert player.execute("SELECT count(*) FROM unit").fetchone()[0] == sum(
+                SIDE_OF_NATION[u.nation] == "french" for u in SCENARIO.units
+            )
+        assert main(["club", "revoke", "--db", url]) == 0
+    finally:
+        with psycopg.connect(libpq(postgres_server), autocommit=True) as admin:
+            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))

@@ -271,6 +271,10 @@ def main(argv: list[str] | None = None) -> int:
             out["commit_redraw_median_ms"] = commit_redraw(small, 3, 10, folder)
         if want("rules_cli_ratio"):
             out["rules_cli_ratio"] = rules_cli_ratio(runs)
+        if want("club_commit_p95_ratio"):
+            from benchmarks.bench_club import club_figure
+
+            out["club_commit_p95_ratio"] = club_figure(10 if args.quick else 30, figure, p95)
         if want("export_ratio_1m", "log_ratio_1m", "export_rss_ratio"):
             out.update(export_and_log(big, mid, heavy, folder))
     out["seconds"] = round(time.perf_counter() - started, 1)

@@ -16,7 +16,7 @@ from textual.widget import AwaitMount
 
 from campaigns.text import one_line
 
-from tui.commands import ACTIONS, SCREENS, Command
+from tui.commands import ACTIONS, SCREENS, Command, browser_safe
 from tui.keys import KeyGate
 
 # The screens built and filled in the background once the first screen is shown,
@@ -27,7 +27,7 @@ log = logging.getLogger("adjutant.app")
 
 
 def _binding(command: Command) -> Binding:
-    return Binding(command.key, command.action, command.name, id=command.id, tooltip=command.help)
+    return Binding(browser_safe(command.key), command.action, command.name, id=command.id, tooltip=command.help)
 
 
 class AdjutantApp(KeyGate):

@@ -31,6 +31,10 @@ def campaign(where: str = "the .campaign file") -> tuple[Arg, ...]:
     )
 
 
+def club_database() -> Arg:
+    return arg("--db", metavar="URL", help="the campaign's PostgreSQL database (or set ADJUTANT_DATABASE_URL)")
+
+
 def rules_axes() -> tuple[Arg, ...]:
     return (arg("ruleset"), arg("table"), arg("axes", nargs="*", metavar="AXIS=VALUE"))
 
@@ -140,6 +144,24 @@ COMMANDS: tuple[Command, ...] = (
     ), guard=CAMPAIGN),
     Command("config", "print where the settings file and the log are, and what the settings hold",
             "campaigns.cli_config:config", guard=CAMPAIGN),
+    Command("club", "roles for a club's players: each side reads only what it knows", guard=CAMPAIGN, metavar="ACTION", sub=(
+        Command("setup", "create or update a role per side and the umpires', with row-level security",
+                "campaigns.cli_club:_setup", (
+                    club_database(),
+                    arg("--json", action="store_true", help="print side -> {role, url} as JSON"),
+                    arg("--password-file", metavar="F",
+                        help='a TOML file: umpire = "...", french = "..." (otherwise a prompt at a terminal)'),
+                )),
+        Command("revoke", "remove the club's roles and policies from the campaign", "campaigns.cli_club:_revoke",
+                (club_database(),)),
+    )),
+    Command("serve", "serve the app to web browsers (needs: pip install 'adjutant[web]')", "tui.serve:serve", (
+        *campaign(),
+        arg("--side", metavar="SIDE", help="serve that side's player view (fog of war)"),
+        arg("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)"),
+        arg("--port", type=int, default=8000, help="the port (default 8000)"),
+        arg("--password-file", metavar="F", help="a file whose first line is the password (or ADJUTANT_SERVE_PASSWORD)"),
+    ), guard="tui.serve:guarded"),
 )
 
 

@@ -9,6 +9,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+# Keys a browser keeps for itself (new window, close tab, new tab): in `adjutant serve`
+# they never reach the app, so a binding on one of them also answers to a second key.
+# Alt and a letter: xterm.js in the page takes those, and no screen binds them.
+BROWSER_KEPT = {"ctrl+n": "alt+n", "ctrl+w": "alt+w", "ctrl+t": "alt+t"}
+
+
+def browser_safe(keys: str) -> str:
+    """`keys` (comma separated, as Binding takes them) with the second key of each browser-kept one."""
+    given = [k.strip() for k in keys.split(",")]
+    seconds = [BROWSER_KEPT[k] for k in given if k in BROWSER_KEPT and BROWSER_KEPT[k] not in given]
+    return ",".join(given + seconds)
+
+
 @dataclass(frozen=True)
 class Command:
     id: str  # binding id, for user keymaps

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -139,11 +140,18 @@ class SshServer:
 @pytest.fixture
 def sshd(tmp_path: Path) -> Iterator[SshServer]:
     """A real sshd on 127.0.0.1, on a free port, that lets in one throwaway key."""
+    with running_sshd(tmp_path / "sshd") as server:
+        yield server
+
+
+@contextmanager
+def running_sshd(folder: Path, force_command: str | None = None) -> Iterator[SshServer]:
+    """sshd on 127.0.0.1 with keys and a config of its own in `folder`; with `force_command`, every
+    login runs that and nothing else (sshd_config's ForceCommand, as a club server sets it)."""
     binary = _sshd()
     missing = [name for name, path in (("sshd", binary), ("ssh", shutil.which("ssh")), ("ssh-keygen", shutil.which("ssh-keygen"))) if not path]
     if missing:
         pytest.skip(f"{', '.join(missing)} not installed (apt-get install openssh-server openssh-client)")
-    folder = tmp_path / "sshd"
     folder.mkdir()
     for name in ("host_key", "user_key"):
         subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(folder / name)], check=True)
@@ -166,6 +174,7 @@ def sshd(tmp_path: Path) -> Iterator[SshServer]:
                 "UsePAM no",
                 "StrictModes no",
                 "PrintMotd no",
+                *([f"ForceCommand {force_command}"] if force_command else []),
                 "",
             ]
         )

@@ -13,6 +13,7 @@ from campaigns.errors import CampaignError
 from campaigns.scenario import load_scenario, scenario_ids
 from campaigns.session import CampaignSession
 from campaigns.settings import recent_files, remember
+from tui.commands import browser_safe
 from tui.widgets.status import BottomBar
 
 DICE_MODES = [("Rolled by Adjutant (seeded)", "rolled"), ("Rolled on the table, typed in", "entered")]
@@ -20,7 +21,7 @@ DICE_MODES = [("Rolled by Adjutant (seeded)", "rolled"), ("Rolled on the table, 
 
 class StartScreen(Screen[None]):
     BINDINGS = [
-        Binding("ctrl+n", "focus_new", "New campaign", id="start.new", tooltip="Start a campaign from a scenario"),
+        Binding(browser_safe("ctrl+n"), "focus_new", "New campaign", id="start.new", tooltip="Start a campaign from a scenario"),
         Binding("ctrl+f", "focus_open", "Open file", id="start.open", tooltip="Type the path of a campaign file"),
         Binding("ctrl+l", "focus_recent", "Recent", id="start.recent", tooltip="Pick a recently opened file"),
     ]

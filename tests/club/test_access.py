@@ -1,0 +1,251 @@
+"""A club's campaign on a real PostgreSQL: after `adjutant club setup`, a player connecting as the
+French role with plain SQL reads no allied unit's name and can change nothing; the umpires' role
+plays as before; `club revoke` takes it all back."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from psycopg import sql
+from sqlalchemy.engine import make_url
+from sqlmodel import SQLModel
+
+import models.tables  # noqa: F401  (every table in the metadata)
+from tui.cli import main
+from campaigns.scenario import load_scenario
+from campaigns.setup import create_campaign
+from models import Unit, open_campaign
+from models.access import ACCESS
+
+SCENARIO = load_scenario("spring1813")
+SIDE_OF_NATION = {nation: side.id for side in SCENARIO.sides for nation in side.nations}
+
+
+def names(side: str) -> set[str]:
+    return {u.name for u in SCENARIO.units if SIDE_OF_NATION[u.nation] == side} | {
+        g.name for g in SCENARIO.generals if SIDE_OF_NATION[g.nation] == side
+    }
+
+
+@pytest.fixture
+def club(postgres_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[dict]:
+    create_campaign(postgres_url, SCENARIO, seed=7).close()
+    secrets = tmp_path / "passwords.toml"
+    secrets.write_text('umpire = "u-secret-1"\nfrench = "f-secret-2"\nallies = "a-secret-3"\n')
+    assert main(["club", "setup", "--db", postgres_url, "--json", "--password-file", str(secrets)]) == 0
+    out = capsys.readouterr().out
+    assert "secret" not in out
+    yield json.loads(out)
+    assert main(["club", "revoke", "--db", postgres_url]) == 0  # roles outlive a dropped database
+
+
+def libpq(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def readable_text(connection: psycopg.Connection, role: str) -> dict[str, str]:
+    """Every table the role may read: all it reads, as text."""
+    seen = {}
+    tables = connection.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1").fetchall()
+    for (table,) in tables:
+        columns = [
+            c for (c,) in connection.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = %s "
+                "AND has_column_privilege(%s, quote_ident(table_name), column_name, 'SELECT')",
+                (table, role),
+            )
+        ]
+        if columns:
+            rows = connection.execute(
+                sql.SQL("SELECT {} FROM {}").format(sql.SQL(", ").join(map(sql.Identifier, columns)), sql.Identifier(table))
+            ).fetchall()
+            seen[table] = repr(rows)
+    return seen
+
+
+def test_every_table_is_classified():
+    """A new table must be given a rule in models/access.py: nobody forgets to hide it."""
+    tables = set(SQLModel.metadata.tables) | {"alembic_version"}
+    assert tables - set(ACCESS) == set()
+
+
+def test_the_french_read_their_own_and_nothing_of_the_allies(club: dict, postgres_url: str):
+    assert set(club) == {"umpire", "french", "allies"}
+    french = club["french"]
+    assert "@" in french["url"] and ":" not in make_url(french["url"]).username and make_url(french["url"]).password is None
+    with psycopg.connect(libpq(french["url"]), autocommit=True) as player:
+        assert player.execute("SELECT current_user").fetchone() == (french["role"],)
+        seen = readable_text(player, french["role"])
+    everything = "\n".join(seen.values())
+    allied_only = names("allies") - names("french")  # both sides field units named "Dummy"
+    allied_ids = {f"'{u.id}'" for u in SCENARIO.units if SIDE_OF_NATION[u.nation] == "allies"}
+    assert len(allied_only) > 20
+    assert sorted(text for text in allied_only | allied_ids if text in everything) == []
+    assert names("french") <= {name for name in names("french") if name in everything}  # it does read its own
+    assert {"campaign", "turn", "side", "unit", "general"} <= set(seen)
+    assert {"event", "dice_roll", "event_note", "pontoon"}.isdisjoint(seen)  # the umpire's alone
+    with psycopg.connect(libpq(french["url"]), autocommit=True) as player:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            player.execute("SELECT dice_seed FROM campaign")
+
+
+def test_the_french_role_can_change_nothing(club: dict):
+    french = club["french"]
+    with psycopg.connect(libpq(french["url"]), autocommit=True) as player:
+        tables = [t for (t,) in player.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+        assert len(tables) >= len(ACCESS) - 2  # every table of the campaign (fog's two may be absent)
+        for table in tables:
+            name = sql.Identifier(table)
+            for statement in (
+                sql.SQL("INSERT INTO {} DEFAULT VALUES").format(name),
+                sql.SQL("UPDATE {} SET {} = {}").format(name, *[sql.Identifier(_first_column(player, table))] * 2),
+                sql.SQL("DELETE FROM {}").format(name),
+                sql.SQL("TRUNCATE {}").format(name),
+            ):
+                with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                    player.execute(statement)
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            player.execute("CREATE TABLE mine (x int)")
+
+
+def _first_column(connection: psycopg.Connection, table: str) -> str:
+    return connection.execute(
+        # pg_attribute, not information_schema: that lists only the columns the role may read
+        "SELECT attname FROM pg_attribute WHERE attrelid = %s::regclass AND attnum > 0 ORDER BY attnum LIMIT 1",
+        (f'"{table}"',),
+    ).fetchone()[0]
+
+
+def test_the_umpires_role_plays_as_before(club: dict):
+    first = SCENARIO.units[0]
+    with open_campaign(club["umpire"]["url"]) as store:
+        with store.action("to Naumburg") as session:
+            session.get_one(Unit, first.id).location = "Naumburg"
+        store.undo()
+        with store.read() as session:
+            assert session.get_one(Unit, first.id).location == first.location
+            assert len(list(session.exec(SQLModel.metadata.tables["unit"].select()))) == len(SCENARIO.units)
+
+
+def test_a_table_no_rule_names_is_the_umpires_alone(club: dict, postgres_url: str, capsys: pytest.CaptureFixture[str]):
+    with psycopg.connect(libpq(postgres_url), autocommit=True) as owner:
+        owner.execute("CREATE TABLE later (secret text)")
+        owner.execute("INSERT INTO later VALUES ('Blücher marches at dawn')")
+    assert main(["club", "setup", "--db", postgres_url]) == 0
+    said = capsys.readouterr().out
+    for who, place in club.items():  # run again: the passwords of the first setup stay, unprinted
+        assert f"  {who}: role {place['role']} (password unchanged), connects as {place['url']}\n" in said
+    with psycopg.connect(libpq(club["french"]["url"]), autocommit=True) as player:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            player.execute("SELECT * FROM later")
+    with psycopg.connect(libpq(club["umpire"]["url"]), autocommit=True) as umpire:
+        assert umpire.execute("SELECT secret FROM later").fetchall() == [("Blücher marches at dawn",)]
+
+
+def test_setup_twice_then_revoke(club: dict, postgres_url: str, capsys: pytest.CaptureFixture[str]):
+    assert main(["club", "setup", "--db", postgres_url, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == club
+    roles = sorted(r["role"] for r in club.values())
+    with psycopg.connect(libpq(postgres_url), autocommit=True) as owner:
+        policies = owner.execute("SELECT count(*) FROM pg_policies WHERE policyname LIKE 'adjutant_%'").fetchone()[0]
+        assert policies > 0
+    assert main(["club", "revoke", "--db", postgres_url]) == 0
+    assert ", ".join(roles) in capsys.readouterr().out
+    with psycopg.connect(libpq(postgres_url), autocommit=True) as owner:
+        left = owner.execute("SELECT rolname FROM pg_roles WHERE rolname = ANY(%s)", (roles,)).fetchall()
+        assert left == []
+        assert owner.execute("SELECT count(*) FROM pg_policies WHERE policyname LIKE 'adjutant_%'").fetchone()[0] == 0
+        assert owner.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND rowsecurity").fetchone()[0] == 0
+    with pytest.raises(psycopg.OperationalError):
+        psycopg.connect(libpq(club["french"]["url"])).close()
+    assert main(["club", "revoke", "--db", postgres_url]) == 0  # nothing left: still fine
+
+
+def test_a_role_adjutant_did_not_make_is_left_alone(postgres_url: str, capsys: pytest.CaptureFixture[str]):
+    create_campaign(postgres_url, SCENARIO, seed=7).close()
+    database = make_url(postgres_url).database
+    with psycopg.connect(libpq(postgres_url), autocommit=True) as owner:
+        owner.execute(sql.SQL("CREATE ROLE {}").format(sql.Identifier(f"{database}_french")))
+    try:
+        assert main(["club", "setup", "--db", postgres_url]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"a role named {database}_french already exists" in err
+        with psycopg.connect(libpq(postgres_url), autocommit=True) as owner:  # nothing half-done
+            assert owner.execute("SELECT count(*) FROM pg_policies").fetchone()[0] == 0
+    finally:
+        with psycopg.connect(libpq(postgres_url), autocommit=True) as owner:
+            owner.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(f"{database}_french")))
+
+
+def test_a_campaign_file_has_no_roles(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    assert main(["club", "setup", "--db", str(tmp_path / "x.campaign")]) == 2
+    assert "a club needs the campaign on PostgreSQL" in capsys.readouterr().err
+
+
+def test_fog_of_war_tables_plug_in_a_side_writes_only_its_own_orders(club: dict, postgres_url: str):
+    """Issue 17's tables, made here as its migration makes them (their columns that matter): once
+    they exist, a setup run again lets a side read its own sightings and queue its own orders,
+    and nothing more."""
+    with psycopg.connect(libpq(postgres_url), autocommit=True) as owner:
+        owner.execute("CREATE TABLE sighting (id serial PRIMARY KEY, side text NOT NULL, note text NOT NULL)")
+        owner.execute(
+            "CREATE TABLE side_order (id serial PRIMARY KEY, side text NOT NULL, text text NOT NULL, "
+            "status text NOT NULL, ruling text NOT NULL)"
+        )
+        owner.execute("ALTER TABLE campaign ADD COLUMN dice_salt text DEFAULT 'pepper'")
+        owner.execute("INSERT INTO sighting (side, note) VALUES ('french', 'cossacks at Halle'), ('allies', 'Ney at Lützen')")
+    assert main(["club", "setup", "--db", postgres_url]) == 0
+    queue = "INSERT INTO side_order (side, text, status, ruling) VALUES (%s, %s, %s, %s)"
+    with psycopg.connect(libpq(club["french"]["url"]), autocommit=True) as player:
+        assert player.execute("SELECT note FROM sighting").fetchall() == [("cossacks at Halle",)]
+        player.execute(queue, ("french", "Ney to Leipzig", "queued", ""))
+        for refused in (
+            ("allies", "Blücher retires", "queued", ""),  # not its side
+            ("french", "Ney takes Dresden", "applied", ""),  # not the umpire
+            ("french", "Ney takes Dresden", "queued", "granted"),
+        ):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):  # row-level security
+                player.execute(queue, refused)
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            player.execute("UPDATE side_order SET text = 'Ney stays'")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            player.execute("INSERT INTO sighting (side, note) VALUES ('french', 'nothing')")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            player.execute("SELECT dice_salt FROM campaign")
+    with psycopg.connect(libpq(club["allies"]["url"]), autocommit=True) as player:
+        assert player.execute("SELECT text FROM side_order").fetchall() == []
+    with psycopg.connect(libpq(club["umpire"]["url"]), autocommit=True) as umpire:
+        assert umpire.execute("SELECT side, text FROM side_order").fetchall() == [("french", "Ney to Leipzig")]
+
+
+def test_role_names_fit_postgresql_and_stay_apart():
+    from models.access import role_name
+
+    assert role_name("Lutzen-1813", "french") == "lutzen_1813_french"
+    long_a, long_b = role_name("a" * 70, "french"), role_name("a" * 71, "french")
+    assert len(long_a) == len(long_b) == 63 and long_a != long_b
+
+
+def test_a_database_name_with_colons_and_quotes(postgres_server: str, capsys: pytest.CaptureFixture[str]):
+    name = "club:1813's"
+    server = make_url(postgres_server)
+    with psycopg.connect(libpq(postgres_server), autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    url = server.set(database=name).render_as_string(hide_password=False)
+    try:
+        create_campaign(url, SCENARIO, seed=7).close()
+        assert main(["club", "setup", "--db", url, "--json"]) == 0
+        roles = json.loads(capsys.readouterr().out)
+        assert roles["french"]["role"] == "club_1813_s_french"
+        with psycopg.connect(libpq(roles["french"]["url"]), autocommit=True) as player:
+            assert player.execute("SELECT count(*) FROM unit").fetchone()[0] == sum(
+                SIDE_OF_NATION[u.nation] == "french" for u in SCENARIO.units
+            )
+        assert main(["club", "revoke", "--db", url]) == 0
+    finally:
+        with psycopg.connect(libpq(postgres_server), autocommit=True) as admin:
+            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))

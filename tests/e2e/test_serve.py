@@ -1,0 +1,234 @@
+"""`adjutant serve`: the app in a browser, through textual-serve, with Adjutant's checks in front.
+
+A real server on a free port: the first page over HTTP, one websocket session
+driven as a browser drives it (keys in, the app's screen out), and the
+refusals: a non-local bind without a password, a wrong password, a page from
+another site.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import TIMEOUT, _free_port
+from tests.e2e.test_terminal import new_campaign
+
+aiohttp = pytest.importorskip("aiohttp")
+pytest.importorskip("textual_serve", reason="adjutant serve needs the web extra: pip install -e '.[web]'")
+
+ROOT = Path(__file__).resolve().parents[2]
+ESCAPES = re.compile(rb"\x1b\[[0-9;?:]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]|\x1b[=>]")
+
+
+def adjutant(*args: str, **popen: object) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "ADJUTANT_CONFIG_DIR": str(popen.pop("config"))}
+    return subprocess.Popen([sys.executable, "-m", "tui.cli", *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)  # type: ignore[arg-type]
+
+
+def listening(server: subprocess.Popen, port: int) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        if server.poll() is not None:
+            raise AssertionError(f"adjutant serve ended ({server.returncode}): {server.stderr.read()}")  # type: ignore[union-attr]
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"adjutant serve never listened on {port}") from None
+            time.sleep(0.05)
+
+
+def stop(server: subprocess.Popen) -> None:
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+
+
+@pytest.fixture
+def campaign(tmp_path: Path) -> Path:
+    return new_campaign(tmp_path)
+
+
+@pytest.fixture
+def served(campaign: Path, tmp_path: Path) -> Iterator[int]:
+    port = _free_port()
+    server = adjutant("serve", str(campaign), "--port", str(port), config=tmp_path / "config")
+    try:
+        listening(server, port)
+        yield port
+    finally:
+        stop(server)
+
+
+def fetch(url: str, **headers: str) -> tuple[int, dict, str]:
+    async def get() -> tuple[int, dict, str]:
+        async with aiohttp.ClientSession() as client, client.get(url, headers=headers) as answer:
+            return answer.status, dict(answer.headers), await answer.text()
+
+    return asyncio.run(get())
+
+
+def screen_text(data: bytes) -> str:
+    return ESCAPES.sub(b"", data).decode("utf-8", "replace")
+
+
+async def drive(url: str, **headers: str) -> list[str]:
+    """What a browser does: open the websocket at 80x24, wait for the overview, press w for the
+    weather track, then q; what the app showed at each step."""
+    shown: list[str] = []
+    async with aiohttp.ClientSession() as client, client.ws_connect(url + "/ws?width=80&height=24", headers=headers) as ws:
+        received = b""
+
+        async def until(text: str) -> None:
+            nonlocal received
+            while text not in screen_text(received):
+                message = await asyncio.wait_for(ws.receive(), TIMEOUT)
+                assert message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT), f"the session ended waiting for {text!r}"
+                if message.type == aiohttp.WSMsgType.BINARY:
+                    received += message.data
+            shown.append(screen_text(received))
+            received = b""
+
+        await until("Turn 1 of 20")
+        await ws.send_json(["stdin", "w"])
+        await until("Weather track")
+        await ws.send_json(["stdin", "q"])
+        while (await asyncio.wait_for(ws.receive(), TIMEOUT)).type not in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+            pass  # the app quits and textual-serve closes the socket
+    return shown
+
+
+def test_a_browser_gets_the_page_and_plays_over_the_websocket(served: int):
+    status, _headers, page = fetch(f"http://127.0.0.1:{served}/")
+    assert status == 200
+    assert f'data-session-websocket-url="ws://127.0.0.1:{served}/ws"' in page
+    overview, weather = asyncio.run(drive(f"http://127.0.0.1:{served}"))
+    assert "Phase: Weather" in overview
+    assert "not rolled yet" in weather
+    # A second browser gets an app of its own: the server outlives the first one's quitting.
+    assert asyncio.run(drive(f"http://127.0.0.1:{served}"))[0]
+
+
+def test_a_page_from_another_site_may_not_open_the_campaign(served: int):
+    async def attempt() -> int:
+        async with aiohttp.ClientSession() as client:
+            try:
+                async with client.ws_connect(f"http://127.0.0.1:{served}/ws", headers={"Origin": "http://evil.example"}):
+                    return 101
+            except aiohttp.WSServerHandshakeError as refused:
+                return refused.status
+
+    assert asyncio.run(attempt()) == 403
+    assert fetch(f"http://127.0.0.1:{served}/", Host="evil.example")[0] == 403  # DNS rebinding
+
+
+def test_a_bind_beyond_this_machine_needs_a_password(campaign: Path, tmp_path: Path):
+    port = _free_port()
+    server = adjutant("serve", str(campaign), "--host", "0.0.0.0", "--port", str(port), config=tmp_path / "config", stdin=subprocess.DEVNULL)
+    out, err = server.communicate(timeout=TIMEOUT)
+    assert server.returncode == 2
+    assert err.count("\n") == 1 and err.startswith("adjutant: serving on 0.0.0.0 lets other machines in: give a password")
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+
+
+def test_with_a_password_every_request_needs_it(campaign: Path, tmp_path: Path):
+    secret = tmp_path / "password"
+    secret.write_text("la garde meurt\n")
+    port = _free_port()
+    server = adjutant(
+        "serve", str(campaign), "--host", "0.0.0.0", "--port", str(port), "--password-file", str(secret),
+        config=tmp_path / "config",
+    )
+    try:
+        listening(server, port)
+        base = f"http://127.0.0.1:{port}"
+        status, headers, _ = fetch(base + "/")
+        assert status == 401 and headers["WWW-Authenticate"].startswith("Basic")
+        wrong = base64.b64encode(b"umpire:la garde se rend").decode()
+        assert fetch(base + "/", Authorization=f"Basic {wrong}")[0] == 401
+        assert fetch(base + "/ws", Authorization=f"Basic {wrong}")[0] == 401  # no app is started for it
+        right = {"Authorization": "Basic " + base64.b64encode(b"anyone:la garde meurt").decode()}
+        assert fetch(base + "/", **right)[0] == 200
+        assert "Phase: Weather" in asyncio.run(drive(base, **right))[0]
+    finally:
+        stop(server)
+
+
+def test_the_player_view_is_refused_until_this_version_has_it(campaign: Path, tmp_path: Path):
+    from tui.serve import player_view_available
+
+    if player_view_available():
+        pytest.skip("this Adjutant has the player view")
+    server = adjutant("serve", str(campaign), "--side", "french", config=tmp_path / "config")
+    _out, err = server.communicate(timeout=TIMEOUT)
+    assert server.returncode == 2
+    assert err == "adjutant: the player view (--side) is not available in this version of Adjutant; serve the umpire's view without --side\n"
+
+
+def test_a_club_campaign_on_postgresql_in_a_browser(postgres_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """The shared campaign, served as the umpires' role of `adjutant club setup`."""
+    import json
+
+    from tui.cli import main
+    from campaigns.scenario import load_scenario
+    from campaigns.setup import create_campaign
+
+    create_campaign(postgres_url, load_scenario("spring1813"), seed=1813).close()
+    assert main(["club", "setup", "--db", postgres_url, "--json"]) == 0
+    umpire = json.loads(capsys.readouterr().out)["umpire"]["url"]
+    port = _free_port()
+    server = adjutant("serve", "--db", umpire, "--port", str(port), config=tmp_path / "config")
+    try:
+        listening(server, port)
+        assert "Phase: Weather" in asyncio.run(drive(f"http://127.0.0.1:{port}"))[0]
+    finally:
+        stop(server)
+        assert main(["club", "revoke", "--db", postgres_url]) == 0
+
+
+def test_a_port_in_use_is_one_sentence(campaign: Path, tmp_path: Path):
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        server = adjutant("serve", str(campaign), "--port", str(port), config=tmp_path / "config")
+        out, err = server.communicate(timeout=TIMEOUT)
+    assert (server.returncode, out) == (2, "")
+    assert err.startswith(f"adjutant: cannot listen on 127.0.0.1:{port}: ") and err.count("\n") == 1
+
+
+def test_the_app_command_carries_the_side_and_keeps_the_database_url_off_the_command_line(campaign: Path, postgres_url: str):
+    import argparse
+    import shlex
+
+    from tui.serve import _app_command
+
+    def args(**given: object) -> argparse.Namespace:
+        return argparse.Namespace(**{"file": None, "db": None, "side": None, **given})
+
+    command, environment = _app_command(args(file=str(campaign), side="french"))
+    assert shlex.split(command)[-3:] == [str(campaign), "--side", "french"] and environment == {}
+    create_campaign_at(postgres_url)
+    command, environment = _app_command(args(db=postgres_url))
+    assert postgres_url not in command and environment == {"ADJUTANT_DATABASE_URL": postgres_url}
+
+
+def create_campaign_at(url: str) -> None:
+    from campaigns.scenario import load_scenario
+    from campaigns.setup import create_campaign
+
+    create_campaign(url, load_scenario("spring1813"), seed=1).close()

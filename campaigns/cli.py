@@ -28,6 +28,7 @@ from sqlmodel import select
 
 from campaigns import settings
 from campaigns.cli_config import add_commands as add_config_commands
+from campaigns.cli_fog import add_commands as add_fog_commands, add_dice_commands, revealed_seed
 from campaigns.cli_theatre import add_commands as add_theatre_commands
 from campaigns.errors import CampaignError
 from campaigns.logfile import start_logging
@@ -167,7 +168,9 @@ def _parser() -> _Parser:
     log.add_argument("--dice-only", action="store_true", help="print only the dice")
     dice = command(commands, "dice", None, "audit the dice")
     audits = dice.add_subparsers(required=True, metavar="AUDIT", parser_class=_Parser)
-    campaign(command(audits, "verify", _verify, "replay every rolled die from the campaign's seed"))
+    verify = command(audits, "verify", _verify, "replay every rolled die from the campaign's seed, or the revealed one")
+    campaign(verify)
+    add_dice_commands(audits, command, campaign, verify)
     battles = command(commands, "battles", _battles, "print the after-action account of every battle")
     campaign(battles)
     battles.add_argument("--list", action="store_true", help="one line a battle instead of the accounts")
@@ -185,7 +188,7 @@ def _parser() -> _Parser:
     which = report.add_mutually_exclusive_group()
     which.add_argument("--turn", type=int, metavar="N", help="only turn N")
     which.add_argument("--battle", type=int, metavar="N", help="only battle N (see adjutant battles --list)")
-    report.add_argument("--side", metavar="S", help="only what side S knows (needs fog of war: not yet)")
+    report.add_argument("--side", metavar="S", help="only what side S knows (see adjutant despatch --format md)")
     report.add_argument("--format", choices=("md", "html", "txt"), default="md", help="markdown, HTML with SVG plots, or text")
     report.add_argument("-o", "--output", metavar="OUT", required=True, help="the file to write (- for standard output)")
     pasts = command(commands, "past", _past, "the campaign as of the end of a turn or just before an event (read-only)")
@@ -195,6 +198,7 @@ def _parser() -> _Parser:
     moment.add_argument("--event", type=int, metavar="N", help="just before event #N (see adjutant log)")
     pasts.add_argument("--save", metavar="OUT", help="also save that past as a new .campaign file")
     add_theatre_commands(commands, command, campaign, _target)
+    add_fog_commands(commands, command, campaign, _target)
     add_config_commands(commands, command)
     return parser
 
@@ -313,8 +317,10 @@ def _log(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    with open_campaign(_target(args)) as store, reading(store):
-        audit = audit_dice(store)
+    with open_campaign(_target(args)) as store:
+        seed = revealed_seed(store, args.seed, args.salt)  # the commitment checked first (campaigns/cli_fog.py)
+        with reading(store):
+            audit = audit_dice(store, seed)
     for roll in audit.mismatches[:SHOWN_MISMATCHES]:
         _fail(
             f"dice #{roll.id} ({roll.purpose}, stream {roll.stream_index}) does not match "
@@ -325,6 +331,8 @@ def _verify(args: argparse.Namespace) -> int:
     if audit.mismatches:
         return FAULT
     typed = f"; {audit.typed} typed in by the umpire" if audit.typed else ""
+    if seed is not None:
+        say("The seed and salt match the campaign's dice commitment.")
     if not audit.rolled:
         say(f"No rolled dice to verify{typed or ': none stored yet'}.")
     else:
@@ -406,7 +414,7 @@ def _report(args: argparse.Namespace) -> int:
     from campaigns.session import CampaignSession
 
     if args.side is not None:
-        return _fail("--side needs fog of war, which this version does not keep yet: a report shows all the umpire knows")
+        return _fail("a report shows all the umpire knows: for what one side knows, write its despatch (adjutant despatch FILE --side S --format md -o OUT)")
     target = _target(args)
     out = None if args.output == "-" else Path(args.output)
     if out is not None and isinstance(target, Path) and out.resolve() == target.resolve():

@@ -151,6 +151,13 @@ def report(session: CampaignSession, side: str, place: str, level: int, note: st
     return f"Reported to {name}: the enemy at {place}" + (f" ({note})" if note else "")
 
 
+def all_stacks_of(session: CampaignSession, side: str) -> list:
+    """Side `side`'s stacks on the map (the umpire's view)."""
+    from campaigns.stacks import all_stacks
+
+    return [s for s in all_stacks(session) if s.side == side]
+
+
 # -- reading -------------------------------------------------------------------
 
 

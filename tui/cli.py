@@ -11,6 +11,7 @@ import sys
 CAMPAIGN_COMMANDS = {
     "new", "scenarios", "check", "export", "import", "log", "dice", "battles",
     "options", "luck", "report", "past", "config", "places", "route", "activate", "move", "pontoon", "map",
+    "despatch", "sight", "knows", "orders",
 }
 
 

@@ -191,6 +191,23 @@ def known(session: CampaignSession, side: str, turn: int | None = None) -> Knowl
         return Knowledge(side, row.name, turn, nations, tuple(sightings(db, side, turn)))
 
 
+def sighted_stacks(session: CampaignSession, side: str, turn: int) -> list:
+    """The enemy as side `side` last saw it, up to `turn`: one stack per place, from the newest
+    sighting there that saw a stack (an umpire's note alone draws nothing)."""
+    from campaigns.stacks import SightedStack
+
+    with plainly(), session.store.read() as db:
+        names = {s.id: s.name for s in db.scalars(select(Side))}
+        newest: dict[tuple[str, str], Sighting] = {}
+        for row in sightings(db, side, turn):
+            if row.learned:
+                newest[(row.enemy_side, row.place)] = row
+    return [
+        SightedStack(enemy, names.get(enemy, enemy), place, (), (), row.strength_points, row.turn, describe(row))
+        for (enemy, place), row in sorted(newest.items(), key=lambda kv: kv[0][1])
+    ]
+
+
 def describe(sighting: Sighting) -> str:
     """One line: turn, place, source, what was learned."""
     seen = sighting.learned or {}

@@ -97,7 +97,7 @@ def side_rows(session: CampaignSession, side: str, turn: int) -> tuple[Campaign,
     head = Campaign(
         uid=campaign.uid, dice_commitment=campaign.dice_commitment, dice_salt=None, fog_side=side, fog_turn=turn,
         name=campaign.name, ruleset=campaign.ruleset, scenario=campaign.scenario, dice_seed=0,
-        dice_mode=campaign.dice_mode, dice_next_index=0, turn=turn, phase=campaign.phase if turn == campaign.turn else "end",
+        dice_mode=campaign.dice_mode, dice_next_index=0, turn=turn, phase=campaign.phase,
         start_date=campaign.start_date, turn_days=campaign.turn_days, turns=campaign.turns,
         options=dict(campaign.options), created=campaign.created,
     )

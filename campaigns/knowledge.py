@@ -151,6 +151,12 @@ def report(session: CampaignSession, side: str, place: str, level: int, note: st
     return f"Reported to {name}: the enemy at {place}" + (f" ({note})" if note else "")
 
 
+def side_ids(session: CampaignSession) -> list[str]:
+    """The campaign's sides, in order."""
+    with plainly(), session.store.read() as db:
+        return [s.id for s in db.scalars(select(Side).order_by(Side.position))]
+
+
 def all_stacks_of(session: CampaignSession, side: str) -> list:
     """Side `side`'s stacks on the map (the umpire's view)."""
     from campaigns.stacks import all_stacks

@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from campaigns.errors import CampaignError
+from sqlalchemy import text
+
+from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
 from models.store import CampaignStore
 
@@ -55,9 +57,15 @@ class PlayerSession(CampaignSession):
         return f"SIDE FILE: {self.side.upper()}, TURN {self.turn} (orders only) | " + super().status_line()
 
 
+MARKS = text("SELECT fog_side, coalesce(fog_turn, turn) FROM campaign WHERE id = 1")
+
+
 def as_player(session: CampaignSession) -> CampaignSession:
-    """The session itself for the umpire's campaign; a PlayerSession for a side file."""
-    campaign = session.campaign()
-    if campaign.fog_side is None or isinstance(session, PlayerSession):
+    """The session itself for the umpire's campaign; a PlayerSession for a side file.
+
+    Plain SQL: opening must not wait for the ORM classes (models.store says why)."""
+    if isinstance(session, PlayerSession):
         return session
-    return PlayerSession(session.store, campaign.fog_side, campaign.fog_turn or campaign.turn)
+    with plainly(), session.store.connect() as db:
+        side, turn = db.execute(MARKS).one()
+    return session if side is None else PlayerSession(session.store, str(side), int(turn))

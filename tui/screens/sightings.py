@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
@@ -30,13 +29,8 @@ class SightingsScreen(CampaignScreen):
         self.query_one("#list", DataTable).focus()
 
     def _sides(self) -> list[str]:
-        from models import Side
-
         player = getattr(self.session, "side", None)
-        if player is not None:
-            return [player]
-        with self.session.store.read() as db:
-            return [s.id for s in db.scalars(select(Side).order_by(Side.position))]
+        return [player] if player is not None else knowledge.side_ids(self.session)
 
     def refresh_view(self) -> None:
         sides = self._sides()

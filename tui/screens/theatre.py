@@ -162,15 +162,12 @@ class TheatreScreen(CampaignScreen):
         self.app.push_screen(PickScreen(f"Stacks at {here.place.name}: pick an action", items), self.stack_action)
 
     def action_view_as(self) -> None:
-        from sqlalchemy import select
-
-        from models import Side
+        from campaigns.knowledge import side_ids
 
         if getattr(self.session, "side", None):
             self.notify("A side file shows only its own side's view.", severity="warning")
             return
-        with self.session.store.read() as db:
-            sides = [None, *(s.id for s in db.scalars(select(Side).order_by(Side.position)))]
+        sides = [None, *side_ids(self.session)]
         self.view_side = sides[(sides.index(self.view_side) + 1) % len(sides)]
         self.refresh_view()
         self.notify(f"The map as {self.view_side} sees it." if self.view_side else "The whole map, as the umpire knows it.")

@@ -201,6 +201,11 @@ def apply(session: CampaignSession, order_id: int) -> str:
     from campaigns.stacks import stack_of
 
     order = _queued(session, order_id)
+    if order.kind in ("move", "forced_march", "reconnaissance"):
+        # the orders file is the player's: it may name any stack, and only the side's own obey it
+        ordered = stack_of(session, order.stack)
+        if ordered.side != order.side:
+            raise CampaignError(f"order #{order_id} of {order.side} names {ordered.label}, which is not theirs to order")
     if order.kind in ("move", "forced_march") and movement.activation_of(session, stack_of(session, order.stack)) is None:
         report = movement.plan_move(session, order.stack, order.place)
         if report.refusal and not (order.kind == "forced_march" and report.forcible(session.options())):

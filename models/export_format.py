@@ -99,6 +99,8 @@ SHAPES: dict[tuple[str, str], Any] = {
     ("dice_roll", "raw"): list[Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)]],
     ("dice_roll", "modifiers"): list[Modifier],
     ("event", "changes"): list[Change] | list[Replay],
+    # "general:ID" and "unit:ID" of an activated stack (campaigns/stacks.py)
+    ("activation", "members"): list[Annotated[StrictStr, Field(max_length=MAX_TEXT)]],
 }
 
 

@@ -266,6 +266,37 @@ def test_orders_go_from_the_side_file_to_the_umpires_queue_and_a_move_is_applied
         assert [o.status for o in orders.listed(session, "french")] == ["applied", "refused"]
     finally:
         session.close()
+    # the campaign with its activation, orders and rulings exports and imports whole
+    exported = tmp_path / "umpire.json"
+    code, out, err = run(capsys, "export", turn_ready)
+    assert code == 0, err
+    exported.write_text(out)
+    assert run(capsys, "import", exported, tmp_path / "again.campaign")[0] == 0
+    code, out, _ = run(capsys, "orders", "list", tmp_path / "again.campaign")
+    assert "[applied]" in out and "[refused] (no such crossing held)" in out
+
+
+def test_a_despatch_of_a_past_turn_holds_what_the_side_knew_then(tmp_path, capsys):
+    from campaigns import turns
+
+    umpire = new(tmp_path)
+    session = CampaignSession.open(umpire)
+    try:
+        knowledge.report(session, "french", "Halle", 1)
+        while session.campaign().turn == 1:
+            turns.advance(session, anyway=True)
+        knowledge.report(session, "french", "Dresden", 4)
+    finally:
+        session.close()
+    then, now = tmp_path / "then.campaign", tmp_path / "now.campaign"
+    assert run(capsys, "despatch", umpire, "--side", "french", "--turn", 1, "-o", then)[0] == 0
+    assert run(capsys, "despatch", umpire, "--side", "french", "-o", now)[0] == 0
+    with sqlite3.connect(then) as db:
+        assert db.execute("SELECT place, turn FROM sighting").fetchall() == [("Halle", 1)]
+        assert db.execute("SELECT fog_turn FROM campaign").fetchone() == (1,)
+    with sqlite3.connect(now) as db:
+        assert db.execute("SELECT place, turn FROM sighting ORDER BY id").fetchall() == [("Halle", 1), ("Dresden", 2)]
+    assert b"Tsar Alexander" not in then.read_bytes() and b"Tsar Alexander" in now.read_bytes()
 
 
 def test_stale_foreign_and_hostile_orders_are_refused_in_one_sentence(turn_ready, tmp_path, capsys):

@@ -64,6 +64,24 @@ def test_a_battle_shows_each_side_the_whole_enemy_it_fights_and_undo_takes_it_ba
     assert knowledge.known(session, "french").sightings == ()
 
 
+def test_a_side_file_holds_the_dice_of_the_battles_its_side_fought(session, tmp_path):
+    draft = battles.Draft("Lützen", ["iii_souham", "iii_brenier_girard"], ["brigade_klux"], [], [],
+                          override="forces gathered for the test")
+    battle_id = battles.begin(session, draft)
+    battles.roll_step(session, battle_id)
+    battles.roll_step(session, battle_id)
+    with session.store.read() as db:
+        from models import DiceRoll
+
+        fought = [r.id for r in db.scalars(select(DiceRoll).where(DiceRoll.purpose.not_like("weather%")))]
+    assert len(fought) == 2
+    side = write_despatch(session, "allies", tmp_path / "allies.campaign")
+    with sqlite3.connect(side) as db:
+        held = [row[0] for row in db.execute("SELECT id FROM dice_roll ORDER BY id")]
+        assert db.execute("SELECT count(*) FROM battle").fetchone() == (1,)
+    assert set(fought) <= set(held)
+
+
 def test_contact_sightings_follow_the_option_and_are_made_once_a_turn(session):
     with session.store.action("Ney's stack marches onto Leipzig") as db:  # Wittgenstein's stack stands there
         db.get_one(General, "ney").location = "Leipzig"

@@ -134,7 +134,9 @@ def _despatch(args: argparse.Namespace, session: Any) -> int:
         raise CampaignError(f"{out} already exists; choose another name or remove it first")
     if args.format == "campaign":
         write_despatch(session, args.side, out, args.turn)
-        print(f"Wrote {out}: what {args.side} knows at turn {args.turn or session.campaign().turn}.", file=sys.stderr)
+        commitment = session.campaign().dice_commitment or "none (a campaign made before dice commitments)"
+        print(f"Wrote {out}: what {args.side} knows at turn {args.turn or session.campaign().turn}; "
+              f"dice commitment {commitment}.", file=sys.stderr)
         return OK
     from campaigns import despatch_report
 

@@ -71,6 +71,7 @@ def add_commands(commands: Any, command: Callable[..., Any], campaign: Callable[
     campaign(picture)
     picture.add_argument("-o", "--output", metavar="SVG", required=True, help="the .svg file to write")
     picture.add_argument("--turn", type=int, metavar="N", help="the map as turn N ended (default: now)")
+    picture.add_argument("--side", metavar="SIDE", help="the map as side SIDE sees it: its stacks, the enemy where sighted")
 
 
 def _only(args: argparse.Namespace) -> list[str] | None:
@@ -134,7 +135,12 @@ def _map(args: argparse.Namespace, session: Any) -> int:
     from campaigns.map_svg import write_svg
     from campaigns.theatre_map import map_data
 
-    written = write_svg(map_data(session, args.turn), args.output)
+    if args.side is not None:
+        from campaigns.knowledge import side_ids
+
+        if args.side not in side_ids(session):
+            raise CampaignError(f"there is no side {args.side!r} (the sides are {', '.join(side_ids(session))})")
+    written = write_svg(map_data(session, args.turn, args.side), args.output)
     say(f"Wrote {written}.")
     return OK
 

@@ -128,6 +128,10 @@ def test_a_reconnaissance_reveals_what_its_result_says_and_no_more(tmp_path, cap
     assert b"Kleist" not in out.read_bytes()  # result 2 names no general
     code, text, _err = run(capsys, "knows", umpire, "--side", "french")
     assert "Halle (reconnaissance result 2): about 5 SP; 1 unit" in text
+    picture = tmp_path / "french.svg"
+    assert run(capsys, "map", umpire, "--side", "french", "-o", picture)[0] == 0
+    drawn = picture.read_text()
+    assert "A ?5" in drawn and "A 6" not in drawn  # Halle as sighted, no other allied stack
 
 
 def test_a_sighting_is_undone_with_the_reconnaissance_that_made_it(tmp_path):
@@ -197,6 +201,23 @@ def test_the_revealed_seed_verifies_and_an_altered_die_fails(tmp_path, capsys):
         db.execute("UPDATE dice_roll SET raw = ? WHERE id = (SELECT min(id) FROM dice_roll)", (json.dumps([die % 6 + 1]),))
     code, _, err = run(capsys, "dice", "verify", umpire, "--seed", SEED, "--salt", revealed["salt"])
     assert code == 1 and "does not match a replay" in err
+
+
+def test_typed_dice_stay_typed_in_a_side_file(tmp_path, capsys):
+    umpire = tmp_path / "manual.campaign"
+    CampaignSession.new("spring1813", umpire, seed=SEED, manual_dice=True).close()
+    session = CampaignSession.open(umpire)
+    try:
+        from campaigns import weather
+
+        weather.roll(session, [4])
+    finally:
+        session.close()
+    side = tmp_path / "fr.campaign"
+    code, _, err = run(capsys, "despatch", umpire, "--side", "french", "-o", side)
+    assert code == 0 and "dice commitment " in err
+    code, out, err = run(capsys, "dice", "verify", side, "--seed", SEED, "--salt", salt_of(umpire))
+    assert code == 0 and "No rolled dice to verify; 1 typed in by the umpire." in out, err
 
 
 def test_a_campaign_without_a_commitment_says_so(tmp_path, capsys):

@@ -129,13 +129,53 @@ def test_a_despatch_of_a_postgresql_campaign_is_a_file_holding_one_side(postgres
     from campaigns.scenario import load_scenario
     from campaigns.setup import create_campaign
 
+    from sqlalchemy import text
+
+    from campaigns import command_points
+    from models.visibility import FILTERS, predicate
+
     create_campaign(postgres_url, load_scenario("spring1813"), seed=1813).close()
     session = CampaignSession.open(postgres_url)
     try:
+        weather.roll(session, [2])
+        command_points.roll(session, "allied_army", [3])
+        draft = battles.Draft("Lützen", ["iii_souham"], ["brigade_klux"], [], [], override="forces gathered for the test")
+        battles.roll_step(session, battles.begin(session, draft))
         out = write_despatch(session, "allies", tmp_path / "allies.campaign")
+        # the same rows by the PostgreSQL form of the row filters (the club server's policies)
+        with sqlite3.connect(out) as db:
+            held = {t: sorted(r[0] for r in db.execute(f'SELECT * FROM "{t}"')) for t in FILTERS}
+        with session.store.connect() as db:
+            for table in FILTERS:
+                query = text(f'SELECT * FROM "{table}" WHERE {predicate(table, "postgresql")}')
+                assert sorted(r[0] for r in db.execute(query, {"side": "allies", "turn": 1})) == held[table], table
     finally:
         session.close()
     data = out.read_bytes()
     assert "Wittgenstein".encode() in data and "Marshal Ney".encode() not in data
     with sqlite3.connect(out) as db:
         assert db.execute("SELECT fog_side, dice_seed, dice_salt FROM campaign").fetchone() == ("allies", 0, None)
+
+
+def test_the_row_filters_select_what_the_side_file_holds(session, tmp_path):
+    """models.visibility states a side's view as SQL; the despatch must hold exactly those rows."""
+    from sqlalchemy import text
+
+    from campaigns import command_points
+    from campaigns.reconnaissance import reconnoitre_stack
+    from models.visibility import FILTERS, predicate
+
+    for army in ("army_of_the_main", "army_of_the_elbe", "allied_army"):
+        command_points.roll(session, army, [3])
+    reconnoitre_stack(session, "french@Eisleben", "allies@Halle", entered=[6])
+    draft = battles.Draft("Lützen", ["iii_souham"], ["brigade_klux"], [], [], override="forces gathered for the test")
+    battles.roll_step(session, battles.begin(session, draft))
+    for side in ("french", "allies"):
+        out = write_despatch(session, side, tmp_path / f"{side}.campaign")
+        with sqlite3.connect(out) as db:
+            held = {t: sorted(r[0] for r in db.execute(f'SELECT * FROM "{t}"')) for t in FILTERS}
+        with session.store.connect() as db:
+            for table in FILTERS:
+                query = text(f'SELECT * FROM "{table}" WHERE {predicate(table)}')
+                chosen = sorted(r[0] for r in db.execute(query, {"side": side, "turn": 1}))
+                assert chosen == held[table], f"{side}: {table}"

@@ -19,6 +19,7 @@ from sqlalchemy import select
 
 from campaigns.contact import check_forces
 from campaigns.errors import CampaignError, plainly
+from campaigns.knowledge import sight_battle
 from campaigns.session import CampaignSession
 from campaigns.text import TextError, plain_name
 from campaigns.words import column
@@ -208,6 +209,7 @@ def begin(session: CampaignSession, draft: Draft, resolver: str = TABLES) -> int
             detail={"setup": setup, "journal": []},
         )
         db.add(row)
+        sight_battle(db, location, sides)  # each side now knows the enemy forces it fights
         db.flush()
         battle_id = row.id
     assert battle_id is not None

@@ -27,6 +27,7 @@ from typing import IO
 from sqlmodel import select
 
 from campaigns import settings
+from campaigns.cli_fog import revealed_seed
 from campaigns.errors import CampaignError
 from campaigns.logfile import start_logging
 from campaigns.log import audit_dice, log_lines
@@ -218,8 +219,10 @@ def _log(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    with open_campaign(_target(args)) as store, reading(store):
-        audit = audit_dice(store)
+    with open_campaign(_target(args)) as store:
+        seed = revealed_seed(store, args.seed, args.salt)  # the commitment checked first (campaigns/cli_fog.py)
+        with reading(store):
+            audit = audit_dice(store, seed)
     for roll in audit.mismatches[:SHOWN_MISMATCHES]:
         _fail(
             f"dice #{roll.id} ({roll.purpose}, stream {roll.stream_index}) does not match "
@@ -229,6 +232,8 @@ def _verify(args: argparse.Namespace) -> int:
         _fail(f"... and {len(audit.mismatches) - SHOWN_MISMATCHES} more")
     if audit.mismatches:
         return FAULT
+    if seed is not None:
+        say("The seed and salt match the campaign's dice commitment.")
     typed = f"; {audit.typed} typed in by the umpire" if audit.typed else ""
     if not audit.rolled:
         say(f"No rolled dice to verify{typed or ': none stored yet'}.")
@@ -311,7 +316,7 @@ def _report(args: argparse.Namespace) -> int:
     from campaigns.session import CampaignSession
 
     if args.side is not None:
-        return _fail("--side needs fog of war, which this version does not keep yet: a report shows all the umpire knows")
+        return _fail("a report shows all the umpire knows: for what one side knows, write its despatch (adjutant despatch FILE --side S --format md -o OUT)")
     target = _target(args)
     out = None if args.output == "-" else Path(args.output)
     if out is not None and isinstance(target, Path) and out.resolve() == target.resolve():

@@ -97,7 +97,12 @@ def _map(args: argparse.Namespace, session: Any) -> int:
     from campaigns.map_svg import write_svg
     from campaigns.theatre_map import map_data
 
-    written = write_svg(map_data(session, args.turn), args.output)
+    if args.side is not None:
+        from campaigns.knowledge import side_ids
+
+        if args.side not in side_ids(session):
+            raise CampaignError(f"there is no side {args.side!r} (the sides are {', '.join(side_ids(session))})")
+    written = write_svg(map_data(session, args.turn, args.side), args.output)
     say(f"Wrote {written}.")
     return OK
 

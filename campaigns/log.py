@@ -110,9 +110,9 @@ class DiceAudit:
     typed: int = 0  # how many were typed in by the umpire: nothing to replay
 
 
-def audit_dice(store: CampaignStore) -> DiceAudit:
-    """Replay every rolled die from the campaign's seed and stream position."""
-    seed = store.campaign().dice_seed
+def audit_dice(store: CampaignStore, seed: int | None = None) -> DiceAudit:
+    """Replay every rolled die from the campaign's seed (or `seed`, as revealed) and stream position."""
+    seed = store.campaign().dice_seed if seed is None else seed
     with store.read() as session:
         stored = dice_rolls(session)
     rows = [row for row in stored if row.mode == ROLLED]

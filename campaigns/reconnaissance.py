@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from campaigns.errors import CampaignError, plainly
+from campaigns.knowledge import sight_reconnaissance
 from campaigns.session import CampaignSession
 from campaigns.words import column
 from models import Unit
@@ -55,8 +56,10 @@ def reconnoitre(
     names = ", ".join(u.name for u in _units(session, reconnoitring))
     if step.column is None:
         return f"Reconnaissance by {names}: no cavalry advantage, nothing to roll (no result)"
-    with plainly(), session.store.action(f"Reconnaissance by {names}") as _db:
+    with plainly(), session.store.action(f"Reconnaissance by {names}") as db:
         result = resolve_reconnaissance(step, session.store.dice(), entered, session.options())
+        # what the result reveals is the reconnoitring side's sighting, undone with the roll
+        sight_reconnaissance(db, session.options(), reconnoitring, screening, result.result)
     assert result.record is not None
     mods = "".join(f" {m.value:+d}" for m in step.modifiers)
     return (

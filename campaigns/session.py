@@ -32,6 +32,10 @@ class CampaignSession:
     def open(cls, target: str | Path) -> "CampaignSession":
         with plainly():
             session = cls(open_campaign(target))
+        if cls is CampaignSession:  # a side file opens as its side's player (campaigns.player)
+            from campaigns.player import as_player
+
+            session = as_player(session)
         logging.getLogger("adjutant.session").info("opened %s", session.store.name)
         return session
 

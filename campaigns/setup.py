@@ -8,6 +8,7 @@ from pathlib import Path
 
 from sqlmodel import SQLModel
 
+from campaigns.commitment import digest, new_salt
 from campaigns.scenario import Scenario
 from campaigns.text import plain_name
 from models import Army, Campaign, CampaignStore, General, Nation, Side, Turn, Unit, create_store
@@ -45,7 +46,11 @@ def create_campaign(
     seed = new_seed() if seed is None else seed
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"a dice seed is a whole number from 0 to {MAX_SEED}, not {seed}")
+    salt = new_salt()
     campaign = Campaign(
+        uid=secrets.token_hex(16),
+        dice_commitment=digest(seed, salt),
+        dice_salt=salt,
         name=name or scenario.title,
         ruleset=RULESET,
         scenario=scenario.id,

@@ -56,6 +56,43 @@ class Stack:
         """The stack as the map shows it: the side's letter and its SP, e.g. "F 42"."""
         return f"{self.letter} {self.strength_points}"
 
+    @property
+    def mark(self) -> str:
+        """The badge without a space, as the terminal map packs it: "F42"."""
+        return f"{self.letter}{self.strength_points}"
+
+    def summary(self) -> str:
+        who = ", ".join(g.name for g in self.generals) or "no general"
+        return f"{self.side_name}: {who} ({len(self.units)} units, {self.strength_points} SP)"
+
+
+@dataclass(frozen=True)
+class SightedStack(Stack):
+    """An enemy stack as a side last saw it (campaigns.knowledge): no rows, only what was learned."""
+
+    seen_strength: int | None = None
+    seen_turn: int = 0
+    learned: str = ""
+
+    @property
+    def strength_points(self) -> int:
+        return self.seen_strength or 0
+
+    @property
+    def label(self) -> str:
+        return f"the {self.side_name} stack seen at {self.place} on turn {self.seen_turn}"
+
+    def badge(self) -> str:
+        """"A ?12": a sighting, not a count (the ? says it may have moved or changed)."""
+        return f"{self.letter} ?{self.seen_strength if self.seen_strength is not None else ''}"
+
+    @property
+    def mark(self) -> str:
+        return f"{self.letter}?{self.seen_strength if self.seen_strength is not None else ''}"
+
+    def summary(self) -> str:
+        return f"{self.side_name}, seen turn {self.seen_turn}: {self.learned}"
+
 
 def all_stacks(session: CampaignSession) -> list[Stack]:
     """Every stack on the map, by place then side; generals and units without a place are left out."""

@@ -85,8 +85,11 @@ def positions_at_end_of(session: CampaignSession, turn: int) -> dict[tuple[str, 
     return where
 
 
-def map_data(session: CampaignSession, turn: int | None = None) -> MapData:
+def map_data(session: CampaignSession, turn: int | None = None, side: str | None = None) -> MapData:
+    """The map of the theatre; with `side` (and always in a side file), as that side sees it:
+    its own stacks, and the enemy only where it was last sighted."""
     g = gazetteer()
+    side = side if side is not None else getattr(session, "side", None)
     with plainly(), session.store.read() as db:
         current = db.get_one(Campaign, 1).turn
         shown = current if turn is None else turn
@@ -99,10 +102,17 @@ def map_data(session: CampaignSession, turn: int | None = None) -> MapData:
             b.location for b in db.scalars(select(Battle).where(Battle.turn == shown, Battle.status == "pending"))
         )
     stacks = all_stacks(session)
+    if side is not None:
+        from campaigns.knowledge import sighted_stacks
+
+        battles = tuple(b for b in battles if b in _battles_of(session, side, shown))
+        stacks = [s for s in stacks if s.side == side] + sighted_stacks(session, side, shown)
     past = positions_at_end_of(session, shown) if turn is not None else None
     if past is not None:
-        stacks = [_moved_back(s, past) for s in stacks]
-        stacks = _regroup(stacks)
+        from campaigns.stacks import SightedStack
+
+        seen = [s for s in stacks if isinstance(s, SightedStack)]  # sightings stand where they were seen
+        stacks = _regroup([_moved_back(s, past) for s in stacks if not isinstance(s, SightedStack)]) + seen
     by_place: dict[str, list[Stack]] = {}
     unknown: list[str] = []
     for stack in stacks:
@@ -120,8 +130,15 @@ def map_data(session: CampaignSession, turn: int | None = None) -> MapData:
         tuple((r.a, r.b, r.kind) for r in g.roads),
         tuple((r.name, r.size, r.course) for r in g.rivers.values()),
         battles, sides, tuple(unknown),
-        () if past is not None else tuple(c.place for c in contacts(session)),
+        () if past is not None or side is not None else tuple(c.place for c in contacts(session)),
     )
+
+
+def _battles_of(session: CampaignSession, side: str, turn: int) -> set[str]:
+    from campaigns.despatch import fought_by
+
+    with plainly(), session.store.read() as db:
+        return {b.location for b in db.scalars(select(Battle).where(Battle.turn == turn)) if fought_by(b, side)}
 
 
 def _moved_back(stack: Stack, where: dict[tuple[str, str], str]) -> Stack:

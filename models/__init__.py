@@ -28,7 +28,7 @@ _HOME = {
     "CampaignStore": "store",
     "Activation": "tables", "Army": "tables", "Battle": "tables", "Campaign": "tables", "CommandPointRoll": "tables",
     "CommandPointSpend": "tables", "DiceRoll": "tables", "Event": "tables", "EventNote": "tables", "General": "tables",
-    "Nation": "tables", "Pontoon": "tables", "Side": "tables", "Turn": "tables", "Unit": "tables",
+    "Nation": "tables", "Pontoon": "tables", "Side": "tables", "SideOrder": "tables", "Sighting": "tables", "Turn": "tables", "Unit": "tables",
     "SUFFIX": "targets",
 }
 
@@ -53,6 +53,6 @@ if TYPE_CHECKING:
     from models.saving import save_as
     from models.store import CampaignStore
     from models.tables import (
-        Activation, Army, Battle, Campaign, CommandPointRoll, CommandPointSpend, DiceRoll, Event, EventNote, General, Nation, Pontoon, Side, Turn, Unit,
+        Activation, Army, Battle, Campaign, CommandPointRoll, CommandPointSpend, DiceRoll, Event, EventNote, General, Nation, Pontoon, Side, SideOrder, Sighting, Turn, Unit,
     )
     from models.targets import SUFFIX

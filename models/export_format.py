@@ -99,6 +99,8 @@ SHAPES: dict[tuple[str, str], Any] = {
     ("dice_roll", "raw"): list[Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)]],
     ("dice_roll", "modifiers"): list[Modifier],
     ("event", "changes"): list[Change] | list[Replay],
+    # "general:ID" and "unit:ID" of an activated stack (campaigns/stacks.py)
+    ("activation", "members"): list[Annotated[StrictStr, Field(max_length=MAX_TEXT)]],
 }
 
 
@@ -218,8 +220,20 @@ def _battle_options(row: Mapping[str, Any]) -> None:
         resolve_options(str(tactical.get("ruleset")), tactical["options"])
 
 
-# What a row's types cannot say but the rules can: options are read by name.
-ROW_CHECKS: dict[str, tuple[Any, ...]] = {"campaign": (_campaign_options,), "battle": (_battle_options,)}
+def _turn_weather(row: Mapping[str, Any]) -> None:
+    """A turn's weather is read against the card's tables (movement, terrain, luck): one they know."""
+    from rules.allemagne1813.weather import weather_name
+    from rules.loader import get_table
+
+    weather = row.get("weather")
+    if isinstance(weather, str):
+        get_table("allemagne1813", "movement_weather").lookup(weather=weather_name(weather), unit="infantry")
+
+
+# What a row's types cannot say but the rules can: options and the weather are read by name.
+ROW_CHECKS: dict[str, tuple[Any, ...]] = {
+    "campaign": (_campaign_options,), "battle": (_battle_options,), "turn": (_turn_weather,),
+}
 
 
 def _reason(error: ValidationError) -> str:

@@ -55,6 +55,13 @@ class Campaign(SQLModel, table=True):
     options: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
     version: int = 0
     created: datetime
+    uid: str | None = None  # the campaign's identity: a despatch and the orders answering it name it
+    # SHA-256 of the decimal seed followed by the salt's hex digits (campaigns/commitment.py);
+    # None in a campaign made before commitments. A side file holds the commitment, never seed or salt.
+    dice_commitment: str | None = None
+    dice_salt: str | None = None
+    fog_side: str | None = None  # set only in a side file (a despatch): whose view of the campaign it is
+    fog_turn: int | None = None  # and of which turn
 
 
 class Side(SQLModel, table=True):
@@ -280,6 +287,55 @@ class EventNote(SQLModel, table=True):
     kind: str  # "bookmark" or "note"
     text: str = ""
     when: datetime
+
+
+class Sighting(SQLModel, table=True):
+    """An enemy stack a side saw: where, on which turn, how, and what it learned.
+
+    `source` is "reconnaissance", "battle", "contact" or "report" (the umpire's);
+    `result` the reconnaissance table's result that revealed it. `learned` holds
+    what the side now knows: {"generals": [names], "units": [{"name", "kind",
+    "strength_points"?}], "counted": {kind: number}, "estimate": text}, each part
+    present only when learned; `strength_points` the SP as the side reckons it.
+    Row filter for what a side may read: `side`.
+    """
+
+    __tablename__ = "sighting"
+
+    id: int | None = Field(default=None, primary_key=True)
+    side: str = _ref("side.id")
+    turn: int = _ref("turn.number")
+    place: str
+    enemy_side: str = _ref("side.id")
+    source: str
+    result: int | None = None
+    learned: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+    strength_points: int | None = None
+    note: str = ""
+
+
+class SideOrder(SQLModel, table=True):
+    """An order a side wrote for the umpire: in its side file, or queued in the campaign.
+
+    `kind` is "move", "forced_march", "command_points", "reconnaissance" or "note";
+    `stack` names the side's own stack (a general's id or SIDE@PLACE), `place` where
+    to; `status` "written" (in a side file), "queued", "applied" or "refused", with
+    the umpire's `ruling`. Row filter for what a side may read: `side`.
+    """
+
+    __tablename__ = "side_order"
+
+    id: int | None = Field(default=None, primary_key=True)
+    side: str = _ref("side.id")
+    turn: int
+    kind: str
+    stack: str = ""
+    place: str = ""
+    detail: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+    text: str = ""
+    status: str = "written"
+    ruling: str = ""
+    written: datetime
 
 
 # The history's search index follows every event and roll the ORM writes (models.search).

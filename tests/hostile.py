@@ -127,7 +127,8 @@ def _structural() -> list[Maker]:
         _sql("DROP TABLE alembic_version"),
         _sql("DELETE FROM campaign"),
         _sql("INSERT INTO campaign SELECT 2, name, ruleset, scenario, dice_seed, dice_mode, dice_next_index, turn, "
-             "phase, start_date, turn_days, turns, options, version, created FROM campaign"),
+             "phase, start_date, turn_days, turns, options, version, created, uid, dice_commitment, dice_salt, "
+             "fog_side, fog_turn FROM campaign"),
         _sql("PRAGMA application_id = 7"),
     ]
 
@@ -204,7 +205,7 @@ def every_text_escaped(path: Path, real: Path, _rng: random.Random) -> None:
 # make a file that is damaged rather than one that shows text.
 _KEYS = {"id", "nation", "side", "army", "general", "superior", "commander", "kind", "ruleset", "scenario",
          "dice_mode", "phase", "mode", "dice", "weather", "weather_source", "status", "resolver", "result",
-         "action", "turn"}
+         "action", "turn", "enemy_side", "fog_side"}
 
 
 def makers(real: Path) -> list[Maker]:

@@ -46,6 +46,8 @@ SCREENS = (
     Command("screen.luck", "L", "show('luck')", "Luck", "Every die against its exact odds: each side's luck by turn, and how unusual"),
     Command("screen.rules", "l", "show('rules')", "Rules reference", "Every table of the rule sets, as on the card, with the readings chosen", needs_campaign=False),
     Command("screen.map", "p", "show('map')", "Map", "The theatre: places, roads, rivers, both sides' stacks and battles; move and activate stacks"),
+    Command("screen.sightings", "S", "show('sightings')", "Sightings", "What each side has seen of the enemy, turn by turn (fog of war)"),
+    Command("screen.orders", "O", "show('orders')", "Orders", "A side file's orders to the umpire; in the campaign, each side's queue to apply or refuse"),
 )
 
 ACTIONS = (

@@ -108,7 +108,7 @@ def test_written_to_a_file_and_refusals(capsys, campaign, tmp_path):
     assert out.read_text(encoding="utf-8").startswith("# Spring 1813")
     capsys.readouterr()
     for args, said in [
-        (["--side", "french"], "--side needs fog of war"),
+        (["--side", "french"], "for what one side knows, write its despatch"),
         (["--turn", "12"], "turn 12 has not been played"),
         (["--battle", "9"], "there is no battle 9"),
         (["--turn", "2", "--battle", "1"], "not allowed with argument"),

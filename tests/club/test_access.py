@@ -186,20 +186,20 @@ def test_a_campaign_file_has_no_roles(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "a club needs the campaign on PostgreSQL" in capsys.readouterr().err
 
 
-def test_fog_of_war_tables_plug_in_a_side_writes_only_its_own_orders(club: dict, postgres_url: str):
-    """Issue 17's tables, made here as its migration makes them (their columns that matter): once
-    they exist, a setup run again lets a side read its own sightings and queue its own orders,
-    and nothing more."""
+def test_fog_of_war_tables_a_side_reads_its_sightings_and_writes_only_its_own_orders(club: dict, postgres_url: str):
+    """Issue 17's tables (migration 0006): a side reads its own sightings and queues its own
+    orders, and nothing more; the dice salt stays the umpires'."""
+    sighted = (
+        "INSERT INTO sighting (side, turn, place, enemy_side, source, learned, note) "
+        "VALUES (%s, 1, %s, %s, 'umpire', '{}', %s)"
+    )
     with psycopg.connect(libpq(postgres_url), autocommit=True) as owner:
-        owner.execute("CREATE TABLE sighting (id serial PRIMARY KEY, side text NOT NULL, note text NOT NULL)")
-        owner.execute(
-            "CREATE TABLE side_order (id serial PRIMARY KEY, side text NOT NULL, text text NOT NULL, "
-            "status text NOT NULL, ruling text NOT NULL)"
-        )
-        owner.execute("ALTER TABLE campaign ADD COLUMN dice_salt text DEFAULT 'pepper'")
-        owner.execute("INSERT INTO sighting (side, note) VALUES ('french', 'cossacks at Halle'), ('allies', 'Ney at Lützen')")
-    assert main(["club", "setup", "--db", postgres_url]) == 0
-    queue = "INSERT INTO side_order (side, text, status, ruling) VALUES (%s, %s, %s, %s)"
+        owner.execute(sighted, ("french", "Halle", "allies", "cossacks at Halle"))
+        owner.execute(sighted, ("allies", "Lützen", "french", "Ney at Lützen"))
+    queue = (
+        "INSERT INTO side_order (side, turn, kind, stack, place, detail, text, status, ruling, written) "
+        "VALUES (%s, 1, 'note', '', '', '{}', %s, %s, %s, now())"
+    )
     with psycopg.connect(libpq(club["french"]["url"]), autocommit=True) as player:
         assert player.execute("SELECT note FROM sighting").fetchall() == [("cossacks at Halle",)]
         player.execute(queue, ("french", "Ney to Leipzig", "queued", ""))
@@ -213,7 +213,7 @@ def test_fog_of_war_tables_plug_in_a_side_writes_only_its_own_orders(club: dict,
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             player.execute("UPDATE side_order SET text = 'Ney stays'")
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
-            player.execute("INSERT INTO sighting (side, note) VALUES ('french', 'nothing')")
+            player.execute(sighted, ("french", "Halle", "allies", "nothing"))
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             player.execute("SELECT dice_salt FROM campaign")
     with psycopg.connect(libpq(club["allies"]["url"]), autocommit=True) as player:

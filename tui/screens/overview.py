@@ -45,7 +45,11 @@ class OverviewScreen(CampaignScreen):
             f"Pending battles: {view.pending_battles}"
         )
         lines = []
+        fog = getattr(self.session, "side", None)  # a side file: the enemy is known only by sightings
         for side in view.sides:
+            if fog is not None and side.id != fog:
+                lines.append(f"{side.name}: known only by what you have seen (S)")
+                continue
             rolled = [a for a in view.armies if a.side == side.id and a.points_rolled is not None]
             pc_text = f"{sum(a.points_left for a in rolled)} PC left" if rolled else "PC not rolled"
             dummies = f" (+{plural(side.dummies, 'dummy', 'dummies')})" if side.dummies else ""

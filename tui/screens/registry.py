@@ -21,6 +21,8 @@ _SCREENS = {
     "luck": "tui.screens.luck:LuckScreen",
     "rules": "tui.screens.rules:RulesScreen",
     "map": "tui.screens.theatre:TheatreScreen",
+    "sightings": "tui.screens.sightings:SightingsScreen",
+    "orders": "tui.screens.orders:OrdersScreen",
 }
 
 

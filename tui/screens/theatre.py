@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from campaigns import movement, reconnaissance
 from campaigns.errors import CampaignError
+from campaigns.stacks import SightedStack
 from campaigns.theatre_map import MapData, map_data
 from tui.screens.base import CampaignScreen
 from tui.widgets.theatre_canvas import LEGEND, ZOOMS, View, badges, draw, step, whole_theatre
@@ -51,7 +52,9 @@ class TheatreScreen(CampaignScreen):
         Binding("enter", "stacks", "Stacks here", id="map.stacks", tooltip="The stacks at the cursor and their actions"),
         Binding("n", "next_stack", "Next stack", id="map.next", tooltip="Move the cursor to the next place holding a stack"),
         Binding("g", "svg", "Save SVG", id="map.svg", tooltip="Write this map as an SVG picture beside the campaign file"),
+        Binding("v", "view_as", "View as", id="map.view_as", tooltip="The umpire: draw the map as one side sees it (fog of war), or whole"),
     ]
+    view_side: str | None = None  # the side whose view the umpire is looking at; None: everything
     DEFAULT_CSS = """
     TheatreScreen #head { height: 1; padding: 0 1; }
     TheatreScreen #info { height: 3; padding: 0 1; border-top: solid $primary; }
@@ -67,7 +70,7 @@ class TheatreScreen(CampaignScreen):
         return self.query_one("#canvas", TheatreCanvas)
 
     def refresh_view(self) -> None:
-        data = map_data(self.session)
+        data = map_data(self.session, side=self.view_side)
         canvas = self.canvas
         canvas.data = data
         if canvas.cursor is None:
@@ -88,14 +91,13 @@ class TheatreScreen(CampaignScreen):
         battles = f" | battles pending: {', '.join(data.battles)}" if data.battles else ""
         waiting = [c for c in data.contacts if c not in data.battles]
         battles += f" | contact: {', '.join(waiting)}" if waiting else ""
+        fog = getattr(self.session, "side", None) or self.view_side
+        seen = f" | as {fog} sees it" if fog else ""
         self.query_one("#head", Static).update(
-            f"Map: turn {data.turn}, {data.date:%d %b %Y}, {weather} | zoom x{ZOOMS[canvas.view.zoom]:g}{battles}"
+            f"Map{seen}: turn {data.turn}, {data.date:%d %b %Y}, {weather} | zoom x{ZOOMS[canvas.view.zoom]:g}{battles}"
         )
         roads = ", ".join(sorted({(r[1] if r[0] == here.place.name else r[0]) for r in data.roads if here.place.name in r[:2]}))
-        stacks = "; ".join(
-            f"{s.side_name}: {', '.join(g.name for g in s.generals) or 'no general'} ({len(s.units)} units, {s.strength_points} SP)"
-            for s in here.stacks
-        ) or "no stack"
+        stacks = "; ".join(s.summary() for s in here.stacks) or "no stack"
         room = max(20, (self.size.width or 80) - 2)
         lines = [f"{here.place.name} ({here.place.kind}) {badges(here)}: {stacks}", f"Roads to {roads}", LEGEND]
         self.query_one("#info", Static).update("\n".join(line if len(line) <= room else line[: room - 1] + "…" for line in lines))
@@ -143,8 +145,13 @@ class TheatreScreen(CampaignScreen):
         if not here.stacks:
             self.notify(f"No stack at {here.place.name}.", severity="warning")
             return
+        if getattr(self.session, "side", None):
+            self.order_actions(here)
+            return
         items: list[tuple[str, str]] = []
         for s in here.stacks:
+            if isinstance(s, SightedStack):
+                continue
             who = ", ".join(g.name for g in s.generals) or "no general"
             units = ", ".join(f"{u.name} ({u.kind}, {u.strength_points} SP)" for u in s.units)
             items.append((f"move:{s.key}", f"Move: {s.side_name}, {who}: {units}"))
@@ -153,6 +160,58 @@ class TheatreScreen(CampaignScreen):
             for enemy in reconnaissance.enemies_in_reach(self.session, s.key):
                 items.append((f"recon:{s.key}>{enemy.key}", f"Reconnoitre from {s.side_name} ({who}) against {enemy.badge()} at {enemy.place}"))
         self.app.push_screen(PickScreen(f"Stacks at {here.place.name}: pick an action", items), self.stack_action)
+
+    def action_view_as(self) -> None:
+        from campaigns.knowledge import side_ids
+
+        if getattr(self.session, "side", None):
+            self.notify("A side file shows only its own side's view.", severity="warning")
+            return
+        sides = [None, *side_ids(self.session)]
+        self.view_side = sides[(sides.index(self.view_side) + 1) % len(sides)]
+        self.refresh_view()
+        self.notify(f"The map as {self.view_side} sees it." if self.view_side else "The whole map, as the umpire knows it.")
+
+    def order_actions(self, here) -> None:  # type: ignore[no-untyped-def]
+        """A player's stacks at the cursor: orders to write (a move; a reconnaissance of the enemy seen in reach)."""
+        from campaigns.gazetteer import gazetteer
+        from tui.modals.pick import PickScreen
+
+        own = [s for s in here.stacks if not isinstance(s, SightedStack)]
+        if not own:
+            self.notify(f"None of your stacks is at {here.place.name}.", severity="warning")
+            return
+        data = self.canvas.data
+        near = {here.place.name} | gazetteer().neighbours(here.place.name)
+        items: list[tuple[str, str]] = []
+        for s in own:
+            who = ", ".join(g.name for g in s.generals) or "no general"
+            items.append((f"order-move:{s.key}", f"Order a move: {who} ({s.strength_points} SP)"))
+            for p in data.places if data else ():
+                for enemy in p.stacks:
+                    if isinstance(enemy, SightedStack) and p.place.name in near:
+                        items.append((f"order-recon:{s.key}>{p.place.name}", f"Ask for a reconnaissance by {who} of {enemy.badge()} at {p.place.name}"))
+        self.app.push_screen(PickScreen(f"Your stacks at {here.place.name}: pick an order", items), self.order_action)
+
+    def order_action(self, choice: str | None) -> None:
+        from campaigns import orders
+        from campaigns.gazetteer import gazetteer
+        from tui.modals.pick import PickScreen
+
+        if not choice:
+            return
+        action, _, key = choice.partition(":")
+        if action == "order-recon":
+            ours, _, place = key.partition(">")
+            self.attempt(lambda: orders.write(self.session, "reconnaissance", ours, place))
+            return
+        items = [(name, name) for name in sorted(gazetteer().places)]
+
+        def to(place: str | None) -> None:
+            if place:
+                self.attempt(lambda: orders.write(self.session, "move", key, place))
+
+        self.app.push_screen(PickScreen("Order a move to: type the place", items), to)
 
     def stack_action(self, choice: str | None) -> None:
         if not choice:

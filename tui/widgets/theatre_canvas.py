@@ -53,7 +53,7 @@ def whole_theatre() -> View:
 
 def badges(place: MapPlace) -> str:
     """The stacks at a place as side letters and SP: "F24", or "F24/A12" where both sides stand."""
-    return "/".join(f"{s.letter}{s.strength_points}" for s in place.stacks)
+    return "/".join(s.mark for s in place.stacks)
 
 
 class _Canvas:

@@ -1,0 +1,231 @@
+"""What a side knows: its own forces exactly, and of the enemy only what it has sighted.
+
+A sighting is a row of its own (models.Sighting): a side saw an enemy stack at a
+place on a turn, and learned what the reconnaissance result, the battle, the
+contact or the umpire's report showed it (rules/allemagne1813/sighting.py).
+Sightings are written inside the action that made them (a reconnaissance, a
+battle's set-up) or as an action of their own (contact, the umpire's report),
+so each is undone with what made it.
+
+What side S knows at turn N is a filter on rows: units and generals whose nation
+is on side S, armies of side S, and sightings with side = S and turn <= N.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from campaigns.errors import CampaignError, plainly
+from campaigns.session import CampaignSession
+from models import Campaign, General, Nation, Side, Sighting, Unit
+from rules.allemagne1813 import sighting as seeing
+
+RECONNAISSANCE, BATTLE, CONTACT, REPORT = "reconnaissance", "battle", "contact", "report"
+SOURCES = (RECONNAISSANCE, BATTLE, CONTACT, REPORT)
+
+
+def _side_of_nation(db: Session) -> dict[str, str]:
+    return {n.id: n.side for n in db.scalars(select(Nation))}
+
+
+def stack_seen(db: Session, enemy_side: str, place: str) -> tuple[list[str], list[seeing.UnitSeen]]:
+    """The generals' names and the units (name, arm, SP) of `enemy_side` standing at `place`."""
+    sides = _side_of_nation(db)
+    generals = [g.name for g in db.scalars(select(General).where(General.location == place).order_by(General.id)) if sides[g.nation] == enemy_side]
+    units = [
+        (u.name, u.kind, u.strength_points)
+        for u in db.scalars(select(Unit).where(Unit.location == place).order_by(Unit.id))
+        if sides[u.nation] == enemy_side
+    ]
+    return generals, units
+
+
+def add(
+    db: Session, *, side: str, enemy_side: str, place: str, source: str, level: int,
+    generals: list[str], units: list[seeing.UnitSeen], result: int | None = None, note: str = "",
+) -> Sighting:
+    """Store what `side` saw, in the action `db` belongs to."""
+    seen = seeing.learned(level, generals, units)
+    row = Sighting(
+        side=side, turn=db.get_one(Campaign, 1).turn, place=place, enemy_side=enemy_side, source=source,
+        result=result, learned=seen, strength_points=seen.get("strength_points"), note=note,
+    )
+    db.add(row)
+    return row
+
+
+def sight_reconnaissance(db: Session, options: dict[str, str], reconnoitring: list[str], screening: list[str], result: int) -> Sighting | None:
+    """The hook of a reconnaissance: what its result reveals of the screened stack, stored
+    in the reconnaissance's own action (so undoing the roll undoes the sighting)."""
+    level = seeing.reading(result, options)
+    if level == 0 or not reconnoitring or not screening:
+        return None
+    sides = _side_of_nation(db)
+    seer, screen = db.get_one(Unit, reconnoitring[0]), db.get_one(Unit, screening[0])
+    enemy = sides[screen.nation]
+    generals, units = stack_seen(db, enemy, screen.location)
+    return add(db, side=sides[seer.nation], enemy_side=enemy, place=screen.location, source=RECONNAISSANCE,
+               level=level, generals=generals, units=units, result=result)
+
+
+def sight_battle(db: Session, place: str, sides: dict[str, dict[str, Any]]) -> None:
+    """The hook of a battle's set-up: each side sees every enemy force that fights it, whole."""
+    for role, other in (("attacker", "defender"), ("defender", "attacker")):
+        them = sides[other]
+        units = [(name, kind, sp) for _id, name, kind, sp, *_rest in them["forces"]]
+        add(db, side=sides[role]["side"], enemy_side=them["side"], place=place, source=BATTLE,
+            level=seeing.EVERYTHING, generals=[g["name"] for g in them["generals"]], units=units)
+
+
+def sight_contacts(session: CampaignSession) -> list[str]:
+    """Every stack in contact sees the enemy stacks in its reach, as the option contact_reveals
+    says; each sighting is one action. Sightings this turn already made are not made twice."""
+    from campaigns.contact import contacts
+
+    level = int(session.options()["contact_reveals"])
+    if level == 0:
+        return ["Contact reveals nothing under the option contact_reveals=0."]
+    done: list[str] = []
+    with plainly(), session.store.read() as db:
+        turn = db.get_one(Campaign, 1).turn
+        made = {(s.side, s.place) for s in db.scalars(select(Sighting).where(Sighting.turn == turn, Sighting.source == CONTACT))}
+    pairs = {(seer.side, enemy.side, enemy.place)
+             for contact in contacts(session) for seer in contact.stacks for enemy in contact.stacks
+             if seer.side != enemy.side and seer.place in _reach(session, enemy.place)}
+    for side, enemy, place in sorted(pairs):
+        if (side, place) in made:
+            continue
+        with plainly(), session.store.action(f"Contact: {_name(session, side)} see the enemy at {place}") as db:
+            generals, units = stack_seen(db, enemy, place)
+            add(db, side=side, enemy_side=enemy, place=place, source=CONTACT, level=level, generals=generals, units=units)
+        done.append(f"{_name(session, side)} see the enemy at {place}")
+    return done or ["No new contact to sight this turn."]
+
+
+def _reach(session: CampaignSession, place: str) -> set[str]:
+    from campaigns.contact import reach
+
+    return reach(place, session.options()["contact"])
+
+
+def _name(session: CampaignSession, side: str) -> str:
+    with plainly(), session.store.read() as db:
+        row = db.get(Side, side)
+    if row is None:
+        raise CampaignError(f"there is no side {side!r}")
+    return row.name
+
+
+def report(session: CampaignSession, side: str, place: str, level: int, note: str = "") -> str:
+    """The umpire tells `side` what it learns of the enemy at `place` (level 1-4 of sighting.toml),
+    or, with level 0, only his note. One action."""
+    from campaigns.gazetteer import GazetteerError, gazetteer
+    from campaigns.text import plain_name
+
+    name = _name(session, side)
+    try:
+        place = gazetteer().place(place).name
+    except GazetteerError as exc:
+        raise CampaignError(str(exc)) from None
+    if level not in (0, 1, 2, 3, 4):
+        raise CampaignError(f"a report reveals at a level of 0 (a note only) to 4, not {level}")
+    note = plain_name(note, "a report's note") if note.strip() else ""
+    if level == 0 and not note:
+        raise CampaignError("a report that reveals nothing needs a note")
+    with plainly(), session.store.read() as db:
+        enemies = [s.id for s in db.scalars(select(Side)) if s.id != side]
+    with plainly(), session.store.action(f"Umpire's report to {name}: the enemy at {place}") as db:
+        enemy = enemies[0]
+        generals, units = stack_seen(db, enemy, place)
+        if level and not units and not generals:
+            raise CampaignError(f"there is no enemy of {name} at {place} to report")
+        if level:
+            add(db, side=side, enemy_side=enemy, place=place, source=REPORT, level=level, generals=generals, units=units, note=note)
+        else:
+            db.add(Sighting(side=side, turn=db.get_one(Campaign, 1).turn, place=place, enemy_side=enemy,
+                            source=REPORT, learned={}, note=note))
+    return f"Reported to {name}: the enemy at {place}" + (f" ({note})" if note else "")
+
+
+def side_ids(session: CampaignSession) -> list[str]:
+    """The campaign's sides, in order."""
+    with plainly(), session.store.read() as db:
+        return [s.id for s in db.scalars(select(Side).order_by(Side.position))]
+
+
+def all_stacks_of(session: CampaignSession, side: str) -> list:
+    """Side `side`'s stacks on the map (the umpire's view)."""
+    from campaigns.stacks import all_stacks
+
+    return [s for s in all_stacks(session) if s.side == side]
+
+
+# -- reading -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    side: str
+    side_name: str
+    turn: int
+    nations: tuple[str, ...]
+    sightings: tuple[Sighting, ...]
+
+
+def sightings(db: Session, side: str, turn: int) -> list[Sighting]:
+    """Side `side`'s sightings up to turn `turn`, oldest first."""
+    query = select(Sighting).where(Sighting.side == side, Sighting.turn <= turn).order_by(Sighting.turn, Sighting.id)  # type: ignore[arg-type]
+    return list(db.scalars(query))
+
+
+def known(session: CampaignSession, side: str, turn: int | None = None) -> Knowledge:
+    """What `side` knows at `turn` (default: now): its nations and its sightings."""
+    with plainly(), session.store.read() as db:
+        row = db.get(Side, side)
+        if row is None:
+            ids = ", ".join(s.id for s in db.scalars(select(Side).order_by(Side.position)))
+            raise CampaignError(f"there is no side {side!r} (the sides are {ids})")
+        now = db.get_one(Campaign, 1).turn
+        turn = now if turn is None else turn
+        if not 1 <= turn <= now:
+            raise CampaignError(f"turn {turn} has not been played: the campaign is at turn {now}")
+        nations = tuple(n.id for n in db.scalars(select(Nation).where(Nation.side == side).order_by(Nation.id)))
+        return Knowledge(side, row.name, turn, nations, tuple(sightings(db, side, turn)))
+
+
+def sighted_stacks(session: CampaignSession, side: str, turn: int) -> list:
+    """The enemy as side `side` last saw it, up to `turn`: one stack per place, from the newest
+    sighting there that saw a stack (an umpire's note alone draws nothing)."""
+    from campaigns.stacks import SightedStack
+
+    with plainly(), session.store.read() as db:
+        names = {s.id: s.name for s in db.scalars(select(Side))}
+        newest: dict[tuple[str, str], Sighting] = {}
+        for row in sightings(db, side, turn):
+            if row.learned:
+                newest[(row.enemy_side, row.place)] = row
+    return [
+        SightedStack(enemy, names.get(enemy, enemy), place, (), (), row.strength_points, row.turn, describe(row))
+        for (enemy, place), row in sorted(newest.items(), key=lambda kv: kv[0][1])
+    ]
+
+
+def describe(sighting: Sighting) -> str:
+    """One line: turn, place, source, what was learned."""
+    seen = sighting.learned or {}
+    parts = [seen.get("estimate") or (f"{seen['strength_points']} SP" if "strength_points" in seen else "")]
+    if "arms" in seen:
+        parts.append(", ".join(f"{n} {arm}" for arm, n in seen["arms"].items()))
+    elif "units_counted" in seen:
+        parts.append(f"{seen['units_counted']} unit{'' if seen['units_counted'] == 1 else 's'}")
+    if seen.get("generals"):
+        parts.append("led by " + ", ".join(seen["generals"]))
+    if sighting.note:
+        parts.append(sighting.note)
+    what = "; ".join(p for p in parts if p) or "nothing more"
+    how = f"{sighting.source} result {sighting.result}" if sighting.result is not None else sighting.source
+    return f"turn {sighting.turn}, {sighting.place} ({how}): {what}"

@@ -1,0 +1,250 @@
+"""Orders: a player writes them in the side file, the umpire queues them and applies or refuses each.
+
+In the side file an order is a `side_order` row of status "written". `export`
+writes them as a JSON document naming the campaign (uid), the side and the turn
+of the despatch they answer. `import_orders` checks that document with pydantic
+(a hostile file is one sentence) and queues its orders in the umpire's campaign
+as one action, refusing orders that answer another campaign or another turn.
+The umpire then applies (a move is made as the card prices it) or refuses each,
+each as one action.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from sqlalchemy import select
+
+from campaigns.errors import CampaignError, plainly
+from campaigns.session import CampaignSession
+from models import Campaign, Side, SideOrder
+from models.clock import utcnow
+
+FORMAT = "adjutant-orders"
+KINDS = ("move", "forced_march", "command_points", "reconnaissance", "note")
+WRITTEN, QUEUED, APPLIED, REFUSED = "written", "queued", "applied", "refused"
+MAX_BYTES = 1_000_000
+MAX_ORDERS = 500
+
+Text = Annotated[str, Field(max_length=2000)]
+Name = Annotated[str, Field(max_length=200)]
+
+
+class OrderDoc(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: Literal["move", "forced_march", "command_points", "reconnaissance", "note"]
+    stack: Name = ""
+    place: Name = ""
+    action: Name = ""  # command points: a row of the command points table
+    text: Text = ""
+    cost: Annotated[int, Field(ge=0, le=1000)] | None = None  # MP as the player's file priced it
+
+
+class OrdersDoc(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    format: Literal["adjutant-orders"]
+    version: Literal[1]
+    campaign: Annotated[str, Field(min_length=1, max_length=64)]
+    side: Name
+    turn: Annotated[int, Field(ge=1, le=10_000)]
+    orders: Annotated[list[OrderDoc], Field(max_length=MAX_ORDERS)]
+
+
+# -- in the side file ------------------------------------------------------------
+
+
+def _player(session: CampaignSession):  # type: ignore[no-untyped-def]
+    from campaigns.player import PlayerSession
+
+    if not isinstance(session, PlayerSession):
+        raise CampaignError("orders are written in a side file (adjutant despatch); the umpire imports them")
+    return session
+
+
+def write(session: CampaignSession, kind: str, stack: str = "", place: str = "", text: str = "", action: str = "") -> str:
+    """Write one order in the side file, as one action. A move is priced against the side's own units."""
+    from campaigns.text import plain_name
+
+    player = _player(session)
+    if kind not in KINDS:
+        raise CampaignError(f"an order is one of {', '.join(KINDS)}, not {kind!r}")
+    text = plain_name(text, "an order's text") if text.strip() else ""
+    detail: dict[str, object] = {}
+    if kind in ("move", "forced_march", "reconnaissance"):
+        if not stack.strip() or not place.strip():
+            raise CampaignError(f"a {kind.replace('_', ' ')} order names a stack and a place")
+        from campaigns.movement import plan_move
+        from campaigns.stacks import stack_of
+
+        own = stack_of(session, stack)
+        if own.side != player.side:
+            raise CampaignError(f"{own.label} is not yours to order")
+        stack = own.leader.id if own.leader else own.key
+        if kind == "reconnaissance":
+            from campaigns.gazetteer import GazetteerError, gazetteer
+
+            try:
+                place = gazetteer().place(place).name
+            except GazetteerError as exc:
+                raise CampaignError(str(exc)) from None
+        else:
+            report = plan_move(session, stack, place)
+            place = report.destination
+            detail = {"cost": report.price.mp, "route": report.route.describe(), "priced": report.lines()}
+            if kind == "move" and report.refusal and not report.forcible(session.options()):
+                raise CampaignError(f"{own.label} cannot move to {place}: {report.refusal}")
+            if kind == "move" and report.refusal:
+                kind = "forced_march"  # beyond the MP but within a forced march: asked for as one
+    elif kind == "command_points":
+        if not action.strip():
+            raise CampaignError("a command-points order names what to spend them on (activate_general, entrench...)")
+        detail = {"action": action.strip()}
+    elif not text:
+        raise CampaignError("a note to the umpire needs its text")
+    with plainly(), player.orders(f"Order ({kind.replace('_', ' ')}): {stack or ''} {place or ''} {text[:60]}".strip()) as db:
+        db.add(SideOrder(side=player.side, turn=player.turn, kind=kind, stack=stack, place=place, detail=detail,
+                         text=text, status=WRITTEN, written=utcnow()))
+    where = f" to {place}" if place else ""
+    cost = f" ({detail['cost']} MP by {detail['route']})" if "cost" in detail else ""
+    return f"Written: {kind.replace('_', ' ')} {stack}{where}{cost}{': ' + text if text else ''}"
+
+
+def listed(session: CampaignSession, side: str | None = None) -> list[SideOrder]:
+    with plainly(), session.store.read() as db:
+        query = select(SideOrder).order_by(SideOrder.side, SideOrder.id)  # type: ignore[arg-type]
+        if side is not None:
+            query = query.where(SideOrder.side == side)
+        return list(db.scalars(query))
+
+
+def export(session: CampaignSession) -> dict[str, object]:
+    """The side file's orders as the JSON document the umpire imports."""
+    player = _player(session)
+    campaign = session.campaign()
+    orders = [
+        {"kind": o.kind, "stack": o.stack, "place": o.place, "action": str(o.detail.get("action", "")), "text": o.text,
+         **({"cost": o.detail["cost"]} if isinstance(o.detail.get("cost"), int) else {})}
+        for o in listed(session, player.side) if o.status == WRITTEN
+    ]
+    return {"format": FORMAT, "version": 1, "campaign": campaign.uid, "side": player.side, "turn": player.turn, "orders": orders}
+
+
+# -- in the umpire's campaign -----------------------------------------------------
+
+
+def read(path: Path) -> OrdersDoc:
+    """The orders file, checked; one sentence for anything else."""
+    with path.open("rb") as stream:
+        raw = stream.read(MAX_BYTES + 1)
+    if len(raw) > MAX_BYTES:
+        raise CampaignError(f"{path} is larger than an orders file can be ({MAX_BYTES} bytes)")
+    try:
+        return OrdersDoc.model_validate(json.loads(raw.decode("utf-8")))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise CampaignError(f"{path} is not an orders file: it is not JSON text") from None
+    except ValidationError as error:
+        first = error.errors(include_url=False, include_input=False)[0]
+        where = ".".join(str(p) for p in first["loc"]) or "the document"
+        raise CampaignError(f"{path} is not an orders file Adjutant wrote: {where}: {first['msg']}") from None
+
+
+def import_orders(session: CampaignSession, doc: OrdersDoc) -> str:
+    """Queue a side's orders in the umpire's campaign, as one action."""
+    campaign = session.campaign()
+    if campaign.fog_side is not None:
+        raise CampaignError("this is a side file: orders are imported into the umpire's campaign")
+    if doc.campaign != campaign.uid:
+        raise CampaignError("these orders answer a despatch of another campaign")
+    if doc.turn != campaign.turn:
+        raise CampaignError(f"these orders answer the despatch of turn {doc.turn}, and the campaign is at turn {campaign.turn}")
+    with plainly(), session.store.read() as db:
+        side = db.get(Side, doc.side)
+        again = db.scalars(select(SideOrder.id).where(SideOrder.side == doc.side, SideOrder.turn == doc.turn)).first()
+    if side is None:
+        raise CampaignError(f"these orders are signed by a side this campaign does not have ({doc.side!r})")
+    if again is not None:
+        raise CampaignError(f"{side.name}'s orders for turn {doc.turn} are queued already")
+    if not doc.orders:
+        raise CampaignError("the orders file holds no orders")
+    with plainly(), session.store.action(f"Orders of {side.name} for turn {doc.turn} queued ({len(doc.orders)})") as db:
+        for o in doc.orders:
+            detail = {k: v for k, v in (("action", o.action), ("cost", o.cost)) if v not in ("", None)}
+            db.add(SideOrder(side=doc.side, turn=doc.turn, kind=o.kind, stack=o.stack, place=o.place, detail=detail,
+                             text=o.text, status=QUEUED, written=utcnow()))
+    return f"Queued {len(doc.orders)} order{'' if len(doc.orders) == 1 else 's'} of {side.name} for turn {doc.turn}."
+
+
+def _queued(session: CampaignSession, order_id: int) -> SideOrder:
+    with plainly(), session.store.read() as db:
+        order = db.get(SideOrder, order_id)
+    if order is None:
+        raise CampaignError(f"there is no order #{order_id}")
+    if order.status != QUEUED:
+        raise CampaignError(f"order #{order_id} is {order.status} already")
+    return order
+
+
+def describe(order: SideOrder) -> str:
+    kind = order.kind.replace("_", " ")
+    what = " ".join(p for p in (order.stack, f"to {order.place}" if order.place else "", str(order.detail.get("action", ""))) if p)
+    ruling = f" ({order.ruling})" if order.ruling else ""
+    return f"#{order.id} {order.side}, turn {order.turn}, {kind} {what}{': ' + order.text if order.text else ''} [{order.status}]{ruling}"
+
+
+def apply(session: CampaignSession, order_id: int) -> str:
+    """Carry out a queued order as one action: a move is activated if need be and marched as
+    the card prices it; a reconnaissance is rolled; a note or a spending is marked read."""
+    from campaigns import movement
+    from campaigns.stacks import stack_of
+
+    order = _queued(session, order_id)
+    if order.kind in ("move", "forced_march", "reconnaissance"):
+        # the orders file is the player's: it may name any stack, and only the side's own obey it
+        ordered = stack_of(session, order.stack)
+        if ordered.side != order.side:
+            raise CampaignError(f"order #{order_id} of {order.side} names {ordered.label}, which is not theirs to order")
+    if order.kind in ("move", "forced_march") and movement.activation_of(session, stack_of(session, order.stack)) is None:
+        report = movement.plan_move(session, order.stack, order.place)
+        if report.refusal and not (order.kind == "forced_march" and report.forcible(session.options())):
+            raise CampaignError(f"{report.stack.label} cannot move to {report.destination}: {report.refusal}")
+        # Activation pays command points: an action of its own, made before the move reads it.
+        movement.activate(session, order.stack)
+    with plainly(), session.store.action(f"Order #{order_id} applied: {describe(order)}") as db:
+        done = "read by the umpire"
+        if order.kind in ("move", "forced_march"):
+            done = movement.move(session, order.stack, order.place, forced=order.kind == "forced_march")
+        elif order.kind == "reconnaissance":
+            from campaigns.reconnaissance import reconnoitre_stack
+
+            enemy = next((s for s in _enemies_at(session, order.side, order.place)), None)
+            if enemy is None:
+                raise CampaignError(f"there is no enemy stack at {order.place} to reconnoitre")
+            done = reconnoitre_stack(session, order.stack, enemy)
+        row = db.get_one(SideOrder, order_id)
+        row.status, row.ruling = APPLIED, done[:500]
+    return f"Applied #{order_id}: {done}"
+
+
+def _enemies_at(session: CampaignSession, side: str, place: str) -> list[str]:
+    from campaigns.stacks import all_stacks
+
+    return [s.key for s in all_stacks(session) if s.side != side and s.place == place]
+
+
+def refuse(session: CampaignSession, order_id: int, reason: str) -> str:
+    from campaigns.text import plain_name
+
+    _queued(session, order_id)
+    reason = plain_name(reason, "the reason") if reason.strip() else "refused by the umpire"
+    with plainly(), session.store.action(f"Order #{order_id} refused: {reason}") as db:
+        row = db.get_one(SideOrder, order_id)
+        row.status, row.ruling = REFUSED, reason
+    return f"Refused #{order_id}: {reason}"
+
+
+def turn_of(session: CampaignSession) -> int:
+    with plainly(), session.store.read() as db:
+        return db.get_one(Campaign, 1).turn

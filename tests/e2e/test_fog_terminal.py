@@ -1,0 +1,105 @@
+"""End to end, fog of war in tmux at 80x24 without colour: a player opens the French side file,
+sees the map as the French see it (the allied stack at Halle only as sighted: "A?5"), orders a
+move from the map and writes a note, and exports them; the umpire imports the orders, sees them
+queued on the Orders screen and applies the move.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import time
+from pathlib import Path
+
+from campaigns import command_points, weather
+from campaigns.reconnaissance import reconnoitre_stack
+from campaigns.session import CampaignSession
+from models import General, open_campaign
+from tests.e2e.conftest import Tmux, installed_adjutant
+from tests.e2e.test_map_terminal import cursor_line
+
+
+def umpires_campaign(folder: Path) -> Path:
+    path = folder / "umpire.campaign"
+    subprocess.run([installed_adjutant(), "new", "spring1813", str(path), "--seed", "1813"], check=True, capture_output=True)
+    session = CampaignSession.open(path)
+    try:
+        weather.roll(session, [2])  # April +1: 3, Clear
+        for army in command_points.turn_points(session):
+            command_points.roll(session, army.army, [3])
+        # I Cavalry Corps at Eisleben looks at Halle, one road away: result 2, one unit of about 5 SP
+        reconnoitre_stack(session, "french@Eisleben", "allies@Halle", entered=[6])
+    finally:
+        session.close()
+    return path
+
+
+def app(tmux: Tmux, folder: Path, path: Path) -> None:
+    tmux.start(shlex.join(["env", "NO_COLOR=1", f"ADJUTANT_CONFIG_DIR={folder / 'config'}", installed_adjutant(), str(path)]))
+
+
+def test_a_player_orders_from_the_fogged_map_and_the_umpire_applies_the_move(tmux: Tmux, tmp_path: Path):
+    umpire = umpires_campaign(tmp_path)
+    side = tmp_path / "french.campaign"
+    subprocess.run([installed_adjutant(), "despatch", str(umpire), "--side", "french", "-o", str(side)], check=True, capture_output=True)
+    app(tmux, tmp_path, side)
+    tmux.wait_for("SIDE FILE: FRENCH, TURN 1")
+    tmux.keys("p")
+    shown = tmux.wait_for("Map | as french sees it: turn 1")
+    assert "A?5" in shown  # the sighting, not the stack: Kleist's 3 SP rounded to the nearest 5
+    for _ in range(30):  # n: the next place holding a stack, until Eisleben
+        here = cursor_line(tmux.screen())
+        if here.startswith("Eisleben (town) F3"):
+            break
+        tmux.keys("n")
+        deadline = time.monotonic() + 10
+        while cursor_line(tmux.screen()) == here and time.monotonic() < deadline:
+            time.sleep(0.05)
+    tmux.wait_for(" Eisleben (town) F3")
+    tmux.keys("Enter")
+    tmux.wait_for("Your stacks at Eisleben: pick an order")
+    tmux.type("Order a move")
+    tmux.keys("Enter")
+    tmux.wait_for("Order a move to: type the place")
+    tmux.type("Querfurt")
+    tmux.keys("Enter")
+    tmux.wait_for("Written: move latour_maubourg to")
+    tmux.keys("O")
+    tmux.wait_for("Your orders to the umpire", "latour_maubourg")
+    tmux.keys("n")
+    tmux.wait_for("An order to the umpire")
+    for _ in range(4):  # Order, Stack, Place, Spend on: to Text
+        tmux.keys("Tab")
+    tmux.type("Hold the Saale crossings")
+    tmux.keys("Enter")
+    tmux.wait_for("Order written.")
+    tmux.keys("e")
+    tmux.wait_for("orders).")
+    sent = tmp_path / "french-orders.json"
+    assert [o["kind"] for o in json.loads(sent.read_text())["orders"]] == ["move", "note"]
+    tmux.keys("q")
+    assert tmux.wait_until_exit() == 0
+    tmux.kill()
+
+    (tmp_path / "u").mkdir()  # the umpire's terminal: a tmux server of its own
+    umpire_tmux = Tmux(tmp_path / "u")
+    try:
+        app(umpire_tmux, tmp_path, umpire)
+        umpire_tmux.wait_for("Overview")
+        umpire_tmux.keys("O")
+        umpire_tmux.wait_for("Orders queued by side")
+        umpire_tmux.keys("i")
+        umpire_tmux.wait_for("Import a side's orders")
+        umpire_tmux.type(str(sent))
+        umpire_tmux.keys("Enter")
+        umpire_tmux.wait_for("Queued 2 orders of French", "queued")
+        umpire_tmux.keys("a")  # the first row: the move
+        umpire_tmux.wait_for("Applied #1")
+        umpire_tmux.wait_for("applied")
+    finally:
+        umpire_tmux.kill()
+    with open_campaign(umpire) as store, store.read() as db:
+        assert db.get_one(General, "latour_maubourg").location == "Querfurt"
+    log = subprocess.run([installed_adjutant(), "log", str(umpire)], check=True, capture_output=True, text=True).stdout
+    assert "side order #1: status queued -> applied" in log

@@ -1,0 +1,104 @@
+"""The player's view of a side file, and the umpire's views of what each side knows.
+
+A side file opens with every screen read-only: the map as its side sees it (the
+enemy only where sighted, "A?5"), the sightings, the overview saying the enemy
+is known only by them; an umpire's action is refused in one sentence; orders are
+written and exported. The umpire's map can be drawn as one side sees it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from campaigns import command_points, weather
+from campaigns.despatch import write_despatch
+from campaigns.reconnaissance import reconnoitre_stack
+from campaigns.session import CampaignSession
+from tests.tui.helpers import key, wait_for, wait_for_notice, wait_for_screen
+from tui.screens.orders import OrdersScreen
+from tui.screens.sightings import SightingsScreen
+from tui.screens.theatre import TheatreScreen
+
+
+@pytest.fixture
+def umpire_file(campaign_file: Path) -> Path:
+    session = CampaignSession.open(campaign_file)
+    try:
+        weather.roll(session, [2])  # April +1: 3, Clear
+        for army in command_points.turn_points(session):
+            command_points.roll(session, army.army, [3])
+        reconnoitre_stack(session, "french@Eisleben", "allies@Halle", entered=[6])  # result 2
+    finally:
+        session.close()
+    return campaign_file
+
+
+@pytest.fixture
+def side_file(umpire_file: Path, tmp_path: Path) -> Path:
+    session = CampaignSession.open(umpire_file)
+    try:
+        return write_despatch(session, "french", tmp_path / "french.campaign")
+    finally:
+        session.close()
+
+
+@pytest.fixture
+def no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+async def test_the_player_sees_the_fogged_map_and_cannot_act_as_the_umpire(make_app, side_file, no_color):
+    app = make_app(side_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        shown = await wait_for(pilot, "SIDE FILE: FRENCH, TURN 1")
+        assert "Russia and Prussia: known only by what you have seen" in shown
+        await pilot.press("p")
+        await wait_for_screen(pilot, TheatreScreen)
+        shown = await wait_for(pilot, "Map | as french sees it")
+        assert "A?5" in shown and "A6" not in shown  # Halle as sighted; no allied stack unseen
+        await pilot.press("u")
+        await wait_for_notice(pilot, "this is a side file, read-only")
+        await pilot.press("S")
+        await wait_for_screen(pilot, SightingsScreen)
+        shown = await wait_for(pilot, "What French Empire and allies has seen, to turn 1: 1 sightings")
+        assert "about 5 SP; 1 unit" in shown
+
+
+async def test_the_player_writes_a_note_and_exports_the_orders(make_app, side_file, tmp_path):
+    app = make_app(side_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("O")
+        await wait_for_screen(pilot, OrdersScreen)
+        await wait_for(pilot, "Your orders to the umpire")
+        await pilot.press(key(OrdersScreen, "orders.note"))
+        await wait_for(pilot, "An order to the umpire")
+        for _ in range(4):
+            await pilot.press("tab")
+        for letter in "hold Halle":
+            await pilot.press("space" if letter == " " else letter)
+        await pilot.press("enter")
+        await wait_for(pilot, "hold Halle")
+        await pilot.press(key(OrdersScreen, "orders.export"))
+        await wait_for_notice(pilot, "(1 orders)")
+    document = json.loads((tmp_path / "french-orders.json").read_text())
+    assert document["side"] == "french" and document["orders"] == [
+        {"kind": "note", "stack": "", "place": "", "action": "", "text": "hold Halle"}]
+
+
+async def test_the_umpire_draws_the_map_as_each_side_sees_it(make_app, umpire_file, no_color):
+    app = make_app(umpire_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("p")
+        await wait_for_screen(pilot, TheatreScreen)
+        shown = await wait_for(pilot, "Map: turn 1")
+        assert "A?5" not in shown
+        await pilot.press(key(TheatreScreen, "map.view_as"))
+        shown = await wait_for(pilot, "Map | as french sees it")
+        assert "A?5" in shown
+        await pilot.press(key(TheatreScreen, "map.view_as"))
+        shown = await wait_for(pilot, "Map | as allies sees it")
+        assert "F24" not in shown  # the allies have seen nothing of Ney
+        await pilot.press(key(TheatreScreen, "map.view_as"))
+        await wait_for(pilot, "Map: turn 1")

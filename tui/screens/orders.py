@@ -1,0 +1,153 @@
+"""Orders: in a side file, the player's orders to the umpire; in the campaign, each side's queue.
+
+A player writes moves from the map (Enter on a stack), and notes, spending and
+reconnaissance requests here; e writes them to an orders file beside the side
+file. The umpire imports such a file (i), then applies (a) or refuses (r) each
+queued order, each as one action.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Static
+
+from campaigns import orders
+from campaigns.errors import CampaignError
+from tui.modals.form import FormScreen
+from tui.screens.base import CampaignScreen
+from tui.widgets.cells import plain
+
+
+def is_player(session: object) -> bool:
+    from campaigns.player import PlayerSession
+
+    return isinstance(session, PlayerSession)
+
+
+class OrdersScreen(CampaignScreen):
+    TITLE_TEXT = "Orders"
+    BINDINGS = [
+        Binding("n", "note", "Note", id="orders.note", tooltip="Side file: write a note, a command-point spending or a reconnaissance request"),
+        Binding("e", "export", "Export", id="orders.export", tooltip="Side file: write the orders to a JSON file for the umpire"),
+        Binding("i", "import_file", "Import", id="orders.import", tooltip="Campaign: queue a side's orders from its orders file"),
+        Binding("a", "apply", "Apply", id="orders.apply", tooltip="Campaign: carry out the selected queued order"),
+        Binding("r", "refuse", "Refuse", id="orders.refuse", tooltip="Campaign: refuse the selected queued order, with a reason"),
+    ]
+
+    def body(self) -> ComposeResult:
+        yield Static(id="title", classes="title", markup=False)
+        yield DataTable(id="list", cursor_type="row", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#list", DataTable).focus()
+
+    def refresh_view(self) -> None:
+        player = is_player(self.session)
+        self.query_one("#title", Static).update(
+            "Your orders to the umpire (moves: Enter on a stack of the map; n a note; e export)"
+            if player else "Orders queued by side (i import; a apply, r refuse the selected one)"
+        )
+        table = self.query_one("#list", DataTable)
+        table.clear(columns=True)
+        table.add_columns("#", "Side", "Status", "Order", "Stack", "To", "Text")
+        for o in orders.listed(self.session):
+            what = o.kind.replace("_", " ") + (f" ({o.detail['action']})" if o.detail.get("action") else "")
+            status = o.status + (f": {o.ruling}" if o.ruling else "")
+            table.add_row(*plain(o.id, o.side, status, what, o.stack or "-", o.place or "-", o.text or "-"), key=str(o.id))
+
+    def _selected(self) -> int | None:
+        table = self.query_one("#list", DataTable)
+        if table.row_count == 0:
+            self.notify("No orders.", severity="warning")
+            return None
+        return int(str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value))
+
+    def _umpire_only(self) -> bool:
+        if is_player(self.session):
+            self.notify("This is a side file: the umpire imports and applies orders in the campaign.", severity="warning")
+            return False
+        return True
+
+    def action_note(self) -> None:
+        if not is_player(self.session):
+            self.notify("Orders are written in a side file (adjutant despatch).", severity="warning")
+            return
+        kinds = ["note", "command_points", "reconnaissance"]
+        fields = [("kind", "Order", "note", kinds), ("stack", "Stack", "", None), ("place", "Place", "", None),
+                  ("action", "Spend on", "", None), ("text", "Text", "", None)]
+
+        def check(values: dict[str, str]) -> None:
+            orders.write(self.session, values["kind"], values["stack"], values["place"], values["text"], values["action"])
+
+        def done(values: dict[str, str] | None) -> None:
+            if values:
+                self.notify("Order written.")
+                self.app.campaign_changed()  # type: ignore[attr-defined]
+
+        self.app.push_screen(FormScreen("An order to the umpire", fields, check=check), done)
+
+    def action_export(self) -> None:
+        import json
+
+        if not is_player(self.session):
+            self.notify("Orders are exported from a side file.", severity="warning")
+            return
+        try:
+            document = orders.export(self.session)
+        except CampaignError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        where = Path(self.session.store.name)
+        out = where.with_name(f"{where.stem}-orders.json")
+        try:
+            out.write_text(json.dumps(document, indent=2, ensure_ascii=True) + "\n", encoding="utf-8")
+        except OSError as exc:
+            self.notify(f"The orders could not be written: {exc.strerror or exc}", severity="error")
+            return
+        self.notify(f"Wrote {out} ({len(document['orders'])} orders).")  # type: ignore[arg-type]
+
+    def action_import_file(self) -> None:
+        if not self._umpire_only():
+            return
+        fields = [("path", "Orders file", "", None)]
+
+        def check(values: dict[str, str]) -> None:
+            self.notify(orders.import_orders(self.session, orders.read(Path(values["path"].strip()))))
+
+        def done(values: dict[str, str] | None) -> None:
+            if values:
+                self.app.campaign_changed()  # type: ignore[attr-defined]
+
+        self.app.push_screen(FormScreen("Import a side's orders", fields, check=_sentences(check)), done)
+
+    def action_apply(self) -> None:
+        if self._umpire_only() and (chosen := self._selected()) is not None:
+            self.attempt(lambda: orders.apply(self.session, chosen))
+
+    def action_refuse(self) -> None:
+        if not self._umpire_only() or (chosen := self._selected()) is None:
+            return
+        fields = [("reason", "Why", "", None)]
+
+        def check(values: dict[str, str]) -> None:
+            orders.refuse(self.session, chosen, values["reason"])
+
+        def done(values: dict[str, str] | None) -> None:
+            if values:
+                self.app.campaign_changed()  # type: ignore[attr-defined]
+
+        self.app.push_screen(FormScreen(f"Refuse order #{chosen}", fields, check=check), done)
+
+
+def _sentences(check):  # type: ignore[no-untyped-def]
+    """A file that cannot be read is one sentence in the form, like a refusal."""
+    def checked(values: dict[str, str]) -> None:
+        try:
+            check(values)
+        except OSError as exc:
+            raise CampaignError(f"{exc.filename or 'the file'}: {exc.strerror or exc}") from None
+
+    return checked

@@ -1,0 +1,61 @@
+"""What a side has seen of the enemy, turn by turn: in a side file its own; the umpire's for each side."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Static
+
+from campaigns import knowledge
+from campaigns.errors import CampaignError
+from tui.screens.base import CampaignScreen
+from tui.widgets.cells import plain
+
+
+class SightingsScreen(CampaignScreen):
+    TITLE_TEXT = "Sightings"
+    BINDINGS = [
+        Binding("v", "next_side", "Next side", id="sightings.side", tooltip="The umpire: show what the other side knows"),
+        Binding("c", "contacts", "Contacts", id="sightings.contacts", tooltip="The umpire: every stack in contact sees the enemy in reach"),
+    ]
+
+    side: str | None = None
+
+    def body(self) -> ComposeResult:
+        yield Static(id="title", classes="title", markup=False)
+        yield DataTable(id="list", cursor_type="row", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#list", DataTable).focus()
+
+    def _sides(self) -> list[str]:
+        player = getattr(self.session, "side", None)
+        return [player] if player is not None else knowledge.side_ids(self.session)
+
+    def refresh_view(self) -> None:
+        sides = self._sides()
+        if self.side not in sides:
+            self.side = sides[0]
+        try:
+            known = knowledge.known(self.session, self.side)
+        except CampaignError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        more = "" if getattr(self.session, "side", None) else " (v the other side; c sight contacts)"
+        self.query_one("#title", Static).update(
+            f"What {known.side_name} has seen, to turn {known.turn}: {len(known.sightings)} sightings{more}"
+        )
+        table = self.query_one("#list", DataTable)
+        table.clear(columns=True)
+        table.add_columns("Turn", "Place", "How", "Learned")
+        for s in reversed(known.sightings):  # newest first
+            how = f"{s.source} {s.result}" if s.result is not None else s.source
+            table.add_row(*plain(s.turn, s.place, how, knowledge.describe(s).split(": ", 1)[1]))
+
+    def action_next_side(self) -> None:
+        sides = self._sides()
+        self.side = sides[(sides.index(self.side) + 1) % len(sides)] if self.side in sides else sides[0]
+        self.refresh_view()
+
+    def action_contacts(self) -> None:
+        self.attempt(lambda: knowledge.sight_contacts(self.session))

@@ -180,7 +180,8 @@ def start(session: CampaignSession, battle_id: int) -> str:
             raise CampaignError(f"{fight.resolver} has no conversion data")
         conversion, order = converted
         for n, t in enumerate(order.units, start=1):
-            raw = {**conversion.defaults.get(t.arm, {}), "quality": t.quality, **resolver.converted(t.arm, t.cohesion)}
+            raw = {**conversion.defaults.get(t.arm, {}), "quality": t.quality, **resolver.converted(t.arm, t.cohesion),
+                   **t.attrs}  # what the force's name says it is (Cossacks...), by the conversion's [[named]]
             if not t.carries_sp:  # guns of an AB: no force below, yet still in their force's UM (UC/UM)
                 raw.setdefault("um", t.force)
             try:

@@ -15,6 +15,8 @@ umpire can see and change before the battle:
     "2" = "average"
     [defaults.infantry]          # tactical attributes a converted unit starts with
     weapon = "RM"
+    [[named]]                    # a force whose name says what it is (Cossacks...): attributes over the defaults
+    arm = "cavalry"; words = ["Cossack"]; attrs = { kind = "irregular_light_horse" }; reason = "..."
     [artillery_bonus]            # the guns of a force's artillery bonus (AB) on the table
     units_per_point = 1          # artillery units per point of AB
     size = 2                     # their stands (figures, EC...); [size] artillery if left out
@@ -64,6 +66,26 @@ class Conversion:
     ab_units_per_point: int = 0  # artillery units per point of a force's artillery bonus
     ab_size: int = 0  # the stands (figures...) of each; 0: the [size] of artillery
     ab_reason: str = ""  # why, in the conversion file's words
+    named: tuple[Named, ...] = ()  # attributes read from a force's name (Cossacks...), first match wins
+
+    def attrs_for(self, arm: str, name: str) -> dict[str, object]:
+        """The attributes a force of `arm` called `name` takes beyond [defaults.<arm>]."""
+        folded = name.casefold()
+        for entry in self.named:
+            if entry.arm == arm and any(word.casefold() in folded for word in entry.words):
+                return dict(entry.attrs)
+        return {}
+
+
+@dataclass(frozen=True)
+class Named:
+    """A force whose name says what kind of troops it is ('Cossack regiments of the main
+    army'): the campaign knows only its arm, the card has a kind for it."""
+
+    arm: str
+    words: tuple[str, ...]  # any of them in the force's name (case does not matter)
+    attrs: Mapping[str, object]
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -77,6 +99,7 @@ class TacticalUnit:
     quality: str
     cohesion: int = 3  # the campaign force's cohesion (1-6), for what a rule set derives from it
     carries_sp: bool = True  # False for the guns of an AB beyond the force's SP: their losses cost no SP
+    attrs: Mapping[str, object] = field(default_factory=dict)  # read from the force's name ([[named]])
 
 
 @dataclass
@@ -121,6 +144,7 @@ def load_conversion(ruleset: str) -> Conversion | None:
             notes=tuple(data.get("notes", ())),
             defaults={str(arm): dict(values) for arm, values in data.get("defaults", {}).items()},
             **_artillery_bonus(data.get("artillery_bonus"), size, path),
+            named=tuple(_named(entry, path) for entry in data.get("named", ())),
         )
     except (KeyError, TypeError, ValueError, tomllib.TOMLDecodeError) as exc:
         raise DataFileError(f"{path}: missing or malformed entry ({exc})") from None
@@ -140,6 +164,16 @@ def _artillery_bonus(raw: object, size: Mapping[str, int], path: object) -> dict
     if not isinstance(stands, int) or isinstance(stands, bool) or (units and stands < 1):
         raise DataFileError(f"{path}: [artillery_bonus] size is a whole number of 1 or more")
     return {"ab_units_per_point": units, "ab_size": stands, "ab_reason": raw["reason"]}
+
+
+def _named(raw: object, path: object) -> Named:
+    if not isinstance(raw, dict) or not isinstance(raw.get("reason"), str) or not raw["reason"].strip():
+        raise DataFileError(f"{path}: every [[named]] entry needs arm, words, attrs and its reason")
+    words, attrs = raw.get("words"), raw.get("attrs")
+    if raw.get("arm") not in ARMS or not isinstance(words, list) or not words or not all(
+            isinstance(w, str) and w.strip() for w in words) or not isinstance(attrs, dict) or not attrs:
+        raise DataFileError(f"{path}: [[named]] arm is one of {', '.join(ARMS)}, words a list of words, attrs a table")
+    return Named(raw["arm"], tuple(words), dict(attrs), raw["reason"])
 
 
 def _nearest_key(table: Mapping[int, str], value: int) -> str:
@@ -165,9 +199,10 @@ def tactical_order(
             continue  # dummies and spent forces stay off the table
         count = max(1, sp // conversion.sp_per_unit)
         quality = _nearest_key(conversion.quality, cohesion)
+        named = conversion.attrs_for(arm, name)
         for n in range(1, count + 1):
             label = f"{name} {conversion.label} {n}" if count > 1 else name
-            order.units.append(TacticalUnit(label, force_id, arm, conversion.size[arm], quality, cohesion))
+            order.units.append(TacticalUnit(label, force_id, arm, conversion.size[arm], quality, cohesion, attrs=named))
         guns = max(0, ab) * conversion.ab_units_per_point
         if arm == "artillery":
             guns -= count  # its own units are guns of its AB already

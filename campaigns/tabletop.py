@@ -62,6 +62,7 @@ from rules.resolver import (
     may_act,
     new_bound_states,
     out_of_reach,
+    roll_prepared,
     still_in_contact,
 )
 
@@ -501,8 +502,12 @@ def prepare(table: Tabletop, req: Request) -> Prepared:
 
 def resolve(session: CampaignSession, battle_id: int, action: str, actor: str, target: str | None = None,
             ticked: Sequence[str] = (), numbers: Mapping[str, int] | None = None,
-            entered: Sequence[int] | None = None, ruling: str = "") -> str:
+            entered: Sequence[int] | Sequence[Sequence[int]] | Mapping[str, Sequence[int]] | None = None,
+            ruling: str = "") -> str:
     """Carry out one resolution: roll (or take the dice typed in), read the card, apply the result.
+
+    `entered`: the dice typed in; for a resolution that rolls several named expressions
+    (each side's dice), a list for each (or by the expression's id), or all in one list.
 
     `ruling`: the umpire's reason, recorded with it, for taking it where the card would not."""
 
@@ -510,12 +515,11 @@ def resolve(session: CampaignSession, battle_id: int, action: str, actor: str, t
         req = request(table, action, actor, target, ticked, numbers, ruling)
         the_action = table.resolver.action(action)
         prepared = prepare(table, req)
-        record: DiceRecord | None = None
-        if prepared.dice is not None:
-            purpose = f"{req.actor.name}: {prepared.what}, needs {prepared.needed}"
-            record = session.store.dice().roll(prepared.dice, purpose, entered=entered)
-        elif entered:
+        if entered and not prepared.rolls_dice:
             raise CampaignError(f"{the_action.title} rolls no dice")
+        purpose = f"{req.actor.name}: {prepared.what}, needs {prepared.needed}"
+        # several dice expressions (each side's dice) are each a record of their own, named
+        record: DiceRecord | None = roll_prepared(session.store.dice(), prepared, purpose, entered)
         outcome: Outcome = the_action.resolve(req, record)
         touched = {actor, *([target] if target else []), *(e.unit for e in outcome.effects)}
         units = apply_effects(table.units, outcome.effects)
@@ -528,15 +532,32 @@ def resolve(session: CampaignSession, battle_id: int, action: str, actor: str, t
             "side": req.actor.side, "ruling": req.ruling,
             "action": action, "actor": actor, "target": target, "ticked": sorted(req.ticked),
             "numbers": dict(req.numbers), "needed": prepared.needed,
-            "dice": prepared.dice, "raw": list(record.raw) if record else None,
+            "dice": prepared.dice_text() or None, "raw": list(record.raw) if record else None,
+            "rolls": _rolls_json(prepared, record),
             "mode": record.mode if record else None, "text": outcome.text, "effects": lines,
             "before": _before(table, touched),
         }
         tactical["log"] = [*tactical["log"], entry]
-        dice = f" [{' '.join(map(str, record.raw))}]" if record else ""
-        return f"{the_action.title}, {req.actor.name}{dice}: {outcome.text}"
+        return f"{the_action.title}, {req.actor.name}{dice_text(entry)}: {outcome.text}"
 
     return _change(session, battle_id, f"{action} by {actor}", do)
+
+
+def _rolls_json(prepared: Prepared, record: DiceRecord | None) -> list[dict[str, Any]]:
+    """Each named dice expression of a resolution that rolls several, as the log keeps it."""
+    if record is None or not record.parts:
+        return []
+    rolled = dict(record.parts)
+    return [{"id": r.id, "label": r.label, "side": r.side, "dice": r.dice, "raw": list(rolled[r.id].raw),
+             "mode": rolled[r.id].mode} for r in prepared.rolls]
+
+
+def dice_text(entry: Mapping[str, Any]) -> str:
+    """The dice of a log entry as shown: " [3 5]", or each named expression
+    " [attacker, Guard #1 3d6: 6 4 1; defender, Line #2 2d6: 2 5]"."""
+    if entry.get("rolls"):
+        return " [" + "; ".join(f"{r['label']} {r['dice']}: {' '.join(map(str, r['raw']))}" for r in entry["rolls"]) + "]"
+    return f" [{' '.join(map(str, entry['raw']))}]" if entry.get("raw") else ""
 
 
 def _before(table: Tabletop, unit_ids: set[str]) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from rules.dice import DiceRecord
+from rules.dice import Dice, DiceRecord, DiceService, combined
 from rules.errors import RulesError
 from rules.numbers import whole
 
@@ -162,14 +162,41 @@ class Tick:
 
 
 @dataclass(frozen=True)
+class Roll:
+    """One dice expression of a resolution that rolls several, named by whose dice it is
+    (the attacker's and the defender's dice of a melee, each commander's initiative die)."""
+
+    id: str  # what the procedure reads it by: DiceRecord.of(id)
+    label: str  # whose dice, as shown and recorded: "attacker, I Cavalry Corps #1"
+    dice: str  # for the dice service ("2d6", "1d10")
+    side: str = ""  # ATTACKER or DEFENDER, whose luck the dice are; "" for the actor's side
+
+
+@dataclass(frozen=True)
 class Prepared:
     """A resolution shown before its dice: the number needed and the exact odds."""
 
     what: str  # in the card's words: who rolls what, on which table
     needed: str  # the number needed, as printed, with the modifiers applied
-    dice: str | None  # for the dice service ("3d12>=9", "1d6"); None: nothing is rolled
+    dice: str | None  # for the dice service ("3d12>=9", "1d6"); None: nothing is rolled (or `rolls`)
     odds: tuple[tuple[str, Mapping[Any, Fraction]], ...] = ()  # (heading, outcome -> chance)
     notes: tuple[str, ...] = ()
+    rolls: tuple[Roll, ...] = ()  # several named expressions, rolled one after the other, instead of `dice`
+
+    @property
+    def expressions(self) -> tuple[Roll, ...]:
+        """Every dice expression rolled, named (one unnamed for `dice`); () when nothing is rolled."""
+        if self.rolls:
+            return self.rolls
+        return (Roll("", "", self.dice),) if self.dice else ()
+
+    @property
+    def rolls_dice(self) -> bool:
+        return bool(self.expressions)
+
+    def dice_text(self) -> str:
+        """The dice as shown: "2d6" or "attacker, Guard #1 3d6; defender, Line #2 2d6"."""
+        return "; ".join(f"{r.label} {r.dice}" if r.label else r.dice for r in self.expressions)
 
 
 @dataclass(frozen=True)
@@ -476,6 +503,53 @@ def check_request(resolver: Resolver, request: Request) -> None:
             top = f" to {number.highest}" if number.highest is not None else " or more"
             what = "a number (7,5 or 7.5)" if number.decimal else "a whole number"
             raise RulesError(f"{number.label} must be {what} of {number.lowest}{top}, not {value!r}")
+
+
+def entered_by_roll(rolls: Sequence[Roll], entered: Any) -> list[Sequence[int] | None]:
+    """The dice typed in for each expression: one list per expression (or a mapping by its
+    id), or all of them in one list, in the order of the expressions; None: rolled."""
+    if entered is None:
+        return [None] * len(rolls)
+    if isinstance(entered, Mapping):
+        missing = [r.label or r.id for r in rolls if r.id not in entered]
+        if missing:
+            raise RulesError(f"type the dice of {', '.join(missing)} too")
+        return [list(entered[r.id]) for r in rolls]
+    values = list(entered)
+    if len(rolls) > 1 and values and all(isinstance(v, (list, tuple)) for v in values):
+        if len(values) != len(rolls):
+            raise RulesError(f"{len(rolls)} dice expressions are rolled ({'; '.join(r.label for r in rolls)}), "
+                             f"not {len(values)}")
+        return [list(v) for v in values]
+    if len(rolls) == 1:
+        return [values]
+    counts = [Dice.parse(r.dice).count for r in rolls]
+    if len(values) != sum(counts):
+        raise RulesError(f"{' and '.join(f'{r.label} {r.dice}' for r in rolls)}: {sum(counts)} dice typed in, "
+                         f"not {len(values)}")
+    out: list[Sequence[int] | None] = []
+    for count in counts:
+        out.append(values[:count])
+        values = values[count:]
+    return out
+
+
+def roll_prepared(service: DiceService, prepared: Prepared, purpose: str, entered: Any = None) -> DiceRecord | None:
+    """Roll (or take as typed in) every dice expression of a prepared resolution, each one
+    its own record in the dice service named by whose dice it is; None when nothing is rolled.
+    One unnamed expression (`dice`) gives its own record; named ones (`rolls`, even one), a
+    record of them all that the procedure reads by name (DiceRecord.of)."""
+    rolls = prepared.expressions
+    if not rolls:
+        if entered:
+            raise RulesError("this resolution rolls no dice")
+        return None
+    typed = entered_by_roll(rolls, entered)
+    if not prepared.rolls:  # one unnamed expression
+        return service.roll(rolls[0].dice, purpose, entered=typed[0])
+    parts = [(r.id, service.roll(r.dice, f"{purpose}; {r.label}'s dice", entered=values))
+             for r, values in zip(rolls, typed, strict=True)]
+    return combined(purpose, parts)
 
 
 def apply_effects(units: Mapping[str, Unit], effects: Sequence[Effect]) -> dict[str, Unit]:

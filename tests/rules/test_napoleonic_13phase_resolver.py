@@ -29,6 +29,7 @@ from rules.resolver import (
     apply_effects,
     check_request,
     get_resolver,
+    roll_prepared,
 )
 
 ROUT = "Rout. Remove the unit from the game."
@@ -61,9 +62,7 @@ def prepare(req):
 
 def resolve(req, entered=None):
     prepared = prepare(req)
-    record = None
-    if prepared.dice is not None:
-        record = DiceService(seed=4).roll(prepared.dice, prepared.what, entered=entered)
+    record = roll_prepared(DiceService(seed=4), prepared, prepared.what, entered)
     return RESOLVER.action(req.action).resolve(req, record)
 
 
@@ -510,7 +509,9 @@ def test_melee_dice_and_the_loser():
     line = unit("d1", "infantry", "infantry_line", side=DEFENDER, size=9, states={"contact": None})
     req = request("melee", column, line, phase=6)
     prepared = prepare(req)
-    assert prepared.dice == "12d6"
+    # each side's dice named, its own expression (the attacker's 8, the defender's 4)
+    assert prepared.dice is None and [(r.id, r.label, r.dice, r.side) for r in prepared.rolls] == [
+        ("attacker", "attacker A1", "8d6", ATTACKER), ("defender", "defender D1", "4d6", DEFENDER)]
     assert prepared.needed == "attacker 4+ on each of 8 dice (4+); defender 4+ on each of 4 dice (4+)"
     plan = melees.melee(melees.Melee(6, melees.Combatant("french", "infantry_column", "elite", 8),
                                      melees.Combatant("austrian", "infantry_line", "veteran", 9)))
@@ -759,7 +760,7 @@ def test_artillery_supported_by_a_unit_within_2_inches():
     assert ticks_of("melee", column, units["d1"])["supported"].checked
     fight = request("melee", column, units["d1"], phase=6, ticked={"supported"}, others=(units["d2"],))
     prepared = prepare(fight)
-    assert prepared.dice == "12d6" and prepared.notes == ("D2 fights instead of the Artillery",)
+    assert prepared.dice_text() == "attacker A1 8d6; defender D2 4d6" and prepared.notes == ("D2 fights instead of the Artillery",)
     result = after(fight, resolve(fight, [4, 4, 4, 1, 1, 1, 1, 1, 6, 6, 1, 1]))
     assert result["d2"].size == 6 and result["d2"].has("lost_melee") and result["d1"].size == 4
     # unticked, the guns are unsupported: "Artillery destroyed"

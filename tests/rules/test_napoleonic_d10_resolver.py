@@ -25,6 +25,7 @@ from rules.resolver import (
     apply_effects,
     check_request,
     may_act,
+    roll_prepared,
 )
 
 ARMS = {"infantry": {"weapon": "musket", "formation": "line"}, "cavalry": {"cavalry_type": "light", "formation": "line"},
@@ -55,7 +56,7 @@ def prepare(request):
 
 def resolve(request, raw):
     prepared = prepare(request)
-    record = DiceService(seed=0, mode=ENTERED).roll(prepared.dice, "test", entered=raw) if raw else None
+    record = roll_prepared(DiceService(seed=0, mode=ENTERED), prepared, "test", raw) if raw else None
     return R.action(request.action).resolve(request, record)
 
 
@@ -102,7 +103,10 @@ def test_initiative_odds_are_the_procedures_and_a_turn_ends_on_17_one_time_in_te
     assert odds(p) == {"attacker wins": expected["first"], "defender wins": expected["second"], "equal": expected["equal"]}
     # 17-20 on two d10: 4 + 3 + 2 + 1 of 100 throws
     assert odds(p, "The turn ends immediately")["yes"] == Fraction(10, 100)
-    assert p.dice == "2d10" and "Superior +3" in p.needed and "Grand-Tac (1 points) +1" in p.needed
+    # each commander's die is named, its own expression: the acting side's first
+    assert [(r.label, r.dice, r.side) for r in p.rolls] == [("the attacker's commander", "1d10", ATTACKER),
+                                                            ("the defender's commander", "1d10", DEFENDER)]
+    assert "Superior +3" in p.needed and "Grand-Tac (1 points) +1" in p.needed
 
 
 def test_initiative_winner_moves_first_and_holds_it_for_the_turn():

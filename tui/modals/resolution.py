@@ -65,7 +65,10 @@ def target_options(table: tabletop.Tabletop, actor, action, ruling: str = "") ->
 
 def prepared_lines(prepared) -> list[str]:
     lines = [prepared.what, f"Needs: {prepared.needed}"]
-    lines.append(f"Dice: {prepared.dice}" if prepared.dice else "Nothing is rolled.")
+    if prepared.rolls:  # each side's dice, named
+        lines += ["Dice:"] + [f" {r.label}: {r.dice}" for r in prepared.rolls]
+    else:
+        lines.append(f"Dice: {prepared.dice}" if prepared.dice else "Nothing is rolled.")
     for heading, odds in prepared.odds:
         lines.append(f"{heading}:")
         for outcome, chance in odds.items():
@@ -291,16 +294,17 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
             self.query_one("#error", Static).update(str(exc))
             return
         choice = self.choice()
-        if prepared.dice is None or not (typed or self.dice_typed_in):
+        if not prepared.rolls_dice or not (typed or self.dice_typed_in):
             self.dismiss({**choice, "entered": None})
             return
         from tui.modals.dice_entry import DiceEntryScreen
 
-        def got(values: list[int] | None) -> None:
+        def got(values: list[int] | list[list[int]] | None) -> None:
             if values is not None:
                 self.dismiss({**choice, "entered": values})
 
-        self.app.push_screen(DiceEntryScreen(prepared.what, prepared.dice), got)
+        named = [(r.label, r.dice) for r in prepared.rolls]  # each side's dice asked for on a line of its own
+        self.app.push_screen(DiceEntryScreen(prepared.what, prepared.dice or "1d6", named), got)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

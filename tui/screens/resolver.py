@@ -215,7 +215,7 @@ class ResolverScreen(CampaignScreen):
             lines.append(f"{u.id} {u.name} ({u.side}, {u.arm}): {attrs}")
         for entry in table.log[-(LOG_LINES if lines else LOG_LINES + 1):]:
             actor = table.units.get(entry["actor"])
-            dice = f" [{' '.join(map(str, entry['raw']))}]" if entry.get("raw") else ""
+            dice = tabletop.dice_text(entry)
             back = " [taken back]" if entry.get("taken_back") else ""
             lines.append(f"{actor.id if actor else entry['actor']} {entry['action'].replace('_', ' ')}{dice}{back}: {entry['text']}")
         if not table.log:

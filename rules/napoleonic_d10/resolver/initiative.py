@@ -16,9 +16,7 @@ from rules.napoleonic_d10.data import band_label, card, cell_text, options_of, v
 from rules.napoleonic_d10.resolver.prepare import (
     label,
     mods_text,
-    parts,
     scratch,
-    split,
     ticked_one,
 )
 from rules.napoleonic_d10.resolver.units import (
@@ -29,7 +27,7 @@ from rules.napoleonic_d10.resolver.units import (
     SURRENDERING,
     TURN_OVER,
 )
-from rules.resolver import Effect, Number, Outcome, Prepared, Request, Tick, Unit
+from rules.resolver import Effect, Number, Outcome, Prepared, Request, Roll, Tick, Unit
 from rules.resolver import other as enemy_of
 
 RATED = [str(v) for v in values_of("initiative_modifiers", "modifier") if v != "grand_tac"]
@@ -153,20 +151,22 @@ def prepare(request: Request) -> Prepared:
     if request.action == "contest_initiative":
         notes = (CONTEST, command_radii())
     return Prepared(
-        f"initiative: each commander rolls {SPEC}, the {first.name}'s die first",
+        f"initiative: each commander rolls {SPEC}",
         f"the high modified die wins ({mods}); combined rolls of {ENDS_AT} or more end the turn",
-        split([SPEC, SPEC]),
+        None,
         (("Initiative", {f"{first.name} wins": odds[initiating.FIRST], f"{second.name} wins": odds[initiating.SECOND],
                          "equal": odds["equal"]}),
          ("The turn ends immediately", {"yes": odds["turn_ends"], "no": 1 - odds["turn_ends"]})),
         notes,
+        rolls=(Roll("first", f"the {first.name}'s commander", SPEC, first.name),
+               Roll("second", f"the {second.name}'s commander", SPEC, second.name)),
     )
 
 
 def resolve(request: Request, record: DiceRecord | None) -> Outcome:
     assert record is not None
     first, second = _commanders(request)
-    a, b = parts([SPEC, SPEC], record.raw)
+    a, b = record.of("first"), record.of("second")
     kept = None
     if options_of(request.options)["initiative_tie"] == "holder_keeps":
         kept = initiating.FIRST if "holds" in request.ticked else initiating.SECOND

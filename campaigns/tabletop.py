@@ -7,6 +7,7 @@ rule set) gets a *tactical battle* in its `detail["tactical"]`:
     position               turn, whose bound, which phase of the sequence of play
     units                  the tactical order of battle (rules.resolver.Unit as JSON)
     leaders                [side, name, rating]
+    battle                 what the battle knows beyond its units (who holds the initiative...)
     log                    every resolution: who, what, the dice, the result in the card's words
     ended                  who held the field, once the umpire ends the battle
 
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -53,6 +54,7 @@ from rules.resolver import (
     Unit,
     advance,
     apply_effects,
+    battle_after,
     check_request,
     contacts_after,
     counted,
@@ -60,6 +62,7 @@ from rules.resolver import (
     get_resolver,
     in_contact,
     may_act,
+    new_bound_battle,
     new_bound_states,
     out_of_reach,
     roll_prepared,
@@ -89,6 +92,7 @@ class Tabletop:
     ended: dict[str, Any] | None
     standalone: bool  # entered by hand, outside the campaign's forces
     contacts: tuple[Contact, ...] = ()  # who is in contact with whom (charges, the umpire's rulings)
+    battle: dict[str, Any] = field(default_factory=dict)  # the battle's own state: initiative, counters
 
     @property
     def phase(self):
@@ -98,7 +102,12 @@ class Tabletop:
         return [u for u in self.units.values() if u.side == side and (not present or not u.removed)]
 
     def unfinished(self) -> list[str]:
-        return list(self.resolver.unfinished(self.phase.id, self.units))
+        return [*self.resolver.pending(self.phase.id, self.battle), *self.resolver.unfinished(self.phase.id, self.units)]
+
+    def battle_lines(self) -> list[str]:
+        """The battle's own state as shown: "Initiative: the attacker moves first"."""
+        return [self.resolver.battle_value(k).text(v) for k, v in self.battle.items()
+                if any(b.id == k for b in self.resolver.battle_state)]
 
 
 def _resolver(ruleset: str) -> Resolver:
@@ -136,6 +145,7 @@ def load(session: CampaignSession, battle_id: int) -> Tabletop:
         ended=tactical.get("ended"),
         standalone=bool(tactical.get("standalone", False)),
         contacts=tuple(Contact.from_json(c) for c in tactical.get("contacts", [])),
+        battle=dict(tactical.get("battle", {})),
     )
 
 
@@ -445,7 +455,7 @@ def request(table: Tabletop, action: str, actor: str, target: str | None = None,
     target_unit = _unit(table, target) if target else None
     req = Request(action, actor_unit, target_unit, frozenset(ticked), dict(numbers or {}), table.options,
                   table.units, table.phase.id, table.position.turn, table.position.bound, table.contacts,
-                  ruling.strip())
+                  ruling.strip(), table.battle)
     try:
         may_act(table.resolver, table.position, action, actor_unit.side)
         check_request(table.resolver, req)
@@ -524,6 +534,10 @@ def resolve(session: CampaignSession, battle_id: int, action: str, actor: str, t
         touched = {actor, *([target] if target else []), *(e.unit for e in outcome.effects)}
         units = apply_effects(table.units, outcome.effects)
         lines = [effect_text(table.resolver, table.units, e) for e in outcome.effects]
+        if outcome.battle:  # the battle's own state: initiative, counters
+            tactical["battle"] = battle_after(table.resolver, table.battle, outcome.battle)
+            lines += [f"battle: {table.resolver.battle_value(k).text(v)}" if v is not None
+                      else f"battle: no longer {table.resolver.battle_value(k).label}" for k, v in outcome.battle.items()]
         tactical["units"] = _units_json(units)
         contacts = contacts_after(table.resolver, table.contacts, the_action, actor, target, units)
         tactical["contacts"] = [c.to_json() for c in contacts]
@@ -563,7 +577,7 @@ def dice_text(entry: Mapping[str, Any]) -> str:
 def _before(table: Tabletop, unit_ids: set[str]) -> dict[str, Any]:
     """What a log entry changes, as it was before: enough to take the entry back."""
     return {"units": [table.units[u].to_json() for u in sorted(unit_ids) if u in table.units],
-            "contacts": [c.to_json() for c in table.contacts]}
+            "contacts": [c.to_json() for c in table.contacts], "battle": dict(table.battle)}
 
 
 def take_back(session: CampaignSession, battle_id: int) -> str:
@@ -584,6 +598,8 @@ def take_back(session: CampaignSession, battle_id: int) -> str:
         before = {u["id"]: u for u in entry["before"]["units"]}
         tactical["units"] = [before.get(u["id"], u) for u in tactical["units"]]
         tactical["contacts"] = list(entry["before"]["contacts"])
+        if "battle" in entry["before"]:  # entries stored before the battle kept a state of its own have none
+            tactical["battle"] = dict(entry["before"]["battle"])
         index = len(tactical["log"]) - 1 - next(i for i, e in enumerate(reversed(tactical["log"])) if not e.get("taken_back"))
         tactical["log"] = [{**e, "taken_back": True} if i == index else e for i, e in enumerate(tactical["log"])]
         return f"Taken back: {who}, {what} ({entry['text']})"
@@ -602,6 +618,7 @@ def next_phase(session: CampaignSession, battle_id: int) -> str:
         units = table.units
         if (after.turn, after.bound) != (table.position.turn, table.position.bound):
             units = new_bound_states(units)
+            tactical["battle"] = new_bound_battle(table.resolver, table.battle, after.turn != table.position.turn)
         tactical["units"] = _units_json(units)
         tactical["position"] = after.__dict__
         phase = table.resolver.phases[after.phase]

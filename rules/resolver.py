@@ -113,6 +113,21 @@ class State:
 
 
 @dataclass(frozen=True)
+class BattleValue:
+    """A fact of the whole battle, not of one unit: who holds the initiative, a turn
+    ended by the dice, a counter the card keeps.  Kept in the battle's own state
+    (`Request.battle`), set by a result (`Outcome.battle`), shown on the checklist."""
+
+    id: str
+    label: str  # as shown: "Initiative"
+    lasts: str = "turn"  # "bound": until the next bound; "turn": until the next turn; "battle": to the end
+    shown: Callable[[Any], str] = str  # the value as shown beside the label: "the attacker moves first"
+
+    def text(self, value: Any) -> str:
+        return f"{self.label}: {self.shown(value)}"
+
+
+@dataclass(frozen=True)
 class Phase:
     """One line of the card's sequence of play."""
 
@@ -215,6 +230,7 @@ class Effect:
 class Outcome:
     text: str  # the result in the card's words
     effects: tuple[Effect, ...] = ()
+    battle: Mapping[str, Any] = field(default_factory=dict)  # the battle's own state set (None: taken off)
 
 
 @dataclass(frozen=True)
@@ -297,6 +313,7 @@ class Request:
     bound: str = ATTACKER  # the side whose bound it is
     contacts: tuple[Contact, ...] = ()  # who is in contact with whom, as the battle keeps it
     ruling: str = ""  # the umpire's reason for taking the resolution where the card would not
+    battle: Mapping[str, Any] = field(default_factory=dict)  # the battle's own state (Resolver.battle_state)
 
 
 @dataclass(frozen=True)
@@ -364,10 +381,15 @@ class Resolver:
     # the resolutions a unit owes now (hits waiting to be read, a morale check due),
     # offered first when the umpire resolves for it
     due: Callable[[Unit], tuple[str, ...]] = lambda unit: ()
-    # ticks pre-filled from the forces: (action id, actor, the battle's leaders as
-    # (side, name, rating)) -> tick ids (d10's initiative: the commanders' ratings)
-    prefill: Callable[[str, Unit, Sequence[tuple[str, str, str]]], frozenset[str]] = (
-        lambda action, actor, leaders: frozenset())
+    # ticks pre-filled from the forces and the battle's own state: (action id, actor, the
+    # battle's leaders as (side, name, rating), Request.battle) -> tick ids (d10's
+    # initiative: the commanders' ratings, and whether the actor's side held it last)
+    prefill: Callable[[str, Unit, Sequence[tuple[str, str, str]], Mapping[str, Any]], frozenset[str]] = (
+        lambda action, actor, leaders, battle: frozenset())
+    # what the battle knows beyond its units (initiative, turn counters): Request.battle, Outcome.battle
+    battle_state: tuple[BattleValue, ...] = ()
+    # sentences that stop the phase from ending, read from the battle's own state (phase id, state)
+    pending: Callable[[str, Mapping[str, Any]], Sequence[str]] = lambda phase, battle: ()
 
     def action(self, action_id: str) -> Action:
         for action in self.actions:
@@ -386,6 +408,12 @@ class Resolver:
             if state.id == state_id:
                 return state
         raise RulesError(f"{state_id!r} is not a state of {self.title}")
+
+    def battle_value(self, value_id: str) -> BattleValue:
+        for value in self.battle_state:
+            if value.id == value_id:
+                return value
+        raise RulesError(f"{value_id!r} is not kept by the battle under {self.title}")
 
     def attrs_for(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """Every attribute of a unit, checked; missing ones take their default."""
@@ -446,6 +474,26 @@ def may_act(resolver: Resolver, at: Position, action_id: str, side: str) -> Phas
     if acts == INACTIVE and side == at.bound:
         raise RulesError(f"{action.title} is taken by the {other(at.bound)}, not by the side whose {resolver.turn_label} it is")
     return phase
+
+
+def battle_after(resolver: Resolver, battle: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The battle's own state once a result's changes are made (None takes a value off)."""
+    out = dict(battle)
+    for key, value in changes.items():
+        resolver.battle_value(key)  # a value the rule set does not keep is a mistake of its own
+        if value is None:
+            out.pop(key, None)
+        else:
+            out[key] = value
+    return out
+
+
+def new_bound_battle(resolver: Resolver, battle: Mapping[str, Any], new_turn: bool) -> dict[str, Any]:
+    """The battle's own state at the start of a new bound: what lasts a bound ends, and
+    what lasts a turn ends when the turn is new."""
+    ends = {"bound", "turn"} if new_turn else {"bound"}
+    lasting = {v.id: v.lasts for v in resolver.battle_state}
+    return {k: v for k, v in battle.items() if lasting.get(k, "battle") not in ends}
 
 
 def new_bound_states(units: Mapping[str, Unit]) -> dict[str, Unit]:

@@ -213,10 +213,11 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
             field = Input(typed.get(number.id, str(number.default)), id=f"n-{number.id}-{p}", compact=True)
             self.numbers[number.id] = field
             widgets.append(Horizontal(Static(number.label, markup=False, classes="tick-text"), field, classes="number"))
-        from_forces = self.table.resolver.prefill(action.id, actor, [tuple(x) for x in self.table.leaders])
+        from_forces = self.table.resolver.prefill(action.id, actor, [tuple(x) for x in self.table.leaders],
+                                                  self.table.battle)
         for tick in action.ticks(actor, target):
             if tick.id in from_forces and not tick.excluded:
-                tick = replace(tick, checked=True)  # the commanders' ratings, from the forces
+                tick = replace(tick, checked=True)  # the commanders' ratings, from the forces and the battle
             text = tick.label + (f" ({tick.excluded})" if tick.excluded else "")
             value = tick.checked if tick.excluded or tick.id not in chosen else chosen[tick.id]
             tickbox = TickBox("", value and not tick.excluded, id=f"t-{tick.id}-{p}", compact=True,

@@ -94,6 +94,8 @@ def checklist(table: tabletop.Tabletop) -> list[str]:
     r, at = table.resolver, table.position
     lines = [f"{r.turn_label.title()} {at.turn}" + (f": the {at.bound}'s" if r.alternating else "")]
     lines += [_line(f"{name} = {side}") for side, name in r.side_names(table.options).items()]
+    # what the battle knows beyond its units: who holds the initiative...
+    lines += [part for text in table.battle_lines() for part in textwrap.wrap(text, WIDTH, subsequent_indent="  ")]
     for i, phase in enumerate(r.phases):
         mark = "✓" if i < at.phase else "▶" if i == at.phase else " "
         # whole names, wrapped: "8. Austrians Move/French Infantry, Artillery Shoot" is the card's line

@@ -386,6 +386,10 @@ class Resolver:
     # initiative: the commanders' ratings, and whether the actor's side held it last)
     prefill: Callable[[str, Unit, Sequence[tuple[str, str, str]], Mapping[str, Any]], frozenset[str]] = (
         lambda action, actor, leaders, battle: frozenset())
+    # why the card does not let this unit's side take the action in this phase, or None:
+    # (phase id, action id, unit, battle options) -> the sentence. Such an action is not
+    # offered to the unit (13-phase: the French move in phase 3 and the Austrians shoot)
+    not_for: Callable[[str, str, Unit, Mapping[str, str]], str | None] = lambda phase, action, unit, options: None
     # what the battle knows beyond its units (initiative, turn counters): Request.battle, Outcome.battle
     battle_state: tuple[BattleValue, ...] = ()
     # sentences that stop the phase from ending, read from the battle's own state (phase id, state)

@@ -55,8 +55,13 @@ def test_a_13phase_melee_rolls_each_side_s_dice_named(session):
     entry = tabletop.load(session, bid).log[-1]
     assert [(r["id"], r["side"], r["dice"]) for r in entry["rolls"]] == [("attacker", "attacker", "8d6"),
                                                                          ("defender", "defender", "4d6")]
+    tabletop.next_phase(session, bid)  # phase 7: the loser, the defender's unit, checks morale
+    tabletop.resolve(session, bid, "morale", "d1")
     lines = "\n".join(account.account(session, bid))
-    assert "melee at IR 4 [attacker 8e Ligne 8d6: 4 4 4 1 1 1 1 1; defender IR 4 4d6: 6 6 1 1]" in lines
+    assert ("8e Ligne (attacker), melee at IR 4 [attacker 8e Ligne 8d6: 4 4 4 1 1 1 1 1; "
+            "defender IR 4 4d6: 6 6 1 1]") in lines
+    # every step names the side that acted, not whose turn it is: the defender's test is the defender's
+    assert "turn 1, phase 7: IR 4 (defender), morale" in lines
 
 
 def test_dice_typed_in_go_to_each_expression_by_name_or_in_order(session):

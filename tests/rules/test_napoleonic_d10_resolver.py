@@ -262,7 +262,7 @@ def test_fire_refusals():
         req("fire", a, d, ["initial_fire"])
     with pytest.raises(RulesError, match="a routed or broken unit may not fire"):
         prepare(req("fire", unit("a1", ATTACKER, states={"broken": 3}), d))
-    with pytest.raises(RulesError, match="has no fire arms"):
+    with pytest.raises(RulesError, match=r"has no fire arms: give it a .* first \(e edits the unit\)"):
         prepare(req("fire", unit("c1", ATTACKER, "cavalry", 4, weapon="-"), d))
     with pytest.raises(RulesError, match="tick one cover for the target only"):
         prepare(req("fire", a, d, ["light_cover", "heavy_cover"]))

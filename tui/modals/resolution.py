@@ -37,6 +37,8 @@ def allowed_actions(table: tabletop.Tabletop, actor_id: str) -> list[tuple[str, 
             may_act(table.resolver, table.position, action.id, actor.side)
         except RulesError:
             continue
+        if table.resolver.not_for(table.phase.id, action.id, actor, table.options):
+            continue  # the other side's act in this phase (the Austrians' fire while the French move)
         out.append((action.id, action.title))
     # what the unit owes first (hits to read...), then the phase's own resolutions in the
     # card's order, then those of any phase; last, those with no target the card reaches

@@ -62,7 +62,7 @@ def _supporter(request: Request) -> Unit | None:
         return None
     support = request.units.get(str(target.attr(SUPPORTED_BY)))
     if support is None or support.removed:
-        raise RulesError(f"no unit supports {target.name}: name it with 'Support artillery' first")
+        raise RulesError(f"no unit supports {target.name}: name it with 'Support artillery' first (r on the supporting unit)")
     return support
 
 

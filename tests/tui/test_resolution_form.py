@@ -58,7 +58,9 @@ async def retarget(pilot, modal: ResolutionScreen, target: str) -> str:
     modal.target_select.value = target
     for _ in range(50):
         await pilot.pause()
-        if modal.params != before and "Needs:" in str(modal.query_one("#prepared").render()):
+        # rebuilt for the new target and shown (the count moves on as the rebuild begins)
+        if (modal.params != before and not modal.building and modal.params_for == target
+                and "Needs:" in str(modal.query_one("#prepared").render())):
             return needs(modal)
     raise AssertionError(f"the form was not rebuilt for {target}: {modal.query_one('#error').render()}")
 

@@ -48,7 +48,7 @@ class DiceEntryScreen(ModalScreen[list[int] | list[list[int]] | None]):
                 for n, (label, dice) in enumerate(self.named):
                     with Horizontal():
                         yield Label(f"{label} {dice}", markup=False)
-                        yield Input(placeholder=f"{dice.count} value(s), 1-{dice.sides}", id=f"dice-{n}")
+                        yield Input(placeholder=f"{dice.count} value(s), 1-{dice.sides}", id=f"dice-{n}", compact=True)
             yield Static("", id="error", markup=False)
             enter = "Enter to record" if self.dice is not None else "Enter goes to the next line and records on the last"
             yield Static(f"{enter}, Escape to cancel", classes="muted")

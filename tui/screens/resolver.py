@@ -109,6 +109,13 @@ def checklist(table: tabletop.Tabletop) -> list[str]:
     return lines
 
 
+def follows_arm(table: tabletop.Tabletop) -> dict[str, Any]:
+    """The unit form's choices that depend on the arm (unit types, formations...) follow the
+    Arm field: the list opens with the artillery types for artillery, short enough for 24 lines."""
+    return {a.id: ("arm", lambda arm, a=a: [(a.label_of(c), c) for c in a.choices_for(arm)])
+            for a in table.resolver.attributes if a.kind == "choice" and a.by_arm}
+
+
 class UnitsTable(DataTable):
     """The tactical order of battle: Home and End go to the first and the last unit."""
 
@@ -297,16 +304,18 @@ class ResolverScreen(CampaignScreen):
         unit = table.units[unit_id]
         self.app.push_screen(
             FormScreen(f"{unit.id} {unit.name}", self._unit_fields(unit),
-                       check=lambda v: tabletop.edit_unit(self.session, self.battle_id, unit_id, v)),
+                       check=lambda v: tabletop.edit_unit(self.session, self.battle_id, unit_id, v),
+                       follows=follows_arm(table)),
             lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
         )
 
     def action_add(self) -> None:
-        if self._open() is None:
+        table = self._open()
+        if table is None:
             return
         self.app.push_screen(
             FormScreen("A unit entered by hand", self._unit_fields(None),
-                       check=lambda v: tabletop.add_unit(self.session, self.battle_id, v)),
+                       check=lambda v: tabletop.add_unit(self.session, self.battle_id, v), follows=follows_arm(table)),
             lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
         )
 

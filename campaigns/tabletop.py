@@ -120,7 +120,7 @@ def _resolver(ruleset: str) -> Resolver:
 def _stored(row: BattleRow) -> dict[str, Any]:
     tactical = row.detail.get("tactical")
     if tactical is None:
-        raise CampaignError(f"battle {row.id} has no tactical battle yet: start it on the resolver screen")
+        raise CampaignError(f"battle {row.id} has no tactical battle yet: g on its battle screen puts it on the table")
     return dict(tactical)
 
 
@@ -613,7 +613,9 @@ def next_phase(session: CampaignSession, battle_id: int) -> str:
     def do(table: Tabletop, tactical: dict, _session) -> str:
         waiting = table.unfinished()
         if waiting:
-            raise CampaignError(f"the {table.phase.title} phase is not finished: {waiting[0]}")
+            # the key that does what is missing: r on the unit (or any unit, for the commanders)
+            key = "" if "(r " in waiting[0] else " (r on the unit resolves it)"
+            raise CampaignError(f"the {table.phase.title} phase is not finished: {waiting[0]}{key}")
         after = advance(table.resolver, table.position)
         units = table.units
         if (after.turn, after.bound) != (table.position.turn, table.position.bound):

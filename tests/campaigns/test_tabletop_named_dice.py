@@ -56,6 +56,8 @@ def test_a_13phase_melee_rolls_each_side_s_dice_named(session):
     assert [(r["id"], r["side"], r["dice"]) for r in entry["rolls"]] == [("attacker", "attacker", "8d6"),
                                                                          ("defender", "defender", "4d6")]
     tabletop.next_phase(session, bid)  # phase 7: the loser, the defender's unit, checks morale
+    with pytest.raises(CampaignError, match=r"phase is not finished: .*IR 4.* \(r on the unit resolves it\)"):
+        tabletop.next_phase(session, bid)  # the refusal names the key that does what is missing
     tabletop.resolve(session, bid, "morale", "d1")
     lines = "\n".join(account.account(session, bid))
     assert ("8e Ligne (attacker), melee at IR 4 [attacker 8e Ligne 8d6: 4 4 4 1 1 1 1 1; "

@@ -83,7 +83,9 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
     def on_mount(self) -> None:
         self.query_one(f"#f-{self.fields[0][0]}").focus()
         for key, (leader, _choices) in self.follows.items():
-            self._follow(key, str(self.query_one(f"#f-{leader}", Select).value))
+            found = self.query(f"#f-{leader}").results(Select)
+            for field in found:  # a form without the field followed lists every choice
+                self._follow(key, str(field.value))
 
     def _follow(self, key: str, value: str) -> None:
         """The choices of `key` for its leader's `value`: the one chosen kept where it is still one."""

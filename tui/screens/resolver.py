@@ -288,7 +288,8 @@ class ResolverScreen(CampaignScreen):
         for a in r.attributes:
             value = unit.attrs.get(a.id, a.default) if unit else a.default
             if a.kind == "choice":
-                # labels, not ids; a unit's own arm's choices only (a unit added by hand: all, checked on saving)
+                # labels, not ids; a unit's own arm's choices only (a unit added by hand: those of the
+                # Arm picked, follows_arm)
                 fields.append((a.id, a.label, str(value), [(a.label_of(c), c) for c in a.choices_for(unit.arm if unit else None)]))
             elif a.kind == "bool":
                 fields.append((a.id, a.label, "yes" if value else "no", ["no", "yes"]))
@@ -304,8 +305,7 @@ class ResolverScreen(CampaignScreen):
         unit = table.units[unit_id]
         self.app.push_screen(
             FormScreen(f"{unit.id} {unit.name}", self._unit_fields(unit),
-                       check=lambda v: tabletop.edit_unit(self.session, self.battle_id, unit_id, v),
-                       follows=follows_arm(table)),
+                       check=lambda v: tabletop.edit_unit(self.session, self.battle_id, unit_id, v)),
             lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
         )
 

@@ -21,7 +21,12 @@ Words used once and then throughout:
   exact odds, then rolls or types the dice;
 - a unit's *size* counts what the rule set counts (stands, figures, bases,
   strength points); losses go back to the campaign by the rule set's
-  conversion (rules/conversion.py).
+  conversion (rules/conversion.py);
+- the *battle's own state* is what the battle knows beyond its units (who holds
+  the initiative, a turn ended by the dice): `Resolver.battle_state`, read from
+  `Request.battle`, set by `Outcome.battle`;
+- a resolution where each side rolls names each side's dice (`Prepared.rolls`,
+  rules/named_dice.py): each is rolled and recorded apart, and read back by name.
 
 An action may refuse with `RulesError`: its sentence is shown as it is.
 """

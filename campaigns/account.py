@@ -10,6 +10,7 @@ from campaigns.battles import ATTACKER, DEFENDER, FACTS, load, title
 from campaigns.errors import plainly
 from campaigns.log import dice_line
 from campaigns.session import CampaignSession
+from campaigns.tabletop import dice_text
 from models import Battle as BattleRow
 from models import DiceRoll, Event
 from rules.resolver import get_resolver
@@ -70,7 +71,7 @@ def _tactical_lines(tactical: dict | None) -> Iterator[str]:
         who = names.get(entry["actor"], entry["actor"])
         side = entry.get("side") or sides.get(entry["actor"], "")  # the side that acted, not whose bound it is
         at = f" at {names.get(entry['target'], entry['target'])}" if entry.get("target") else ""
-        dice = f" [{' '.join(map(str, entry['raw']))}]" if entry.get("raw") else ""
+        dice = dice_text(entry)  # each side's dice named, where the resolution rolls several
         ruling = f" (umpire's ruling: {entry['ruling']})" if entry.get("ruling") and entry["action"] != "ruling" else ""
         ruling += " [taken back]" if entry.get("taken_back") else ""
         bound = f"{entry['bound']}'s bound, " if alternating else ""

@@ -312,21 +312,25 @@ def _battle_rolls(session: CampaignSession, db: Any, rows: list[DiceRoll]) -> di
                 out[row.id] = _pursuit_reading(pursuit, row, fight, sides, enemy, battle.turn, session.options())
         tactical = (battle.detail or {}).get("tactical")
         if tactical:
-            resolved = [e for e in tactical.get("log", []) if e.get("raw")]
+            # a resolution that rolls several named expressions (each side's dice) stored a roll for each
+            resolved = [(e, part) for e in tactical.get("log", []) if e.get("raw") for part in (e.get("rolls") or [None])]
             rolled = [r for r in mine if not r.purpose.startswith(("battle round ", "pursuit, column "))]
-            for row, entry in zip(rolled, resolved):
-                if list(row.raw) != list(entry["raw"]):
+            for row, (entry, part) in zip(rolled, resolved):
+                if list(row.raw) != list((part or entry)["raw"]):
                     break  # the log and the stored dice disagree: read no further
-                out[row.id] = _tactical_reading(row, entry, tactical.get("units", []), sides, battle.turn)
+                out[row.id] = _tactical_reading(row, entry, tactical.get("units", []), sides, battle.turn, part)
     return out
 
 
-def _tactical_reading(row: DiceRoll, entry: dict, units: list[dict], sides: dict, turn: int) -> dict:
-    """A tabletop resolution: the actor's side rolls; what it decided is the roll's own result
+def _tactical_reading(row: DiceRoll, entry: dict, units: list[dict], sides: dict, turn: int,
+                      part: dict | None = None) -> dict:
+    """A tabletop resolution: the actor's side rolls (or, for each side's dice named in a
+    resolution that rolls several, that side); what it decided is the roll's own result
     (hits of a pool, or the modified roll) against its mean, high good unless the card
     asks for a number or less."""
     roles = {u.get("id"): u.get("side") for u in units}
-    side = sides.get(roles.get(entry.get("actor")), BOTH)
+    role = (part or {}).get("side") or roles.get(entry.get("actor"))
+    side = sides.get(role, BOTH)
     needed = str(entry.get("needed") or "")
     favour = -1 if ("or less" in needed or needed.rstrip().endswith("-")) else 1
     distribution = roll_distribution(row.dice, sum(int(m["value"]) for m in row.modifiers))

@@ -7,6 +7,7 @@ rule set) gets a *tactical battle* in its `detail["tactical"]`:
     position               turn, whose bound, which phase of the sequence of play
     units                  the tactical order of battle (rules.resolver.Unit as JSON)
     leaders                [side, name, rating]
+    battle                 what the battle knows beyond its units (who holds the initiative...)
     log                    every resolution: who, what, the dice, the result in the card's words
     ended                  who held the field, once the umpire ends the battle
 
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -52,6 +53,7 @@ from rules.resolver import (
     Unit,
     advance,
     apply_effects,
+    battle_after,
     check_request,
     contacts_after,
     counted,
@@ -60,8 +62,10 @@ from rules.resolver import (
     tactical_rulesets,
     in_contact,
     may_act,
+    new_bound_battle,
     new_bound_states,
     out_of_reach,
+    roll_prepared,
     still_in_contact,
 )
 
@@ -88,6 +92,7 @@ class Tabletop:
     ended: dict[str, Any] | None
     standalone: bool  # entered by hand, outside the campaign's forces
     contacts: tuple[Contact, ...] = ()  # who is in contact with whom (charges, the umpire's rulings)
+    battle: dict[str, Any] = field(default_factory=dict)  # the battle's own state: initiative, counters
 
     @property
     def phase(self):
@@ -97,7 +102,12 @@ class Tabletop:
         return [u for u in self.units.values() if u.side == side and (not present or not u.removed)]
 
     def unfinished(self) -> list[str]:
-        return list(self.resolver.unfinished(self.phase.id, self.units))
+        return [*self.resolver.pending(self.phase.id, self.battle), *self.resolver.unfinished(self.phase.id, self.units)]
+
+    def battle_lines(self) -> list[str]:
+        """The battle's own state as shown: "Initiative: the attacker moves first"."""
+        return [self.resolver.battle_value(k).text(v) for k, v in self.battle.items()
+                if any(b.id == k for b in self.resolver.battle_state)]
 
 
 def _resolver(ruleset: str) -> Resolver:
@@ -110,7 +120,7 @@ def _resolver(ruleset: str) -> Resolver:
 def _stored(row: BattleRow) -> dict[str, Any]:
     tactical = row.detail.get("tactical")
     if tactical is None:
-        raise CampaignError(f"battle {row.id} has no tactical battle yet: start it on the resolver screen")
+        raise CampaignError(f"battle {row.id} has no tactical battle yet: g on its battle screen puts it on the table")
     return dict(tactical)
 
 
@@ -135,6 +145,7 @@ def load(session: CampaignSession, battle_id: int) -> Tabletop:
         ended=tactical.get("ended"),
         standalone=bool(tactical.get("standalone", False)),
         contacts=tuple(Contact.from_json(c) for c in tactical.get("contacts", [])),
+        battle=dict(tactical.get("battle", {})),
     )
 
 
@@ -180,7 +191,8 @@ def start(session: CampaignSession, battle_id: int) -> str:
             raise CampaignError(f"{fight.resolver} has no conversion data")
         conversion, order = converted
         for n, t in enumerate(order.units, start=1):
-            raw = {**conversion.defaults.get(t.arm, {}), "quality": t.quality, **resolver.converted(t.arm, t.cohesion)}
+            raw = {**conversion.defaults.get(t.arm, {}), "quality": t.quality, **resolver.converted(t.arm, t.cohesion),
+                   **t.attrs}  # what the force's name says it is (Cossacks...), by the conversion's [[named]]
             if not t.carries_sp:  # guns of an AB: no force below, yet still in their force's UM (UC/UM)
                 raw.setdefault("um", t.force)
             try:
@@ -443,7 +455,7 @@ def request(table: Tabletop, action: str, actor: str, target: str | None = None,
     target_unit = _unit(table, target) if target else None
     req = Request(action, actor_unit, target_unit, frozenset(ticked), dict(numbers or {}), table.options,
                   table.units, table.phase.id, table.position.turn, table.position.bound, table.contacts,
-                  ruling.strip())
+                  ruling.strip(), table.battle)
     try:
         may_act(table.resolver, table.position, action, actor_unit.side)
         check_request(table.resolver, req)
@@ -500,8 +512,12 @@ def prepare(table: Tabletop, req: Request) -> Prepared:
 
 def resolve(session: CampaignSession, battle_id: int, action: str, actor: str, target: str | None = None,
             ticked: Sequence[str] = (), numbers: Mapping[str, int] | None = None,
-            entered: Sequence[int] | None = None, ruling: str = "") -> str:
+            entered: Sequence[int] | Sequence[Sequence[int]] | Mapping[str, Sequence[int]] | None = None,
+            ruling: str = "") -> str:
     """Carry out one resolution: roll (or take the dice typed in), read the card, apply the result.
+
+    `entered`: the dice typed in; for a resolution that rolls several named expressions
+    (each side's dice), a list for each (or by the expression's id), or all in one list.
 
     `ruling`: the umpire's reason, recorded with it, for taking it where the card would not."""
 
@@ -509,16 +525,19 @@ def resolve(session: CampaignSession, battle_id: int, action: str, actor: str, t
         req = request(table, action, actor, target, ticked, numbers, ruling)
         the_action = table.resolver.action(action)
         prepared = prepare(table, req)
-        record: DiceRecord | None = None
-        if prepared.dice is not None:
-            purpose = f"{req.actor.name}: {prepared.what}, needs {prepared.needed}"
-            record = session.store.dice().roll(prepared.dice, purpose, entered=entered)
-        elif entered:
+        if entered and not prepared.rolls_dice:
             raise CampaignError(f"{the_action.title} rolls no dice")
+        purpose = f"{req.actor.name}: {prepared.what}, needs {prepared.needed}"
+        # several dice expressions (each side's dice) are each a record of their own, named
+        record: DiceRecord | None = roll_prepared(session.store.dice(), prepared, purpose, entered)
         outcome: Outcome = the_action.resolve(req, record)
         touched = {actor, *([target] if target else []), *(e.unit for e in outcome.effects)}
         units = apply_effects(table.units, outcome.effects)
         lines = [effect_text(table.resolver, table.units, e) for e in outcome.effects]
+        if outcome.battle:  # the battle's own state: initiative, counters
+            tactical["battle"] = battle_after(table.resolver, table.battle, outcome.battle)
+            lines += [f"battle: {table.resolver.battle_value(k).text(v)}" if v is not None
+                      else f"battle: no longer {table.resolver.battle_value(k).label}" for k, v in outcome.battle.items()]
         tactical["units"] = _units_json(units)
         contacts = contacts_after(table.resolver, table.contacts, the_action, actor, target, units)
         tactical["contacts"] = [c.to_json() for c in contacts]
@@ -527,21 +546,38 @@ def resolve(session: CampaignSession, battle_id: int, action: str, actor: str, t
             "side": req.actor.side, "ruling": req.ruling,
             "action": action, "actor": actor, "target": target, "ticked": sorted(req.ticked),
             "numbers": dict(req.numbers), "needed": prepared.needed,
-            "dice": prepared.dice, "raw": list(record.raw) if record else None,
+            "dice": prepared.dice_text() or None, "raw": list(record.raw) if record else None,
+            "rolls": _rolls_json(prepared, record),
             "mode": record.mode if record else None, "text": outcome.text, "effects": lines,
             "before": _before(table, touched),
         }
         tactical["log"] = [*tactical["log"], entry]
-        dice = f" [{' '.join(map(str, record.raw))}]" if record else ""
-        return f"{the_action.title}, {req.actor.name}{dice}: {outcome.text}"
+        return f"{the_action.title}, {req.actor.name}{dice_text(entry)}: {outcome.text}"
 
     return _change(session, battle_id, f"{action} by {actor}", do)
+
+
+def _rolls_json(prepared: Prepared, record: DiceRecord | None) -> list[dict[str, Any]]:
+    """Each named dice expression of a resolution that rolls several, as the log keeps it."""
+    if record is None or not record.parts:
+        return []
+    rolled = dict(record.parts)
+    return [{"id": r.id, "label": r.label, "side": r.side, "dice": r.dice, "raw": list(rolled[r.id].raw),
+             "mode": rolled[r.id].mode} for r in prepared.rolls]
+
+
+def dice_text(entry: Mapping[str, Any]) -> str:
+    """The dice of a log entry as shown: " [3 5]", or each named expression
+    " [attacker, Guard #1 3d6: 6 4 1; defender, Line #2 2d6: 2 5]"."""
+    if entry.get("rolls"):
+        return " [" + "; ".join(f"{r['label']} {r['dice']}: {' '.join(map(str, r['raw']))}" for r in entry["rolls"]) + "]"
+    return f" [{' '.join(map(str, entry['raw']))}]" if entry.get("raw") else ""
 
 
 def _before(table: Tabletop, unit_ids: set[str]) -> dict[str, Any]:
     """What a log entry changes, as it was before: enough to take the entry back."""
     return {"units": [table.units[u].to_json() for u in sorted(unit_ids) if u in table.units],
-            "contacts": [c.to_json() for c in table.contacts]}
+            "contacts": [c.to_json() for c in table.contacts], "battle": dict(table.battle)}
 
 
 def take_back(session: CampaignSession, battle_id: int) -> str:
@@ -562,6 +598,8 @@ def take_back(session: CampaignSession, battle_id: int) -> str:
         before = {u["id"]: u for u in entry["before"]["units"]}
         tactical["units"] = [before.get(u["id"], u) for u in tactical["units"]]
         tactical["contacts"] = list(entry["before"]["contacts"])
+        if "battle" in entry["before"]:  # entries stored before the battle kept a state of its own have none
+            tactical["battle"] = dict(entry["before"]["battle"])
         index = len(tactical["log"]) - 1 - next(i for i, e in enumerate(reversed(tactical["log"])) if not e.get("taken_back"))
         tactical["log"] = [{**e, "taken_back": True} if i == index else e for i, e in enumerate(tactical["log"])]
         return f"Taken back: {who}, {what} ({entry['text']})"
@@ -575,11 +613,14 @@ def next_phase(session: CampaignSession, battle_id: int) -> str:
     def do(table: Tabletop, tactical: dict, _session) -> str:
         waiting = table.unfinished()
         if waiting:
-            raise CampaignError(f"the {table.phase.title} phase is not finished: {waiting[0]}")
+            # the key that does what is missing: r on the unit (or any unit, for the commanders)
+            key = "" if "(r " in waiting[0] else " (r on the unit resolves it)"
+            raise CampaignError(f"the {table.phase.title} phase is not finished: {waiting[0]}{key}")
         after = advance(table.resolver, table.position)
         units = table.units
         if (after.turn, after.bound) != (table.position.turn, table.position.bound):
             units = new_bound_states(units)
+            tactical["battle"] = new_bound_battle(table.resolver, table.battle, after.turn != table.position.turn)
         tactical["units"] = _units_json(units)
         tactical["position"] = after.__dict__
         phase = table.resolver.phases[after.phase]

@@ -15,6 +15,8 @@ umpire can see and change before the battle:
     "2" = "average"
     [defaults.infantry]          # tactical attributes a converted unit starts with
     weapon = "RM"
+    [[named]]                    # a force whose name says what it is (Cossacks...): attributes over the defaults
+    arm = "cavalry"; words = ["Cossack"]; attrs = { kind = "irregular_light_horse" }; reason = "..."
     [artillery_bonus]            # the guns of a force's artillery bonus (AB) on the table
     units_per_point = 1          # artillery units per point of AB
     size = 2                     # their stands (figures, EC...); [size] artillery if left out
@@ -43,7 +45,7 @@ from pydantic import ValidationError
 
 from rules.errors import RulesError
 from rules.loader import DataFileError, data_file
-from rules.schema import ArtilleryBonusSpec, ConversionFile, Rounding, refusal
+from rules.schema import ArtilleryBonusSpec, ConversionFile, NamedSpec, Rounding, refusal
 
 ARMS = ("infantry", "cavalry", "artillery")
 
@@ -66,6 +68,26 @@ class Conversion:
     ab_units_per_point: int = 0  # artillery units per point of a force's artillery bonus
     ab_size: int = 0  # the stands (figures...) of each; 0: the [size] of artillery
     ab_reason: str = ""  # why, in the conversion file's words
+    named: tuple[Named, ...] = ()  # attributes read from a force's name (Cossacks...), first match wins
+
+    def attrs_for(self, arm: str, name: str) -> dict[str, object]:
+        """The attributes a force of `arm` called `name` takes beyond [defaults.<arm>]."""
+        folded = name.casefold()
+        for entry in self.named:
+            if entry.arm == arm and any(word.casefold() in folded for word in entry.words):
+                return dict(entry.attrs)
+        return {}
+
+
+@dataclass(frozen=True)
+class Named:
+    """A force whose name says what kind of troops it is ('Cossack regiments of the main
+    army'): the campaign knows only its arm, the card has a kind for it."""
+
+    arm: str
+    words: tuple[str, ...]  # any of them in the force's name (case does not matter)
+    attrs: Mapping[str, object]
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -79,6 +101,7 @@ class TacticalUnit:
     quality: str
     cohesion: int = 3  # the campaign force's cohesion (1-6), for what a rule set derives from it
     carries_sp: bool = True  # False for the guns of an AB beyond the force's SP: their losses cost no SP
+    attrs: Mapping[str, object] = field(default_factory=dict)  # read from the force's name ([[named]])
 
 
 @dataclass
@@ -124,6 +147,7 @@ def load_conversion(ruleset: str) -> Conversion | None:
         notes=tuple(spec.notes),
         defaults={arm: dict(values) for arm, values in spec.defaults.items()},
         **_artillery_bonus(spec.artillery_bonus, size, path),
+        named=tuple(_named(entry, path) for entry in spec.named),
     )
 
 
@@ -141,6 +165,15 @@ def _artillery_bonus(raw: ArtilleryBonusSpec | None, size: Mapping[str, int], pa
     if units and stands < 1:
         raise DataFileError(f"{path}: [artillery_bonus] size is a whole number of 1 or more")
     return {"ab_units_per_point": units, "ab_size": stands, "ab_reason": raw.reason}
+
+
+def _named(raw: NamedSpec, path: object) -> Named:
+    """One [[named]] entry (its keys and types checked by the schema, rules/schema.py)."""
+    if not raw.reason.strip():
+        raise DataFileError(f"{path}: every [[named]] entry needs its reason")
+    if not raw.words or not all(w.strip() for w in raw.words) or not raw.attrs:
+        raise DataFileError(f"{path}: [[named]] words is a list of words and attrs a table, neither empty")
+    return Named(raw.arm, tuple(raw.words), dict(raw.attrs), raw.reason)
 
 
 def _nearest_key(table: Mapping[int, str], value: int) -> str:
@@ -166,9 +199,10 @@ def tactical_order(
             continue  # dummies and spent forces stay off the table
         count = max(1, sp // conversion.sp_per_unit)
         quality = _nearest_key(conversion.quality, cohesion)
+        named = conversion.attrs_for(arm, name)
         for n in range(1, count + 1):
             label = f"{name} {conversion.label} {n}" if count > 1 else name
-            order.units.append(TacticalUnit(label, force_id, arm, conversion.size[arm], quality, cohesion))
+            order.units.append(TacticalUnit(label, force_id, arm, conversion.size[arm], quality, cohesion, attrs=named))
         guns = max(0, ab) * conversion.ab_units_per_point
         if arm == "artillery":
             guns -= count  # its own units are guns of its AB already

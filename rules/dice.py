@@ -106,10 +106,36 @@ class DiceRecord:
     mode: Literal["rolled", "entered"]  # ROLLED or ENTERED
     index: int | None  # position in the campaign's dice stream; None when entered
     by: str = "umpire"
+    # a resolution that rolls several dice expressions (each side's dice): (id, record) of
+    # each, as the dice service stored them; `raw` is then their dice one after the other
+    parts: tuple[tuple[str, DiceRecord], ...] = ()
 
     @property
     def modifier_total(self) -> int:
         return sum(m.value for m in self.modifiers)
+
+    def of(self, part: str) -> tuple[int, ...]:
+        """The dice of the expression named `part` (the attacker's...); () when it rolled none."""
+        if not self.parts:
+            raise DiceError(f"this roll has one dice expression, not one named {part!r}")
+        return next((record.raw for name, record in self.parts if name == part), ())
+
+
+def combined(purpose: str, parts: Sequence[tuple[str, DiceRecord]]) -> DiceRecord:
+    """One record of the several named expressions of one resolution, as its procedure reads
+    them (`DiceRecord.of`); each part keeps its own record in the campaign's dice records."""
+    records = [record for _name, record in parts]
+    return DiceRecord(
+        purpose=purpose,
+        dice=" + ".join(r.dice for r in records),
+        raw=tuple(v for r in records for v in r.raw),
+        modifiers=(),
+        result=sum(r.result for r in records),
+        mode=ENTERED if any(r.mode == ENTERED for r in records) else ROLLED,
+        index=records[0].index if records else None,
+        by=records[0].by if records else "umpire",
+        parts=tuple(parts),
+    )
 
 
 def seeded_dice(seed: int, index: int, dice: Dice) -> tuple[int, ...]:

@@ -22,7 +22,12 @@ Words used once and then throughout:
   exact odds, then rolls or types the dice;
 - a unit's *size* counts what the rule set counts (stands, figures, bases,
   strength points); losses go back to the campaign by the rule set's
-  conversion (rules/conversion.py).
+  conversion (rules/conversion.py);
+- the *battle's own state* is what the battle knows beyond its units (who holds
+  the initiative, a turn ended by the dice): `Resolver.battle_state`, read from
+  `Request.battle`, set by `Outcome.battle`;
+- a resolution where each side rolls names each side's dice (`Prepared.rolls`,
+  rules/named_dice.py): each is rolled and recorded apart, and read back by name.
 
 An action may refuse with `RulesError`: its sentence is shown as it is.
 """
@@ -38,6 +43,7 @@ from rules import registry
 from rules.dice import DiceRecord
 from rules.errors import RulesError
 from rules.numbers import whole
+from rules.named_dice import Roll, roll_prepared  # noqa: F401  (re-exported: a resolution's dice, named)
 
 # The closed sets of words, as types: a checker refuses "atacker" where a Side belongs.
 Side = Literal["attacker", "defender"]
@@ -128,6 +134,21 @@ class State:
 
 
 @dataclass(frozen=True)
+class BattleValue:
+    """A fact of the whole battle, not of one unit: who holds the initiative, a turn
+    ended by the dice, a counter the card keeps.  Kept in the battle's own state
+    (`Request.battle`), set by a result (`Outcome.battle`), shown on the checklist."""
+
+    id: str
+    label: str  # as shown: "Initiative"
+    lasts: str = "turn"  # "bound": until the next bound; "turn": until the next turn; "battle": to the end
+    shown: Callable[[Any], str] = str  # the value as shown beside the label: "the attacker moves first"
+
+    def text(self, value: Any) -> str:
+        return f"{self.label}: {self.shown(value)}"
+
+
+@dataclass(frozen=True)
 class Phase:
     """One line of the card's sequence of play."""
 
@@ -182,9 +203,25 @@ class Prepared:
 
     what: str  # in the card's words: who rolls what, on which table
     needed: str  # the number needed, as printed, with the modifiers applied
-    dice: str | None  # for the dice service ("3d12>=9", "1d6"); None: nothing is rolled
+    dice: str | None  # for the dice service ("3d12>=9", "1d6"); None: nothing is rolled (or `rolls`)
     odds: tuple[tuple[str, Mapping[Any, Fraction]], ...] = ()  # (heading, outcome -> chance)
     notes: tuple[str, ...] = ()
+    rolls: tuple[Roll, ...] = ()  # several named expressions, rolled one after the other, instead of `dice`
+
+    @property
+    def expressions(self) -> tuple[Roll, ...]:
+        """Every dice expression rolled, named (one unnamed for `dice`); () when nothing is rolled."""
+        if self.rolls:
+            return self.rolls
+        return (Roll("", "", self.dice),) if self.dice else ()
+
+    @property
+    def rolls_dice(self) -> bool:
+        return bool(self.expressions)
+
+    def dice_text(self) -> str:
+        """The dice as shown: "2d6" or "attacker, Guard #1 3d6; defender, Line #2 2d6"."""
+        return "; ".join(f"{r.label} {r.dice}" if r.label else r.dice for r in self.expressions)
 
 
 @dataclass(frozen=True)
@@ -203,6 +240,7 @@ class Effect:
 class Outcome:
     text: str  # the result in the card's words
     effects: tuple[Effect, ...] = ()
+    battle: Mapping[str, Any] = field(default_factory=dict)  # the battle's own state set (None: taken off)
 
 
 @dataclass(frozen=True)
@@ -285,6 +323,7 @@ class Request:
     bound: Side = ATTACKER  # the side whose bound it is
     contacts: tuple[Contact, ...] = ()  # who is in contact with whom, as the battle keeps it
     ruling: str = ""  # the umpire's reason for taking the resolution where the card would not
+    battle: Mapping[str, Any] = field(default_factory=dict)  # the battle's own state (Resolver.battle_state)
 
 
 @dataclass(frozen=True)
@@ -352,10 +391,19 @@ class Resolver:
     # the resolutions a unit owes now (hits waiting to be read, a morale check due),
     # offered first when the umpire resolves for it
     due: Callable[[Unit], tuple[str, ...]] = lambda unit: ()
-    # ticks pre-filled from the forces: (action id, actor, the battle's leaders as
-    # (side, name, rating)) -> tick ids (d10's initiative: the commanders' ratings)
-    prefill: Callable[[str, Unit, Sequence[tuple[str, str, str]]], frozenset[str]] = (
-        lambda action, actor, leaders: frozenset())
+    # ticks pre-filled from the forces and the battle's own state: (action id, actor, the
+    # battle's leaders as (side, name, rating), Request.battle) -> tick ids (d10's
+    # initiative: the commanders' ratings, and whether the actor's side held it last)
+    prefill: Callable[[str, Unit, Sequence[tuple[str, str, str]], Mapping[str, Any]], frozenset[str]] = (
+        lambda action, actor, leaders, battle: frozenset())
+    # why the card does not let this unit's side take the action in this phase, or None:
+    # (phase id, action id, unit, battle options) -> the sentence. Such an action is not
+    # offered to the unit (13-phase: the French move in phase 3 and the Austrians shoot)
+    not_for: Callable[[str, str, Unit, Mapping[str, str]], str | None] = lambda phase, action, unit, options: None
+    # what the battle knows beyond its units (initiative, turn counters): Request.battle, Outcome.battle
+    battle_state: tuple[BattleValue, ...] = ()
+    # sentences that stop the phase from ending, read from the battle's own state (phase id, state)
+    pending: Callable[[str, Mapping[str, Any]], Sequence[str]] = lambda phase, battle: ()
 
     def action(self, action_id: str) -> Action:
         for action in self.actions:
@@ -374,6 +422,12 @@ class Resolver:
             if state.id == state_id:
                 return state
         raise RulesError(f"{state_id!r} is not a state of {self.title}")
+
+    def battle_value(self, value_id: str) -> BattleValue:
+        for value in self.battle_state:
+            if value.id == value_id:
+                return value
+        raise RulesError(f"{value_id!r} is not kept by the battle under {self.title}")
 
     def attrs_for(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """Every attribute of a unit, checked; missing ones take their default."""
@@ -443,6 +497,26 @@ def may_act(resolver: Resolver, at: Position, action_id: str, side: Side) -> Pha
     if acts == INACTIVE and side == at.bound:
         raise RulesError(f"{action.title} is taken by the {other(at.bound)}, not by the side whose {resolver.turn_label} it is")
     return phase
+
+
+def battle_after(resolver: Resolver, battle: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The battle's own state once a result's changes are made (None takes a value off)."""
+    out = dict(battle)
+    for key, value in changes.items():
+        resolver.battle_value(key)  # a value the rule set does not keep is a mistake of its own
+        if value is None:
+            out.pop(key, None)
+        else:
+            out[key] = value
+    return out
+
+
+def new_bound_battle(resolver: Resolver, battle: Mapping[str, Any], new_turn: bool) -> dict[str, Any]:
+    """The battle's own state at the start of a new bound: what lasts a bound ends, and
+    what lasts a turn ends when the turn is new."""
+    ends = {"bound", "turn"} if new_turn else {"bound"}
+    lasting = {v.id: v.lasts for v in resolver.battle_state}
+    return {k: v for k, v in battle.items() if lasting.get(k, "battle") not in ends}
 
 
 def new_bound_states(units: Mapping[str, Unit]) -> dict[str, Unit]:

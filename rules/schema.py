@@ -125,6 +125,15 @@ class ArtilleryBonusSpec(Strict):
     notes: list[str] = []
 
 
+class NamedSpec(Strict):
+    """A [[named]] entry of conversion.toml: forces whose name holds one of `words` take `attrs`."""
+
+    arm: Literal["infantry", "cavalry", "artillery"]
+    words: list[str]
+    attrs: dict[str, Any]
+    reason: str
+
+
 class ConversionFile(Strict):
     label: str
     size_label: str
@@ -140,6 +149,7 @@ class ConversionFile(Strict):
     # campaign cohesion -> the card's CW level, for a rule set that rates units so
     # (napoleonic_d10: rules/napoleonic_d10/data.py cw_level_for)
     cw_level: dict[str, int] = {}
+    named: list[NamedSpec] = []
 
 
 # -- faults as sentences -----------------------------------------------------------------

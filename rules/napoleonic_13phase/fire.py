@@ -209,7 +209,9 @@ def fire(shot: Fire, options: Mapping[str, str] | None = None) -> ToHit:
         raise RulesError(f"units shoot in phases 3 and 8, not in phase {shot.phase} ({current.title})")
     check_side(shot.side)
     if shot.side != current.fires:
-        raise RulesError(f"the {shot.side} do not shoot in phase {shot.phase}: it is the {current.fires}' fire")
+        people = {"french": "French", "austrian": "Austrians"}
+        raise RulesError(f"the {people.get(shot.side, shot.side)} do not shoot in phase {shot.phase}: "
+                         f"the {people.get(str(current.fires), current.fires)} shoot in it")
     kind = unit_type(shot.unit, shot.side)
     if kind.arm not in data.shooters or kind.limbered:
         raise RulesError(f"{shot.unit.replace('_', ' ')} do not shoot: only infantry and unlimbered artillery do")

@@ -223,6 +223,16 @@ def terms() -> dict[str, str]:
         raise DataFileError(f"{TERMS}: missing or malformed [terms] ({exc})") from None
 
 
+@cache
+def choice_labels(attribute: str) -> tuple[tuple[str, str], ...]:
+    """(choice, as the card prints it) for a UC's attribute: terms.toml [choices.<attribute>]."""
+    try:
+        raw = tomllib.loads(TERMS.read_text(encoding="utf-8")).get("choices", {}).get(attribute, {})
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise DataFileError(f"{TERMS}: malformed [choices.{attribute}] ({exc})") from None
+    return tuple((str(k), str(v)) for k, v in raw.items())
+
+
 def english(term: str) -> str:
     """The English label of one of the card's French terms (UC, aguerri, rupture...)."""
     known = terms()

@@ -82,7 +82,7 @@ def test_a_whole_turn_and_back_to_the_campaign(fought):
     # 3. The French column charges; an Austrian battalion shoots it (6 dice at a Column, 4+); the
     #    French light cavalry charge the Austrian cavalry, 14” + 2d6”.
     assert "charges" in resolve("charge", a1, d2)
-    with pytest.raises(CampaignError, match="the french do not shoot in phase 3"):
+    with pytest.raises(CampaignError, match="the French do not shoot in phase 3"):
         resolve("fire", a2, d3, numbers={"distance": 2})
     assert "2 hits" in resolve("fire", d3, a1, numbers={"distance": 3}, entered=[6, 6, 1, 1, 1, 1])
     assert "21”" in resolve("charge", a3, d4, entered=[3, 4])

@@ -40,6 +40,8 @@ def test_a_battle_on_the_d10_card_goes_back_to_the_campaign(tmp_path):
     with pytest.raises(CampaignError, match="roll for initiative"):
         tabletop.next_phase(s, battle_id)
     assert "the attacker has the initiative" in tabletop.resolve(s, battle_id, "initiative", a1.id, entered=[7, 3])
+    assert tabletop.load(s, battle_id).battle_lines() == ["Initiative: the attacker moves first",
+                                                          "Initiative held last by: the attacker"]
 
     assert tabletop.next_phase(s, battle_id) == "Turn 1, attacker: Movement"
     assert tabletop.resolve(s, battle_id, "move", a1.id, entered=[6]).endswith('Full: moves up to 8" in column (18" on road)')
@@ -70,7 +72,9 @@ def test_a_battle_on_the_d10_card_goes_back_to_the_campaign(tmp_path):
     assert table.position.turn == 2
     d1_now = table.units[d1.id]
     assert d1_now.size == 2 and d1_now.attr("steps_lost") == 14 and d1_now.states == {"broken": 2}
-    assert not any(u.has("initiative") for u in table.units.values())  # it lasted turn 1
+    # the initiative is the battle's and lasted turn 1; who held it last is kept for a tie
+    assert table.battle == {"initiative_held": "attacker"}
+    assert not any(u.has("initiative") for u in table.units.values())
 
     back = tabletop.returned(s, battle_id, "attacker")
     assert back.sp_by_force == {force: 1}  # 4 of 6 stands, nearest SP

@@ -75,4 +75,4 @@ def test_uc_um_qualities_read_with_the_card_s_accents(session):
     assert quality.label_of("conscrit/hesitant") == "Conscrit/Hésitant"
     formation = get_resolver("napoleonic_uc_um").attributes[1]
     assert formation.choices_for("artillery") == ("limbered", "unlimbered")
-    assert formation.label_of("attack_column") == "attack column"
+    assert formation.label_of("attack_column") == "en colonne d'attaque (attack column)"

@@ -162,3 +162,34 @@ def test_an_export_of_schema_1_imports_and_is_migrated(
     )
     with load(target, maker.as_schema1(maker.played_campaign())) as store:
         assert [row["resolver"] for row in dump(store)["tables"]["battle"]] == ["allemagne1813"]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_games_outside_the_campaign_stored_as_pending_become_games(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Migration 0007: a tabletop game outside the campaign's forces, stored "pending" before
+    the status "game" existed, becomes "game"; the campaign's own battles and ended games stay."""
+    maker = fixture_maker()
+    document = maker.played_campaign()
+    document["schema"] = "0005"
+    # Written as schema 5 held it: no fog-of-war tables or campaign columns (0006) yet.
+    document["tables"] = {k: v for k, v in document["tables"].items() if k not in ("sighting", "side_order")}
+    document["tables"]["campaign"] = [
+        {k: v for k, v in row.items() if k not in maker.SCHEMA6_CAMPAIGN} for row in document["tables"]["campaign"]
+    ]
+    first = document["tables"]["battle"][0]
+    standalone = {"tactical": {"ruleset": "kallistra_acw", "standalone": True, "units": [], "log": []}}
+    document["tables"]["battle"] = [
+        {**first, "id": 1, "status": "pending", "detail": standalone},  # the game to migrate
+        {**first, "id": 2, "status": "pending", "detail": {"tactical": {"ruleset": "kallistra_acw", "units": []}}},
+        {**first, "id": 3, "status": "done", "detail": standalone},
+        {**first, "id": 4, "status": "pending", "detail": {}},
+    ]
+    target = str(tmp_path / "old.campaign") if backend == "sqlite" else request.getfixturevalue("postgres_url")
+    maker.write_at_revision(target, document)
+    with open_campaign(target) as store:
+        with store.read() as session:
+            statuses = {b.id: b.status for b in session.exec(select(Battle))}
+            assert session.get_one(Battle, 1).detail == standalone  # the detail is kept as it was
+    assert statuses == {1: "game", 2: "pending", 3: "done", 4: "pending"}

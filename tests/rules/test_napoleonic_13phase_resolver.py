@@ -20,6 +20,7 @@ from rules.napoleonic_13phase import melee as melees
 from rules.napoleonic_13phase import morale as morales
 from rules.napoleonic_13phase import movement as moving
 from rules.napoleonic_13phase.resolver import RESOLVER
+from rules.options import resolve_options
 from rules.resolver import (
     ATTACKER,
     DEFENDER,
@@ -29,6 +30,7 @@ from rules.resolver import (
     apply_effects,
     check_request,
     get_resolver,
+    roll_prepared,
 )
 
 ROUT = "Rout. Remove the unit from the game."
@@ -61,9 +63,7 @@ def prepare(req):
 
 def resolve(req, entered=None):
     prepared = prepare(req)
-    record = None
-    if prepared.dice is not None:
-        record = DiceService(seed=4).roll(prepared.dice, prepared.what, entered=entered)
+    record = roll_prepared(DiceService(seed=4), prepared, prepared.what, entered)
     return RESOLVER.action(req.action).resolve(req, record)
 
 
@@ -183,7 +183,7 @@ def test_the_unit_behind_is_hit_by_the_same_dice():
     assert again.dice == "4d6>=4"
     with pytest.raises(RulesError, match="level ground"):
         prepare(request("artillery_behind", units["a1"], units["d2"], ticked={"not_level"}, others=(units["d1"],)))
-    with pytest.raises(RulesError, match="has not fired this turn"):
+    with pytest.raises(RulesError, match=r"has not fired this turn: fire at the target first \(r on the battery, Artillery fire\)"):
         prepare(request("artillery_behind", guns, line))
 
 
@@ -451,7 +451,7 @@ def test_fire_targets_and_refusals():
     assert enfiladed.needed.startswith("4+")
     with pytest.raises(RulesError, match="beyond the 4” range"):
         prepare(request("fire", line, horse, phase=8, numbers={"distance": 5}))
-    with pytest.raises(RulesError, match="the french do not shoot in phase 3"):
+    with pytest.raises(RulesError, match="the French do not shoot in phase 3: the Austrians shoot in it"):
         prepare(request("fire", line, horse, phase=3))
     with pytest.raises(RulesError, match="Units continuing a previous melee cannot shoot."):
         prepare(request("fire", unit("a2", "infantry", "infantry_line", states={"in_melee": None}), horse, phase=8))
@@ -510,7 +510,9 @@ def test_melee_dice_and_the_loser():
     line = unit("d1", "infantry", "infantry_line", side=DEFENDER, size=9, states={"contact": None})
     req = request("melee", column, line, phase=6)
     prepared = prepare(req)
-    assert prepared.dice == "12d6"
+    # each side's dice named, its own expression (the attacker's 8, the defender's 4)
+    assert prepared.dice is None and [(r.id, r.label, r.dice, r.side) for r in prepared.rolls] == [
+        ("attacker", "attacker A1", "8d6", ATTACKER), ("defender", "defender D1", "4d6", DEFENDER)]
     assert prepared.needed == "attacker 4+ on each of 8 dice (4+); defender 4+ on each of 4 dice (4+)"
     plan = melees.melee(melees.Melee(6, melees.Combatant("french", "infantry_column", "elite", 8),
                                      melees.Combatant("austrian", "infantry_line", "veteran", 9)))
@@ -558,7 +560,7 @@ def test_cavalry_destroys_a_column_and_unsupported_artillery():
     assert d1.removed and d1.size == 0
     guns = unit("d2", "artillery", "artillery", side=DEFENDER, size=4)
     assert resolve(request("melee", horse, guns, phase=6)).text == "Artillery destroyed"
-    with pytest.raises(RulesError, match="no unit supports D2: name it with 'Support artillery' first"):
+    with pytest.raises(RulesError, match=r"no unit supports D2: name it with 'Support artillery' first \(r on the supporting unit\)"):
         prepare(request("melee", horse, guns, phase=6, ticked={"supported"}))
     with pytest.raises(RulesError, match="Infantry cannot charge cavalry"):
         prepare(request("melee", unit("a2", "infantry", "infantry_column"), unit("d3", "cavalry", "hussars", side=DEFENDER, size=8), phase=6))
@@ -620,7 +622,7 @@ def test_the_defender_may_play_the_french():
     column = unit("a1", "infantry", "infantry_column")
     french = {"french_side": "defender"}
     assert prepare(request("fire", line, column, phase=8, options=french)).dice == "6d6>=4"
-    with pytest.raises(RulesError, match="the austrian do not shoot in phase 8"):
+    with pytest.raises(RulesError, match="the Austrians do not shoot in phase 8: the French shoot in it"):
         prepare(request("fire", line, column, phase=8))
 
 
@@ -759,7 +761,7 @@ def test_artillery_supported_by_a_unit_within_2_inches():
     assert ticks_of("melee", column, units["d1"])["supported"].checked
     fight = request("melee", column, units["d1"], phase=6, ticked={"supported"}, others=(units["d2"],))
     prepared = prepare(fight)
-    assert prepared.dice == "12d6" and prepared.notes == ("D2 fights instead of the Artillery",)
+    assert prepared.dice_text() == "attacker A1 8d6; defender D2 4d6" and prepared.notes == ("D2 fights instead of the Artillery",)
     result = after(fight, resolve(fight, [4, 4, 4, 1, 1, 1, 1, 1, 6, 6, 1, 1]))
     assert result["d2"].size == 6 and result["d2"].has("lost_melee") and result["d1"].size == 4
     # unticked, the guns are unsupported: "Artillery destroyed"
@@ -797,3 +799,27 @@ def test_austrian_columns_form_line_or_take_d6_casualties():
     failed = request("morale", charging, phase=4, ticked={"infantry_charging", "unable_to_form_line"})
     a2 = after(failed, resolve(failed, [5]))["a2"]
     assert a2.attr("unit_type") == "infantry_column" and a2.has("d6_casualties") and not a2.has("charging")
+
+
+def test_each_side_is_offered_only_its_own_acts_of_phases_3_and_8():
+    # '3. French Move/Austrian Infantry, Artillery Shoot', '8. Austrians Move/French ... Shoot':
+    # the Austrians' fire is not offered to French units in phase 3, nor the French move in 8
+    # (issue 24: French units were shown "... do not shoot in phase 3: it is the austrian' fire")
+    options = resolve_options("napoleonic_13phase", {})
+    french = unit("a1", "infantry", "infantry_column")
+    austrian = unit("d1", "infantry", "infantry_line", side=DEFENDER)
+    assert options["french_side"] == ATTACKER
+    for phase, mover, shooter in (("phase_3", french, austrian), ("phase_8", austrian, french)):
+        for act in ("move", "charge", "change_formation"):
+            assert RESOLVER.not_for(phase, act, mover, options) is None
+            assert "move, not the" in RESOLVER.not_for(phase, act, shooter, options)
+        for act in ("fire", "square_fire", "skirmishers_evade"):
+            assert RESOLVER.not_for(phase, act, shooter, options) is None
+            assert "shoot, not the" in RESOLVER.not_for(phase, act, mover, options)
+    assert RESOLVER.not_for("phase_3", "fire", french, options) == (
+        "in phase 3 (French Move/Austrian Infantry, Artillery Shoot) the Austrians shoot, not the French")
+    # the French played by the defender: the same acts go the other way
+    swapped = resolve_options("napoleonic_13phase", {"french_side": DEFENDER})
+    assert RESOLVER.not_for("phase_3", "fire", french, swapped) is None
+    # other phases are the card's for both sides
+    assert RESOLVER.not_for("phase_6", "melee", french, options) is None

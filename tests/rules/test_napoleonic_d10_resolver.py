@@ -25,6 +25,7 @@ from rules.resolver import (
     apply_effects,
     check_request,
     may_act,
+    roll_prepared,
 )
 
 ARMS = {"infantry": {"weapon": "musket", "formation": "line"}, "cavalry": {"cavalry_type": "light", "formation": "line"},
@@ -41,10 +42,11 @@ def paired(actor, target):
     return (Contact(target.id, actor.id),) if target is not None and target.side != actor.side else ()
 
 
-def req(action, actor, target=None, ticked=(), numbers=None, units=(), **options):
+def req(action, actor, target=None, ticked=(), numbers=None, units=(), battle=None, **options):
     everyone = {u.id: u for u in (actor, target, *units) if u is not None}
     request = Request(action, actor, target, frozenset(ticked), dict(numbers or {}),
-                      resolve_options("napoleonic_d10", options), everyone, contacts=paired(actor, target))
+                      resolve_options("napoleonic_d10", options), everyone, contacts=paired(actor, target),
+                      battle=dict(battle or {}))
     check_request(R, request)
     return request
 
@@ -55,7 +57,7 @@ def prepare(request):
 
 def resolve(request, raw):
     prepared = prepare(request)
-    record = DiceService(seed=0, mode=ENTERED).roll(prepared.dice, "test", entered=raw) if raw else None
+    record = roll_prepared(DiceService(seed=0, mode=ENTERED), prepared, "test", raw) if raw else None
     return R.action(request.action).resolve(request, record)
 
 
@@ -86,10 +88,15 @@ def test_wrong_phase_is_refused_in_one_sentence():
 
 
 def test_initiative_must_be_rolled_before_the_phase_ends():
-    units = {"a1": unit("a1", ATTACKER)}
-    assert R.unfinished("initiative", units) == ["the two army commanders roll for initiative at the beginning of the turn"]
-    units["a1"] = unit("a1", ATTACKER, states={"initiative": 1})
-    assert R.unfinished("initiative", units) == []
+    # who holds the initiative is the battle's, not a unit's
+    assert R.pending("initiative", {}) == [
+        "the two army commanders roll for initiative at the beginning of the turn (r on any unit)"]
+    assert R.pending("initiative", {"initiative": ATTACKER}) == []
+    assert R.pending("initiative", {"turn_over": True}) == []
+    assert R.pending("movement", {}) == []
+    assert [v.id for v in R.battle_state] == ["initiative", "turn_over", "initiative_held"]
+    assert [v.lasts for v in R.battle_state] == ["turn", "turn", "battle"]
+    assert R.battle_value("initiative").text(DEFENDER) == "Initiative: the defender moves first"
 
 
 # -- initiative -----------------------------------------------------------------------
@@ -102,37 +109,42 @@ def test_initiative_odds_are_the_procedures_and_a_turn_ends_on_17_one_time_in_te
     assert odds(p) == {"attacker wins": expected["first"], "defender wins": expected["second"], "equal": expected["equal"]}
     # 17-20 on two d10: 4 + 3 + 2 + 1 of 100 throws
     assert odds(p, "The turn ends immediately")["yes"] == Fraction(10, 100)
-    assert p.dice == "2d10" and "Superior +3" in p.needed and "Grand-Tac (1 points) +1" in p.needed
+    # each commander's die is named, its own expression: the acting side's first
+    assert [(r.label, r.dice, r.side) for r in p.rolls] == [("the attacker's commander", "1d10", ATTACKER),
+                                                            ("the defender's commander", "1d10", DEFENDER)]
+    assert "Superior +3" in p.needed and "Grand-Tac (1 points) +1" in p.needed
 
 
 def test_initiative_winner_moves_first_and_holds_it_for_the_turn():
     a, d = unit("a1", ATTACKER), unit("d1", DEFENDER)
     out = resolve(req("initiative", a, None, ["other_poor"], units=[d]), [3, 3])  # 3 against 3-1
     assert out.text == "3 against 2: the high modified die wins; the attacker has the initiative and moves first"
-    assert effect_on(out, "a1").add == {"initiative": 1}
+    assert out.battle == {"initiative": ATTACKER, "initiative_held": ATTACKER} and out.effects == ()
+    with pytest.raises(RulesError, match="initiative was rolled this turn: the attacker moves first"):
+        prepare(req("initiative", d, units=[a], battle=out.battle))
 
 
 def test_initiative_rolls_of_17_end_the_turn_and_stop_the_phases():
     a, d = unit("a1", ATTACKER), unit("d1", DEFENDER)
     out = resolve(req("initiative", a, units=[d]), [9, 8])
-    assert "the turn ends immediately" in out.text
-    ended = apply_effects({"a1": a, "d1": d}, out.effects)
-    with pytest.raises(RulesError, match="the turn has ended"):
-        prepare(req("move", ended["d1"], units=ended.values()))
+    assert "the turn ends immediately" in out.text and out.battle == {"turn_over": True}
+    with pytest.raises(RulesError, match="the turn has ended .*: n goes on to the next turn"):
+        prepare(req("move", d, units=[a], battle=out.battle))
 
 
 def test_equal_dice_roll_again_or_the_holder_keeps_it():
     a, d = unit("a1", ATTACKER), unit("d1", DEFENDER)
     assert "both commanders roll again" in resolve(req("initiative", a, units=[d]), [5, 5]).text
     kept = resolve(req("initiative", a, None, ["holds"], units=[d], initiative_tie="holder_keeps"), [5, 5])
-    assert effect_on(kept, "a1").add == {"initiative": 1}
+    assert kept.battle["initiative"] == ATTACKER
 
 
 def test_initiative_asks_for_no_enemy_unit_the_winner_s_army_holds_it():
     # the defender rolls first here; the attacker's army wins and its first unit holds the initiative
     d, a1, a2 = unit("d1", DEFENDER), unit("a1", ATTACKER), unit("a2", ATTACKER)
     out = resolve(req("initiative", d, units=[a2, a1]), [2, 9])
-    assert "the attacker has the initiative" in out.text and effect_on(out, "a1").add == {"initiative": 1}
+    assert "the attacker has the initiative" in out.text and out.battle["initiative"] == ATTACKER
+    assert not out.effects  # no unit carries it
     with pytest.raises(RulesError, match="Initiative takes no target"):
         req("initiative", d, a1)
 
@@ -250,7 +262,7 @@ def test_fire_refusals():
         req("fire", a, d, ["initial_fire"])
     with pytest.raises(RulesError, match="a routed or broken unit may not fire"):
         prepare(req("fire", unit("a1", ATTACKER, states={"broken": 3}), d))
-    with pytest.raises(RulesError, match="has no fire arms"):
+    with pytest.raises(RulesError, match=r"has no fire arms: give it a .* first \(e edits the unit\)"):
         prepare(req("fire", unit("c1", ATTACKER, "cavalry", 4, weapon="-"), d))
     with pytest.raises(RulesError, match="tick one cover for the target only"):
         prepare(req("fire", a, d, ["light_cover", "heavy_cover"]))
@@ -497,8 +509,8 @@ def test_a_disordered_unit_passing_through_makes_the_friend_check_morale():
 
 
 def test_a_contest_of_the_initiative_shows_the_command_radius():
-    a, d = unit("a1", ATTACKER), unit("d1", DEFENDER, states={"initiative": 1})
-    p = prepare(req("contest_initiative", a, d))
+    a, d = unit("a1", ATTACKER), unit("d1", DEFENDER)
+    p = prepare(req("contest_initiative", a, d, battle={"initiative": DEFENDER}))
     assert 'Command Radius: Divisional 15", Corps 24", Army 36"' in p.notes
 
 
@@ -506,8 +518,12 @@ def test_initiative_ticks_the_commanders_ratings_from_the_forces():
     from rules.napoleonic_d10.resolver.initiative import prefill
 
     leaders = [(ATTACKER, "Ney", "good"), (ATTACKER, "Napoleon", "superior"), (DEFENDER, "Blücher", "poor")]
-    assert prefill("initiative", unit("a1", ATTACKER), leaders) == {"own_superior", "other_poor"}
-    assert prefill("initiative", unit("d1", DEFENDER), leaders) == {"own_poor", "other_superior"}
+    assert prefill("initiative", unit("a1", ATTACKER), leaders, {}) == {"own_superior", "other_poor"}
+    assert prefill("initiative", unit("d1", DEFENDER), leaders, {}) == {"own_poor", "other_superior"}
     # an average commander has no modifier to tick
-    assert prefill("initiative", unit("d1", DEFENDER), [(DEFENDER, "Wittgenstein", "average")]) == frozenset()
-    assert prefill("move", unit("a1", ATTACKER), leaders) == frozenset()
+    assert prefill("initiative", unit("d1", DEFENDER), [(DEFENDER, "Wittgenstein", "average")], {}) == frozenset()
+    assert prefill("move", unit("a1", ATTACKER), leaders, {}) == frozenset()
+    # the side that held the initiative last 'holds' it (option initiative_tie = holder_keeps)
+    held = {"initiative_held": DEFENDER}
+    assert "holds" in prefill("initiative", unit("d1", DEFENDER), leaders, held)
+    assert "holds" not in prefill("initiative", unit("a1", ATTACKER), leaders, held)

@@ -648,3 +648,22 @@ def test_every_french_cell_is_words_of_the_card(table_id):
         for row in grid:
             for cell in row:
                 assert not cell or norm(cell) in card, cell
+
+
+@needs_card(NAPOLEONIC_UC_UM)
+def test_the_choice_lists_show_the_card_s_words_with_their_accents():
+    # issue 24: 'attack_column', 'heavy_artillery', 'unlimbered' were shown as identifiers
+    from rules.resolver import get_resolver
+
+    text = card_text(NAPOLEONIC_UC_UM).lower()
+    for attribute in get_resolver("napoleonic_uc_um").attributes:
+        if attribute.kind != "choice":
+            continue
+        for choice in attribute.choices:
+            shown = attribute.label_of(choice)
+            assert "_" not in shown, (attribute.id, choice)
+            if (attribute.id, choice) == ("fire_discipline", "ordinary"):
+                continue  # the card prints only 'Bonne' and 'Mauvaise discipline de feu'
+            french = shown.split(" (")[0]
+            # the French as the card prints it ('Cavalerie ILh' is 'Cible Cavalerie ILh')
+            assert all(part.lower() in text for part in french.split("/")), (attribute.id, french)

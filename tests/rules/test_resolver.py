@@ -187,3 +187,43 @@ def test_reach_refuses_a_target_out_of_contact_with_the_card_s_reason_unless_the
     check_request(KALLISTRA, Request("response_to_charge", d, a, units=units, contacts=contacts))
     with pytest.raises(RulesError, match="unit d1 has not charged unit a1"):
         check_request(KALLISTRA, Request("response_to_charge", a, d, units=units, contacts=contacts))
+
+
+# -- the battle's own state and the named dice of a resolution (issue 24) ------------------
+
+
+def test_the_battle_s_own_state_lasts_as_its_values_say():
+    from rules.resolver import BattleValue, Resolver, battle_after, new_bound_battle
+
+    r = Resolver("demo", "Demo", "stands", (), (), (), (), battle_state=(
+        BattleValue("initiative", "Initiative", "turn"), BattleValue("smoke", "Smoke", "bound"),
+        BattleValue("held", "Held last", "battle")))
+    battle = battle_after(r, {}, {"initiative": "attacker", "smoke": True, "held": "attacker"})
+    assert battle_after(r, battle, {"smoke": None}) == {"initiative": "attacker", "held": "attacker"}
+    with pytest.raises(RulesError, match="'morale' is not kept by the battle under Demo"):
+        battle_after(r, battle, {"morale": 1})
+    assert new_bound_battle(r, battle, new_turn=False) == {"initiative": "attacker", "held": "attacker"}
+    assert new_bound_battle(r, battle, new_turn=True) == {"held": "attacker"}
+
+
+def test_named_dice_are_rolled_apart_and_read_back_by_name():
+    from rules.dice import ENTERED, ROLLED, DiceService
+    from rules.resolver import Prepared, Roll, roll_prepared
+
+    both = Prepared("melee", "4+", None, rolls=(Roll("attacker", "attacker A", "3d6", ATTACKER),
+                                               Roll("defender", "defender D", "2d6", DEFENDER)))
+    assert both.rolls_dice and both.dice_text() == "attacker A 3d6; defender D 2d6"
+    service = DiceService(seed=7)
+    record = roll_prepared(service, both, "melee")
+    assert [r.dice for r in service.history] == ["3d6", "2d6"]  # two records, in order
+    assert service.history[0].purpose == "melee; attacker A's dice" and service.history[0].mode == ROLLED
+    assert record.of("attacker") == service.history[0].raw and record.of("defender") == service.history[1].raw
+    assert record.raw == service.history[0].raw + service.history[1].raw
+    typed = roll_prepared(DiceService(seed=7, mode=ENTERED), both, "melee", {"defender": [6, 6], "attacker": [1, 2, 3]})
+    assert (typed.of("attacker"), typed.of("defender"), typed.mode) == ((1, 2, 3), (6, 6), ENTERED)
+    # one unnamed expression keeps its one record; nothing rolled, nothing recorded
+    single = roll_prepared(DiceService(seed=7), Prepared("fire", "5+", "2d6"), "fire", [3, 4])
+    assert single.raw == (3, 4) and single.parts == ()
+    assert roll_prepared(DiceService(seed=7), Prepared("move", "8”", None), "move") is None
+    with pytest.raises(RulesError, match="this resolution rolls no dice"):
+        roll_prepared(DiceService(seed=7), Prepared("move", "8”", None), "move", [3])

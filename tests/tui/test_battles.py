@@ -223,3 +223,44 @@ async def test_marks_typed_in_a_burst_all_count_and_the_totals_follow(campaign_f
         sp = sum(f.strength_points for st in french.stacks[:2] for f in st.forces if not f.dummy)
         await wait_for(pilot, f"Attacker ({french.name}): {sp} SP")
         assert "[x]" in screen_text(app) and "[ ]" in screen_text(app)
+
+
+async def test_a_half_filled_set_up_is_kept_when_the_form_is_left(campaign_file, make_app):
+    # issue 24: the half-filled form was lost on leaving it; now it waits for the umpire's return
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("x")
+        await wait_for_screen(pilot, BattlesScreen)
+        await pilot.press(key(BattlesScreen, "battles.new"))
+        await wait_for_screen(pilot, BattleSetupScreen)
+        screen = pilot.app.screen
+        await type_text(pilot, "Lützen")
+        screen.query_one("#resolver", Select).value = "napoleonic_d10"
+        side = screen.sides[0]
+        first = next(f.id for stack in side.stacks for f in stack.forces if not f.dummy)
+        screen.query_one(f"#units-{side.side}", MarkList).mark([first])
+        screen.query_one("#facts", TickList).select("defender_in_defensive_terrain")
+        await pilot.pause()
+        await pilot.press(key(BattleSetupScreen, "setup.cancel"))
+        await wait_for_screen(pilot, BattlesScreen)
+
+        await pilot.press(key(BattlesScreen, "battles.new"))  # back: as it was left
+        await wait_for_screen(pilot, BattleSetupScreen)
+        screen = pilot.app.screen
+        await wait_for(pilot, "The set-up you left is as you left it: ctrl+n discards it")
+        assert screen.query_one("#where", Input).value == "Lützen"
+        assert screen.query_one("#resolver", Select).value == "napoleonic_d10"
+        assert screen.query_one(f"#units-{side.side}", MarkList).selected == [first]
+        assert "defender_in_defensive_terrain" in screen.query_one("#facts", TickList).selected
+
+        await pilot.press(key(BattleSetupScreen, "setup.discard"))  # discarded explicitly
+        await wait_for(pilot, "Set-up discarded")
+        assert screen.query_one("#where", Input).value == ""
+        assert screen.query_one(f"#units-{side.side}", MarkList).selected == []
+        await pilot.press(key(BattleSetupScreen, "setup.cancel"))
+        await wait_for_screen(pilot, BattlesScreen)
+        await pilot.press(key(BattlesScreen, "battles.new"))
+        await wait_for_screen(pilot, BattleSetupScreen)
+        await pilot.pause()
+        assert pilot.app.screen.query_one("#where", Input).value == ""
+        assert "as you left it" not in str(pilot.app.screen.query_one("#error").render())

@@ -58,7 +58,9 @@ async def retarget(pilot, modal: ResolutionScreen, target: str) -> str:
     modal.target_select.value = target
     for _ in range(50):
         await pilot.pause()
-        if modal.params != before and "Needs:" in str(modal.query_one("#prepared").render()):
+        # rebuilt for the new target and shown (the count moves on as the rebuild begins)
+        if (modal.params != before and not modal.building and modal.params_for == target
+                and "Needs:" in str(modal.query_one("#prepared").render())):
             return needs(modal)
     raise AssertionError(f"the form was not rebuilt for {target}: {modal.query_one('#error').render()}")
 
@@ -265,3 +267,35 @@ async def test_uc_um_distance_typed_with_the_card_s_decimal_comma(campaign_file,
         await pilot.press("ctrl+r")
         await wait_for_screen(pilot, ResolverScreen)
         assert tabletop.load(app.session, 1).log[-1]["numbers"]["distance"] == 7.5
+
+
+async def test_typed_dice_are_asked_for_each_side_by_name(campaign_file, make_app):
+    # a 13-phase melee rolls the attacker's dice and the defender's: ctrl+e asks for each on a line of its own
+    from tui.modals.dice_entry import DiceEntryScreen
+
+    def in_contact(session, bid):
+        tabletop.rule_contact(session, bid, "a1", "d1", True, "the column charged home")
+
+    bid = game(campaign_file, "napoleonic_13phase", [
+        dict(name="8e Ligne", side="attacker", arm="infantry", size="8", unit_type="infantry_column", quality="elite"),
+        dict(name="IR 4", side="defender", arm="infantry", size="9", unit_type="infantry_line"),
+    ], "phase_6", setup=in_contact)
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        modal = await form(pilot, "a1", "melee")
+        shown = str(modal.query_one("#prepared").render())
+        assert " attacker 8e Ligne: 8d6" in shown and " defender IR 4: 4d6" in shown
+        await pilot.press("ctrl+e")
+        await wait_for_screen(pilot, DiceEntryScreen)
+        entry = app.screen
+        labels = [str(label.render()) for label in entry.query("Label")]
+        assert labels == ["attacker 8e Ligne 8d6", "defender IR 4 4d6"]
+        await pilot.press(*"4 4 4 1 1 1 1 1", "enter")  # on to the defender's line
+        assert app.focused is entry.query_one("#dice-1")
+        await pilot.press(*"6 6 1", "enter")
+        await wait_for(pilot, "4d6 needs 4 dice typed in, not 3")
+        await pilot.press("space", "1", "enter")
+        await wait_for_screen(pilot, ResolverScreen)
+        entry = tabletop.load(app.session, bid).log[-1]
+        assert [r["raw"] for r in entry["rolls"]] == [[4, 4, 4, 1, 1, 1, 1, 1], [6, 6, 1, 1]]
+        assert entry["text"].startswith("Attacker inflicts 3, defender inflicts 2")

@@ -268,3 +268,31 @@ async def test_home_end_whole_states_and_a_contact_ruled_by_the_umpire(campaign_
         table = tabletop.load(app.session, bid)
         assert [(c.charger, c.how, c.reason) for c in table.contacts] == [("a1", "ruling", "the column went in with the bayonet")]
         assert table.log[-1]["action"] == "ruling"
+
+
+async def test_a_unit_added_by_hand_lists_the_types_of_its_arm(campaign_file, make_app):
+    # 13-phase: fifteen unit types in all; the list follows the Arm picked, so artillery
+    # opens on the two artillery types and the unit is stored with one of them
+    session = CampaignSession.open(campaign_file)
+    tabletop.new_game(session, "napoleonic_13phase", "Leipzig")
+    session.close()
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_resolver(pilot)
+        await pilot.press(key(ResolverScreen, "resolver.add"))
+        await wait_for(pilot, "A unit entered by hand")
+        form = app.screen
+        unit_type = form.query_one("#f-unit_type", Select)
+        assert [v for _, v in unit_type._options] == [
+            "infantry_column", "infantry_line", "infantry_square", "battalion_masse", "skirmishers"]
+        form.query_one("#f-name", Input).value = "Foot battery"
+        form.query_one("#f-arm", Select).value = "artillery"
+        await pilot.pause()
+        assert unit_type._options == [("limbered artillery", "limbered_artillery"), ("artillery", "artillery")]
+        assert unit_type.value == "limbered_artillery"
+        unit_type.value = "artillery"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, "Foot battery")
+    with stored(campaign_file) as db:
+        unit = db.get(Battle, 1).detail["tactical"]["units"][0]
+        assert (unit["arm"], unit["attrs"]["unit_type"]) == ("artillery", "artillery")

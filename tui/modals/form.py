@@ -24,6 +24,10 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
 
     `check` gets the values and raises an exception whose text is shown when
     they are wrong; the form stays open until they are right or it is cancelled.
+
+    `follows`: a choice field whose choices depend on another field's value, as
+    key -> (the key it follows, value -> its choices): a unit's types follow its arm,
+    so the list opens with the artillery types for artillery, not all of them.
     """
 
     DEFAULT_CSS = """
@@ -45,12 +49,14 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
         fields: list[tuple[str, str, str, list[str] | list[tuple[str, str]] | None]],
         check: Callable[[dict[str, str]], object] | None = None,
         suggestions: dict[str, list[str]] | None = None,
+        follows: dict[str, tuple[str, Callable[[str], list[tuple[str, str]]]]] | None = None,
     ) -> None:
         super().__init__()
         self.title_text = title
         self.fields = fields
         self.check = check
         self.suggestions = suggestions or {}  # free-text fields that complete as they are typed
+        self.follows = follows or {}
 
     def compose(self) -> ComposeResult:
         with FormBody():
@@ -76,6 +82,27 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
 
     def on_mount(self) -> None:
         self.query_one(f"#f-{self.fields[0][0]}").focus()
+        for key, (leader, _choices) in self.follows.items():
+            found = self.query(f"#f-{leader}").results(Select)
+            for field in found:  # a form without the field followed lists every choice
+                self._follow(key, str(field.value))
+
+    def _follow(self, key: str, value: str) -> None:
+        """The choices of `key` for its leader's `value`: the one chosen kept where it is still one."""
+        field = self.query_one(f"#f-{key}", Select)
+        pairs = self.follows[key][1](value)
+        if not pairs:
+            return
+        before = field.value
+        field.set_options(pairs)
+        values = [v for _, v in pairs]
+        field.value = before if before in values else values[0]
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        leader = (event.select.id or "")[2:]
+        for key, (follows, _choices) in self.follows.items():
+            if follows == leader:
+                self._follow(key, str(event.value))
 
     def values(self) -> dict[str, str]:
         out = {}

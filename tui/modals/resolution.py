@@ -37,6 +37,8 @@ def allowed_actions(table: tabletop.Tabletop, actor_id: str) -> list[tuple[str, 
             may_act(table.resolver, table.position, action.id, actor.side)
         except RulesError:
             continue
+        if table.resolver.not_for(table.phase.id, action.id, actor, table.options):
+            continue  # the other side's act in this phase (the Austrians' fire while the French move)
         out.append((action.id, action.title))
     # what the unit owes first (hits to read...), then the phase's own resolutions in the
     # card's order, then those of any phase; last, those with no target the card reaches
@@ -65,7 +67,10 @@ def target_options(table: tabletop.Tabletop, actor, action, ruling: str = "") ->
 
 def prepared_lines(prepared) -> list[str]:
     lines = [prepared.what, f"Needs: {prepared.needed}"]
-    lines.append(f"Dice: {prepared.dice}" if prepared.dice else "Nothing is rolled.")
+    if prepared.rolls:  # each side's dice, named
+        lines += ["Dice:"] + [f" {r.label}: {r.dice}" for r in prepared.rolls]
+    else:
+        lines.append(f"Dice: {prepared.dice}" if prepared.dice else "Nothing is rolled.")
     for heading, odds in prepared.odds:
         lines.append(f"{heading}:")
         for outcome, chance in odds.items():
@@ -210,10 +215,11 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
             field = Input(typed.get(number.id, str(number.default)), id=f"n-{number.id}-{p}", compact=True)
             self.numbers[number.id] = field
             widgets.append(Horizontal(Static(number.label, markup=False, classes="tick-text"), field, classes="number"))
-        from_forces = self.table.resolver.prefill(action.id, actor, [tuple(x) for x in self.table.leaders])
+        from_forces = self.table.resolver.prefill(action.id, actor, [tuple(x) for x in self.table.leaders],
+                                                  self.table.battle)
         for tick in action.ticks(actor, target):
             if tick.id in from_forces and not tick.excluded:
-                tick = replace(tick, checked=True)  # the commanders' ratings, from the forces
+                tick = replace(tick, checked=True)  # the commanders' ratings, from the forces and the battle
             text = tick.label + (f" ({tick.excluded})" if tick.excluded else "")
             value = tick.checked if tick.excluded or tick.id not in chosen else chosen[tick.id]
             tickbox = TickBox("", value and not tick.excluded, id=f"t-{tick.id}-{p}", compact=True,
@@ -291,16 +297,17 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
             self.query_one("#error", Static).update(str(exc))
             return
         choice = self.choice()
-        if prepared.dice is None or not (typed or self.dice_typed_in):
+        if not prepared.rolls_dice or not (typed or self.dice_typed_in):
             self.dismiss({**choice, "entered": None})
             return
         from tui.modals.dice_entry import DiceEntryScreen
 
-        def got(values: list[int] | None) -> None:
+        def got(values: list[int] | list[list[int]] | None) -> None:
             if values is not None:
                 self.dismiss({**choice, "entered": values})
 
-        self.app.push_screen(DiceEntryScreen(prepared.what, prepared.dice), got)
+        named = [(r.label, r.dice) for r in prepared.rolls]  # each side's dice asked for on a line of its own
+        self.app.push_screen(DiceEntryScreen(prepared.what, prepared.dice or "1d6", named), got)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

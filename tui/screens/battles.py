@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -84,13 +86,38 @@ class BattlesScreen(CampaignScreen):
         self.action_open()
 
 
+@dataclass
+class SetupDraft:
+    """A battle set-up filled in part: kept when the umpire leaves the form, for his return."""
+
+    where: str = ""
+    attacker: str | None = None  # the attacking side's id
+    resolver: str = battles.TABLES
+    marked: dict[str, set[str]] = field(default_factory=dict)  # side id -> the forces marked
+    facts: set[str] = field(default_factory=set)  # the situation's ticks
+
+    def empty(self) -> bool:
+        return not (self.where.strip() or any(self.marked.values()))
+
+
+# the half-filled set-up of each campaign open in this program (by its name), until it
+# begins a battle or the umpire discards it: leaving the form (Escape, another screen) keeps it
+DRAFTS: dict[str, SetupDraft] = {}
+
+
 class BattleSetupScreen(CampaignScreen):
-    """A new battle: where, who attacks, the resolver, the forces by stack, the situation."""
+    """A new battle: where, who attacks, the resolver, the forces by stack, the situation.
+
+    What is filled in is kept when the form is left (Escape, or any other screen) and
+    is there again on coming back; ctrl+n discards it, a battle begun ends it."""
 
     TITLE_TEXT = "New battle"
     BINDINGS = [
         Binding("ctrl+s,f10", "begin", "Begin battle", id="setup.begin", tooltip="Store the battle and start fighting it"),
-        Binding("escape", "cancel", "Cancel", id="setup.cancel"),
+        Binding("escape", "cancel", "Cancel", id="setup.cancel", tooltip="Leave the set-up; what is filled in is kept for your return"),
+        # shown when a kept set-up comes back (the key bar at 80 columns has no room for it)
+        Binding("ctrl+n", "discard", "New set-up", id="setup.discard", show=False,
+                tooltip="Empty the set-up kept from before: start afresh"),
     ]
     DEFAULT_CSS = """
     BattleSetupScreen VerticalScroll { height: 1fr; }
@@ -127,6 +154,60 @@ class BattleSetupScreen(CampaignScreen):
         # Tab goes from field to field; the page scrolls to the one focused, never takes the focus itself.
         self.query_one(VerticalScroll).can_focus = False
         self.query_one("#where", Input).focus()
+        kept = DRAFTS.get(self.session.where)
+        if kept is not None:
+            self.restore(kept)
+            self.query_one("#error", Static).update("The set-up you left is as you left it: ctrl+n discards it for a new one.")
+        self.update_suggestions()
+
+    # -- the half-filled set-up, kept when the form is left --------------------------------
+
+    def draft(self) -> SetupDraft:
+        return SetupDraft(
+            where=self.query_one("#where", Input).value,
+            attacker=str(self.query_one("#attacker-side", Select).value),
+            resolver=str(self.query_one("#resolver", Select).value),
+            marked={side.side: set(self.query_one(f"#units-{side.side}", MarkList).selected) for side in self.sides},
+            facts=set(self.query_one("#facts", TickList).selected),
+        )
+
+    def restore(self, kept: SetupDraft) -> None:
+        """The form as it was left; forces gone since (moved, destroyed) are no longer offered, so not marked."""
+        self.query_one("#where", Input).value = kept.where
+        if kept.attacker in [s.side for s in self.sides]:
+            self.query_one("#attacker-side", Select).value = kept.attacker
+        if kept.resolver in [key for _, key in resolvers()]:
+            self.query_one("#resolver", Select).value = kept.resolver
+        for side in self.sides:
+            self.query_one(f"#units-{side.side}", MarkList).mark(kept.marked.get(side.side, set()))
+        facts = self.query_one("#facts", TickList)
+        for key, _label in battles.FACTS:
+            facts.select(key, key in kept.facts)
+
+    def keep(self) -> None:
+        draft = self.draft()
+        if draft.empty():
+            DRAFTS.pop(self.session.where, None)
+        else:
+            DRAFTS[self.session.where] = draft
+
+    def on_input_changed(self, _event: Input.Changed) -> None:
+        self.keep()  # kept as it is filled in: Escape, another screen's key or closing loses nothing
+
+    def on_tick_list_changed(self, _event: TickList.Changed) -> None:
+        self.keep()
+
+    def action_discard(self) -> None:
+        DRAFTS.pop(self.session.where, None)
+        self.query_one("#where", Input).value = ""
+        for side in self.sides:
+            self.query_one(f"#units-{side.side}", MarkList).clear_marks()
+        facts = self.query_one("#facts", TickList)
+        for key, _label in battles.FACTS:
+            facts.select(key, False)
+        self.query_one("#resolver", Select).value = resolvers()[0][1]
+        self.query_one("#error", Static).update("Set-up discarded: a new one from the start.")
+        self.query_one("#where", Input).focus()
         self.update_suggestions()
 
     def chosen(self) -> tuple[list[str], list[str]]:
@@ -139,9 +220,11 @@ class BattleSetupScreen(CampaignScreen):
 
     def on_mark_list_changed(self, _event: MarkList.Changed) -> None:
         self.update_suggestions()
+        self.keep()
 
     def on_select_changed(self, _event: Select.Changed) -> None:
         self.update_suggestions()
+        self.keep()
 
     def update_suggestions(self) -> None:
         """Tick what the stored state says of the chosen forces; show the SP and the leaders of each side."""
@@ -179,6 +262,7 @@ class BattleSetupScreen(CampaignScreen):
             self.query_one("#error", Static).update(str(exc))
             self.query_one(VerticalScroll).scroll_home()
             return
+        DRAFTS.pop(self.session.where, None)  # the set-up is now a battle
         self.app.campaign_changed()  # type: ignore[attr-defined]
         self.app.pop_screen()
         self.app.open_battle(battle_id)  # type: ignore[attr-defined]

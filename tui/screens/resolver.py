@@ -94,6 +94,8 @@ def checklist(table: tabletop.Tabletop) -> list[str]:
     r, at = table.resolver, table.position
     lines = [f"{r.turn_label.title()} {at.turn}" + (f": the {at.bound}'s" if r.alternating else "")]
     lines += [_line(f"{name} = {side}") for side, name in r.side_names(table.options).items()]
+    # what the battle knows beyond its units: who holds the initiative...
+    lines += [part for text in table.battle_lines() for part in textwrap.wrap(text, WIDTH, subsequent_indent="  ")]
     for i, phase in enumerate(r.phases):
         mark = "✓" if i < at.phase else "▶" if i == at.phase else " "
         # whole names, wrapped: "8. Austrians Move/French Infantry, Artillery Shoot" is the card's line
@@ -105,6 +107,13 @@ def checklist(table: tabletop.Tabletop) -> list[str]:
     if waiting:
         lines += ["", "Waiting:"] + [f"· {w}" for w in waiting]
     return lines
+
+
+def follows_arm(table: tabletop.Tabletop) -> dict[str, Any]:
+    """The unit form's choices that depend on the arm (unit types, formations...) follow the
+    Arm field: the list opens with the artillery types for artillery, short enough for 24 lines."""
+    return {a.id: ("arm", lambda arm, a=a: [(a.label_of(c), c) for c in a.choices_for(arm)])
+            for a in table.resolver.attributes if a.kind == "choice" and a.by_arm}
 
 
 class UnitsTable(DataTable):
@@ -215,7 +224,7 @@ class ResolverScreen(CampaignScreen):
             lines.append(f"{u.id} {u.name} ({u.side}, {u.arm}): {attrs}")
         for entry in table.log[-(LOG_LINES if lines else LOG_LINES + 1):]:
             actor = table.units.get(entry["actor"])
-            dice = f" [{' '.join(map(str, entry['raw']))}]" if entry.get("raw") else ""
+            dice = tabletop.dice_text(entry)
             back = " [taken back]" if entry.get("taken_back") else ""
             lines.append(f"{actor.id if actor else entry['actor']} {entry['action'].replace('_', ' ')}{dice}{back}: {entry['text']}")
         if not table.log:
@@ -279,7 +288,8 @@ class ResolverScreen(CampaignScreen):
         for a in r.attributes:
             value = unit.attrs.get(a.id, a.default) if unit else a.default
             if a.kind == "choice":
-                # labels, not ids; a unit's own arm's choices only (a unit added by hand: all, checked on saving)
+                # labels, not ids; a unit's own arm's choices only (a unit added by hand: those of the
+                # Arm picked, follows_arm)
                 fields.append((a.id, a.label, str(value), [(a.label_of(c), c) for c in a.choices_for(unit.arm if unit else None)]))
             elif a.kind == "bool":
                 fields.append((a.id, a.label, "yes" if value else "no", ["no", "yes"]))
@@ -300,11 +310,12 @@ class ResolverScreen(CampaignScreen):
         )
 
     def action_add(self) -> None:
-        if self._open() is None:
+        table = self._open()
+        if table is None:
             return
         self.app.push_screen(
             FormScreen("A unit entered by hand", self._unit_fields(None),
-                       check=lambda v: tabletop.add_unit(self.session, self.battle_id, v)),
+                       check=lambda v: tabletop.add_unit(self.session, self.battle_id, v), follows=follows_arm(table)),
             lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
         )
 

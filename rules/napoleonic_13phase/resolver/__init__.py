@@ -132,6 +132,7 @@ RESOLVER = Resolver(
     alternating=False,
     turn_label="turn",
     unfinished=checklist.unfinished,
+    not_for=checklist.not_for,  # phases 3 and 8: one side moves, the other shoots
     breaks_contact=(HELD_OFF,),  # the charger placed 2” away: the infantry it charged stood
     due=lambda u: (("morale",) if u.has(CASUALTIES) else ()) + (("cannot_form_line",) if u.has(D6_CASUALTIES) else ()),
     # option routed_at_end: a unit removed from the game is lost whole

@@ -165,7 +165,7 @@ def behind_ticks(actor: Unit, target: Unit | None) -> list[Tick]:
 def _behind_shot(request: Request) -> ToHit:
     assert request.target is not None
     if not request.actor.has(FIRED) or not request.actor.attr(LAST_SHOT):
-        raise RulesError(f"{request.actor.name} has not fired this turn: fire at the target first")
+        raise RulesError(f"{request.actor.name} has not fired this turn: fire at the target first (r on the battery, Artillery fire)")
     if request.target.id == request.actor.attr(LAST_SHOT)["target"]:
         raise RulesError("the unit behind is another unit than the target")
     behind = firing.ArtilleryTarget(target_row(request.target, request.ticked, options(request), artillery=True),

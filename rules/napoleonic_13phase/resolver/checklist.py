@@ -8,27 +8,31 @@ from collections.abc import Mapping
 
 from rules.dice import DiceRecord
 from rules.errors import RulesError
-from rules.napoleonic_13phase.data import card
+from rules.napoleonic_13phase.data import RULESET, card
 from rules.napoleonic_13phase.data import phase as card_phase
 from rules.napoleonic_13phase.resolver.morale import STAND_PHASES
 from rules.napoleonic_13phase.resolver.units import (
+    AUSTRIAN,
     CASUALTIES,
     CHARGE_MARKER,
     CHARGING,
     CLOSING,
     CONTACT,
     D6_CASUALTIES,
+    FRENCH,
     IN_MELEE,
     LOST_MELEE,
     RECALL_FAILED,
     TARGET,
     casualty_words,
     inches,
+    nation,
     odds,
     phase_number,
 )
 from rules.napoleonic_13phase.rolls import card_roll
 from rules.napoleonic_13phase.sequence import turn_sequence
+from rules.options import resolve_options
 from rules.resolver import BOTH, Effect, Outcome, Phase, Prepared, Request, Unit
 
 _BY_KIND = {
@@ -60,6 +64,27 @@ def phases() -> tuple[Phase, ...]:
         out.append(Phase(f"phase_{p.number}", f"{p.number}. {p.title}", BOTH, _actions_of(p.number), printed,
                          who=p.checklist))
     return tuple(out)
+
+
+# in the phases where one side moves and the other shoots (3 and 8), who takes each act
+_MOVERS = ("move", "charge", "change_formation")  # 'French Move', 'Austrians Move' (a change of formation is a move)
+_SHOOTERS = ("fire", "square_fire", "skirmishers_evade")  # the side that shoots is the side charged
+
+
+def not_for(phase_id: str, action: str, unit: Unit, chosen: Mapping[str, str]) -> str | None:
+    """Why the card does not let `unit`'s nation take `action` in this phase, or None: in
+    phase 3 the French move and the Austrians shoot, in phase 8 the other way round."""
+    if not phase_id.startswith("phase_"):
+        return None
+    p = card_phase(int(phase_id.removeprefix("phase_")))
+    if p.kind != "move_and_fire" or action not in (*_MOVERS, *_SHOOTERS):
+        return None
+    side = nation(unit, resolve_options(RULESET, chosen))
+    acting = p.moves if action in _MOVERS else p.fires
+    if side == acting:
+        return None
+    people = {FRENCH: "French", AUSTRIAN: "Austrians"}
+    return f"in phase {p.number} ({p.title}) the {people[acting]} {'move' if action in _MOVERS else 'shoot'}, not the {people[side]}"
 
 
 def unfinished(phase_id: str, units: Mapping[str, Unit]) -> list[str]:

@@ -29,7 +29,7 @@ from rules.napoleonic_13phase.resolver.units import (
     unit_class,
 )
 from rules.napoleonic_13phase.rolls import Hits
-from rules.resolver import Effect, Number, Outcome, Prepared, Request, Tick, Unit
+from rules.resolver import Effect, Number, Outcome, Prepared, Request, Roll, Tick, Unit
 
 _SUPPORT = 1  # line of [melee] printed
 
@@ -62,7 +62,7 @@ def _supporter(request: Request) -> Unit | None:
         return None
     support = request.units.get(str(target.attr(SUPPORTED_BY)))
     if support is None or support.removed:
-        raise RulesError(f"no unit supports {target.name}: name it with 'Support artillery' first")
+        raise RulesError(f"no unit supports {target.name}: name it with 'Support artillery' first (r on the supporting unit)")
     return support
 
 
@@ -98,13 +98,13 @@ def _melee(request: Request) -> tuple[melees.MeleePlan, Unit]:
     return melees.melee(fight, request.options), support or target
 
 
-def _melee_dice(plan: melees.MeleePlan) -> str | None:
-    if plan.pass_through is not None:
-        return pool_dice(plan.pass_through)
-    if plan.attacker_dice is None or plan.defender_dice is None:
-        return None
-    count = plan.attacker_dice.dice + plan.defender_dice.dice
-    return f"{count}d6" if count else None
+def _melee_rolls(plan: melees.MeleePlan, request: Request, defender: Unit) -> tuple[Roll, ...]:
+    """Each side's melee dice, named (read back with DiceRecord.of); a side with none rolls nothing."""
+    a, d = plan.attacker_dice, plan.defender_dice
+    if a is None or d is None:
+        return ()
+    return tuple(Roll(part, f"{part} {unit.name}", f"{dice.dice}d6", unit.side)
+                 for part, unit, dice in (("attacker", request.actor, a), ("defender", defender, d)) if dice.dice)
 
 
 def melee_prepare(request: Request) -> Prepared:
@@ -114,13 +114,13 @@ def melee_prepare(request: Request) -> Prepared:
         return Prepared(f"melee: {plan.matchup.replace('_', ' ')}", plan.printed, None, (("Result", plan.odds()),), notes)
     if plan.pass_through is not None:
         return Prepared("melee: cavalry pass through (Infantry do not roll melee dice)", needed(plan.pass_through),
-                        _melee_dice(plan), (("Cavalry casualties", plan.odds()),), notes)
+                        pool_dice(plan.pass_through), (("Cavalry casualties", plan.odds()),), notes)
     a, d = plan.attacker_dice, plan.defender_dice
     assert a is not None and d is not None
-    what = f"melee: the first {a.dice} dice are {request.actor.name}'s, the next {d.dice} {defender.name}'s"
-    return Prepared(what, f"attacker {needed(a)}; defender {needed(d)}", _melee_dice(plan),
+    what = f"melee: {request.actor.name}'s {a.dice} dice against {defender.name}'s {d.dice}"
+    return Prepared(what, f"attacker {needed(a)}; defender {needed(d)}", None,
                     (("Attacker inflicts", odds(a.odds())), ("Defender inflicts", odds(d.odds())), ("Result", plan.odds())),
-                    notes)
+                    notes, rolls=_melee_rolls(plan, request, defender))
 
 
 def melee_resolve(request: Request, record: DiceRecord | None) -> Outcome:
@@ -134,9 +134,11 @@ def melee_resolve(request: Request, record: DiceRecord | None) -> Outcome:
         return Outcome(f"{plan.printed} The cavalry take {casualty_words(n)}.", effects)
     a, d = plan.attacker_dice, plan.defender_dice
     assert a is not None and d is not None
-    raw = record.raw if record else ()
-    result = melees.MeleeResult(plan, attacker_hits=Hits(a, hits(a, None, raw[: a.dice]), record),
-                                defender_hits=Hits(d, hits(d, None, raw[a.dice:]), record))
+    def rolled(part: str) -> tuple[int, ...]:
+        return record.of(part) if record is not None else ()
+
+    result = melees.MeleeResult(plan, attacker_hits=Hits(a, hits(a, None, rolled("attacker")), record),
+                                defender_hits=Hits(d, hits(d, None, rolled("defender")), record))
     inflicted, received = result.attacker_hits.hits, result.defender_hits.hits  # type: ignore[union-attr]
     loser = {melees.ATTACKER: actor, melees.DEFENDER: target}.get(str(result.loser))
     effects = []

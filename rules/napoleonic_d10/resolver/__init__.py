@@ -51,7 +51,6 @@ from rules.napoleonic_d10.resolver.units import (
     DISORDERED,
     FIREFIGHT,
     IN_MELEE,
-    INITIATIVE,
     MORALE_DUE,
     MOVED,
     NONE,
@@ -61,7 +60,6 @@ from rules.napoleonic_d10.resolver.units import (
     SMOKE,
     STEPS,
     SURRENDERING,
-    TURN_OVER,
     situation_ticks,
 )
 from rules.resolver import (
@@ -145,8 +143,6 @@ STATES = (
     State(OUT_OF_AMMO, "out of ammunition", "until resupplied (the umpire)"),
     State(MOVED, "moved", "this turn and the next (Moved Last Turn)"),
     State(ROLLED_TO_MOVE, "rolled to move", "this turn"),
-    State(INITIATIVE, "holds the initiative (its side moves first)", "this turn"),
-    State(TURN_OVER, "turn ended by the initiative dice", "this turn"),
     State(MORALE_DUE, "must check morale", "until it checks"),
     State(SURRENDERING, "rolls for the percentage which surrenders", "until it rolls"),
     State(AMMO_ROLL, "rolls again for ammunition", "until it rolls"),
@@ -211,4 +207,6 @@ RESOLVER = Resolver(
                         if u.has(s)),
     reconcile=effects.reconcile,
     prefill=initiative.prefill,
+    battle_state=initiative.BATTLE_STATE,
+    pending=initiative.pending,
 )

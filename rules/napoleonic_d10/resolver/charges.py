@@ -22,10 +22,9 @@ from rules.napoleonic_d10.resolver.effects import (
 from rules.napoleonic_d10.resolver.prepare import (
     label,
     mods_text,
-    parts,
     scratch,
-    split,
     ticked_one,
+    two_sides,
 )
 from rules.napoleonic_d10.resolver.units import (
     BROKEN,
@@ -102,9 +101,10 @@ def charge_prepare(request: Request) -> Prepared:
     title = table(check.table).title
     both = (f"attacker {check.attacker_dice or 'no dice'} ({mods_text(check.attacker_modifiers)}) against "
             f"defender {check.defender_dice or 'no dice'} ({mods_text(check.defender_modifiers)})")
-    dice = None if check.attacker_dice is None else split([check.attacker_dice, check.defender_dice])  # type: ignore[list-item]
-    return Prepared(f"charge: {title}", f"{both}; differential {check.modifier:+d} plus the dice", dice,
-                    (("Charge result", check.odds()),))
+    rolls = () if check.attacker_dice is None or check.defender_dice is None else two_sides(
+        request, check.attacker_dice, check.defender_dice)
+    return Prepared(f"charge: {title}", f"{both}; differential {check.modifier:+d} plus the dice", None,
+                    (("Charge result", check.odds()),), rolls=rolls)
 
 
 def _continues(request: Request, result: charging.ChargeResult) -> str:
@@ -156,8 +156,7 @@ def charge_resolve(request: Request, record: DiceRecord | None) -> Outcome:
     entered: dict[str, Sequence[int]] = {}
     if check.attacker_dice is not None and check.defender_dice is not None:
         assert record is not None
-        a, d = parts([check.attacker_dice, check.defender_dice], record.raw)
-        entered = {"attacker_entered": a, "defender_entered": d}
+        entered = {"attacker_entered": record.of("attacker"), "defender_entered": record.of("defender")}
     result = charging.resolve_charge(s, scratch(), options=request.options, **entered).result
     effects, more = _charge_effects(request, s, result)
     text = f"{result.text} (differential {result.differential:+d})"
@@ -189,17 +188,18 @@ def melee_prepare(request: Request) -> Prepared:
         "melee: both sides roll 1d10 and add modifiers",
         f"{request.actor.name} ({mods_text(check.attacker_modifiers)}) against {request.target.name} "
         f"({mods_text(check.defender_modifiers)}): the high modified roll wins",
-        split([check.dice, check.dice]),
+        None,
         (("Melee round", {f"{request.actor.name} wins": odds[charging.ATTACKER],
                           f"{request.target.name} wins": odds[charging.DEFENDER], "equal": odds["equal"]}),),
+        rolls=two_sides(request, check.dice, check.dice),
     )
 
 
 def melee_resolve(request: Request, record: DiceRecord | None) -> Outcome:
     assert record is not None and request.target is not None
     check = _melee_check(request)
-    a, d = parts([check.dice, check.dice], record.raw)
-    rolled = charging.melee_round(check, scratch(), attacker_entered=a, defender_entered=d, options=request.options)
+    rolled = charging.melee_round(check, scratch(), attacker_entered=record.of("attacker"),
+                                  defender_entered=record.of("defender"), options=request.options)
     actor, target = request.actor, request.target
     totals = f"{rolled.attacker_record.result} against {rolled.defender_record.result}"
     if rolled.roll_again:

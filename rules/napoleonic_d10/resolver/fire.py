@@ -86,7 +86,7 @@ def _weapon(unit: Unit) -> str:
     guns = _guns(unit)
     weapon = unit.attr("gun" if guns else "weapon", NONE)
     if weapon in (None, NONE):
-        raise RulesError(f"{unit.name} has no fire arms: give it a {'gun' if guns else 'weapon'} first")
+        raise RulesError(f"{unit.name} has no fire arms: give it a {'gun' if guns else 'weapon'} first (e edits the unit)")
     return str(weapon)
 
 

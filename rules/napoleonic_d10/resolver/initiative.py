@@ -1,13 +1,15 @@
 """The turn: the army commanders' initiative roll, a contest of the initiative, the
 turn ended by initiative rolls of 17 or more, and what keeps a phase from ending.
 
-A unit of each army stands for its army commander: the acting unit's side rolls
-first; the winner's unit holds the initiative (a state) for the turn.
+Who holds the initiative, and a turn ended by the dice, are facts of the battle, not of
+a unit: they are kept in the battle's own state (Request.battle), for the turn. Any unit
+of a side rolls for its army commander; the winner's side holds the initiative.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from rules.dice import DiceRecord
 from rules.errors import RulesError
@@ -16,9 +18,7 @@ from rules.napoleonic_d10.data import band_label, card, cell_text, options_of, v
 from rules.napoleonic_d10.resolver.prepare import (
     label,
     mods_text,
-    parts,
     scratch,
-    split,
     ticked_one,
 )
 from rules.napoleonic_d10.resolver.units import (
@@ -29,7 +29,7 @@ from rules.napoleonic_d10.resolver.units import (
     SURRENDERING,
     TURN_OVER,
 )
-from rules.resolver import Effect, Number, Outcome, Prepared, Request, Tick, Unit
+from rules.resolver import BattleValue, Number, Outcome, Prepared, Request, Roll, Tick, Unit
 from rules.resolver import other as enemy_of
 
 RATED = [str(v) for v in values_of("initiative_modifiers", "modifier") if v != "grand_tac"]
@@ -38,32 +38,51 @@ ENDS_AT = card().initiative.turn_ends_at
 CONTEST = ("Division or better commanders may contest the initiative; they roll against the active division "
            "(corps or army if attached) commander")
 
+HELD = "initiative_held"  # the side that won the initiative last, for option initiative_tie = holder_keeps
 
-def turn_over(units: Mapping[str, Unit]) -> bool:
-    return any(u.has(TURN_OVER) for u in units.values())
+# the battle's own state: the initiative and a turn ended by the dice for the turn; who
+# held it last for the whole battle (a tie the next turn may go to the holder)
+BATTLE_STATE = (
+    BattleValue(INITIATIVE, "Initiative", "turn", lambda side: f"the {side} moves first"),
+    BattleValue(TURN_OVER, "Turn ended", "turn", lambda _: f"initiative rolls of {ENDS_AT} or more"),
+    BattleValue(HELD, "Initiative held last by", "battle", lambda side: f"the {side}"),
+)
 
 
-def holder(units: Mapping[str, Unit]) -> Unit | None:
-    """The unit whose side holds the initiative this turn, if it was rolled."""
-    return next((u for u in units.values() if u.has(INITIATIVE)), None)
+def turn_over(battle: Mapping[str, Any]) -> bool:
+    return bool(battle.get(TURN_OVER))
+
+
+def holder(request: Request) -> str | None:
+    """The side holding the initiative this turn, if it was rolled. (A battle stored before
+    the battle kept a state of its own marked the winner's unit instead, for that turn.)"""
+    held = request.battle.get(INITIATIVE)
+    if held is None:
+        held = next((u.side for u in request.units.values() if u.has(INITIATIVE)), None)
+    return held
 
 
 def in_turn(prepare: Callable[[Request], Prepared]) -> Callable[[Request], Prepared]:
     """A phase's resolution: refused once the initiative dice have ended the turn."""
 
     def checked(request: Request) -> Prepared:
-        if turn_over(request.units):
-            raise RulesError(f"the turn has ended (initiative rolls of {ENDS_AT} or more): go on to the next turn")
+        if turn_over(request.battle):
+            raise RulesError(f"the turn has ended (initiative rolls of {ENDS_AT} or more): n goes on to the next turn")
         return prepare(request)
 
     return checked
 
 
+def pending(phase: str, battle: Mapping[str, Any]) -> list[str]:
+    """The initiative is rolled before its phase ends."""
+    if phase == "initiative" and not (battle.get(INITIATIVE) or battle.get(TURN_OVER)):
+        return ["the two army commanders roll for initiative at the beginning of the turn (r on any unit)"]
+    return []
+
+
 def unfinished(phase: str, units: Mapping[str, Unit]) -> list[str]:
-    """What must be rolled before the phase ends: initiative, and every pending roll."""
+    """What units must roll before the phase ends: every pending roll."""
     out = []
-    if phase == "initiative" and not any(u.has(INITIATIVE) or u.has(TURN_OVER) for u in units.values()):
-        out.append("the two army commanders roll for initiative at the beginning of the turn")
     for u in units.values():
         if u.removed:
             continue
@@ -84,19 +103,20 @@ def ticks(actor: Unit, target: Unit | None) -> list[Tick]:
     return out
 
 
-def prefill(action: str, actor: Unit, leaders) -> frozenset[str]:
-    """The commanders' ratings ticked from the forces. The hand-off keeps each leader's
-    rating but not his rank, so the best-rated leader present is read as the side's
-    commander; the umpire unticks it when another commands."""
+def prefill(action: str, actor: Unit, leaders, battle: Mapping[str, Any]) -> frozenset[str]:
+    """The commanders' ratings ticked from the forces, and 'holds' from the battle. The
+    hand-off keeps each leader's rating but not his rank, so the best-rated leader present
+    is read as the side's commander; the umpire unticks it when another commands."""
     if action not in ("initiative", "contest_initiative"):
         return frozenset()
+    holds = {"holds"} if battle.get(HELD) == actor.side else set()
     ladder = ("poor", "average", "good", "excellent", "superior")
     best: dict[str, str] = {}
     for side, _name, rating in leaders:
         if rating in ladder and ladder.index(rating) > ladder.index(best.get(side, "poor")):
             best[side] = rating
         best.setdefault(side, rating)
-    out = set()
+    out = holds
     for who, side in (("own", actor.side), ("other", enemy_of(actor.side))):
         if best.get(side) in RATED:
             out.add(f"{who}_{best[side]}")
@@ -111,17 +131,6 @@ def numbers(actor: Unit, target: Unit | None) -> list[Number]:
 def _other_side(request: Request) -> str:
     """The side rolling against the actor's: the target's in a contest, else the enemy army's."""
     return request.target.side if request.target is not None else enemy_of(request.actor.side)
-
-
-def _stands_for(request: Request, side: str) -> Unit:
-    """The unit that holds the initiative for `side` when it wins: the target in a contest,
-    else the side's first unit on the table (the initiative belongs to the army)."""
-    if request.target is not None and request.target.side == side:
-        return request.target
-    present = sorted((u for u in request.units.values() if u.side == side and not u.removed), key=lambda u: u.id)
-    if not present:
-        raise RulesError(f"the {side} has no unit on the table to hold the initiative")
-    return present[0]
 
 
 def _commanders(request: Request) -> tuple[initiating.Commander, initiating.Commander]:
@@ -140,9 +149,9 @@ def command_radii() -> str:
 
 
 def prepare(request: Request) -> Prepared:
-    held = holder(request.units)
+    held = holder(request)
     if request.action == "initiative" and held is not None:
-        raise RulesError(f"initiative was rolled this turn: the {held.side} moves first")
+        raise RulesError(f"initiative was rolled this turn: the {held} moves first")
     if request.action == "contest_initiative" and held is None:
         raise RulesError("the army commanders roll for initiative at the beginning of the turn, before any contest")
     first, second = _commanders(request)
@@ -153,20 +162,22 @@ def prepare(request: Request) -> Prepared:
     if request.action == "contest_initiative":
         notes = (CONTEST, command_radii())
     return Prepared(
-        f"initiative: each commander rolls {SPEC}, the {first.name}'s die first",
+        f"initiative: each commander rolls {SPEC}",
         f"the high modified die wins ({mods}); combined rolls of {ENDS_AT} or more end the turn",
-        split([SPEC, SPEC]),
+        None,
         (("Initiative", {f"{first.name} wins": odds[initiating.FIRST], f"{second.name} wins": odds[initiating.SECOND],
                          "equal": odds["equal"]}),
          ("The turn ends immediately", {"yes": odds["turn_ends"], "no": 1 - odds["turn_ends"]})),
         notes,
+        rolls=(Roll("first", f"the {first.name}'s commander", SPEC, first.name),
+               Roll("second", f"the {second.name}'s commander", SPEC, second.name)),
     )
 
 
 def resolve(request: Request, record: DiceRecord | None) -> Outcome:
     assert record is not None
     first, second = _commanders(request)
-    a, b = parts([SPEC, SPEC], record.raw)
+    a, b = record.of("first"), record.of("second")
     kept = None
     if options_of(request.options)["initiative_tie"] == "holder_keeps":
         kept = initiating.FIRST if "holds" in request.ticked else initiating.SECOND
@@ -175,12 +186,10 @@ def resolve(request: Request, record: DiceRecord | None) -> Outcome:
     dice = f"{rolled.first_record.result} against {rolled.second_record.result}"
     if rolled.turn_ends:
         return Outcome(f"the combined rolls equal or exceed {ENDS_AT}: the turn ends immediately",
-                       (Effect(request.actor.id, add={TURN_OVER: 1}),))
+                       battle={TURN_OVER: True})
     if rolled.winner is None:
         return Outcome(f"{dice}: equal modified dice, nobody has won: both commanders roll again")
-    winner = request.actor if rolled.winner == initiating.FIRST else _stands_for(request, _other_side(request))
-    effects = [Effect(u.id, clear=(INITIATIVE,)) for u in request.units.values() if u.has(INITIATIVE) and u.id != winner.id]
-    effects.append(Effect(winner.id, add={INITIATIVE: 1}))
-    verb = "takes" if request.action == "contest_initiative" and winner is request.actor else "has"
-    return Outcome(f"{dice}: the high modified die wins; the {winner.side} {verb} the initiative and moves first",
-                   tuple(effects))
+    winner = request.actor.side if rolled.winner == initiating.FIRST else _other_side(request)
+    verb = "takes" if request.action == "contest_initiative" and winner == request.actor.side else "has"
+    return Outcome(f"{dice}: the high modified die wins; the {winner} {verb} the initiative and moves first",
+                   battle={INITIATIVE: winner, HELD: winner})

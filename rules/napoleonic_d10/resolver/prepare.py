@@ -2,18 +2,18 @@
 
 The ticks the card counts once (one cover, one direction), modifiers and legends
 as text, a procedure's TableRoll shown as a Prepared, and the plumbing that lets
-one roll of the dice service carry the dice of two sides (`split`, `parts`).
+the dice of two sides be named, each its own roll (`two_sides`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from rules.dice import ENTERED, Dice, DiceService, Modifier
+from rules.dice import ENTERED, DiceService, Modifier
 from rules.errors import RulesError
 from rules.napoleonic_d10.data import modifier, table
 from rules.napoleonic_d10.rolls import TableRoll
-from rules.resolver import Prepared, Request
+from rules.resolver import Prepared, Request, Roll
 
 
 def mods_text(mods: Sequence[Modifier]) -> str:
@@ -45,18 +45,12 @@ def scratch() -> DiceService:
     return DiceService(seed=0, mode=ENTERED)
 
 
-def split(specs: Sequence[str]) -> str:
-    """One roll of all the d10s several rolls need, for the dice service (read back by `parts`)."""
-    return f"{sum(Dice.parse(s).count for s in specs)}d10"
-
-
-def parts(specs: Sequence[str], raw: Sequence[int]) -> list[tuple[int, ...]]:
-    out, at = [], 0
-    for spec in specs:
-        n = Dice.parse(spec).count
-        out.append(tuple(raw[at:at + n]))
-        at += n
-    return out
+def two_sides(request: Request, attacker_dice: str, defender_dice: str) -> tuple[Roll, Roll]:
+    """The dice of the two units of a charge or melee, each named: the acting unit's
+    (the card's attacker) and its target's (the defender); read back with DiceRecord.of."""
+    assert request.target is not None
+    return (Roll("attacker", f"attacker {request.actor.name}", attacker_dice, request.actor.side),
+            Roll("defender", f"defender {request.target.name}", defender_dice, request.target.side))
 
 
 def roll_prepare(check: TableRoll, heading: str, what: str | None = None) -> Prepared:

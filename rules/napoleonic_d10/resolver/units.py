@@ -3,8 +3,7 @@ charging arm and casualty steps; and the names of the states a unit carries.
 
 Shaken, disordered and broken are read from the unit's stored states. What the
 battle knows beyond the units (who holds the initiative, a turn ended by the
-initiative dice) is kept as a state on one unit, since the framework stores
-states on units only. Results that call for another roll (a surrender
+initiative dice) is the battle's own state (initiative.BATTLE_STATE). Results that call for another roll (a surrender
 percentage, the ammunition die of a natural 10, the morale checks a hit causes)
 are *pending* states: the phase does not end while one waits.
 """
@@ -23,7 +22,7 @@ SHAKEN, DISORDERED, BROKEN = "shaken", "disordered", "broken"
 LADDER = (SHAKEN, DISORDERED, BROKEN)  # morale states, mildest first
 SMOKE, FIREFIGHT, IN_MELEE, OUT_OF_AMMO = "smoke", "firefight", "melee", "out_of_ammo"
 MOVED, ROLLED_TO_MOVE = "moved", "rolled_to_move"
-INITIATIVE, TURN_OVER = "initiative", "turn_over"
+INITIATIVE, TURN_OVER = "initiative", "turn_over"  # keys of the battle's own state
 MORALE_DUE, SURRENDERING, AMMO_ROLL = "morale_due", "surrendering", "ammunition_roll"  # pending
 REASONS, MELEE_WITH = "_morale_reasons", "_melee_with"  # hidden attributes
 STEPS, AP = "steps_lost", "ap_spent"

@@ -35,7 +35,7 @@ checklist); this module assembles them.
 
 from __future__ import annotations
 
-from rules.napoleonic_uc_um.data import RULESET
+from rules.napoleonic_uc_um.data import RULESET, choice_labels
 from rules.napoleonic_uc_um.resolver import charge, fire, melee, movement, ranks
 from rules.napoleonic_uc_um.resolver.morale import flank_numbers, morale_ticks
 from rules.napoleonic_uc_um.resolver.sequence import phases, unfinished
@@ -91,18 +91,20 @@ RESOLVER = Resolver(
                   labels=quality_labels(),
                   help="experience (Elite 2+ ... Conscrit 5+ to hit) / temperament (Intrépide 3+ ... Hésitant 5+ morale)"),
         Attribute("formation", "Formation", choices=tuple(dict.fromkeys(f for fs in FORMATIONS.values() for f in fs)),
-                  default="line", by_arm=tuple(FORMATIONS.items()),
+                  default="line", by_arm=tuple(FORMATIONS.items()), labels=choice_labels("formation"),
                   help="infantry: line, attack_column, march_column, solid_square, hollow_square; "
                   "cavalry: line, column; artillery: limbered (attelée), unlimbered (dételée)"),
         Attribute("kind", "Cavalerie (kind of cavalry)", choices=(NONE, *CAVALRY_KINDS), default=NONE,
+                  labels=choice_labels("kind"),
                   by_arm=(("infantry", (NONE,)), ("cavalry", (NONE, *CAVALRY_KINDS)), ("artillery", (NONE,)))),
-        Attribute("weapon", "Arme (weapon)", choices=WEAPONS, default="musket",
+        Attribute("weapon", "Arme (weapon)", choices=WEAPONS, default="musket", labels=choice_labels("weapon"),
                   by_arm=(("infantry", WEAPONS[:3]), ("cavalry", WEAPONS[:3]), ("artillery", WEAPONS[3:])),
                   help="musket (Mousquet), rifle (Carabine), other (Autres armes), heavy/medium/light artillery"),
         Attribute("battery", "Artillerie (battery)", choices=(NONE, "foot", "horse", "irregular"), default=NONE,
+                  labels=choice_labels("battery"),
                   help="à pied, à cheval, irrégulière: speed limbered, and command distance (option artillery_command_distance)"),
         Attribute("fire_discipline", "Discipline de feu (fire discipline)", choices=("ordinary", "good", "poor"),
-                  default="ordinary"),
+                  default="ordinary", labels=choice_labels("fire_discipline")),
         Attribute("regimental_artillery", "Artillerie régimentaire (regimental artillery)", kind="bool", default=False),
         Attribute("in_cover", "A couvert (in cover)", kind="bool", default=False),
         Attribute("national_characteristic", "Caractéristique nationale (national characteristic)", kind="bool",

@@ -137,7 +137,7 @@ def _fire(request: Request) -> Check:
         if actor.has(COUNTER_CHARGED):
             raise RulesError(f"{actor.name} counter-attacked: 'Tir défensif ou contre-attaque', not both")
     if target.attr(MELEE_HITS):
-        raise RulesError(f"{target.name} has melee hits waiting: it rolls its saves first")
+        raise RulesError(f"{target.name} has melee hits waiting: it rolls its saves first (r on it, Sauvegardes)")
     fire_ids = {f.id for f in factors("fire")}
     situation = FireSituation(
         experience(actor), actor.attr("weapon"), request.numbers.get("firing_ec", actor.size),

@@ -94,7 +94,7 @@ def _melee(request: Request) -> Check:
     assert target is not None
     not_broken(actor)
     if target.attr(FIRE_HITS):
-        raise RulesError(f"{target.name} has fire hits waiting: it rolls its saves first")
+        raise RulesError(f"{target.name} has fire hits waiting: it rolls its saves first (r on it, Sauvegardes)")
     round_number = request.numbers.get("round", 1)
     count = request.numbers.get("elements", actor.size)
     first = round_number == 1

@@ -29,6 +29,7 @@ from rules.resolver import (
     apply_effects,
     check_request,
     get_resolver,
+    still_in_contact,
 )
 
 ROUT = "Rout. Remove the unit from the game."
@@ -210,6 +211,19 @@ def test_morale_for_artillery_casualties_halts_and_austrian_columns_form_line():
         prepare(request("move", d1, phase=8))
 
 
+def test_a_french_unit_is_not_shown_the_austrian_columns_result():
+    # Phase 2, "Fail by 1 or 2: Halt. No movement this turn. Austrian infantry columns and
+    # battalion masse form line. (Take d6 casualties ...)": both sides test in phase 2; the
+    # French column halts and is told only that (issue 24: Austrian-only text shown to French)
+    french = unit("a1", "infantry", "infantry_column", size=9, start=12, states={"casualties": None})
+    req = request("morale", french, phase=2)
+    outcome = resolve(req, [6])  # Veteran 5, -1 for 3 casualties: 4 or less; a 6 fails by 2
+    assert outcome.text == "Fail by 1 or 2: Halt. No movement this turn."
+    assert after(req, outcome)["a1"].attr("unit_type") == "infantry_column"
+    austrian = unit("d1", "infantry", "infantry_column", side=DEFENDER, size=9, start=12, states={"casualties": None})
+    assert "Austrian infantry columns and battalion masse form line." in resolve(request("morale", austrian, phase=2), [6]).text
+
+
 def test_morale_general_attached_and_rout():
     # Conscript 4 or less, 6 casualties -2, general +1: pass on 3 or less; a 6 fails by 3: Rout.
     french = unit("a1", "infantry", "infantry_line", size=6, start=12, quality="conscript", general=True,
@@ -249,6 +263,21 @@ def test_charging_column_closes_or_forms_line():
     assert failed.text.startswith("Fail by 1 or 2: Charging infantry columns form line 2” from target.")
     a1 = after(req, failed)["a1"]
     assert a1.attr("unit_type") == "infantry_line" and not a1.has("charging")
+
+
+def test_a_charger_that_fails_to_close_is_in_contact_with_nobody():
+    # Phase 4 "Fail by 1 or 2: Charging infantry columns form line 2” from target ... Others
+    # stand in place": the charge never reaches its target, so phase 6 offers no melee with it
+    column = unit("a1", "infantry", "infantry_column", states={"charging": 1}, _charge_target="d1")
+    target = unit("d1", "infantry", "infantry_line", side=DEFENDER)
+    req = request("morale", column, phase=4, ticked={"infantry_charging"}, others=(target,))
+    units = after(req, resolve(req, [5]))
+    assert units["a1"].has("held_off") and not units["a1"].has("charging")
+    contacts = still_in_contact(RESOLVER, [Contact("a1", "d1")], units)
+    assert contacts == []
+    melee = Request("melee", units["a1"], units["d1"], units=units, phase="phase_6", contacts=tuple(contacts))
+    with pytest.raises(RulesError, match="is not in contact with"):
+        check_request(RESOLVER, melee)
 
 
 def test_stand_for_melee():

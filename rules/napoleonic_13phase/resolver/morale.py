@@ -19,6 +19,7 @@ from rules.napoleonic_13phase.resolver.units import (
     CONTACT,
     D6_CASUALTIES,
     HALTED,
+    HELD_OFF,
     IN_MELEE,
     LOST_MELEE,
     OPPONENT,
@@ -101,7 +102,16 @@ def rolled(check: Check, request: Request, record: DiceRecord | None) -> tuple[m
     assert record is not None
     done = check(request)
     outcome = done.outcome(record.result)
-    return done, outcome, f"{done.label(outcome)}: {done.text(outcome)}"
+    return done, outcome, f"{done.label(outcome)}: {for_side(done.text(outcome), done.phase.number, side_of(request))}"
+
+
+def for_side(text: str, number: int, side: str) -> str:
+    """The card's result as a unit of `side` reads it: the sentences printed for the other
+    nation's own troops only (procedures.toml [morale] side_only) are left out."""
+    for part in card().morale.get("side_only", ()):
+        if part["phase"] == number and part["nation"] != side:
+            text = " ".join(text.replace(part["printed"], "").split())
+    return text
 
 
 # -- phases 2, 4, 7, 9 and 12 ---------------------------------------------------------------
@@ -161,8 +171,12 @@ def morale_resolve(request: Request, record: DiceRecord | None) -> Outcome:
         return Outcome(words, (Effect(actor.id, add=add, clear=tuple(clear)),))
     if number == 2:
         add[HALTED] = 1
-    if number in (4, 9) and actor.has(CHARGING) and _forms_line(request, number):
+    if number in (4, 9) and actor.has(CHARGING):
+        # "Charging infantry columns form line 2” from target ... Others stand in place": a
+        # charger that fails to close does not reach its target, so it is in contact with
+        # nobody (held off: the melee of phase 6 or 11 no longer offers it)
         clear.append(CHARGING)
+        add[HELD_OFF] = 1
     if _forms_line(request, number):
         if "unable_to_form_line" not in request.ticked:
             form["unit_type"] = "infantry_line"

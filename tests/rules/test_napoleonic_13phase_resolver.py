@@ -527,6 +527,17 @@ def test_skirmishers_evade():
         prepare(request("skirmishers_evade", skirmishers, phase=8))
 
 
+def test_skirmishers_that_evaded_owe_no_test_to_stand():
+    # they moved 2d6” away from the charge: phase 5 does not wait for them to stand against it
+    hussars = unit("a1", "cavalry", "hussars", size=8, states={"charging": 1, "charge_marker": None}, _charge_target="d1")
+    skirmishers = unit("d1", "infantry", "skirmishers", side=DEFENDER, size=6)
+    units = {"a1": hussars, "d1": skirmishers}
+    assert RESOLVER.unfinished("phase_5", units) == ["D1 checks morale to stand against A1"]
+    req = request("skirmishers_evade", skirmishers, phase=3, others=(hussars,))
+    units = after(req, resolve(req, [2, 3]))
+    assert RESOLVER.unfinished("phase_5", units) == [] and units["a1"].has("charge_marker")
+
+
 # ---------------------------------------------------------------------------
 # Phases 6 and 11: melee
 # ---------------------------------------------------------------------------

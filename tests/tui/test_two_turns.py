@@ -164,3 +164,153 @@ async def test_napoleonic_d10_two_turns_to_the_end(campaign_file, make_app, caps
     assert "Stands now 6 → 3" in battles_text and "Stands now 6 → 3" in log_text
     assert "(defender), fire at" in battles_text and "(attacker), fire at" in battles_text
     assert "Tabletop battle ended: the defender held the field" in battles_text
+
+
+THIRTEEN_KINDS = {"unlimber", "artillery_fire", "artillery_behind", "morale", "cannot_form_line", "move",
+                  "change_formation", "charge", "fire", "square_fire", "skirmishers_evade", "stand", "guard_presses",
+                  "melee", "support", "loser_retires", "recall"}
+
+
+def owed_tests(play: Play) -> None:
+    """The tests the checklist waits for, taken with a die that passes (1)."""
+    table = play.table
+    number = int(table.phase.id.removeprefix("phase_"))
+    for unit in table.units.values():
+        if unit.removed:
+            continue
+        if unit.has("d6_casualties"):
+            play.act("cannot_form_line", unit.id, dice=[2])
+        if (number in (2, 4, 9) and unit.has("casualties")) or (number in (7, 12) and unit.has("lost_melee")):
+            play.act("morale", unit.id, dice=[1])
+        if number == 13 and unit.has("charge_marker"):
+            play.act("recall", unit.id, dice=[1])
+
+
+async def test_napoleonic_13phase_two_turns_to_the_end(campaign_file, make_app, capsys):
+    before = strengths(campaign_file)
+    bid = handed_off(campaign_file, "napoleonic_13phase")
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_resolver(pilot)
+        play = Play(app.session, bid)
+        # the attacker plays the French (option french_side); units the forces do not give,
+        # added by hand: a horse battery, the Guard, a French square, Austrian skirmishers
+        for values in (dict(name="Horse battery", side="attacker", arm="artillery", size="4",
+                            unit_type="limbered_artillery", horse_artillery="yes"),
+                       dict(name="Old Guard", side="attacker", arm="infantry", size="24", unit_type="infantry_column",
+                            guard="yes", quality="elite"),
+                       dict(name="2e Ligne", side="attacker", arm="infantry", size="24", unit_type="infantry_square"),
+                       dict(name="Grenzer", side="defender", arm="infantry", size="12", unit_type="skirmishers")):
+            tabletop.add_unit(app.session, bid, values)
+        # a1-a2 31st Division, a3-a5 cavalry, a6 Guard battery, a12 horse battery, a13 Old Guard,
+        # a14 2e Ligne; d1-d4 Langeron's columns, d6-d7 Chaplits' cavalry, d8 battery, d11 Grenzer
+
+        # 1. artillery: horse artillery unlimbers; "Unit 12” behind the target" takes the same dice
+        play.act("unlimber", "a12")
+        play.act("artillery_fire", "a12", "d1")
+        play.act("artillery_fire", "a6", "d1")
+        play.act("artillery_behind", "a6", "d2")
+        play.act("artillery_fire", "d8", "a1")
+        play.next()
+        # 2. d1 fails by 1 or 2 beside another column: d6 casualties; the French pass
+        failed = play.act("morale", "d1", dice=[5], ticked=["column_on_flank"])
+        assert "Austrian infantry columns and battalion masse form line." in failed["text"]
+        play.act("cannot_form_line", "d1", dice=[5])
+        owed_tests(play)
+        play.next()
+
+        # 3. the French move and charge; the Austrian infantry shoots
+        play.act("move", "a1")
+        play.act("change_formation", "a2", ticked=["line"])
+        play.act("charge", "a3", "d2")
+        play.act("charge", "a13", "d3")
+        play.act("charge", "a4", "d4")
+        play.act("charge", "a5", "d11")
+        play.act("skirmishers_evade", "d11")
+        # the form: "Column 4+", "Charging Cavalry 6+" follow the target picked
+        modal = await open_form(pilot, "d3", "fire")
+        assert (await retarget(pilot, modal, "a13")).startswith("Needs: 4+")
+        assert (await retarget(pilot, modal, "a3")).startswith("Needs: 6+")
+        assert (await retarget(pilot, modal, "a13")).startswith("Needs: 4+")
+        await roll_typed(pilot, [5] * 6)  # 12 figures: one die per two
+        assert play.table.log[-1]["target"] == "a13" and play.unit("a13").has("casualties")
+        play.next()
+        # 4. the Guard closes
+        play.act("morale", "a13", dice=[1], ticked=["infantry_charging"])
+        play.next()
+        # 5. the Austrians stand, or not; the Guard presses on
+        assert "moves into contact" in play.act("stand", "d2", "a3", dice=[5])["text"]
+        play.act("stand", "d3", "a13", dice=[1])
+        play.act("guard_presses", "a13", "d3")
+        play.act("stand", "d4", "a4", dice=[1])
+        play.next()
+
+        # 6. melees: the form offers only the unit the charge reached
+        modal = await open_form(pilot, "a3", "melee")
+        assert offered(modal) == ["d2"]
+        await pilot.press("ctrl+r")  # cavalry against a column: "Infantry destroyed", no dice
+        for _ in range(20):
+            await pilot.pause()
+            if play.unit("d2").removed:
+                break
+        assert play.unit("d2").removed and not play.unit("d4").removed  # d4, charged by a4, untouched
+        # a second melee of the same charge is not there to be fought (the issue's wiped-out d2)
+        assert "removed from the table" in play.refused("melee", "a3", "d2")
+        play.act("melee", "a13", "d3")
+        play.act("support", "a2", "a6")
+        play.act("melee", "a4", "d4")
+        play.next()
+        owed_tests(play)  # 7.
+        play.act("loser_retires", "a13")
+        play.next()
+
+        # 8. the Austrians move and charge; a French square fires
+        play.act("charge", "d6", "a14")
+        play.act("charge", "d7", "a2")
+        play.act("square_fire", "a14", "d6")
+        play.next()
+        owed_tests(play)  # 9.
+        play.next()
+        play.act("stand", "a14", "d6", dice=[1])  # 10.
+        play.act("stand", "a2", "d7", dice=[6])
+        play.next()
+        for contact in play.table.contacts:  # 11.
+            play.act("melee", contact.charger, contact.charged)
+        play.next()
+        owed_tests(play)  # 12.
+        play.next()
+        owed_tests(play)  # 13.
+        play.next()
+
+        # -- turn 2: the edit mid-battle, then every phase
+        assert play.table.position.turn == 2
+        await edit(pilot, "a1", {"size": "5"})  # 8 → 5: 7 figures lost in all
+        assert "Figures now 8 → 5" in play.table.log[-1]["changes"]
+        play.act("artillery_fire", "d8", "a1")  # 4 more: 11 lost
+        play.next()
+        # "-1 per 3 casualties": the 11 the edit and the guns took, -3
+        assert "-3 per 3 casualties" in play.act("morale", "a1", dice=[1])["needed"]
+        owed_tests(play)
+        play.next()
+        while play.table.position.turn == 2:
+            owed_tests(play)
+            play.next()
+        assert {p for t, p in play.phases if t == 1} == {p for t, p in play.phases if t == 2} == {
+            f"phase_{n}" for n in range(1, 14)}
+        assert play.kinds() >= THIRTEEN_KINDS
+
+        weather.roll(app.session, [2])
+        back = tabletop.returned(app.session, bid, "attacker")
+        # d2 and d4 destroyed, d1 and d3 routed or destroyed: every figure lost (option routed_at_end = lost)
+        langeron = next(line for line in back.lines if "Langeron's divisions: lost" in line)
+        lost = sum(play.table.resolver.lost_at_end(u, play.table.options) for u in play.table.units.values()
+                   if u.force == "barclay_infantry")
+        assert f"lost {lost} figures" in langeron
+        await end_and_apply(pilot, "attacker")
+
+    lost = applied(campaign_file, before)
+    assert lost.get("barclay_infantry", 0) > 0
+    battles_text, log_text = account(campaign_file, capsys)
+    assert "Figures now 8 → 5" in battles_text and "Figures now 8 → 5" in log_text
+    assert "(defender), charge at" in battles_text and "(attacker), charge at" in battles_text
+    assert "Tabletop battle ended: the attacker held the field" in battles_text

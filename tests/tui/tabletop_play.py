@@ -56,7 +56,7 @@ class Play:
 
     session: CampaignSession
     battle_id: int
-    phases: set[tuple[int, str]] = field(default_factory=set)  # (turn, phase) ticked off
+    phases: set[tuple[int, str, str]] = field(default_factory=set)  # (turn, whose bound, phase) ticked off
 
     @property
     def table(self) -> tabletop.Tabletop:
@@ -93,14 +93,13 @@ class Play:
 
     def next(self) -> None:
         at = self.table
-        self.phases.add((at.position.turn, at.phase.id))
+        self.phases.add((at.position.turn, at.position.bound, at.phase.id))
         tabletop.next_phase(self.session, self.battle_id)
         assert self.table.position != at.position
 
-    def to(self, turn: int, phase: str) -> None:
-        """Tick phases off until `phase` of `turn`."""
-        while (self.table.position.turn, self.table.phase.id) != (turn, phase):
-            self.next()
+    def ticked_off(self, turn: int, bound: str = "attacker") -> set[str]:
+        """The phases ticked off in `turn` (in `bound`, where each side has a bound of its own)."""
+        return {p for t, b, p in self.phases if t == turn and b == bound}
 
     def kinds(self) -> set[str]:
         """The kinds of resolution in the battle's log, through the screens or not."""

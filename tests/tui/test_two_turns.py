@@ -144,7 +144,7 @@ async def test_napoleonic_d10_two_turns_to_the_end(campaign_file, make_app, caps
                 play.act("morale", unit.id)
         play.next()
         assert play.table.position.turn == 3
-        assert {p for t, p in play.phases if t == 2} == {p for t, p in play.phases if t == 1} == {
+        assert play.ticked_off(1) == play.ticked_off(2) == {
             "initiative", "movement", "charges", "fire", "melee", "morale"}
         assert play.kinds() >= D10_KINDS
 
@@ -295,7 +295,7 @@ async def test_napoleonic_13phase_two_turns_to_the_end(campaign_file, make_app, 
         while play.table.position.turn == 2:
             owed_tests(play)
             play.next()
-        assert {p for t, p in play.phases if t == 1} == {p for t, p in play.phases if t == 2} == {
+        assert play.ticked_off(1) == play.ticked_off(2) == {
             f"phase_{n}" for n in range(1, 14)}
         assert play.kinds() >= THIRTEEN_KINDS
 
@@ -313,4 +313,126 @@ async def test_napoleonic_13phase_two_turns_to_the_end(campaign_file, make_app, 
     battles_text, log_text = account(campaign_file, capsys)
     assert "Figures now 8 → 5" in battles_text and "Figures now 8 → 5" in log_text
     assert "(defender), charge at" in battles_text and "(attacker), charge at" in battles_text
+    assert "Tabletop battle ended: the attacker held the field" in battles_text
+
+
+KALLISTRA_KINDS = {"move", "rally", "declare_charge", "response_to_charge", "evade", "artillery_fire",
+                   "small_arms_fire", "canister", "hand_to_hand", "combat", "rout", "recoil"}
+
+
+def read_hits(play: Play) -> None:
+    """Hits waiting on the combat table are read before the phase ends (the checklist waits)."""
+    for unit in play.table.units.values():
+        if unit.attr("hits") and not unit.removed:
+            play.act("combat", unit.id)
+
+
+async def test_kallistra_acw_two_turns_to_the_end(campaign_file, make_app, capsys):
+    before = strengths(campaign_file)
+    bid = handed_off(campaign_file, "kallistra_acw")
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_resolver(pilot)
+        play = Play(app.session, bid)
+        tabletop.add_unit(app.session, bid, dict(name="Skirmishers", side="defender", arm="infantry", size="1",
+                                                 skirmishing="yes"))
+        # a1-a2 31st Division (militia, RM), a3-a5 cavalry, a6 Guard battery (12lb);
+        # d1-d4 Langeron's infantry, d6-d7 Chaplits' cavalry, d8 battery, d11 skirmishers
+
+        # -- turn 1, the attacker's bound. Movement: charges and the responses
+        play.act("move", "a1")
+        play.act("declare_charge", "a3", "d1")
+        # "Response to charge": d1 fails and routs; hand to hand is no longer against it
+        assert "must route" in play.act("response_to_charge", "d1", "a3", dice=[1])["text"]
+        play.act("declare_charge", "a4", "d2")
+        play.act("response_to_charge", "d2", "a4", dice=[6])
+        play.act("declare_charge", "a5", "d11")
+        play.act("evade", "d11")
+        play.next()
+        # Artillery fire
+        play.act("artillery_fire", "a6", "d3", numbers={"range": 3})
+        read_hits(play)
+        play.next()
+        # Simultaneous fire, through the form: "+2 skirmishing infantry" follows the target
+        modal = await open_form(pilot, "a1", "small_arms_fire")
+        modal.numbers["range"].value = "1"
+        await pilot.pause()
+        at_line = await retarget(pilot, modal, "d4")
+        at_skirmishers = await retarget(pilot, modal, "d11")
+        assert "skirmishing" not in at_line and "+2 skirmishing" in at_skirmishers
+        assert int(at_skirmishers.split()[1].rstrip("+")) == int(at_line.split()[1].rstrip("+")) + 2
+        assert (await retarget(pilot, modal, "d4")) == at_line
+        await roll_typed(pilot, [12, 12, 12])  # 4 stands fire 3 dice: "roll one D12 per stand ... less one"
+        assert play.table.log[-1]["target"] == "d4"
+        play.act("small_arms_fire", "d4", "a1", numbers={"range": 1})
+        play.act("canister", "d8", "a2")
+        read_hits(play)
+        play.next()
+        # Hand to hand: only the unit that stood is offered
+        assert [u.id for u in tabletop.reachable(play.table, "hand_to_hand", "a3")[0]] == []
+        assert "not in contact" in play.refused("hand_to_hand", "a3", "d1")
+        modal = await open_form(pilot, "a4", "hand_to_hand")
+        assert offered(modal) == ["d2"]
+        await roll_typed(pilot, [5, 5, 5, 5])
+        play.act("hand_to_hand", "d2", "a4")
+        read_hits(play)
+        play.next()
+
+        # -- turn 1, the defender's bound
+        assert (play.table.position.turn, play.table.position.bound) == (1, "defender")
+        play.act("rout", "d1")
+        if play.unit("d2").has("disrupted"):
+            play.act("rally", "d2", dice=[6])
+        play.act("recoil", "a2")
+        play.act("move", "d3")
+        play.next()
+        play.act("artillery_fire", "d8", "a6", numbers={"range": 4})
+        read_hits(play)
+        play.next()
+        play.act("small_arms_fire", "d3", "a1", numbers={"range": 2})
+        read_hits(play)
+        play.next()
+        read_hits(play)
+        play.next()
+
+        # -- turn 2: the edit mid-battle; the dice follow the stands left
+        assert play.table.position.turn == 2
+        for bound in ("attacker", "defender"):
+            while play.table.position.bound == bound and play.table.position.turn == 2:
+                if play.table.phase.id == "simultaneous_fire" and bound == "attacker":
+                    dice = play.prepared("small_arms_fire", "d6", "a2", numbers={"range": 2}).dice
+                    stands = play.unit("d6").size
+                    await edit(pilot, "d6", {"size": str(stands - 1)})
+                    assert f"Stands now {stands} → {stands - 1}" in play.table.log[-1]["changes"]
+                    shot = play.act("small_arms_fire", "d6", "a2", numbers={"range": 2})
+                    # a die less for the stand the edit took off
+                    assert int(shot["dice"].split("d")[0]) == int(dice.split("d")[0]) - 1
+                read_hits(play)
+                play.next()
+        assert play.table.position.turn == 3
+        phases = {"movement", "artillery_fire", "simultaneous_fire", "hand_to_hand"}
+        for turn in (1, 2):
+            assert play.ticked_off(turn, "attacker") == play.ticked_off(turn, "defender") == phases
+        assert play.kinds() >= KALLISTRA_KINDS
+
+        weather.roll(app.session, [2])
+        back = tabletop.returned(app.session, bid, "attacker")
+        langeron = next(line for line in back.lines if "Langeron's divisions: lost" in line)
+        lost = sum(play.table.resolver.lost_at_end(u, play.table.options) for u in play.table.units.values()
+                   if u.force == "barclay_infantry")
+        assert f"lost {lost} stands" in langeron
+        # the stand the edit took off is in the conversion too
+        chaplits = next(line for line in back.lines if "cavalry and Cossacks (Chaplits): lost" in line)
+        edited = sum(play.table.resolver.lost_at_end(u, play.table.options) for u in play.table.units.values()
+                     if u.force == "barclay_cavalry")
+        assert f"lost {edited} stand" in chaplits and edited >= 1
+        # d1 routed: every stand lost (option routed_at_end = lost)
+        assert play.table.resolver.lost_at_end(play.unit("d1"), play.table.options) == play.unit("d1").start
+        await end_and_apply(pilot, "attacker")
+
+    lost = applied(campaign_file, before)
+    assert lost.get("barclay_infantry", 0) > 0
+    battles_text, log_text = account(campaign_file, capsys)
+    assert f"Stands now {stands} → {stands - 1}" in battles_text and f"{stands} → {stands - 1}" in log_text
+    assert "turn 1, defender's bound, artillery fire: Reserve Artillery (defender)" in battles_text
     assert "Tabletop battle ended: the attacker held the field" in battles_text

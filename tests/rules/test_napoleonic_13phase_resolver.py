@@ -650,9 +650,28 @@ def test_plain_rolls():
     assert not after(req, outcome)["a1"].has("d6_casualties")
     with pytest.raises(RulesError, match="owes no d6 casualties"):
         prepare(request("cannot_form_line", unit("a2", "infantry", "infantry_line"), phase=7))
-    assert resolve(request("loser_retires", line, phase=12), [3]).text == "retires 3”; the winner follows up"
+    loser = unit("a3", "infantry", "infantry_line", states={"retires": None})
+    retired = request("loser_retires", loser, phase=12)
+    outcome = resolve(retired, [3])
+    assert outcome.text == "retires 3”; the winner follows up" and not after(retired, outcome)["a3"].has("retires")
     with pytest.raises(RulesError, match="is rolled in phases 7, 12"):
-        prepare(request("loser_retires", line, phase=3))
+        prepare(request("loser_retires", loser, phase=3))
+
+
+def test_only_the_loser_that_failed_in_line_retires():
+    # Phase 7, Fail by 1 or 2: "If already in line, loser retires d6” and the winner follows
+    # up": the d6” is owed by that result; a unit that did not lose (or formed line) has none
+    with pytest.raises(RulesError, match="owes no d6 inches: only the loser of a melee"):
+        prepare(request("loser_retires", unit("a1", "infantry", "infantry_line"), phase=7))
+    line = unit("a2", "infantry", "infantry_line", states={"lost_melee": 1, "in_melee": None})
+    req = request("morale", line, phase=7)
+    outcome = resolve(req, [6])  # Veteran 5 or less: a 6 fails by 1
+    a2 = after(req, outcome)["a2"]
+    assert a2.has("retires") and "retires d6”: roll it" in outcome.text
+    assert RESOLVER.unfinished("phase_7", {"a2": a2}) == ["A2 retires d6” (Loser retires d6”)"]
+    column = unit("a3", "infantry", "infantry_column", states={"lost_melee": 1, "in_melee": None})
+    formed = request("morale", column, phase=7)
+    assert not after(formed, resolve(formed, [6]))["a3"].has("retires")  # it forms line 2” back instead
 
 
 def test_the_defender_may_play_the_french():

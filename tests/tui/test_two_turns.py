@@ -12,6 +12,8 @@ quoted in the comments (/work/shared/seeds).
 
 from __future__ import annotations
 
+import re
+
 from campaigns import tabletop, weather
 
 from .tabletop_play import (
@@ -184,6 +186,8 @@ def owed_tests(play: Play) -> None:
             play.act("morale", unit.id, dice=[1])
         if number == 13 and unit.has("charge_marker"):
             play.act("recall", unit.id, dice=[1])
+        if play.unit(unit.id).has("retires"):
+            play.act("loser_retires", unit.id)
 
 
 async def test_napoleonic_13phase_two_turns_to_the_end(campaign_file, make_app, capsys):
@@ -200,10 +204,11 @@ async def test_napoleonic_13phase_two_turns_to_the_end(campaign_file, make_app, 
                        dict(name="Old Guard", side="attacker", arm="infantry", size="24", unit_type="infantry_column",
                             guard="yes", quality="elite"),
                        dict(name="2e Ligne", side="attacker", arm="infantry", size="24", unit_type="infantry_square"),
-                       dict(name="Grenzer", side="defender", arm="infantry", size="12", unit_type="skirmishers")):
+                       dict(name="Grenzer", side="defender", arm="infantry", size="12", unit_type="skirmishers"),
+                       dict(name="IR 4", side="defender", arm="infantry", size="24", unit_type="infantry_line")):
             tabletop.add_unit(app.session, bid, values)
         # a1-a2 31st Division, a3-a5 cavalry, a6 Guard battery, a12 horse battery, a13 Old Guard,
-        # a14 2e Ligne; d1-d4 Langeron's columns, d6-d7 Chaplits' cavalry, d8 battery, d11 Grenzer
+        # a14 2e Ligne; d1-d4 Langeron's columns, d6-d7 Chaplits' cavalry, d8 battery, d11 Grenzer, d12 IR 4
 
         # 1. artillery: horse artillery unlimbers; "Unit 12” behind the target" takes the same dice
         play.act("unlimber", "a12")
@@ -261,7 +266,8 @@ async def test_napoleonic_13phase_two_turns_to_the_end(campaign_file, make_app, 
         play.act("melee", "a4", "d4")
         play.next()
         owed_tests(play)  # 7.
-        play.act("loser_retires", "a13")
+        # no loser here: "Loser retires d6”" is refused to a unit that did not lose in line
+        assert "owes no d6 inches" in play.refused("loser_retires", "a13")
         play.next()
 
         # 8. the Austrians move and charge; a French square fires
@@ -293,6 +299,19 @@ async def test_napoleonic_13phase_two_turns_to_the_end(campaign_file, make_app, 
         owed_tests(play)
         play.next()
         while play.table.position.turn == 2:
+            phase = play.table.phase.id
+            if phase == "phase_3":
+                play.act("change_formation", "a14", ticked=["line"])
+            if phase == "phase_6":
+                # the 2e Ligne, now in line, meets IR 4 and loses: its dice 1s, theirs 6s
+                tabletop.rule_contact(app.session, bid, "a14", "d12", True, "the lines met in the smoke")
+                needed = play.prepared("melee", "a14", "d12").needed
+                ours, theirs = (int(n) for n in re.findall(r"on each of (\d+) dice", needed))
+                play.act("melee", "a14", "d12", dice=[1] * ours + [6] * theirs)
+            if phase == "phase_7" and play.unit("a14").has("lost_melee"):
+                passes = int(play.prepared("morale", "a14").needed.split()[0])
+                # one over: "Fail by 1 or 2 ... If already in line, loser retires d6”"
+                assert "retires d6”" in play.act("morale", "a14", dice=[passes + 1])["text"]
             owed_tests(play)
             play.next()
         assert play.ticked_off(1) == play.ticked_off(2) == {

@@ -24,6 +24,7 @@ from rules.napoleonic_13phase.resolver.units import (
     LOST_MELEE,
     OPPONENT,
     RECALL_FAILED,
+    RETIRES,
     ends_melee,
     kind,
     options,
@@ -177,6 +178,10 @@ def morale_resolve(request: Request, record: DiceRecord | None) -> Outcome:
         # nobody (held off: the melee of phase 6 or 11 no longer offers it)
         clear.append(CHARGING)
         add[HELD_OFF] = 1
+    if number in (7, 12) and kind(actor).arm == "infantry" and not _forms_line(request, number):
+        # "If already in line, loser retires d6” and the winner follows up": owed, and only then
+        add[RETIRES] = None
+        words += f" {actor.name} retires d6”: roll it (Loser retires d6”)."
     if _forms_line(request, number):
         if "unable_to_form_line" not in request.ticked:
             form["unit_type"] = "infantry_line"

@@ -213,7 +213,9 @@ class ResolverScreen(CampaignScreen):
             attrs = ", ".join(f"{a.label} {a.label_of(u.attrs.get(a.id)) if a.kind == 'choice' else u.attrs.get(a.id)}"
                               for a in table.resolver.attributes if u.attrs.get(a.id) not in (None, False, 0, "-", ""))
             lines.append(f"{u.id} {u.name} ({u.side}, {u.arm}): {attrs}")
-        for entry in table.log[-(LOG_LINES if lines else LOG_LINES + 1):]:
+        # newest first: the box is 5 lines and the unit's line wraps, so the resolution just
+        # taken stays in sight (oldest first, it fell below the edge at 80 columns)
+        for entry in reversed(table.log[-(LOG_LINES if lines else LOG_LINES + 1):]):
             actor = table.units.get(entry["actor"])
             dice = f" [{' '.join(map(str, entry['raw']))}]" if entry.get("raw") else ""
             back = " [taken back]" if entry.get("taken_back") else ""

@@ -559,7 +559,7 @@ async def test_napoleonic_uc_um_two_turns_to_the_end(campaign_file, make_app, ca
         assert (play.table.position.turn, play.table.position.bound, play.table.phase.id) == (1, "defender", "1.1")
         assert "lost 0 of its 4 EC" in play.refused("loss_test", "d11")
         await edit(pilot, "d11", {"size": "1"})
-        assert any("4 → 1" in change for change in play.table.log[-1]["changes"])
+        assert "EC now 4 → 1" in play.table.log[-1]["changes"]  # the card's EC, not "Ec"
         # lost 3 of 4: more than half ('+ de la moitié'); a 1 fails: en rupture
         assert "raté" in play.act("loss_test", "d11", dice=[1])["text"]
         tabletop.edit_unit(app.session, bid, "d12", {"size": "1"})
@@ -604,6 +604,6 @@ async def test_napoleonic_uc_um_two_turns_to_the_end(campaign_file, make_app, ca
     lost = applied(campaign_file, before)
     assert lost.get("i_cavalry_corps", 0) > 0
     battles_text, log_text = account(campaign_file, capsys)
-    assert "now 4 → 1" in battles_text and "now 4 → 1" in log_text
+    assert "EC now 4 → 1" in battles_text and "EC now 4 → 1" in log_text
     assert "turn 1, defender's bound" in battles_text and "(defender), melee at" in battles_text
     assert "Tabletop battle ended: the defender held the field" in battles_text

@@ -457,9 +457,9 @@ async def test_kallistra_acw_two_turns_to_the_end(campaign_file, make_app, capsy
     assert "Tabletop battle ended: the attacker held the field" in battles_text
 
 
-UC_UM_KINDS = {"loss_test", "um_test", "division_test", "replace_general", "command", "move", "change_formation",
-               "fire", "save", "charge", "test_a", "test_b", "counter_charge", "chargers_test", "melee",
-               "after_melee_test", "pursuit", "new_contact", "stand_still"}
+UC_UM_KINDS = {"loss_test", "um_test", "division_test", "replace_general", "fill_ranks", "command", "move",
+               "change_formation", "fire", "save", "charge", "test_a", "test_b", "counter_charge", "chargers_test",
+               "melee", "after_melee_test", "pursuit", "new_contact", "stand_still"}
 
 
 def saves(play: Play) -> None:
@@ -577,6 +577,12 @@ async def test_napoleonic_uc_um_two_turns_to_the_end(campaign_file, make_app, ca
         # -- turn 2: both bounds, every step
         for bound in ("attacker", "defender"):
             while play.table.position.turn == 2 and play.table.position.bound == bound:
+                if play.table.phase.id == "2.1" and bound == "attacker":
+                    # "Comblent les rangs": under option loss_unit = figure, the EC whose figures are gone
+                    assert "loss_unit = ec" in play.refused("fill_ranks", "a1", numbers={"ec_off": 1})
+                    tabletop.set_option(app.session, bid, "loss_unit", "figure")
+                    play.act("fill_ranks", "a1", numbers={"ec_off": 1})
+                    tabletop.set_option(app.session, bid, "loss_unit", "ec")
                 if play.table.phase.id == "3.1" and bound == "defender":
                     play.act("fire", "d8", "a1", numbers={"distance": 20})
                 saves(play)

@@ -26,7 +26,7 @@ from tui.modals.resolution import ResolutionScreen
 from tui.screens.fight import FightScreen
 from tui.screens.resolver import ResolverScreen
 
-from .helpers import key, screen_text, stored, wait_for, wait_for_screen
+from .helpers import key, stored, wait_for, wait_for_screen
 
 # Three forces a side, one of each arm, gathered by hand: the umpire overrides contact.
 FRENCH = ["xi_fressinet", "i_cavalry_corps", "guard_artillery"]

@@ -278,6 +278,14 @@ def test_a_charger_that_fails_to_close_is_in_contact_with_nobody():
     melee = Request("melee", units["a1"], units["d1"], units=units, phase="phase_6", contacts=tuple(contacts))
     with pytest.raises(RulesError, match="is not in contact with"):
         check_request(RESOLVER, melee)
+    # nor does a Guard column that failed to close press on in phase 5: only one the Austrians' stand held off
+    guard = unit("a2", "infantry", "infantry_column", quality="elite", guard=True, states={"charging": 1},
+                 _charge_target="d1")
+    req = request("morale", guard, phase=4, ticked={"infantry_charging"}, others=(target,))
+    held = after(req, resolve(req, [6]))  # Elite 6 or less, -1 Infantry Charging: 5 or less; a 6 fails by 1
+    assert held["a2"].has("held_off") and held["a2"].attr("_charge_target") is None
+    with pytest.raises(RulesError, match="was not placed 2” away"):
+        prepare(request("guard_presses", held["a2"], held["d1"], phase=5))
 
 
 def test_stand_for_melee():

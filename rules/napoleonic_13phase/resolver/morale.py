@@ -25,6 +25,7 @@ from rules.napoleonic_13phase.resolver.units import (
     OPPONENT,
     RECALL_FAILED,
     RETIRES,
+    TARGET,
     ends_melee,
     kind,
     options,
@@ -165,7 +166,7 @@ def morale_resolve(request: Request, record: DiceRecord | None) -> Outcome:
     number = check.phase.number
     add: dict[str, int | None] = {}
     clear: list[str] = list(tested)
-    form: dict[str, str] = {}
+    form: dict[str, str | None] = {}
     if outcome == morales.PASS:
         if number in (4, 9) and kind(actor).formation == "column" and actor.has(CHARGING):
             add[CLOSING] = 1
@@ -178,6 +179,7 @@ def morale_resolve(request: Request, record: DiceRecord | None) -> Outcome:
         # nobody (held off: the melee of phase 6 or 11 no longer offers it)
         clear.append(CHARGING)
         add[HELD_OFF] = 1
+        form[TARGET] = None  # no target's test to stand: a Guard held off here does not press on
     if number in (7, 12) and kind(actor).arm == "infantry" and not _forms_line(request, number):
         # "If already in line, loser retires d6” and the winner follows up": owed, and only then
         add[RETIRES] = None

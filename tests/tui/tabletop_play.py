@@ -148,7 +148,7 @@ async def open_form(pilot, actor: str, action: str) -> ResolutionScreen:
         modal.query_one("#action", Select).value = action
     for _ in range(50):
         await pilot.pause()
-        if modal.built == action and "Needs:" in str(modal.query_one("#prepared").render()):
+        if modal.built == action and not modal.building and "Needs:" in str(modal.query_one("#prepared").render()):
             return modal
     raise AssertionError(f"the form never showed {action}: {modal.query_one('#error').render()}")
 
@@ -165,7 +165,8 @@ async def retarget(pilot, modal: ResolutionScreen, target: str) -> str:
     modal.target_select.value = target
     for _ in range(50):
         await pilot.pause()
-        if modal.params != before and "Needs:" in str(modal.query_one("#prepared").render()):
+        # rebuilt (params moved on) and shown again (no longer building): never the old target's line
+        if modal.params != before and not modal.building and "Needs:" in str(modal.query_one("#prepared").render()):
             return needs(modal)
     raise AssertionError(f"the form was not rebuilt for {target}: {modal.query_one('#error').render()}")
 

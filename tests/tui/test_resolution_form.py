@@ -58,7 +58,8 @@ async def retarget(pilot, modal: ResolutionScreen, target: str) -> str:
     modal.target_select.value = target
     for _ in range(50):
         await pilot.pause()
-        if modal.params != before and "Needs:" in str(modal.query_one("#prepared").render()):
+        # rebuilt (params moved on) and shown again (no longer building): never the old target's line
+        if modal.params != before and not modal.building and "Needs:" in str(modal.query_one("#prepared").render()):
             return needs(modal)
     raise AssertionError(f"the form was not rebuilt for {target}: {modal.query_one('#error').render()}")
 

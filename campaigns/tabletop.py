@@ -32,6 +32,7 @@ from typing import Any
 from campaigns import battles
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
+from campaigns.words import heading
 from models import Battle as BattleRow
 from models import Campaign
 from models import Unit as CampaignUnit
@@ -342,7 +343,7 @@ def _edited(table: Tabletop, unit_id: str, values: Mapping[str, Any]) -> tuple[U
 
 def changes(resolver: Resolver, before: Unit, after: Unit) -> list[str]:
     """What an edit changed, field by field, as 'label old → new'."""
-    size = resolver.size_label.title()
+    size = heading(resolver.size_label)
     fields = [("Name", before.name, after.name), ("Side", before.side, after.side), ("Arm", before.arm, after.arm),
               (f"{size} now", before.size, after.size), (f"{size} at start", before.start, after.start)]
     fields += [(a.label, before.attrs.get(a.id), after.attrs.get(a.id)) for a in resolver.attributes]

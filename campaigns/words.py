@@ -16,6 +16,12 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
+def heading(label: str) -> str:
+    """A label at the head of a column or a field: "stands" -> "Stands", and an abbreviation
+    kept as the card prints it ("EC", élément combattant, not "Ec")."""
+    return label[:1].upper() + label[1:]
+
+
 _BANDS = (
     (re.compile(r"^(\S+) à (\S+)$"), r"\1 to \2"),
     (re.compile(r"^(\S+) et \+$"), r"\1 or more"),

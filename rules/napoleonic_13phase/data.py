@@ -113,11 +113,20 @@ class Charge(_Section):
     guard_casualties: int
 
 
+class SideOnly(Frozen):
+    """A sentence of a morale result printed for one nation's own troops only."""
+
+    phase: int
+    nation: str
+    printed: str
+
+
 class Morale(_Section):
     dice: str
     casualties_per_modifier: int
     small_fail_up_to: int
     recall_fail_casualties: int
+    side_only: tuple[SideOnly, ...] = ()
 
 
 class RulesFile(Frozen):

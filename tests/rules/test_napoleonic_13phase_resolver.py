@@ -31,6 +31,7 @@ from rules.resolver import (
     check_request,
     get_resolver,
     roll_prepared,
+    still_in_contact,
 )
 
 ROUT = "Rout. Remove the unit from the game."
@@ -210,6 +211,19 @@ def test_morale_for_artillery_casualties_halts_and_austrian_columns_form_line():
         prepare(request("move", d1, phase=8))
 
 
+def test_a_french_unit_is_not_shown_the_austrian_columns_result():
+    # Phase 2, "Fail by 1 or 2: Halt. No movement this turn. Austrian infantry columns and
+    # battalion masse form line. (Take d6 casualties ...)": both sides test in phase 2; the
+    # French column halts and is told only that (issue 24: Austrian-only text shown to French)
+    french = unit("a1", "infantry", "infantry_column", size=9, start=12, states={"casualties": None})
+    req = request("morale", french, phase=2)
+    outcome = resolve(req, [6])  # Veteran 5, -1 for 3 casualties: 4 or less; a 6 fails by 2
+    assert outcome.text == "Fail by 1 or 2: Halt. No movement this turn."
+    assert after(req, outcome)["a1"].attr("unit_type") == "infantry_column"
+    austrian = unit("d1", "infantry", "infantry_column", side=DEFENDER, size=9, start=12, states={"casualties": None})
+    assert "Austrian infantry columns and battalion masse form line." in resolve(request("morale", austrian, phase=2), [6]).text
+
+
 def test_morale_general_attached_and_rout():
     # Conscript 4 or less, 6 casualties -2, general +1: pass on 3 or less; a 6 fails by 3: Rout.
     french = unit("a1", "infantry", "infantry_line", size=6, start=12, quality="conscript", general=True,
@@ -249,6 +263,29 @@ def test_charging_column_closes_or_forms_line():
     assert failed.text.startswith("Fail by 1 or 2: Charging infantry columns form line 2” from target.")
     a1 = after(req, failed)["a1"]
     assert a1.attr("unit_type") == "infantry_line" and not a1.has("charging")
+
+
+def test_a_charger_that_fails_to_close_is_in_contact_with_nobody():
+    # Phase 4 "Fail by 1 or 2: Charging infantry columns form line 2” from target ... Others
+    # stand in place": the charge never reaches its target, so phase 6 offers no melee with it
+    column = unit("a1", "infantry", "infantry_column", states={"charging": 1}, _charge_target="d1")
+    target = unit("d1", "infantry", "infantry_line", side=DEFENDER)
+    req = request("morale", column, phase=4, ticked={"infantry_charging"}, others=(target,))
+    units = after(req, resolve(req, [5]))
+    assert units["a1"].has("held_off") and not units["a1"].has("charging")
+    contacts = still_in_contact(RESOLVER, [Contact("a1", "d1")], units)
+    assert contacts == []
+    melee = Request("melee", units["a1"], units["d1"], units=units, phase="phase_6", contacts=tuple(contacts))
+    with pytest.raises(RulesError, match="is not in contact with"):
+        check_request(RESOLVER, melee)
+    # nor does a Guard column that failed to close press on in phase 5: only one the Austrians' stand held off
+    guard = unit("a2", "infantry", "infantry_column", quality="elite", guard=True, states={"charging": 1},
+                 _charge_target="d1")
+    req = request("morale", guard, phase=4, ticked={"infantry_charging"}, others=(target,))
+    held = after(req, resolve(req, [6]))  # Elite 6 or less, -1 Infantry Charging: 5 or less; a 6 fails by 1
+    assert held["a2"].has("held_off") and held["a2"].attr("_charge_target") is None
+    with pytest.raises(RulesError, match="was not placed 2” away"):
+        prepare(request("guard_presses", held["a2"], held["d1"], phase=5))
 
 
 def test_stand_for_melee():
@@ -498,6 +535,17 @@ def test_skirmishers_evade():
         prepare(request("skirmishers_evade", skirmishers, phase=8))
 
 
+def test_skirmishers_that_evaded_owe_no_test_to_stand():
+    # they moved 2d6” away from the charge: phase 5 does not wait for them to stand against it
+    hussars = unit("a1", "cavalry", "hussars", size=8, states={"charging": 1, "charge_marker": None}, _charge_target="d1")
+    skirmishers = unit("d1", "infantry", "skirmishers", side=DEFENDER, size=6)
+    units = {"a1": hussars, "d1": skirmishers}
+    assert RESOLVER.unfinished("phase_5", units) == ["D1 checks morale to stand against A1"]
+    req = request("skirmishers_evade", skirmishers, phase=3, others=(hussars,))
+    units = after(req, resolve(req, [2, 3]))
+    assert RESOLVER.unfinished("phase_5", units) == [] and units["a1"].has("charge_marker")
+
+
 # ---------------------------------------------------------------------------
 # Phases 6 and 11: melee
 # ---------------------------------------------------------------------------
@@ -612,9 +660,28 @@ def test_plain_rolls():
     assert not after(req, outcome)["a1"].has("d6_casualties")
     with pytest.raises(RulesError, match="owes no d6 casualties"):
         prepare(request("cannot_form_line", unit("a2", "infantry", "infantry_line"), phase=7))
-    assert resolve(request("loser_retires", line, phase=12), [3]).text == "retires 3”; the winner follows up"
+    loser = unit("a3", "infantry", "infantry_line", states={"retires": None})
+    retired = request("loser_retires", loser, phase=12)
+    outcome = resolve(retired, [3])
+    assert outcome.text == "retires 3”; the winner follows up" and not after(retired, outcome)["a3"].has("retires")
     with pytest.raises(RulesError, match="is rolled in phases 7, 12"):
-        prepare(request("loser_retires", line, phase=3))
+        prepare(request("loser_retires", loser, phase=3))
+
+
+def test_only_the_loser_that_failed_in_line_retires():
+    # Phase 7, Fail by 1 or 2: "If already in line, loser retires d6” and the winner follows
+    # up": the d6” is owed by that result; a unit that did not lose (or formed line) has none
+    with pytest.raises(RulesError, match="owes no d6 inches: only the loser of a melee"):
+        prepare(request("loser_retires", unit("a1", "infantry", "infantry_line"), phase=7))
+    line = unit("a2", "infantry", "infantry_line", states={"lost_melee": 1, "in_melee": None})
+    req = request("morale", line, phase=7)
+    outcome = resolve(req, [6])  # Veteran 5 or less: a 6 fails by 1
+    a2 = after(req, outcome)["a2"]
+    assert a2.has("retires") and "retires d6”: roll it" in outcome.text
+    assert RESOLVER.unfinished("phase_7", {"a2": a2}) == ["A2 retires d6” (Loser retires d6”)"]
+    column = unit("a3", "infantry", "infantry_column", states={"lost_melee": 1, "in_melee": None})
+    formed = request("morale", column, phase=7)
+    assert not after(formed, resolve(formed, [6]))["a3"].has("retires")  # it forms line 2” back instead
 
 
 def test_the_defender_may_play_the_french():

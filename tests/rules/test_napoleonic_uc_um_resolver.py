@@ -171,7 +171,7 @@ def test_an_excluded_factor_is_refused_with_its_reason():
     assert ticks["target_column"].checked and ticks["target_square"].excluded
     with pytest.raises(RulesError) as caught:
         req("fire", a, d, {"target_square"})
-    assert str(caught.value) == "-1 Carré (Target in square): UC d1 is infantry, attack_column: change the unit to tick it"
+    assert str(caught.value) == "-1 Carré (Target in square): UC d1 is infantry, attack column: change the unit to tick it"
 
 
 def test_fire_is_done_in_its_phase_by_the_side_whose_bound_it_is():

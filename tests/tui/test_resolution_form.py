@@ -128,7 +128,10 @@ async def test_kallistra_small_arms_at_skirmishers(campaign_file, make_app):
     async with app.run_test(size=(80, 24)) as pilot:
         modal = await form(pilot, "a1", "small_arms_fire")
         modal.numbers["range"].value = "1"
-        await pilot.pause()
+        for _ in range(50):  # the form shows the new range once the Input's change is handled
+            await pilot.pause()
+            if needs(modal) == "Needs: 5+":
+                break
         assert needs(modal) == "Needs: 5+"
         assert (await retarget(pilot, modal, "d2")).startswith("Needs: 7+ (5+, +2 skirmishing")
         assert (await retarget(pilot, modal, "d1")) == "Needs: 5+"

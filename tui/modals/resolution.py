@@ -91,7 +91,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
     ResolutionScreen Input, ResolutionScreen Select { width: 1fr; }
     ResolutionScreen Horizontal.tick { height: auto; }
     ResolutionScreen Horizontal.tick TickBox { width: 5; }
-    ResolutionScreen Horizontal.number .tick-text { width: 1fr; }
+    ResolutionScreen Horizontal.number .tick-text { width: 1fr; padding-right: 1; }  /* "allotted by 0", not "by0" */
     ResolutionScreen Horizontal.number Input { width: 8; }
     ResolutionScreen Horizontal.tick .tick-text { width: 1fr; }
     ResolutionScreen #error { color: $error; height: auto; }

@@ -12,7 +12,7 @@ from textual.widgets import Static
 from campaigns import battles
 from campaigns.errors import CampaignError
 from campaigns.tabletop import PLAYING
-from campaigns.words import column
+from campaigns.words import column, heading
 from rules.allemagne1813.battle import MORALE, UMPIRE_RESULT
 from rules.errors import RulesError
 from tui.modals.confirm import ConfirmScreen
@@ -301,7 +301,7 @@ class FightScreen(CampaignScreen):
             return
         conversion = converted[0]
         fields = [("sp_per_unit", f"SP per {conversion.label}", str(conversion.sp_per_unit), None)]
-        fields += [(arm, f"{conversion.size_label.title()} ({arm})", str(size), None) for arm, size in conversion.size.items()]
+        fields += [(arm, f"{heading(conversion.size_label)} ({arm})", str(size), None) for arm, size in conversion.size.items()]
         self.app.push_screen(
             FormScreen(f"Conversion to {fight.resolver}, this battle", fields,
                        check=lambda v: battles.edit_conversion(self.session, self.battle_id, v)),

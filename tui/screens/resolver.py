@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Static
 
 from campaigns import tabletop
 from campaigns.errors import CampaignError
+from campaigns.words import heading
 from rules.options import load_options
 from rules.resolver import ATTACKER, DEFENDER
 from tui.modals.confirm import ConfirmScreen
@@ -184,8 +185,8 @@ class ResolverScreen(CampaignScreen):
         grid.clear(columns=True)
         units = [u for side in (ATTACKER, DEFENDER) for u in table.side_units(side, present=False)]
         rows = [(u.id, u.name, f"{u.size}/{u.start}", unit_marks(table, u)) for u in units]
-        widths = column_widths(rows, self.app.size.width - CHECKLIST_WIDTH, table.resolver.size_label.title())
-        for label, width in zip(("Id", "Unit", table.resolver.size_label.title(), "State"), widths, strict=True):
+        widths = column_widths(rows, self.app.size.width - CHECKLIST_WIDTH, heading(table.resolver.size_label))
+        for label, width in zip(("Id", "Unit", heading(table.resolver.size_label), "State"), widths, strict=True):
             grid.add_column(label, width=width)
         for unit_id, name, size, marks in rows:
             # the states are whole words, wrapped in their column (Broken, Routing: never "holds th")
@@ -222,7 +223,9 @@ class ResolverScreen(CampaignScreen):
             attrs = ", ".join(f"{a.label} {a.label_of(u.attrs.get(a.id)) if a.kind == 'choice' else u.attrs.get(a.id)}"
                               for a in table.resolver.attributes if u.attrs.get(a.id) not in (None, False, 0, "-", ""))
             lines.append(f"{u.id} {u.name} ({u.side}, {u.arm}): {attrs}")
-        for entry in table.log[-(LOG_LINES if lines else LOG_LINES + 1):]:
+        # newest first: the box is 5 lines and the unit's line wraps, so the resolution just
+        # taken stays in sight (oldest first, it fell below the edge at 80 columns)
+        for entry in reversed(table.log[-(LOG_LINES if lines else LOG_LINES + 1):]):
             actor = table.units.get(entry["actor"])
             dice = tabletop.dice_text(entry)
             back = " [taken back]" if entry.get("taken_back") else ""
@@ -281,10 +284,10 @@ class ResolverScreen(CampaignScreen):
         fields: list[tuple[str, str, str, Any]] = [("name", "Name", unit.name if unit else "", None)]
         if unit is None:
             fields += [("side", "Side", ATTACKER, [ATTACKER, DEFENDER]), ("arm", "Arm", r.arms[0], list(r.arms))]
-            fields.append(("size", r.size_label.title(), "4", None))
+            fields.append(("size", heading(r.size_label), "4", None))
         else:
-            fields += [("size", f"{r.size_label.title()} now", str(unit.size), None),
-                       ("start", f"{r.size_label.title()} at start", str(unit.start), None)]
+            fields += [("size", f"{heading(r.size_label)} now", str(unit.size), None),
+                       ("start", f"{heading(r.size_label)} at start", str(unit.start), None)]
         for a in r.attributes:
             value = unit.attrs.get(a.id, a.default) if unit else a.default
             if a.kind == "choice":

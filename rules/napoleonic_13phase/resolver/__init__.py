@@ -55,6 +55,7 @@ from rules.napoleonic_13phase.resolver.units import (
     CASUALTIES,
     D6_CASUALTIES,
     HELD_OFF,
+    RETIRES,
     STATES,
     SUPPORT,
 )
@@ -125,9 +126,12 @@ RESOLVER = Resolver(
         Action("melee", "Fight a melee", ENEMY, melee.melee_prepare, melee.melee_resolve, numbers=melee.melee_numbers,
                ticks=melee.melee_ticks, help="The actor is the unit that charged (either unit of a melee that goes on)",
                reach=CONTACT, why="Charging cavalry make a full move, fighting every unit contacted"),
-        Action("loser_retires", "Loser retires d6”", NO_TARGET, *checklist.plain("loser_retires"), contact=ENDS),
+        Action("loser_retires", "Loser retires d6”", NO_TARGET,
+               *checklist.plain("loser_retires", RETIRES, "only the loser of a melee that failed its test in line retires"),
+               contact=ENDS),
         Action("cannot_form_line", "d6 casualties (unable to form line)", NO_TARGET,
-               *checklist.plain("cannot_form_line", owed=D6_CASUALTIES)),
+               *checklist.plain("cannot_form_line", D6_CASUALTIES, "a failed morale test that makes it form line when "
+                                "it cannot gives them (tick it on the test)")),
     ),
     alternating=False,
     turn_label="turn",

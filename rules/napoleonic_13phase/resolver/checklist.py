@@ -23,6 +23,7 @@ from rules.napoleonic_13phase.resolver.units import (
     IN_MELEE,
     LOST_MELEE,
     RECALL_FAILED,
+    RETIRES,
     TARGET,
     casualty_words,
     inches,
@@ -107,6 +108,7 @@ def unfinished(phase_id: str, units: Mapping[str, Unit]) -> list[str]:
                 out.append(f"{target.name} checks morale to stand against {u.name}")
     if number in (7, 12):
         out += [f"{u.name} lost a melee and checks morale" for u in present if u.has(LOST_MELEE)]
+        out += [f"{u.name} retires d6” (Loser retires d6”)" for u in present if u.has(RETIRES)]
     if number in card().rolls["cannot_form_line"].phases:
         out += [f"{u.name} takes d6 casualties (unable to form line)" for u in present if u.has(D6_CASUALTIES)]
     if number == 13:
@@ -119,16 +121,16 @@ def unfinished(phase_id: str, units: Mapping[str, Unit]) -> list[str]:
 # -- the card's plain rolls ------------------------------------------------------------------
 
 
-def plain(roll_id: str, owed: str | None = None):
-    """prepare and resolve of a plain roll; `owed`: the state a result left that calls for it."""
+def plain(roll_id: str, owed: str | None = None, why: str = ""):
+    """prepare and resolve of a plain roll; `owed`: the state a result left that calls for it,
+    `why`: the result that gives it, for the refusal."""
 
     def prepare(request: Request) -> Prepared:
         roll = card_roll(roll_id).roll_of
         if phase_number(request) not in roll.phases:
             raise RulesError(f"{roll.printed} is rolled in phases {', '.join(map(str, roll.phases))}")
         if owed and not request.actor.has(owed):
-            raise RulesError(f"{request.actor.name} owes no {roll.dice.removeprefix('1')} {roll.counts}: "
-                             "a failed morale test that makes it form line when it cannot gives them (tick it on the test)")
+            raise RulesError(f"{request.actor.name} owes no {roll.dice.removeprefix('1')} {roll.counts}: {why}")
         casualties = roll.counts == "casualties"
         shown = odds(card_roll(roll_id).odds) if casualties else inches(card_roll(roll_id).odds)
         return Prepared(roll.printed, roll.dice + ("" if casualties else "”"), roll.dice,
@@ -140,6 +142,7 @@ def plain(roll_id: str, owed: str | None = None):
         if card_roll(roll_id).roll_of.counts == "casualties":
             clear = (owed,) if owed else ()
             return Outcome(f"takes {casualty_words(record.result)}", (Effect(request.actor.id, lost=record.result, clear=clear),))
-        return Outcome(f"retires {record.result}”; the winner follows up")
+        clear = (owed,) if owed else ()
+        return Outcome(f"retires {record.result}”; the winner follows up", (Effect(request.actor.id, clear=clear),))
 
     return prepare, resolve

@@ -19,10 +19,13 @@ from rules.napoleonic_13phase.resolver.units import (
     CONTACT,
     D6_CASUALTIES,
     HALTED,
+    HELD_OFF,
     IN_MELEE,
     LOST_MELEE,
     OPPONENT,
     RECALL_FAILED,
+    RETIRES,
+    TARGET,
     ends_melee,
     kind,
     options,
@@ -101,7 +104,16 @@ def rolled(check: Check, request: Request, record: DiceRecord | None) -> tuple[m
     assert record is not None
     done = check(request)
     outcome = done.outcome(record.result)
-    return done, outcome, f"{done.label(outcome)}: {done.text(outcome)}"
+    return done, outcome, f"{done.label(outcome)}: {for_side(done.text(outcome), done.phase.number, side_of(request))}"
+
+
+def for_side(text: str, number: int, side: str) -> str:
+    """The card's result as a unit of `side` reads it: the sentences printed for the other
+    nation's own troops only (rules.toml [morale] side_only) are left out."""
+    for part in card().morale.side_only:
+        if part.phase == number and part.nation != side:
+            text = " ".join(text.replace(part.printed, "").split())
+    return text
 
 
 # -- phases 2, 4, 7, 9 and 12 ---------------------------------------------------------------
@@ -154,15 +166,24 @@ def morale_resolve(request: Request, record: DiceRecord | None) -> Outcome:
     number = check.phase.number
     add: dict[str, int | None] = {}
     clear: list[str] = list(tested)
-    form: dict[str, str] = {}
+    form: dict[str, str | None] = {}
     if outcome == morales.PASS:
         if number in (4, 9) and kind(actor).formation == "column" and actor.has(CHARGING):
             add[CLOSING] = 1
         return Outcome(words, (Effect(actor.id, add=add, clear=tuple(clear)),))
     if number == 2:
         add[HALTED] = 1
-    if number in (4, 9) and actor.has(CHARGING) and _forms_line(request, number):
+    if number in (4, 9) and actor.has(CHARGING):
+        # "Charging infantry columns form line 2” from target ... Others stand in place": a
+        # charger that fails to close does not reach its target, so it is in contact with
+        # nobody (held off: the melee of phase 6 or 11 no longer offers it)
         clear.append(CHARGING)
+        add[HELD_OFF] = 1
+        form[TARGET] = None  # no target's test to stand: a Guard held off here does not press on
+    if number in (7, 12) and kind(actor).arm == "infantry" and not _forms_line(request, number):
+        # "If already in line, loser retires d6” and the winner follows up": owed, and only then
+        add[RETIRES] = None
+        words += f" {actor.name} retires d6”: roll it (Loser retires d6”)."
     if _forms_line(request, number):
         if "unable_to_form_line" not in request.ticked:
             form["unit_type"] = "infantry_line"

@@ -258,4 +258,8 @@ def evade_prepare(request: Request) -> Prepared:
 def evade_resolve(request: Request, record: DiceRecord | None) -> Outcome:
     _evade(request)
     assert record is not None
-    return Outcome(f"moves {record.result}” away from the charge. Destroyed if contacted.")
+    # out of the charge's way: the chargers no longer have it as their target, so it owes
+    # no test to stand (the umpire rules a contact, j, if the charge catches it after all)
+    chargers = [Effect(u.id, set={TARGET: None}) for u in request.units.values()
+                if u.side != request.actor.side and u.attr(TARGET) == request.actor.id]
+    return Outcome(f"moves {record.result}” away from the charge. Destroyed if contacted.", tuple(chargers))

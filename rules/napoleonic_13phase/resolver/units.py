@@ -22,6 +22,7 @@ CASUALTIES, CHARGING, CLOSING, HELD_OFF = "casualties", "charging", "closing", "
 CONTACT, IN_MELEE, LOST_MELEE = "contact", "in_melee", "lost_melee"
 HALTED, CHARGE_MARKER, RECALL_FAILED = "halted", "charge_marker", "recall_failed"
 FIRED, FIREFIGHT, D6_CASUALTIES = "fired", "firefight", "d6_casualties"
+RETIRES = "retires"  # lost a melee, failed its test by 1 or 2 in line: 'loser retires d6”'
 # hidden attributes: whom a unit charges, fights or supports, and the battery's last shot
 TARGET, OPPONENT, LAST_SHOT = "_charge_target", "_opponent", "_last_shot"
 SUPPORTED_BY, FIREFIGHT_WITH = "_supported_by", "_firefight_with"
@@ -46,6 +47,7 @@ STATES = (
     State(FIRED, "fired (phase 1)", f"this turn: the unit {BEHIND}” behind its target may be hit"),
     State(FIREFIGHT, "locked in a firefight", f"while the opposing lines stay within {FIREFIGHT_RANGE}”: it cannot move, charge or change formation"),
     State(D6_CASUALTIES, "takes d6 casualties", "until it rolls them: it could not form line when required"),
+    State(RETIRES, "retires d6”", "until it rolls the d6”: it lost a melee and failed its test in line"),
 )
 
 

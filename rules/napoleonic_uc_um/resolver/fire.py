@@ -55,7 +55,8 @@ _FROM_TARGET = ("target_deployed_artillery", "target_irregular_light_horse", "ta
 
 def stored_reason(target: Unit) -> str:
     """Why a factor that follows from the target's stored arm and formation cannot be ticked."""
-    return (f"{target.name} is {target.arm}, {target.attr('formation')}"
+    formation = str(target.attr("formation")).replace("_", " ")  # words, not the stored id ('attack_column')
+    return (f"{target.name} is {target.arm}, {formation}"
             f"{', disordered' if target.has(DISORDERED) else ''}: change the unit to tick it")
 
 

@@ -25,13 +25,53 @@ if TYPE_CHECKING:
     from textual.geometry import Size
     from textual.screen import Screen
 
-# The private names used below, by owner: the test checks each exists.
+# The private names used below, by owner: problems() checks each exists.
 USED = {
     "App": ("_load_screen_css", "_register", "_handle_exception", "_notifications", "_driver", "_background_screens",
             "_exception", "_exception_event", "_return_code", "_close_messages_no_wait"),
     "Screen": ("_update_auto_focus", "_refresh_layout", "_layout_required", "_compositor", "_on_timer_update"),
     "Compositor": ("render_update",),
 }
+# The parameters each method is called with, first ones first.
+PARAMETERS = {
+    ("App", "_load_screen_css"): ("self", "screen"),
+    ("App", "_register"): ("self", "parent", "*widgets"),
+    ("App", "_handle_exception"): ("self", "error"),
+    ("App", "_close_messages_no_wait"): ("self",),
+    ("Screen", "_refresh_layout"): ("self", "size"),
+    ("Screen", "_update_auto_focus"): ("self",),
+    ("Screen", "_on_timer_update"): ("self",),
+    ("Compositor", "render_update"): ("self", "full", "screen_stack"),
+}
+
+
+def problems() -> list[str]:
+    """What a Textual upgrade changed of the private names used here, one line each;
+    empty while every one is where it was with the parameters passed
+    (tests/tui/test_textual_private.py; the behaviour is tested there too)."""
+    import inspect
+    import re
+
+    from textual._compositor import Compositor
+    from textual.screen import Screen
+
+    owners = {"App": App, "Screen": Screen, "Compositor": Compositor}
+    found = []
+    for owner, names in USED.items():
+        cls = owners[owner]
+        source = "".join(inspect.getsource(c) for c in cls.__mro__ if c.__module__.startswith("textual"))
+        for name in names:  # a method or class attribute, or an attribute each instance is given
+            if not hasattr(cls, name) and not re.search(rf"self\.{name}\b", source):
+                found.append(f"{owner}.{name} is gone")
+    for (owner, name), expected in PARAMETERS.items():
+        method = getattr(owners[owner], name, None)
+        if method is None:
+            continue
+        given = [("*" if p.kind is inspect.Parameter.VAR_POSITIONAL else "") + p.name
+                 for p in inspect.signature(method).parameters.values()]
+        if tuple(given[: len(expected)]) != expected:
+            found.append(f"{owner}.{name} takes ({', '.join(given)}), not ({', '.join(expected)}, ...)")
+    return found
 
 # -- screens built before they are shown (tui.app.AdjutantApp.prepare_screens) ----------
 #

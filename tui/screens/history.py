@@ -15,10 +15,10 @@ from tui.widgets.kept import KeptTable
 
 Query = tuple[str, bool, int | None]  # (filter text, dice only, older than this id)
 # Events read at a time: a screenful (the terminal's height in lines, at least PAGE).
-# A DataTable measures every cell of the rows it is given and draws them again after
-# each answer, so at every keystroke a page of 200 cost more than the search, and one
-# of 50 at 80x24 (17 lines shown) still twice what the lines shown cost. The next
-# page is read as the cursor reaches the last line.
+# A DataTable measures every cell of the rows it is given, so at every keystroke a
+# page of 200 cost more than the search; a page as long as the screen is all that is
+# seen (about 17 lines at 80x24), and the next page is read as the cursor reaches the
+# last line.
 PAGE = 20
 
 

@@ -39,8 +39,8 @@ class StatusLine(Static):
             parts.pop()
         line = " | ".join(parts)
         if line != self._shown:
-            # One line, as wide as the screen whatever it says: no layout of the screen
-            # is needed (after each action, that layout cost more than the action).
+            # One line, as wide as the screen whatever it says: no layout of the whole
+            # screen is needed for it, as a Static's update would do after each action.
             self._shown = line
             self.update(line, layout=False)
 

@@ -12,12 +12,15 @@ from textual.binding import Binding
 from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.css.query import NoMatches
-from textual.widget import AwaitMount
 
 from campaigns.text import one_line
 
 from tui.commands import ACTIONS, SCREENS, Command, browser_safe
 from tui.keys import KeyGate
+from tui.textual_private import (
+    CatchesUnhandledErrors, draw_offscreen, draw_soon, lay_out_offscreen, mount_offscreen, settle_offscreen,
+    stop_at_once, textual_handles,
+)
 
 # The screens built and filled in the background once the first screen is shown,
 # slowest first, so that even the first visit to one only redraws it.
@@ -25,12 +28,28 @@ PREPARED = ("oob", "history", "weather", "command", "turn")
 
 log = logging.getLogger("adjutant.app")
 
+# Python runs its collector's youngest generation after every 700 new objects, and
+# every tenth of those runs reach the older ones. Building and filling the screens of
+# a big campaign makes hundreds of thousands of objects that are not garbage (widgets,
+# styles, rows, the campaign's units): on 50,000 units, preparing the screens after
+# start-up took a median 1.23 s collecting every 20,000 objects against 1.61 s every
+# 700 (4 alternated runs each, a loaded 2-core machine). What start-up made is frozen
+# out of later collections (tui.launch), and again what the prepared screens made.
+# Cycles still go, a little later.
+YOUNG_OBJECTS_PER_COLLECTION = 20_000
+
+
+def calm_collector() -> None:
+    """Freeze what exists now out of later collections, and collect less often."""
+    gc.freeze()
+    gc.set_threshold(YOUNG_OBJECTS_PER_COLLECTION, *gc.get_threshold()[1:])
+
 
 def _binding(command: Command) -> Binding:
     return Binding(browser_safe(command.key), command.action, command.name, id=command.id, tooltip=command.help)
 
 
-class AdjutantApp(KeyGate):
+class AdjutantApp(KeyGate, CatchesUnhandledErrors):
     TITLE = "Adjutant"
     CSS_PATH = "app.tcss"
     BINDINGS = [_binding(c) for c in SCREENS + ACTIONS]
@@ -47,6 +66,7 @@ class AdjutantApp(KeyGate):
         self.start = start
         self.present = None  # the campaign itself, kept open while a view of its past is shown
         self.failure: str | None = None  # the one line the app ended with, after an error
+        self.screens_prepared = False  # every screen of PREPARED built, filled and drawn off screen
         from tui.widgets.inert import InertText
 
         self._inert = InertText()
@@ -98,6 +118,7 @@ class AdjutantApp(KeyGate):
             return
         name = next((n for n in PREPARED if not self.is_screen_installed(n)), None)
         if name is None:
+            self.screens_prepared = True
             # What the screens show lives as long as the app: out of the
             # collector's sight, a full collection (100 ms and more with a big
             # campaign open) no longer lands in the middle of a keystroke.
@@ -111,12 +132,13 @@ class AdjutantApp(KeyGate):
         # What switch_screen does to show a screen the first time, less showing
         # it: its CSS read, the screen composed and mounted, then filled, focused
         # and laid out at the app's size as if it had been shown and left. These
-        # are Textual's own private steps (textual is pinned exactly);
+        # are Textual's own private steps (tui/textual_private.py);
         # tests/tui/test_prepared_screens.py checks such a screen shows the same.
         from campaigns.errors import CampaignError
 
-        self._load_screen_css(screen)
-        await AwaitMount(screen, self._register(self, screen))
+        await mount_offscreen(self, screen)
+        if not self.is_running or not screen.is_attached:
+            return  # the app closed meanwhile
         if self.session is not None and not screen.is_current and self.is_screen_installed(screen):
             try:
                 screen.show_campaign()  # type: ignore[attr-defined]
@@ -126,11 +148,10 @@ class AdjutantApp(KeyGate):
                 self.call_after_refresh(self.prepare_screens)
                 return
             except NoMatches:
-                if self._closing or self._closed or not screen.is_attached:  # the app is closing around this screen
+                if not self.is_running or not screen.is_attached:  # the app is closing around this screen
                     return
                 raise
-            screen._update_auto_focus()
-            screen._refresh_layout(self.size)
+            lay_out_offscreen(screen, self.size)
             self.call_after_refresh(self._settle, screen)
         else:
             self.call_after_refresh(self.prepare_screens)
@@ -141,13 +162,10 @@ class AdjutantApp(KeyGate):
         # again; then drawn once where nobody sees it. Each widget keeps what it
         # drew, and showing the screen draws it from that, with no layout to do.
         if screen.is_running and not screen.is_current:
-            if screen._layout_required and passes:
-                screen.update_node_styles(animate=False)
-                screen._refresh_layout(self.size)
-                screen._layout_required = False  # what _on_timer_update does after a layout
+            if passes and settle_offscreen(screen, self.size):
                 self.call_after_refresh(self._settle, screen, passes - 1)
                 return
-            screen._compositor.render_update(full=True)
+            draw_offscreen(screen)
         self.call_after_refresh(self.prepare_screens)
 
     async def action_show(self, name: str) -> None:
@@ -166,7 +184,7 @@ class AdjutantApp(KeyGate):
         await self.switch_screen(name)
         # Drawn as soon as it has handled its messages (ScreenResume first), not
         # at the next tick of its refresh timer, up to a frame later.
-        self.screen.call_later(self.screen._on_timer_update)
+        draw_soon(self.screen)
 
     async def show_and_run(self, name: str, action: str) -> None:
         """Open a screen and start one of its actions, as its key would there (the palette)."""
@@ -257,9 +275,7 @@ class AdjutantApp(KeyGate):
     def _show_session(self, session) -> None:
         self.session = session
         # The kept screens show the campaign that was open: build them anew.
-        for name in list(self._installed_screens):
-            if self.screen is not self._installed_screens[name]:
-                self.uninstall_screen(name)
+        self._forget_screens()
         if not self.is_screen_installed("overview"):
             self.install_screen(self.screen_factory("overview"), "overview")
         self.switch_screen("overview")
@@ -345,9 +361,7 @@ class AdjutantApp(KeyGate):
         """Show another session from a fresh overview; every kept screen of the one before is forgotten."""
         self.session = session
         await self.switch_screen(self.screen_factory("overview"))
-        for name in list(self._installed_screens):
-            if self.screen is not self._installed_screens[name]:
-                self.uninstall_screen(name)
+        self._forget_screens()
         self.call_after_refresh(self.prepare_screens)
 
     def open_battle(self, battle_id: int) -> None:
@@ -392,25 +406,30 @@ class AdjutantApp(KeyGate):
         if self.present is not None:
             self.present.close()
 
-    def _handle_exception(self, error: Exception) -> None:
+    def _forget_screens(self) -> None:
+        """Uninstall every kept screen but the one shown."""
+        from tui.screens.registry import screen_names
+
+        self.screens_prepared = False
+        for name in screen_names():
+            if self.is_screen_installed(name) and self.get_screen(name) is not self.screen:
+                self.uninstall_screen(name)
+
+    def unhandled_error(self, error: Exception) -> None:
         # An error no screen handled (a screen that cannot be built from what the file
         # holds, a worker that failed): one sentence on stderr and exit code 2, as every
         # command, instead of Textual's traceback. ADJUTANT_DEBUG=1 shows the traceback.
         log.error("unhandled error", exc_info=error)  # the traceback, for the bug report
         if self.settings.debug:
-            super()._handle_exception(error)
+            textual_handles(self, error)
             return
         from textual.worker import WorkerFailed
 
-        if self._exception is None:  # as Textual does, so that Pilot hands it on to tests
-            self._exception = error
-            self._exception_event.set()
         if self.failure is not None:  # the first error is the one to tell
             return
         cause = error.error if isinstance(error, WorkerFailed) else error
-        self._return_code = 2
         self.failure = f"adjutant: {failure_sentence(cause, self.session)}"  # printed by tui.launch
-        self._close_messages_no_wait()
+        stop_at_once(self, error, 2)
 
 
 def failure_sentence(error: BaseException | None, session: object = None) -> str:

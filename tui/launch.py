@@ -61,10 +61,10 @@ def _run(target: str | None, settings) -> int:
             log.info("refused: %s", exc)
             print(f"adjutant: {exc}", file=sys.stderr)
             return 2
-    from tui.app import AdjutantApp
+    from tui.app import AdjutantApp, calm_collector
 
     app = AdjutantApp(session, settings=settings)
-    gc.freeze()
+    calm_collector()
     gc.enable()
     app.run()
     if app.failure:  # after the terminal is restored, as one line (Rich would wrap it)

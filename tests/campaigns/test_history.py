@@ -59,3 +59,18 @@ def test_the_log_keeps_an_undone_roll_with_its_marks_on_sqlite_and_postgresql(ca
     assert lines[weather_line].endswith("[undone #3, redone #4]")
     assert any(line.strip().startswith("turn 1: weather (none) -> ") for line in lines[weather_line:])
     assert lines[-2].split()[3:5] == ["undo", "#2"] and lines[-1].split()[3:5] == ["redo", "#2"]
+
+
+def test_the_marks_read_once_follow_each_undo_and_redo(tmp_path):
+    # The marks are kept between reads (a scan of every event): an undo or a redo shows at once.
+    session = CampaignSession.new("spring1813", tmp_path / "m.campaign", seed=3)
+    unit = oob.side_units(oob.tree(session)[0])[1]
+    oob.set_unit_flags(session, unit.id, fatigued=True)
+    assert not any("[undone" in e.text for e in history.entries(session))  # read, and kept
+    session.undo()
+    texts = [e.text for e in history.entries(session)]
+    assert any(t.endswith("[undone #3]") for t in texts), texts
+    session.redo()
+    texts = [e.text for e in history.entries(session)]
+    assert any(t.endswith("[undone #3, redone #4]") for t in texts), texts
+    session.close()

@@ -27,7 +27,7 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     """Run `async def` tests in an event loop of their own (no asyncio plugin needed)."""
     if not inspect.iscoroutinefunction(pyfuncitem.obj):
         return None
-    arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+    arguments = {name: pyfuncitem.funcargs[name] for name in inspect.signature(pyfuncitem.obj).parameters}
     asyncio.run(pyfuncitem.obj(**arguments))
     return True
 

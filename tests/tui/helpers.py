@@ -13,13 +13,15 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from models import CampaignStore, open_campaign
+from tui.textual_private import driver as keyboard
+from tui.textual_private import notification_messages, screen_update
 
 
 def screen_text(app: App) -> str:
     """The terminal as plain text, modals included."""
     width, height = app.size
     console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, record=True, legacy_windows=False)
-    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    console.print(screen_update(app))
     return console.export_text()
 
 
@@ -54,7 +56,7 @@ def notices(app: App) -> list[str]:
     """The notices raised so far and not yet expired, oldest first.
 
     run_test() keeps toasts off the screen, so tests read them here."""
-    return [n.message for n in app._notifications]
+    return notification_messages(app)
 
 
 async def wait_for_notice(pilot: Pilot, text: str, *, tries: int = 50) -> str:
@@ -87,7 +89,7 @@ async def burst(pilot: Pilot, *keys: str, tries: int = 200) -> None:
     pause between them for the app to catch up. Then wait until it has."""
     from textual import events
 
-    driver = pilot.app._driver
+    driver = keyboard(pilot.app)
     for name in keys:
         char = name if len(name) == 1 else {"space": " "}.get(name)
         event = events.Key(name, char)

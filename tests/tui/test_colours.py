@@ -11,6 +11,7 @@ from rich.segment import Segment
 from tests.tui.helpers import wait_for
 from tui.commands import SCREENS
 from tui.screens.registry import screen_class
+from tui.textual_private import screen_update
 
 
 def rendered(app, color_system: str) -> tuple[list[Segment], str]:
@@ -19,7 +20,7 @@ def rendered(app, color_system: str) -> tuple[list[Segment], str]:
         width=app.size.width, height=app.size.height, file=io.StringIO(), force_terminal=True,
         color_system=color_system, legacy_windows=False,
     )
-    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    update = screen_update(app)
     segments = list(console.render(update))
     console.print(update)
     return segments, console.file.getvalue()

@@ -117,9 +117,11 @@ async def test_older_lines_are_read_a_page_at_a_time_as_the_cursor_reaches_the_e
     session.close()
     async with make_app(campaign_file, start="history").run_test(size=(80, 24)) as pilot:
         table = pilot.app.screen.query_one("#events")
+        size = pilot.app.screen.page_size  # a screenful: 24 lines at 80x24
+        assert size == 24
         await wait_for(pilot, f"Mark {unit.name}")
         first = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
-        assert len([r for r in first if r.startswith("#")]) == PAGE  # the newest page of events only
+        assert len([r for r in first if r.startswith("#")]) == size  # the newest page of events only
         def events() -> int:  # each event is a line and a line of what it changed
             return sum(1 for i in range(table.row_count) if str(table.get_row_at(i)[0]).startswith("#"))
 
@@ -128,7 +130,7 @@ async def test_older_lines_are_read_a_page_at_a_time_as_the_cursor_reaches_the_e
             await pilot.press("ctrl+end")  # the last line
             for _ in range(50):
                 await pilot.pause()
-                if events() > (page - 1) * PAGE:
+                if events() > (page - 1) * size:
                     break
             if page == 2:
                 second_last = shown_before + (table.row_count - shown_before) - 1

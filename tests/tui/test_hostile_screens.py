@@ -22,6 +22,7 @@ from tests import hostile
 from tests.test_hostile_files import played
 from tui.app import AdjutantApp
 from tui.commands import SCREENS
+from tui.textual_private import notification_messages, screen_update
 
 # What Textual itself writes in a frame: SGR colours, cursor moves and OSC 8 links.
 TEXTUAL_SEQUENCES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\]8;[^\x1b]*\x1b\\")
@@ -35,7 +36,7 @@ def real(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def terminal_bytes(app: AdjutantApp) -> str:
-    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    update = screen_update(app)
     return update.render_segments(app.console)
 
 
@@ -127,9 +128,9 @@ async def test_a_screen_prepared_in_the_background_that_fails_is_a_notice(
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(40):
             await pilot.pause()
-            if any("history cannot be read" in str(n.message) for n in app._notifications):
+            if any("history cannot be read" in str(m) for m in notification_messages(app)):
                 break
-        assert any("history cannot be read" in str(n.message) for n in app._notifications)
+        assert any("history cannot be read" in str(m) for m in notification_messages(app))
         assert app.is_running and app.return_code is None
 
 

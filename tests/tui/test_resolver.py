@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Checkbox, DataTable, Input, Select
+from textual.widgets.select import InvalidSelectValueError
 
 from campaigns import battles, oob, tabletop, weather
 from campaigns.session import CampaignSession
@@ -90,8 +91,10 @@ async def test_a_tabletop_battle_from_hand_off_to_return(campaign_file, make_app
         # a defender cannot act in the attacker's movement phase
         await pick_unit(pilot, defender.id)
         modal = await resolve(pilot)
-        actions = [value for _, value in modal.query_one("#action", Select)._options]
-        assert "move" not in actions and "response_to_charge" in actions
+        offered = modal.query_one("#action", Select)
+        offered.value = "response_to_charge"  # an action it offers
+        with pytest.raises(InvalidSelectValueError):
+            offered.value = "move"  # one it does not
         await pilot.press("escape")
         await wait_for_screen(pilot, ResolverScreen)
 

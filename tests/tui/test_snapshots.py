@@ -51,8 +51,15 @@ def test_screen(snap_compare, make_app, played_file, name, size):
 
 async def settled(pilot) -> None:
     """Until the screen has shown what its workers read (the history, the order of battle)."""
+    from textual.worker import WorkerCancelled
+
     await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
+    for _ in range(20):
+        try:
+            await pilot.app.workers.wait_for_complete()
+            break
+        except WorkerCancelled:  # an exclusive read replaced by a newer one (the cursor moved): wait for that one
+            await pilot.pause()
     await pilot.pause()
 
 

@@ -14,6 +14,7 @@ from campaigns.session import CampaignSession
 from models import Event
 from tests.played import play
 from tests.tui.helpers import screen_text, type_text, wait_for
+from tui.textual_private import notification_messages
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
@@ -127,6 +128,6 @@ async def notified(pilot, text: str, tries: int = 50) -> None:
     """Wait for a notification holding `text` (toasts stack up, and at 80x24 one can be off screen)."""
     for _ in range(tries):
         await pilot.pause()
-        if any(text in n.message for n in pilot.app._notifications):
+        if any(text in m for m in notification_messages(pilot.app)):
             return
-    raise AssertionError(f"no notification {text!r}: {[n.message for n in pilot.app._notifications]}")
+    raise AssertionError(f"no notification {text!r}: {notification_messages(pilot.app)}")

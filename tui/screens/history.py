@@ -14,9 +14,12 @@ from tui.widgets.cells import fill
 from tui.widgets.kept import KeptTable
 
 Query = tuple[str, bool, int | None]  # (filter text, dice only, older than this id)
-# Events read at a time: a screenful or two. A DataTable measures every cell of the
-# rows it is given, so at every keystroke a page of 200 cost more than the search.
-PAGE = 50
+# Events read at a time: a screenful (the terminal's height in lines, at least PAGE).
+# A DataTable measures every cell of the rows it is given, so at every keystroke a
+# page of 200 cost more than the search; a page as long as the screen is all that is
+# seen (about 17 lines at 80x24), and the next page is read as the cursor reaches the
+# last line.
+PAGE = 20
 
 
 
@@ -43,6 +46,10 @@ class HistoryScreen(CampaignScreen):
         self._full_page = False  # whether the last page was full, so older lines may follow
         self._rows: list[history.Entry] = []  # every line shown, pages included
         self.shown_query: Query | None = None  # what the table shows the answer to
+
+    @property
+    def page_size(self) -> int:
+        return max(self.app.size.height, PAGE)
 
     def body(self) -> ComposeResult:
         yield Static("History: newest first (u undo, y redo)", classes="title", id="history-title")
@@ -73,7 +80,7 @@ class HistoryScreen(CampaignScreen):
         text, dice_only, before = query
         try:
             rows: list[history.Entry] | str = history.entries(
-                self.session, text, dice_only=dice_only, before=before, limit=PAGE
+                self.session, text, dice_only=dice_only, before=before, limit=self.page_size
             )
         except CampaignError as exc:
             rows = str(exc)
@@ -100,7 +107,7 @@ class HistoryScreen(CampaignScreen):
         if before is not None:
             table.move_cursor(row=cursor, animate=False)
         heads = [e.ref.strip() for e in rows if e.ref.strip()]  # events, or rolls when dice only (not their lines)
-        self._full_page = len(heads) >= PAGE
+        self._full_page = len(heads) >= self.page_size
         if heads:
             self._oldest = int(heads[-1].lstrip("#d"))
         title = "History: newest first (u undo, y redo)"

@@ -327,9 +327,10 @@ class OrderOfBattleScreen(CampaignScreen):
         kinds = ", ".join(f"{k} {v}" for k, v in total.by_kind.items())
         dummies = f"; {plural(total.dummies, 'dummy', 'dummies')}" if total.dummies else ""
         more = f" (the first {SHOWN} listed: open a general for his)" if total.units + total.dummies > SHOWN else ""
-        self.query_one("#totals", Static).update(
-            f"{title}: {total.strength_points} SP ({kinds}) in {plural(total.units, 'unit')}{dummies}{more}"
-        )
+        line = f"{title}: {total.strength_points} SP ({kinds}) in {plural(total.units, 'unit')}{dummies}{more}"
+        totals = self.query_one("#totals", Static)
+        if str(totals.content) != line:  # unchanged after most actions: no layout for it
+            totals.update(line)
 
     # -- what is selected ----------------------------------------------------
 

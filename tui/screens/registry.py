@@ -29,3 +29,7 @@ _SCREENS = {
 def screen_class(name: str) -> type[Screen]:
     module, _, cls = _SCREENS[name].partition(":")
     return getattr(import_module(module), cls)
+
+
+def screen_names() -> tuple[str, ...]:
+    return tuple(_SCREENS)

@@ -40,8 +40,26 @@ def fill(
     widths = [len(h) for h in headers]
     for _, cells in texts:
         widths = [max(w, c.cell_len) for w, c in zip(widths, cells)]
-    table.clear(columns=True)
-    for header, width in zip(headers, widths):
-        table.add_column(header, width=width)
+    columns = table.ordered_columns
+    if [(c.label.plain, c.width) for c in columns] != list(zip(headers, widths)):
+        table.clear(columns=True)
+        for header, width in zip(headers, widths):
+            table.add_column(header, width=width)
+    elif _same_rows(table, texts):
+        # The same rows, as after most actions: only the cells that changed are
+        # drawn again; the table keeps its lines, its cursor and its scrolling.
+        for key, cells in texts:
+            for column, cell in zip(columns, cells):
+                if table.get_cell(key, column.key) != cell:
+                    table.update_cell(key, column.key, cell)
+        return
+    else:
+        table.clear()  # the rows only: the columns stay as they are
     for key, cells in texts:
         table.add_row(*cells, key=key)
+
+
+def _same_rows(table: DataTable, texts: list[tuple[str | None, list[Text]]]) -> bool:
+    if table.row_count != len(texts) or any(key is None for key, _ in texts):
+        return False
+    return [row.key.value for row in table.ordered_rows] == [key for key, _ in texts]

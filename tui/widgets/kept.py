@@ -56,9 +56,9 @@ class _KeptLook:
 
 class KeptTable(_KeptLook, DataTable):
     def _forget_drawing(self) -> None:
-        self._clear_caches()
+        DataTable.notify_style_update(self)  # the table's own: it forgets every line drawn
 
 
 class KeptTree(_KeptLook, Tree):
     def _forget_drawing(self) -> None:
-        self._invalidate()
+        Tree.notify_style_update(self)  # the tree's own: it forgets its lines and lays them out again

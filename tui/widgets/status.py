@@ -18,6 +18,7 @@ class StatusLine(Static):
     def __init__(self) -> None:
         super().__init__(markup=False)
         self._text = ""
+        self._shown: str | None = None  # the line drawn
 
     def on_mount(self) -> None:
         self.refresh_status()
@@ -36,7 +37,12 @@ class StatusLine(Static):
         room = max(self.content_size.width, 1) if self.is_mounted and self.size.width else 10_000
         while len(parts) > 1 and len(" | ".join(parts)) > room:
             parts.pop()
-        self.update(" | ".join(parts))
+        line = " | ".join(parts)
+        if line != self._shown:
+            # One line, as wide as the screen whatever it says: no layout of the whole
+            # screen is needed for it, as a Static's update would do after each action.
+            self._shown = line
+            self.update(line, layout=False)
 
 
 class KeyLine(Static):

@@ -1,0 +1,56 @@
+"""tui.widgets.cells.fill: the same rows refilled change only the cells that changed."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.widgets import DataTable
+
+from tui.widgets.cells import fill
+
+HEADERS = ("Name", "SP")
+
+
+class _Table(App):
+    def compose(self) -> ComposeResult:
+        yield DataTable(id="t", cursor_type="row")
+
+
+def _cells(table: DataTable) -> list[list[str]]:
+    return [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+async def test_the_same_rows_are_updated_in_place_and_others_replace_them():
+    app = _Table()
+    async with app.run_test(size=(60, 12)) as pilot:
+        table = app.query_one(DataTable)
+        fill(table, HEADERS, [("a", ("Ney", 12)), ("b", ("Marmont", 10)), ("c", ("Bertrand", 9))])
+        await pilot.pause()
+        table.move_cursor(row=2)
+        rows = dict(table.rows)
+        columns = list(table.ordered_columns)
+
+        # An action changed one number: the rows, the columns and the cursor stay.
+        fill(table, HEADERS, [("a", ("Ney", 12)), ("b", ("Marmont", 11)), ("c", ("Bertrand", 9))])
+        await pilot.pause()
+        assert _cells(table) == [["Ney", "12"], ["Marmont", "11"], ["Bertrand", "9"]]
+        assert all(table.rows[key] is row for key, row in rows.items())  # the same rows, not made again
+        assert all(a is b for a, b in zip(table.ordered_columns, columns))
+        assert table.cursor_row == 2
+
+        # Other rows, the same widths: the rows are replaced, the columns kept.
+        fill(table, HEADERS, [("d", ("Augereau", 8)), ("e", ("Victor", 7))])
+        await pilot.pause()
+        assert _cells(table) == [["Augereau", "8"], ["Victor", "7"]]
+        assert all(a is b for a, b in zip(table.ordered_columns, columns)) and set(table.rows) != set(rows)
+
+        # A wider name: the columns are made again at their new widths.
+        fill(table, HEADERS, [("d", ("Macdonald, duc de Tarente", 8))])
+        await pilot.pause()
+        assert _cells(table) == [["Macdonald, duc de Tarente", "8"]]
+        assert [c.width for c in table.ordered_columns] == [len("Macdonald, duc de Tarente"), 2]
+
+        # Rows without keys (the history's lines) are never matched up: always replaced.
+        fill(table, HEADERS, [(None, ("Ney", 12))])
+        fill(table, HEADERS, [(None, ("Ney", 13))])
+        await pilot.pause()
+        assert _cells(table) == [["Ney", "13"]]

@@ -1,0 +1,156 @@
+"""Textual's private API is used in tui/textual_private.py only, and still does there
+what is relied on: a Textual upgrade that renames, reshapes or changes one fails here."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.screen import Screen
+from textual.widgets import DataTable, Static
+
+from tui import textual_private
+from tui.textual_private import (
+    CatchesUnhandledErrors, draw_offscreen, draw_soon, driver, lay_out_offscreen, mount_offscreen,
+    notification_messages, screen_update, settle_offscreen, stop_at_once,
+)
+
+from .helpers import screen_text
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _textual_private_names() -> set[str]:
+    import textual
+
+    names: set[str] = set()
+    for path in Path(textual.__file__).parent.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        names |= set(re.findall(r"\bself\.(_[a-z]\w*)", text)) | set(re.findall(r"\bdef (_[a-z]\w*)", text))
+    return names
+
+
+def test_no_private_textual_name_outside_the_one_module():
+    ours = [p for folder in ("tui", "tests") for p in (ROOT / folder).rglob("*.py")]
+    defined: set[str] = set()  # our own private names, some of which Textual happens to use too
+    for path in ours:
+        text = path.read_text(encoding="utf-8")
+        defined |= set(re.findall(r"\bdef (_[a-z]\w*)", text))
+        defined |= set(re.findall(r"\bself\.(_[a-z]\w*)\s*(?::[^=\n]*)?=[^=]", text))
+        defined |= set(re.findall(r"^\s+(_[a-z]\w*)\s*[:=]", text, re.M))
+    private = _textual_private_names() - defined
+    found = []
+    for path in ours:
+        if path.name in ("textual_private.py", Path(__file__).name):
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            found += [
+                f"{path.relative_to(ROOT)}:{number}: {name}"
+                for owner, name in re.findall(r"(\w*)\.(_[a-z]\w*)", line)
+                if name in private and owner != "os"  # os._exit
+            ]
+    assert not found, "private Textual names outside tui/textual_private.py:\n" + "\n".join(found)
+
+
+def test_every_private_name_used_is_where_it_was_with_the_same_parameters():
+    assert textual_private.problems() == []
+
+
+def test_a_name_gone_or_reshaped_in_an_upgrade_is_named(monkeypatch):
+    gone, reshaped = "_gone_in_a_new_release", "_refresh_layout"
+    monkeypatch.setitem(textual_private.USED, "Screen", (*textual_private.USED["Screen"], gone))
+    monkeypatch.setitem(textual_private.PARAMETERS, ("Screen", reshaped), ("self", "region"))
+    assert textual_private.problems() == [
+        f"Screen.{gone} is gone",
+        f"Screen.{reshaped} takes (self, size, scroll), not (self, region, ...)",
+    ]
+
+
+class _Table(Screen):
+    def compose(self) -> ComposeResult:
+        yield Static("a table built off screen")
+        table: DataTable = DataTable(id="table")
+        table.add_columns("Unit", "SP")
+        for n in range(40):
+            table.add_row(f"unit {n}", n)
+        yield table
+
+
+class _Probe(CatchesUnhandledErrors):
+    BINDINGS = [("x", "pressed('x')", ""), ("f", "fail", "")]
+    caught: list[Exception] = []
+    pressed: list[str] = []
+
+    def action_pressed(self, key: str) -> None:
+        self.pressed.append(key)
+
+    def on_mount(self) -> None:
+        self.push_screen(Screen())
+
+    def unhandled_error(self, error: Exception) -> None:
+        self.caught.append(error)
+        stop_at_once(self, error, 3)
+
+    def action_fail(self) -> None:
+        raise ValueError("broken on purpose")
+
+
+async def test_a_screen_built_off_screen_shows_without_being_built_again():
+    app = _Probe()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = _Table()
+        app.install_screen(screen, "table")
+        await mount_offscreen(app, screen)
+        assert screen.is_mounted and not screen.is_current
+        table = screen.query_one("#table", DataTable)
+        assert table.row_count == 40
+        lay_out_offscreen(screen, app.size)
+        for _ in range(4):
+            await pilot.pause()
+            if not settle_offscreen(screen, app.size):
+                break
+        laid_out = table.region
+        assert laid_out.width > 70 and laid_out.height > 10  # laid out at the app's size, not shown
+        draw_offscreen(screen)
+        assert "unit 0" not in screen_text(app)  # the screen shown is still the other one
+        mounts = len(screen.children)
+        await app.switch_screen("table")
+        draw_soon(app.screen)
+        await pilot.pause()
+        assert app.screen is screen and len(screen.children) == mounts
+        assert table.region == laid_out  # shown as it was laid out
+        assert "a table built off screen" in screen_text(app) and "unit 0" in screen_text(app)
+
+
+async def test_the_test_helpers_see_notices_screens_and_send_keys():
+    app = _Probe()
+    async with app.run_test(size=(40, 10)) as pilot:
+        app.notify("a notice")
+        await pilot.pause()
+        assert notification_messages(app) == ["a notice"]
+        assert screen_update(app) is not None
+        from textual import events
+
+        app.pressed = []
+
+        key = events.Key("x", "x")
+        key.set_sender(app)
+        driver(app).send_message(key)
+        for _ in range(10):
+            await pilot.pause()
+            if app.pressed:
+                break
+        assert app.pressed == ["x"]
+
+
+async def test_an_unhandled_error_reaches_the_app_and_ends_it_with_its_code():
+    app = _Probe()
+    app.caught = []
+    with pytest.raises(ValueError, match="broken on purpose"):  # run_test hands it on, as Textual's own handling does
+        async with app.run_test() as pilot:
+            await pilot.press("f")
+            await pilot.pause()
+    assert [str(e) for e in app.caught] == ["broken on purpose"]
+    assert app.return_code == 3

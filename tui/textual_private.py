@@ -1,0 +1,172 @@
+"""Every use of Textual's private API, in one place.
+
+Textual (pinned in pyproject.toml and constraints.txt) offers no public way to
+do what these functions do. Each one says why it is needed and what the public
+way would cost; tests/tui/test_textual_private.py checks that every name used
+here still exists with the parameters used and still does what is relied on, so
+a Textual upgrade that breaks one fails that test, by name, before anything else.
+Nothing else in tui/ or tests/ may touch a private Textual name (the same test
+greps for them).
+
+What a newer Textual may change here, and what to do then, is in the README
+("Following Textual").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App
+from textual.widget import AwaitMount
+
+if TYPE_CHECKING:
+    from textual.driver import Driver
+    from textual.geometry import Size
+    from textual.screen import Screen
+
+# The private names used below, by owner: problems() checks each exists.
+USED = {
+    "App": ("_load_screen_css", "_register", "_handle_exception", "_notifications", "_driver", "_background_screens",
+            "_exception", "_exception_event", "_return_code", "_close_messages_no_wait"),
+    "Screen": ("_update_auto_focus", "_refresh_layout", "_layout_required", "_compositor", "_on_timer_update"),
+    "Compositor": ("render_update",),
+}
+# The parameters each method is called with, first ones first.
+PARAMETERS = {
+    ("App", "_load_screen_css"): ("self", "screen"),
+    ("App", "_register"): ("self", "parent", "*widgets"),
+    ("App", "_handle_exception"): ("self", "error"),
+    ("App", "_close_messages_no_wait"): ("self",),
+    ("Screen", "_refresh_layout"): ("self", "size"),
+    ("Screen", "_update_auto_focus"): ("self",),
+    ("Screen", "_on_timer_update"): ("self",),
+    ("Compositor", "render_update"): ("self", "full", "screen_stack"),
+}
+
+
+def problems() -> list[str]:
+    """What a Textual upgrade changed of the private names used here, one line each;
+    empty while every one is where it was with the parameters passed
+    (tests/tui/test_textual_private.py; the behaviour is tested there too)."""
+    import inspect
+    import re
+
+    from textual._compositor import Compositor
+    from textual.screen import Screen
+
+    owners = {"App": App, "Screen": Screen, "Compositor": Compositor}
+    found = []
+    for owner, names in USED.items():
+        cls = owners[owner]
+        source = "".join(inspect.getsource(c) for c in cls.__mro__ if c.__module__.startswith("textual"))
+        for name in names:  # a method or class attribute, or an attribute each instance is given
+            if not hasattr(cls, name) and not re.search(rf"self\.{name}\b", source):
+                found.append(f"{owner}.{name} is gone")
+    for (owner, name), expected in PARAMETERS.items():
+        method = getattr(owners[owner], name, None)
+        if method is None:
+            continue
+        given = [("*" if p.kind is inspect.Parameter.VAR_POSITIONAL else "") + p.name
+                 for p in inspect.signature(method).parameters.values()]
+        if tuple(given[: len(expected)]) != expected:
+            found.append(f"{owner}.{name} takes ({', '.join(given)}), not ({', '.join(expected)}, ...)")
+    return found
+
+# -- screens built before they are shown (tui.app.AdjutantApp.prepare_screens) ----------
+#
+# A screen is composed, mounted, filled, laid out and drawn off screen after
+# start-up, so that its first visit only shows it. The public way (building it
+# when its key is pressed) costs 200-600 ms on a campaign of 5,000 units against
+# 25-70 ms for a prepared one (README, "Benchmarks"). switch_screen does these
+# steps itself the first time a screen is shown; here they are done without
+# showing it.
+
+
+def mount_offscreen(app: App, screen: Screen) -> Awaitable[Any]:
+    """Read the screen's CSS, then compose and mount it (and its children) without showing it."""
+    app._load_screen_css(screen)
+    return AwaitMount(screen, app._register(app, screen))
+
+
+def lay_out_offscreen(screen: Screen, size: Size) -> None:
+    """Focus what the screen would focus when shown, and lay it out at `size`."""
+    screen._update_auto_focus()
+    screen._refresh_layout(size)
+
+
+def settle_offscreen(screen: Screen, size: Size) -> bool:
+    """Style and lay out again if a widget asked for it since (a table that measured
+    its rows); True if it did, so the caller tries again a frame later."""
+    if not screen._layout_required:
+        return False
+    screen.update_node_styles(animate=False)
+    screen._refresh_layout(size)
+    screen._layout_required = False  # what the screen's own refresh does after a layout
+    return True
+
+
+def draw_offscreen(screen: Screen) -> None:
+    """Draw every widget of the screen once, where nobody sees it: each keeps its lines."""
+    screen._compositor.render_update(full=True)
+
+
+def draw_soon(screen: Screen) -> None:
+    """Draw the screen as soon as it has handled its messages, rather than at the next
+    tick of its refresh timer, up to a frame (1/60 s) later."""
+    screen.call_later(screen._on_timer_update)
+
+
+def draw_changes(screen: Screen) -> object:
+    """Draw what changed on the screen now, as its next refresh would (benchmarks)."""
+    return screen._compositor.render_update(full=False)
+
+
+# -- an error no handler caught (tui.app.AdjutantApp.unhandled_error) --------------------
+
+
+class CatchesUnhandledErrors(App):
+    """Textual prints a traceback for an error nothing handled; an app with this base
+    gets it in `unhandled_error(error)` instead (Textual has no public hook)."""
+
+    def unhandled_error(self, error: Exception) -> None:
+        textual_handles(self, error)
+
+    def _handle_exception(self, error: Exception) -> None:
+        self.unhandled_error(error)
+
+
+def textual_handles(app: App, error: Exception) -> None:
+    """Textual's own handling: the traceback, and exit code 1."""
+    App._handle_exception(app, error)
+
+
+def stop_at_once(app: App, error: Exception, return_code: int) -> None:
+    """Close the app now with `return_code`, the error kept as Textual keeps it, so that
+    run_test() raises it in tests (as Textual's own handling does)."""
+    if app._exception is None:
+        app._exception = error
+        app._exception_event.set()
+    app._return_code = return_code
+    app._close_messages_no_wait()
+
+
+# -- tests ---------------------------------------------------------------------------
+
+
+def screen_update(app: App) -> object:
+    """What the terminal shows, modals over their screens, as a Rich renderable
+    (run_test draws nothing to a terminal; export_screenshot gives SVG only)."""
+    return app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+
+
+def notification_messages(app: App) -> list[str]:
+    """The notices raised and not yet expired, oldest first (run_test shows no toasts)."""
+    return [n.message for n in app._notifications]
+
+
+def driver(app: App) -> Driver:
+    """The app's driver, to send keys as a terminal does, all at once (Pilot's press waits between keys)."""
+    driver = app._driver
+    assert driver is not None, "the app is not running"
+    return driver

@@ -413,3 +413,21 @@ def test_off_road_marches_are_a_named_option_priced_as_poor_road(session):
     across = find_route("Grossbeeren", "Mittenwalde", "clear", {**options, "off_road": "as_poor_road"})
     # 19 km straight: 2 hexes of 8 km, at the poor road's 2 MP a hex.
     assert across.places == ("Grossbeeren", "Mittenwalde") and across.mp == 4 < by_road.mp
+    assert across.off_road and not by_road.off_road
+
+
+def test_an_off_road_route_says_the_umpire_rules_on_the_rivers_on_the_way(session):
+    from campaigns import rules_options
+
+    with session.store.action("Ney and Souham to Grossbeeren") as db:
+        db.get_one(General, "ney").location = "Grossbeeren"
+        db.get_one(Unit, "iii_souham").location = "Grossbeeren"
+    road = movement.plan_move(session, "ney", "Mittenwalde")
+    assert not any("umpire rules" in line for line in road.lines())
+    rules_options.choose(session, "off_road", "as_poor_road")
+    across = movement.plan_move(session, "ney", "Mittenwalde")
+    assert "Route: Grossbeeren - Mittenwalde (Clear)" in across.lines()
+    assert any(
+        line.strip().startswith("off road (option off_road = as_poor_road)") and "the umpire rules" in line
+        for line in across.lines()
+    )

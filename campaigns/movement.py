@@ -22,7 +22,7 @@ from campaigns.routes import Route, find_route, road_distance
 from campaigns.session import CampaignSession
 from campaigns.stacks import Stack, all_stacks, army_of, stack_of
 from campaigns.words import plural
-from models import Activation, Army, Campaign, CommandPointSpend, General, Unit
+from models import Activation, Army, Campaign, CommandPointSpend, General, Nation, Unit
 from rules.allemagne1813.command import action_cost
 from rules.allemagne1813.march import MarchPrice, price_march
 from rules.allemagne1813.movement import stack_fits, stacking_limits
@@ -347,22 +347,46 @@ def activate(session: CampaignSession, stack_text: str, ruling: bool | None = No
     return f"{description}; {plan.army.name} has {points.balance - plan.cost} PC left{ruled}"
 
 
-def entrench(session: CampaignSession, stack_text: str) -> str:
-    """Entrench a stack: the card's 2 PC from its army, every unit of the stack marked entrenched."""
-    stack = stack_of(session, stack_text)
-    army = army_of(session, stack)
+def entrench_cost() -> int:
+    """The card's price of an entrenchment (command points table), read from the data."""
     cost = action_cost("entrench", True)
-    assert cost is not None
+    assert cost is not None, "the card prices an entrenchment"
+    return cost
+
+
+def entrench(session: CampaignSession, stack_text: str, only: list[str] | None = None) -> str:
+    """Entrench a stack (or the units of it in `only`): the card's PC from its army, each unit marked entrenched.
+
+    The one way a unit becomes entrenched, from the map and from the order of battle alike."""
+    stack = part_of(stack_of(session, stack_text), only)
+    army = army_of(session, stack)
+    cost = entrench_cost()
     points = next(p for p in turn_points(session) if p.army == army.id)
     if points.rolled is None:
-        raise CampaignError(f"{army.name} has not rolled its command points this turn")
+        raise CampaignError(f"{army.name} has not rolled its command points this turn; an entrenchment costs {cost} PC")
     if cost > points.balance:
         raise CampaignError(f"{army.name} has {points.balance} PC left; an entrenchment costs {cost}")
-    description = f"Entrench {stack.label}: {cost} PC"
+    what = stack.label if only is None else ", ".join(u.name for u in stack.units)
+    if not stack.units:
+        raise CampaignError(f"{what} holds no unit to entrench")
+    description = f"Entrench {what}: {cost} PC"
     with plainly(), session.store.action(description) as db:
         turn = db.get_one(Campaign, 1).turn
         for unit in stack.units:
             db.get_one(Unit, unit.id).entrenched = True
         db.add(CommandPointSpend(turn=turn, army=army.id, action="entrench", cost=cost,
-                                 balance=points.balance - cost, note=stack.label))
+                                 balance=points.balance - cost, note=what))
     return f"{description}; {army.name} has {points.balance - cost} PC left"
+
+
+def entrench_unit(session: CampaignSession, unit_id: str) -> str:
+    """Entrench one unit where it stands, at the card's price (the order of battle's flag)."""
+    with plainly(), session.store.read() as db:
+        unit = db.get(Unit, unit_id)
+        if unit is None:
+            raise CampaignError(f"there is no unit {unit_id!r}")
+        side = db.get_one(Nation, unit.nation).side
+        place = unit.location
+    if not place:
+        raise CampaignError(f"{unit.name} stands at no place of the map")
+    return entrench(session, f"{side}@{place}", only=[unit_id])

@@ -404,6 +404,32 @@ def test_entrenching_a_stack_charges_its_army_2_pc(session):
         assert all(u.entrenched for u in db.exec(select(Unit).where(Unit.location == "Weimar")))
 
 
+def test_one_unit_entrenched_from_the_order_of_battle_pays_the_same_price_and_only_that_way(session):
+    from campaigns import oob
+
+    cost = movement.entrench_cost()  # the card's command points table: an entrenchment 2 PC
+    assert cost == 2
+    with pytest.raises(CampaignError, match="it is done by Entrench, not marked"):
+        oob.set_unit_flags(session, "iii_souham", entrenched=True)  # no free way round the price
+    before = balance(session, "army_of_the_main")
+    said = movement.entrench_unit(session, "iii_souham")
+    assert said.startswith("Entrench III Corps") and f": {cost} PC" in said
+    assert balance(session, "army_of_the_main") == before - cost
+    with session.store.read() as db:
+        assert db.get_one(Unit, "iii_souham").entrenched
+        assert not db.get_one(Unit, "iii_ricard").entrenched  # the rest of Ney's stack is not
+    oob.set_unit_flags(session, "iii_souham", entrenched=False)  # leaving the works costs nothing
+    assert balance(session, "army_of_the_main") == before - cost
+    # Points short: one sentence, nothing stored.
+    while balance(session, "army_of_the_main") >= cost:
+        movement.entrench_unit(session, "iii_ricard")
+    left = balance(session, "army_of_the_main")
+    with pytest.raises(CampaignError, match=rf"has {left} PC left; an entrenchment costs {cost}$"):
+        movement.entrench_unit(session, "iii_souham")
+    with session.store.read() as db:
+        assert not db.get_one(Unit, "iii_souham").entrenched
+
+
 def test_off_road_marches_are_a_named_option_priced_as_poor_road(session):
     from campaigns.routes import find_route
 

@@ -319,3 +319,50 @@ async def test_every_line_of_the_opened_tree_ends_within_80_columns_with_its_fig
             if str(totals.render()).startswith(long.data.name + ":"):
                 break
         assert str(totals.render()).startswith(long.data.name + ":")
+
+
+async def test_f_entrenches_a_unit_at_the_cards_price_or_says_why_not(campaign_file, make_app):
+    """The order of battle's Entrenched flag is the map's Entrench for one unit: the army pays
+    the card's PC (2), and with no points rolled the form says so in one sentence, storing nothing."""
+    from campaigns import command_points, weather
+    from campaigns.session import CampaignSession
+
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await find(pilot, "souham")
+        await wait_for(pilot, "Souham")
+        await pilot.press("f")
+        await wait_for(pilot, "Entrenched (2 PC)")
+        pilot.app.screen.query_one("#f-entrenched").value = "yes"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, "has not rolled its command points")
+        assert isinstance(pilot.app.screen, FormScreen)
+        assert form_error(pilot) == (
+            "Army of the Main (Napoleon) has not rolled its command points this turn; an entrenchment costs 2 PC"
+        )
+        await pilot.press("escape")
+    with stored(campaign_file) as db:
+        assert not db.get_one(Unit, "iii_souham").entrenched
+    session = CampaignSession.open(campaign_file)
+    weather.roll(session, [2])
+    from campaigns import turns
+
+    turns.advance(session)
+    command_points.roll(session, "army_of_the_main", [3])
+    left = next(p.balance for p in command_points.turn_points(session) if p.army == "army_of_the_main")
+    session.close()
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await find(pilot, "souham")
+        await wait_for(pilot, "Souham")
+        await pilot.press("f")
+        await wait_for(pilot, "Entrenched (2 PC)")
+        pilot.app.screen.query_one("#f-entrenched").value = "yes"
+        await pilot.press("ctrl+s")
+        await wait_for_notice(pilot, f"has {left - 2} PC left")
+        await wait_for(pilot, "SP [E]")  # the tree marks it
+    with stored(campaign_file) as db:
+        assert db.get_one(Unit, "iii_souham").entrenched
+    session = CampaignSession.open(campaign_file)
+    try:
+        assert next(p.balance for p in command_points.turn_points(session) if p.army == "army_of_the_main") == left - 2
+    finally:
+        session.close()

@@ -430,22 +430,35 @@ class OrderOfBattleScreen(CampaignScreen):
         self.app.push_screen(ConfirmScreen(f"Remove {item.name}?{extra}", yes="Remove"), answered)
 
     def action_flags(self) -> None:
+        from campaigns import movement
+
         item = self.selected()
         if not isinstance(item, Unit):
             self.notify("Select a unit.", severity="warning")
             return
         choices = ["no", "yes"]
+        cost = movement.entrench_cost()
         rows = [
             ("fatigued", "Fatigued", "yes" if item.fatigued else "no", choices),
-            ("entrenched", "Entrenched", "yes" if item.entrenched else "no", choices),
+            ("entrenched", f"Entrenched ({cost} PC)", "yes" if item.entrenched else "no", choices),
             ("out_of_command", "Out of command", "yes" if item.out_of_command else "no", choices),
         ]
+        said: list[str] = []
 
         def apply(values: dict[str, str]) -> None:
-            oob.set_unit_flags(self.session, item.id, **{k: v == "yes" for k, v in values.items()})
+            wanted = {k: v == "yes" for k, v in values.items()}
+            if wanted["entrenched"] and not item.entrenched:
+                # Entrenching is the map's Entrench for this one unit: its army pays the card's PC,
+                # or the form says why not and nothing is stored.
+                said.append(movement.entrench_unit(self.session, item.id))
+            rest = {k: v for k, v in wanted.items() if v != getattr(item, k) and not (k == "entrenched" and v)}
+            if rest:
+                oob.set_unit_flags(self.session, item.id, **rest)
 
         def done(result: dict | None) -> None:
             if result is not None:
+                for line in said:
+                    self.notify(line)
                 self.app.campaign_changed()  # type: ignore[attr-defined]
 
         self.app.push_screen(FormScreen(f"State of {item.name}", rows, check=apply), done)

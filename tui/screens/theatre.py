@@ -149,7 +149,7 @@ class TheatreScreen(CampaignScreen):
             units = ", ".join(f"{u.name} ({u.kind}, {u.strength_points} SP)" for u in s.units)
             items.append((f"move:{s.key}", f"Move: {s.side_name}, {who}: {units}"))
             items.append((f"activate:{s.key}", f"Activate: {s.side_name}, {who}"))
-            items.append((f"entrench:{s.key}", f"Entrench (2 PC): {s.side_name}, {who}"))
+            items.append((f"entrench:{s.key}", f"Entrench ({movement.entrench_cost()} PC): {s.side_name}, {who}"))
             for enemy in reconnaissance.enemies_in_reach(self.session, s.key):
                 items.append((f"recon:{s.key}>{enemy.key}", f"Reconnoitre from {s.side_name} ({who}) against {enemy.badge()} at {enemy.place}"))
         self.app.push_screen(PickScreen(f"Stacks at {here.place.name}: pick an action", items), self.stack_action)

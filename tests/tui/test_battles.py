@@ -167,18 +167,30 @@ async def test_bad_set_up_says_what_is_wrong(campaign_file, make_app):
 
 
 async def test_reconnaissance_rolls_and_stores(campaign_file, make_app):
+    """From a stack against an enemy stack in reach: the screens offered are those in reach of
+    the marked stack's place (option reconnaissance_reach, one road by default)."""
     app = make_app(campaign_file)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("i")
         await wait_for_screen(pilot, ReconnaissanceScreen)
         screen = app.screen
         ours, theirs = screen.query_one("#ours", MarkList), screen.query_one("#theirs", MarkList)
-        for lst, kind in ((ours, "cavalry"), (theirs, "infantry")):
-            lst.mark([next(f.id for st in lst.stacks for f in st.forces if f.kind == kind)])
+        assert theirs.stacks == []  # nothing to screen until the reconnoitring stack is marked
+        eisleben = next(st for st in ours.stacks if st.place == "Eisleben")  # Latour-Maubourg's cavalry
+        ours.mark([f.id for f in eisleben.forces])
+        await wait_for(pilot, "Screening units in reach of Eisleben")
+        # Halle is one road from Eisleben; Weissenfels and the rest are not.
+        assert [st.place for st in theirs.stacks] == ["Halle"]
+        theirs.mark([f.id for f in theirs.stacks[0].forces])
         await wait_for(pilot, "Cavalry SP differential")
         await pilot.press(key(ReconnaissanceScreen, "recon.roll"))
         await pilot.pause()
         assert any("Reconnaissance by" in n for n in notices(app)), screen_text(app)
+        # Units of two places are not one stack: one sentence, no screens offered.
+        coburg = next(st for st in ours.stacks if st.place == "Coburg")
+        ours.mark([f.id for f in coburg.forces])
+        await wait_for(pilot, "a reconnaissance is made from one stack")
+        assert theirs.stacks == []
     with stored(campaign_file) as db:
         assert any(r.purpose.startswith("reconnaissance") for r in db.exec(select(DiceRoll)).all())
 

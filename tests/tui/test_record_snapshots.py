@@ -57,6 +57,9 @@ def test_battle_setup_with_stacks_marked(snap_compare, make_app, edited_file, si
 def test_reconnaissance_with_a_stack_marked(snap_compare, make_app, edited_file, size):
     async def mark(pilot):
         await wait_for(pilot, "Reconnoitring units")
+        # Latour-Maubourg's stack at Eisleben (the fifth row), then the screen in its reach, Kleist at Halle.
+        await burst(pilot, "tab", "down", "down", "down", "down", "s")
+        await wait_for(pilot, "Screening units in reach of Eisleben")
         await burst(pilot, "tab", "s")
 
     assert snap_compare(make_app(edited_file, start="recon"), run_before=mark, terminal_size=size)

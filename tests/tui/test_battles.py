@@ -235,3 +235,72 @@ async def test_marks_typed_in_a_burst_all_count_and_the_totals_follow(campaign_f
         sp = sum(f.strength_points for st in french.stacks[:2] for f in st.forces if not f.dummy)
         await wait_for(pilot, f"Attacker ({french.name}): {sp} SP")
         assert "[x]" in screen_text(app) and "[ ]" in screen_text(app)
+
+
+def kleist_to_merseburg(path):
+    """Kleist's stack joins Macdonald's at Merseburg: the two sides in contact there."""
+    session = CampaignSession.open(with_weather(path))
+    try:
+        with session.store.action("Kleist to Merseburg (set up by hand)") as db:
+            from models import General
+
+            db.get_one(General, "kleist").location = "Merseburg"
+            for unit in db.exec(select(Unit).where(Unit.location == "Halle")):
+                unit.location = "Merseburg"
+    finally:
+        session.close()
+    return path
+
+
+async def test_a_battle_starts_from_a_contact_place_with_the_stacks_there(campaign_file, make_app):
+    from tests.tui.helpers import burst
+    from tui.modals.pick import PickScreen
+
+    kleist_to_merseburg(campaign_file)
+    app = make_app(campaign_file, start="battles")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "Stacks in contact")
+        await pilot.press(key(BattlesScreen, "battles.new"))
+        await wait_for_screen(pilot, PickScreen)
+        assert "Merseburg: French Empire and allies F 11 at Merseburg" in screen_text(app)
+        await pilot.press("enter")  # the first place offered
+        await wait_for_screen(pilot, BattleSetupScreen)
+        screen = app.screen
+        assert screen.query_one("#where", Input).value == "Merseburg"
+        assert {st.place for side in screen.sides for st in side.stacks} == {"Merseburg"}
+        await wait_for(pilot, "in contact at Merseburg")
+        await burst(pilot, "tab", "tab", "tab", "s", "tab", "s")
+        await wait_for(pilot, "Attacker (French Empire and allies): 11 SP in 3 units")
+        # Every place's forces on ctrl+t, the marks kept; and back.
+        elsewhere = key(BattleSetupScreen, "setup.elsewhere")
+        await pilot.press(elsewhere)
+        await wait_for(pilot, "Coburg: Marshal Oudinot")
+        assert len({st.place for side in screen.sides for st in side.stacks}) > 5
+        await wait_for(pilot, "Attacker (French Empire and allies): 11 SP in 3 units")
+        await pilot.press(elsewhere)
+        await wait_for(pilot, "in contact at Merseburg")
+        await pilot.press(key(BattleSetupScreen, "setup.begin"))  # in contact: no reason asked
+        await wait_for_screen(pilot, FightScreen)
+    with stored(campaign_file) as db:
+        battle = db.exec(select(Battle)).one()
+        assert battle.location == "Merseburg" and "override" not in battle.detail["setup"]
+
+
+async def test_the_place_typed_in_a_set_up_from_a_place_lists_the_forces_there(campaign_file, make_app):
+    from tui.modals.pick import PickScreen
+
+    kleist_to_merseburg(campaign_file)
+    app = make_app(campaign_file, start="battles")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(key(BattlesScreen, "battles.new"))
+        await wait_for_screen(pilot, PickScreen)
+        await pilot.press("enter")
+        await wait_for_screen(pilot, BattleSetupScreen)
+        screen = app.screen
+        await pilot.press("ctrl+a", "ctrl+k")
+        await type_text(pilot, "Weimar")
+        await wait_for(pilot, "in contact at Weimar")
+        french, allies = screen.sides
+        assert [st.place for st in french.stacks] == ["Weimar"] and allies.stacks == ()
+        title = str(screen.query_one(f"#title-{allies.side}").render())
+        assert title == "Forces of Russia and Prussia in contact at Weimar, by general: none (ctrl+t lists every place)"

@@ -15,6 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from campaigns import movement, reconnaissance
+from campaigns.contact import contacts
 from campaigns.errors import CampaignError
 from campaigns.theatre_map import MapData, map_data
 from tui.screens.base import CampaignScreen
@@ -144,6 +145,8 @@ class TheatreScreen(CampaignScreen):
             self.notify(f"No stack at {here.place.name}.", severity="warning")
             return
         items: list[tuple[str, str]] = []
+        if here.place.name in {c.place for c in contacts(self.session)}:
+            items.append((f"battle:{here.place.name}", f"Battle at {here.place.name}: set it up with the stacks in contact"))
         for s in here.stacks:
             who = ", ".join(g.name for g in s.generals) or "no general"
             units = ", ".join(f"{u.name} ({u.kind}, {u.strength_points} SP)" for u in s.units)
@@ -158,6 +161,11 @@ class TheatreScreen(CampaignScreen):
         if not choice:
             return
         action, _, key = choice.partition(":")
+        if action == "battle":
+            from tui.screens.battles import BattleSetupScreen
+
+            self.app.push_screen(BattleSetupScreen(key))
+            return
         if action == "activate":
             self.attempt(lambda: movement.activate(self.session, key))
             return

@@ -89,7 +89,7 @@ async def test_a_pending_battle_survives_closing_the_app(campaign_file, make_app
         await pilot.press("enter")
         await wait_for_screen(pilot, FightScreen)
         shown = await wait_for(pilot, "Battle of Lützen")
-        assert "1 step(s) taken" in shown
+        assert "1 step taken" in shown
 
 
 async def test_tabletop_hand_off_and_result_back(campaign_file, make_app):

@@ -8,6 +8,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from campaigns.words import plural
 from rules.dice import Dice, DiceError, parse_entered
 
 
@@ -27,7 +28,7 @@ class DiceEntryScreen(ModalScreen[list[int] | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(f"Dice rolled on the table for {self.purpose}: {self.dice}", markup=False)
-            yield Input(placeholder=f"{self.dice.count} value(s) from 1 to {self.dice.sides}", id="dice")
+            yield Input(placeholder=f"{plural(self.dice.count, 'value')} from 1 to {self.dice.sides}", id="dice")
             yield Static("", id="error", markup=False)
             yield Static("Enter to record, Escape to cancel", classes="muted")
 

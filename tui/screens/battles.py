@@ -13,7 +13,7 @@ from campaigns.errors import CampaignError
 from tui.modals.form import FormScreen
 from tui.modals.pick import PickScreen
 from tui.screens.base import CampaignScreen
-from tui.widgets.cells import plain
+from tui.widgets.cells import fill
 from tui.widgets.marklist import MarkList, TickList
 
 RESOLVERS = [
@@ -50,10 +50,18 @@ class BattlesScreen(CampaignScreen):
 
     def refresh_view(self) -> None:
         table = self.query_one("#list", DataTable)
-        table.clear(columns=True)
-        table.add_columns("#", "Turn", "Where", "Status", "Resolver", "Result")
-        for row in battles.battles(self.session):
-            table.add_row(*plain(row.id, row.turn, row.location, row.status, row.resolver, row.result or "-"), key=str(row.id))
+        keep = table.cursor_row
+        fill(
+            table,
+            ("#", "Turn", "Where", "Status", "Resolver", "Result"),
+            (
+                (str(row.id), (row.id, row.turn, row.location, row.status, row.resolver, row.result or "-"))
+                for row in battles.battles(self.session)
+            ),
+            wrap_to=table.size.width or self.app.size.width,  # the result wraps rather than runs off the edge
+        )
+        if table.row_count:
+            table.move_cursor(row=min(keep, table.row_count - 1))
         found = contacts(self.session)
         self.query_one("#contacts", Static).update(
             "Stacks in contact (n sets up a battle at one of these places):\n"
@@ -61,6 +69,10 @@ class BattlesScreen(CampaignScreen):
             if found
             else "No stacks in contact (option contact): n sets up a battle anywhere, with the umpire's reason."
         )
+
+    def on_resize(self, _event) -> None:
+        if self.shown_version is not None:
+            self.call_after_refresh(self.refresh_view)
 
     def action_new(self) -> None:
         """A battle starts from a place where stacks are in contact, offering the stacks there;

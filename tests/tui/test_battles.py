@@ -303,4 +303,4 @@ async def test_the_place_typed_in_a_set_up_from_a_place_lists_the_forces_there(c
         french, allies = screen.sides
         assert [st.place for st in french.stacks] == ["Weimar"] and allies.stacks == ()
         title = str(screen.query_one(f"#title-{allies.side}").render())
-        assert title == "Forces of Russia and Prussia in contact at Weimar, by general: none (ctrl+t lists every place)"
+        assert title == "Russia and Prussia in contact at Weimar (none; ctrl+t: every place)"

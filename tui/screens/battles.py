@@ -127,11 +127,11 @@ class BattleSetupScreen(CampaignScreen):
     TITLE_TEXT = "New battle"
     BINDINGS = [
         Binding("ctrl+s,f10", "begin", "Begin battle", id="setup.begin", tooltip="Store the battle and start fighting it"),
+        Binding("escape", "cancel", "Cancel", id="setup.cancel"),
         Binding(
             "ctrl+t,f6", "elsewhere", "Forces elsewhere", id="setup.elsewhere",
             tooltip="List the forces of every place too (a battle with them needs the umpire's reason), or only those in contact",
         ),
-        Binding("escape", "cancel", "Cancel", id="setup.cancel"),
     ]
     DEFAULT_CSS = """
     BattleSetupScreen VerticalScroll { height: 1fr; }
@@ -181,8 +181,8 @@ class BattleSetupScreen(CampaignScreen):
     def _forces_title(self, side: forces.SideStacks) -> str:
         if self.reach is None:
             return f"Forces of {side.name}, by place and general"
-        none = "" if side.stacks else ": none (ctrl+t lists every place)"
-        return f"Forces of {side.name} in contact at {self.place}, by general{none}"
+        none = "none; " if not side.stacks else ""
+        return f"{side.name} in contact at {self.place} ({none}ctrl+t: every place)"
 
     def _relist(self) -> None:
         """List the forces in reach of the battle's place, or of every place; marks on forces still listed stay."""

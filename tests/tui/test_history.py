@@ -172,3 +172,12 @@ async def test_long_changes_wrap_within_80_columns_and_are_read_whole(campaign_f
         for _ in range(20):
             await pilot.pause()
         fits(140)
+
+
+async def test_the_note_on_a_short_filter_is_read_whole_at_80_columns(campaign_file, make_app):
+    async with make_app(campaign_file, start="history").run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "New campaign")
+        await pilot.press("slash")
+        await type_text(pilot, "w")
+        shown = await wait_for(pilot, "one or two letters")
+        assert "lines only" in shown  # the end of the note, on the title's second line

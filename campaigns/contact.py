@@ -71,6 +71,16 @@ def check_forces(session: CampaignSession, location: str, unit_ids: list[str], g
     return place
 
 
+def battle_reach(session: CampaignSession, place_text: str) -> tuple[str, set[str]]:
+    """The place as the gazetteer names it, and the places whose forces can fight a battle there
+    (option contact); one sentence with the nearest names for an unknown place."""
+    try:
+        place = gazetteer().place(place_text).name
+    except GazetteerError as exc:
+        raise CampaignError(str(exc)) from None
+    return place, reach(place, session.options()["contact"])
+
+
 def forces_at(session: CampaignSession, place: str) -> list[Stack]:
     """The stacks a battle at `place` can draw on, both sides."""
     near = reach(gazetteer().place(place).name, session.options()["contact"])

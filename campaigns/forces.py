@@ -11,6 +11,7 @@ Read with plain SQL: the screens show names and numbers, not ORM rows.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from sqlalchemy import text
@@ -109,6 +110,15 @@ def stacks(session: CampaignSession) -> list[SideStacks]:
             )
         )
     return out
+
+
+def stacks_in(session: CampaignSession, places: Collection[str] | None) -> list[SideStacks]:
+    """Every side's stacks standing at one of `places` (all of them when None): the forces
+    a battle or a reconnaissance at a place can draw on."""
+    sides = stacks(session)
+    if places is None:
+        return sides
+    return [SideStacks(s.side, s.name, tuple(st for st in s.stacks if st.place in places)) for s in sides]
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,11 @@ from campaigns.pontoons import pontoon_keys
 from campaigns.routes import Route, find_route, road_distance
 from campaigns.session import CampaignSession
 from campaigns.stacks import Stack, all_stacks, army_of, stack_of
-from models import Activation, Army, Campaign, CommandPointSpend, General, Unit
+from campaigns.words import plural
+from models import Activation, Army, Campaign, CommandPointSpend, General, Nation, Unit
 from rules.allemagne1813.command import action_cost
 from rules.allemagne1813.march import MarchPrice, price_march
-from rules.allemagne1813.movement import stack_fits
+from rules.allemagne1813.movement import stack_fits, stacking_limits
 
 UNIT_TYPES = ("infantry", "cavalry", "artillery")
 # The option line_of_communication's within_two_turns: infantry's 6 MP in clear, twice.
@@ -81,6 +82,8 @@ class MoveReport:
                 out.append(f"  {leg.leg.start}-{leg.leg.end}: {charge.what} = {charge.mp} MP  [{charge.cited}]")
             if leg.blocked:
                 out.append(f"  {leg.leg.start}-{leg.leg.end}: refused: {leg.blocked}")
+        if self.route.off_road:
+            out.append(f"  {OFF_ROAD}")
         out.append(f"Cost: {self.price.mp} MP")
         for unit in self.price.units:
             left = unit.points.total - self.spent
@@ -93,6 +96,12 @@ class MoveReport:
         refusal = self.refusal
         out.append("Allowed." if refusal is None else f"Refused: {refusal}.")
         return out
+
+
+OFF_ROAD = (
+    "off road (option off_road = as_poor_road): priced as a poor road on the straight line; "
+    "the rivers on the way are not known, so the umpire rules on any crossing"
+)
 
 
 def _count(n: int, noun: str) -> str:
@@ -171,10 +180,11 @@ def _stacking_problem(session: CampaignSession, moving: Stack, destination: str)
     count = {kind: sum(1 for u in units if u.kind == kind) for kind in ("infantry", "cavalry", "dummy")}
     if stack_fits(count["infantry"], count["cavalry"], count["dummy"], commander_in_chief=with_cinc, options=session.options()):
         return None
+    dummies = f" (and {plural(count['dummy'], 'dummy', 'dummies')})" if count["dummy"] else ""
     return (
-        f"{count['infantry']} infantry and {count['cavalry']} cavalry units (and {count['dummy']} dummies) "
+        f"{count['infantry']} infantry and {count['cavalry']} cavalry units{dummies} "
         f"would stand together at {destination} without a commander-in-chief; the card allows at most "
-        "2 infantry + 1 cavalry, 1 infantry + 2 cavalry or 3 cavalry"
+        + ", ".join(stacking_limits()[:-1]) + " or " + stacking_limits()[-1]
     )
 
 
@@ -215,6 +225,7 @@ def move(
     description = (
         f"{'Forced march: move' if forcing else 'Move'} {stack.label} to {report.destination} by "
         f"{report.route.describe()}: {cost} MP ({report.weather.title()})"
+        + (f"; {OFF_ROAD}" if report.route.off_road else "")
     )
     losses: list[str] = []
     with plainly(), session.store.action(description) as db:
@@ -336,22 +347,46 @@ def activate(session: CampaignSession, stack_text: str, ruling: bool | None = No
     return f"{description}; {plan.army.name} has {points.balance - plan.cost} PC left{ruled}"
 
 
-def entrench(session: CampaignSession, stack_text: str) -> str:
-    """Entrench a stack: the card's 2 PC from its army, every unit of the stack marked entrenched."""
-    stack = stack_of(session, stack_text)
-    army = army_of(session, stack)
+def entrench_cost() -> int:
+    """The card's price of an entrenchment (command points table), read from the data."""
     cost = action_cost("entrench", True)
-    assert cost is not None
+    assert cost is not None, "the card prices an entrenchment"
+    return cost
+
+
+def entrench(session: CampaignSession, stack_text: str, only: list[str] | None = None) -> str:
+    """Entrench a stack (or the units of it in `only`): the card's PC from its army, each unit marked entrenched.
+
+    The one way a unit becomes entrenched, from the map and from the order of battle alike."""
+    stack = part_of(stack_of(session, stack_text), only)
+    army = army_of(session, stack)
+    cost = entrench_cost()
     points = next(p for p in turn_points(session) if p.army == army.id)
     if points.rolled is None:
-        raise CampaignError(f"{army.name} has not rolled its command points this turn")
+        raise CampaignError(f"{army.name} has not rolled its command points this turn; an entrenchment costs {cost} PC")
     if cost > points.balance:
         raise CampaignError(f"{army.name} has {points.balance} PC left; an entrenchment costs {cost}")
-    description = f"Entrench {stack.label}: {cost} PC"
+    what = stack.label if only is None else ", ".join(u.name for u in stack.units)
+    if not stack.units:
+        raise CampaignError(f"{what} holds no unit to entrench")
+    description = f"Entrench {what}: {cost} PC"
     with plainly(), session.store.action(description) as db:
         turn = db.get_one(Campaign, 1).turn
         for unit in stack.units:
             db.get_one(Unit, unit.id).entrenched = True
         db.add(CommandPointSpend(turn=turn, army=army.id, action="entrench", cost=cost,
-                                 balance=points.balance - cost, note=stack.label))
+                                 balance=points.balance - cost, note=what))
     return f"{description}; {army.name} has {points.balance - cost} PC left"
+
+
+def entrench_unit(session: CampaignSession, unit_id: str) -> str:
+    """Entrench one unit where it stands, at the card's price (the order of battle's flag)."""
+    with plainly(), session.store.read() as db:
+        unit = db.get(Unit, unit_id)
+        if unit is None:
+            raise CampaignError(f"there is no unit {unit_id!r}")
+        side = db.get_one(Nation, unit.nation).side
+        place = unit.location
+    if not place:
+        raise CampaignError(f"{unit.name} stands at no place of the map")
+    return entrench(session, f"{side}@{place}", only=[unit_id])

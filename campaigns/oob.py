@@ -256,7 +256,9 @@ def edit_unit(session: CampaignSession, unit_id: str, values: dict[str, str]) ->
 
 
 def set_unit_flags(session: CampaignSession, unit_id: str, **flags: bool) -> None:
-    """Fatigued, entrenched, out of command."""
+    """Fatigued, entrenched, out of command. Entrenching costs command points, so it is
+    campaigns.movement.entrench's to do (the map's and the order of battle's way alike);
+    here a unit can only leave its entrenchment."""
     allowed = {"fatigued", "entrenched", "out_of_command"}
     marks = ", ".join(("" if v else "not ") + k.replace("_", " ") for k, v in flags.items())
     with plainly(), session.store.action(f"Mark {_name(session, Unit, unit_id)}: {marks}") as db:
@@ -266,6 +268,10 @@ def set_unit_flags(session: CampaignSession, unit_id: str, **flags: bool) -> Non
         for key, value in flags.items():
             if key not in allowed:
                 raise CampaignError(f"a unit can be {', '.join(sorted(allowed))}, not {key}")
+            if key == "entrenched" and value and not unit.entrenched:
+                raise CampaignError(
+                    f"entrenching {unit.name} costs its army command points: it is done by Entrench, not marked"
+                )
             setattr(unit, key, bool(value))
 
 

@@ -49,9 +49,19 @@ def plan(session: CampaignSession, reconnoitring: list[str], screening: list[str
 
 
 def reconnoitre(
-    session: CampaignSession, reconnoitring: list[str], screening: list[str], entered: list[int] | None = None
+    session: CampaignSession,
+    reconnoitring: list[str],
+    screening: list[str],
+    entered: list[int] | None = None,
+    *,
+    in_reach: bool = False,
 ) -> str:
-    """Roll the reconnaissance; the roll is stored with the action that names both sides."""
+    """Roll the reconnaissance; the roll is stored with the action that names both sides.
+
+    With `in_reach` (the screen's way), the reconnoitring units must be one stack and the
+    screen within its reach (check_reach)."""
+    if in_reach:
+        check_reach(session, reconnoitring, screening)
     step = plan(session, reconnoitring, screening)
     names = ", ".join(u.name for u in _units(session, reconnoitring))
     if step.column is None:
@@ -71,16 +81,54 @@ def reconnoitre(
 # -- from a stack on the map against an enemy stack in reach -------------------------
 
 
+def reach_from(session: CampaignSession, place: str) -> set[str]:
+    """The places a reconnaissance from `place` reaches, by the rules option reconnaissance_reach."""
+    from campaigns.gazetteer import gazetteer
+
+    reach = {place}
+    if session.options()["reconnaissance_reach"] == "one_road" and place in gazetteer().places:
+        reach |= gazetteer().neighbours(place)
+    return reach
+
+
+def _reach_words(session: CampaignSession) -> str:
+    same = session.options()["reconnaissance_reach"] == "same_place"
+    return "at the same place" if same else "at the same place or one road away"
+
+
 def enemies_in_reach(session: CampaignSession, stack_text: str) -> list:
     """The enemy stacks a stack can reconnoitre, by the rules option reconnaissance_reach."""
-    from campaigns.gazetteer import gazetteer
     from campaigns.stacks import all_stacks, stack_of
 
     stack = stack_of(session, stack_text)
-    reach = {stack.place}
-    if session.options()["reconnaissance_reach"] == "one_road" and stack.place in gazetteer().places:
-        reach |= gazetteer().neighbours(stack.place)
+    reach = reach_from(session, stack.place)
     return [s for s in all_stacks(session) if s.side != stack.side and s.place in reach]
+
+
+def from_one_place(session: CampaignSession, reconnoitring: list[str]) -> str | None:
+    """The place the marked units reconnoitre from (None when none is marked); a reconnaissance
+    is made from one stack, so units at several places get one sentence."""
+    places = sorted({(u.location or "").strip() for u in _units(session, reconnoitring)})
+    if not places:
+        return None
+    if len(places) > 1 or not places[0]:
+        where = " and ".join(p or "no place" for p in places)
+        raise CampaignError(f"a reconnaissance is made from one stack: the units marked stand at {where}")
+    return places[0]
+
+
+def check_reach(session: CampaignSession, reconnoitring: list[str], screening: list[str]) -> None:
+    """One sentence unless the reconnoitring units are one stack and the screen is in its reach."""
+    place = from_one_place(session, reconnoitring)
+    if place is None:
+        return
+    reach = reach_from(session, place)
+    far = next((u for u in _units(session, screening) if u.location not in reach), None)
+    if far is not None:
+        raise CampaignError(
+            f"{far.name} at {far.location or 'no place'} is out of reach of a reconnaissance from {place}: "
+            f"it reaches an enemy {_reach_words(session)} (option reconnaissance_reach)"
+        )
 
 
 def reconnoitre_stack(
@@ -93,6 +141,5 @@ def reconnoitre_stack(
     if enemy.side == stack.side:
         raise CampaignError(f"{enemy.label} is on the same side as {stack.label}")
     if enemy.key not in {s.key for s in enemies_in_reach(session, stack_text)}:
-        reach = "at the same place" if session.options()["reconnaissance_reach"] == "same_place" else "at the same place or one road away"
-        raise CampaignError(f"{enemy.label} is out of reach of {stack.label}: reconnaissance reaches an enemy {reach}")
+        raise CampaignError(f"{enemy.label} is out of reach of {stack.label}: reconnaissance reaches an enemy {_reach_words(session)}")
     return reconnoitre(session, [u.id for u in stack.units], [u.id for u in enemy.units], entered)

@@ -28,6 +28,9 @@ class Route:
     # The cheaper road the route could not take, and why (a major river without a bridge).
     shorter_blocked: str | None = None
     shorter_mp: int | None = None
+    # Straight across country (option off_road = as_poor_road): the gazetteer knows no
+    # rivers there, so the card's river costs are not charged and the umpire rules on them.
+    off_road: bool = False
 
     def describe(self) -> str:
         return " - ".join(self.places)
@@ -96,7 +99,7 @@ def find_route(
         leg = Leg(start, end, "poor_road", straight)
         mp = leg_mp(leg, weather) or 0
         if route is None or mp < route.mp:
-            route = Route((start, end), (leg,), mp)
+            route = Route((start, end), (leg,), mp, off_road=True)
     # The road the rivers forbid: priced as if every river had a bridge.
     try:
         direct = nx.shortest_path(graph, start, end, weight=any_road)
@@ -114,7 +117,7 @@ def find_route(
             raise CampaignError(f"no road leads from {start} to {end} that an army can march: {blocked_reason}")
         raise CampaignError(f"no road leads from {start} to {end}")
     if blocked_reason:
-        return Route(route.places, route.legs, route.mp, blocked_reason, blocked_mp)
+        return Route(route.places, route.legs, route.mp, blocked_reason, blocked_mp, route.off_road)
     return route
 
 

@@ -64,3 +64,17 @@ def stack_fits(
         if room_inf >= 0 and room_cav >= 0:
             return True
     return False
+
+
+def stacking_limits() -> list[str]:
+    """The card's stacking table, one composition a line: "2 infantry + 1 cavalry", ..."""
+    table = get_table(RULESET, "stacking")
+    out = []
+    for composition in table.rows.values():
+        parts = []
+        for arm in ("infantry", "cavalry"):
+            number = table.lookup(composition=composition, arm=arm).number
+            if number:
+                parts.append(f"{number} {arm}")
+        out.append(" + ".join(parts))
+    return out

@@ -66,7 +66,8 @@ def test_set_up_takes_the_stored_forces_and_weather(session):
 
 def test_stored_state_fills_the_situation(session):
     french, allies = forces(session)
-    oob.set_unit_flags(session, allies[0], entrenched=True)
+    with session.store.action("Entrenched before the battle (set up by hand)") as db:
+        db.get_one(Unit, allies[0]).entrenched = True  # entrenching is paid for: see test_theatre
     oob.set_unit_flags(session, french[0], fatigued=True)
     facts = battles.suggested_facts(session, french, allies)
     assert facts["defender_entrenched"] and facts["attacker_fatigued"] and not facts["flank_attack"]

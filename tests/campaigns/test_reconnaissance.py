@@ -78,3 +78,27 @@ def test_other_arms_join_the_cavalry_only_by_option(session):
         reconnaissance.plan(session, [infantry[0].id], [screen[0].id])
     choose(session, reconnaissance_units="any_unit")
     assert reconnaissance.plan(session, [infantry[0].id], [screen[0].id]).differential == 0
+
+
+def ids_at(session, place):
+    with session.store.read() as db:
+        from models import Unit
+
+        return [u.id for u in db.scalars(select(Unit).where(Unit.location == place))]
+
+
+def test_a_reconnaissance_is_made_from_one_stack_against_a_screen_in_its_reach(session):
+    from campaigns import rules_options
+
+    eisleben, halle, weissenfels = ids_at(session, "Eisleben"), ids_at(session, "Halle"), ids_at(session, "Weissenfels")
+    # Latour-Maubourg's cavalry at Eisleben; Kleist at Halle, one road away (option reconnaissance_reach = one_road).
+    assert reconnaissance.reach_from(session, "Eisleben") >= {"Eisleben", "Halle"}
+    reconnaissance.check_reach(session, eisleben, halle)
+    assert "Reconnaissance by" in reconnaissance.reconnoitre(session, eisleben, halle, [4], in_reach=True)
+    with pytest.raises(CampaignError, match="at Weissenfels is out of reach of a reconnaissance from Eisleben: it reaches an enemy at the same place or one road away"):
+        reconnaissance.reconnoitre(session, eisleben, weissenfels, [4], in_reach=True)
+    with pytest.raises(CampaignError, match="made from one stack: the units marked stand at Coburg and Eisleben"):
+        reconnaissance.check_reach(session, eisleben + ids_at(session, "Coburg"), halle)
+    rules_options.choose(session, "reconnaissance_reach", "same_place")
+    with pytest.raises(CampaignError, match="it reaches an enemy at the same place \\(option reconnaissance_reach\\)"):
+        reconnaissance.check_reach(session, eisleben, halle)

@@ -404,6 +404,32 @@ def test_entrenching_a_stack_charges_its_army_2_pc(session):
         assert all(u.entrenched for u in db.exec(select(Unit).where(Unit.location == "Weimar")))
 
 
+def test_one_unit_entrenched_from_the_order_of_battle_pays_the_same_price_and_only_that_way(session):
+    from campaigns import oob
+
+    cost = movement.entrench_cost()  # the card's command points table: an entrenchment 2 PC
+    assert cost == 2
+    with pytest.raises(CampaignError, match="it is done by Entrench, not marked"):
+        oob.set_unit_flags(session, "iii_souham", entrenched=True)  # no free way round the price
+    before = balance(session, "army_of_the_main")
+    said = movement.entrench_unit(session, "iii_souham")
+    assert said.startswith("Entrench III Corps") and f": {cost} PC" in said
+    assert balance(session, "army_of_the_main") == before - cost
+    with session.store.read() as db:
+        assert db.get_one(Unit, "iii_souham").entrenched
+        assert not db.get_one(Unit, "iii_ricard").entrenched  # the rest of Ney's stack is not
+    oob.set_unit_flags(session, "iii_souham", entrenched=False)  # leaving the works costs nothing
+    assert balance(session, "army_of_the_main") == before - cost
+    # Points short: one sentence, nothing stored.
+    while balance(session, "army_of_the_main") >= cost:
+        movement.entrench_unit(session, "iii_ricard")
+    left = balance(session, "army_of_the_main")
+    with pytest.raises(CampaignError, match=rf"has {left} PC left; an entrenchment costs {cost}$"):
+        movement.entrench_unit(session, "iii_souham")
+    with session.store.read() as db:
+        assert not db.get_one(Unit, "iii_souham").entrenched
+
+
 def test_off_road_marches_are_a_named_option_priced_as_poor_road(session):
     from campaigns.routes import find_route
 
@@ -413,3 +439,21 @@ def test_off_road_marches_are_a_named_option_priced_as_poor_road(session):
     across = find_route("Grossbeeren", "Mittenwalde", "clear", {**options, "off_road": "as_poor_road"})
     # 19 km straight: 2 hexes of 8 km, at the poor road's 2 MP a hex.
     assert across.places == ("Grossbeeren", "Mittenwalde") and across.mp == 4 < by_road.mp
+    assert across.off_road and not by_road.off_road
+
+
+def test_an_off_road_route_says_the_umpire_rules_on_the_rivers_on_the_way(session):
+    from campaigns import rules_options
+
+    with session.store.action("Ney and Souham to Grossbeeren") as db:
+        db.get_one(General, "ney").location = "Grossbeeren"
+        db.get_one(Unit, "iii_souham").location = "Grossbeeren"
+    road = movement.plan_move(session, "ney", "Mittenwalde")
+    assert not any("umpire rules" in line for line in road.lines())
+    rules_options.choose(session, "off_road", "as_poor_road")
+    across = movement.plan_move(session, "ney", "Mittenwalde")
+    assert "Route: Grossbeeren - Mittenwalde (Clear)" in across.lines()
+    assert any(
+        line.strip().startswith("off road (option off_road = as_poor_road)") and "the umpire rules" in line
+        for line in across.lines()
+    )

@@ -96,6 +96,39 @@ def test_a_battle_set_up_in_bursts_is_fought_with_the_stacks_marked(tmux: Tmux, 
         session.close()
 
 
+def test_a_battle_started_from_a_contact_place_in_one_burst_is_fought_with_the_stacks_there(tmux: Tmux, tmp_path: Path):
+    """Kleist joins Macdonald at Merseburg: x, n, Enter on the place, both stacks marked with
+    one key each and the battle begun, all in one send-keys call; no reason is asked."""
+    from models import General
+
+    path = campaign(tmp_path)
+    session = CampaignSession.open(path)
+    try:
+        weather.roll(session, [2])
+        with session.store.action("Kleist to Merseburg (set up by hand)") as db:
+            db.get_one(General, "kleist").location = "Merseburg"
+            for unit in db.scalars(select(Unit).where(Unit.location == "Halle")):
+                unit.location = "Merseburg"
+        there = {side.side: s for side in forces.stacks(session) for s in side.stacks if s.place == "Merseburg"}
+    finally:
+        session.close()
+    tmux.start(app_command(path, tmp_path / "config"))
+    tmux.wait_for("Overview")
+    burst(tmux, "x", "n", "Enter", "Tab", "Tab", "Tab", "s", "Tab", "s", "C-s")
+    tmux.wait_for("Battle of Merseburg")
+    tmux.keys("q")
+    assert tmux.wait_until_exit() == 0
+    sp = lambda stack: sum(f.strength_points for f in stack.forces if not f.dummy)  # noqa: E731
+    session = CampaignSession.open(path)
+    try:
+        fight = battles.load(session, 1)
+        assert "override" not in fight.setup
+        assert sum(fight.setup["sides"]["attacker"]["sp_by_arm"].values()) == sp(there["french"])
+        assert sum(fight.setup["sides"]["defender"]["sp_by_arm"].values()) == sp(there["allies"])
+    finally:
+        session.close()
+
+
 def test_bursts_through_the_dice_and_general_forms_of_a_typed_dice_campaign(tmux: Tmux, tmp_path: Path):
     from models import CommandPointRoll, DiceRoll, General, Turn
 

@@ -89,7 +89,7 @@ async def test_a_pending_battle_survives_closing_the_app(campaign_file, make_app
         await pilot.press("enter")
         await wait_for_screen(pilot, FightScreen)
         shown = await wait_for(pilot, "Battle of Lützen")
-        assert "1 step(s) taken" in shown
+        assert "1 step taken" in shown
 
 
 async def test_tabletop_hand_off_and_result_back(campaign_file, make_app):
@@ -167,18 +167,30 @@ async def test_bad_set_up_says_what_is_wrong(campaign_file, make_app):
 
 
 async def test_reconnaissance_rolls_and_stores(campaign_file, make_app):
+    """From a stack against an enemy stack in reach: the screens offered are those in reach of
+    the marked stack's place (option reconnaissance_reach, one road by default)."""
     app = make_app(campaign_file)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("i")
         await wait_for_screen(pilot, ReconnaissanceScreen)
         screen = app.screen
         ours, theirs = screen.query_one("#ours", MarkList), screen.query_one("#theirs", MarkList)
-        for lst, kind in ((ours, "cavalry"), (theirs, "infantry")):
-            lst.mark([next(f.id for st in lst.stacks for f in st.forces if f.kind == kind)])
+        assert theirs.stacks == []  # nothing to screen until the reconnoitring stack is marked
+        eisleben = next(st for st in ours.stacks if st.place == "Eisleben")  # Latour-Maubourg's cavalry
+        ours.mark([f.id for f in eisleben.forces])
+        await wait_for(pilot, "Screening units in reach of Eisleben")
+        # Halle is one road from Eisleben; Weissenfels and the rest are not.
+        assert [st.place for st in theirs.stacks] == ["Halle"]
+        theirs.mark([f.id for f in theirs.stacks[0].forces])
         await wait_for(pilot, "Cavalry SP differential")
         await pilot.press(key(ReconnaissanceScreen, "recon.roll"))
         await pilot.pause()
         assert any("Reconnaissance by" in n for n in notices(app)), screen_text(app)
+        # Units of two places are not one stack: one sentence, no screens offered.
+        coburg = next(st for st in ours.stacks if st.place == "Coburg")
+        ours.mark([f.id for f in coburg.forces])
+        await wait_for(pilot, "a reconnaissance is made from one stack")
+        assert theirs.stacks == []
     with stored(campaign_file) as db:
         assert any(r.purpose.startswith("reconnaissance") for r in db.exec(select(DiceRoll)).all())
 
@@ -264,3 +276,70 @@ async def test_a_half_filled_set_up_is_kept_when_the_form_is_left(campaign_file,
         await pilot.pause()
         assert pilot.app.screen.query_one("#where", Input).value == ""
         assert "as you left it" not in str(pilot.app.screen.query_one("#error").render())
+def kleist_to_merseburg(path):
+    """Kleist's stack joins Macdonald's at Merseburg: the two sides in contact there."""
+    session = CampaignSession.open(with_weather(path))
+    try:
+        with session.store.action("Kleist to Merseburg (set up by hand)") as db:
+            from models import General
+
+            db.get_one(General, "kleist").location = "Merseburg"
+            for unit in db.exec(select(Unit).where(Unit.location == "Halle")):
+                unit.location = "Merseburg"
+    finally:
+        session.close()
+    return path
+
+
+async def test_a_battle_starts_from_a_contact_place_with_the_stacks_there(campaign_file, make_app):
+    from tests.tui.helpers import burst
+    from tui.modals.pick import PickScreen
+
+    kleist_to_merseburg(campaign_file)
+    app = make_app(campaign_file, start="battles")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "Stacks in contact")
+        await pilot.press(key(BattlesScreen, "battles.new"))
+        await wait_for_screen(pilot, PickScreen)
+        assert "Merseburg: French Empire and allies F 11 at Merseburg" in screen_text(app)
+        await pilot.press("enter")  # the first place offered
+        await wait_for_screen(pilot, BattleSetupScreen)
+        screen = app.screen
+        assert screen.query_one("#where", Input).value == "Merseburg"
+        assert {st.place for side in screen.sides for st in side.stacks} == {"Merseburg"}
+        await wait_for(pilot, "in contact at Merseburg")
+        await burst(pilot, "tab", "tab", "tab", "s", "tab", "s")
+        await wait_for(pilot, "Attacker (French Empire and allies): 11 SP in 3 units")
+        # Every place's forces on ctrl+t, the marks kept; and back.
+        elsewhere = key(BattleSetupScreen, "setup.elsewhere")
+        await pilot.press(elsewhere)
+        await wait_for(pilot, "Coburg: Marshal Oudinot")
+        assert len({st.place for side in screen.sides for st in side.stacks}) > 5
+        await wait_for(pilot, "Attacker (French Empire and allies): 11 SP in 3 units")
+        await pilot.press(elsewhere)
+        await wait_for(pilot, "in contact at Merseburg")
+        await pilot.press(key(BattleSetupScreen, "setup.begin"))  # in contact: no reason asked
+        await wait_for_screen(pilot, FightScreen)
+    with stored(campaign_file) as db:
+        battle = db.exec(select(Battle)).one()
+        assert battle.location == "Merseburg" and "override" not in battle.detail["setup"]
+
+
+async def test_the_place_typed_in_a_set_up_from_a_place_lists_the_forces_there(campaign_file, make_app):
+    from tui.modals.pick import PickScreen
+
+    kleist_to_merseburg(campaign_file)
+    app = make_app(campaign_file, start="battles")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(key(BattlesScreen, "battles.new"))
+        await wait_for_screen(pilot, PickScreen)
+        await pilot.press("enter")
+        await wait_for_screen(pilot, BattleSetupScreen)
+        screen = app.screen
+        await pilot.press("ctrl+a", "ctrl+k")
+        await type_text(pilot, "Weimar")
+        await wait_for(pilot, "in contact at Weimar")
+        french, allies = screen.sides
+        assert [st.place for st in french.stacks] == ["Weimar"] and allies.stacks == ()
+        title = str(screen.query_one(f"#title-{allies.side}").render())
+        assert title == "Russia and Prussia in contact at Weimar (none; ctrl+t: every place)"

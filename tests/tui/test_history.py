@@ -140,3 +140,46 @@ async def test_older_lines_are_read_a_page_at_a_time_as_the_cursor_reaches_the_e
         ids = [int(r.strip("#")) for r in refs if r.startswith("#")]
         assert ids == sorted(set(ids), reverse=True) and ids[-1] == 1 and len(ids) == 2 * PAGE + 31
         assert table.cursor_row == second_last  # the cursor stays on the line it reached
+
+
+async def test_long_changes_wrap_within_80_columns_and_are_read_whole(campaign_file, make_app):
+    """What changed wraps onto more lines of its row instead of running off the right edge;
+    a resize lays the rows out again at the new width."""
+    from campaigns import oob
+
+    session = CampaignSession.open(campaign_file)
+    unit = oob.side_units(oob.tree(session)[0])[0]
+    long_name = "Grande Armée reserve of the Imperial Guard under the Duke of Treviso, with its parks"
+    oob.edit_unit(session, unit.id, {**unit.model_dump(), "name": long_name})
+    session.close()
+    async with make_app(campaign_file, start="history").run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "of the Imperial Guard")
+        table = pilot.app.screen.query_one("#events")
+
+        def fits(width: int) -> None:
+            used = sum(c.get_render_width(table) for c in table.columns.values())
+            assert used <= width - 2, (used, width)  # the columns and a scroll bar
+            texts = [table.get_row_at(i)[2].plain for i in range(table.row_count)]
+            whole = [" ".join(e.text.split()) for e in pilot.app.screen._rows]
+            assert [" ".join(t.split()) for t in texts] == whole  # every word of every line, none cut
+            assert whole[0].endswith("with its parks")
+            what = table.columns[list(table.columns)[2]].width
+            assert all(len(line) <= what for t in texts for line in t.split("\n"))
+
+        fits(80)
+        assert any("\n" in table.get_row_at(i)[2].plain for i in range(table.row_count))  # it did wrap
+        shown = screen_text(pilot.app)
+        assert "with its parks" in shown
+        await pilot.resize_terminal(140, 30)
+        for _ in range(20):
+            await pilot.pause()
+        fits(140)
+
+
+async def test_the_note_on_a_short_filter_is_read_whole_at_80_columns(campaign_file, make_app):
+    async with make_app(campaign_file, start="history").run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "New campaign")
+        await pilot.press("slash")
+        await type_text(pilot, "w")
+        shown = await wait_for(pilot, "one or two letters")
+        assert "lines only" in shown  # the end of the note, on the title's second line

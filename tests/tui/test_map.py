@@ -173,3 +173,34 @@ async def test_the_stack_actions_at_the_cursor_include_entrenching_and_reconnais
         await type_text(pilot, "Reconnoitre")
         await pilot.press("enter")
         await wait_for_notice(pilot, "Reconnaissance by")
+
+
+async def test_a_battle_is_set_up_from_the_map_at_a_place_in_contact(make_app, ready_file):
+    from tui.screens.battles import BattleSetupScreen
+
+    session = CampaignSession.open(ready_file)
+    try:
+        with session.store.action("Ney reaches Altenburg") as db:
+            db.get(General, "ney").location = "Altenburg"
+            for unit in db.exec(select(Unit).where(Unit.general == "ney")):
+                unit.location = "Altenburg"
+    finally:
+        session.close()
+    app = make_app(ready_file, start="map")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_screen(pilot, TheatreScreen)
+        app.screen.canvas.cursor = "Gotha"  # Marmont, nobody in contact with him: no battle offered
+        await pilot.press(key(TheatreScreen, "map.stacks"))
+        await wait_for_screen(pilot, PickScreen)
+        assert "Battle at" not in screen_text(app)
+        await pilot.press("escape")
+        await wait_for_screen(pilot, TheatreScreen)
+        app.screen.canvas.cursor = "Altenburg"
+        await pilot.press(key(TheatreScreen, "map.stacks"))
+        await wait_for_screen(pilot, PickScreen)
+        await type_text(pilot, "Battle at")
+        await pilot.press("enter")
+        await wait_for_screen(pilot, BattleSetupScreen)
+        screen = app.screen
+        assert {st.place for side in screen.sides for st in side.stacks} == {"Altenburg"}
+        assert all(side.stacks for side in screen.sides)  # Ney's and Blücher's

@@ -266,3 +266,103 @@ async def test_coming_back_after_a_change_relabels_only_the_lines_that_changed(c
         assert changed and all("SP)" in str(n.label) for n in changed)
         assert [c for c in zieten.parent.children if c is not zieten] == neighbours
         assert str(zieten.label) == "Blücher's Corps: Brigade Zieten 5 SP"
+
+
+async def test_every_line_of_the_opened_tree_ends_within_80_columns_with_its_figures(tmp_path, make_app):
+    """The autumn scenario holds the longest unit names, five levels deep: at 80 columns
+    a long name gives up its end (an ellipsis), never its SP or ranks, and the tree
+    does not scroll sideways; the whole name is in the totals line above the table."""
+    from rich.console import Console
+
+    from tests.tui.conftest import new_campaign
+
+    path = new_campaign(tmp_path / "autumn.campaign", scenario="autumn1813")
+    async with make_app(path, start="oob").run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "Order of battle")
+        screen = pilot.app.screen
+        tree = screen.query_one("#tree")
+        for _ in range(50):
+            await pilot.pause()
+            if screen._lines:
+                break
+        for node in list(screen._lines.values()):
+            node.expand()
+            screen._fill(node)
+        tree.root.expand_all()
+        await pilot.pause()
+        await pilot.pause()
+        assert tree.guide_depth == 2
+        assert tree.virtual_size.width <= tree.size.width  # nothing to scroll sideways to
+        lines = tree._tree_lines
+        assert len(lines) > 100
+        console = Console(width=200)
+        shortened = 0
+        for line in lines:
+            node = line.node
+            shown = tree.render_label(node, tree.rich_style, tree.rich_style).plain
+            guides = line._get_guide_width(tree.guide_depth, tree.show_root)
+            assert guides + console.measure(shown).maximum <= tree.size.width - 2, shown
+            whole = str(node.label)
+            if "…" in shown:
+                shortened += 1
+                figures = whole[len(getattr(node.data, "name", "")):]  # " 6 SP", " (R3 CV2 TB1)"
+                assert figures and shown.endswith(figures), (shown, whole)
+            else:
+                assert shown.endswith(whole)
+        assert shortened  # the test reaches names that need it
+        # The cursor on a shortened unit: the totals line above the table names it whole.
+        long = next(line.node for line in lines if "…" in tree.render_label(line.node, tree.rich_style, tree.rich_style).plain and hasattr(line.node.data, "strength_points"))
+        tree.move_cursor(long)
+        totals = screen.query_one("#totals")
+        for _ in range(20):
+            await pilot.pause()
+            if str(totals.render()).startswith(long.data.name + ":"):
+                break
+        assert str(totals.render()).startswith(long.data.name + ":")
+
+
+async def test_f_entrenches_a_unit_at_the_cards_price_or_says_why_not(campaign_file, make_app):
+    """The order of battle's Entrenched flag is the map's Entrench for one unit: the army pays
+    the card's PC (2), and with no points rolled the form says so in one sentence, storing nothing."""
+    from campaigns import command_points, weather
+    from campaigns.session import CampaignSession
+
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await find(pilot, "souham")
+        await wait_for(pilot, "Souham")
+        await pilot.press("f")
+        await wait_for(pilot, "Entrenched (2 PC)")
+        pilot.app.screen.query_one("#f-entrenched").value = "yes"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, "has not rolled its command points")
+        assert isinstance(pilot.app.screen, FormScreen)
+        assert form_error(pilot) == (
+            "Army of the Main (Napoleon) has not rolled its command points this turn; an entrenchment costs 2 PC"
+        )
+        await pilot.press("escape")
+    with stored(campaign_file) as db:
+        assert not db.get_one(Unit, "iii_souham").entrenched
+    session = CampaignSession.open(campaign_file)
+    weather.roll(session, [2])
+    from campaigns import turns
+
+    turns.advance(session)
+    command_points.roll(session, "army_of_the_main", [3])
+    left = next(p.balance for p in command_points.turn_points(session) if p.army == "army_of_the_main")
+    session.close()
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await find(pilot, "souham")
+        await wait_for(pilot, "Souham")
+        await pilot.press("f")
+        await wait_for(pilot, "Entrenched (2 PC)")
+        pilot.app.screen.query_one("#f-entrenched").value = "yes"
+        await pilot.press("ctrl+s")
+        await wait_for_notice(pilot, f"has {left - 2} PC left")
+        await wait_for(pilot, "SP [E]")  # the tree marks it
+    with stored(campaign_file) as db:
+        assert db.get_one(Unit, "iii_souham").entrenched
+    session = CampaignSession.open(campaign_file)
+    try:
+        assert next(p.balance for p in command_points.turn_points(session) if p.army == "army_of_the_main") == left - 2
+    finally:
+        session.close()

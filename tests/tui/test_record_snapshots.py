@@ -54,9 +54,31 @@ def test_battle_setup_with_stacks_marked(snap_compare, make_app, edited_file, si
 
 
 @pytest.mark.parametrize("size", SIZES)
+def test_battle_setup_from_a_contact_place(snap_compare, make_app, campaign_file, size):
+    """Kleist's stack at Macdonald's Merseburg: the set-up started there lists the two stacks only."""
+    from tests.tui.test_battles import kleist_to_merseburg
+
+    kleist_to_merseburg(campaign_file)
+
+    async def from_merseburg(pilot):
+        await wait_for(pilot, "Stacks in contact")
+        await pilot.press("n")
+        await wait_for(pilot, "Where is the battle fought?")
+        await pilot.press("enter")
+        await wait_for(pilot, "in contact at Merseburg")
+        await burst(pilot, "tab", "tab", "tab", "s", "tab", "s")
+        await wait_for(pilot, "leaders: General Kleist")
+
+    assert snap_compare(make_app(campaign_file, start="battles"), run_before=from_merseburg, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
 def test_reconnaissance_with_a_stack_marked(snap_compare, make_app, edited_file, size):
     async def mark(pilot):
         await wait_for(pilot, "Reconnoitring units")
+        # Latour-Maubourg's stack at Eisleben (the fifth row), then the screen in its reach, Kleist at Halle.
+        await burst(pilot, "tab", "down", "down", "down", "down", "s")
+        await wait_for(pilot, "Screening units in reach of Eisleben")
         await burst(pilot, "tab", "s")
 
     assert snap_compare(make_app(edited_file, start="recon"), run_before=mark, terminal_size=size)

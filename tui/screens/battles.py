@@ -10,12 +10,13 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Input, Label, Select, Static
 
 from campaigns import battles, forces
-from campaigns.contact import OutOfContact
+from campaigns.contact import OutOfContact, battle_reach, contacts
 from campaigns.errors import CampaignError
 from rules import registry
 from tui.modals.form import FormScreen
+from tui.modals.pick import PickScreen
 from tui.screens.base import CampaignScreen
-from tui.widgets.cells import plain
+from tui.widgets.cells import fill
 from tui.widgets.marklist import MarkList, TickList
 
 
@@ -30,6 +31,9 @@ def resolvers() -> list[tuple[str, str]]:
     ]
 
 
+ELSEWHERE = "*elsewhere*"  # the pick of a battle's place that lists every place's forces
+
+
 class BattlesScreen(CampaignScreen):
     TITLE_TEXT = "Battles"
     BINDINGS = [
@@ -38,8 +42,13 @@ class BattlesScreen(CampaignScreen):
         Binding("g", "game", "Tabletop game", id="battles.game", tooltip="A tabletop game outside the campaign's forces, units entered by hand"),
     ]
 
+    DEFAULT_CSS = """
+    BattlesScreen #contacts { height: auto; max-height: 8; padding: 0 1; }
+    """
+
     def body(self) -> ComposeResult:
         yield Static("Battles (n new, Enter to fight or read)", classes="title")
+        yield Static("", id="contacts", markup=False)
         yield DataTable(id="list", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
@@ -47,13 +56,45 @@ class BattlesScreen(CampaignScreen):
 
     def refresh_view(self) -> None:
         table = self.query_one("#list", DataTable)
-        table.clear(columns=True)
-        table.add_columns("#", "Turn", "Where", "Status", "Resolver", "Result")
-        for row in battles.battles(self.session):
-            table.add_row(*plain(row.id, row.turn, row.location, row.status, row.resolver, row.result or "-"), key=str(row.id))
+        keep = table.cursor_row
+        fill(
+            table,
+            ("#", "Turn", "Where", "Status", "Resolver", "Result"),
+            (
+                (str(row.id), (row.id, row.turn, row.location, row.status, row.resolver, row.result or "-"))
+                for row in battles.battles(self.session)
+            ),
+            wrap_to=table.size.width or self.app.size.width,  # the result wraps rather than runs off the edge
+        )
+        if table.row_count:
+            table.move_cursor(row=min(keep, table.row_count - 1))
+        found = contacts(self.session)
+        self.query_one("#contacts", Static).update(
+            "Stacks in contact (n sets up a battle at one of these places):\n"
+            + "\n".join(f"  {c.describe()}" for c in found)
+            if found
+            else "No stacks in contact (option contact): n sets up a battle anywhere, with the umpire's reason."
+        )
+
+    def on_resize(self, _event) -> None:
+        if self.shown_version is not None:
+            self.call_after_refresh(self.refresh_view)
 
     def action_new(self) -> None:
-        self.app.push_screen(BattleSetupScreen())
+        """A battle starts from a place where stacks are in contact, offering the stacks there;
+        elsewhere, every place's forces are listed and the umpire gives a reason."""
+        found = contacts(self.session)
+        if not found:
+            self.app.push_screen(BattleSetupScreen())
+            return
+        items = [(c.place, c.describe()) for c in found]
+        items.append((ELSEWHERE, "Elsewhere: forces of every place (the umpire gives his reason)"))
+
+        def picked(place: str | None) -> None:
+            if place:
+                self.app.push_screen(BattleSetupScreen(None if place == ELSEWHERE else place))
+
+        self.app.push_screen(PickScreen("Where is the battle fought?", items), picked)
 
     def action_game(self) -> None:
         from campaigns import tabletop
@@ -118,6 +159,10 @@ class BattleSetupScreen(CampaignScreen):
         # shown when a kept set-up comes back (the key bar at 80 columns has no room for it)
         Binding("ctrl+n", "discard", "New set-up", id="setup.discard", show=False,
                 tooltip="Empty the set-up kept from before: start afresh"),
+        Binding(
+            "ctrl+t,f6", "elsewhere", "Forces elsewhere", id="setup.elsewhere",
+            tooltip="List the forces of every place too (a battle with them needs the umpire's reason), or only those in contact",
+        ),
     ]
     DEFAULT_CSS = """
     BattleSetupScreen VerticalScroll { height: 1fr; }
@@ -129,14 +174,22 @@ class BattleSetupScreen(CampaignScreen):
     BattleSetupScreen #picked { height: auto; padding: 0 1; border-top: solid $accent; }
     """
 
+    def __init__(self, place: str | None = None) -> None:
+        super().__init__()
+        # Started from a place: only the forces in contact there are listed, until ctrl+t.
+        self.place = place
+        self.reach: set[str] | None = None
+
     def body(self) -> ComposeResult:
-        self.sides = forces.stacks(self.session)
+        if self.place:
+            self.place, self.reach = battle_reach(self.session, self.place)
+        self.sides = forces.stacks_in(self.session, self.reach)
         with VerticalScroll():
             yield Static("New battle: Space marks, s a whole stack; ctrl+s begins; Escape cancels", classes="title")
             yield Static("", id="error", markup=False)
             with Horizontal():
                 yield Label("Where")
-                yield Input(placeholder="hex or place", id="where", compact=True)
+                yield Input(value=self.place or "", placeholder="hex or place", id="where", compact=True)
             with Horizontal():
                 yield Label("Attacker")
                 yield Select([(s.name, s.side) for s in self.sides], allow_blank=False, id="attacker-side", compact=True)
@@ -144,7 +197,7 @@ class BattleSetupScreen(CampaignScreen):
                 yield Label("Resolver")
                 yield Select(resolvers(), allow_blank=False, id="resolver", compact=True)
             for side in self.sides:
-                yield Static(f"Forces of {side.name}, by place and general", markup=False)
+                yield Static(self._forces_title(side), id=f"title-{side.side}", markup=False)
                 yield MarkList(side.stacks, id=f"units-{side.side}")
             yield Static("Situation (filled in from the stored state; change it as the umpire sees it)")
             yield TickList(battles.FACTS, id="facts")
@@ -155,7 +208,8 @@ class BattleSetupScreen(CampaignScreen):
         self.query_one(VerticalScroll).can_focus = False
         self.query_one("#where", Input).focus()
         kept = DRAFTS.get(self.session.where)
-        if kept is not None:
+        # A set-up opened for another place than the one left half-filled starts afresh there.
+        if kept is not None and (not self.place or kept.where.strip().casefold() == self.place.casefold()):
             self.restore(kept)
             self.query_one("#error", Static).update("The set-up you left is as you left it: ctrl+n discards it for a new one.")
         self.update_suggestions()
@@ -191,9 +245,6 @@ class BattleSetupScreen(CampaignScreen):
         else:
             DRAFTS[self.session.where] = draft
 
-    def on_input_changed(self, _event: Input.Changed) -> None:
-        self.keep()  # kept as it is filled in: Escape, another screen's key or closing loses nothing
-
     def on_tick_list_changed(self, _event: TickList.Changed) -> None:
         self.keep()
 
@@ -209,6 +260,47 @@ class BattleSetupScreen(CampaignScreen):
         self.query_one("#error", Static).update("Set-up discarded: a new one from the start.")
         self.query_one("#where", Input).focus()
         self.update_suggestions()
+
+    def _forces_title(self, side: forces.SideStacks) -> str:
+        if self.reach is None:
+            return f"Forces of {side.name}, by place and general"
+        none = "none; " if not side.stacks else ""
+        return f"{side.name} in contact at {self.place} ({none}ctrl+t: every place)"
+
+    def _relist(self) -> None:
+        """List the forces in reach of the battle's place, or of every place; marks on forces still listed stay."""
+        self.sides = forces.stacks_in(self.session, self.reach)
+        for side in self.sides:
+            marks = self.query_one(f"#units-{side.side}", MarkList)
+            marks.set_stacks(side.stacks, keep=marks.marked)
+            self.query_one(f"#title-{side.side}", Static).update(self._forces_title(side))
+        self.update_suggestions()
+
+    def action_elsewhere(self) -> None:
+        if self.reach is not None:
+            self.reach = None
+            self.notify("Forces of every place listed: a battle with forces out of contact needs your reason.")
+        else:
+            where = self.query_one("#where", Input).value
+            try:
+                self.place, self.reach = battle_reach(self.session, where)
+            except CampaignError as exc:
+                self.notify(f"Say where the battle is fought first: {exc}", severity="warning")
+                return
+        self._relist()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.keep()  # kept as it is filled in: Escape, another screen's key or closing loses nothing
+        # The place typed is the battle's place: the forces in contact there follow it.
+        if event.input.id != "where" or self.reach is None:
+            return
+        try:
+            place, reach = battle_reach(self.session, event.value)
+        except CampaignError:
+            return  # not a place (yet): the list stays as it was
+        if place != self.place:
+            self.place, self.reach = place, reach
+            self._relist()
 
     def chosen(self) -> tuple[list[str], list[str]]:
         attacker = str(self.query_one("#attacker-side", Select).value)

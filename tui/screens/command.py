@@ -59,10 +59,18 @@ class CommandPointsScreen(CampaignScreen):
                 )
                 for army in command_points.turn_points(self.session)
             ),
+            wrap_to=self._width(table),  # a commander's long name wraps rather than runs off the edge
         )
         if table.row_count:
             table.move_cursor(row=min(keep, table.row_count - 1))
         self.show_ledger()
+
+    def _width(self, table: DataTable) -> int:
+        return table.size.width or self.app.size.width
+
+    def on_resize(self, _event) -> None:
+        if self.shown_version is not None:
+            self.call_after_refresh(self.refresh_view)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id == "armies":
@@ -71,15 +79,18 @@ class CommandPointsScreen(CampaignScreen):
     def show_ledger(self) -> None:
         army_id = self.selected_army()
         army = next((a for a in command_points.turn_points(self.session) if a.army == army_id), None)
+        # The note follows its action in one column that wraps: both can be long
+        # ("Activate a subordinate general with a stack of units: Marshal Ney's stack...").
         rows: list[tuple[str | None, tuple[object, ...]]] = []
         if army is not None and army.rolled is not None:
-            rows.append((None, ("Rolled", "", army.rolled, f"1d6 + CV {army.command_value}")))
+            rows.append((None, ("", army.rolled, f"Rolled: 1d6 + CV {army.command_value}")))
         if army is not None:
             rows += [
-                (None, (command_points.action_label(line.action), line.cost, line.balance, line.note))
+                (None, (line.cost, line.balance, _with_note(command_points.action_label(line.action), line.note)))
                 for line in army.ledger
             ]
-        fill(self.query_one("#ledger", DataTable), ("Action", "Cost", "Left", "Note"), rows)
+        ledger = self.query_one("#ledger", DataTable)
+        fill(ledger, ("Cost", "Left", "Action"), rows, wrap_to=self._width(ledger))
         if army is not None:
             self.query_one("#ledger-title", Static).update(f"Ledger of {army.name}, this turn")
 
@@ -119,3 +130,7 @@ class CommandPointsScreen(CampaignScreen):
                 self.app.campaign_changed()  # type: ignore[attr-defined]
 
         self.app.push_screen(FormScreen("Spend command points", fields, check=spend), done)
+
+
+def _with_note(action: str, note: str | None) -> str:
+    return f"{action}: {note}" if note else action

@@ -12,7 +12,7 @@ from textual.widgets import Static
 from campaigns import battles
 from campaigns.errors import CampaignError
 from campaigns.tabletop import PLAYING
-from campaigns.words import column, heading
+from campaigns.words import column, heading, plural
 from rules.allemagne1813.battle import MORALE, UMPIRE_RESULT
 from rules.errors import RulesError
 from tui.modals.confirm import ConfirmScreen
@@ -122,7 +122,7 @@ class FightScreen(CampaignScreen):
         self.query_one("#whole-text", Static).update("\n".join(self.whole_lines(fight, sides)))
         log = [e for e in fight.journal]
         self.query_one("#log", Static).update(
-            f"{len(log)} step(s) taken; the history screen (h) lists every roll." if log else "No roll yet."
+            f"{plural(len(log), 'step')} taken; the history screen (h) lists every roll." if log else "No roll yet."
         )
 
     def step_lines(self, fight: battles.Fight) -> list[str]:

@@ -103,7 +103,7 @@ class HistoryScreen(CampaignScreen):
         table = self.query_one("#events", DataTable)
         cursor = table.cursor_row
         self._rows = rows if before is None else self._rows + rows
-        fill(table, ("#", "When", "What"), ((None, (e.ref, e.when, e.text)) for e in self._rows))
+        self._fill_table()
         if before is not None:
             table.move_cursor(row=cursor, animate=False)
         heads = [e.ref.strip() for e in rows if e.ref.strip()]  # events, or rolls when dice only (not their lines)
@@ -114,6 +114,22 @@ class HistoryScreen(CampaignScreen):
         if text.strip() and history.is_short(text):
             title += f"; one or two letters look through the newest {history.SHORT_WINDOW:,} lines only"
         self.query_one("#history-title", Static).update(title)
+
+    def _fill_table(self) -> None:
+        # What changed wraps within the table's width rather than running off the edge.
+        table = self.query_one("#events", DataTable)
+        width = table.size.width or self.app.size.width
+        fill(table, ("#", "When", "What"), ((None, (e.ref, e.when, e.text)) for e in self._rows), wrap_to=width)
+
+    def on_resize(self, _event) -> None:
+        if self.shown_query is not None:
+            table = self.query_one("#events", DataTable)
+            cursor = table.cursor_row
+            self.call_after_refresh(self._refill, cursor)
+
+    def _refill(self, cursor: int) -> None:
+        self._fill_table()
+        self.query_one("#events", DataTable).move_cursor(row=cursor, animate=False)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         # The next page of older lines is read as the cursor reaches the last one.

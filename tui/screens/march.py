@@ -53,9 +53,9 @@ class ForcedMarchScreen(CampaignScreen):
 
     def on_resize(self, event) -> None:
         # Under NARROW columns the stacks go above the units, whose loss odds drop their bars.
-        if self.has_class("narrow") != (event.size.width < NARROW):
-            self.set_class(event.size.width < NARROW, "narrow")
-            self.show_stack()
+        self.set_class(event.size.width < NARROW, "narrow")
+        if self.shown_version is not None:
+            self.call_after_refresh(self.show_stack)  # the odds wrap to the new width
 
     def refresh_view(self) -> None:
         self.stacks = forced_march.stacks(self.session)
@@ -84,10 +84,17 @@ class ForcedMarchScreen(CampaignScreen):
         rows = []
         for p in plans:
             bar = (lambda _c: "") if narrow else (lambda c: odds_bar(c, 5))  # noqa: E731
-            odds = "  ".join(f"{loss}:{bar(chance)}{float(chance) * 100:3.0f}%" for loss, chance in p.odds.items())
+            # One loss and its chance never part when the column wraps (no-break spaces inside).
+            odds = "  ".join(
+                f"{loss}:{bar(chance)}{float(chance) * 100:3.0f}%".replace(" ", "\u00a0") for loss, chance in p.odds.items()
+            )
             mark = "[x]" if p.unit.id in self.marked else "[ ]"
             rows.append((p.unit.id, (mark, p.unit.name, p.unit.strength_points, p.unit.cohesion, f"{p.modifier:+d}", odds)))
-        fill(table, ("", "Unit", "SP", "Coh", "Mod", "SP lost: odds"), rows, widest={"Unit": 40 if narrow else 24})
+        fill(
+            table, ("", "Unit", "SP", "Coh", "Mod", "SP lost: odds"), rows,
+            widest={"Unit": 30 if narrow else 24},
+            wrap_to=table.size.width or self.app.size.width,  # the odds wrap rather than run off the edge
+        )
         if stack is None:
             return
         if table.row_count:

@@ -3,6 +3,7 @@ the selected level, with SP totals; add, edit, move and remove through forms."""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,9 +21,12 @@ from tui.modals.form import FormScreen
 from tui.modals.pick import PickScreen
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import fill
-from tui.widgets.kept import KeptTable, KeptTree
+from tui.screens.oob_labels import army_label, general_label, side_label, unit_label
+from tui.widgets.fitted_tree import FittedTree
+from tui.widgets.kept import KeptTable
 
 NARROW = 110  # columns under which the table goes below the tree
+GUIDES_NARROW, GUIDES_WIDE = 2, 4  # cells of indentation a level of the tree
 SHOWN = 200  # units listed in the table at once; totals always count them all
 
 UNIT_FIELDS = [
@@ -41,13 +45,6 @@ GENERAL_FIELDS = [
     ("tactical_bonus", "Tactical bonus"),
     ("location", "Location"),
 ]
-
-
-def unit_label(unit: Unit) -> str:
-    if unit.kind == "dummy":
-        return f"{unit.name} (DUMMY)"
-    flags = "".join(m for m, on in (("F", unit.fatigued), ("E", unit.entrenched), ("O", unit.out_of_command)) if on)
-    return f"{unit.name} {unit.strength_points} SP" + (f" [{flags}]" if flags else "")
 
 
 class OrderOfBattleScreen(CampaignScreen):
@@ -76,21 +73,26 @@ class OrderOfBattleScreen(CampaignScreen):
     def body(self) -> ComposeResult:
         yield Input(placeholder="search by name; Enter to jump, Escape to close", id="search")
         with Horizontal(id="body"):
-            yield KeptTree("Order of battle", id="tree")
+            yield FittedTree("Order of battle", id="tree")
             with Vertical(id="right"):
                 yield Static(id="totals", markup=False)
                 yield KeptTable(id="detail", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
         self.query_one("#tree", Tree).focus()
-        self.set_class(self.app.size.width < NARROW, "narrow")
+        self._narrow(self.app.size.width < NARROW)
 
     def on_resize(self, event) -> None:
         # Below NARROW columns the tree's names would be cut beside the table: the table goes below.
         if self.has_class("narrow") != (event.size.width < NARROW):
-            self.set_class(event.size.width < NARROW, "narrow")
+            self._narrow(event.size.width < NARROW)
             if hasattr(self, "sides"):
                 self.show_detail()
+
+    def _narrow(self, narrow: bool) -> None:
+        self.set_class(narrow, "narrow")
+        # Two cells a level rather than four leave the names of the deepest units room at 80 columns.
+        self.query_one("#tree", Tree).guide_depth = GUIDES_NARROW if narrow else GUIDES_WIDE
 
     # -- showing -------------------------------------------------------------
     #
@@ -144,10 +146,10 @@ class OrderOfBattleScreen(CampaignScreen):
         tree.root.expand()
         self._lines = {}
         for side in self.sides:
-            side_node = tree.root.add(_side_label(side), data=side, expand=True)
+            side_node = tree.root.add(side_label(side), data=side, expand=True)
             self._lines[f"s:{side.side.id}"] = side_node
             for army in side.armies:
-                army_node = side_node.add(_army_label(army), data=army)
+                army_node = side_node.add(army_label(army), data=army)
                 self._lines[f"a:{army.army.id}"] = army_node
                 for general in army.generals:
                     self._add_general(army_node, general)
@@ -162,13 +164,13 @@ class OrderOfBattleScreen(CampaignScreen):
         selected = _key(tree.cursor_node.data) if tree.cursor_node else None
         moved = False
         for side in self.sides:
-            _update(self._lines[f"s:{side.side.id}"], _side_label(side), side)
+            _update(self._lines[f"s:{side.side.id}"], side_label(side), side)
             for army in side.armies:
-                _update(self._lines[f"a:{army.army.id}"], _army_label(army), army)
+                _update(self._lines[f"a:{army.army.id}"], army_label(army), army)
                 for general in oob_view.all_generals(army.generals):
                     line = self._lines.get(f"g:{general.general.id}")  # None until his superior is opened
                     if line is not None:
-                        _update(line, _general_label(general), general)
+                        _update(line, general_label(general), general)
             loose = self._lines.get(f"u:{side.side.id}")
             if loose is not None:
                 loose.data = oob_view.Unattached(side.side.id, side.unattached)
@@ -191,7 +193,7 @@ class OrderOfBattleScreen(CampaignScreen):
 
     def _add_general(self, parent: TreeNode, entry: oob_view.GeneralEntry) -> None:
         # A general's units and subordinates are added when he is first opened.
-        node = parent.add(_general_label(entry), data=entry, allow_expand=bool(entry.units or entry.subordinates))
+        node = parent.add(general_label(entry), data=entry, allow_expand=bool(entry.units or entry.subordinates))
         self._lines[f"g:{entry.general.id}"] = node
 
     def _fill(self, branch: TreeNode) -> None:
@@ -308,7 +310,7 @@ class OrderOfBattleScreen(CampaignScreen):
                 for unit in units[:SHOWN]
             ),
             # The tree beside it already shows whole names: keep SP, cohesion and the bonuses in view.
-            widest={"Name": 30 if self.has_class("narrow") else 24, "Where": 16},
+            widest={"Name": 28 if self.has_class("narrow") else 20, "Where": 18},  # the table and its scroll bar fit the pane
         )
 
     def _show_totals(self, data: object) -> None:
@@ -429,22 +431,35 @@ class OrderOfBattleScreen(CampaignScreen):
         self.app.push_screen(ConfirmScreen(f"Remove {item.name}?{extra}", yes="Remove"), answered)
 
     def action_flags(self) -> None:
+        from campaigns import movement
+
         item = self.selected()
         if not isinstance(item, Unit):
             self.notify("Select a unit.", severity="warning")
             return
         choices = ["no", "yes"]
+        cost = movement.entrench_cost()
         rows = [
             ("fatigued", "Fatigued", "yes" if item.fatigued else "no", choices),
-            ("entrenched", "Entrenched", "yes" if item.entrenched else "no", choices),
+            ("entrenched", f"Entrenched ({cost} PC)", "yes" if item.entrenched else "no", choices),
             ("out_of_command", "Out of command", "yes" if item.out_of_command else "no", choices),
         ]
+        said: list[str] = []
 
         def apply(values: dict[str, str]) -> None:
-            oob.set_unit_flags(self.session, item.id, **{k: v == "yes" for k, v in values.items()})
+            wanted = {k: v == "yes" for k, v in values.items()}
+            if wanted["entrenched"] and not item.entrenched:
+                # Entrenching is the map's Entrench for this one unit: its army pays the card's PC,
+                # or the form says why not and nothing is stored.
+                said.append(movement.entrench_unit(self.session, item.id))
+            rest = {k: v for k, v in wanted.items() if v != getattr(item, k) and not (k == "entrenched" and v)}
+            if rest:
+                oob.set_unit_flags(self.session, item.id, **rest)
 
         def done(result: dict | None) -> None:
             if result is not None:
+                for line in said:
+                    self.notify(line)
                 self.app.campaign_changed()  # type: ignore[attr-defined]
 
         self.app.push_screen(FormScreen(f"State of {item.name}", rows, check=apply), done)
@@ -484,22 +499,9 @@ def _key(data: object) -> str | None:
     return getattr(data, "id", None)
 
 
-def _side_label(side: oob_view.SideEntry) -> str:
-    return f"{side.side.name} ({side.totals.strength_points} SP)"
-
-
-def _army_label(army: oob_view.ArmyEntry) -> str:
-    return f"{army.army.name} ({army.totals.strength_points} SP)"
-
-
-def _general_label(entry: oob_view.GeneralEntry) -> str:
-    g = entry.general
-    return f"{g.name} (R{g.rank} CV{g.command_value} TB{g.tactical_bonus})"
-
-
-def _update(node: TreeNode, label: str, data: object) -> None:
+def _update(node: TreeNode, label: Text, data: object) -> None:
     node.data = data
-    if str(node.label) != label:
+    if str(node.label) != label.plain:
         node.set_label(label)
 
 

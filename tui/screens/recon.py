@@ -34,26 +34,47 @@ class ReconnaissanceScreen(CampaignScreen):
         yield Static("Reconnaissance (6.3): Space marks, s a whole stack; ctrl+r rolls", classes="title")
         yield Select([(f"{s.name} reconnoitres", s.side) for s in self.sides], allow_blank=False, id="who", compact=True)
         with Vertical(id="lists"):
-            yield Static("Reconnoitring units, by place and general", id="ours-title")
+            yield Static("Reconnoitring units (one stack), by place and general", id="ours-title")
             yield MarkList(id="ours")
-            yield Static("Screening units", id="theirs-title")
+            yield Static("Screening units: mark the reconnoitring stack first", id="theirs-title", markup=False)
             yield MarkList(id="theirs")
         yield Static(id="preview", markup=False)
 
     def refresh_view(self) -> None:
         who = str(self.query_one("#who", Select).value)
         self.sides = forces.stacks(self.session)
-        for list_id, mine in (("#ours", True), ("#theirs", False)):
-            widget = self.query_one(list_id, MarkList)
-            widget.set_stacks([st for side in self.sides if (side.side == who) == mine for st in side.stacks])
+        ours = self.query_one("#ours", MarkList)
+        ours.set_stacks([st for side in self.sides if side.side == who for st in side.stacks])
+        self.show_screens()
         self.show_preview()
+
+    def show_screens(self) -> None:
+        """The enemy stacks in reach of the stack the reconnaissance is made from (option
+        reconnaissance_reach): a screen is chosen from those only."""
+        who = str(self.query_one("#who", Select).value)
+        title = self.query_one("#theirs-title", Static)
+        try:
+            place = reconnaissance.from_one_place(self.session, self.query_one("#ours", MarkList).selected)
+        except CampaignError:
+            place = None  # units of several places: the preview says why
+        theirs = self.query_one("#theirs", MarkList)
+        if place is None:
+            theirs.set_stacks([])
+            title.update("Screening units: mark the reconnoitring stack first")
+            return
+        reach = reconnaissance.reach_from(self.session, place)
+        theirs.set_stacks([st for side in self.sides if side.side != who for st in side.stacks if st.place in reach])
+        found = "" if theirs.stacks else ": no enemy stack in reach"
+        title.update(f"Screening units in reach of {place}{found}")
 
     def on_select_changed(self, _event: Select.Changed) -> None:
         for list_id in ("#ours", "#theirs"):
             self.query_one(list_id, MarkList).marked = set()
         self.refresh_view()
 
-    def on_mark_list_changed(self, _event: MarkList.Changed) -> None:
+    def on_mark_list_changed(self, event: MarkList.Changed) -> None:
+        if event.marks.id == "ours":
+            self.show_screens()
         self.show_preview()
 
     def chosen(self) -> tuple[list[str], list[str]]:
@@ -66,6 +87,7 @@ class ReconnaissanceScreen(CampaignScreen):
             preview.update("Mark the units making the reconnaissance, and the units screening.")
             return
         try:
+            reconnaissance.check_reach(self.session, ours, theirs)
             step = reconnaissance.plan(self.session, ours, theirs)
         except CampaignError as exc:
             preview.update(str(exc))
@@ -81,7 +103,7 @@ class ReconnaissanceScreen(CampaignScreen):
     def _roll(self, typed: bool) -> None:
         ours, theirs = self.chosen()
         self.with_dice("the reconnaissance", "1d6",
-                       lambda d: self.attempt(lambda: reconnaissance.reconnoitre(self.session, ours, theirs, d)), typed=typed)
+                       lambda d: self.attempt(lambda: reconnaissance.reconnoitre(self.session, ours, theirs, d, in_reach=True)), typed=typed)
 
     def action_roll(self) -> None:
         self._roll(typed=False)

@@ -15,6 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from campaigns import movement, reconnaissance
+from campaigns.contact import contacts
 from campaigns.errors import CampaignError
 from campaigns.stacks import SightedStack
 from campaigns.theatre_map import MapData, map_data
@@ -149,6 +150,8 @@ class TheatreScreen(CampaignScreen):
             self.order_actions(here)
             return
         items: list[tuple[str, str]] = []
+        if here.place.name in {c.place for c in contacts(self.session)}:
+            items.append((f"battle:{here.place.name}", f"Battle at {here.place.name}: set it up with the stacks in contact"))
         for s in here.stacks:
             if isinstance(s, SightedStack):
                 continue
@@ -156,7 +159,7 @@ class TheatreScreen(CampaignScreen):
             units = ", ".join(f"{u.name} ({u.kind}, {u.strength_points} SP)" for u in s.units)
             items.append((f"move:{s.key}", f"Move: {s.side_name}, {who}: {units}"))
             items.append((f"activate:{s.key}", f"Activate: {s.side_name}, {who}"))
-            items.append((f"entrench:{s.key}", f"Entrench (2 PC): {s.side_name}, {who}"))
+            items.append((f"entrench:{s.key}", f"Entrench ({movement.entrench_cost()} PC): {s.side_name}, {who}"))
             for enemy in reconnaissance.enemies_in_reach(self.session, s.key):
                 items.append((f"recon:{s.key}>{enemy.key}", f"Reconnoitre from {s.side_name} ({who}) against {enemy.badge()} at {enemy.place}"))
         self.app.push_screen(PickScreen(f"Stacks at {here.place.name}: pick an action", items), self.stack_action)
@@ -217,6 +220,11 @@ class TheatreScreen(CampaignScreen):
         if not choice:
             return
         action, _, key = choice.partition(":")
+        if action == "battle":
+            from tui.screens.battles import BattleSetupScreen
+
+            self.app.push_screen(BattleSetupScreen(key))
+            return
         if action == "activate":
             self.attempt(lambda: movement.activate(self.session, key))
             return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 
 from rich.text import Text
@@ -21,9 +22,14 @@ def fill(
     headers: Sequence[str],
     rows: Iterable[tuple[str | None, Sequence[object]]],
     widest: Mapping[str, int] | None = None,
+    wrap_to: int | None = None,
 ) -> None:
     """Put `rows` (key, cells) in `table` under `headers`, each column as wide as its widest cell,
     or as `widest` allows (longer cells end in an ellipsis).
+
+    With `wrap_to` (the table's width in cells), the last column takes what the
+    others leave and its text wraps onto more lines of its row instead of running
+    off the edge: nothing of it is cut.
 
     A DataTable measures new rows only when idle; refilled from a highlight
     event, it can draw them first at the width of the headers and keep that
@@ -40,12 +46,21 @@ def fill(
     widths = [len(h) for h in headers]
     for _, cells in texts:
         widths = [max(w, c.cell_len) for w, c in zip(widths, cells)]
+    heights = [1] * len(texts)
+    if wrap_to is not None and headers:
+        # Every column is padded by one cell each side; the vertical scroll bar may take two.
+        room = wrap_to - SCROLL_BAR - sum(w + 2 * table.cell_padding for w in widths[:-1]) - 2 * table.cell_padding
+        widths[-1] = max(MIN_WRAP, len(headers[-1]), room)
+        for index, (key, cells) in enumerate(texts):
+            lines = wrapped(cells[-1].plain, widths[-1])
+            cells[-1] = Text("\n".join(lines))
+            heights[index] = len(lines)
     columns = table.ordered_columns
     if [(c.label.plain, c.width) for c in columns] != list(zip(headers, widths)):
         table.clear(columns=True)
         for header, width in zip(headers, widths):
             table.add_column(header, width=width)
-    elif _same_rows(table, texts):
+    elif _same_rows(table, texts, heights):
         # The same rows, as after most actions: only the cells that changed are
         # drawn again; the table keeps its lines, its cursor and its scrolling.
         for key, cells in texts:
@@ -55,11 +70,29 @@ def fill(
         return
     else:
         table.clear()  # the rows only: the columns stay as they are
-    for key, cells in texts:
-        table.add_row(*cells, key=key)
+    for (key, cells), height in zip(texts, heights):
+        table.add_row(*cells, key=key, height=height)
 
 
-def _same_rows(table: DataTable, texts: list[tuple[str | None, list[Text]]]) -> bool:
+def _same_rows(table: DataTable, texts: list[tuple[str | None, list[Text]]], heights: list[int]) -> bool:
     if table.row_count != len(texts) or any(key is None for key, _ in texts):
         return False
-    return [row.key.value for row in table.ordered_rows] == [key for key, _ in texts]
+    rows = table.ordered_rows
+    return [row.key.value for row in rows] == [key for key, _ in texts] and [row.height for row in rows] == heights
+
+
+SCROLL_BAR = 2  # cells of a vertical scroll bar, kept free whether or not it shows
+MIN_WRAP = 20  # narrower than this, a wrapped column would be a word a line
+
+
+def wrapped(text: str, width: int) -> list[str]:
+    """`text` in lines of at most `width` cells; lines after the first are indented four
+    cells more than the text itself, deeper than the history's change lines (two), so
+    the rest of an event's description never reads as one of its changes."""
+    body = text.lstrip(" ")
+    lead = " " * (len(text) - len(body))
+    if len(text) <= width or not body:
+        return [text]
+    return textwrap.wrap(
+        body, width, initial_indent=lead, subsequent_indent=lead + "    ", break_on_hyphens=False
+    ) or [text]

@@ -16,13 +16,11 @@ import argparse
 import io
 import logging
 import os
-import shutil
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from contextlib import contextmanager
-from typing import IO, NoReturn
+from typing import NoReturn
 
 from sqlmodel import select
 
@@ -32,6 +30,7 @@ from campaigns.cli_theatre import add_commands as add_theatre_commands
 from campaigns.errors import CampaignError
 from campaigns.logfile import start_logging
 from campaigns.log import audit_dice, log_lines
+from campaigns.output import all_or_nothing, lines_out
 from campaigns.scenario import ScenarioError, load_scenario, scenario_ids
 from campaigns.setup import create_campaign
 from campaigns.text import one_line, shown
@@ -42,7 +41,6 @@ from rules.dice import ENTERED, ROLLED
 DATABASE_VARIABLE = "ADJUTANT_DATABASE_URL"
 OK, FAULT, BAD_INPUT = 0, 1, 2
 SHOWN_MISMATCHES = 20
-SPOOL_BYTES = 16 * 1024 * 1024
 
 
 Run = Callable[[argparse.Namespace], int]
@@ -92,18 +90,8 @@ def say(line: object) -> None:
 
 def say_all(lines: Iterable[object]) -> None:
     """Print every line, or, when reading them fails part way, none: a refusal is one
-    sentence on stderr, not half a log. Spooled to disk past SPOOL_BYTES, so memory stays flat."""
-    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
-        for line in lines:
-            spool.write(shown(line).encode("utf-8", "replace") + b"\n")
-        _copy_out(spool)
-
-
-def _copy_out(spool: IO[bytes]) -> None:
-    spool.seek(0)
-    sys.stdout.flush()
-    shutil.copyfileobj(spool, sys.stdout.buffer)
-    sys.stdout.buffer.flush()
+    sentence on stderr, not half a log (campaigns.output); memory stays flat."""
+    lines_out(lines)
 
 
 @contextmanager
@@ -276,17 +264,19 @@ def _export(args: argparse.Namespace) -> int:
     from models.exchange import write, write_salvaged
 
     target = _target(args)
-    # Spooled, not printed as it is read: a damaged row late in the file refuses the
-    # export with nothing on standard output, and memory stays flat however long it is.
-    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+    if args.salvage and not isinstance(target, Path):
+        raise UsageError("--salvage reads a campaign FILE, not a database")
+
+    def export(out: Callable[[bytes], object]) -> None:
         if args.salvage:
-            if not isinstance(target, Path):
-                raise UsageError("--salvage reads a campaign FILE, not a database")
-            write_salvaged(target, spool.write)
+            write_salvaged(target, out)
         else:
             with open_campaign(target) as store:
-                write(store, spool.write)
-        _copy_out(spool)
+                write(store, out)
+
+    # Printed all or nothing: a damaged row late in the file refuses the export with
+    # nothing on standard output, and memory stays flat however long it is.
+    all_or_nothing(export)
     return OK
 
 

@@ -12,9 +12,11 @@ export` keeps the ids. The dice an action rolled are shown as dice lines
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
+import orjson
 from sqlalchemy import Connection, text
 
 from campaigns.phases import phases
@@ -76,10 +78,22 @@ class Names:
 
 
 def load(changes: Any) -> list[dict[str, Any]]:
-    """The changes of an event read by plain SQL (text on SQLite, parsed on PostgreSQL)."""
-    if isinstance(changes, str | bytes):
+    """The changes of an event read by plain SQL (text on SQLite, parsed on PostgreSQL).
+
+    Read with orjson, several times quicker; what orjson reads otherwise than the standard
+    library, or not at all (whole numbers past 64 bits, NaN, lone surrogates), is left to
+    the standard library, so every history reads as it always has."""
+    if isinstance(changes, str) and _LONG_NUMBER.search(changes) is None:
+        try:
+            changes = orjson.loads(changes)
+        except orjson.JSONDecodeError:
+            changes = json.loads(changes)
+    elif isinstance(changes, str | bytes):
         changes = json.loads(changes)
     return changes if isinstance(changes, list) else []
+
+
+_LONG_NUMBER = re.compile(r"\d{20}", re.ASCII)  # past what orjson reads as a whole number
 
 
 def change_lines(changes: list[dict[str, Any]], names: Names, *, width: int | None = None) -> Iterator[str]:
@@ -97,10 +111,13 @@ def change_lines(changes: list[dict[str, Any]], names: Names, *, width: int | No
         elif after is None:
             yield f"{row} removed"
         else:
-            fields = [
-                f"{label} {_cut(old, width)} -> {_cut(new, width)}"
-                for label, old, new in _fields(table, before, after, names)
-            ]
+            if width is None:  # the whole log: no cutting, and no call per value for it
+                fields = [f"{label} {old} -> {new}" for label, old, new in _fields(table, before, after, names)]
+            else:
+                fields = [
+                    f"{label} {_cut(old, width)} -> {_cut(new, width)}"
+                    for label, old, new in _fields(table, before, after, names)
+                ]
             yield f"{row}: " + "; ".join(fields) if fields else f"{row} changed"
 
 
@@ -153,13 +170,13 @@ def _row_name(table: str, key: dict[str, Any], before: dict, after: dict, names:
 
 
 def _fields(table: str, before: dict, after: dict, names: Names) -> Iterator[tuple[str, str, str]]:
-    for column in after:
-        old, new = before.get(column), after.get(column)
+    for column, new in after.items():
+        old = before.get(column)
         if isinstance(old, dict) and isinstance(new, dict):
             for path, a, b in _diff(old, new, column):
                 yield path, _show(a), _show(b)
             continue
-        label = FIELDS.get(column, column.replace("_", " "))
+        label = FIELDS.get(column) or column.replace("_", " ")
         if table == "campaign" and column == "phase":
             yield label, _phase(old), _phase(new)
         elif column == "dice_roll":

@@ -34,7 +34,7 @@ from campaigns.output import all_or_nothing, lines_out
 from campaigns.scenario import ScenarioError, load_scenario, scenario_ids
 from campaigns.setup import create_campaign
 from campaigns.text import one_line, shown
-from models import SUFFIX, Battle, CampaignFileError, CampaignStore, StoreError, check_campaign, loads, open_campaign
+from models import SUFFIX, Battle, CampaignFileError, CampaignStore, StoreError, check_campaign, open_campaign
 from models.targets import Target
 from rules.dice import ENTERED, ROLLED
 
@@ -281,17 +281,18 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from models.exchange import LIMIT_BYTES, read_limited
+    from models.exchange import LIMIT_BYTES
+    from models.import_stream import import_export, seekable_copy
 
     source = "standard input" if args.json == "-" else args.json
     if args.json == "-":
         # A text stream without bytes beneath (a test's, an embedding program's) is read as text.
         stream = getattr(sys.stdin, "buffer", None) or io.BytesIO(sys.stdin.read(LIMIT_BYTES + 1).encode())
-        exported = read_limited(stream, source)
+        opened = seekable_copy(stream, source)
     else:
-        with Path(args.json).open("rb") as stream:
-            exported = read_limited(stream, source)
-    with loads(_target(args, new=True), exported, source=source) as store:
+        opened = Path(args.json).open("rb")  # noqa: SIM115 - entered by the `with` below
+    # Read row by row (models.import_stream): memory stays flat however long the export.
+    with opened as exported, import_export(_target(args, new=True), exported, source=source) as store:
         say(f"Imported {source} into {store.name}: {store.campaign().name}.")
     return OK
 

@@ -12,7 +12,6 @@ export` keeps the ids. The dice an action rolled are shown as dice lines
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -80,31 +79,28 @@ class Names:
 def load(changes: Any) -> list[dict[str, Any]]:
     """The changes of an event read by plain SQL (text on SQLite, parsed on PostgreSQL).
 
-    Read with orjson, several times quicker; what orjson reads otherwise than the standard
-    library, or not at all (whole numbers past 64 bits, NaN, lone surrogates), is left to
-    the standard library, so every history reads as it always has."""
-    if isinstance(changes, str) and _LONG_NUMBER.search(changes) is None:
+    Read with orjson, several times quicker; what orjson does not read (NaN, lone
+    surrogates) is left to the standard library, so such a history reads as it always has.
+    The one value the two read otherwise is a whole number past 64 bits, a float for orjson,
+    which Adjutant never stores (models.export_format refuses it)."""
+    if isinstance(changes, str | bytes):
         try:
             changes = orjson.loads(changes)
         except orjson.JSONDecodeError:
             changes = json.loads(changes)
-    elif isinstance(changes, str | bytes):
-        changes = json.loads(changes)
     return changes if isinstance(changes, list) else []
-
-
-_LONG_NUMBER = re.compile(r"\d{20}", re.ASCII)  # past what orjson reads as a whole number
 
 
 def change_lines(changes: list[dict[str, Any]], names: Names, *, width: int | None = None) -> Iterator[str]:
     """One line per changed row, every changed field old -> new; values cut to `width` if given."""
-    for change in _merged(changes):
+    for change in changes if len(changes) < 2 else _merged(changes):
         table = change.get("table", "?")
         if table == "dice_roll":
             continue  # shown as dice lines
         key = change.get("key") or {}
         before, after = change.get("before"), change.get("after")
-        names.remember(table, key.get("id"), before or after)
+        if table in NAMED_TABLES:
+            names.remember(table, key.get("id"), before or after)
         row = _row_name(table, key, before or {}, after or {}, names)
         if before is None:
             yield f"{row} added"
@@ -214,6 +210,8 @@ def _ref(table: str, value: Any, names: Names) -> str:
 
 
 def _show(value: Any) -> str:
+    if type(value) is str:  # the most common, first
+        return value if value.strip() else repr(value)
     if value is None:
         return NOTHING
     if isinstance(value, bool):

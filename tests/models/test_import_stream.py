@@ -36,9 +36,9 @@ def exported(path: Path) -> str:
         return dumps(store)
 
 
-def test_an_export_is_read_row_by_row_and_gives_the_same_campaign(real: Path, tmp_path: Path) -> None:
+def test_an_export_is_read_row_by_row_and_gives_the_same_campaign(real: Path, campaign_target: str) -> None:
     text = exported(real)
-    with load_stream(tmp_path / "copy.campaign", io.BytesIO(text.encode())) as copy:  # NotLaidOut would fail here
+    with load_stream(campaign_target, io.BytesIO(text.encode())) as copy:  # NotLaidOut would fail here
         assert dumps(copy) == text
 
 

@@ -18,7 +18,17 @@ from pathlib import Path
 from typing import IO, Any
 
 import orjson
-from sqlalchemy import Connection, MetaData, Select, String, Table, exc, select, text
+from sqlalchemy import (
+    Connection,
+    MetaData,
+    Select,
+    String,
+    Table,
+    exc,
+    func,
+    select,
+    text,
+)
 from sqlmodel import SQLModel
 
 from models import schema, search
@@ -80,6 +90,8 @@ def _sqlite_batches(
     judge = table_judge(table)
     processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in table.columns]
     names = [column.name for column in table.columns]
+    if judge is not None and judge.validated:
+        query = query.add_columns(*(func.json_valid(column) for column in judge.validated))
     cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
     number = 0
     try:
@@ -105,7 +117,7 @@ def _judged_one_by_one(
         try:
             row = {
                 column: to_json(process(value) if process is not None else value)
-                for column, process, value in zip(names, processors, values, strict=True)
+                for column, process, value in zip(names, processors, values[: len(names)], strict=True)
             }
         except (ValueError, TypeError, OverflowError) as error:
             raise CampaignFileError(_unreadable(name, table, number, error)) from None

@@ -74,23 +74,62 @@ class Unsure(Exception):
     """A value outside the forms Adjutant writes: the row model must judge the batch."""
 
 
-def table_judge(table: Table) -> Callable[[list[tuple[Any, ...]]], list[dict[str, Any]]] | None:
-    """A function from raw rows (in `table.columns` order) to the rows the export writes, raising
-    Unsure where the row model must look; None when a column's type is one this judge does not know."""
+class TableJudge:
+    """Raw rows of a table (its columns in `table.columns` order, then SQLite's `json_valid` of
+    each column in `validated`) to the rows the export writes; raises Unsure where the row
+    model must look."""
+
+    def __init__(self, table: Table, judges: list[Judge], validated: list[Column[Any]]) -> None:
+        self.validated = validated  # JSON columns whose texts SQLite says are each one JSON value
+        self.judges = judges
+        self.width = len(table.columns)
+        self.row = _row_maker([column.name for column in table.columns])
+        positions = {column.name: number for number, column in enumerate(table.columns)}
+        self.flags = {positions[column.name]: self.width + number for number, column in enumerate(validated)}
+
+    def __call__(self, raw: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+        if not raw:
+            return []
+        columns = list(zip(*raw, strict=True))
+        judged = []
+        for number, judge in enumerate(self.judges):
+            flag = self.flags.get(number)
+            if flag is not None and set(columns[flag]) == {1}:
+                judged.append(_json_batch(judge, columns[number]))
+            else:
+                judged.append(judge(columns[number]))
+        return list(map(self.row, *judged))
+
+
+def table_judge(table: Table) -> TableJudge | None:
+    """The judge of `table`'s raw rows; None when a column's type is one it does not know."""
     if table.name in ROW_CHECKS:  # rows the rule sets judge too: a handful, left to the row model
         return None
     judges = [_column_judge(table.name, column) for column in table.columns]
     if any(judge is None for judge in judges):
         return None
-    row = _row_maker([column.name for column in table.columns])
+    validated = [c for c in table.columns if not c.nullable and isinstance(_kind(c), JSON)]
+    return TableJudge(table, judges, validated)  # type: ignore[arg-type]
 
-    def judge(raw: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
-        if not raw:
-            return []
-        columns = [column_judge(values) for column_judge, values in zip(judges, zip(*raw, strict=True), strict=True)]  # type: ignore[misc]
-        return list(map(row, *columns))
 
-    return judge
+def _kind(column: Column[Any]) -> Any:
+    return column.type.impl_instance if isinstance(column.type, TypeDecorator) else column.type
+
+
+def _json_batch(judge: Judge, values: Values) -> Sequence[Any]:
+    """A JSON column whose every text SQLite's json_valid calls one JSON value: parsed in one
+    orjson call over the texts joined as one array, several times quicker than a call each.
+    A value orjson reads otherwise than SQLite would fail that call or its count, and
+    is read one by one instead."""
+    if not all(type(value) is str for value in values):
+        return judge(values)
+    try:
+        parsed = orjson.loads("[" + ",".join(values) + "]")
+    except orjson.JSONDecodeError:
+        return judge(values)
+    if len(parsed) != len(values):
+        return judge(values)
+    return judge(values, parsed)  # type: ignore[call-arg]
 
 
 def _row_maker(names: list[str]) -> Callable[..., dict[str, Any]]:
@@ -103,7 +142,7 @@ def _row_maker(names: list[str]) -> Callable[..., dict[str, Any]]:
 
 
 def _column_judge(table: str, column: Column[Any]) -> Judge | None:
-    kind = column.type.impl_instance if isinstance(column.type, TypeDecorator) else column.type
+    kind = _kind(column)
     shape = SHAPES.get((table, column.name))
     judge: Judge | None
     if isinstance(kind, Boolean):
@@ -238,14 +277,15 @@ def _json(adapters: tuple[TypeAdapter[Any], ...]) -> Judge:
     """JSON text as SQLAlchemy reads it (orjson), sane as `_sane_json` wants it, and of its
     column's shape (a JSON object where none is named)."""
 
-    def json_values(values: Values) -> list[Any]:
+    def json_values(values: Values, parsed: list[Any] | None = None) -> list[Any]:
         _types(values, str)
         if not values:
             return []
-        try:
-            parsed = list(map(orjson.loads, values))
-        except orjson.JSONDecodeError:
-            raise Unsure from None
+        if parsed is None:
+            try:
+                parsed = list(map(orjson.loads, values))
+            except orjson.JSONDecodeError:
+                raise Unsure from None
         longest = max(map(len, values))
         if longest > SMALL_CHARS or (longest > SHALLOW_CHARS and _brackets(values) > MAX_JSON_DEPTH):
             for text, value in zip(values, parsed, strict=True):

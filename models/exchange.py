@@ -41,7 +41,9 @@ from models.targets import Target
 from models.values import row_from_json, row_to_json, to_json
 
 FORMAT = "adjutant-campaign"
-LIMIT_BYTES = 256 * 1024 * 1024  # an export of a million events is some 200 MB
+# An export read as one document (models.import_stream reads export's own layout row by row
+# whatever its length: a million events is some 600 MB).
+LIMIT_BYTES = 256 * 1024 * 1024
 ROW = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS
 READ_BATCH = 1000
 

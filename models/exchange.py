@@ -259,7 +259,8 @@ def _write_rows(connection: Connection, table: Table, name: str, out: Callable[[
         except orjson.JSONEncodeError as error:
             raise CampaignFileError(f"{name} is damaged: table {table.name!r} holds {error}") from None
         out(b"\n" if empty else b",\n")
-        out(_inert(encoded[len(head) : -len(tail)]))
+        body = memoryview(encoded)[len(head) : -len(tail)]  # no copy of the batch's text
+        out(body if _is_inert(encoded) else _inert(bytes(body)))
         empty = False
     out(b"]" if empty else b"\n    ]")
 
@@ -267,10 +268,14 @@ def _write_rows(connection: Connection, table: Table, name: str, out: Callable[[
 _RAW_CONTROL = re.compile(rb"\x7f|\xc2[\x80-\x9f]")  # DEL and the C1 controls, as UTF-8
 
 
+def _is_inert(encoded: bytes) -> bool:
+    return b"\x7f" not in encoded and b"\xc2" not in encoded
+
+
 def _inert(encoded: bytes) -> bytes:
     """JSON escapes only the C0 controls; DEL and C1 are escaped too (\\u009b), so an export
     printed on a terminal cannot drive it. The same text when read back."""
-    if b"\x7f" not in encoded and b"\xc2" not in encoded:
+    if _is_inert(encoded):
         return encoded
     return _RAW_CONTROL.sub(lambda m: b"\\u%04x" % ord(m[0].decode()), encoded)
 

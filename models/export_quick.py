@@ -121,7 +121,7 @@ def _json_batch(judge: Judge, values: Values) -> Sequence[Any]:
     orjson call over the texts joined as one array, several times quicker than a call each.
     A value orjson reads otherwise than SQLite would fail that call or its count, and
     is read one by one instead."""
-    if not all(type(value) is str for value in values):
+    if set(map(type, values)) != {str}:
         return judge(values)
     try:
         parsed = orjson.loads("[" + ",".join(values) + "]")

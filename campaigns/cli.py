@@ -16,13 +16,10 @@ import argparse
 import io
 import logging
 import os
-import shutil
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from contextlib import contextmanager
-from typing import IO
 
 from sqlmodel import select
 
@@ -31,10 +28,11 @@ from campaigns.cli_fog import revealed_seed
 from campaigns.errors import CampaignError
 from campaigns.logfile import start_logging
 from campaigns.log import audit_dice, log_lines
+from campaigns.output import all_or_nothing, lines_out
 from campaigns.scenario import ScenarioError, load_scenario, scenario_ids
 from campaigns.setup import create_campaign
 from campaigns.text import one_line, shown
-from models import SUFFIX, Battle, CampaignFileError, CampaignStore, StoreError, check_campaign, loads, open_campaign
+from models import SUFFIX, Battle, CampaignFileError, CampaignStore, StoreError, check_campaign, open_campaign
 from models.targets import Target
 from rules.commandline import UsageError
 from rules.dice import ENTERED, ROLLED
@@ -42,7 +40,6 @@ from rules.dice import ENTERED, ROLLED
 DATABASE_VARIABLE = "ADJUTANT_DATABASE_URL"
 OK, FAULT, BAD_INPUT = 0, 1, 2
 SHOWN_MISMATCHES = 20
-SPOOL_BYTES = 16 * 1024 * 1024
 
 
 def guarded(work: Callable[[], int], argv: Sequence[str]) -> int:
@@ -78,18 +75,8 @@ def say(line: object) -> None:
 
 def say_all(lines: Iterable[object]) -> None:
     """Print every line, or, when reading them fails part way, none: a refusal is one
-    sentence on stderr, not half a log. Spooled to disk past SPOOL_BYTES, so memory stays flat."""
-    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
-        for line in lines:
-            spool.write(shown(line).encode("utf-8", "replace") + b"\n")
-        _copy_out(spool)
-
-
-def _copy_out(spool: IO[bytes]) -> None:
-    spool.seek(0)
-    sys.stdout.flush()
-    shutil.copyfileobj(spool, sys.stdout.buffer)
-    sys.stdout.buffer.flush()
+    sentence on stderr, not half a log (campaigns.output); memory stays flat."""
+    lines_out(lines)
 
 
 @contextmanager
@@ -182,32 +169,35 @@ def _export(args: argparse.Namespace) -> int:
     from models.exchange import write, write_salvaged
 
     target = _target(args)
-    # Spooled, not printed as it is read: a damaged row late in the file refuses the
-    # export with nothing on standard output, and memory stays flat however long it is.
-    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+    if args.salvage and not isinstance(target, Path):
+        raise UsageError("--salvage reads a campaign FILE, not a database")
+
+    def export(out: Callable[[bytes], object]) -> None:
         if args.salvage:
-            if not isinstance(target, Path):
-                raise UsageError("--salvage reads a campaign FILE, not a database")
-            write_salvaged(target, spool.write)
+            write_salvaged(target, out)
         else:
             with open_campaign(target) as store:
-                write(store, spool.write)
-        _copy_out(spool)
+                write(store, out)
+
+    # Printed all or nothing: a damaged row late in the file refuses the export with
+    # nothing on standard output, and memory stays flat however long it is.
+    all_or_nothing(export)
     return OK
 
 
 def _import(args: argparse.Namespace) -> int:
-    from models.exchange import LIMIT_BYTES, read_limited
+    from models.exchange import LIMIT_BYTES
+    from models.import_stream import import_export, seekable_copy
 
     source = "standard input" if args.json == "-" else args.json
     if args.json == "-":
         # A text stream without bytes beneath (a test's, an embedding program's) is read as text.
         stream = getattr(sys.stdin, "buffer", None) or io.BytesIO(sys.stdin.read(LIMIT_BYTES + 1).encode())
-        exported = read_limited(stream, source)
+        opened = seekable_copy(stream, source)
     else:
-        with Path(args.json).open("rb") as stream:
-            exported = read_limited(stream, source)
-    with loads(_target(args, new=True), exported, source=source) as store:
+        opened = Path(args.json).open("rb")  # noqa: SIM115 - entered by the `with` below
+    # Read row by row (models.import_stream): memory stays flat however long the export.
+    with opened as exported, import_export(_target(args, new=True), exported, source=source) as store:
         say(f"Imported {source} into {store.name}: {store.campaign().name}.")
     return OK
 

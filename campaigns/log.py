@@ -6,32 +6,35 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import JSON, Connection, DateTime, text
+import orjson
+from sqlalchemy import Connection, text
 
 from campaigns.changes import Names, change_lines, inserted_dice, load
 from models import CampaignStore, DiceRoll, dice_rolls, to_record
+from models.exchange import no_collection
 from models.journal import REPLAYS, target
 from rules.dice import ROLLED, verify
 
 DICE_COLUMNS = 'id, event, purpose, dice, raw, modifiers, result, mode, stream_index, "by", "when"'
-DICE_TYPES = {"raw": JSON, "modifiers": JSON, "when": DateTime}
-LOOSE_DICE = text(f"SELECT {DICE_COLUMNS} FROM dice_roll WHERE event IS NULL ORDER BY id").columns(**DICE_TYPES)
-EVENT_DICE = text(f"SELECT {DICE_COLUMNS} FROM dice_roll WHERE event IS NOT NULL ORDER BY event, id").columns(
-    **DICE_TYPES
-)
-ALL_DICE = text(f"SELECT {DICE_COLUMNS} FROM dice_roll ORDER BY id").columns(**DICE_TYPES)
-EVENTS = text('SELECT id, "when", kind, description, changes, undone FROM event ORDER BY id').columns(
-    when=DateTime
-)
+# Read as plain rows (the database driver's own values): see `_plain_rows`.
+LOOSE_DICE = f"SELECT {DICE_COLUMNS} FROM dice_roll WHERE event IS NULL ORDER BY id"
+EVENT_DICE = f"SELECT {DICE_COLUMNS} FROM dice_roll WHERE event IS NOT NULL ORDER BY event, id"
+ALL_DICE = f"SELECT {DICE_COLUMNS} FROM dice_roll ORDER BY id"
+EVENTS = 'SELECT id, "when", kind, description, changes, undone FROM event ORDER BY id'
 REPLAY_EVENTS = text("SELECT id, kind, changes FROM event WHERE kind IN ('undo', 'redo') ORDER BY id")
 INDENT = "      "
 BATCH = 200  # rows read at a time: the memory the log holds, however long the history
+TIME = "%Y-%m-%d %H:%M:%S"
+# How SQLAlchemy stores a moment in SQLite: UTC, without its offset.
+STORED_MOMENT = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}", re.ASCII)
 
 
 def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]:
@@ -39,26 +42,52 @@ def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]
 
     Rows are read with plain SQL and streamed, so memory does not grow with the
     length of the history; only names and the undo and redo marks are held."""
-    with store.connect() as db:
-        db = db.execution_options(stream_results=True, yield_per=BATCH)
+    with store.connect() as db, no_collection():  # rows hold no cycles: see models.exchange
+        rows = _plain_rows(db)
         if dice_only:
-            yield from (dice_line(roll, with_time=True) for roll in db.execute(ALL_DICE))
+            yield from (_dice_text(roll, with_time=True) for roll in rows(ALL_DICE))
             return
-        yield from (dice_line(roll, with_time=True) for roll in db.execute(LOOSE_DICE))
+        yield from (_dice_text(roll, with_time=True) for roll in rows(LOOSE_DICE))
         marks = replay_marks(db)
         names = Names(db, preload=True)
-        dice = iter(db.execute(EVENT_DICE))
+        dice = rows(EVENT_DICE)
         roll = next(dice, None)
-        for event in db.execute(EVENTS):
-            changes = [] if event.kind in REPLAYS else load(event.changes)
-            yield event_line(event, marks.get(event.id, ()))
-            yield from (INDENT + line for line in change_lines(changes, names))
-            while roll is not None and roll.event <= event.id:
-                if roll.event == event.id:
-                    yield INDENT + dice_line(roll)
+        for number, when, kind, description, stored, undone in rows(EVENTS):
+            changes = [] if kind in REPLAYS else load(stored)
+            if kind in REPLAYS:
+                description = f"#{target(stored)} {description}"
+            mark = marks.get(number)
+            state = f"  [{', '.join(mark)}]" if mark else ("  [undone]" if undone else "")
+            yield f"#{number}  {_shown_time(when)}  {kind:<6}  {description}{state}"
+            for line in change_lines(changes, names):
+                yield INDENT + line
+            while roll is not None and roll[1] <= number:
+                if roll[1] == number:
+                    yield INDENT + _dice_text(roll)
                 roll = next(dice, None)
-            if event.undone:  # its dice were taken back with it; the event still holds them
+            if undone:  # its dice were taken back with it; the event still holds them
                 yield from (INDENT + dice_line(kept, undone=True) for kept in stored_dice(changes))
+
+
+def _plain_rows(db: Connection) -> Callable[[str], Iterator[Any]]:
+    """Rows as the database driver gives them, READ_BATCH at a time: on SQLite straight from
+    sqlite3 (text for moments and JSON, read here as SQLAlchemy would), elsewhere through
+    SQLAlchemy's connection without its per-row objects' cost mattering."""
+    if db.dialect.name != "sqlite":
+        streaming = db.execution_options(stream_results=True, yield_per=BATCH)
+        return lambda sql: iter(streaming.exec_driver_sql(sql))
+    driver = db.connection.driver_connection
+
+    def rows(sql: str) -> Iterator[Any]:
+        cursor = driver.cursor()  # type: ignore[union-attr]
+        try:
+            cursor.execute(sql)
+            while batch := cursor.fetchmany(BATCH):
+                yield from batch
+        finally:
+            cursor.close()
+
+    return rows
 
 
 def replay_marks(db: Connection) -> dict[int, list[str]]:
@@ -90,17 +119,54 @@ def stored_dice(changes: list[dict[str, Any]]) -> list[SimpleNamespace]:
 
 def dice_line(roll: Any, *, with_time: bool = False, undone: bool = False) -> str:
     """A stored roll (an ORM row or a plain SQL row) as one line."""
-    modifiers = "".join(f" {m['value']:+d} ({m['label']})" for m in roll.modifiers)
-    source = f"rolled, stream {roll.stream_index}" if roll.mode == ROLLED else "typed in"
     when = f"{_time(roll)}  " if with_time else ""
-    raw = " ".join(str(value) for value in roll.raw)
-    reading = f"{roll.dice} = {raw}{modifiers} = {roll.result}"
+    return when + _reading(
+        roll.id, roll.purpose, roll.dice, roll.raw, roll.modifiers, roll.result, roll.mode, roll.stream_index, roll.by,
+        undone,
+    )
+
+
+def _dice_text(roll: tuple[Any, ...], *, with_time: bool = False) -> str:
+    """A plain row of DICE_COLUMNS as `dice_line` writes it: its JSON read as SQLAlchemy reads it."""
+    number, _event, purpose, dice, raw, modifiers, result, mode, stream_index, by, when = roll
+    moment = f"{_shown_time(when)}  " if with_time else ""
+    return moment + _reading(number, purpose, dice, _json(raw), _json(modifiers), result, mode, stream_index, by, False)
+
+
+def _reading(
+    number: Any, purpose: Any, dice: Any, raw: Any, modifiers: Any, result: Any, mode: Any, stream: Any, by: Any,
+    undone: bool,
+) -> str:
+    shown_modifiers = "".join(f" {m['value']:+d} ({m['label']})" for m in modifiers)
+    source = f"rolled, stream {stream}" if mode == ROLLED else "typed in"
+    values = " ".join(str(value) for value in raw)
     taken_back = ", undone" if undone else ""
-    return f"{when}dice #{roll.id}: {roll.purpose} {reading}  [{source}, {roll.by}{taken_back}]"
+    return f"dice #{number}: {purpose} {dice} = {values}{shown_modifiers} = {result}  [{source}, {by}{taken_back}]"
+
+
+def _json(value: Any) -> Any:
+    """A JSON column's value as SQLAlchemy reads it from SQLite (orjson; a number stays a number)."""
+    if isinstance(value, str | bytes):
+        return orjson.loads(value)
+    return value
 
 
 def _time(row: Any) -> str:
-    return row.when.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    return row.when.astimezone().strftime(TIME)
+
+
+# Where the local time is UTC, a stored moment is shown as it is stored, to the second.
+_LOCAL_IS_UTC = time.timezone == 0 and time.altzone == 0 and not time.daylight
+
+
+def _shown_time(when: Any) -> str:
+    """A moment as `_time` shows it, read as SQLAlchemy reads it (text on SQLite)."""
+    if isinstance(when, str):
+        moment = datetime.fromisoformat(when)
+        if _LOCAL_IS_UTC and moment.tzinfo is None and STORED_MOMENT.fullmatch(when):
+            return when[:19]
+        when = moment
+    return when.astimezone().strftime(TIME)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)

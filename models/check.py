@@ -112,7 +112,13 @@ def _check_database(url: URL) -> CheckReport:
 
 def _check_values(engine: Engine, name: str, report: CheckReport) -> None:
     """Read every row as `export` does: a value export would refuse is a problem here."""
-    from models.exchange import first_orphan, integrity_problem, rows, tables
+    from models.exchange import (
+        batches,
+        first_orphan,
+        integrity_problem,
+        no_collection,
+        tables,
+    )
 
     metadata = MetaData()
     with engine.connect() as connection:
@@ -129,10 +135,11 @@ def _check_values(engine: Engine, name: str, report: CheckReport) -> None:
             report.problems.append(f"{name} is damaged: it holds {campaigns} campaign rows instead of one")
             return
         try:
-            for exported in tables():  # the tables export writes, as this file's schema has them
-                if exported.name in metadata.tables:
-                    for _row in rows(connection, metadata.tables[exported.name], name):
-                        pass
+            with no_collection():
+                for exported in tables():  # the tables export writes, as this file's schema has them
+                    if exported.name in metadata.tables:
+                        for _batch in batches(connection, metadata.tables[exported.name], name):
+                            pass
         except CampaignFileError as error:
             report.problems.append(str(error))
 

@@ -46,6 +46,7 @@ MAX_JSON_DEPTH = 32  # nesting of a JSON value in a column (an event's changes n
 MAX_JSON_BYTES = 10_000_000  # one JSON value in one column: a battle's whole journal fits many times
 INT64 = (-(1 << 63), (1 << 63) - 1)
 INT32 = (-(1 << 31), (1 << 31) - 1)  # PostgreSQL's INTEGER
+ROW_CONFIG = ConfigDict(extra="forbid", strict=True)  # a row model's, and its columns' shapes'
 
 DiceMode = Literal["rolled", "entered"]
 assert set(DiceMode.__args__) == {ROLLED, ENTERED}  # type: ignore[attr-defined]
@@ -181,7 +182,7 @@ def row_model(table: Table) -> type[BaseModel]:
         required = not column.nullable and column.server_default is None
         fields[column.name] = (_field_type(table.name, column), ... if required else None)
     return create_model(  # type: ignore[call-overload,no-any-return]
-        f"Row_{table.name}", __config__=ConfigDict(extra="forbid", strict=True), **fields
+        f"Row_{table.name}", __config__=ROW_CONFIG, **fields
     )
 
 

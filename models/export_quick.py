@@ -1,0 +1,317 @@
+"""The export's rows of a SQLite file read a thousand at a time and judged column by column.
+
+`models.export_format` judges one row at a time with a pydantic model: some 20 µs
+a row, most of it Python called back per value, which at a million events is
+most of an export. Here a batch of raw sqlite3 rows is turned into columns, and
+each column is judged and converted by C-level calls over the whole column
+(`set(map(type, column))`, `min`/`max`, one regular expression over the column
+joined, `map(orjson.loads, column)`, one pydantic call over a JSON column's
+values), compiled once per table from the same types, ranges and shapes the
+row model is built from.
+
+This judge only ever says "these rows are what the row model would accept, and
+here they are as it would write them" or "I cannot tell" (`Unsure`): anything
+outside the forms Adjutant itself writes (a date with an offset, a Boolean
+stored as 2, text in an integer column, a value near a limit) is left to the
+row model, which then accepts it or names the row and the column as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from datetime import date, datetime
+from functools import cache
+from itertools import repeat
+from operator import add
+from types import UnionType
+from typing import Any, Literal, Union, get_args, get_origin
+
+import orjson
+from pydantic import TypeAdapter, ValidationError
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    Date,
+    DateTime,
+    Integer,
+    String,
+    Table,
+    TypeDecorator,
+)
+from sqlmodel.sql.sqltypes import UTCDateTime
+
+from models.export_format import (
+    DOMAIN,
+    INT32,
+    INT64,
+    MAX_JSON_BYTES,
+    MAX_JSON_DEPTH,
+    MAX_TEXT,
+    ROW_CHECKS,
+    ROW_CONFIG,
+    SHAPES,
+    _sane_json,
+)
+
+Values = Sequence[Any]
+Judge = Callable[[Values], Sequence[Any]]
+
+# A JSON text this short cannot hold JSON more than MAX_JSON_DEPTH deep, and one this
+# short cannot grow past MAX_JSON_BYTES when written again (a character is at most
+# 4 bytes of UTF-8, a number at most doubles: 1e2 -> 100.0).
+SHALLOW_CHARS = 2 * MAX_JSON_DEPTH + 1
+SMALL_CHARS = MAX_JSON_BYTES // 8
+
+# How SQLAlchemy writes a datetime and a date into SQLite; what it reads back with fromisoformat.
+STORED_DATETIMES = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}"
+STORED_DATES = r"\d{4}-\d\d-\d\d"
+
+
+class Unsure(Exception):
+    """A value outside the forms Adjutant writes: the row model must judge the batch."""
+
+
+class TableJudge:
+    """Raw rows of a table (its columns in `table.columns` order, then SQLite's `json_valid` of
+    each column in `validated`) to the rows the export writes; raises Unsure where the row
+    model must look."""
+
+    def __init__(self, table: Table, judges: list[Judge], validated: list[Column[Any]]) -> None:
+        self.validated = validated  # JSON columns whose texts SQLite says are each one JSON value
+        self.judges = judges
+        self.width = len(table.columns)
+        self.row = _row_maker([column.name for column in table.columns])
+        positions = {column.name: number for number, column in enumerate(table.columns)}
+        self.flags = {positions[column.name]: self.width + number for number, column in enumerate(validated)}
+
+    def __call__(self, raw: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+        if not raw:
+            return []
+        columns = list(zip(*raw, strict=True))
+        judged = []
+        for number, judge in enumerate(self.judges):
+            flag = self.flags.get(number)
+            if flag is not None and set(columns[flag]) == {1}:
+                judged.append(_json_batch(judge, columns[number]))
+            else:
+                judged.append(judge(columns[number]))
+        return list(map(self.row, *judged))
+
+
+def table_judge(table: Table) -> TableJudge | None:
+    """The judge of `table`'s raw rows; None when a column's type is one it does not know."""
+    if table.name in ROW_CHECKS:  # rows the rule sets judge too: a handful, left to the row model
+        return None
+    judges = [_column_judge(table.name, column) for column in table.columns]
+    if any(judge is None for judge in judges):
+        return None
+    validated = [c for c in table.columns if not c.nullable and isinstance(_kind(c), JSON)]
+    return TableJudge(table, judges, validated)  # type: ignore[arg-type]
+
+
+def _kind(column: Column[Any]) -> Any:
+    return column.type.impl_instance if isinstance(column.type, TypeDecorator) else column.type
+
+
+def _json_batch(judge: Judge, values: Values) -> Sequence[Any]:
+    """A JSON column whose every text SQLite's json_valid calls one JSON value: parsed in one
+    orjson call over the texts joined as one array, several times quicker than a call each.
+    A value orjson reads otherwise than SQLite would fail that call or its count, and
+    is read one by one instead."""
+    if set(map(type, values)) != {str}:
+        return judge(values)
+    try:
+        parsed = orjson.loads("[" + ",".join(values) + "]")
+    except orjson.JSONDecodeError:
+        return judge(values)
+    if len(parsed) != len(values):
+        return judge(values)
+    return judge(values, parsed)  # type: ignore[call-arg]
+
+
+def _row_maker(names: list[str]) -> Callable[..., dict[str, Any]]:
+    """`lambda p0, p1, ...: {"id": p0, "name": p1, ...}`, compiled once per table: a dict display
+    builds a row some three times quicker than dict(zip(names, values)). The names are written
+    as Python string literals (repr), so any column name, even a hostile file's, is only data."""
+    parameters = ", ".join(f"p{number}" for number in range(len(names)))
+    items = ", ".join(f"{name!r}: p{number}" for number, name in enumerate(names))
+    return eval(f"lambda {parameters}: {{{items}}}", {"__builtins__": {}})
+
+
+def _column_judge(table: str, column: Column[Any]) -> Judge | None:
+    kind = _kind(column)
+    shape = SHAPES.get((table, column.name))
+    judge: Judge | None
+    if isinstance(kind, Boolean):
+        judge = _booleans
+    elif isinstance(kind, Integer):
+        low, high = INT64 if isinstance(kind, BigInteger) else INT32
+        limits = DOMAIN.get((table, column.name), {})
+        judge = _integers(limits.get("ge", low), limits.get("le", high))  # as the row model's Field(**limits)
+    elif isinstance(kind, DateTime):
+        judge = _datetimes(column)
+    elif isinstance(kind, Date):
+        judge = _dates if not isinstance(column.type, TypeDecorator) else None
+    elif isinstance(kind, JSON):
+        judge = _json(_shape_adapters(table, column.name) if shape is not None else ())
+    elif isinstance(kind, String):
+        if shape is None:
+            judge = _texts(None)
+        elif get_origin(shape) is Literal:
+            judge = _texts(frozenset(get_args(shape)))
+        else:
+            judge = None
+    else:
+        judge = None
+    if judge is None or not column.nullable:
+        return judge
+    return _or_none(judge)
+
+
+def _or_none(judge: Judge) -> Judge:
+    def nullable(values: Values) -> Sequence[Any]:
+        if None not in values:
+            return judge(values)
+        judged = iter(judge([value for value in values if value is not None]))
+        return [None if value is None else next(judged) for value in values]
+
+    return nullable
+
+
+def _types(values: Values, kind: type) -> None:
+    if values and set(map(type, values)) != {kind}:
+        raise Unsure
+
+
+def _integers(low: int, high: int) -> Judge:
+    def integers(values: Values) -> Values:
+        _types(values, int)
+        if values and (min(values) < low or max(values) > high):
+            raise Unsure
+        return values
+
+    return integers
+
+
+def _booleans(values: Values) -> list[bool]:
+    # SQLAlchemy reads any number as a Boolean; Adjutant writes only 0 and 1.
+    _types(values, int)
+    if not set(values) <= {0, 1}:
+        raise Unsure
+    return list(map(bool, values))
+
+
+def _texts(allowed: frozenset[str] | None) -> Judge:
+    def texts(values: Values) -> Values:
+        _types(values, str)
+        if values and max(map(len, values)) > MAX_TEXT:
+            raise Unsure
+        if allowed is not None and not set(values) <= allowed:
+            raise Unsure
+        return values
+
+    return texts
+
+
+def _matching(values: Values, pattern: str, parse: Callable[[str], Any]) -> None:
+    """Every value in the one stored form (one regular expression over them all, joined)
+    and a real date or time (`parse` refuses the 31st of February)."""
+    _types(values, str)
+    if not values:
+        return
+    if _batch_pattern(pattern).fullmatch("\n".join(values)) is None:
+        raise Unsure
+    try:
+        for _ in map(parse, values):
+            pass
+    except ValueError:
+        raise Unsure from None
+
+
+@cache
+def _batch_pattern(pattern: str) -> re.Pattern[str]:
+    return re.compile(f"(?:{pattern}\n)*{pattern}", re.ASCII)
+
+
+def _datetimes(column: Column[Any]) -> Judge | None:
+    """ISO 8601 as `datetime.isoformat` writes what SQLAlchemy reads: "2025-01-01T00:00:07+00:00"
+    (no microseconds when they are zero), the offset only for the UTC type that adds it."""
+    if isinstance(column.type, UTCDateTime):
+        offset = "+00:00"
+    elif isinstance(column.type, TypeDecorator):
+        return None
+    else:
+        offset = ""
+
+    def datetimes(values: Values) -> list[str]:
+        _matching(values, STORED_DATETIMES, datetime.fromisoformat)
+        if not values:
+            return []
+        text = "\n".join(values) + "\n"
+        return text.replace(" ", "T").replace(".000000\n", "\n").replace("\n", offset + "\n").split("\n")[:-1]
+
+    return datetimes
+
+
+def _dates(values: Values) -> Values:
+    _matching(values, STORED_DATES, date.fromisoformat)
+    return values
+
+
+@cache
+def _shape_adapters(table: str, column: str) -> tuple[TypeAdapter[Any], ...]:
+    """The shape of one JSON column over a whole batch, with the row model's own strictness.
+
+    A union (an event's changes, or an undo's target) is tried first as its first
+    member alone, which most batches are wholly, at half the cost of the union;
+    a batch that is not is judged by the union itself."""
+    shape = SHAPES[(table, column)]
+    first = get_args(shape)[:1] if get_origin(shape) in (Union, UnionType) else ()
+    return tuple(TypeAdapter(list[member], config=ROW_CONFIG) for member in (*first, shape))  # type: ignore[misc]
+
+
+def _json(adapters: tuple[TypeAdapter[Any], ...]) -> Judge:
+    """JSON text as SQLAlchemy reads it (orjson), sane as `_sane_json` wants it, and of its
+    column's shape (a JSON object where none is named)."""
+
+    def json_values(values: Values, parsed: list[Any] | None = None) -> list[Any]:
+        _types(values, str)
+        if not values:
+            return []
+        if parsed is None:
+            try:
+                parsed = list(map(orjson.loads, values))
+            except orjson.JSONDecodeError:
+                raise Unsure from None
+        longest = max(map(len, values))
+        if longest > SMALL_CHARS or (longest > SHALLOW_CHARS and _brackets(values) > MAX_JSON_DEPTH):
+            for text, value in zip(values, parsed, strict=True):
+                if len(text) > SMALL_CHARS or text.count("[") + text.count("{") > MAX_JSON_DEPTH:
+                    try:
+                        _sane_json(value)  # the exact check, for the few values the bound does not clear
+                    except ValueError:
+                        raise Unsure from None
+        if not adapters:
+            if set(map(type, parsed)) != {dict}:
+                raise Unsure
+        elif not any(_valid(adapter, parsed) for adapter in adapters):
+            raise Unsure
+        return parsed
+
+    return json_values
+
+
+def _valid(adapter: TypeAdapter[Any], values: list[Any]) -> bool:
+    try:
+        adapter.validate_python(values)
+    except ValidationError:
+        return False
+    return True
+
+
+def _brackets(values: Values) -> int:
+    """The most opening brackets in one value: a bound on its depth."""
+    return max(map(add, map(str.count, values, repeat("[")), map(str.count, values, repeat("{"))))

@@ -1,0 +1,57 @@
+"""`export` and `log` print all or nothing, also straight into a file (campaigns.output)."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.test_hostile_files import played
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return played(tmp_path_factory.mktemp("output") / "real.campaign")
+
+
+def adjutant_into(out: Path, *args: str, append: bool = False) -> subprocess.CompletedProcess[bytes]:
+    """`adjutant ARGS > out` (or `>> out`): standard output is the regular file itself."""
+    with out.open("ab" if append else "wb") as stdout:
+        return subprocess.run(
+            [sys.executable, "-m", "tui.cli", *args], stdout=stdout, stderr=subprocess.PIPE, cwd=ROOT, check=False,
+            env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(out.parent)},
+        )
+
+
+def test_an_export_written_into_a_file_is_the_export_printed(real: Path, tmp_path: Path) -> None:
+    piped = subprocess.run(
+        [sys.executable, "-m", "tui.cli", "export", str(real)], capture_output=True, cwd=ROOT, check=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+    ).stdout
+    out = tmp_path / "copy.json"
+    out.write_bytes(b"earlier\n")
+    assert adjutant_into(out, "export", str(real), append=True).returncode == 0
+    assert out.read_bytes() == b"earlier\n" + piped
+
+
+@pytest.mark.parametrize("command", ["export", "log"])
+def test_a_refusal_late_in_the_file_leaves_the_file_as_it_was(real: Path, tmp_path: Path, command: str) -> None:
+    damaged = tmp_path / "damaged.campaign"
+    damaged.write_bytes(real.read_bytes())
+    db = sqlite3.connect(damaged, isolation_level=None)
+    last = db.execute("SELECT max(id) FROM event").fetchone()[0]
+    # A value no sound file holds, in the last table export writes and in the last event log reads.
+    db.execute("UPDATE unit SET strength_points = -1 WHERE rowid = (SELECT max(rowid) FROM unit)")
+    db.execute("UPDATE event SET \"when\" = 'not a moment' WHERE id = ?", (last,))
+    db.close()
+    for append in (False, True):
+        out = tmp_path / f"{command}-{append}.txt"
+        out.write_bytes(b"kept\n")
+        done = adjutant_into(out, command, str(damaged), append=append)
+        assert done.returncode != 0 and done.stderr.decode().startswith("adjutant: "), done.stderr
+        assert out.read_bytes() == (b"kept\n" if append else b""), "half an output was left in the file"

@@ -16,6 +16,7 @@ import argparse
 import io
 import logging
 import os
+import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -89,6 +90,12 @@ def reading(store: CampaignStore) -> Iterator[None]:
         raise CampaignFileError(
             f"{store.name} is damaged: it holds a value Adjutant cannot read ({type(error).__name__}); "
             f"`adjutant check` names the row"
+        ) from None
+    except sqlite3.OperationalError as error:  # rows read straight from sqlite3 (log, export)
+        if "decode" not in str(error):
+            raise
+        raise CampaignFileError(
+            f"{store.name} is damaged: it holds a text that is not UTF-8; `adjutant check` names the row"
         ) from None
 
 

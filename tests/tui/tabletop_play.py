@@ -18,6 +18,8 @@ from pathlib import Path
 
 from textual.widgets import DataTable, Input, Select
 
+from tui.textual_private import select_options
+
 from campaigns import battles, tabletop
 from campaigns.session import CampaignSession
 from models import Battle, Unit
@@ -157,7 +159,7 @@ async def open_form(pilot, actor: str, action: str) -> ResolutionScreen:
 
 def offered(modal: ResolutionScreen) -> list[str]:
     assert modal.target_select is not None
-    return [value for _label, value in modal.target_select._options]
+    return [value for _label, value in select_options(modal.target_select)]
 
 
 async def retarget(pilot, modal: ResolutionScreen, target: str) -> str:

@@ -7,6 +7,7 @@ from sqlalchemy import func, select
 from models import Event, General, Unit
 from tests.tui.helpers import key, notices, stored, type_text, wait_for, wait_for_notice
 from tui.modals.confirm import ConfirmScreen
+from tui.textual_private import guide_width, tree_lines
 from tui.modals.form import FormScreen
 from tui.modals.pick import PickScreen
 from tui.screens.oob import OrderOfBattleScreen
@@ -293,14 +294,14 @@ async def test_every_line_of_the_opened_tree_ends_within_80_columns_with_its_fig
         await pilot.pause()
         assert tree.guide_depth == 2
         assert tree.virtual_size.width <= tree.size.width  # nothing to scroll sideways to
-        lines = tree._tree_lines
+        lines = tree_lines(tree)
         assert len(lines) > 100
         console = Console(width=200)
         shortened = 0
         for line in lines:
             node = line.node
             shown = tree.render_label(node, tree.rich_style, tree.rich_style).plain
-            guides = line._get_guide_width(tree.guide_depth, tree.show_root)
+            guides = guide_width(line, tree)
             assert guides + console.measure(shown).maximum <= tree.size.width - 2, shown
             whole = str(node.label)
             if "…" in shown:

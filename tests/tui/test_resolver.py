@@ -11,6 +11,7 @@ from campaigns.session import CampaignSession
 from models import Battle, DiceRoll, Unit
 from rules.resolver import tactical_rulesets
 from tui.modals.resolution import ResolutionScreen
+from tui.textual_private import select_options
 from tui.screens.fight import FightScreen
 from tui.screens.resolver import ResolverScreen
 
@@ -286,12 +287,12 @@ async def test_a_unit_added_by_hand_lists_the_types_of_its_arm(campaign_file, ma
         await wait_for(pilot, "A unit entered by hand")
         form = app.screen
         unit_type = form.query_one("#f-unit_type", Select)
-        assert [v for _, v in unit_type._options] == [
+        assert [v for _, v in select_options(unit_type)] == [
             "infantry_column", "infantry_line", "infantry_square", "battalion_masse", "skirmishers"]
         form.query_one("#f-name", Input).value = "Foot battery"
         form.query_one("#f-arm", Select).value = "artillery"
         await pilot.pause()
-        assert unit_type._options == [("limbered artillery", "limbered_artillery"), ("artillery", "artillery")]
+        assert select_options(unit_type) == [("limbered artillery", "limbered_artillery"), ("artillery", "artillery")]
         assert unit_type.value == "limbered_artillery"
         unit_type.value = "artillery"
         await pilot.press("ctrl+s")

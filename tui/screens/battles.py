@@ -157,10 +157,10 @@ class BattleSetupScreen(CampaignScreen):
         Binding("ctrl+s,f10", "begin", "Begin battle", id="setup.begin", tooltip="Store the battle and start fighting it"),
         Binding("escape", "cancel", "Cancel", id="setup.cancel", tooltip="Leave the set-up; what is filled in is kept for your return"),
         # shown when a kept set-up comes back (the key bar at 80 columns has no room for it)
-        Binding("ctrl+n", "discard", "New set-up", id="setup.discard", show=False,
+        Binding("ctrl+n,alt+n", "discard", "New set-up", id="setup.discard", show=False,
                 tooltip="Empty the set-up kept from before: start afresh"),
         Binding(
-            "ctrl+t,f6", "elsewhere", "Forces elsewhere", id="setup.elsewhere",
+            "ctrl+t,f6,alt+t", "elsewhere", "Forces elsewhere", id="setup.elsewhere",
             tooltip="List the forces of every place too (a battle with them needs the umpire's reason), or only those in contact",
         ),
     ]

@@ -106,7 +106,7 @@ def write(session: CampaignSession, kind: str, stack: str = "", place: str = "",
         raise CampaignError("a note to the umpire needs its text")
     with plainly(), player.orders(f"Order ({kind.replace('_', ' ')}): {stack or ''} {place or ''} {text[:60]}".strip()) as db:
         db.add(SideOrder(side=player.side, turn=player.turn, kind=kind, stack=stack, place=place, detail=detail,
-                         text=text, status=WRITTEN, written=utcnow()))
+                         text=text, status=player.order_status, written=utcnow()))
     where = f" to {place}" if place else ""
     cost = f" ({detail['cost']} MP by {detail['route']})" if "cost" in detail else ""
     return f"Written: {kind.replace('_', ' ')} {stack}{where}{cost}{': ' + text if text else ''}"

@@ -123,6 +123,8 @@ def listed(session: CampaignSession, side: str | None = None) -> list[SideOrder]
 def export(session: CampaignSession) -> dict[str, object]:
     """The side file's orders as the JSON document the umpire imports."""
     player = _player(session)
+    if player.order_status == QUEUED:
+        raise CampaignError("on the club's server your orders reach the umpire's queue as you write them: there is nothing to export")
     campaign = session.campaign()
     orders = [
         {"kind": o.kind, "stack": o.stack, "place": o.place, "action": str(o.detail.get("action", "")), "text": o.text,

@@ -1,0 +1,109 @@
+"""A player on a club's shared campaign, connected as the side's PostgreSQL role: the player
+session of the side file, its reads allowed by row-level security, its orders inserted queued
+as that role, and the umpire applying them from the same database."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import select
+
+from campaigns import command_points, movement, orders, weather
+from campaigns.errors import CampaignError
+from campaigns.player import ClubPlayerSession, ReadOnlySideFile, open_side
+from campaigns.session import CampaignSession
+from campaigns.setup import create_campaign
+from campaigns.scenario import load_scenario
+from campaigns.stacks import all_stacks
+from models import Campaign, Event, General
+from tui.cli import main
+from tui.launch import main as launch
+
+
+@pytest.fixture
+def club(postgres_url: str, capsys: pytest.CaptureFixture[str]) -> Iterator[dict]:
+    create_campaign(postgres_url, load_scenario("spring1813"), seed=1813).close()
+    umpire = CampaignSession.open(postgres_url)
+    try:
+        weather.roll(umpire, [2])
+        for army in command_points.turn_points(umpire):
+            command_points.roll(umpire, army.army, [3])
+    finally:
+        umpire.close()
+    assert main(["club", "setup", "--db", postgres_url, "--json"]) == 0
+    yield {who: place["url"] for who, place in json.loads(capsys.readouterr().out).items()}
+    assert main(["club", "revoke", "--db", postgres_url]) == 0  # roles outlive a dropped database
+
+
+def test_the_french_player_reads_their_side_and_queues_orders_the_umpire_applies(club: dict):
+    player = open_side(club["french"], "french")
+    try:
+        assert isinstance(player, ClubPlayerSession) and player.side == "french" and player.turn == 1
+        assert player.status_line().startswith("CLUB: FRENCH (orders only) | 26 Apr 1813 | turn 1/20")
+        view = player.overview()  # the first screen: its every query is allowed to the role
+        assert view.recent_events == () and not view.can_undo
+        assert {s.side for s in all_stacks(player)} == {"french"}
+        campaign = player.campaign()  # the ORM never asks for the seed, which the role may not read
+        assert campaign.turn == 1
+        with pytest.raises(Exception, match="dice_seed"):
+            campaign.dice_seed  # noqa: B018
+        with player.store.read() as db:
+            assert db.scalars(select(Event)).all() == []
+            assert db.get(General, "blucher") is None and db.get(General, "ney") is not None
+        with pytest.raises(ReadOnlySideFile, match="french side's view of the club's campaign"):
+            movement.activate(player, "ney")
+        with pytest.raises(ReadOnlySideFile):
+            player.store.undo()
+        with pytest.raises(CampaignError, match="nothing to export"):
+            orders.export(player)
+        with pytest.raises(CampaignError, match="not yours to order|no general"):
+            orders.write(player, "move", "blucher", "Leipzig")
+        assert "MP by" in orders.write(player, "move", "latour_maubourg", "Querfurt")
+        orders.write(player, "note", text="Ney to hold the Saale crossings")
+        assert [(o.kind, o.status) for o in orders.listed(player)] == [("move", "queued"), ("note", "queued")]
+    finally:
+        player.close()
+    allies = open_side(club["allies"], "allies")
+    try:
+        assert orders.listed(allies) == []  # the French orders are not theirs to read
+    finally:
+        allies.close()
+    umpire = CampaignSession.open(club["umpire"])
+    try:
+        move, note = orders.listed(umpire, "french")
+        assert "Querfurt" in orders.apply(umpire, move.id)
+        orders.refuse(umpire, note.id, "no such crossing held")
+        with umpire.store.read() as db:
+            assert db.get_one(General, "latour_maubourg").location == "Querfurt"
+            assert db.get_one(Campaign, 1).dice_seed == 1813
+    finally:
+        umpire.close()
+
+
+def test_a_side_that_is_not_the_roles_is_one_sentence(club: dict, postgres_url: str, capsys: pytest.CaptureFixture[str]):
+    refusals = [
+        (["--side", "french", "--db", club["allies"]], "(the allies role), not the french side's role"),
+        (["--side", "french", "--db", club["umpire"]], "(the umpire role), not the french side's role"),
+        (["--side", "french", "--db", postgres_url], "not the french side's role"),
+        (["--side", "prussia", "--db", club["allies"]], "the campaign has no side 'prussia' (its sides: french, allies)"),
+    ]
+    for argv, sentence in refusals:
+        assert launch(argv) == 2
+        err = capsys.readouterr().err
+        assert sentence in err and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def test_side_checks_a_side_file_and_refuses_the_umpires_file(tmp_path, capsys: pytest.CaptureFixture[str]):
+    umpire = tmp_path / "umpire.campaign"
+    create_campaign(umpire, load_scenario("spring1813"), seed=1813).close()
+    side = tmp_path / "fr.campaign"
+    assert main(["despatch", str(umpire), "--side", "french", "-o", str(side)]) == 0
+    capsys.readouterr()
+    opened = open_side(str(side), "french")
+    opened.close()
+    with pytest.raises(CampaignError, match="is the french side's file, not the allies side's"):
+        open_side(str(side), "allies")
+    with pytest.raises(CampaignError, match="is the umpire's campaign: --side opens a club's campaign"):
+        open_side(str(umpire), "french")

@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from campaigns import command_points, movement, orders, weather
 from campaigns.errors import CampaignError
+from campaigns.past import moment
 from campaigns.player import ClubPlayerSession, ReadOnlySideFile, open_side
 from campaigns.session import CampaignSession
 from campaigns.setup import create_campaign
@@ -58,6 +59,10 @@ def test_the_french_player_reads_their_side_and_queues_orders_the_umpire_applies
             player.store.undo()
         with pytest.raises(CampaignError, match="nothing to export"):
             orders.export(player)
+        with pytest.raises(CampaignError, match="a side's view cannot show it"):
+            moment(player, turn=1)
+        with pytest.raises(CampaignError, match="stays on its server"):
+            player.save_as("copy.campaign")
         with pytest.raises(CampaignError, match="not yours to order|no general"):
             orders.write(player, "move", "blucher", "Leipzig")
         assert "MP by" in orders.write(player, "move", "latour_maubourg", "Querfurt")

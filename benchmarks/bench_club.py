@@ -37,6 +37,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 UMPIRES, PLAYERS = 2, 10
 FIELD = "out_of_command"  # the umpires' mark
@@ -153,7 +154,7 @@ def _worker(url: str, who: str, units: list[str], kind: str, n: int, of: int, ac
 
     commits, refusals, errors = [], [], []
     last: dict = {}  # an umpire's marks as last committed; a player's orders' texts
-    session = None
+    session: Any = None  # a player's session, or an umpire's
     try:
         if kind == PLAYER:
             from campaigns import orders

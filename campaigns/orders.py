@@ -1,6 +1,8 @@
 """Orders: a player writes them in the side file, the umpire queues them and applies or refuses each.
 
-In the side file an order is a `side_order` row of status "written". `export`
+In the side file an order is a `side_order` row of status "written"; on a club's
+server (campaigns.player.ClubPlayerSession) the side's own database role inserts
+it "queued", straight into the umpire's queue, and there is nothing to export. `export`
 writes them as a JSON document naming the campaign (uid), the side and the turn
 of the despatch they answer. `import_orders` checks that document with pydantic
 (a hostile file is one sentence) and queues its orders in the umpire's campaign

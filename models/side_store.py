@@ -60,7 +60,7 @@ def _without_hidden_columns(state: ORMExecuteState) -> None:
     if not state.is_select or state.is_column_load:
         return
     for mapper in state.all_mappers:
-        hidden = HIDDEN_COLUMNS.get(mapper.local_table.name, ())  # type: ignore[union-attr]
+        hidden = HIDDEN_COLUMNS.get(getattr(mapper.local_table, "name", ""), ())
         if hidden:
             # raiseload: reading one anyway is an error here, not a refused query on the server
             options: list[Any] = [defer(getattr(mapper.class_, c), raiseload=True) for c in hidden]

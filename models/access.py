@@ -71,7 +71,7 @@ ACCESS: dict[str, Rule] = {
         hidden=("dice_seed", "dice_salt"),  # the salt would let a player try seeds against the commitment
     ),
     "side": Rule("true", "both camps' names are public"),
-    "nation": Rule("true", "which nation fights for which camp is public (and finds a side's own units)"),
+    "nation": Rule(f"side = {SIDE}", "its own nations (they find its units), as in its side file"),
     "turn": Rule("true", "the calendar and the weather: both sides live under the same sky"),
     "army": Rule(f"side = {SIDE}", "its own armies"),
     # By nation, not by army: a general or unit detached from any army is still its nation's.

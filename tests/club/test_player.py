@@ -8,17 +8,19 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 
-from campaigns import command_points, movement, orders, weather
+from campaigns import command_points, knowledge, movement, orders, weather
 from campaigns.errors import CampaignError
 from campaigns.past import moment
 from campaigns.player import ClubPlayerSession, ReadOnlySideFile, open_side
 from campaigns.session import CampaignSession
 from campaigns.setup import create_campaign
 from campaigns.scenario import load_scenario
+from campaigns.reconnaissance import reconnoitre_stack
 from campaigns.stacks import all_stacks
-from models import Campaign, Event, General
+from models import Campaign, Event, General, open_campaign
+from models.visibility import FILTERS, predicate
 from tui.cli import main
 from tui.launch import main as launch
 
@@ -31,6 +33,10 @@ def club(postgres_url: str, capsys: pytest.CaptureFixture[str]) -> Iterator[dict
         weather.roll(umpire, [2])
         for army in command_points.turn_points(umpire):
             command_points.roll(umpire, army.army, [3])
+        # I Cavalry Corps at Eisleben looks at Halle, one road away: one unit of about 5 SP
+        reconnoitre_stack(umpire, "french@Eisleben", "allies@Halle", entered=[6])
+        movement.activate(umpire, "ney")
+        movement.activate(umpire, "blucher")
     finally:
         umpire.close()
     assert main(["club", "setup", "--db", postgres_url, "--json"]) == 0
@@ -54,7 +60,7 @@ def test_the_french_player_reads_their_side_and_queues_orders_the_umpire_applies
             assert db.scalars(select(Event)).all() == []
             assert db.get(General, "blucher") is None and db.get(General, "ney") is not None
         with pytest.raises(ReadOnlySideFile, match="french side's view of the club's campaign"):
-            movement.activate(player, "ney")
+            movement.activate(player, "bertrand")
         with pytest.raises(ReadOnlySideFile):
             player.store.undo()
         with pytest.raises(CampaignError, match="nothing to export"):
@@ -68,11 +74,12 @@ def test_the_french_player_reads_their_side_and_queues_orders_the_umpire_applies
         assert "MP by" in orders.write(player, "move", "latour_maubourg", "Querfurt")
         orders.write(player, "note", text="Ney to hold the Saale crossings")
         assert [(o.kind, o.status) for o in orders.listed(player)] == [("move", "queued"), ("note", "queued")]
+        assert [s.place for s in knowledge.known(player, "french").sightings] == ["Halle"]
     finally:
         player.close()
     allies = open_side(club["allies"], "allies")
     try:
-        assert orders.listed(allies) == []  # the French orders are not theirs to read
+        assert orders.listed(allies) == [] and knowledge.known(allies, "allies").sightings == ()  # none theirs
     finally:
         allies.close()
     umpire = CampaignSession.open(club["umpire"])
@@ -85,6 +92,28 @@ def test_the_french_player_reads_their_side_and_queues_orders_the_umpire_applies
             assert db.get_one(Campaign, 1).dice_seed == 1813
     finally:
         umpire.close()
+
+
+def test_a_sides_role_reads_the_rows_its_side_file_would_hold(club: dict, postgres_url: str):
+    """Row-level security and models/visibility.py agree, table by table: the database shows the
+    French role what a despatch to the French at this turn would hold."""
+    player = open_side(club["french"], "french")
+    try:
+        orders.write(player, "note", text="the rows of the orders table too")
+    finally:
+        player.close()
+    tables = {"turn": "number"}
+    with open_campaign(postgres_url) as owner, owner.connect() as db:
+        turn = db.execute(text("SELECT turn FROM campaign")).scalar_one()
+        expected = {
+            table: sorted(db.execute(text(f"SELECT {tables.get(table, 'id')} FROM {table} WHERE {predicate(table, 'postgresql')}"),
+                                     {"side": "french", "turn": turn}).scalars())
+            for table in FILTERS
+        }
+    with open_campaign(club["french"]) as french, french.connect() as db:
+        read = {table: sorted(db.execute(text(f"SELECT {tables.get(table, 'id')} FROM {table}")).scalars()) for table in FILTERS}
+    assert read == expected
+    assert all(expected[t] for t in ("unit", "sighting", "side_order", "activation", "command_point_roll", "dice_roll"))
 
 
 def test_a_side_that_is_not_the_roles_is_one_sentence(club: dict, postgres_url: str, capsys: pytest.CaptureFixture[str]):

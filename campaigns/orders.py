@@ -1,6 +1,8 @@
 """Orders: a player writes them in the side file, the umpire queues them and applies or refuses each.
 
-In the side file an order is a `side_order` row of status "written". `export`
+In the side file an order is a `side_order` row of status "written"; on a club's
+server (campaigns.player.ClubPlayerSession) the side's own database role inserts
+it "queued", straight into the umpire's queue, and there is nothing to export. `export`
 writes them as a JSON document naming the campaign (uid), the side and the turn
 of the despatch they answer. `import_orders` checks that document with pydantic
 (a hostile file is one sentence) and queues its orders in the umpire's campaign
@@ -106,7 +108,7 @@ def write(session: CampaignSession, kind: str, stack: str = "", place: str = "",
         raise CampaignError("a note to the umpire needs its text")
     with plainly(), player.orders(f"Order ({kind.replace('_', ' ')}): {stack or ''} {place or ''} {text[:60]}".strip()) as db:
         db.add(SideOrder(side=player.side, turn=player.turn, kind=kind, stack=stack, place=place, detail=detail,
-                         text=text, status=WRITTEN, written=utcnow()))
+                         text=text, status=player.order_status, written=utcnow()))
     where = f" to {place}" if place else ""
     cost = f" ({detail['cost']} MP by {detail['route']})" if "cost" in detail else ""
     return f"Written: {kind.replace('_', ' ')} {stack}{where}{cost}{': ' + text if text else ''}"
@@ -123,6 +125,8 @@ def listed(session: CampaignSession, side: str | None = None) -> list[SideOrder]
 def export(session: CampaignSession) -> dict[str, object]:
     """The side file's orders as the JSON document the umpire imports."""
     player = _player(session)
+    if player.order_status == QUEUED:
+        raise CampaignError("on the club's server your orders reach the umpire's queue as you write them: there is nothing to export")
     campaign = session.campaign()
     orders = [
         {"kind": o.kind, "stack": o.stack, "place": o.place, "action": str(o.detail.get("action", "")), "text": o.text,

@@ -55,8 +55,12 @@ def parse_when(text: str) -> dict[str, int] | None:
 
 def moment(session: CampaignSession, *, turn: int | None = None, event: int | None = None) -> Moment:
     """Where to rewind to: the end of `turn` (its last action), or just before `event`."""
+    from campaigns.player import ClubPlayerSession
+
     if (turn is None) == (event is None):
         raise CampaignError("say a turn or an event, one of them")
+    if isinstance(session, ClubPlayerSession):  # a side's role reads neither the history nor the whole campaign
+        raise CampaignError("the campaign as of a past turn is rebuilt from the umpire's history: a side's view cannot show it")
     with plainly(), session.store.read() as db:
         current = db.get_one(Campaign, 1).turn
         if turn is not None:

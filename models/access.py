@@ -52,12 +52,16 @@ class Rule:
     writes: str | None = None
 
 
-def deny(why: str) -> Rule:
-    return Rule(None, why)
+def nothing(why: str) -> Rule:
+    """The side may query the table and finds it empty, as its side file holds it: the screens
+    that list such rows (the history, the overview's last actions) show none, instead of failing."""
+    return Rule("false", why)
 
 
 _OWN_NATIONS = f"nation IN (SELECT id FROM nation WHERE side = {SIDE})"
 _OWN_ARMIES = f"army IN (SELECT id FROM army WHERE side = {SIDE})"
+# Up to the campaign's turn now, as models.visibility keeps a despatch to its turn (:turn).
+_SO_FAR = "turn <= (SELECT turn FROM campaign WHERE id = 1)"
 
 ACCESS: dict[str, Rule] = {
     "alembic_version": Rule("true", "the schema version: opening a campaign reads it first"),
@@ -67,25 +71,31 @@ ACCESS: dict[str, Rule] = {
         hidden=("dice_seed", "dice_salt"),  # the salt would let a player try seeds against the commitment
     ),
     "side": Rule("true", "both camps' names are public"),
-    "nation": Rule("true", "which nation fights for which camp is public (and finds a side's own units)"),
+    "nation": Rule(f"side = {SIDE}", "its own nations (they find its units), as in its side file"),
     "turn": Rule("true", "the calendar and the weather: both sides live under the same sky"),
     "army": Rule(f"side = {SIDE}", "its own armies"),
     # By nation, not by army: a general or unit detached from any army is still its nation's.
     "general": Rule(_OWN_NATIONS, "its own generals"),
     "unit": Rule(_OWN_NATIONS, "its own units"),
-    "command_point_roll": Rule(_OWN_ARMIES, "its own armies' command points"),
-    "command_point_spend": Rule(_OWN_ARMIES, "its own armies' ledger"),
-    "activation": Rule(f"side = {SIDE}", "its own stacks' activations"),
+    "command_point_roll": Rule(f"{_OWN_ARMIES} AND {_SO_FAR}", "its own armies' command points"),
+    "command_point_spend": Rule(f"{_OWN_ARMIES} AND {_SO_FAR}", "its own armies' ledger"),
+    "activation": Rule(f"side = {SIDE} AND {_SO_FAR}", "its own stacks' activations"),
     "battle": Rule(
-        f"EXISTS (SELECT 1 FROM json_each(participants) AS part WHERE part.value ->> 'side' = {SIDE})",
+        f"{_SO_FAR} AND EXISTS (SELECT 1 FROM json_each(participants) AS part WHERE part.value ->> 'side' = {SIDE})",
         "the battles it fought: it met the enemy there",
     ),
-    "pontoon": deny("no side is recorded as its builder; the umpire tells the players"),
-    "dice_roll": deny("the dice records are the umpire's until fog of war says which a side saw"),
-    "event": deny("the history holds every move of both sides"),
-    "event_note": deny("the umpire's bookmarks and notes on the history"),
+    "pontoon": nothing("no side is recorded as its builder; the umpire tells the players"),
+    # As models.visibility: the weather's rolls and its own command points. The rolls of its battles'
+    # actions are found through the history, which a side does not read: they stay the umpire's.
+    "dice_roll": Rule(
+        "id IN (SELECT dice_roll FROM turn WHERE number <= (SELECT turn FROM campaign WHERE id = 1))"
+        f" OR id IN (SELECT dice_roll FROM command_point_roll WHERE {_OWN_ARMIES} AND {_SO_FAR})",
+        "the weather's rolls and its own command points, up to the turn now",
+    ),
+    "event": nothing("the history holds every move of both sides"),
+    "event_note": nothing("the umpire's bookmarks and notes on the history"),
     # Fog of war (issue 17): what a side saw, and the orders it sends. Skipped where absent.
-    "sighting": Rule(f"side = {SIDE}", "what the side has seen of the enemy"),
+    "sighting": Rule(f"side = {SIDE} AND {_SO_FAR}", "what the side has seen of the enemy"),
     "side_order": Rule(
         f"side = {SIDE}",
         "the side's own orders: the one table it writes, and only as orders waiting for the umpire",

@@ -1,4 +1,7 @@
-"""`adjutant [FILE] [--db URL]`: open a campaign (or none) and run the app."""
+"""`adjutant [FILE] [--db URL] [--side SIDE]`: open a campaign (or none) and run the app.
+
+With --side, the player view of that side (campaigns.player.open_side): on a
+club's PostgreSQL campaign connected as the side's role, or on its side file."""
 
 from __future__ import annotations
 
@@ -20,6 +23,9 @@ def main(argv: list[str]) -> int:
     parser = Parser(prog="adjutant", description="Run the 1813 campaign from the keyboard.", epilog=epilog())
     parser.add_argument("file", nargs="?", help="a campaign file (.campaign) to open")
     parser.add_argument("--db", help="a database URL such as postgresql+psycopg://... (or ADJUTANT_DATABASE_URL)")
+    parser.add_argument(
+        "--side", metavar="SIDE", help="open SIDE's player view: a club's campaign as that side's role (adjutant club setup), or its side file"
+    )
     try:
         args = parser.parse_args(argv)
     except UsageError as exc:  # one line and exit 2, as every other command
@@ -31,6 +37,9 @@ def main(argv: list[str]) -> int:
     settings = load()
     start_logging(settings)
     target = args.db or args.file or settings.database_url
+    if args.side is not None and not target:
+        print("adjutant: --side needs the campaign: --db URL (the side's URL from adjutant club setup) or a side file", file=sys.stderr)
+        return 2
 
     # Importing textual, sqlalchemy and the campaign makes hundreds of thousands
     # of objects and no garbage worth collecting: without the collector running
@@ -38,12 +47,12 @@ def main(argv: list[str]) -> int:
     # the imports made is then frozen out of later collections.
     gc.disable()
     try:
-        return _run(target, settings)
+        return _run(target, settings, args.side)
     finally:
         gc.enable()
 
 
-def _run(target: str | None, settings) -> int:
+def _run(target: str | None, settings, side: str | None = None) -> int:
     from campaigns.errors import CampaignError
     from campaigns.session import CampaignSession
     from tui.keymap import check_keymap
@@ -56,7 +65,12 @@ def _run(target: str | None, settings) -> int:
     session = None
     if target:
         try:
-            session = CampaignSession.open(target)
+            if side is None:
+                session = CampaignSession.open(target)
+            else:
+                from campaigns.player import open_side
+
+                session = open_side(target, side)
         except CampaignError as exc:
             log.info("refused: %s", exc)
             print(f"adjutant: {exc}", file=sys.stderr)

@@ -15,6 +15,10 @@ of it:
   player visits must not drive the campaign), and so is, on a local bind, a
   request whose Host is not a local name (DNS rebinding).
 
+With --side, each tab gets that side's player view (campaigns.player.open_side): on
+a club's campaign the URL is the side's role's, so the database itself keeps the
+browser to what the side knows.
+
 A campaign database URL reaches the app processes through ADJUTANT_DATABASE_URL,
 never on a command line that `ps` shows.
 """
@@ -24,10 +28,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
-import contextlib
 import getpass
 import hmac
-import io
 import ipaddress
 import os
 import shlex
@@ -69,8 +71,6 @@ def guarded(work: Callable[[], int], argv: Sequence[str]) -> int:
 def serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise Refusal(f"--port {args.port} is not a port (1-65535)")
-    if args.side is not None and not player_view_available():
-        raise Refusal("the player view (--side) is not available in this version of Adjutant; serve the umpire's view without --side")
     password = _password(args)
     if password is None and not is_local(args.host):
         raise Refusal(
@@ -104,16 +104,6 @@ def is_local(host: str) -> bool:
         return False
 
 
-def player_view_available() -> bool:
-    """Whether `adjutant` here opens a side's player view (`--side`, from the fog-of-war issue)."""
-    from tui import launch
-
-    shown = io.StringIO()
-    with contextlib.redirect_stdout(shown), contextlib.suppress(SystemExit):
-        launch.main(["--help"])
-    return "--side" in shown.getvalue()
-
-
 def _password(args: argparse.Namespace) -> str | None:
     if args.password_file:
         try:
@@ -143,8 +133,13 @@ def _app_command(args: argparse.Namespace) -> tuple[str, dict[str, str]]:
     if not url and not args.file:
         raise Refusal(f"name a campaign FILE, or a database with --db URL or {DATABASE_VARIABLE}")
     target = url or str(Path(args.file).absolute())
-    try:  # a campaign that will not open is refused now, not in every browser tab
-        CampaignSession.open(target).close()
+    try:  # a campaign (or a side) that will not open is refused now, not in every browser tab
+        if args.side is None:
+            CampaignSession.open(target).close()
+        else:
+            from campaigns.player import open_side
+
+            open_side(target, args.side).close()
     except CampaignError as error:
         raise Refusal(str(error)) from None
     argv = [sys.executable, "-m", "tui.cli"]

@@ -16,6 +16,8 @@ from sqlmodel import SQLModel
 
 import models.tables  # noqa: F401  (every table in the metadata)
 from tui.cli import main
+from campaigns import command_points, weather
+from campaigns.session import CampaignSession
 from campaigns.scenario import load_scenario
 from campaigns.setup import create_campaign
 from models import Unit, open_campaign
@@ -74,6 +76,13 @@ def test_every_table_is_classified():
 
 
 def test_the_french_read_their_own_and_nothing_of_the_allies(club: dict, postgres_url: str):
+    umpire = CampaignSession.open(club["umpire"]["url"])
+    try:  # rolls of both sides: the weather's, each army's command points
+        weather.roll(umpire, [2])
+        for army in command_points.turn_points(umpire):
+            command_points.roll(umpire, army.army, [3])
+    finally:
+        umpire.close()
     assert set(club) == {"umpire", "french", "allies"}
     french = club["french"]
     assert "@" in french["url"] and ":" not in make_url(french["url"]).username and make_url(french["url"]).password is None
@@ -87,7 +96,16 @@ def test_the_french_read_their_own_and_nothing_of_the_allies(club: dict, postgre
     assert sorted(text for text in allied_only | allied_ids if text in everything) == []
     assert names("french") <= {name for name in names("french") if name in everything}  # it does read its own
     assert {"campaign", "turn", "side", "unit", "general"} <= set(seen)
-    assert {"event", "dice_roll", "event_note", "pontoon"}.isdisjoint(seen)  # the umpire's alone
+    # the umpire's alone: the player's screens may query them, and find them empty, as in a side file
+    assert [seen[table] for table in ("event", "event_note", "pontoon")] == ["[]"] * 3
+    with psycopg.connect(libpq(french["url"]), autocommit=True) as player:
+        rolls = {i for (i,) in player.execute("SELECT id FROM dice_roll")}
+    with psycopg.connect(libpq(postgres_url), autocommit=True) as owner:
+        everyone = {i for (i,) in owner.execute("SELECT id FROM dice_roll")}
+        ours = {i for (i,) in owner.execute(
+            "SELECT dice_roll FROM turn WHERE dice_roll IS NOT NULL UNION SELECT r.dice_roll FROM command_point_roll r "
+            "JOIN army a ON a.id = r.army WHERE a.side = 'french' AND r.dice_roll IS NOT NULL")}
+    assert rolls == ours and len(ours) == 3 and everyone - ours  # the weather's and its own armies' rolls only
     with psycopg.connect(libpq(french["url"]), autocommit=True) as player:
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             player.execute("SELECT dice_seed FROM campaign")

@@ -170,17 +170,6 @@ def test_with_a_password_every_request_needs_it(campaign: Path, tmp_path: Path):
         stop(server)
 
 
-def test_the_player_view_is_refused_until_this_version_has_it(campaign: Path, tmp_path: Path):
-    from tui.serve import player_view_available
-
-    if player_view_available():
-        pytest.skip("this Adjutant has the player view")
-    server = adjutant("serve", str(campaign), "--side", "french", config=tmp_path / "config")
-    _out, err = server.communicate(timeout=TIMEOUT)
-    assert server.returncode == 2
-    assert err == "adjutant: the player view (--side) is not available in this version of Adjutant; serve the umpire's view without --side\n"
-
-
 def test_a_club_campaign_on_postgresql_in_a_browser(postgres_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     """The shared campaign, served as the umpires' role of `adjutant club setup`."""
     import json
@@ -202,6 +191,39 @@ def test_a_club_campaign_on_postgresql_in_a_browser(postgres_url: str, tmp_path:
         assert main(["club", "revoke", "--db", postgres_url]) == 0
 
 
+def test_a_player_in_a_browser_gets_their_side_as_its_role(postgres_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """`serve --side french --db URL`: every tab is the French player view, connected as the French role;
+    a side the role is not is refused before the server starts."""
+    import json
+
+    from tui.cli import main
+    from campaigns.scenario import load_scenario
+    from campaigns.setup import create_campaign
+
+    scenario = load_scenario("spring1813")
+    create_campaign(postgres_url, scenario, seed=1813).close()
+    assert main(["club", "setup", "--db", postgres_url, "--json"]) == 0
+    french = json.loads(capsys.readouterr().out)["french"]["url"]
+    port = _free_port()
+    try:
+        refused = adjutant("serve", "--db", french, "--side", "allies", "--port", str(port), config=tmp_path / "config")
+        out, err = refused.communicate(timeout=TIMEOUT)
+        assert (refused.returncode, out) == (2, "") and err.count("\n") == 1
+        assert err.startswith("adjutant: connected as ") and "(the french role), not the allies side's role" in err
+        server = adjutant("serve", "--db", french, "--side", "french", "--port", str(port), config=tmp_path / "config")
+        try:
+            listening(server, port)
+            shown = asyncio.run(drive(f"http://127.0.0.1:{port}"))
+        finally:
+            stop(server)
+        assert "CLUB: FRENCH (orders only)" in shown[0] and "Russia and Prussia: known only by" in shown[0]
+        side_of = {nation: side.id for side in scenario.sides for nation in side.nations}
+        allied = {u.name for u in scenario.units if side_of[u.nation] == "allies"} - {u.name for u in scenario.units if side_of[u.nation] == "french"}
+        assert [name for name in allied if any(name in screen for screen in shown)] == []
+    finally:
+        assert main(["club", "revoke", "--db", postgres_url]) == 0
+
+
 def test_a_port_in_use_is_one_sentence(campaign: Path, tmp_path: Path):
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
@@ -220,8 +242,12 @@ def test_the_app_command_carries_the_side_and_keeps_the_database_url_off_the_com
     def args(**given: object) -> argparse.Namespace:
         return argparse.Namespace(**{"file": None, "db": None, "side": None, **given})
 
-    command, environment = _app_command(args(file=str(campaign), side="french"))
-    assert shlex.split(command)[-3:] == [str(campaign), "--side", "french"] and environment == {}
+    from tui.cli import main
+
+    side_file = campaign.with_name("french.campaign")
+    assert main(["despatch", str(campaign), "--side", "french", "-o", str(side_file)]) == 0
+    command, environment = _app_command(args(file=str(side_file), side="french"))
+    assert shlex.split(command)[-3:] == [str(side_file), "--side", "french"] and environment == {}
     create_campaign_at(postgres_url)
     command, environment = _app_command(args(db=postgres_url))
     assert postgres_url not in command and environment == {"ADJUTANT_DATABASE_URL": postgres_url}

@@ -46,8 +46,10 @@ class OrdersScreen(CampaignScreen):
 
     def refresh_view(self) -> None:
         player = is_player(self.session)
+        club = player and getattr(self.session, "order_status", "") == orders.QUEUED  # a club's server: no file to export
         self.query_one("#title", Static).update(
-            "Your orders to the umpire (moves: Enter on a stack of the map; n a note; e export)"
+            "Your orders, queued for the umpire as written (moves: Enter on a stack of the map; n a note)" if club
+            else "Your orders to the umpire (moves: Enter on a stack of the map; n a note; e export)"
             if player else "Orders queued by side (i import; a apply, r refuse the selected one)"
         )
         table = self.query_one("#list", DataTable)

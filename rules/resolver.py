@@ -353,6 +353,7 @@ class Action:
     reach: Reach | None = None
     contact: ContactChange | None = None  # MAKES: the target is charged (contact); ENDS: the actor leaves contact
     repeats: bool = False  # may be taken again by the same unit at the same target in the same phase
+    target_arms: tuple[str, ...] = ()  # the arms its target may be ("Support artillery": artillery); empty: any
     why: str = ""  # the card's words for whom it reaches, quoted when a target is refused
 
 
@@ -622,6 +623,9 @@ def in_contact(contacts: Sequence[Contact], a: str, b: str) -> Contact | None:
 def out_of_reach(action: Action, actor: Unit, target: Unit, contacts: Sequence[Contact]) -> str | None:
     """Why the card does not let `action` of `actor` reach `target`, or None."""
     how = (f" ({action.why})" if action.why else "")
+    if action.target_arms and target.arm not in action.target_arms:
+        return (f"{target.name} is {target.arm}: {action.title} is only at "
+                f"{' or '.join(action.target_arms)}{how}")
     if action.reach == CONTACT and in_contact(contacts, actor.id, target.id) is None:
         return (f"{target.name} is not in contact with {actor.name}: {action.title} is only against a unit in "
                 f"contact{how}; a charge brings units into contact, j rules them in contact")

@@ -823,6 +823,10 @@ def test_artillery_supported_by_a_unit_within_2_inches():
         prepare(request("support", line, guns, phase=6, numbers={"distance": 3}))
     with pytest.raises(RulesError, match="Support artillery takes a friendly unit"):
         check_request(RESOLVER, request("support", unit("a9", "infantry", "infantry_line"), guns, phase=6))
+    # only artillery is supported: another unit is not offered as the target, and refused by name
+    other = unit("d3", "infantry", "infantry_column", side=DEFENDER, size=9)
+    with pytest.raises(RulesError, match="D3 is infantry: Support artillery is only at artillery"):
+        check_request(RESOLVER, request("support", line, other, phase=6))
     # Elite column, 8 figures, 8 dice, against the Veteran line, 9 figures, 4 dice: the line fights, not the guns.
     column = unit("a1", "infantry", "infantry_column", size=8, quality="elite")
     assert ticks_of("melee", column, units["d1"])["supported"].checked

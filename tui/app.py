@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -17,6 +18,7 @@ from campaigns.text import one_line
 
 from tui.commands import ACTIONS, SCREENS, Command, browser_safe
 from tui.keys import KeyGate
+from tui.messages import CampaignChanged
 from tui.textual_private import (
     CatchesUnhandledErrors, draw_offscreen, draw_soon, lay_out_offscreen, mount_offscreen, settle_offscreen,
     stop_at_once, textual_handles,
@@ -25,6 +27,10 @@ from tui.textual_private import (
 # The screens built and filled in the background once the first screen is shown,
 # slowest first, so that even the first visit to one only redraws it.
 PREPARED = ("oob", "history", "weather", "command", "turn")
+
+if TYPE_CHECKING:
+    from campaigns.session import CampaignSession
+    from campaigns.settings import Settings
 
 log = logging.getLogger("adjutant.app")
 
@@ -54,7 +60,7 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
     CSS_PATH = "app.tcss"
     BINDINGS = [_binding(c) for c in SCREENS + ACTIONS]
 
-    def __init__(self, session=None, *, start: str | None = None, settings=None) -> None:
+    def __init__(self, session: CampaignSession | None = None, *, start: str | None = None, settings: Settings | None = None) -> None:
         super().__init__()
         from campaigns.settings import load
 
@@ -62,9 +68,9 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
         self.set_keymap(self.settings.keymap)
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
-        self.session = session
+        self.session: CampaignSession | None = session
         self.start = start
-        self.present = None  # the campaign itself, kept open while a view of its past is shown
+        self.present: CampaignSession | None = None  # the campaign itself, kept open while a view of its past is shown
         self.failure: str | None = None  # the one line the app ended with, after an error
         self.screens_prepared = False  # every screen of PREPARED built, filled and drawn off screen
         from tui.widgets.inert import InertText
@@ -191,14 +197,20 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
         await self.action_show(name)
         await self.run_action(action, self.screen)
 
+    def on_campaign_changed(self, message: CampaignChanged) -> None:
+        """A screen's action wrote to the campaign: show it on the screen on show."""
+        self.campaign_changed()
+
     def campaign_changed(self) -> None:
         """Tell the screen on show that the stored campaign changed."""
-        show = getattr(self.screen, "show_campaign", None)
-        if show:
-            show()
+        from tui.screens.base import CampaignScreen
+        from tui.widgets.status import StatusLine
+
+        if isinstance(self.screen, CampaignScreen):
+            self.screen.show_campaign()
         else:
-            for status in self.screen.query("StatusLine"):
-                status.refresh_status()  # type: ignore[attr-defined]
+            for status in self.screen.query(StatusLine):
+                status.refresh_status()
 
     def status_text(self) -> str:
         if self.session is None:

@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.dom import DOMNode
 from textual.screen import Screen
 
 from campaigns.errors import CampaignError
-from tui.widgets.status import BottomBar
+from tui.messages import CampaignChanged
+from tui.widgets.status import BottomBar, StatusLine
 
 if TYPE_CHECKING:
     from campaigns.session import CampaignSession
+    from tui.app import AdjutantApp
+
+
+def adjutant_of(node: DOMNode) -> AdjutantApp:
+    """The app a screen or widget of Adjutant runs in, typed (a screen that is no CampaignScreen)."""
+    return cast("AdjutantApp", node.app)
 
 
 class CampaignScreen(Screen[None]):
@@ -22,8 +30,20 @@ class CampaignScreen(Screen[None]):
     TITLE_TEXT = ""
 
     @property
-    def session(self) -> "CampaignSession":
-        return self.app.session  # type: ignore[attr-defined,no-any-return]
+    def adjutant(self) -> AdjutantApp:
+        """The app, typed: every campaign screen runs in an AdjutantApp (the tests' too)."""
+        return adjutant_of(self)
+
+    @property
+    def session(self) -> CampaignSession:
+        session = self.adjutant.session
+        if session is None:  # the app shows a campaign screen only with a campaign open
+            raise RuntimeError(f"{type(self).__name__} shown with no campaign open")
+        return session
+
+    def campaign_changed(self) -> None:
+        """Tell the app the stored campaign changed: it redraws the screen on show."""
+        self.post_message(CampaignChanged())
 
     def compose(self) -> ComposeResult:
         yield from self.body()
@@ -44,8 +64,8 @@ class CampaignScreen(Screen[None]):
         """Read the campaign again and redraw the screen and its status line."""
         self.shown_version = self.session.version()
         self.refresh_view()
-        for status in self.query("StatusLine"):
-            status.refresh_status()  # type: ignore[attr-defined]
+        for status in self.query(StatusLine):
+            status.refresh_status()
 
     def refresh_view(self) -> None:
         """Read the campaign again and show it."""
@@ -65,7 +85,7 @@ class CampaignScreen(Screen[None]):
             message = "\n".join(result)
         if message:
             self.notify(message, timeout=6)
-        self.app.campaign_changed()  # type: ignore[attr-defined]
+        self.campaign_changed()
         return result
 
     def with_dice(self, purpose: str, dice: str, then: Callable[[list[int] | None], None], *, typed: bool = False) -> None:

@@ -259,7 +259,7 @@ class FightScreen(CampaignScreen):
             fields = [("cell", "Result (e.g. 2, 3*, -)", "", None)]
             self.app.push_screen(
                 FormScreen("The umpire's reading of the roll", fields, check=lambda v: battles.record_result(self.session, self.battle_id, v["cell"])),
-                lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
+                lambda v: self.campaign_changed() if v else None,
             )
             return
         fields = [
@@ -269,7 +269,7 @@ class FightScreen(CampaignScreen):
         ]
         self.app.push_screen(
             FormScreen("Result of the tabletop battle", fields, check=lambda v: battles.record_tabletop(self.session, self.battle_id, v)),
-            lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
+            lambda v: self.campaign_changed() if v else None,
         )
 
     def action_tabletop_screen(self) -> None:
@@ -305,7 +305,7 @@ class FightScreen(CampaignScreen):
         self.app.push_screen(
             FormScreen(f"Conversion to {fight.resolver}, this battle", fields,
                        check=lambda v: battles.edit_conversion(self.session, self.battle_id, v)),
-            lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
+            lambda v: self.campaign_changed() if v else None,
         )
 
     def action_apply(self) -> None:

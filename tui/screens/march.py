@@ -39,6 +39,7 @@ class ForcedMarchScreen(CampaignScreen):
         super().__init__()
         self.marked: set[str] = set()
         self.stacks: list[forced_march.Stack] = []
+        self.plans: dict[str, forced_march.UnitMarch] = {}  # by unit id: the stack shown, as planned
 
     def body(self) -> ComposeResult:
         yield Static("Forced march: each marked unit rolls 1d6 on the forced march table", classes="title")
@@ -103,7 +104,7 @@ class ForcedMarchScreen(CampaignScreen):
         self.show_mods()
 
     def show_mods(self) -> None:
-        plans = list(getattr(self, "plans", {}).values())
+        plans = list(self.plans.values())
         weather = forced_march.weather_now(self.session) or "clear (weather not rolled)"
         mods = sorted({f"{m.label} {m.value:+d}" for p in plans for m in p.modifiers})
         lines = [f"Weather: {weather}. Modifiers here: " + ("; ".join(mods) if mods else "none")]

@@ -361,7 +361,7 @@ class OrderOfBattleScreen(CampaignScreen):
         def done(result: dict | None) -> None:
             if result is not None:
                 self.notify(f"{title}: done.")
-                self.app.campaign_changed()  # type: ignore[attr-defined]
+                self.campaign_changed()
 
         from campaigns.gazetteer import gazetteer
 
@@ -460,7 +460,7 @@ class OrderOfBattleScreen(CampaignScreen):
             if result is not None:
                 for line in said:
                     self.notify(line)
-                self.app.campaign_changed()  # type: ignore[attr-defined]
+                self.campaign_changed()
 
         self.app.push_screen(FormScreen(f"State of {item.name}", rows, check=apply), done)
 

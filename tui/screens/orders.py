@@ -85,7 +85,7 @@ class OrdersScreen(CampaignScreen):
         def done(values: dict[str, str] | None) -> None:
             if values:
                 self.notify("Order written.")
-                self.app.campaign_changed()  # type: ignore[attr-defined]
+                self.campaign_changed()
 
         self.app.push_screen(FormScreen("An order to the umpire", fields, check=check), done)
 
@@ -119,7 +119,7 @@ class OrdersScreen(CampaignScreen):
 
         def done(values: dict[str, str] | None) -> None:
             if values:
-                self.app.campaign_changed()  # type: ignore[attr-defined]
+                self.campaign_changed()
 
         self.app.push_screen(FormScreen("Import a side's orders", fields, check=_sentences(check)), done)
 
@@ -137,7 +137,7 @@ class OrdersScreen(CampaignScreen):
 
         def done(values: dict[str, str] | None) -> None:
             if values:
-                self.app.campaign_changed()  # type: ignore[attr-defined]
+                self.campaign_changed()
 
         self.app.push_screen(FormScreen(f"Refuse order #{chosen}", fields, check=check), done)
 

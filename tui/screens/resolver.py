@@ -309,7 +309,7 @@ class ResolverScreen(CampaignScreen):
         self.app.push_screen(
             FormScreen(f"{unit.id} {unit.name}", self._unit_fields(unit),
                        check=lambda v: tabletop.edit_unit(self.session, self.battle_id, unit_id, v)),
-            lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
+            lambda v: self.campaign_changed() if v else None,
         )
 
     def action_add(self) -> None:
@@ -319,7 +319,7 @@ class ResolverScreen(CampaignScreen):
         self.app.push_screen(
             FormScreen("A unit entered by hand", self._unit_fields(None),
                        check=lambda v: tabletop.add_unit(self.session, self.battle_id, v), follows=follows_arm(table)),
-            lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
+            lambda v: self.campaign_changed() if v else None,
         )
 
     def action_markers(self) -> None:
@@ -359,7 +359,7 @@ class ResolverScreen(CampaignScreen):
             self.app.push_screen(
                 FormScreen(title, [("reason", "Reason", "", None)],
                            check=lambda v: tabletop.rule_contact(self.session, self.battle_id, unit_id, other_id, on, v["reason"])),
-                lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
+                lambda v: self.campaign_changed() if v else None,
             )
 
         self.app.push_screen(PickScreen(f"Contact of {unit.name}", items), picked)
@@ -407,4 +407,4 @@ class ResolverScreen(CampaignScreen):
         self.app.push_screen(PickScreen("Who held the field?", [(ATTACKER, "the attacker"), (DEFENDER, "the defender")]), winner)
 
     def action_back(self) -> None:
-        self.app.open_battle(self.battle_id)  # type: ignore[attr-defined]
+        self.adjutant.open_battle(self.battle_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from textual.app import ComposeResult
@@ -10,7 +11,7 @@ from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.screen import Screen
 
-from campaigns.errors import CampaignError
+from campaigns.errors import STATED_ERRORS, CampaignError
 from tui.messages import CampaignChanged
 from tui.widgets.status import BottomBar, StatusLine
 
@@ -22,6 +23,10 @@ if TYPE_CHECKING:
 def adjutant_of(node: DOMNode) -> AdjutantApp:
     """The app a screen or widget of Adjutant runs in, typed (a screen that is no CampaignScreen)."""
     return cast("AdjutantApp", node.app)
+
+
+# What a screen's action may be refused with: told in one sentence, the campaign unchanged.
+REFUSALS = (CampaignError, *STATED_ERRORS)
 
 
 class CampaignScreen(Screen[None]):
@@ -70,23 +75,56 @@ class CampaignScreen(Screen[None]):
     def refresh_view(self) -> None:
         """Read the campaign again and show it."""
 
-    def attempt(self, action: Callable[[], Any], done: str | None = None) -> Any:
-        """Run one campaign action; a wrong value or a lost race becomes a notice."""
-        try:
-            result = action()
-        except CampaignError as exc:
-            from campaigns.errors import OtherUmpireError
+    def attempt(
+        self, action: Callable[[], Any], done: str | None = None, *, worker: bool = False, then: Callable[[Any], object] | None = None,
+    ) -> Any:
+        """Run one campaign action; a refusal (a wrong value, a lost race, a file that says no) becomes a notice.
 
-            hint = " F5 shows their change." if isinstance(exc, OtherUmpireError) else ""
-            self.notify(f"{exc}{hint}", severity="error", timeout=8)
-            return None
+        Without `worker`, the action runs here and its result is returned (None when refused).
+        With `worker`, it runs in a thread worker, so that a slow database never freezes the
+        screen, and `then(result)`, if given, runs back on the UI thread once it has succeeded; the key
+        that started it is held as settled only once it has ended (tui.keys). Either way the
+        refusal is told in one sentence, and a success is told and the campaign redrawn."""
+        if not worker:
+            try:
+                result = action()
+            except REFUSALS as exc:
+                self.refused(exc)
+                return None
+            self._succeeded(result, done)
+            return result
+        self.adjutant.action_started()
+        self.run_worker(partial(self._attempt_in_thread, action, done, then), thread=True, group="attempt")
+        return None
+
+    def _attempt_in_thread(self, action: Callable[[], Any], done: str | None, then: Callable[[Any], object] | None) -> None:
+        # An error that is no refusal goes on to the worker, and so to the app's one-sentence exit.
+        try:
+            try:
+                result = action()
+            except REFUSALS as exc:
+                self.app.call_from_thread(self.refused, exc)
+                return
+            self.app.call_from_thread(self._succeeded, result, done, then)
+        finally:
+            self.app.call_from_thread(self.adjutant.action_finished)
+
+    def refused(self, exc: Exception) -> None:
+        """The one sentence of a refusal, as a notice."""
+        from campaigns.errors import OtherUmpireError
+
+        hint = " F5 shows their change." if isinstance(exc, OtherUmpireError) else ""
+        self.notify(f"{exc}{hint}", severity="error", timeout=8)
+
+    def _succeeded(self, result: Any, done: str | None, then: Callable[[Any], object] | None = None) -> None:
         message = done if done is not None else result if isinstance(result, str) else None
         if isinstance(result, list) and result and all(isinstance(r, str) for r in result):
             message = "\n".join(result)
         if message:
             self.notify(message, timeout=6)
         self.campaign_changed()
-        return result
+        if then is not None:
+            then(result)
 
     def with_dice(self, purpose: str, dice: str, then: Callable[[list[int] | None], None], *, typed: bool = False) -> None:
         """Call `then` with the dice typed in (entered mode, or when asked), else with None."""

@@ -412,7 +412,7 @@ class OrderOfBattleScreen(CampaignScreen):
         def picked(general_id: str | None) -> None:
             if general_id:
                 name = names.get(general_id, general_id)
-                self.attempt(lambda: move(self.session, item.id, general_id), f"{item.name} now under {name}.")
+                self.attempt(lambda: move(self.session, item.id, general_id), f"{item.name} now under {name}.", worker=True)
 
         self.app.push_screen(PickScreen(f"Attach {item.name} to", generals), picked)
 
@@ -426,7 +426,7 @@ class OrderOfBattleScreen(CampaignScreen):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.attempt(lambda: remove(self.session, item.id), f"Removed {item.name} (u undoes).")
+                self.attempt(lambda: remove(self.session, item.id), f"Removed {item.name} (u undoes).", worker=True)
 
         self.app.push_screen(ConfirmScreen(f"Remove {item.name}?{extra}", yes="Remove"), answered)
 

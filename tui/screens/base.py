@@ -107,7 +107,13 @@ class CampaignScreen(Screen[None]):
                 return
             self.app.call_from_thread(self._succeeded, result, done, then)
         finally:
-            self.app.call_from_thread(self.adjutant.action_finished)
+            self.app.call_from_thread(self._action_finished)
+
+    def _action_finished(self) -> None:
+        # Once the CampaignChanged just posted has gone through this screen's queue and the
+        # app's, and so the campaign is redrawn: then the key gate may deliver the next key.
+        if not self.call_later(self.app.call_later, self.adjutant.action_finished):
+            self.adjutant.action_finished()  # the screen has gone: nothing waits to be redrawn
 
     def refused(self, exc: Exception) -> None:
         """The one sentence of a refusal, as a notice."""

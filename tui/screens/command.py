@@ -100,7 +100,7 @@ class CommandPointsScreen(CampaignScreen):
             return
         self.with_dice(
             "command points", "1d6",
-            lambda dice: self.attempt(lambda: command_points.roll(self.session, army_id, dice)),
+            lambda dice: self.attempt(lambda: command_points.roll(self.session, army_id, dice), worker=True),
             typed=typed,
         )
 

@@ -234,9 +234,9 @@ class FightScreen(CampaignScreen):
             step = fight.next_step
             dice = step.dice or "1d6"
             self.with_dice(f"round {step.round_number}, {step.side}", dice,
-                           lambda d: self.attempt(lambda: battles.roll_step(self.session, self.battle_id, d)), typed=typed)
+                           lambda d: self.attempt(lambda: battles.roll_step(self.session, self.battle_id, d), worker=True), typed=typed)
         elif fight.pursuit_step() is not None:
-            self.with_dice("the pursuit", "1d6", lambda d: self.attempt(lambda: battles.roll_pursuit(self.session, self.battle_id, d)), typed=typed)
+            self.with_dice("the pursuit", "1d6", lambda d: self.attempt(lambda: battles.roll_pursuit(self.session, self.battle_id, d), worker=True), typed=typed)
         else:
             self.notify("Nothing to roll: a applies the result.", severity="warning")
 
@@ -247,7 +247,7 @@ class FightScreen(CampaignScreen):
         self._roll(typed=True)
 
     def action_morale(self, passed: bool) -> None:
-        self.attempt(lambda: battles.record_morale(self.session, self.battle_id, passed))
+        self.attempt(lambda: battles.record_morale(self.session, self.battle_id, passed), worker=True)
 
     def action_tabletop(self) -> None:
         fight = self._fight()
@@ -321,7 +321,7 @@ class FightScreen(CampaignScreen):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.attempt(lambda: battles.apply(self.session, self.battle_id))
+                self.attempt(lambda: battles.apply(self.session, self.battle_id), worker=True)
 
         self.app.push_screen(ConfirmScreen(question, yes="Apply"), answered)
 

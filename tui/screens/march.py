@@ -144,7 +144,7 @@ class ForcedMarchScreen(CampaignScreen):
             return
         chosen = [u.id for u in stack.units if u.id in self.marked] or ([self._selected_unit()] if self._selected_unit() else [])
         if not typed and self.session.campaign().dice_mode != "entered":
-            self._done(self.attempt(lambda: forced_march.march(self.session, stack, chosen)))
+            self.attempt(lambda: forced_march.march(self.session, stack, chosen), worker=True, then=self._done)
             return
         entered: dict[str, list[int]] = {}
         pending = list(chosen)
@@ -156,7 +156,7 @@ class ForcedMarchScreen(CampaignScreen):
                 name = next(u.name for u in stack.units if u.id == pending[0])
                 self.with_dice(f"the forced march of {name}", "1d6", ask_next, typed=True)
             else:
-                self._done(self.attempt(lambda: forced_march.march(self.session, stack, chosen, entered)))
+                self.attempt(lambda: forced_march.march(self.session, stack, chosen, entered), worker=True, then=self._done)
 
         ask_next()
 

@@ -125,7 +125,7 @@ class OrdersScreen(CampaignScreen):
 
     def action_apply(self) -> None:
         if self._umpire_only() and (chosen := self._selected()) is not None:
-            self.attempt(lambda: orders.apply(self.session, chosen))
+            self.attempt(lambda: orders.apply(self.session, chosen), worker=True)
 
     def action_refuse(self) -> None:
         if not self._umpire_only() or (chosen := self._selected()) is None:

@@ -58,4 +58,4 @@ class SightingsScreen(CampaignScreen):
         self.refresh_view()
 
     def action_contacts(self) -> None:
-        self.attempt(lambda: knowledge.sight_contacts(self.session))
+        self.attempt(lambda: knowledge.sight_contacts(self.session), worker=True)

@@ -206,13 +206,13 @@ class TheatreScreen(CampaignScreen):
         action, _, key = choice.partition(":")
         if action == "order-recon":
             ours, _, place = key.partition(">")
-            self.attempt(lambda: orders.write(self.session, "reconnaissance", ours, place))
+            self.attempt(lambda: orders.write(self.session, "reconnaissance", ours, place), worker=True)
             return
         items = [(name, name) for name in sorted(gazetteer().places)]
 
         def to(place: str | None) -> None:
             if place:
-                self.attempt(lambda: orders.write(self.session, "move", key, place))
+                self.attempt(lambda: orders.write(self.session, "move", key, place), worker=True)
 
         self.app.push_screen(PickScreen("Order a move to: type the place", items), to)
 
@@ -226,17 +226,17 @@ class TheatreScreen(CampaignScreen):
             self.app.push_screen(BattleSetupScreen(key))
             return
         if action == "activate":
-            self.attempt(lambda: movement.activate(self.session, key))
+            self.attempt(lambda: movement.activate(self.session, key), worker=True)
             return
         if action == "entrench":
-            self.attempt(lambda: movement.entrench(self.session, key))
+            self.attempt(lambda: movement.entrench(self.session, key), worker=True)
             return
         if action == "recon":
             ours, _, theirs = key.partition(">")
             if self.session.campaign().dice_mode == "entered":
                 self.notify("Reconnaissance with dice typed in: the Reconnaissance screen (i).", severity="warning")
                 return
-            self.attempt(lambda: reconnaissance.reconnoitre_stack(self.session, ours, theirs))
+            self.attempt(lambda: reconnaissance.reconnoitre_stack(self.session, ours, theirs), worker=True)
             return
         from campaigns.gazetteer import gazetteer
         from tui.modals.pick import PickScreen
@@ -277,7 +277,7 @@ class TheatreScreen(CampaignScreen):
         def answered(yes: bool | None) -> None:
             if yes:
                 self.canvas.cursor = report.destination  # the map follows the stack when it redraws
-                self.attempt(lambda: movement.move(self.session, key, destination, forced=forced))
+                self.attempt(lambda: movement.move(self.session, key, destination, forced=forced), worker=True)
 
         self.app.push_screen(ConfirmScreen(question, "Force-march" if forced else "Move"), answered)
 

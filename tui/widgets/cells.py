@@ -51,7 +51,7 @@ def fill(
         # Every column is padded by one cell each side; the vertical scroll bar may take two.
         room = wrap_to - SCROLL_BAR - sum(w + 2 * table.cell_padding for w in widths[:-1]) - 2 * table.cell_padding
         widths[-1] = max(MIN_WRAP, len(headers[-1]), room)
-        for index, (key, cells) in enumerate(texts):
+        for index, (_key, cells) in enumerate(texts):
             lines = wrapped(cells[-1].plain, widths[-1])
             cells[-1] = Text("\n".join(lines))
             heights[index] = len(lines)

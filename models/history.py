@@ -78,7 +78,7 @@ def _recorded(obj: object) -> bool:
 
 
 def _table(obj: SQLModel) -> Table:
-    return obj.__table__  # type: ignore[attr-defined,no-any-return]
+    return obj.__table__  # type: ignore[attr-defined]  # a table class gets __table__ from SQLAlchemy when it is built
 
 
 @cache

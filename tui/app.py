@@ -29,6 +29,7 @@ from tui.textual_private import (
 PREPARED = ("oob", "history", "weather", "command", "turn")
 
 if TYPE_CHECKING:
+    from campaigns.past import PastSession
     from campaigns.session import CampaignSession
     from campaigns.settings import Settings
 
@@ -110,7 +111,7 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
             except OSError as exc:
                 log.warning("the theme could not be remembered: %s", exc)
 
-    def notify(self, message, *, title="", severity="information", **kwargs) -> None:  # type: ignore[override]
+    def notify(self, message, *, title="", severity="information", **kwargs) -> None:
         if severity == "error":  # a refusal: the sentence shown, for the bug report
             log.info("refused: %s", message)
         super().notify(message, title=title, severity=severity, **kwargs)
@@ -276,9 +277,10 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
     def action_open_file(self) -> None:
         self.switch_screen(self.screen_factory("start"))
 
-    def open_session(self, session) -> None:
+    def open_session(self, session: CampaignSession) -> None:
         if self.present is not None:  # leaving a view of the past: it goes, the present is closed below
-            self.session.close()
+            if self.session is not None:
+                self.session.close()
             self.session, self.present = self.present, None
         if self.session is not None and self.session is not session:
             self.session.close()
@@ -349,14 +351,15 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
         except CampaignError as exc:
             self.call_from_thread(self.notify, str(exc), severity="error")
             return
-        self.call_from_thread(self._enter_past, present, past)
+        # Textual 8.2.8 types call_from_thread's callback so that mypy cannot solve it for a coroutine.
+        self.call_from_thread(self._enter_past, present, past)  # type: ignore[arg-type]
 
-    async def _enter_past(self, present, past) -> None:
+    async def _enter_past(self, present: CampaignSession, past: PastSession) -> None:
         shown = self.session
         if self.present is None:
             self.present = present
         await self._swap_session(past)
-        if shown is not self.present:
+        if shown is not None and shown is not self.present:
             shown.close()  # the view of the past shown until now
         self.notify(f"The campaign as of {past.moment.label}: read-only. T, then an empty line, brings back the present.")
 
@@ -366,7 +369,8 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
         past, present = self.session, self.present
         self.present = None
         await self._swap_session(present)
-        past.close()
+        if past is not None:
+            past.close()
         self.notify("Back to the campaign as it is now.")
 
     async def _swap_session(self, session) -> None:
@@ -397,7 +401,9 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
                     battle.result or f"Fight it ({battle.resolver})",
                     lambda b=battle.id: self.open_battle(b),
                 )
-        own = getattr(screen, "palette_commands", lambda: [])()
+        from tui.screens.base import CampaignScreen
+
+        own = screen.palette_commands() if isinstance(screen, CampaignScreen) else []
         for title, help_text, action in own:
             yield SystemCommand(title, help_text, lambda a=action: screen.run_action(a))
         if self.session is not None:

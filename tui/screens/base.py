@@ -137,9 +137,9 @@ class CampaignScreen(Screen[None]):
         if typed or self.session.campaign().dice_mode == "entered":
             from tui.modals.dice_entry import DiceEntryScreen
 
-            def got(values: list[int] | None) -> None:
+            def got(values: list[int] | list[list[int]] | None) -> None:
                 if values is not None:
-                    then(values)
+                    then(cast(list[int], values))  # one expression: the form returns its values as one flat list
 
             self.app.push_screen(DiceEntryScreen(purpose, dice), got)
         else:

@@ -304,7 +304,8 @@ class BattleSetupScreen(CampaignScreen):
 
     def chosen(self) -> tuple[list[str], list[str]]:
         attacker = str(self.query_one("#attacker-side", Select).value)
-        att, dfn = [], []
+        att: list[str] = []
+        dfn: list[str] = []
         for side in self.sides:
             picked = self.query_one(f"#units-{side.side}", MarkList).selected
             (att if side.side == attacker else dfn).extend(picked)

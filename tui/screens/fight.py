@@ -4,6 +4,10 @@ result instead of the tables'."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -16,13 +20,13 @@ from campaigns.words import column, heading, plural
 from rules.allemagne1813.battle import MORALE, UMPIRE_RESULT
 from rules.errors import RulesError
 from tui.modals.confirm import ConfirmScreen
-from tui.modals.form import FormScreen
+from tui.modals.form import Field, FormScreen
 from tui.screens.base import CampaignScreen
 from tui.widgets.bars import odds_bar
 from tui.widgets.status import KeyLine
 
 
-def _odds_lines(odds: dict, width: int = 12) -> list[str]:
+def _odds_lines(odds: Mapping[Any, Fraction], width: int = 12) -> list[str]:
     return [f"  {str(k):>4} {odds_bar(p, width)} {float(p) * 100:5.1f}%" for k, p in odds.items()]
 
 
@@ -256,7 +260,7 @@ class FightScreen(CampaignScreen):
             if step is None or step.kind != UMPIRE_RESULT:
                 self.notify("Nothing to type: the step is rolled.", severity="warning")
                 return
-            fields = [("cell", "Result (e.g. 2, 3*, -)", "", None)]
+            fields: list[Field] = [("cell", "Result (e.g. 2, 3*, -)", "", None)]
             self.app.push_screen(
                 FormScreen("The umpire's reading of the roll", fields, check=lambda v: battles.record_result(self.session, self.battle_id, v["cell"])),
                 lambda v: self.campaign_changed() if v else None,
@@ -325,5 +329,5 @@ class FightScreen(CampaignScreen):
 
         self.app.push_screen(ConfirmScreen(question, yes="Apply"), answered)
 
-    def action_back(self) -> None:
-        self.app.run_action("show('battles')")
+    async def action_back(self) -> None:
+        await self.app.run_action("show('battles')")

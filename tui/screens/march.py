@@ -21,7 +21,7 @@ NARROW = 110  # columns
 class ForcedMarchScreen(CampaignScreen):
     TITLE_TEXT = "Forced march"
     BINDINGS = [
-        Binding("space", "toggle", "Mark unit", id="march.toggle", tooltip="Mark or unmark the unit to march"),
+        Binding("space", "mark", "Mark unit", id="march.toggle", tooltip="Mark or unmark the unit to march"),
         Binding("a", "toggle_all", "Mark all", id="march.all", tooltip="Mark every unit of the stack"),
         Binding("r", "roll", "Roll", id="march.roll", tooltip="Roll 1d6 for each marked unit and take the losses"),
         Binding("e", "enter", "Enter dice", id="march.enter", tooltip="Type in the dice rolled on the table"),
@@ -125,7 +125,7 @@ class ForcedMarchScreen(CampaignScreen):
             return None
         return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
 
-    def action_toggle(self) -> None:
+    def action_mark(self) -> None:
         unit = self._selected_unit()
         if unit:
             self.marked ^= {unit}
@@ -142,7 +142,8 @@ class ForcedMarchScreen(CampaignScreen):
         stack = self.stack()
         if stack is None:
             return
-        chosen = [u.id for u in stack.units if u.id in self.marked] or ([self._selected_unit()] if self._selected_unit() else [])
+        selected = self._selected_unit()
+        chosen = [u.id for u in stack.units if u.id in self.marked] or ([selected] if selected else [])
         if not typed and self.session.campaign().dice_mode != "entered":
             self.attempt(lambda: forced_march.march(self.session, stack, chosen), worker=True, then=self._done)
             return

@@ -142,7 +142,7 @@ class OrdersScreen(CampaignScreen):
         self.app.push_screen(FormScreen(f"Refuse order #{chosen}", fields, check=check), done)
 
 
-def _sentences(check):  # type: ignore[no-untyped-def]
+def _sentences(check):
     """A file that cannot be read is one sentence in the form, like a refusal."""
     def checked(values: dict[str, str]) -> None:
         try:

@@ -28,7 +28,7 @@ class TheatreCanvas(Widget):
 
     DEFAULT_CSS = "TheatreCanvas { height: 1fr; width: 1fr; }"
 
-    def __init__(self, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.data: MapData | None = None
         self.view = whole_theatre()
@@ -175,7 +175,7 @@ class TheatreScreen(CampaignScreen):
         self.refresh_view()
         self.notify(f"The map as {self.view_side} sees it." if self.view_side else "The whole map, as the umpire knows it.")
 
-    def order_actions(self, here) -> None:  # type: ignore[no-untyped-def]
+    def order_actions(self, here) -> None:
         """A player's stacks at the cursor: orders to write (a move; a reconnaissance of the enemy seen in reach)."""
         from campaigns.gazetteer import gazetteer
         from tui.modals.pick import PickScreen

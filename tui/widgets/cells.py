@@ -63,7 +63,7 @@ def fill(
     elif _same_rows(table, texts, heights):
         # The same rows, as after most actions: only the cells that changed are
         # drawn again; the table keeps its lines, its cursor and its scrolling.
-        for key, cells in texts:
+        for key, cells in [(k, c) for k, c in texts if k is not None]:  # all of them: _same_rows says so
             for column, cell in zip(columns, cells):
                 if table.get_cell(key, column.key) != cell:
                     table.update_cell(key, column.key, cell)

@@ -84,4 +84,4 @@ def to_record(row: DiceRoll) -> DiceRecord:
 
 def dice_rolls(session: Session) -> list[DiceRoll]:
     """Every stored roll, oldest first."""
-    return list(session.scalars(select(DiceRoll).order_by(DiceRoll.id)))  # type: ignore[arg-type]
+    return list(session.scalars(select(DiceRoll).order_by(DiceRoll.id)))  # type: ignore[arg-type]  # SQLModel types a column as its Python value

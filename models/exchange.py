@@ -94,7 +94,7 @@ def _sqlite_batches(
     names = [column.name for column in table.columns]
     if judge is not None and judge.validated:
         query = query.add_columns(*(func.json_valid(column) for column in judge.validated))
-    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]  # open: the connection is in use
     number = 0
     try:
         cursor.execute(str(query.compile(dialect=dialect)))

@@ -106,10 +106,11 @@ def table_judge(table: Table) -> TableJudge | None:
     if table.name in ROW_CHECKS:  # rows the rule sets judge too: a handful, left to the row model
         return None
     judges = [_column_judge(table.name, column) for column in table.columns]
-    if any(judge is None for judge in judges):
+    known = [judge for judge in judges if judge is not None]
+    if len(known) != len(judges):
         return None
     validated = [c for c in table.columns if not c.nullable and isinstance(_kind(c), JSON)]
-    return TableJudge(table, judges, validated)  # type: ignore[arg-type]
+    return TableJudge(table, known, validated)
 
 
 def _kind(column: Column[Any]) -> Any:
@@ -129,7 +130,7 @@ def _json_batch(judge: Judge, values: Values) -> Sequence[Any]:
         return judge(values)
     if len(parsed) != len(values):
         return judge(values)
-    return judge(values, parsed)  # type: ignore[call-arg]
+    return judge(values, parsed)  # type: ignore[call-arg]  # a JSON column's judge takes the texts parsed too
 
 
 def _row_maker(names: list[str]) -> Callable[..., dict[str, Any]]:

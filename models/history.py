@@ -159,7 +159,7 @@ def _apply(
             old=None if current is None else current.get(column),
             new=None if target is None else target.get(column),
         )
-    if current is not None and result.rowcount != 1:  # type: ignore[attr-defined]
+    if current is not None and result.rowcount != 1:  # type: ignore[attr-defined]  # an UPDATE's result is a CursorResult, typed as Result
         raise StoreError(
             f"the history does not match the campaign: {change['table']} {change['key']} is missing"
         )

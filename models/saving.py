@@ -51,7 +51,7 @@ def _save_store(store: CampaignStore, path: Path) -> None:
     with guard(store.name):
         connection = store.engine.raw_connection()
         try:
-            copy_sqlite(connection.driver_connection, path)  # type: ignore[arg-type]
+            copy_sqlite(connection.driver_connection, path)  # type: ignore[arg-type]  # an sqlite3 connection: the store is a file
         finally:
             connection.close()
 

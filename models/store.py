@@ -210,10 +210,10 @@ class CampaignStore:
             try:
                 bumped = session.execute(
                     update(Campaign)
-                    .where(Campaign.id == 1, Campaign.version == self.version)  # type: ignore[arg-type]
+                    .where(Campaign.id == 1, Campaign.version == self.version)  # type: ignore[arg-type]  # SQLModel types a column as its Python value
                     .values(version=self.version + 1)
                 )
-                if bumped.rowcount != 1:  # type: ignore[attr-defined]
+                if bumped.rowcount != 1:  # type: ignore[attr-defined]  # an UPDATE's result is a CursorResult, typed as Result
                     raise ConcurrentEditError()
                 yield session
                 session.commit()

@@ -21,7 +21,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Final, Literal, cast
+from typing import Final, Literal, Protocol, cast
 
 from rules.errors import RulesError
 from rules.numbers import is_whole
@@ -38,8 +38,8 @@ ENTERED: Final = "entered"
 
 def dice_mode(value: str) -> DiceMode:
     """A dice mode read from a file: one of the two, or a DiceError that names it."""
-    if value == ROLLED or value == ENTERED:
-        return value
+    if value in (ROLLED, ENTERED):
+        return cast(DiceMode, value)
     raise DiceError(f"the dice mode is {ROLLED!r} or {ENTERED!r}, not {value!r}")
 
 
@@ -152,6 +152,14 @@ def seeded_dice(seed: int, index: int, dice: Dice) -> tuple[int, ...]:
     digest = hashlib.sha256(f"adjutant:{seed}:{index}".encode()).digest()
     rng = random.Random(int.from_bytes(digest, "big"))
     return tuple(rng.randint(1, dice.sides) for _ in range(dice.count))
+
+
+class Roller(Protocol):
+    """What rolls dice for a procedure: the campaign's DiceService, or a resolver's
+    stand-in that hands back the dice already rolled (napoleonic_uc_um's Given)."""
+
+    def roll(self, dice: str, purpose: str, modifiers: Sequence[Modifier] = (), *,
+             entered: Sequence[int] | None = None, by: str = "umpire") -> DiceRecord: ...
 
 
 @dataclass

@@ -142,13 +142,14 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
         # are Textual's own private steps (tui/textual_private.py);
         # tests/tui/test_prepared_screens.py checks such a screen shows the same.
         from campaigns.errors import CampaignError
+        from tui.screens.base import CampaignScreen
 
         await mount_offscreen(self, screen)
         if not self.is_running or not screen.is_attached:
             return  # the app closed meanwhile
-        if self.session is not None and not screen.is_current and self.is_screen_installed(screen):
+        if self.session is not None and isinstance(screen, CampaignScreen) and not screen.is_current and self.is_screen_installed(screen):
             try:
-                screen.show_campaign()  # type: ignore[attr-defined]
+                screen.show_campaign()
             except CampaignError as exc:  # the other screens still work: say so, and go on
                 self.notify(one_line(exc), severity="error", timeout=10)
                 self.uninstall_screen(screen)
@@ -351,8 +352,7 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
         except CampaignError as exc:
             self.call_from_thread(self.notify, str(exc), severity="error")
             return
-        # Textual 8.2.8 types call_from_thread's callback so that mypy cannot solve it for a coroutine.
-        self.call_from_thread(self._enter_past, present, past)  # type: ignore[arg-type]
+        self.call_from_thread(self._enter_past, present, past)  # type: ignore[arg-type]  # textual 8.2.8's types: no coroutine fits
 
     async def _enter_past(self, present: CampaignSession, past: PastSession) -> None:
         shown = self.session

@@ -111,7 +111,7 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
         out = {}
         for key, *_ in self.fields:
             widget = self.query_one(f"#f-{key}")
-            out[key] = str(widget.value)  # type: ignore[attr-defined]
+            out[key] = str(widget.value)  # type: ignore[attr-defined]  # an Input or a Select (compose): both have a value
         return out
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

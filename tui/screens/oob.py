@@ -179,7 +179,7 @@ class OrderOfBattleScreen(CampaignScreen):
             if node is None:
                 continue
             leaves = [c for c in node.children if isinstance(c.data, Unit)]
-            if [leaf.data.id for leaf in leaves] == [u.id for u in rows]:  # type: ignore[union-attr]
+            if [leaf.data.id for leaf in leaves if isinstance(leaf.data, Unit)] == [u.id for u in rows]:
                 for leaf, unit in zip(leaves, rows):
                     _update(leaf, unit_label(unit), unit)
                 continue

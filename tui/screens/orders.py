@@ -107,7 +107,7 @@ class OrdersScreen(CampaignScreen):
         except OSError as exc:
             self.notify(f"The orders could not be written: {exc.strerror or exc}", severity="error")
             return
-        self.notify(f"Wrote {out} ({len(document['orders'])} orders).")  # type: ignore[arg-type]
+        self.notify(f"Wrote {out} ({len(document['orders'])} orders).")  # type: ignore[arg-type]  # export's document: its orders are a list
 
     def action_import_file(self) -> None:
         if not self._umpire_only():

@@ -243,7 +243,7 @@ class TheatreScreen(CampaignScreen):
 
         def spelled(place: object) -> str:
             variants = getattr(place, "variants", ())
-            return f"{place.name} ({', '.join(variants)})" if variants else str(place.name)  # type: ignore[attr-defined]
+            return f"{place.name} ({', '.join(variants)})" if variants else str(place.name)  # type: ignore[attr-defined]  # a gazetteer Place: campaigns is not imported here for its type
 
         items = [(name, spelled(p)) for name, p in sorted(gazetteer().places.items())]
         self.app.push_screen(PickScreen("Move to: type the place (any spelling)", items), lambda to: self.confirm_move(key, to))

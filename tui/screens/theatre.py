@@ -92,7 +92,7 @@ class TheatreScreen(CampaignScreen):
         battles = f" | battles pending: {', '.join(data.battles)}" if data.battles else ""
         waiting = [c for c in data.contacts if c not in data.battles]
         battles += f" | contact: {', '.join(waiting)}" if waiting else ""
-        fog = getattr(self.session, "side", None) or self.view_side
+        fog = self.session.side or self.view_side
         seen = f" | as {fog} sees it" if fog else ""
         self.query_one("#head", Static).update(
             f"Map{seen}: turn {data.turn}, {data.date:%d %b %Y}, {weather} | zoom x{ZOOMS[canvas.view.zoom]:g}{battles}"
@@ -146,7 +146,7 @@ class TheatreScreen(CampaignScreen):
         if not here.stacks:
             self.notify(f"No stack at {here.place.name}.", severity="warning")
             return
-        if getattr(self.session, "side", None):
+        if self.session.side:
             self.order_actions(here)
             return
         items: list[tuple[str, str]] = []
@@ -167,7 +167,7 @@ class TheatreScreen(CampaignScreen):
     def action_view_as(self) -> None:
         from campaigns.knowledge import side_ids
 
-        if getattr(self.session, "side", None):
+        if self.session.side:
             self.notify("A side file shows only its own side's view.", severity="warning")
             return
         sides = [None, *side_ids(self.session)]

@@ -17,7 +17,9 @@ has already left.
 
 An action a key starts in a thread worker (CampaignScreen.attempt with `then`)
 counts as part of the key: the next key waits until it has finished and its
-outcome is shown, as if it had run on the UI thread (but the screen still draws).
+outcome is shown, as if it had run on the UI thread (but the screen still draws);
+no longer than HOLD_AT_MOST, though: a database that hangs does not take the
+keyboard with it (ctrl+q still quits).
 """
 
 from __future__ import annotations

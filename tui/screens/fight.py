@@ -291,11 +291,15 @@ class FightScreen(CampaignScreen):
         if fight.status != "pending" or (fight.tabletop is not None and not fight.tactical):
             self.notify("The result of this battle is in: a applies it.", severity="warning")
             return
-        if not fight.tactical and self.attempt(lambda: tabletop.start(self.session, self.battle_id)) is None:
-            return
         from tui.screens.resolver import ResolverScreen
 
-        self.app.switch_screen(ResolverScreen(self.battle_id))
+        def open_resolver(_started: object = None) -> None:
+            self.app.switch_screen(ResolverScreen(self.battle_id))
+
+        if fight.tactical:
+            open_resolver()
+        else:  # its tactical order of battle built first (a worker), then shown
+            self.attempt(lambda: tabletop.start(self.session, self.battle_id), worker=True, then=open_resolver)
 
     def action_conversion(self) -> None:
         fight = self._fight()

@@ -22,6 +22,9 @@ if TYPE_CHECKING:  # the SQLModel classes are built when first needed, after the
 
 
 class CampaignSession:
+    # The side whose player opened a side file (campaigns.player.PlayerSession); None: the umpire.
+    side: str | None = None
+
     def __init__(self, store: CampaignStore) -> None:
         self.store = store
         self._overview: tuple[int, Overview] | None = None  # the last one read, and at what version

@@ -89,7 +89,7 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
     """The map of the theatre; with `side` (and always in a side file), as that side sees it:
     its own stacks, and the enemy only where it was last sighted."""
     g = gazetteer()
-    side = side if side is not None else getattr(session, "side", None)
+    side = side if side is not None else session.side
     with plainly(), session.store.read() as db:
         current = db.get_one(Campaign, 1).turn
         shown = current if turn is None else turn

@@ -311,7 +311,7 @@ def _verifier(connection: Connection, password: str, role: str) -> str:
     """The SCRAM verifier of the password, made by libpq here: the password itself never
     reaches the server, its logs or its statistics."""
     raw = connection.connection.dbapi_connection
-    return raw.pgconn.encrypt_password(password.encode(), role.encode(), b"scram-sha-256").decode()  # type: ignore[union-attr]
+    return raw.pgconn.encrypt_password(password.encode(), role.encode(), b"scram-sha-256").decode()  # type: ignore[union-attr]  # a psycopg connection here (PostgreSQL only)
 
 
 def _quoter(connection: Connection):

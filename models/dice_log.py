@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from models.clock import utcnow
 from models.tables import Campaign, DiceRoll
-from rules.dice import Dice, DiceRecord, DiceService, Modifier
+from rules.dice import Dice, DiceRecord, DiceService, Modifier, dice_mode
 
 if TYPE_CHECKING:
     from models.store import CampaignStore
@@ -45,7 +45,7 @@ class CampaignDice(DiceService):
             campaign = session.get_one(Campaign, 1)
             self.seed, self.mode, self.next_index = (
                 campaign.dice_seed,
-                campaign.dice_mode,
+                dice_mode(campaign.dice_mode),
                 campaign.dice_next_index,
             )
             record = super().roll(dice, purpose, modifiers, entered=entered, by=by)
@@ -76,7 +76,7 @@ def to_record(row: DiceRoll) -> DiceRecord:
         raw=tuple(row.raw),
         modifiers=tuple(Modifier(m["label"], m["value"]) for m in row.modifiers),
         result=row.result,
-        mode=row.mode,
+        mode=dice_mode(row.mode),
         index=row.stream_index,
         by=row.by,
     )
@@ -84,4 +84,4 @@ def to_record(row: DiceRoll) -> DiceRecord:
 
 def dice_rolls(session: Session) -> list[DiceRoll]:
     """Every stored roll, oldest first."""
-    return list(session.scalars(select(DiceRoll).order_by(DiceRoll.id)))  # type: ignore[arg-type]
+    return list(session.scalars(select(DiceRoll).order_by(DiceRoll.id)))  # type: ignore[arg-type]  # SQLModel types a column as its Python value

@@ -72,8 +72,8 @@ def harden(connection: sqlite3.Connection) -> None:
     connection.execute("PRAGMA trusted_schema = OFF")
     setconfig = getattr(connection, "setconfig", None)  # Python 3.12+
     if setconfig is not None:
-        setconfig(sqlite3.SQLITE_DBCONFIG_DEFENSIVE, True)  # type: ignore[attr-defined]
-        setconfig(sqlite3.SQLITE_DBCONFIG_TRUSTED_SCHEMA, False)  # type: ignore[attr-defined]
+        setconfig(sqlite3.SQLITE_DBCONFIG_DEFENSIVE, True)  # type: ignore[attr-defined]  # Python 3.12+, checked above
+        setconfig(sqlite3.SQLITE_DBCONFIG_TRUSTED_SCHEMA, False)  # type: ignore[attr-defined]  # Python 3.12+, checked above
     # Without setconfig (Python 3.11), writable_schema stays off, its default, and extension
     # loading stays disabled, Python's default: nothing in Adjutant turns either on.
 

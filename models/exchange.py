@@ -94,7 +94,7 @@ def _sqlite_batches(
     names = [column.name for column in table.columns]
     if judge is not None and judge.validated:
         query = query.add_columns(*(func.json_valid(column) for column in judge.validated))
-    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]  # open: the connection is in use
     number = 0
     try:
         cursor.execute(str(query.compile(dialect=dialect)))
@@ -169,7 +169,7 @@ def tables() -> list[Table]:
     return sorted(SQLModel.metadata.sorted_tables, key=lambda table: table.name)
 
 
-def write(store: CampaignStore, out: Callable[[bytes], Any]) -> None:
+def write(store: CampaignStore, out: Callable[[bytes | memoryview], Any]) -> None:
     """Write the export to `out` row by row: memory does not grow with the campaign.
 
     The text is exactly `json.dumps(document, sort_keys=True, indent=2,
@@ -181,7 +181,7 @@ def write(store: CampaignStore, out: Callable[[bytes], Any]) -> None:
         _write(connection, store.name, schema.head(), tables(), out)
 
 
-def write_salvaged(path: Path, out: Callable[[bytes], Any]) -> None:
+def write_salvaged(path: Path, out: Callable[[bytes | memoryview], Any]) -> None:
     """Export the rows of a campaign file that holds objects Adjutant did not make.
 
     The file is read, never opened for writing: its own tables must be exactly
@@ -208,7 +208,7 @@ def write_salvaged(path: Path, out: Callable[[bytes], Any]) -> None:
 
 
 def _write(
-    connection: Connection, name: str, revision: str, exported: list[Table], out: Callable[[bytes], Any]
+    connection: Connection, name: str, revision: str, exported: list[Table], out: Callable[[bytes | memoryview], Any]
 ) -> None:
     damage = integrity_problem(connection, name) or first_orphan(connection, name)
     if damage:
@@ -218,7 +218,7 @@ def _write(
 
 
 def _write_tables(
-    connection: Connection, name: str, revision: str, exported: list[Table], out: Callable[[bytes], Any]
+    connection: Connection, name: str, revision: str, exported: list[Table], out: Callable[[bytes | memoryview], Any]
 ) -> None:
     out(b'{\n  "format": %s,\n  "schema": %s,\n  "tables": {' % (orjson.dumps(FORMAT), orjson.dumps(revision)))
     for number, table in enumerate(exported):
@@ -248,7 +248,7 @@ def no_collection() -> Iterator[None]:
             gc.enable()
 
 
-def _write_rows(connection: Connection, table: Table, name: str, out: Callable[[bytes], Any]) -> None:
+def _write_rows(connection: Connection, table: Table, name: str, out: Callable[[bytes | memoryview], Any]) -> None:
     empty = True
     head, tail = WRAPPED
     for batch in batches(connection, table, name):
@@ -288,7 +288,7 @@ def dumps(store: CampaignStore) -> str:
 
 def dump(store: CampaignStore) -> dict[str, Any]:
     """The campaign as a JSON-ready document."""
-    return orjson.loads(dumps(store))  # type: ignore[no-any-return]
+    return orjson.loads(dumps(store))
 
 
 def load(target: Target, document: Any, *, source: str = "the export") -> CampaignStore:

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from datetime import date, datetime
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from typing_extensions import TypedDict  # pydantic needs it on Python 3.11
 
@@ -37,7 +37,7 @@ from pydantic import (
 from sqlalchemy import JSON, Boolean, Column, Date, DateTime, Integer, String, Table, TypeDecorator
 from sqlalchemy import BigInteger
 
-from rules.dice import ENTERED, ROLLED
+from rules.dice import DiceMode
 from rules.errors import RulesError
 from rules.options import resolve_options
 
@@ -47,9 +47,6 @@ MAX_JSON_BYTES = 10_000_000  # one JSON value in one column: a battle's whole jo
 INT64 = (-(1 << 63), (1 << 63) - 1)
 INT32 = (-(1 << 31), (1 << 31) - 1)  # PostgreSQL's INTEGER
 ROW_CONFIG = ConfigDict(extra="forbid", strict=True)  # a row model's, and its columns' shapes'
-
-DiceMode = Literal["rolled", "entered"]
-assert set(DiceMode.__args__) == {ROLLED, ENTERED}  # type: ignore[attr-defined]
 
 # Ranges the column types leave open: (table, column) -> pydantic field constraints.
 DOMAIN: dict[tuple[str, str], dict[str, Any]] = {
@@ -181,7 +178,7 @@ def row_model(table: Table) -> type[BaseModel]:
     for column in table.columns:
         required = not column.nullable and column.server_default is None
         fields[column.name] = (_field_type(table.name, column), ... if required else None)
-    return create_model(  # type: ignore[call-overload,no-any-return]
+    return create_model(
         f"Row_{table.name}", __config__=ROW_CONFIG, **fields
     )
 

@@ -106,10 +106,11 @@ def table_judge(table: Table) -> TableJudge | None:
     if table.name in ROW_CHECKS:  # rows the rule sets judge too: a handful, left to the row model
         return None
     judges = [_column_judge(table.name, column) for column in table.columns]
-    if any(judge is None for judge in judges):
+    known = [judge for judge in judges if judge is not None]
+    if len(known) != len(judges):
         return None
     validated = [c for c in table.columns if not c.nullable and isinstance(_kind(c), JSON)]
-    return TableJudge(table, judges, validated)  # type: ignore[arg-type]
+    return TableJudge(table, known, validated)
 
 
 def _kind(column: Column[Any]) -> Any:
@@ -129,7 +130,7 @@ def _json_batch(judge: Judge, values: Values) -> Sequence[Any]:
         return judge(values)
     if len(parsed) != len(values):
         return judge(values)
-    return judge(values, parsed)  # type: ignore[call-arg]
+    return judge(values, parsed)  # type: ignore[call-arg]  # a JSON column's judge takes the texts parsed too
 
 
 def _row_maker(names: list[str]) -> Callable[..., dict[str, Any]]:
@@ -270,7 +271,7 @@ def _shape_adapters(table: str, column: str) -> tuple[TypeAdapter[Any], ...]:
     a batch that is not is judged by the union itself."""
     shape = SHAPES[(table, column)]
     first = get_args(shape)[:1] if get_origin(shape) in (Union, UnionType) else ()
-    return tuple(TypeAdapter(list[member], config=ROW_CONFIG) for member in (*first, shape))  # type: ignore[misc]
+    return tuple(TypeAdapter(list[member], config=ROW_CONFIG) for member in (*first, shape))  # type: ignore[valid-type]  # a type made at run time, from the column's shape
 
 
 def _json(adapters: tuple[TypeAdapter[Any], ...]) -> Judge:

@@ -148,9 +148,9 @@ def overview(store: CampaignStore, recent: int = 5) -> Overview:
 
 
 def _sides(db: Connection, groups) -> tuple[SideStrength, ...]:
-    armies = dict(db.execute(ARMIES_BY_SIDE).all())
-    generals = dict(db.execute(GENERALS_BY_SIDE).all())
-    side_of = dict(db.execute(NATIONS).all())
+    armies: dict[str, int] = dict(db.execute(ARMIES_BY_SIDE).all())
+    generals: dict[str, int] = dict(db.execute(GENERALS_BY_SIDE).all())
+    side_of: dict[str, str] = dict(db.execute(NATIONS).all())
     units: dict[str, tuple[int, int, int]] = {}  # side: (units, SP, dummies)
     for nation, _general, dummy, count, points in groups:
         side = side_of[nation]
@@ -191,8 +191,8 @@ def _armies(db: Connection, turn: int, groups) -> tuple[ArmyStrength, ...]:
             total = counts.setdefault(army, [0, 0, 0])
             total[1 if dummy else 0] += count
             total[2] += points
-    rolled = dict(db.execute(POINTS_ROLLED, {"turn": turn}).all())
-    left = dict(db.execute(POINTS_SPENT, {"turn": turn}).all())  # the last spend's balance
+    rolled: dict[str, int] = dict(db.execute(POINTS_ROLLED, {"turn": turn}).all())
+    left: dict[str, int] = dict(db.execute(POINTS_SPENT, {"turn": turn}).all())  # the last spend's balance
     out = []
     for army, name, side, commander_id, commander, command_value in db.execute(ARMIES):
         units, dummies, points = counts.get(army, (0, 0, 0))

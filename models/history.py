@@ -78,7 +78,7 @@ def _recorded(obj: object) -> bool:
 
 
 def _table(obj: SQLModel) -> Table:
-    return obj.__table__  # type: ignore[attr-defined,no-any-return]
+    return obj.__table__  # type: ignore[attr-defined]  # a table class gets __table__ from SQLAlchemy when it is built
 
 
 @cache
@@ -159,7 +159,7 @@ def _apply(
             old=None if current is None else current.get(column),
             new=None if target is None else target.get(column),
         )
-    if current is not None and result.rowcount != 1:  # type: ignore[attr-defined]
+    if current is not None and result.rowcount != 1:  # type: ignore[attr-defined]  # an UPDATE's result is a CursorResult, typed as Result
         raise StoreError(
             f"the history does not match the campaign: {change['table']} {change['key']} is missing"
         )

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from sqlalchemy.engine import URL
+
 from models.copies import copy_sqlite, write_atomically
 from models.errors import CampaignFileError
 from models.exchange import dump, load
@@ -22,14 +24,14 @@ def save_as(source: CampaignStore | Target, destination: Target) -> Path:
     name beside `destination` and renamed over it, so `destination` is always
     either the old file or the complete copy.
     """
-    if is_url(destination):
+    if isinstance(destination, URL) or is_url(destination):
         raise CampaignFileError("save-as writes a .campaign file, not a database")
     path = Path(destination).expanduser().absolute()
     if not path.parent.is_dir():
         raise CampaignFileError(f"{path.parent} is not a folder")
     if isinstance(source, CampaignStore):
         _save_store(source, path)
-    elif is_url(source):
+    elif isinstance(source, URL) or is_url(source):
         with open_campaign(source) as store:
             _save_store(store, path)
     else:
@@ -49,7 +51,7 @@ def _save_store(store: CampaignStore, path: Path) -> None:
     with guard(store.name):
         connection = store.engine.raw_connection()
         try:
-            copy_sqlite(connection.driver_connection, path)  # type: ignore[arg-type]
+            copy_sqlite(connection.driver_connection, path)  # type: ignore[arg-type]  # an sqlite3 connection: the store is a file
         finally:
             connection.close()
 

@@ -64,15 +64,15 @@ def listen(model: type, table: str) -> None:
     column = CONTENT[table]
 
     def inserted(_mapper: object, connection: Connection, row: object) -> None:
-        index_row(connection, table, row.id, old=None, new=getattr(row, column))  # type: ignore[attr-defined]
+        index_row(connection, table, row.id, old=None, new=getattr(row, column))  # type: ignore[attr-defined]  # a row of an indexed table: it has an id
 
     def updated(_mapper: object, connection: Connection, row: object) -> None:
         change = inspect(row).attrs[column].history
         if change.deleted:
-            index_row(connection, table, row.id, old=change.deleted[0], new=getattr(row, column))  # type: ignore[attr-defined]
+            index_row(connection, table, row.id, old=change.deleted[0], new=getattr(row, column))  # type: ignore[attr-defined]  # a row of an indexed table: it has an id
 
     def deleted(_mapper: object, connection: Connection, row: object) -> None:
-        index_row(connection, table, row.id, old=getattr(row, column), new=None)  # type: ignore[attr-defined]
+        index_row(connection, table, row.id, old=getattr(row, column), new=None)  # type: ignore[attr-defined]  # a row of an indexed table: it has an id
 
     event.listen(model, "after_insert", inserted)
     event.listen(model, "after_update", updated)

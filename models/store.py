@@ -154,10 +154,11 @@ class CampaignStore:
         """The campaign's dice service: each roll is stored, with the stream
         position, in the action that rolled it (or in an action of its own)."""
         from models.dice_log import CampaignDice
+        from rules.dice import dice_mode
 
         campaign = self.campaign()
         return CampaignDice(
-            seed=campaign.dice_seed, mode=campaign.dice_mode, next_index=campaign.dice_next_index, store=self
+            seed=campaign.dice_seed, mode=dice_mode(campaign.dice_mode), next_index=campaign.dice_next_index, store=self
         )
 
     def undo(self) -> Event:
@@ -209,10 +210,10 @@ class CampaignStore:
             try:
                 bumped = session.execute(
                     update(Campaign)
-                    .where(Campaign.id == 1, Campaign.version == self.version)  # type: ignore[arg-type]
+                    .where(Campaign.id == 1, Campaign.version == self.version)  # type: ignore[arg-type]  # SQLModel types a column as its Python value
                     .values(version=self.version + 1)
                 )
-                if bumped.rowcount != 1:  # type: ignore[attr-defined]
+                if bumped.rowcount != 1:  # type: ignore[attr-defined]  # an UPDATE's result is a CursorResult, typed as Result
                     raise ConcurrentEditError()
                 yield session
                 session.commit()

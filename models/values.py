@@ -30,7 +30,7 @@ def from_json(column: Column[Any], value: Any) -> Any:
     return value
 
 
-def row_to_json(table: Table, row: Mapping[str, Any]) -> dict[str, Any]:
+def row_to_json(table: Table, row: Mapping[Any, Any]) -> dict[str, Any]:
     """A row as a JSON object keyed by column name."""
     return {column.name: to_json(row[column.name]) for column in table.columns}
 

@@ -36,10 +36,11 @@ from __future__ import annotations
 
 import math
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
+from typing import TypedDict
 
 from pydantic import ValidationError
 
@@ -131,7 +132,7 @@ def load_conversion(ruleset: str) -> Conversion | None:
         spec = ConversionFile.model_validate(data)
     except ValidationError as exc:
         raise DataFileError(refusal(path, exc, ConversionFile)) from None
-    size = dict(spec.size)
+    size: dict[str, int] = {arm: n for arm, n in spec.size.items()}
     if not size or min(size.values()) < 1 or spec.sp_per_unit < 1:
         raise DataFileError(f"{path}: sizes and sp_per_unit are whole numbers of 1 or more")
     return Conversion(
@@ -151,7 +152,13 @@ def load_conversion(ruleset: str) -> Conversion | None:
     )
 
 
-def _artillery_bonus(raw: ArtilleryBonusSpec | None, size: Mapping[str, int], path: object) -> dict[str, object]:
+class _ArtilleryBonus(TypedDict, total=False):
+    ab_units_per_point: int
+    ab_size: int
+    ab_reason: str
+
+
+def _artillery_bonus(raw: ArtilleryBonusSpec | None, size: Mapping[str, int], path: object) -> _ArtilleryBonus:
     if raw is None:
         return {}
     if not raw.reason.strip():
@@ -184,7 +191,7 @@ def _nearest_key(table: Mapping[int, str], value: int) -> str:
 def tactical_order(
     conversion: Conversion,
     forces: list[tuple],
-    leaders: list[tuple[str, int]] = (),  # type: ignore[assignment]
+    leaders: Sequence[tuple[str, int]] = (),
 ) -> TacticalOrder:
     """Forces (id, name, arm, SP, cohesion[, AB]) and leaders (name, CV) as tabletop units.
 

@@ -21,7 +21,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Final, Literal, Protocol, cast
 
 from rules.errors import RulesError
 from rules.numbers import is_whole
@@ -31,8 +31,16 @@ from rules.numbers import is_whole
 _EXPR = re.compile(r"^([0-9]{0,4})d([0-9]{1,7})(?:(kh|kl)([0-9]{1,4})|>=([0-9]{1,7}))?$")
 MAX_SIDES = 1000  # the largest die any card rolls is a d12; a d1000 is far past that
 
-ROLLED = "rolled"
-ENTERED = "entered"
+DiceMode = Literal["rolled", "entered"]
+ROLLED: Final = "rolled"
+ENTERED: Final = "entered"
+
+
+def dice_mode(value: str) -> DiceMode:
+    """A dice mode read from a file: one of the two, or a DiceError that names it."""
+    if value in (ROLLED, ENTERED):
+        return cast(DiceMode, value)
+    raise DiceError(f"the dice mode is {ROLLED!r} or {ENTERED!r}, not {value!r}")
 
 
 class DiceError(RulesError):
@@ -61,7 +69,8 @@ class Dice:
         keep_count = int(m[4]) if m[4] else 0
         if m[3] and not 1 <= keep_count <= count:
             raise DiceError(f"{expression!r}: cannot keep {keep_count} of {count} dice")
-        return cls(count, sides, m[3], keep_count, int(m[5]) if m[5] else None)
+        keep = cast(Literal["kh", "kl"] | None, m[3])  # the pattern matches only these two, or nothing
+        return cls(count, sides, keep, keep_count, int(m[5]) if m[5] else None)
 
     def __str__(self) -> str:
         text = f"{self.count}d{self.sides}"
@@ -103,7 +112,7 @@ class DiceRecord:
     raw: tuple[int, ...]
     modifiers: tuple[Modifier, ...]
     result: int
-    mode: Literal["rolled", "entered"]  # ROLLED or ENTERED
+    mode: DiceMode
     index: int | None  # position in the campaign's dice stream; None when entered
     by: str = "umpire"
     # a resolution that rolls several dice expressions (each side's dice): (id, record) of
@@ -145,6 +154,14 @@ def seeded_dice(seed: int, index: int, dice: Dice) -> tuple[int, ...]:
     return tuple(rng.randint(1, dice.sides) for _ in range(dice.count))
 
 
+class Roller(Protocol):
+    """What rolls dice for a procedure: the campaign's DiceService, or a resolver's
+    stand-in that hands back the dice already rolled (napoleonic_uc_um's Given)."""
+
+    def roll(self, dice: str, purpose: str, modifiers: Sequence[Modifier] = (), *,
+             entered: Sequence[int] | None = None, by: str = "umpire") -> DiceRecord: ...
+
+
 @dataclass
 class DiceService:
     """Rolls dice for one campaign and hands every record to `recorder`.
@@ -154,7 +171,7 @@ class DiceService:
     """
 
     seed: int
-    mode: str = ROLLED
+    mode: DiceMode = ROLLED
     next_index: int = 0
     recorder: Callable[[DiceRecord], None] | None = None
     history: list[DiceRecord] = field(default_factory=list)
@@ -170,6 +187,7 @@ class DiceService:
     ) -> DiceRecord:
         spec = Dice.parse(dice) if isinstance(dice, str) else dice
         modifier = sum(m.value for m in modifiers)
+        mode: DiceMode
         if entered is not None:
             values = tuple(entered)
             spec.check_entered(values)

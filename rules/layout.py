@@ -13,7 +13,7 @@ def grid(table: Table) -> list[list[str]]:
     corner = table.rows.label
     heads = [b.label for b in table.columns.bands] if table.columns else [table.title.split(":")[-1].strip()]
     paged = table.pages is not None
-    rows = [[table.pages.label, corner, *heads] if paged else [corner, *heads]]  # type: ignore[union-attr]
+    rows = [[table.pages.label, corner, *heads] if paged else [corner, *heads]]  # type: ignore[union-attr]  # paged: the table has pages
     for page, cells_of_page in table.grids():
         for band, cells in zip(table.rows.bands, cells_of_page):
             row = [band.label, *[c or "-" for c in cells]]

@@ -86,7 +86,7 @@ def _table_file(data: dict[str, Any], path: Path) -> TableFile:
         row = data["row"][loc[1]]
         label = row.get("band") if isinstance(row, dict) else None
         label = label if isinstance(label, str) else label.get("label") if isinstance(label, dict) else None
-        row_where = f"{where}, row {label if isinstance(label, str) else loc[1] + 1}"
+        row_where = f"{where}, row {label if isinstance(label, str) else int(loc[1]) + 1}"
         if kind == "missing" and loc[2] in ("band", "cells"):
             raise DataFileError(f"{row_where}: a row needs band and cells{also}")
         if loc[2] == "cells":

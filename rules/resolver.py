@@ -304,7 +304,10 @@ class Contact:
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Contact:
-        return cls(str(raw["charger"]), str(raw["charged"]), str(raw.get("how", "charge")), str(raw.get("reason", "")))
+        how = raw.get("how", "charge")
+        if how not in ("charge", "ruling"):
+            raise RulesError(f"a contact is made by a charge or a ruling, not {how!r}")
+        return cls(str(raw["charger"]), str(raw["charged"]), how, str(raw.get("reason", "")))
 
 
 @dataclass(frozen=True)

@@ -118,7 +118,9 @@ class Axis:
             else:
                 low = band.low if band.low is not None else band.high
                 high = band.high if band.high is not None else band.low
-                out.extend(range(low, high + 1))  # type: ignore[arg-type]
+                if low is None or high is None:  # a band without names has a bound (the loader checks)
+                    continue
+                out.extend(range(low, high + 1))
         return out
 
 

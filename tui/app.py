@@ -5,9 +5,10 @@ from __future__ import annotations
 import gc
 import logging
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from textual import work
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.filter import LineFilter
 from textual.screen import Screen
@@ -17,6 +18,7 @@ from campaigns.text import one_line
 
 from tui.commands import ACTIONS, SCREENS, Command, browser_safe
 from tui.keys import KeyGate
+from tui.messages import CampaignChanged
 from tui.textual_private import (
     CatchesUnhandledErrors, draw_offscreen, draw_soon, lay_out_offscreen, mount_offscreen, settle_offscreen,
     stop_at_once, textual_handles,
@@ -25,6 +27,11 @@ from tui.textual_private import (
 # The screens built and filled in the background once the first screen is shown,
 # slowest first, so that even the first visit to one only redraws it.
 PREPARED = ("oob", "history", "weather", "command", "turn")
+
+if TYPE_CHECKING:
+    from campaigns.past import PastSession
+    from campaigns.session import CampaignSession
+    from campaigns.settings import Settings
 
 log = logging.getLogger("adjutant.app")
 
@@ -54,7 +61,7 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
     CSS_PATH = "app.tcss"
     BINDINGS = [_binding(c) for c in SCREENS + ACTIONS]
 
-    def __init__(self, session=None, *, start: str | None = None, settings=None) -> None:
+    def __init__(self, session: CampaignSession | None = None, *, start: str | None = None, settings: Settings | None = None) -> None:
         super().__init__()
         from campaigns.settings import load
 
@@ -62,9 +69,9 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
         self.set_keymap(self.settings.keymap)
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
-        self.session = session
+        self.session: CampaignSession | None = session
         self.start = start
-        self.present = None  # the campaign itself, kept open while a view of its past is shown
+        self.present: CampaignSession | None = None  # the campaign itself, kept open while a view of its past is shown
         self.failure: str | None = None  # the one line the app ended with, after an error
         self.screens_prepared = False  # every screen of PREPARED built, filled and drawn off screen
         from tui.widgets.inert import InertText
@@ -104,7 +111,7 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
             except OSError as exc:
                 log.warning("the theme could not be remembered: %s", exc)
 
-    def notify(self, message, *, title="", severity="information", **kwargs) -> None:  # type: ignore[override]
+    def notify(self, message, *, title="", severity="information", **kwargs) -> None:
         if severity == "error":  # a refusal: the sentence shown, for the bug report
             log.info("refused: %s", message)
         super().notify(message, title=title, severity=severity, **kwargs)
@@ -135,13 +142,14 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
         # are Textual's own private steps (tui/textual_private.py);
         # tests/tui/test_prepared_screens.py checks such a screen shows the same.
         from campaigns.errors import CampaignError
+        from tui.screens.base import CampaignScreen
 
         await mount_offscreen(self, screen)
         if not self.is_running or not screen.is_attached:
             return  # the app closed meanwhile
-        if self.session is not None and not screen.is_current and self.is_screen_installed(screen):
+        if self.session is not None and isinstance(screen, CampaignScreen) and not screen.is_current and self.is_screen_installed(screen):
             try:
-                screen.show_campaign()  # type: ignore[attr-defined]
+                screen.show_campaign()
             except CampaignError as exc:  # the other screens still work: say so, and go on
                 self.notify(one_line(exc), severity="error", timeout=10)
                 self.uninstall_screen(screen)
@@ -191,14 +199,20 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
         await self.action_show(name)
         await self.run_action(action, self.screen)
 
+    def on_campaign_changed(self, message: CampaignChanged) -> None:
+        """A screen's action wrote to the campaign: show it on the screen on show."""
+        self.campaign_changed()
+
     def campaign_changed(self) -> None:
         """Tell the screen on show that the stored campaign changed."""
-        show = getattr(self.screen, "show_campaign", None)
-        if show:
-            show()
+        from tui.screens.base import CampaignScreen
+        from tui.widgets.status import StatusLine
+
+        if isinstance(self.screen, CampaignScreen):
+            self.screen.show_campaign()
         else:
-            for status in self.screen.query("StatusLine"):
-                status.refresh_status()  # type: ignore[attr-defined]
+            for status in self.screen.query(StatusLine):
+                status.refresh_status()
 
     def status_text(self) -> str:
         if self.session is None:
@@ -264,9 +278,10 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
     def action_open_file(self) -> None:
         self.switch_screen(self.screen_factory("start"))
 
-    def open_session(self, session) -> None:
+    def open_session(self, session: CampaignSession) -> None:
         if self.present is not None:  # leaving a view of the past: it goes, the present is closed below
-            self.session.close()
+            if self.session is not None:
+                self.session.close()
             self.session, self.present = self.present, None
         if self.session is not None and self.session is not session:
             self.session.close()
@@ -337,14 +352,14 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
         except CampaignError as exc:
             self.call_from_thread(self.notify, str(exc), severity="error")
             return
-        self.call_from_thread(self._enter_past, present, past)
+        self.call_from_thread(self._enter_past, present, past)  # type: ignore[arg-type]  # textual 8.2.8's types: no coroutine fits
 
-    async def _enter_past(self, present, past) -> None:
+    async def _enter_past(self, present: CampaignSession, past: PastSession) -> None:
         shown = self.session
         if self.present is None:
             self.present = present
         await self._swap_session(past)
-        if shown is not self.present:
+        if shown is not None and shown is not self.present:
             shown.close()  # the view of the past shown until now
         self.notify(f"The campaign as of {past.moment.label}: read-only. T, then an empty line, brings back the present.")
 
@@ -354,7 +369,8 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
         past, present = self.session, self.present
         self.present = None
         await self._swap_session(present)
-        past.close()
+        if past is not None:
+            past.close()
         self.notify("Back to the campaign as it is now.")
 
     async def _swap_session(self, session) -> None:
@@ -385,7 +401,9 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
                     battle.result or f"Fight it ({battle.resolver})",
                     lambda b=battle.id: self.open_battle(b),
                 )
-        own = getattr(screen, "palette_commands", lambda: [])()
+        from tui.screens.base import CampaignScreen
+
+        own = screen.palette_commands() if isinstance(screen, CampaignScreen) else []
         for title, help_text, action in own:
             yield SystemCommand(title, help_text, lambda a=action: screen.run_action(a))
         if self.session is not None:

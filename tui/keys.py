@@ -14,6 +14,12 @@ has been mounted, focused and drawn. Held keys are then delivered in order to
 whatever has the focus by then: the form just opened, or the screen the form
 returned to. Nothing is dropped and nothing is delivered to a screen the umpire
 has already left.
+
+An action a key starts in a thread worker (CampaignScreen.attempt with `then`)
+counts as part of the key: the next key waits until it has finished and its
+outcome is shown, as if it had run on the UI thread (but the screen still draws);
+no longer than HOLD_AT_MOST, though: a database that hangs does not take the
+keyboard with it (ctrl+q still quits).
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ class KeyGate(App):
         self._key_busy = False
         self._key_generation = 0
         self._key_screen: object = None  # the screen the key in flight was typed on
+        self._actions_running = 0  # actions in thread workers, started by keys (see the module)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
@@ -52,6 +59,13 @@ class KeyGate(App):
             await self._key_deliver(event)
             return
         await super().on_event(event)
+
+    def action_started(self) -> None:
+        """An action went to a thread worker: the key that started it is not settled until it ends."""
+        self._actions_running += 1
+
+    def action_finished(self) -> None:
+        self._actions_running -= 1
 
     @property
     def keys_held(self) -> int:
@@ -97,6 +111,10 @@ class KeyGate(App):
         if generation != self._key_generation or not self._key_busy:
             return
         screen = self.screen
+        if not force and self._actions_running:
+            # The key's action still runs in its worker: the next key is for what it leaves.
+            self.set_timer(FOCUS_POLL, lambda: self._key_release(generation))
+            return
         if not force and screen is not self._key_screen and screen.focused is None and screen.focus_chain:
             # A form this key opened focuses its first field a moment after it mounts:
             # the next key is for that field, so wait for it.

@@ -214,7 +214,7 @@ def _same_origin(request: Any) -> bool:
 
 
 def _loopback(host: str | None) -> bool:
-    return bool(host) and is_local(host.strip("[]"))  # type: ignore[union-attr]
+    return host is not None and host != "" and is_local(host.strip("[]"))
 
 
 def _url_host(host: str) -> str:

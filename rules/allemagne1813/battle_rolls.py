@@ -122,10 +122,10 @@ def fire(
     sp = modified_sp(roll.side, own, situation)
     whole = whole_sp(Fraction(sp.value), options)
     shift = column_shift(roll.side, situation, roll.round_number, options)
-    index = combat_column(whole, int(shift.value), options)
+    column = combat_column(whole, int(shift.value), options)
     mods = dice_modifiers(roll.side, own, enemy, situation, roll.round_number, options)
-    label = None if index is None else table.columns.bands[index].label
-    return Fire(roll, index, label, Fraction(sp.value), whole, (*sp.applied, *shift.applied), tuple(mods))
+    label = None if column is None else table.columns.bands[column].label
+    return Fire(roll, column, label, Fraction(sp.value), whole, (*sp.applied, *shift.applied), tuple(mods))
 
 
 class BattleSetup:

@@ -96,7 +96,7 @@ def check_cohesion(what: str, value: object) -> Fraction:
     data = procedure_data()
     if not isinstance(value, Rational) or isinstance(value, bool):
         raise RulesError(f"{what} must be a number such as 3 or 7/2, not {value!r}")
-    if not data.lowest_cohesion <= value <= data.highest_cohesion:
+    if not data.lowest_cohesion <= Fraction(int(value.numerator), int(value.denominator)) <= data.highest_cohesion:
         raise RulesError(
             f"{what} must be between {data.lowest_cohesion} and {data.highest_cohesion}, not {value}"
         )
@@ -106,7 +106,7 @@ def check_cohesion(what: str, value: object) -> Fraction:
 def check_weather(weather: object) -> str:
     if weather not in weather_names():
         raise RulesError(f"the weather {weather!r} is not one of " + ", ".join(weather_names()))
-    return weather  # type: ignore[return-value]
+    return weather
 
 
 def check_situation(situation: Situation) -> None:

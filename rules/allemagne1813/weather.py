@@ -40,7 +40,7 @@ def month_modifier(month: int) -> Modifier:
 
 def mud_is_forced(previous: str | None) -> bool:
     """A turn after a Rain* turn is Mud without a roll; after that the dice decide again."""
-    return bool(previous) and previous.endswith("*")
+    return previous is not None and previous.endswith("*")
 
 
 def roll_weather(

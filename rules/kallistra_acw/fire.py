@@ -190,7 +190,7 @@ def artillery_fire(guns: Stands, shot: Shot, overrides: Mapping[str, str] | None
     _, count, sides = dice_cell(get_table(RULESET, "artillery_dice").lookup(stands=stands).text)
     mods = _cover(shot, guns, chosen) if chosen["artillery_cover_modifiers"] == "artillery_too" else []
     gun_label = table.rows.bands[table.rows.index_of(guns.gun)].label
-    fire_label = table.columns.bands[table.columns.index_of(band)].label  # type: ignore[union-attr]
+    fire_label = table.columns.bands[table.columns.index_of(band)].label  # type: ignore[union-attr]  # the fire table has columns (its TOML)
     what = f"artillery, {_count(stands, 'stand')} of {gun_label}, {fire_label} at {_count(shot.range, 'hex')}"
     if band == CANISTER:
         single, double = canister(cell)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from typing import Any
 
 from rules.dice import Dice, DiceRecord
 from rules.errors import RulesError
@@ -24,6 +25,7 @@ from rules.loader import get_table
 from rules.resolver import (
     ACTIVE,
     BOTH,
+    Acts,
     CHARGER,
     CONTACT,
     ENDS,
@@ -70,7 +72,7 @@ def stands(unit: Unit) -> Stands:
     )
 
 
-def _pct(odds: Mapping[object, Fraction]) -> dict[object, Fraction]:
+def _pct(odds: Mapping[Any, Fraction]) -> dict[Any, Fraction]:
     return {k: v for k, v in odds.items() if v}
 
 
@@ -159,7 +161,7 @@ def _prepare_hits(request: Request) -> Prepared:
     target = request.target
     assert target is not None
     waiting = int(target.attr(HITS, 0) or 0)
-    odds: list[tuple[str, Mapping[object, Fraction]]] = [("Hits", _pct(step.odds))]
+    odds: list[tuple[str, Mapping[Any, Fraction]]] = [("Hits", _pct(step.odds))]
     total = step.odds if _separately(request) else combat.add_hits_odds({waiting: Fraction(1)}, step.odds)
     heading = "Combat table for the target" + ("" if _separately(request) or not waiting else f" (with the {waiting} hits waiting)")
     odds.append((heading, _pct(combat.combat_odds(total, stands(target), request.options))))
@@ -398,7 +400,7 @@ def _unfinished(phase: str, units: Mapping[str, Unit]) -> list[str]:
 def _phases() -> tuple[Phase, ...]:
     out = []
     for step in steps():
-        acts = ACTIVE if step.sides == "active" else BOTH
+        acts: Acts = ACTIVE if step.sides == "active" else BOTH
         # the card's charge move and the generals' move are made on the table; nothing is resolved
         actions = [a for a in step.actions if a not in ("charge_move", "general_move")]
         if step.id == "artillery_fire" or step.id == "simultaneous_fire" or step.id == "hand_to_hand":

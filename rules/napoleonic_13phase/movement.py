@@ -65,7 +65,7 @@ def _check_mover(phase_number: int, side: str, unit: str) -> UnitType:
     if side != current.moves:
         people = {"french": "French", "austrian": "Austrians"}
         raise RulesError(f"the {people.get(side, side)} do not move in phase {phase_number}: "
-                         f"the {people.get(current.moves, current.moves)} move in it")
+                         f"the {people.get(str(current.moves), current.moves)} move in it")
     return unit_type(unit, side)
 
 
@@ -79,7 +79,7 @@ def locked_in_firefight(unit: str, enemy_unit: str, distance: Fraction | int) ->
 def check_wheel(degrees: int | Fraction) -> None:
     """'45 degree limit on wheeling.'"""
     limit = card().movement.wheel_degrees
-    if not 0 <= abs(degrees) <= limit:
+    if not 0 <= abs(Fraction(degrees)) <= limit:
         raise RulesError(f"a wheel is limited to {limit} degrees, not {degrees}")
 
 

@@ -94,7 +94,7 @@ def morale_modifiers(situation: MoraleSituation, options: Mapping[str, str] | No
     applies["flanks_covered"] = situation.flanks_covered
     applies[situation.cover] = True
     applies["downhill"] = situation.downhill
-    out = [modifier("morale_modifiers", row) for row in values_of("morale_modifiers", "modifier") if applies.get(str(row))]
+    out = [modifier("morale_modifiers", str(row)) for row in values_of("morale_modifiers", "modifier") if applies.get(str(row))]
     command = [command_modifier(leader, options) for leader in situation.leaders]
     if command and chosen["several_leaders"] == "best":
         command = [max(command, key=lambda m: m.value)]

@@ -79,7 +79,7 @@ def movement_modifiers(s: MovementSituation) -> list[Modifier]:
 def best_result(rating: str) -> str:
     """The best result printed on a rating's line: what its blank high rolls read as."""
     tab = table("movement")
-    column = tab.columns.index_of(rating)  # type: ignore[union-attr]
+    column = tab.columns.index_of(rating)  # type: ignore[union-attr]  # a table with columns (its TOML)
     printed = [row[column] for row in tab.cells if row[column]]
     effects = card().movement.effects
     return max(printed, key=lambda text: Fraction(effects.get(text, text)))

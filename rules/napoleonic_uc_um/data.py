@@ -24,7 +24,8 @@ TERMS = HERE / "terms.toml"
 
 ARMS = ("infantry", "cavalry", "artillery")
 # The three modifier tables and the section of rules.toml describing their factors.
-FACTOR_TABLES = {"fire": "fire_modifiers", "melee": "melee_modifiers", "morale": "morale_modifiers"}
+Check = Literal["fire", "melee", "morale"]
+FACTOR_TABLES: dict[Check, str] = {"fire": "fire_modifiers", "melee": "melee_modifiers", "morale": "morale_modifiers"}
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class Factor:
     """One factor of a modifier table: its card words, English label, value and limits."""
 
     id: str
-    check: Literal["fire", "melee", "morale"]
+    check: Check
     printed: str  # the factor as printed, French
     english: str
     value: int
@@ -153,7 +154,7 @@ def cell_value(text: str) -> int:
     return int(m[1])
 
 
-def _factor(check: str, factor_id: str, raw: dict) -> Factor:
+def _factor(check: Check, factor_id: str, raw: dict) -> Factor:
     table = get_table(RULESET, FACTOR_TABLES[check])
     band = table.rows.bands[table.rows.index_of(factor_id)]
     return Factor(
@@ -255,7 +256,7 @@ def check_value(table_id: str, axis: str, value: object, what: str) -> None:
     """One clear sentence when a value is not one the card prints on that axis."""
     table = get_table(RULESET, table_id)
     ax = next(a for a in table.axes if a.name == axis)
-    if not any(b.holds(value) for b in ax.bands):  # type: ignore[arg-type]
+    if not any(b.holds(value) for b in ax.bands):  # type: ignore[arg-type]  # a value of any type: one the card does not print is refused here
         known = ", ".join(str(v) for b in ax.bands for v in b.names)
         raise RulesError(f"{what} {value!r} is not on the card; it is one of {known}")
 
@@ -264,4 +265,4 @@ def needed(table_id: str, axis: str, value: str, what: str) -> int:
     """The number needed printed in a one-column table ('4 +' is 4)."""
     check_value(table_id, axis, value, what)
     text = get_table(RULESET, table_id).lookup(**{axis: value}).text
-    return int(re.match(r"\d+", text)[0])  # type: ignore[index]
+    return int(re.match(r"\d+", text)[0])  # type: ignore[index]  # these tables print a number needed in every cell

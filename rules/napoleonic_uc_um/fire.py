@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from rules.dice import DiceRecord, DiceService
+from rules.dice import DiceRecord, Roller
 from rules.errors import RulesError
 from rules.loader import get_table
 from rules.napoleonic_uc_um import rolls
@@ -160,7 +160,7 @@ def hits_result(check: Check, record: DiceRecord, hits: int) -> Result:
 
 
 def roll_fire(
-    check: Check, service: DiceService, *, entered: Sequence[int] | None = None, by: str = "umpire"
+    check: Check, service: Roller, *, entered: Sequence[int] | None = None, by: str = "umpire"
 ) -> Result:
     """Roll the fire dice; the result is the number of hits ('touches')."""
     if check.kind != "fire":
@@ -188,7 +188,7 @@ def save_check(attack: str, hits: int) -> Check:
 
 
 def roll_save(
-    check: Check, service: DiceService, *, entered: Sequence[int] | None = None, by: str = "umpire"
+    check: Check, service: Roller, *, entered: Sequence[int] | None = None, by: str = "umpire"
 ) -> Result:
     """Roll the saves; `extra['losses']` is the hits not saved ('pertes')."""
     if check.kind != "save":

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from rules.dice import DiceService
+from rules.dice import Roller
 from rules.errors import RulesError
 from rules.loader import get_table
 from rules.napoleonic_uc_um import rolls
@@ -129,7 +129,7 @@ def melee_check(situation: MeleeSituation, options: Mapping[str, str] | None = N
 
 
 def roll_melee(
-    check: Check, service: DiceService, *, entered: Sequence[int] | None = None, by: str = "umpire"
+    check: Check, service: Roller, *, entered: Sequence[int] | None = None, by: str = "umpire"
 ) -> Result:
     """Roll the melee dice; the result is the number of hits ('touches')."""
     if check.kind != "melee":

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from rules.dice import DiceService
+from rules.dice import Roller
 from rules.errors import RulesError
 from rules.napoleonic_uc_um import rolls
 from rules.napoleonic_uc_um.data import ARMS, RULESET, card, check_value, label, needed
@@ -76,7 +76,7 @@ def morale_check(situation: MoraleSituation, options: Mapping[str, str] | None =
 
 def roll_morale(
     check: Check,
-    service: DiceService,
+    service: Roller,
     *,
     entered: Sequence[int] | None = None,
     by: str = "umpire",
@@ -124,8 +124,8 @@ def morale_factors(
         "general_near": general_near,
         "in_cover": unit.in_cover,
         "disordered_and_charged": unit.disordered and charged_by is not None,
-        "infantry_charging_cavalry": front and unit.arm == "infantry" and charging.arm == "cavalry",  # type: ignore[union-attr]
-        "charging_artillery": front and charging.arm == "artillery",  # type: ignore[union-attr]
+        "infantry_charging_cavalry": front and unit.arm == "infantry" and charging.arm == "cavalry",  # type: ignore[union-attr]  # front only with a charging unit
+        "charging_artillery": front and charging.arm == "artillery",  # type: ignore[union-attr]  # front only with a charging unit
         "charged_by_cuirassiers": charged_by is not None and charged_by.cuirassiers,
         "cavalry_charging_cavalry": unit.arm == "cavalry" and charging is not None and charging.arm == "cavalry",
         "cavalry_vs_guns_or_open_infantry": unit.arm == "cavalry"

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from rules.dice import DiceRecord, DiceService, Modifier
+from rules.dice import DiceRecord, Modifier, Roller
 from rules.errors import RulesError
 from rules.napoleonic_uc_um.data import Factor, card
 from rules.odds import roll_distribution
@@ -186,7 +186,7 @@ def _check_factor(
 
 def roll(
     check: Check,
-    service: DiceService,
+    service: Roller,
     purpose: str,
     *,
     entered: Sequence[int] | None = None,

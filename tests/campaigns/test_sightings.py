@@ -4,7 +4,6 @@ the umpire's report) and that each is undone with the action that made it."""
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
 
 import pytest
 from sqlmodel import select

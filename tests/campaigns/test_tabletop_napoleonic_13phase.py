@@ -8,6 +8,8 @@ file, reopened, holds them.
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from campaigns import battles, tabletop, weather
@@ -61,8 +63,8 @@ def test_a_whole_turn_and_back_to_the_campaign(fought):
     assert table.units[a1].attr("unit_type") == "infantry_column" and table.units[a1].size == 12
     assert table.units[a1].attr("quality") == "conscript"  # XI Corps' cohesion 2
     assert table.units[guns].attr("gun_pounds") == 6 and table.units[a3].attr("unit_type") == "light_cavalry"
-    resolve = lambda *a, **k: tabletop.resolve(session, battle_id, *a, **k)
-    next_phase = lambda: tabletop.next_phase(session, battle_id)
+    resolve = partial(tabletop.resolve, session, battle_id)
+    next_phase = partial(tabletop.next_phase, session, battle_id)
 
     # 1. Artillery: 4 crew dice at a Column, 4+, +1 Close Range -1 if 6lbs or lighter: 6 6 5 hit.
     with pytest.raises(CampaignError, match="Fire is not done in the 1. Adjust and Fire Artillery"):
@@ -189,8 +191,8 @@ def test_the_first_turn_comes_from_the_battle_and_a_firefight_is_stored(fought):
     by_force = ids(session, battle_id)
     a1 = by_force["xi_fressinet"][0]
     d1 = by_force["brigade_klux"][0]
-    resolve = lambda *a, **k: tabletop.resolve(session, battle_id, *a, **k)
-    next_phase = lambda: tabletop.next_phase(session, battle_id)
+    resolve = partial(tabletop.resolve, session, battle_id)
+    next_phase = partial(tabletop.next_phase, session, battle_id)
     next_phase()
     next_phase()  # turn 1, phase 3: the French move
     assert "moves up to 8” (8”; first turn: no double move)" in resolve("move", a1, ticked=["over_24_from_enemy"])

@@ -87,7 +87,7 @@ async def test_overspending_is_refused_with_the_reason_and_nothing_stored(manual
         await type_text(pilot, "1")  # 1 + CV 2 of Wittgenstein = 3 PC
         await pilot.press("enter")
         await wait_for_notice(pilot, "= 3 PC")
-        for attempt in range(2):  # an entrenchment costs 2: the second is one too many
+        for _ in range(2):  # an entrenchment costs 2: the second is one too many
             await pilot.press(SPEND)
             await wait_for(pilot, "Spend command points")
             await choose(pilot, 3)

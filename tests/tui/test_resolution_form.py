@@ -9,7 +9,6 @@ expected are read off the card (/work/shared/seeds), the arithmetic in comments.
 
 from __future__ import annotations
 
-from textual.widgets import Input, Select
 
 from campaigns import tabletop
 from campaigns.session import CampaignSession

@@ -16,7 +16,6 @@ from textual.command import CommandPalette
 from textual.widgets import Input
 
 from campaigns import settings as config
-from campaigns.errors import CampaignError
 from campaigns.logfile import start_logging
 from campaigns.session import CampaignSession
 from tests.tui.helpers import wait_for, wait_for_screen

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,6 +12,9 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Select, Static
 
 from campaigns.errors import CampaignError
+
+# (key, label, value, choices): choices None for free text, else the words, or (label, value) pairs.
+Field = tuple[str, str, str, Sequence[str] | Sequence[tuple[str, str]] | None]
 
 
 class FormBody(VerticalScroll, can_focus=False):
@@ -46,7 +49,7 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
     def __init__(
         self,
         title: str,
-        fields: list[tuple[str, str, str, list[str] | list[tuple[str, str]] | None]],
+        fields: Sequence[Field],
         check: Callable[[dict[str, str]], object] | None = None,
         suggestions: dict[str, list[str]] | None = None,
         follows: dict[str, tuple[str, Callable[[str], list[tuple[str, str]]]]] | None = None,
@@ -108,7 +111,7 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
         out = {}
         for key, *_ in self.fields:
             widget = self.query_one(f"#f-{key}")
-            out[key] = str(widget.value)  # type: ignore[attr-defined]
+            out[key] = str(widget.value)  # type: ignore[attr-defined]  # an Input or a Select (compose): both have a value
         return out
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

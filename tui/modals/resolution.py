@@ -215,7 +215,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
             field = Input(typed.get(number.id, str(number.default)), id=f"n-{number.id}-{p}", compact=True)
             self.numbers[number.id] = field
             widgets.append(Horizontal(Static(number.label, markup=False, classes="tick-text"), field, classes="number"))
-        from_forces = self.table.resolver.prefill(action.id, actor, [tuple(x) for x in self.table.leaders],
+        from_forces = self.table.resolver.prefill(action.id, actor, [(side, name, rating) for side, name, rating in self.table.leaders],
                                                   self.table.battle)
         for tick in action.ticks(actor, target):
             if tick.id in from_forces and not tick.excluded:

@@ -3,17 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.dom import DOMNode
 from textual.screen import Screen
 
-from campaigns.errors import CampaignError
-from tui.widgets.status import BottomBar
+from campaigns.errors import STATED_ERRORS, CampaignError
+from tui.messages import CampaignChanged
+from tui.widgets.status import BottomBar, StatusLine
 
 if TYPE_CHECKING:
     from campaigns.session import CampaignSession
+    from tui.app import AdjutantApp
+
+
+def adjutant_of(node: DOMNode) -> AdjutantApp:
+    """The app a screen or widget of Adjutant runs in, typed (a screen that is no CampaignScreen)."""
+    return cast("AdjutantApp", node.app)
+
+
+# What a screen's action may be refused with: told in one sentence, the campaign unchanged.
+REFUSALS = (CampaignError, *STATED_ERRORS)
 
 
 class CampaignScreen(Screen[None]):
@@ -22,8 +35,20 @@ class CampaignScreen(Screen[None]):
     TITLE_TEXT = ""
 
     @property
-    def session(self) -> "CampaignSession":
-        return self.app.session  # type: ignore[attr-defined,no-any-return]
+    def adjutant(self) -> AdjutantApp:
+        """The app, typed: every campaign screen runs in an AdjutantApp (the tests' too)."""
+        return adjutant_of(self)
+
+    @property
+    def session(self) -> CampaignSession:
+        session = self.adjutant.session
+        if session is None:  # the app shows a campaign screen only with a campaign open
+            raise RuntimeError(f"{type(self).__name__} shown with no campaign open")
+        return session
+
+    def campaign_changed(self) -> None:
+        """Tell the app the stored campaign changed: it redraws the screen on show."""
+        self.post_message(CampaignChanged())
 
     def compose(self) -> ComposeResult:
         yield from self.body()
@@ -44,38 +69,77 @@ class CampaignScreen(Screen[None]):
         """Read the campaign again and redraw the screen and its status line."""
         self.shown_version = self.session.version()
         self.refresh_view()
-        for status in self.query("StatusLine"):
-            status.refresh_status()  # type: ignore[attr-defined]
+        for status in self.query(StatusLine):
+            status.refresh_status()
 
     def refresh_view(self) -> None:
         """Read the campaign again and show it."""
 
-    def attempt(self, action: Callable[[], Any], done: str | None = None) -> Any:
-        """Run one campaign action; a wrong value or a lost race becomes a notice."""
-        try:
-            result = action()
-        except CampaignError as exc:
-            from campaigns.errors import OtherUmpireError
+    def attempt(
+        self, action: Callable[[], Any], done: str | None = None, *, worker: bool = False, then: Callable[[Any], object] | None = None,
+    ) -> Any:
+        """Run one campaign action; a refusal (a wrong value, a lost race, a file that says no) becomes a notice.
 
-            hint = " F5 shows their change." if isinstance(exc, OtherUmpireError) else ""
-            self.notify(f"{exc}{hint}", severity="error", timeout=8)
-            return None
+        Without `worker`, the action runs here and its result is returned (None when refused).
+        With `worker`, it runs in a thread worker, so that a slow database never freezes the
+        screen, and `then(result)`, if given, runs back on the UI thread once it has succeeded; the key
+        that started it is held as settled only once it has ended (tui.keys). Either way the
+        refusal is told in one sentence, and a success is told and the campaign redrawn."""
+        if not worker:
+            try:
+                result = action()
+            except REFUSALS as exc:
+                self.refused(exc)
+                return None
+            self._succeeded(result, done)
+            return result
+        self.adjutant.action_started()
+        self.run_worker(partial(self._attempt_in_thread, action, done, then), thread=True, group="attempt")
+        return None
+
+    def _attempt_in_thread(self, action: Callable[[], Any], done: str | None, then: Callable[[Any], object] | None) -> None:
+        # An error that is no refusal goes on to the worker, and so to the app's one-sentence exit.
+        try:
+            try:
+                result = action()
+            except REFUSALS as exc:
+                self.app.call_from_thread(self.refused, exc)
+                return
+            self.app.call_from_thread(self._succeeded, result, done, then)
+        finally:
+            self.app.call_from_thread(self._action_finished)
+
+    def _action_finished(self) -> None:
+        # Once the CampaignChanged just posted has gone through this screen's queue and the
+        # app's, and so the campaign is redrawn: then the key gate may deliver the next key.
+        if not self.call_later(self.app.call_later, self.adjutant.action_finished):
+            self.adjutant.action_finished()  # the screen has gone: nothing waits to be redrawn
+
+    def refused(self, exc: Exception) -> None:
+        """The one sentence of a refusal, as a notice."""
+        from campaigns.errors import OtherUmpireError
+
+        hint = " F5 shows their change." if isinstance(exc, OtherUmpireError) else ""
+        self.notify(f"{exc}{hint}", severity="error", timeout=8)
+
+    def _succeeded(self, result: Any, done: str | None, then: Callable[[Any], object] | None = None) -> None:
         message = done if done is not None else result if isinstance(result, str) else None
         if isinstance(result, list) and result and all(isinstance(r, str) for r in result):
             message = "\n".join(result)
         if message:
             self.notify(message, timeout=6)
-        self.app.campaign_changed()  # type: ignore[attr-defined]
-        return result
+        self.campaign_changed()
+        if then is not None:
+            then(result)
 
     def with_dice(self, purpose: str, dice: str, then: Callable[[list[int] | None], None], *, typed: bool = False) -> None:
         """Call `then` with the dice typed in (entered mode, or when asked), else with None."""
         if typed or self.session.campaign().dice_mode == "entered":
             from tui.modals.dice_entry import DiceEntryScreen
 
-            def got(values: list[int] | None) -> None:
+            def got(values: list[int] | list[list[int]] | None) -> None:
                 if values is not None:
-                    then(values)
+                    then(cast(list[int], values))  # one expression: the form returns its values as one flat list
 
             self.app.push_screen(DiceEntryScreen(purpose, dice), got)
         else:

@@ -110,7 +110,7 @@ class BattlesScreen(CampaignScreen):
             if values and made:
                 from tui.screens.resolver import ResolverScreen
 
-                self.app.campaign_changed()  # type: ignore[attr-defined]
+                self.campaign_changed()
                 self.app.switch_screen(ResolverScreen(made[-1]))
 
         self.app.push_screen(FormScreen("A tabletop game outside the campaign's forces", fields, check=check), done)
@@ -121,7 +121,7 @@ class BattlesScreen(CampaignScreen):
             self.notify("No battle yet: n sets one up.", severity="warning")
             return
         battle_id = int(str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value))
-        self.app.open_battle(battle_id)  # type: ignore[attr-defined]
+        self.adjutant.open_battle(battle_id)
 
     def on_data_table_row_selected(self, _event: DataTable.RowSelected) -> None:
         self.action_open()
@@ -304,7 +304,8 @@ class BattleSetupScreen(CampaignScreen):
 
     def chosen(self) -> tuple[list[str], list[str]]:
         attacker = str(self.query_one("#attacker-side", Select).value)
-        att, dfn = [], []
+        att: list[str] = []
+        dfn: list[str] = []
         for side in self.sides:
             picked = self.query_one(f"#units-{side.side}", MarkList).selected
             (att if side.side == attacker else dfn).extend(picked)
@@ -355,9 +356,9 @@ class BattleSetupScreen(CampaignScreen):
             self.query_one(VerticalScroll).scroll_home()
             return
         DRAFTS.pop(self.session.where, None)  # the set-up is now a battle
-        self.app.campaign_changed()  # type: ignore[attr-defined]
+        self.campaign_changed()
         self.app.pop_screen()
-        self.app.open_battle(battle_id)  # type: ignore[attr-defined]
+        self.adjutant.open_battle(battle_id)
 
     def ask_override(self, problem: str) -> None:
         """Forces out of contact: the umpire may still set the battle up, giving his reason (recorded)."""

@@ -100,7 +100,7 @@ class CommandPointsScreen(CampaignScreen):
             return
         self.with_dice(
             "command points", "1d6",
-            lambda dice: self.attempt(lambda: command_points.roll(self.session, army_id, dice)),
+            lambda dice: self.attempt(lambda: command_points.roll(self.session, army_id, dice), worker=True),
             typed=typed,
         )
 
@@ -127,7 +127,7 @@ class CommandPointsScreen(CampaignScreen):
         def done(values: dict[str, str] | None) -> None:
             if values is not None:
                 self.notify("Spent.")
-                self.app.campaign_changed()  # type: ignore[attr-defined]
+                self.campaign_changed()
 
         self.app.push_screen(FormScreen("Spend command points", fields, check=spend), done)
 

@@ -4,6 +4,10 @@ result instead of the tables'."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -16,13 +20,13 @@ from campaigns.words import column, heading, plural
 from rules.allemagne1813.battle import MORALE, UMPIRE_RESULT
 from rules.errors import RulesError
 from tui.modals.confirm import ConfirmScreen
-from tui.modals.form import FormScreen
+from tui.modals.form import Field, FormScreen
 from tui.screens.base import CampaignScreen
 from tui.widgets.bars import odds_bar
 from tui.widgets.status import KeyLine
 
 
-def _odds_lines(odds: dict, width: int = 12) -> list[str]:
+def _odds_lines(odds: Mapping[Any, Fraction], width: int = 12) -> list[str]:
     return [f"  {str(k):>4} {odds_bar(p, width)} {float(p) * 100:5.1f}%" for k, p in odds.items()]
 
 
@@ -234,9 +238,9 @@ class FightScreen(CampaignScreen):
             step = fight.next_step
             dice = step.dice or "1d6"
             self.with_dice(f"round {step.round_number}, {step.side}", dice,
-                           lambda d: self.attempt(lambda: battles.roll_step(self.session, self.battle_id, d)), typed=typed)
+                           lambda d: self.attempt(lambda: battles.roll_step(self.session, self.battle_id, d), worker=True), typed=typed)
         elif fight.pursuit_step() is not None:
-            self.with_dice("the pursuit", "1d6", lambda d: self.attempt(lambda: battles.roll_pursuit(self.session, self.battle_id, d)), typed=typed)
+            self.with_dice("the pursuit", "1d6", lambda d: self.attempt(lambda: battles.roll_pursuit(self.session, self.battle_id, d), worker=True), typed=typed)
         else:
             self.notify("Nothing to roll: a applies the result.", severity="warning")
 
@@ -247,7 +251,7 @@ class FightScreen(CampaignScreen):
         self._roll(typed=True)
 
     def action_morale(self, passed: bool) -> None:
-        self.attempt(lambda: battles.record_morale(self.session, self.battle_id, passed))
+        self.attempt(lambda: battles.record_morale(self.session, self.battle_id, passed), worker=True)
 
     def action_tabletop(self) -> None:
         fight = self._fight()
@@ -256,10 +260,10 @@ class FightScreen(CampaignScreen):
             if step is None or step.kind != UMPIRE_RESULT:
                 self.notify("Nothing to type: the step is rolled.", severity="warning")
                 return
-            fields = [("cell", "Result (e.g. 2, 3*, -)", "", None)]
+            fields: list[Field] = [("cell", "Result (e.g. 2, 3*, -)", "", None)]
             self.app.push_screen(
                 FormScreen("The umpire's reading of the roll", fields, check=lambda v: battles.record_result(self.session, self.battle_id, v["cell"])),
-                lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
+                lambda v: self.campaign_changed() if v else None,
             )
             return
         fields = [
@@ -269,7 +273,7 @@ class FightScreen(CampaignScreen):
         ]
         self.app.push_screen(
             FormScreen("Result of the tabletop battle", fields, check=lambda v: battles.record_tabletop(self.session, self.battle_id, v)),
-            lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
+            lambda v: self.campaign_changed() if v else None,
         )
 
     def action_tabletop_screen(self) -> None:
@@ -287,11 +291,15 @@ class FightScreen(CampaignScreen):
         if fight.status != "pending" or (fight.tabletop is not None and not fight.tactical):
             self.notify("The result of this battle is in: a applies it.", severity="warning")
             return
-        if not fight.tactical and self.attempt(lambda: tabletop.start(self.session, self.battle_id)) is None:
-            return
         from tui.screens.resolver import ResolverScreen
 
-        self.app.switch_screen(ResolverScreen(self.battle_id))
+        def open_resolver(_started: object = None) -> None:
+            self.app.switch_screen(ResolverScreen(self.battle_id))
+
+        if fight.tactical:
+            open_resolver()
+        else:  # its tactical order of battle built first (a worker), then shown
+            self.attempt(lambda: tabletop.start(self.session, self.battle_id), worker=True, then=open_resolver)
 
     def action_conversion(self) -> None:
         fight = self._fight()
@@ -305,7 +313,7 @@ class FightScreen(CampaignScreen):
         self.app.push_screen(
             FormScreen(f"Conversion to {fight.resolver}, this battle", fields,
                        check=lambda v: battles.edit_conversion(self.session, self.battle_id, v)),
-            lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
+            lambda v: self.campaign_changed() if v else None,
         )
 
     def action_apply(self) -> None:
@@ -321,9 +329,9 @@ class FightScreen(CampaignScreen):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.attempt(lambda: battles.apply(self.session, self.battle_id))
+                self.attempt(lambda: battles.apply(self.session, self.battle_id), worker=True)
 
         self.app.push_screen(ConfirmScreen(question, yes="Apply"), answered)
 
-    def action_back(self) -> None:
-        self.app.run_action("show('battles')")
+    async def action_back(self) -> None:
+        await self.app.run_action("show('battles')")

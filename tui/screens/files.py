@@ -10,6 +10,7 @@ from textual.widgets import Input, Static
 
 from campaigns.errors import CampaignError
 from campaigns.settings import remember
+from tui.screens.base import adjutant_of
 
 
 class SaveAsScreen(ModalScreen[None]):
@@ -27,8 +28,11 @@ class SaveAsScreen(ModalScreen[None]):
             yield Static("", id="error", markup=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        session = adjutant_of(self).session
         try:
-            path = self.app.session.save_as(event.value.strip())  # type: ignore[attr-defined]
+            if session is None:  # the app opens this form only with a campaign open
+                raise CampaignError("no campaign is open: there is nothing to save")
+            path = session.save_as(event.value.strip())
         except CampaignError as exc:
             self.query_one("#error", Static).update(str(exc))
             return

@@ -38,5 +38,5 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll():
             yield Static("\n".join(lines), markup=True)
 
-    def action_dismiss(self) -> None:  # type: ignore[override]
+    def action_dismiss(self) -> None:  # type: ignore[override]  # Screen's takes a result: help has none to give
         self.dismiss(None)

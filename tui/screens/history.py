@@ -175,7 +175,7 @@ class HistoryScreen(CampaignScreen):
 
         event = self._event_under_cursor()
         if event is not None:
-            self.attempt(lambda: notes.toggle_bookmark(self.session, event))
+            self.attempt(lambda: notes.toggle_bookmark(self.session, event), worker=True)
 
     def action_note(self) -> None:
         from campaigns import notes
@@ -187,6 +187,6 @@ class HistoryScreen(CampaignScreen):
 
         def written(values: dict[str, str] | None) -> None:
             if values is not None:
-                self.attempt(lambda: notes.add_note(self.session, event, values["text"]))
+                self.attempt(lambda: notes.add_note(self.session, event, values["text"]), worker=True)
 
         self.app.push_screen(FormScreen(f"A note on #{event}", [("text", "Note", "", None)]), written)

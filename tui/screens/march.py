@@ -21,7 +21,7 @@ NARROW = 110  # columns
 class ForcedMarchScreen(CampaignScreen):
     TITLE_TEXT = "Forced march"
     BINDINGS = [
-        Binding("space", "toggle", "Mark unit", id="march.toggle", tooltip="Mark or unmark the unit to march"),
+        Binding("space", "mark", "Mark unit", id="march.toggle", tooltip="Mark or unmark the unit to march"),
         Binding("a", "toggle_all", "Mark all", id="march.all", tooltip="Mark every unit of the stack"),
         Binding("r", "roll", "Roll", id="march.roll", tooltip="Roll 1d6 for each marked unit and take the losses"),
         Binding("e", "enter", "Enter dice", id="march.enter", tooltip="Type in the dice rolled on the table"),
@@ -39,6 +39,7 @@ class ForcedMarchScreen(CampaignScreen):
         super().__init__()
         self.marked: set[str] = set()
         self.stacks: list[forced_march.Stack] = []
+        self.plans: dict[str, forced_march.UnitMarch] = {}  # by unit id: the stack shown, as planned
 
     def body(self) -> ComposeResult:
         yield Static("Forced march: each marked unit rolls 1d6 on the forced march table", classes="title")
@@ -103,7 +104,7 @@ class ForcedMarchScreen(CampaignScreen):
         self.show_mods()
 
     def show_mods(self) -> None:
-        plans = list(getattr(self, "plans", {}).values())
+        plans = list(self.plans.values())
         weather = forced_march.weather_now(self.session) or "clear (weather not rolled)"
         mods = sorted({f"{m.label} {m.value:+d}" for p in plans for m in p.modifiers})
         lines = [f"Weather: {weather}. Modifiers here: " + ("; ".join(mods) if mods else "none")]
@@ -124,7 +125,7 @@ class ForcedMarchScreen(CampaignScreen):
             return None
         return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
 
-    def action_toggle(self) -> None:
+    def action_mark(self) -> None:
         unit = self._selected_unit()
         if unit:
             self.marked ^= {unit}
@@ -141,9 +142,10 @@ class ForcedMarchScreen(CampaignScreen):
         stack = self.stack()
         if stack is None:
             return
-        chosen = [u.id for u in stack.units if u.id in self.marked] or ([self._selected_unit()] if self._selected_unit() else [])
+        selected = self._selected_unit()
+        chosen = [u.id for u in stack.units if u.id in self.marked] or ([selected] if selected else [])
         if not typed and self.session.campaign().dice_mode != "entered":
-            self._done(self.attempt(lambda: forced_march.march(self.session, stack, chosen)))
+            self.attempt(lambda: forced_march.march(self.session, stack, chosen), worker=True, then=self._done)
             return
         entered: dict[str, list[int]] = {}
         pending = list(chosen)
@@ -155,7 +157,7 @@ class ForcedMarchScreen(CampaignScreen):
                 name = next(u.name for u in stack.units if u.id == pending[0])
                 self.with_dice(f"the forced march of {name}", "1d6", ask_next, typed=True)
             else:
-                self._done(self.attempt(lambda: forced_march.march(self.session, stack, chosen, entered)))
+                self.attempt(lambda: forced_march.march(self.session, stack, chosen, entered), worker=True, then=self._done)
 
         ask_next()
 

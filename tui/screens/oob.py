@@ -179,7 +179,7 @@ class OrderOfBattleScreen(CampaignScreen):
             if node is None:
                 continue
             leaves = [c for c in node.children if isinstance(c.data, Unit)]
-            if [leaf.data.id for leaf in leaves] == [u.id for u in rows]:  # type: ignore[union-attr]
+            if [leaf.data.id for leaf in leaves if isinstance(leaf.data, Unit)] == [u.id for u in rows]:
                 for leaf, unit in zip(leaves, rows):
                     _update(leaf, unit_label(unit), unit)
                 continue
@@ -361,7 +361,7 @@ class OrderOfBattleScreen(CampaignScreen):
         def done(result: dict | None) -> None:
             if result is not None:
                 self.notify(f"{title}: done.")
-                self.app.campaign_changed()  # type: ignore[attr-defined]
+                self.campaign_changed()
 
         from campaigns.gazetteer import gazetteer
 
@@ -412,7 +412,7 @@ class OrderOfBattleScreen(CampaignScreen):
         def picked(general_id: str | None) -> None:
             if general_id:
                 name = names.get(general_id, general_id)
-                self.attempt(lambda: move(self.session, item.id, general_id), f"{item.name} now under {name}.")
+                self.attempt(lambda: move(self.session, item.id, general_id), f"{item.name} now under {name}.", worker=True)
 
         self.app.push_screen(PickScreen(f"Attach {item.name} to", generals), picked)
 
@@ -426,7 +426,7 @@ class OrderOfBattleScreen(CampaignScreen):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.attempt(lambda: remove(self.session, item.id), f"Removed {item.name} (u undoes).")
+                self.attempt(lambda: remove(self.session, item.id), f"Removed {item.name} (u undoes).", worker=True)
 
         self.app.push_screen(ConfirmScreen(f"Remove {item.name}?{extra}", yes="Remove"), answered)
 
@@ -460,7 +460,7 @@ class OrderOfBattleScreen(CampaignScreen):
             if result is not None:
                 for line in said:
                     self.notify(line)
-                self.app.campaign_changed()  # type: ignore[attr-defined]
+                self.campaign_changed()
 
         self.app.push_screen(FormScreen(f"State of {item.name}", rows, check=apply), done)
 

@@ -87,7 +87,7 @@ class OrdersScreen(CampaignScreen):
         def done(values: dict[str, str] | None) -> None:
             if values:
                 self.notify("Order written.")
-                self.app.campaign_changed()  # type: ignore[attr-defined]
+                self.campaign_changed()
 
         self.app.push_screen(FormScreen("An order to the umpire", fields, check=check), done)
 
@@ -109,7 +109,7 @@ class OrdersScreen(CampaignScreen):
         except OSError as exc:
             self.notify(f"The orders could not be written: {exc.strerror or exc}", severity="error")
             return
-        self.notify(f"Wrote {out} ({len(document['orders'])} orders).")  # type: ignore[arg-type]
+        self.notify(f"Wrote {out} ({len(document['orders'])} orders).")  # type: ignore[arg-type]  # export's document: its orders are a list
 
     def action_import_file(self) -> None:
         if not self._umpire_only():
@@ -121,13 +121,13 @@ class OrdersScreen(CampaignScreen):
 
         def done(values: dict[str, str] | None) -> None:
             if values:
-                self.app.campaign_changed()  # type: ignore[attr-defined]
+                self.campaign_changed()
 
         self.app.push_screen(FormScreen("Import a side's orders", fields, check=_sentences(check)), done)
 
     def action_apply(self) -> None:
         if self._umpire_only() and (chosen := self._selected()) is not None:
-            self.attempt(lambda: orders.apply(self.session, chosen))
+            self.attempt(lambda: orders.apply(self.session, chosen), worker=True)
 
     def action_refuse(self) -> None:
         if not self._umpire_only() or (chosen := self._selected()) is None:
@@ -139,12 +139,12 @@ class OrdersScreen(CampaignScreen):
 
         def done(values: dict[str, str] | None) -> None:
             if values:
-                self.app.campaign_changed()  # type: ignore[attr-defined]
+                self.campaign_changed()
 
         self.app.push_screen(FormScreen(f"Refuse order #{chosen}", fields, check=check), done)
 
 
-def _sentences(check):  # type: ignore[no-untyped-def]
+def _sentences(check):
     """A file that cannot be read is one sentence in the form, like a refusal."""
     def checked(values: dict[str, str]) -> None:
         try:

@@ -45,7 +45,7 @@ class OverviewScreen(CampaignScreen):
             f"Pending battles: {view.pending_battles}"
         )
         lines = []
-        fog = getattr(self.session, "side", None)  # a side file: the enemy is known only by sightings
+        fog = self.session.side  # a side file: the enemy is known only by sightings
         for side in view.sides:
             if fog is not None and side.id != fog:
                 lines.append(f"{side.name}: known only by what you have seen (S)")

@@ -103,7 +103,7 @@ class ReconnaissanceScreen(CampaignScreen):
     def _roll(self, typed: bool) -> None:
         ours, theirs = self.chosen()
         self.with_dice("the reconnaissance", "1d6",
-                       lambda d: self.attempt(lambda: reconnaissance.reconnoitre(self.session, ours, theirs, d, in_reach=True)), typed=typed)
+                       lambda d: self.attempt(lambda: reconnaissance.reconnoitre(self.session, ours, theirs, d, in_reach=True), worker=True), typed=typed)
 
     def action_roll(self) -> None:
         self._roll(typed=False)

@@ -25,7 +25,7 @@ from tui.modals.confirm import ConfirmScreen
 from tui.modals.form import FormScreen
 from tui.modals.pick import PickScreen
 from tui.modals.resolution import ResolutionScreen, allowed_actions
-from tui.screens.base import CampaignScreen
+from tui.screens.base import REFUSALS, CampaignScreen
 from tui.widgets.cells import plain
 
 LOG_LINES = 3
@@ -170,7 +170,11 @@ class ResolverScreen(CampaignScreen):
         self.query_one("#units", DataTable).focus()
 
     def refresh_view(self) -> None:
-        table = self.table = tabletop.load(self.session, self.battle_id)
+        try:
+            table = self.table = tabletop.load(self.session, self.battle_id)
+        except REFUSALS as exc:  # a battle another umpire removed, a file that says no: a sentence
+            self.refused(exc)
+            return
         phase = table.phase
         state = "over" if table.ended else f"{table.resolver.turn_label} {table.position.turn}, {phase.title}"
         self.query_one("#head", Static).update(f"{table.location} #{table.battle_id} · {table.resolver.title} · {state}")
@@ -237,7 +241,11 @@ class ResolverScreen(CampaignScreen):
     # -- actions -------------------------------------------------------------
 
     def _open(self) -> tabletop.Tabletop | None:
-        table = self.table = tabletop.load(self.session, self.battle_id)
+        try:
+            table = self.table = tabletop.load(self.session, self.battle_id)
+        except REFUSALS as exc:
+            self.refused(exc)
+            return None
         if table.ended or table.status not in tabletop.PLAYING:
             self.notify("The tabletop battle is over: Escape goes back to the battle.", severity="warning")
             return None
@@ -263,20 +271,20 @@ class ResolverScreen(CampaignScreen):
         if not choice:
             return
         args = {k: choice[k] for k in ("action", "actor", "target", "ticked", "numbers", "entered", "ruling")}
-        self.attempt(lambda: tabletop.resolve(self.session, self.battle_id, **args))
+        self.attempt(lambda: tabletop.resolve(self.session, self.battle_id, **args), worker=True)
 
     def action_take_back(self) -> None:
         if self._open() is not None:
-            self.attempt(lambda: tabletop.take_back(self.session, self.battle_id))
+            self.attempt(lambda: tabletop.take_back(self.session, self.battle_id), worker=True)
 
     def action_next_phase(self) -> None:
         if self._open() is not None:
             # no notice: the checklist shows the phase now, and notices would pile up over the table
-            self.attempt(lambda: tabletop.next_phase(self.session, self.battle_id), done="")
+            self.attempt(lambda: tabletop.next_phase(self.session, self.battle_id), done="", worker=True)
 
     def action_previous_phase(self) -> None:
         if self._open() is not None:
-            self.attempt(lambda: tabletop.previous_phase(self.session, self.battle_id), done="")
+            self.attempt(lambda: tabletop.previous_phase(self.session, self.battle_id), done="", worker=True)
 
     def _unit_fields(self, unit) -> list[tuple[str, str, str, Any]]:
         assert self.table is not None
@@ -309,7 +317,7 @@ class ResolverScreen(CampaignScreen):
         self.app.push_screen(
             FormScreen(f"{unit.id} {unit.name}", self._unit_fields(unit),
                        check=lambda v: tabletop.edit_unit(self.session, self.battle_id, unit_id, v)),
-            lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
+            lambda v: self.campaign_changed() if v else None,
         )
 
     def action_add(self) -> None:
@@ -319,7 +327,7 @@ class ResolverScreen(CampaignScreen):
         self.app.push_screen(
             FormScreen("A unit entered by hand", self._unit_fields(None),
                        check=lambda v: tabletop.add_unit(self.session, self.battle_id, v), follows=follows_arm(table)),
-            lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
+            lambda v: self.campaign_changed() if v else None,
         )
 
     def action_markers(self) -> None:
@@ -332,7 +340,7 @@ class ResolverScreen(CampaignScreen):
 
         def picked(state: str | None) -> None:
             if state:
-                self.attempt(lambda: tabletop.set_state(self.session, self.battle_id, unit_id, state, not unit.has(state)))
+                self.attempt(lambda: tabletop.set_state(self.session, self.battle_id, unit_id, state, not unit.has(state)), worker=True)
 
         self.app.push_screen(PickScreen(f"Markers of {unit.name}", items), picked)
 
@@ -359,7 +367,7 @@ class ResolverScreen(CampaignScreen):
             self.app.push_screen(
                 FormScreen(title, [("reason", "Reason", "", None)],
                            check=lambda v: tabletop.rule_contact(self.session, self.battle_id, unit_id, other_id, on, v["reason"])),
-                lambda v: self.app.campaign_changed() if v else None,  # type: ignore[attr-defined]
+                lambda v: self.campaign_changed() if v else None,
             )
 
         self.app.push_screen(PickScreen(f"Contact of {unit.name}", items), picked)
@@ -378,7 +386,7 @@ class ResolverScreen(CampaignScreen):
             choices = [(k, f"{k}: {text}") for k, text in option.choices.items()]
             self.app.push_screen(
                 PickScreen(f"{option.title} (default {option.default})", choices),
-                lambda value: value and self.attempt(lambda: tabletop.set_option(self.session, self.battle_id, option_id, value)),
+                lambda value: value and self.attempt(lambda: tabletop.set_option(self.session, self.battle_id, option_id, value), worker=True),
             )
 
         self.app.push_screen(PickScreen("Rules options for this battle", items), picked)
@@ -399,12 +407,12 @@ class ResolverScreen(CampaignScreen):
             question = f"End the battle: the {side} held the field.\n" + "\n".join(lines)
 
             def answered(yes: bool | None) -> None:
-                if yes and self.attempt(lambda: tabletop.end(self.session, self.battle_id, side)) is not None:
-                    self.action_back()
+                if yes:
+                    self.attempt(lambda: tabletop.end(self.session, self.battle_id, side), worker=True, then=lambda _: self.action_back())
 
             self.app.push_screen(ConfirmScreen(question, yes="End battle"), answered)
 
         self.app.push_screen(PickScreen("Who held the field?", [(ATTACKER, "the attacker"), (DEFENDER, "the defender")]), winner)
 
     def action_back(self) -> None:
-        self.app.open_battle(self.battle_id)  # type: ignore[attr-defined]
+        self.adjutant.open_battle(self.battle_id)

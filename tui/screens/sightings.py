@@ -29,7 +29,7 @@ class SightingsScreen(CampaignScreen):
         self.query_one("#list", DataTable).focus()
 
     def _sides(self) -> list[str]:
-        player = getattr(self.session, "side", None)
+        player = self.session.side
         return [player] if player is not None else knowledge.side_ids(self.session)
 
     def refresh_view(self) -> None:
@@ -41,7 +41,7 @@ class SightingsScreen(CampaignScreen):
         except CampaignError as exc:
             self.notify(str(exc), severity="error")
             return
-        more = "" if getattr(self.session, "side", None) else " (v the other side; c sight contacts)"
+        more = "" if self.session.side else " (v the other side; c sight contacts)"
         self.query_one("#title", Static).update(
             f"What {known.side_name} has seen, to turn {known.turn}: {len(known.sightings)} sightings{more}"
         )
@@ -58,4 +58,4 @@ class SightingsScreen(CampaignScreen):
         self.refresh_view()
 
     def action_contacts(self) -> None:
-        self.attempt(lambda: knowledge.sight_contacts(self.session))
+        self.attempt(lambda: knowledge.sight_contacts(self.session), worker=True)

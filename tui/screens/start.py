@@ -14,6 +14,7 @@ from campaigns.scenario import load_scenario, scenario_ids
 from campaigns.session import CampaignSession
 from campaigns.settings import recent_files, remember
 from tui.commands import browser_safe
+from tui.screens.base import adjutant_of
 from tui.widgets.status import BottomBar
 
 DICE_MODES = [("Rolled by Adjutant (seeded)", "rolled"), ("Rolled on the table, typed in", "entered")]
@@ -54,7 +55,7 @@ class StartScreen(Screen[None]):
                     yield Input(placeholder="blank for a random seed", id="seed")
                 with Horizontal():
                     yield Label("Dice")
-                    yield Select(DICE_MODES, allow_blank=False, value=self.app.settings.dice_mode, id="dice")  # type: ignore[attr-defined]
+                    yield Select(DICE_MODES, allow_blank=False, value=adjutant_of(self).settings.dice_mode, id="dice")
                 with Horizontal():
                     yield Label("File")
                     yield Input(placeholder="e.g. spring.campaign", id="file")
@@ -82,7 +83,7 @@ class StartScreen(Screen[None]):
             self.fail(str(exc))
             return
         remember(target)
-        self.app.open_session(session)  # type: ignore[attr-defined]
+        adjutant_of(self).open_session(session)
 
     def create(self) -> None:
         path = self.query_one("#file", Input).value.strip()
@@ -107,7 +108,7 @@ class StartScreen(Screen[None]):
             self.fail(str(exc))
             return
         remember(path)
-        self.app.open_session(session)  # type: ignore[attr-defined]
+        adjutant_of(self).open_session(session)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "open":

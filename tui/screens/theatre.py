@@ -28,7 +28,7 @@ class TheatreCanvas(Widget):
 
     DEFAULT_CSS = "TheatreCanvas { height: 1fr; width: 1fr; }"
 
-    def __init__(self, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.data: MapData | None = None
         self.view = whole_theatre()
@@ -92,7 +92,7 @@ class TheatreScreen(CampaignScreen):
         battles = f" | battles pending: {', '.join(data.battles)}" if data.battles else ""
         waiting = [c for c in data.contacts if c not in data.battles]
         battles += f" | contact: {', '.join(waiting)}" if waiting else ""
-        fog = getattr(self.session, "side", None) or self.view_side
+        fog = self.session.side or self.view_side
         seen = f" | as {fog} sees it" if fog else ""
         self.query_one("#head", Static).update(
             f"Map{seen}: turn {data.turn}, {data.date:%d %b %Y}, {weather} | zoom x{ZOOMS[canvas.view.zoom]:g}{battles}"
@@ -146,7 +146,7 @@ class TheatreScreen(CampaignScreen):
         if not here.stacks:
             self.notify(f"No stack at {here.place.name}.", severity="warning")
             return
-        if getattr(self.session, "side", None):
+        if self.session.side:
             self.order_actions(here)
             return
         items: list[tuple[str, str]] = []
@@ -167,7 +167,7 @@ class TheatreScreen(CampaignScreen):
     def action_view_as(self) -> None:
         from campaigns.knowledge import side_ids
 
-        if getattr(self.session, "side", None):
+        if self.session.side:
             self.notify("A side file shows only its own side's view.", severity="warning")
             return
         sides = [None, *side_ids(self.session)]
@@ -175,7 +175,7 @@ class TheatreScreen(CampaignScreen):
         self.refresh_view()
         self.notify(f"The map as {self.view_side} sees it." if self.view_side else "The whole map, as the umpire knows it.")
 
-    def order_actions(self, here) -> None:  # type: ignore[no-untyped-def]
+    def order_actions(self, here) -> None:
         """A player's stacks at the cursor: orders to write (a move; a reconnaissance of the enemy seen in reach)."""
         from campaigns.gazetteer import gazetteer
         from tui.modals.pick import PickScreen
@@ -206,13 +206,13 @@ class TheatreScreen(CampaignScreen):
         action, _, key = choice.partition(":")
         if action == "order-recon":
             ours, _, place = key.partition(">")
-            self.attempt(lambda: orders.write(self.session, "reconnaissance", ours, place))
+            self.attempt(lambda: orders.write(self.session, "reconnaissance", ours, place), worker=True)
             return
         items = [(name, name) for name in sorted(gazetteer().places)]
 
         def to(place: str | None) -> None:
             if place:
-                self.attempt(lambda: orders.write(self.session, "move", key, place))
+                self.attempt(lambda: orders.write(self.session, "move", key, place), worker=True)
 
         self.app.push_screen(PickScreen("Order a move to: type the place", items), to)
 
@@ -226,24 +226,24 @@ class TheatreScreen(CampaignScreen):
             self.app.push_screen(BattleSetupScreen(key))
             return
         if action == "activate":
-            self.attempt(lambda: movement.activate(self.session, key))
+            self.attempt(lambda: movement.activate(self.session, key), worker=True)
             return
         if action == "entrench":
-            self.attempt(lambda: movement.entrench(self.session, key))
+            self.attempt(lambda: movement.entrench(self.session, key), worker=True)
             return
         if action == "recon":
             ours, _, theirs = key.partition(">")
             if self.session.campaign().dice_mode == "entered":
                 self.notify("Reconnaissance with dice typed in: the Reconnaissance screen (i).", severity="warning")
                 return
-            self.attempt(lambda: reconnaissance.reconnoitre_stack(self.session, ours, theirs))
+            self.attempt(lambda: reconnaissance.reconnoitre_stack(self.session, ours, theirs), worker=True)
             return
         from campaigns.gazetteer import gazetteer
         from tui.modals.pick import PickScreen
 
         def spelled(place: object) -> str:
             variants = getattr(place, "variants", ())
-            return f"{place.name} ({', '.join(variants)})" if variants else str(place.name)  # type: ignore[attr-defined]
+            return f"{place.name} ({', '.join(variants)})" if variants else str(place.name)  # type: ignore[attr-defined]  # a gazetteer Place: campaigns is not imported here for its type
 
         items = [(name, spelled(p)) for name, p in sorted(gazetteer().places.items())]
         self.app.push_screen(PickScreen("Move to: type the place (any spelling)", items), lambda to: self.confirm_move(key, to))
@@ -277,7 +277,7 @@ class TheatreScreen(CampaignScreen):
         def answered(yes: bool | None) -> None:
             if yes:
                 self.canvas.cursor = report.destination  # the map follows the stack when it redraws
-                self.attempt(lambda: movement.move(self.session, key, destination, forced=forced))
+                self.attempt(lambda: movement.move(self.session, key, destination, forced=forced), worker=True)
 
         self.app.push_screen(ConfirmScreen(question, "Force-march" if forced else "Move"), answered)
 

@@ -58,7 +58,7 @@ class TurnScreen(CampaignScreen):
         """Move on at once when the phase is done; ask first only when something is outstanding."""
         status = turns.status(self.session)
         if not status.outstanding:
-            self.attempt(lambda: turns.advance(self.session))
+            self.attempt(lambda: turns.advance(self.session), worker=True)
             return
         question = f"Leave {status.phase.name} for the next phase?"
         if status.phase.id == status.phases[-1].id:
@@ -67,6 +67,6 @@ class TurnScreen(CampaignScreen):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.attempt(lambda: turns.advance(self.session, anyway=True))
+                self.attempt(lambda: turns.advance(self.session, anyway=True), worker=True)
 
         self.app.push_screen(ConfirmScreen(question, yes="Advance"), answered)

@@ -113,9 +113,9 @@ class WeatherScreen(CampaignScreen):
             self.notify(f"Turn {now.turn} already has its weather; u undoes it.", severity="warning")
             return
         if now.forced_mud:
-            self.attempt(lambda: weather.roll(self.session))
+            self.attempt(lambda: weather.roll(self.session), worker=True)
             return
-        self.with_dice("the weather", "1d6", lambda dice: self.attempt(lambda: weather.roll(self.session, dice)), typed=typed)
+        self.with_dice("the weather", "1d6", lambda dice: self.attempt(lambda: weather.roll(self.session, dice), worker=True), typed=typed)
 
     def action_roll(self) -> None:
         self._roll(typed=False)

@@ -51,7 +51,7 @@ def fill(
         # Every column is padded by one cell each side; the vertical scroll bar may take two.
         room = wrap_to - SCROLL_BAR - sum(w + 2 * table.cell_padding for w in widths[:-1]) - 2 * table.cell_padding
         widths[-1] = max(MIN_WRAP, len(headers[-1]), room)
-        for index, (key, cells) in enumerate(texts):
+        for index, (_key, cells) in enumerate(texts):
             lines = wrapped(cells[-1].plain, widths[-1])
             cells[-1] = Text("\n".join(lines))
             heights[index] = len(lines)
@@ -63,7 +63,7 @@ def fill(
     elif _same_rows(table, texts, heights):
         # The same rows, as after most actions: only the cells that changed are
         # drawn again; the table keeps its lines, its cursor and its scrolling.
-        for key, cells in texts:
+        for key, cells in [(k, c) for k, c in texts if k is not None]:  # all of them: _same_rows says so
             for column, cell in zip(columns, cells):
                 if table.get_cell(key, column.key) != cell:
                     table.update_cell(key, column.key, cell)

@@ -41,7 +41,7 @@ class _KeptLook:
                 if self._look is not None:
                     self._forget_drawing()
                 self._look = look
-        return super().render_lines(crop)  # type: ignore[misc]
+        return super().render_lines(crop)  # type: ignore[misc]  # a mixin: the widget class it is mixed into draws the lines
 
     def _current_look(self: _Kept) -> tuple[Style, ...]:
         parts = [self.rich_style]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.dom import DOMNode
 from textual.widgets import Static
 
 
@@ -60,7 +61,7 @@ class KeyLine(Static):
 
     def __init__(self) -> None:
         super().__init__()
-        self._spans: list[tuple[int, int, str, object]] = []  # start, end, action, namespace
+        self._spans: list[tuple[int, int, str, DOMNode]] = []  # start, end, action, namespace
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -78,7 +79,7 @@ class KeyLine(Static):
     def redraw(self) -> None:
         room = self.size.width or self.app.size.width
         line = Text(no_wrap=True)
-        spans: list[tuple[int, int, str, object]] = []
+        spans: list[tuple[int, int, str, DOMNode]] = []
         seen: set[str] = set()
         entries = []
         for active in self.screen.active_bindings.values():
@@ -104,7 +105,7 @@ class KeyLine(Static):
     async def on_click(self, event) -> None:
         for start, end, action, node in self._spans:
             if start <= event.x < end:
-                await self.app.run_action(action, node)  # type: ignore[arg-type]
+                await self.app.run_action(action, node)
                 return
 
 

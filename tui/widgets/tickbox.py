@@ -11,5 +11,5 @@ class TickBox(Checkbox):
     BUTTON_RIGHT = "]"
 
     @property
-    def BUTTON_INNER(self) -> str:  # type: ignore[override]
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # a class constant of ToggleButton; here it follows the box's value
         return "x" if self.value else " "

@@ -4,7 +4,7 @@ retire, d6 casualties) that are resolutions of their own."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from rules.dice import DiceRecord
 from rules.errors import RulesError
@@ -85,7 +85,7 @@ def not_for(phase_id: str, action: str, unit: Unit, chosen: Mapping[str, str]) -
     if side == acting:
         return None
     people = {FRENCH: "French", AUSTRIAN: "Austrians"}
-    return f"in phase {p.number} ({p.title}) the {people[acting]} {'move' if action in _MOVERS else 'shoot'}, not the {people[side]}"
+    return f"in phase {p.number} ({p.title}) the {people.get(str(acting), acting)} {'move' if action in _MOVERS else 'shoot'}, not the {people[side]}"
 
 
 def unfinished(phase_id: str, units: Mapping[str, Unit]) -> list[str]:
@@ -121,7 +121,9 @@ def unfinished(phase_id: str, units: Mapping[str, Unit]) -> list[str]:
 # -- the card's plain rolls ------------------------------------------------------------------
 
 
-def plain(roll_id: str, owed: str | None = None, why: str = ""):
+def plain(
+    roll_id: str, owed: str | None = None, why: str = "",
+) -> tuple[Callable[[Request], Prepared], Callable[[Request, DiceRecord | None], Outcome]]:
     """prepare and resolve of a plain roll; `owed`: the state a result left that calls for it,
     `why`: the result that gives it, for the refusal."""
 

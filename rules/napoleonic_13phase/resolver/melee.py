@@ -139,15 +139,15 @@ def melee_resolve(request: Request, record: DiceRecord | None) -> Outcome:
 
     result = melees.MeleeResult(plan, attacker_hits=Hits(a, hits(a, None, rolled("attacker")), record),
                                 defender_hits=Hits(d, hits(d, None, rolled("defender")), record))
-    inflicted, received = result.attacker_hits.hits, result.defender_hits.hits  # type: ignore[union-attr]
+    inflicted, received = result.attacker_hits.hits, result.defender_hits.hits  # type: ignore[union-attr]  # both Hits given just above
     loser = {melees.ATTACKER: actor, melees.DEFENDER: target}.get(str(result.loser))
-    effects = []
+    changes: list[Effect] = []
     for unit, lost, enemy in ((actor, received, target), (target, inflicted, actor)):
         add: dict[str, int | None] = {IN_MELEE: None}
         if unit is loser:
             add[LOST_MELEE] = 1
-        effects.append(Effect(unit.id, lost=lost, add=add, clear=(CONTACT, CLOSING), set={OPPONENT: enemy.id}))
-    return Outcome(result.text, tuple(effects))
+        changes.append(Effect(unit.id, lost=lost, add=add, clear=(CONTACT, CLOSING), set={OPPONENT: enemy.id}))
+    return Outcome(result.text, tuple(changes))
 
 
 # -- a unit supports artillery --------------------------------------------------------------------

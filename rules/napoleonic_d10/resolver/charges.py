@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Literal
 
 from rules.dice import DiceRecord
 from rules.errors import RulesError
@@ -47,6 +48,7 @@ from rules.resolver import Effect, Number, Outcome, Prepared, Request, Tick, Uni
 
 DIRECTIONS = ("charging_flank", "charging_rear")
 SECURE = ("secure_flank_1", "secure_flanks_2")
+CHARGE_DIRECTIONS: dict[str, Literal["front", "flank", "rear"]] = {"charging_flank": "flank", "charging_rear": "rear"}
 CHARGE = card().charge
 
 
@@ -89,7 +91,7 @@ def _situation(request: Request) -> charging.ChargeSituation:
         standing="standing_cavalry" in request.ticked,
         closing_casualties_percent=request.numbers.get("closing_casualties", 0),
         downhill="charge_downhill" in request.ticked,
-        direction={"charging_flank": "flank", "charging_rear": "rear"}.get(direction or "", "front"),
+        direction=CHARGE_DIRECTIONS.get(direction or "", "front"),
         defender_secure_flanks={"secure_flank_1": 1, "secure_flanks_2": 2}.get(secure or "", 0),
         defender_cover=ticked_one(request, charging.COVER_TABLE, "cover for the defender") or "none",
     )

@@ -111,7 +111,8 @@ def printed_state_outcome(request: Request, unit: Unit, printed: str, table_id: 
     if state.state is not None:
         entry = card().morale.results[state.state]
         move = f'; moves {cell_text("morale_loss_move", result=entry.move)}' if entry.move is not None else ""
-        effect = worsen(unit, entry.status, request.options)
+        if entry.status is not None:  # a state the card gives no morale status for worsens nothing
+            effect = worsen(unit, entry.status, request.options)
     if state.smoke:
         effect = merge(effect, Effect(unit.id, add={SMOKE: None}))
     text = legend(table_id, printed) + move + _bracket(state)

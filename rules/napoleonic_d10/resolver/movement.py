@@ -37,7 +37,7 @@ from rules.napoleonic_d10.rolls import TableRoll
 from rules.resolver import Effect, Outcome, Prepared, Request, Tick, Unit
 
 TERRAINS = [str(v) for v in values_of("terrain", "terrain")]
-DEGREES = [band.label for band in table("disruptive_terrain").columns.bands]  # type: ignore[union-attr]
+DEGREES = [band.label for band in table("disruptive_terrain").columns.bands]  # type: ignore[union-attr]  # a table with columns (its TOML)
 
 
 def move_ticks(actor: Unit, target: Unit | None) -> list[Tick]:
@@ -82,7 +82,7 @@ def _distances(unit: Unit, result: str) -> str:
     if unit.arm == "artillery":
         gun = unit.attr("battery", "6pdr")
         shown = []
-        for band in table("artillery_movement").columns.bands:  # type: ignore[union-attr]
+        for band in table("artillery_movement").columns.bands:  # type: ignore[union-attr]  # a table with columns (its TOML)
             step = moving.artillery_move(gun, str(band.names[0]), result)
             shown.append(f"{band.label} " + ("NA" if step.inches is None else f'{_inches(step.inches)}"'))
         return f"{gun} guns: " + "; ".join(shown)

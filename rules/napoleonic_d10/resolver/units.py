@@ -47,7 +47,7 @@ def castings_per_stand(unit: Unit, options: Mapping[str, str]) -> int:
     """Castings (casualty steps) in one stand: 'Infantry Stands are 3 castings'; others by option."""
     if unit.arm == "infantry":
         note = next(n for n in table("fire").card_notes if "castings" in n)
-        return int(re.search(r"(\d+) castings", note)[1])  # type: ignore[index]
+        return int(re.search(r"(\d+) castings", note)[1])  # type: ignore[index]  # the notes that reach here name their castings
     return int(options_of(options)["castings_per_stand"])
 
 

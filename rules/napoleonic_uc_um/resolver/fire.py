@@ -191,7 +191,7 @@ def save_resolve(request: Request, record: DiceRecord | None) -> Outcome:
     actor = request.actor
     attack, hits = _waiting(actor)
     result = roll_save(save_check(attack, hits), Given(record))
-    losses = int(result.extra["losses"])
+    losses = int(str(result.extra["losses"]))  # roll_save's count of the stands lost
     cleared: dict[str, int] = {FIRE_HITS: 0, MELEE_HITS: 0}
     if attack == "melee":
         cleared[ROUND_LOSSES] = losses

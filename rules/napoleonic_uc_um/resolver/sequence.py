@@ -7,12 +7,12 @@ from collections.abc import Mapping
 
 from rules.napoleonic_uc_um.resolver.units import FIRE_HITS, MELEE_HITS
 from rules.napoleonic_uc_um.sequence import steps
-from rules.resolver import ACTIVE, BOTH, INACTIVE, Phase, Unit
+from rules.resolver import ACTIVE, BOTH, INACTIVE, Acts, Phase, Unit
 
 _CHARGE_SEQUENCE = ("test_a", "test_b", "fire", "counter_charge", "save", "chargers_test", "melee",
                     "after_melee_test", "pursuit")
 # who acts at each step of the card and the resolutions done there
-_STEPS = {
+_STEPS: dict[str, tuple[Acts, tuple[str, ...]]] = {
     "1.1": (ACTIVE, ("loss_test", "um_test")),
     "1.2": (ACTIVE, ("division_test",)),
     "1.3": (ACTIVE, ("replace_general",)),

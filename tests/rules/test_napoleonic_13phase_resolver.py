@@ -520,6 +520,11 @@ def test_square_fires_two_dice_at_charging_cavalry():
         prepare(request("square_fire", unit("a2", "infantry", "infantry_line"), horse, phase=8))
     with pytest.raises(RulesError, match="not charging cavalry"):
         prepare(request("square_fire", square, unit("d2", "cavalry", "uhlans", side=DEFENDER, size=8), phase=8))
+    # the Austrians' movement table has no square: an Austrian unit given one neither stands nor fires in it
+    austrian = unit("d3", "infantry", "infantry_square", side=DEFENDER)
+    hussars = unit("a3", "cavalry", "hussars", size=8, states={"charging": 1})
+    with pytest.raises(RulesError, match="the austrian have no infantry square"):
+        prepare(request("square_fire", austrian, hussars, phase=3))
 
 
 def test_skirmishers_evade():

@@ -8,7 +8,7 @@ from rules.dice import DiceRecord
 from rules.errors import RulesError
 from rules.napoleonic_13phase import fire as firing
 from rules.napoleonic_13phase import movement as moving
-from rules.napoleonic_13phase.data import card
+from rules.napoleonic_13phase.data import card, unit_type
 from rules.napoleonic_13phase.data import phase as card_phase
 from rules.napoleonic_13phase.resolver.units import (
     CHARGING,
@@ -105,6 +105,7 @@ def _square_fire(request: Request) -> ToHit:
         raise RulesError(f"in phase {current.number} the {current.moves} charge: their squares do not fire")
     if kind(actor).formation != "square":
         raise RulesError(f"{actor.name} is not in square: 'Squares contacted fire two dice.'")
+    unit_type(kind(actor).id, side_of(request))  # the side's own movement table: the Austrians have no square
     if target.arm != "cavalry" or not target.has(CHARGING):
         raise RulesError(f"{target.name} is not charging cavalry")
     return firing.square_fire()

@@ -367,3 +367,35 @@ async def test_f_entrenches_a_unit_at_the_cards_price_or_says_why_not(campaign_f
         assert next(p.balance for p in command_points.turn_points(session) if p.army == "army_of_the_main") == left - 2
     finally:
         session.close()
+
+
+async def test_at_80_columns_the_table_shows_every_unit_name_whole(tmp_path, make_app):
+    """A long name wraps onto more lines of its row: nothing of it is cut, and SP,
+    cohesion, the bonuses and the place stay in view beside it."""
+    from tests.tui.conftest import new_campaign
+
+    path = new_campaign(tmp_path / "autumn.campaign", scenario="autumn1813")
+    with stored(path) as db:
+        names = {u.id: u.name for u in db.scalars(select(Unit))}
+    async with make_app(path, start="oob").run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "Order of battle")
+        screen = pilot.app.screen
+        tree = screen.query_one("#tree")
+        table = screen.query_one("#detail")
+        tree.move_cursor(tree.root)  # the root lists every unit of every side
+        for _ in range(100):
+            await pilot.pause()
+            if table.row_count == len(names):
+                break
+        assert table.row_count == len(names)
+        assert table.virtual_size.width <= table.size.width  # nothing off the right edge
+        assert [c.label.plain for c in table.ordered_columns] == ["Name", "Kind", "SP", "Coh", "AB", "CB", "Where"]
+        wrapped = 0
+        for row in table.ordered_rows:
+            cell = table.get_row(row.key)[0]
+            lines = str(cell).split("\n")
+            assert "…" not in str(cell)
+            assert " ".join(line.strip() for line in lines) == names[row.key.value]
+            assert row.height == len(lines)
+            wrapped += len(lines) > 1
+        assert wrapped  # the scenario's long names reach the wrapping

@@ -272,7 +272,8 @@ async def test_coming_back_after_a_change_relabels_only_the_lines_that_changed(c
 async def test_every_line_of_the_opened_tree_ends_within_80_columns_with_its_figures(tmp_path, make_app):
     """The autumn scenario holds the longest unit names, five levels deep: at 80 columns
     a long name gives up its end (an ellipsis), never its SP or ranks, and the tree
-    does not scroll sideways; the whole name is in the totals line above the table."""
+    does not scroll sideways; the whole name is in the totals line above the table
+    and in the unit's row of the table, wrapped."""
     from rich.console import Console
 
     from tests.tui.conftest import new_campaign
@@ -320,6 +321,14 @@ async def test_every_line_of_the_opened_tree_ends_within_80_columns_with_its_fig
             if str(totals.render()).startswith(long.data.name + ":"):
                 break
         assert str(totals.render()).startswith(long.data.name + ":")
+        # And the table below the tree holds his row, the name whole on the lines of that row.
+        table = screen.query_one("#detail")
+        for _ in range(20):
+            await pilot.pause()
+            if table.row_count == 1 and table.ordered_rows[0].key.value == long.data.id:
+                break
+        name = str(table.get_row_at(0)[0])
+        assert " ".join(part.strip() for part in name.split("\n")) == long.data.name
 
 
 async def test_f_entrenches_a_unit_at_the_cards_price_or_says_why_not(campaign_file, make_app):

@@ -54,3 +54,27 @@ async def test_the_same_rows_are_updated_in_place_and_others_replace_them():
         fill(table, HEADERS, [(None, ("Ney", 13))])
         await pilot.pause()
         assert _cells(table) == [["Ney", "13"]]
+
+
+async def test_a_named_column_wraps_only_when_the_others_leave_it_too_little_room():
+    app = _Table()
+    async with app.run_test(size=(60, 12)) as pilot:
+        table = app.query_one(DataTable)
+        headers = ("Name", "SP", "Where")
+        # Room enough: the column is as wide as its widest name, nothing wraps.
+        fill(table, headers, [("a", ("Ney", 12, "Dresden"))], wrap_to=60, wrap="Name")
+        await pilot.pause()
+        assert [c.width for c in table.ordered_columns] == [4, 2, 7]
+        assert _cells(table) == [["Ney", "12", "Dresden"]]
+
+        # Too long for what SP and Where leave: the name wraps in its row, SP and Where stay whole.
+        name = "XII Corps: 13th and 14th Divisions (Guilleminot, Pacthod), with Bavarians"
+        fill(table, headers, [("a", (name, 12, "Dresden"))], wrap_to=60, wrap="Name")
+        await pilot.pause()
+        width = table.ordered_columns[0].width
+        assert width == 60 - 2 - (2 + 2) - (7 + 2) - 2
+        lines = _cells(table)[0][0].split("\n")
+        assert len(lines) > 1 and all(len(line) <= width for line in lines)
+        assert " ".join(line.strip() for line in lines) == name
+        assert _cells(table)[0][1:] == ["12", "Dresden"]
+        assert table.ordered_rows[0].height == len(lines)

@@ -272,7 +272,8 @@ async def test_coming_back_after_a_change_relabels_only_the_lines_that_changed(c
 async def test_every_line_of_the_opened_tree_ends_within_80_columns_with_its_figures(tmp_path, make_app):
     """The autumn scenario holds the longest unit names, five levels deep: at 80 columns
     a long name gives up its end (an ellipsis), never its SP or ranks, and the tree
-    does not scroll sideways; the whole name is in the totals line above the table."""
+    does not scroll sideways; the whole name is in the totals line above the table
+    and in the unit's row of the table, wrapped."""
     from rich.console import Console
 
     from tests.tui.conftest import new_campaign
@@ -320,6 +321,14 @@ async def test_every_line_of_the_opened_tree_ends_within_80_columns_with_its_fig
             if str(totals.render()).startswith(long.data.name + ":"):
                 break
         assert str(totals.render()).startswith(long.data.name + ":")
+        # And the table below the tree holds his row, the name whole on the lines of that row.
+        table = screen.query_one("#detail")
+        for _ in range(20):
+            await pilot.pause()
+            if table.row_count == 1 and table.ordered_rows[0].key.value == long.data.id:
+                break
+        name = str(table.get_row_at(0)[0])
+        assert " ".join(part.strip() for part in name.split("\n")) == long.data.name
 
 
 async def test_f_entrenches_a_unit_at_the_cards_price_or_says_why_not(campaign_file, make_app):
@@ -367,3 +376,35 @@ async def test_f_entrenches_a_unit_at_the_cards_price_or_says_why_not(campaign_f
         assert next(p.balance for p in command_points.turn_points(session) if p.army == "army_of_the_main") == left - 2
     finally:
         session.close()
+
+
+async def test_at_80_columns_the_table_shows_every_unit_name_whole(tmp_path, make_app):
+    """A long name wraps onto more lines of its row: nothing of it is cut, and SP,
+    cohesion, the bonuses and the place stay in view beside it."""
+    from tests.tui.conftest import new_campaign
+
+    path = new_campaign(tmp_path / "autumn.campaign", scenario="autumn1813")
+    with stored(path) as db:
+        names = {u.id: u.name for u in db.scalars(select(Unit))}
+    async with make_app(path, start="oob").run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "Order of battle")
+        screen = pilot.app.screen
+        tree = screen.query_one("#tree")
+        table = screen.query_one("#detail")
+        tree.move_cursor(tree.root)  # the root lists every unit of every side
+        for _ in range(100):
+            await pilot.pause()
+            if table.row_count == len(names):
+                break
+        assert table.row_count == len(names)
+        assert table.virtual_size.width <= table.size.width  # nothing off the right edge
+        assert [c.label.plain for c in table.ordered_columns] == ["Name", "Kind", "SP", "Coh", "AB", "CB", "Where"]
+        wrapped = 0
+        for row in table.ordered_rows:
+            cell = table.get_row(row.key)[0]
+            lines = str(cell).split("\n")
+            assert "…" not in str(cell)
+            assert " ".join(line.strip() for line in lines) == names[row.key.value]
+            assert row.height == len(lines)
+            wrapped += len(lines) > 1
+        assert wrapped  # the scenario's long names reach the wrapping

@@ -86,8 +86,9 @@ class OrderOfBattleScreen(CampaignScreen):
         # Below NARROW columns the tree's names would be cut beside the table: the table goes below.
         if self.has_class("narrow") != (event.size.width < NARROW):
             self._narrow(event.size.width < NARROW)
-            if hasattr(self, "sides"):
-                self.show_detail()
+        if self.sides:
+            # The table's names wrap at its width: filled again once it has its new size.
+            self.call_after_refresh(self.show_detail)
 
     def _narrow(self, narrow: bool) -> None:
         self.set_class(narrow, "narrow")
@@ -309,9 +310,20 @@ class OrderOfBattleScreen(CampaignScreen):
                 )
                 for unit in units[:SHOWN]
             ),
-            # The tree beside it already shows whole names: keep SP, cohesion and the bonuses in view.
-            widest={"Name": 28 if self.has_class("narrow") else 20, "Where": 18},  # the table and its scroll bar fit the pane
+            widest={"Where": 18},
+            # A long name wraps onto more lines of its row rather than being cut or
+            # pushing SP, cohesion and the bonuses out of the pane.
+            wrap_to=self._table_width(),
+            wrap="Name",
         )
+
+    def _table_width(self) -> int:
+        table = self.query_one("#detail", DataTable)
+        if table.size.width:
+            return table.size.width
+        # Not laid out yet: the pane it will have (the whole width when narrow, else the right part).
+        width = self.app.size.width
+        return width if self.has_class("narrow") else width * 3 // 5
 
     def _show_totals(self, data: object) -> None:
         if isinstance(data, (oob_view.SideEntry, oob_view.ArmyEntry, oob_view.GeneralEntry, oob_view.Unattached)):

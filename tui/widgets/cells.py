@@ -23,6 +23,7 @@ def fill(
     rows: Iterable[tuple[str | None, Sequence[object]]],
     widest: Mapping[str, int] | None = None,
     wrap_to: int | None = None,
+    wrap: str | None = None,
 ) -> None:
     """Put `rows` (key, cells) in `table` under `headers`, each column as wide as its widest cell,
     or as `widest` allows (longer cells end in an ellipsis).
@@ -30,6 +31,10 @@ def fill(
     With `wrap_to` (the table's width in cells), the last column takes what the
     others leave and its text wraps onto more lines of its row instead of running
     off the edge: nothing of it is cut.
+
+    With `wrap` (a header) as well, that column wraps instead of the last: it is as
+    wide as its widest cell when the others leave room for it, else as wide as they
+    leave, so the columns after it stay in view and a table that fits is unchanged.
 
     A DataTable measures new rows only when idle; refilled from a highlight
     event, it can draw them first at the width of the headers and keep that
@@ -48,12 +53,17 @@ def fill(
         widths = [max(w, c.cell_len) for w, c in zip(widths, cells)]
     heights = [1] * len(texts)
     if wrap_to is not None and headers:
+        at = headers.index(wrap) if wrap is not None else len(headers) - 1
         # Every column is padded by one cell each side; the vertical scroll bar may take two.
-        room = wrap_to - SCROLL_BAR - sum(w + 2 * table.cell_padding for w in widths[:-1]) - 2 * table.cell_padding
-        widths[-1] = max(MIN_WRAP, len(headers[-1]), room)
+        others = sum(w + 2 * table.cell_padding for i, w in enumerate(widths) if i != at)
+        room = wrap_to - SCROLL_BAR - others - 2 * table.cell_padding
+        if wrap is None:
+            widths[at] = max(MIN_WRAP, len(headers[at]), room)
+        else:
+            widths[at] = min(widths[at], max(MIN_WRAP, len(headers[at]), room))
         for index, (_key, cells) in enumerate(texts):
-            lines = wrapped(cells[-1].plain, widths[-1])
-            cells[-1] = Text("\n".join(lines))
+            lines = wrapped(cells[at].plain, widths[at], 4 if wrap is None else NAME_INDENT)
+            cells[at] = Text("\n".join(lines))
             heights[index] = len(lines)
     columns = table.ordered_columns
     if [(c.label.plain, c.width) for c in columns] != list(zip(headers, widths)):
@@ -83,16 +93,18 @@ def _same_rows(table: DataTable, texts: list[tuple[str | None, list[Text]]], hei
 
 SCROLL_BAR = 2  # cells of a vertical scroll bar, kept free whether or not it shows
 MIN_WRAP = 20  # narrower than this, a wrapped column would be a word a line
+NAME_INDENT = 2  # a named column has no change lines to tell apart: two cells show the name goes on
 
 
-def wrapped(text: str, width: int) -> list[str]:
+def wrapped(text: str, width: int, indent: int = 4) -> list[str]:
     """`text` in lines of at most `width` cells; lines after the first are indented four
     cells more than the text itself, deeper than the history's change lines (two), so
-    the rest of an event's description never reads as one of its changes."""
+    the rest of an event's description never reads as one of its changes. A column
+    named to wrap (a unit's name in a narrow column) indents by `indent`."""
     body = text.lstrip(" ")
     lead = " " * (len(text) - len(body))
     if len(text) <= width or not body:
         return [text]
     return textwrap.wrap(
-        body, width, initial_indent=lead, subsequent_indent=lead + "    ", break_on_hyphens=False
+        body, width, initial_indent=lead, subsequent_indent=lead + " " * indent, break_on_hyphens=False
     ) or [text]

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import select
+from sqlmodel import col
 
 from campaigns.contact import check_forces
 from campaigns.errors import CampaignError, plainly
@@ -319,7 +320,7 @@ def title(fight: Fight) -> str:
 
 def battles(session: CampaignSession) -> list[BattleRow]:
     with plainly(), session.store.read() as db:
-        return list(db.scalars(select(BattleRow).order_by(BattleRow.id)))
+        return list(db.scalars(select(BattleRow).order_by(col(BattleRow.id))))
 
 
 def _journal(session: CampaignSession, battle_id: int, description: str, do) -> Any:

@@ -166,7 +166,7 @@ def _shown_time(when: Any) -> str:
         if _LOCAL_IS_UTC and moment.tzinfo is None and STORED_MOMENT.fullmatch(when):
             return when[:19]
         when = moment
-    return when.astimezone().strftime(TIME)  # type: ignore[no-any-return]
+    return when.astimezone().strftime(TIME)
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import select
+from sqlmodel import col
 
 from campaigns.errors import plainly
 from campaigns.session import CampaignSession
@@ -109,12 +110,12 @@ class Ledger:
 def ledger(session: CampaignSession, side: str | None = None) -> Ledger:
     """The ledger of the whole campaign; with `side`, only the rolls that count for it."""
     with plainly(), session.store.read() as db:
-        sides = {s.id: s.name for s in db.scalars(select(Side).order_by(Side.position, Side.id))}
-        rows = [r for r in db.scalars(select(DiceRoll).order_by(DiceRoll.id))]
-        undone = set(db.scalars(select(Event.id).where(Event.undone == True)))  # noqa: E712
+        sides = {s.id: s.name for s in db.scalars(select(Side).order_by(col(Side.position), col(Side.id)))}
+        rows = [r for r in db.scalars(select(DiceRoll).order_by(col(DiceRoll.id)))]
+        undone = set(db.scalars(select(col(Event.id)).where(col(Event.undone) == True)))  # noqa: E712
         rows = [r for r in rows if r.event not in undone]
         turn_ends = [
-            e.id for e in db.scalars(select(Event).where(Event.description.like("End of turn %")).order_by(Event.id))
+            e.id for e in db.scalars(select(Event).where(col(Event.description).like("End of turn %")).order_by(col(Event.id)))
             if not e.undone
         ]
         reader = _Reader(session, db, rows, turn_ends)
@@ -293,10 +294,10 @@ def _battle_rolls(session: CampaignSession, db: Any, rows: list[DiceRoll]) -> di
         if row.event is not None:
             by_event.setdefault(row.event, []).append(row)
     out: dict[int, dict] = {}
-    for battle in db.scalars(select(Battle).order_by(Battle.id)):
+    for battle in db.scalars(select(Battle).order_by(col(Battle.id))):
         fight = load(session, battle.id)
         prefix = f"{title(fight)}:"
-        events = [e for e in db.scalars(select(Event.id).where(Event.description.like(f"{prefix}%")).order_by(Event.id))]
+        events = [e for e in db.scalars(select(col(Event.id)).where(col(Event.description).like(f"{prefix}%")).order_by(col(Event.id)))]
         mine = [r for e in events for r in by_event.get(e, [])]
         sides = {role: fight.setup.get("sides", {}).get(role, {}).get("side", BOTH) for role in (ATTACKER, DEFENDER)}
         enemy = {ATTACKER: DEFENDER, DEFENDER: ATTACKER}
@@ -424,7 +425,7 @@ def _marching_sp(db: Any, rows: list[DiceRoll], units: list[Unit]) -> dict[int, 
         wanted.setdefault(row.event, []).append(row)  # type: ignore[arg-type]
     first = min(wanted)
     out: dict[int, tuple[Unit, int]] = {}
-    query = select(Event).where(Event.id >= first, Event.undone == False).order_by(Event.id.desc())  # type: ignore[union-attr]  # noqa: E712
+    query = select(Event).where(col(Event.id) >= first, col(Event.undone) == False).order_by(col(Event.id).desc())  # noqa: E712
     for event in db.scalars(query.execution_options(yield_per=500)):
         changed = {c["key"].get("id"): c for c in event.changes if c.get("table") == "unit"}
         for row in wanted.get(event.id, []):

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sqlalchemy import select, text
+from sqlmodel import col
 
 from campaigns.errors import plainly
 from campaigns.oob import Totals, link_chain
@@ -64,7 +65,7 @@ def skeleton(session: CampaignSession) -> list[SideEntry]:
     """Sides, armies and generals in the order of `oob.tree`, each with its totals."""
     with plainly(), session.store.read() as db:
         sides = list(db.scalars(select(Side).order_by(Side.position, Side.id)))  # type: ignore[arg-type]
-        armies = list(db.scalars(select(Army).order_by(Army.id)))  # type: ignore[arg-type]
+        armies = list(db.scalars(select(Army).order_by(Army.id)))
         generals = list(db.scalars(select(General).order_by(General.rank.desc(), General.name)))  # type: ignore[attr-defined]
         side_of_nation = dict(db.execute(text("SELECT id, side FROM nation")).all())
         groups = db.execute(GROUPS).all()
@@ -142,7 +143,7 @@ def unattached_units(session: CampaignSession, side_id: str) -> list[Unit]:
     with plainly(), session.store.read() as db:
         query = (
             select(Unit)
-            .where(Unit.general.is_(None), Unit.nation.in_(select(Nation.id).where(Nation.side == side_id)))  # type: ignore[union-attr,attr-defined,arg-type]
+            .where(col(Unit.general).is_(None), col(Unit.nation).in_(select(col(Nation.id)).where(col(Nation.side) == side_id)))
             .order_by(Unit.name)
         )
         return list(db.scalars(query))

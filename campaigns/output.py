@@ -74,7 +74,7 @@ def _regular_file() -> IO[bytes] | None:
         return None
     if buffer is None or not stat.S_ISREG(os.fstat(descriptor).st_mode):
         return None
-    return buffer  # type: ignore[no-any-return]
+    return buffer
 
 
 def _in_place(produce: Callable[[Write], None], target: IO[bytes]) -> None:

@@ -33,6 +33,7 @@ class ReadOnlySideFile(CampaignError):
 
 class PlayerSession(CampaignSession):
     order_status = "written"  # a side file's orders wait for the player to export them
+    side: str  # always a side here (CampaignSession's None is the umpire)
 
     def __init__(self, store: CampaignStore, side: str, turn: int) -> None:
         super().__init__(store)
@@ -49,7 +50,7 @@ class PlayerSession(CampaignSession):
             raise ReadOnlySideFile(refusal)
 
         # This store is the player's alone: its writing methods are replaced on this instance.
-        store.action = refuse  # type: ignore[method-assign]
+        store.action = refuse  # type: ignore[method-assign, assignment]  # a bound method swapped for a refusal on this instance alone
         store.undo = refuse_now  # type: ignore[method-assign]
         store.redo = refuse_now  # type: ignore[method-assign]
 

@@ -288,7 +288,7 @@ def _check_places(r: _Reader, sc: Scenario) -> Scenario:
 
     from campaigns.gazetteer import GazetteerError, gazetteer
 
-    def placed(entry, where: str):  # type: ignore[no-untyped-def]
+    def placed(entry, where: str):
         try:
             return replace(entry, location=gazetteer().place(entry.location).name)
         except GazetteerError as exc:

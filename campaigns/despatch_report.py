@@ -83,8 +83,8 @@ def _lines(session: CampaignSession) -> Iterator[str]:
             yield "None rolled yet."
         for r in rolls:
             yield f"- turn {r.turn}, {_cell(r.army)}: {r.points} points"
-        for s in spends:
-            yield f"- turn {s.turn}, {_cell(s.army)}: {_cell(s.action)} -{s.cost}, {s.balance} left"
+        for spend in spends:
+            yield f"- turn {spend.turn}, {_cell(spend.army)}: {_cell(spend.action)} -{spend.cost}, {spend.balance} left"
         yield ""
         yield "## Battles you fought"
         yield ""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from sqlalchemy import func, select
 from sqlmodel import col
@@ -227,7 +228,10 @@ def _general_values(values: dict[str, str]) -> dict:
 # -- edits: each one action ---------------------------------------------------
 
 
-def _name(session: CampaignSession, table: type[Unit] | type[General], key: str) -> str:
+_Named = TypeVar("_Named", Unit, General)  # the two tables whose rows have a name
+
+
+def _name(session: CampaignSession, table: type[_Named], key: str) -> str:
     """A unit's or general's name for the history (its id if there is none by that id)."""
     with plainly(), session.store.read() as db:
         row = db.get(table, key)
@@ -329,7 +333,7 @@ def move_general(session: CampaignSession, general_id: str, superior_id: str) ->
         general, superior = db.get(General, general_id), db.get(General, superior_id)
         if general is None or superior is None:
             raise CampaignError("there is no such general")
-        above = superior
+        above: General | None = superior
         while above is not None:
             if above.id == general.id:
                 raise CampaignError(f"{superior.name} serves under {general.name} already")

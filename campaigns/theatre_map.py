@@ -112,7 +112,7 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
     if past is not None:
         from campaigns.stacks import SightedStack
 
-        seen = [s for s in stacks if isinstance(s, SightedStack)]  # sightings stand where they were seen
+        seen: list[Stack] = [s for s in stacks if isinstance(s, SightedStack)]  # sightings stand where they were seen
         stacks = _regroup([_moved_back(s, past) for s in stacks if not isinstance(s, SightedStack)]) + seen
     by_place: dict[str, list[Stack]] = {}
     unknown: list[str] = []

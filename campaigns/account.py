@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import cast
 
 from sqlalchemy import select
 from sqlmodel import col
@@ -86,7 +87,7 @@ def _tactical_lines(tactical: dict | None) -> Iterator[str]:
 
 def all_accounts(session: CampaignSession) -> Iterator[str]:
     with plainly(), session.store.read() as db:
-        ids = list(db.scalars(select(col(BattleRow.id)).order_by(col(BattleRow.id))))
+        ids = cast(list[int], list(db.scalars(select(col(BattleRow.id)).order_by(col(BattleRow.id)))))  # a stored row's id is never None
     if not ids:
         yield "No battle has been fought in this campaign."
     for n, battle_id in enumerate(ids):

@@ -28,7 +28,7 @@ import bisect
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import select
 from sqlmodel import col
@@ -115,7 +115,7 @@ def ledger(session: CampaignSession, side: str | None = None) -> Ledger:
         undone = set(db.scalars(select(col(Event.id)).where(col(Event.undone) == True)))  # noqa: E712
         rows = [r for r in rows if r.event not in undone]
         turn_ends = [
-            e.id for e in db.scalars(select(Event).where(col(Event.description).like("End of turn %")).order_by(col(Event.id)))
+            cast(int, e.id) for e in db.scalars(select(Event).where(col(Event.description).like("End of turn %")).order_by(col(Event.id)))
             if not e.undone
         ]
         reader = _Reader(session, db, rows, turn_ends)
@@ -191,7 +191,7 @@ class _Reader:
     def read(self, row: DiceRoll) -> RollLuck:
         modifier = sum(int(m["value"]) for m in row.modifiers)
         distribution = roll_distribution(row.dice, modifier)
-        base = dict(
+        base: dict[str, Any] = dict(  # RollLuck's fields shared by every kind of roll
             roll_id=row.id, event=row.event, turn=self.turn_of(row.event), purpose=row.purpose, dice=row.dice,
             raw=tuple(row.raw), modifier=modifier, result=row.result, mode=row.mode,
             distribution=distribution, percentile=mid_rank(distribution, row.result),
@@ -238,10 +238,10 @@ class _Reader:
         )
 
     def _battle(self, row: DiceRoll, _distribution: dict[int, Fraction]) -> dict | None:
-        return self.battles.get(row.id)
+        return self.battles.get(cast(int, row.id))
 
     def _march(self, row: DiceRoll, _distribution: dict[int, Fraction]) -> dict | None:
-        found = self.marching.get(row.id)
+        found = self.marching.get(cast(int, row.id))
         if found is None:
             return None
         unit, sp = found
@@ -307,10 +307,10 @@ def _battle_rolls(session: CampaignSession, db: Any, rows: list[DiceRoll]) -> di
         for row, (step, cell, passed) in zip(table_rows, steps):
             if tuple(row.raw) != step[1]:
                 break  # the journal and the stored dice disagree: read no further
-            out[row.id] = _step_reading(step[0], cell, passed, sides, enemy, battle.turn)
+            out[cast(int, row.id)] = _step_reading(step[0], cell, passed, sides, enemy, battle.turn)
         for row in (r for r in mine if r.purpose.startswith("pursuit, column ")):
             if pursuit is not None:
-                out[row.id] = _pursuit_reading(pursuit, row, fight, sides, enemy, battle.turn, session.options())
+                out[cast(int, row.id)] = _pursuit_reading(pursuit, row, fight, sides, enemy, battle.turn, session.options())
         tactical = (battle.detail or {}).get("tactical")
         if tactical:
             # a resolution that rolls several named expressions (each side's dice) stored a roll for each
@@ -319,7 +319,7 @@ def _battle_rolls(session: CampaignSession, db: Any, rows: list[DiceRoll]) -> di
             for row, (entry, part) in zip(rolled, resolved):
                 if list(row.raw) != list((part or entry)["raw"]):
                     break  # the log and the stored dice disagree: read no further
-                out[row.id] = _tactical_reading(row, entry, tactical.get("units", []), sides, battle.turn, part)
+                out[cast(int, row.id)] = _tactical_reading(row, entry, tactical.get("units", []), sides, battle.turn, part)
     return out
 
 
@@ -422,7 +422,7 @@ def _marching_sp(db: Any, rows: list[DiceRoll], units: list[Unit]) -> dict[int, 
     sp = {u.id: u.strength_points for u in units}
     wanted: dict[int, list[DiceRoll]] = {}
     for row in marches:
-        wanted.setdefault(row.event, []).append(row)  # type: ignore[arg-type]
+        wanted.setdefault(row.event, []).append(row)  # type: ignore[arg-type]  # event is not None: filtered in `marches`
     first = min(wanted)
     out: dict[int, tuple[Unit, int]] = {}
     query = select(Event).where(col(Event.id) >= first, col(Event.undone) == False).order_by(col(Event.id).desc())  # noqa: E712
@@ -431,11 +431,11 @@ def _marching_sp(db: Any, rows: list[DiceRoll], units: list[Unit]) -> dict[int, 
         for row in wanted.get(event.id, []):
             name = row.purpose.removeprefix("forced march of ")
             candidates = by_name.get(name, [])
-            unit = next((u for u in candidates if u.id in changed), candidates[0] if candidates else None)
-            if unit is None:
+            marched = next((u for u in candidates if u.id in changed), candidates[0] if candidates else None)
+            if marched is None:
                 continue
-            before = (changed.get(unit.id) or {}).get("before") or {}
-            out[row.id] = (unit, int(before.get("strength_points", sp[unit.id])))
+            before = (changed.get(marched.id) or {}).get("before") or {}
+            out[cast(int, row.id)] = (marched, int(before.get("strength_points", sp[marched.id])))
         for unit_id, change in changed.items():
             before = change.get("before") or {}
             if unit_id in sp and "strength_points" in before:

@@ -28,7 +28,7 @@ from campaigns.text import shown
 SPOOL_BYTES = 16 * 1024 * 1024
 CHUNK_LINES = 2000  # lines joined into one write
 
-Write = Callable[[bytes], Any]
+Write = Callable[[bytes | memoryview], Any]  # a file's write, which takes either (models.exchange hands both)
 
 
 def all_or_nothing(produce: Callable[[Write], None]) -> None:

@@ -159,7 +159,7 @@ def _campaign_report(session: CampaignSession, name: str, turn: int | None, book
     return Report(printable(title), subtitle, sections)
 
 
-def _forces(db: Any, sides: dict[str, str]) -> Table:
+def _forces(db: Any, sides: dict[str, str]) -> Group:
     """Each army: its commander-in-chief, and every general with where he stands and his SP."""
     generals = {g.id: g for g in db.scalars(select(General))}
     units = list(db.scalars(select(Unit)))
@@ -276,7 +276,7 @@ def _battle_report(session: CampaignSession, name: str, battle_id: int, book: Le
     )
 
 
-def _marks_section(session: CampaignSession, events: set[int] | None) -> Section:
+def _marks_section(session: CampaignSession, events: set[int | None] | None) -> Section:
     """The umpire's bookmarks and notes on the events told (all of them: None)."""
     from campaigns.notes import BOOKMARK, marked
 

@@ -72,8 +72,8 @@ def side_rows(session: CampaignSession, side: str, turn: int) -> tuple[Campaign,
         rows += [_copy(s) for s in db.scalars(select(Side).order_by(col(Side.position)))]
         rows += [_copy(n) for n in db.scalars(select(Nation).where(col(Nation.side) == side))]
         rows += [_copy(a) for a in db.scalars(select(Army).where(col(Army.side) == side))]
-        rows += [_copy(g) for g in db.scalars(select(General).where(General.nation.in_(nations)))]  # type: ignore[attr-defined]
-        rows += [_copy(u) for u in db.scalars(select(Unit).where(Unit.nation.in_(nations)))]  # type: ignore[attr-defined]
+        rows += [_copy(g) for g in db.scalars(select(General).where(col(General.nation).in_(nations)))]
+        rows += [_copy(u) for u in db.scalars(select(Unit).where(col(Unit.nation).in_(nations)))]
         dice: set[int] = set()
         for t in db.scalars(select(Turn).order_by(col(Turn.number))):
             so_far = t.number <= turn

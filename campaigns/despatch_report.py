@@ -42,7 +42,7 @@ def _lines(session: CampaignSession) -> Iterator[str]:
         yield ""
         yield "## Your order of battle"
         yield ""
-        generals = list(db.scalars(select(General).order_by(General.army, General.rank.desc(), General.name)))  # type: ignore[attr-defined]
+        generals = list(db.scalars(select(General).order_by(col(General.army), col(General.rank).desc(), col(General.name))))
         units = list(db.scalars(select(Unit).order_by(Unit.general, Unit.name)))
         for army in db.scalars(select(Army).order_by(Army.id)):
             yield f"### {_cell(army.name)}"

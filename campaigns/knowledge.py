@@ -179,7 +179,7 @@ class Knowledge:
 
 def sightings(db: Session, side: str, turn: int) -> list[Sighting]:
     """Side `side`'s sightings up to turn `turn`, oldest first."""
-    query = select(Sighting).where(Sighting.side == side, Sighting.turn <= turn).order_by(Sighting.turn, Sighting.id)  # type: ignore[arg-type]
+    query = select(Sighting).where(col(Sighting.side) == side, col(Sighting.turn) <= turn).order_by(col(Sighting.turn), col(Sighting.id))
     return list(db.scalars(query))
 
 

@@ -79,7 +79,7 @@ def _plain_rows(db: Connection) -> Callable[[str], Iterator[Any]]:
     driver = db.connection.driver_connection
 
     def rows(sql: str) -> Iterator[Any]:
-        cursor = driver.cursor()  # type: ignore[union-attr]
+        cursor = driver.cursor()  # type: ignore[union-attr]  # an open connection always has its driver's
         try:
             cursor.execute(sql)
             while batch := cursor.fetchmany(BATCH):

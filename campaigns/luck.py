@@ -171,8 +171,8 @@ class _Reader:
         self.db = db
         self.turn_ends = turn_ends
         self.options = session.options()
-        self.weather = {t.dice_roll: t for t in db.scalars(select(Turn).where(Turn.dice_roll.is_not(None)))}  # type: ignore[union-attr]
-        self.command = {r.dice_roll: r for r in db.scalars(select(CommandPointRoll).where(CommandPointRoll.dice_roll.is_not(None)))}  # type: ignore[union-attr]
+        self.weather = {t.dice_roll: t for t in db.scalars(select(Turn).where(col(Turn.dice_roll).is_not(None)))}
+        self.command = {r.dice_roll: r for r in db.scalars(select(CommandPointRoll).where(col(CommandPointRoll.dice_roll).is_not(None)))}
         self.armies = {a.id: a for a in db.scalars(select(Army))}
         nations = {n.id: n.side for n in db.scalars(select(Nation))}
         self.units = list(db.scalars(select(Unit)))
@@ -181,7 +181,7 @@ class _Reader:
         self.battles = _battle_rolls(session, db, rows)
         self.marching = _marching_sp(db, rows, self.units)
         recon = {r.event for r in rows if r.event and r.purpose.startswith("reconnaissance, column ")}
-        self.events = {e.id: e.description for e in db.scalars(select(Event).where(Event.id.in_(recon)))} if recon else {}  # type: ignore[union-attr]
+        self.events = {e.id: e.description for e in db.scalars(select(Event).where(col(Event.id).in_(recon)))} if recon else {}
 
     def turn_of(self, event: int | None) -> int | None:
         if event is None:

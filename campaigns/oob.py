@@ -111,7 +111,7 @@ def tree(session: CampaignSession) -> list[SideNode]:
     with plainly(), session.store.read() as db:
         sides = list(db.scalars(select(Side).order_by(col(Side.position), col(Side.id))))
         armies = list(db.scalars(select(Army).order_by(Army.id)))
-        generals = list(db.scalars(select(General).order_by(General.rank.desc(), General.name)))  # type: ignore[attr-defined]
+        generals = list(db.scalars(select(General).order_by(col(General.rank).desc(), col(General.name))))
         units = list(db.scalars(select(Unit).order_by(Unit.name)))
         nation_side = {n.id: n.side for n in db.scalars(select(Nation))}
     side_nodes, _armies, nodes = link_chain(sides, armies, generals, SideNode, ArmyNode, GeneralNode)

@@ -64,9 +64,9 @@ class Unattached:
 def skeleton(session: CampaignSession) -> list[SideEntry]:
     """Sides, armies and generals in the order of `oob.tree`, each with its totals."""
     with plainly(), session.store.read() as db:
-        sides = list(db.scalars(select(Side).order_by(Side.position, Side.id)))  # type: ignore[arg-type]
+        sides = list(db.scalars(select(Side).order_by(col(Side.position), col(Side.id))))
         armies = list(db.scalars(select(Army).order_by(Army.id)))
-        generals = list(db.scalars(select(General).order_by(General.rank.desc(), General.name)))  # type: ignore[attr-defined]
+        generals = list(db.scalars(select(General).order_by(col(General.rank).desc(), col(General.name))))
         side_of_nation = dict(db.execute(text("SELECT id, side FROM nation")).all())
         groups = db.execute(GROUPS).all()
     side_entries, army_entries, entries = link_chain(sides, armies, generals, SideEntry, ArmyEntry, GeneralEntry)
@@ -136,7 +136,7 @@ def all_generals(entries: Iterable[GeneralEntry]) -> list[GeneralEntry]:
 def units_of(session: CampaignSession, general_id: str) -> list[Unit]:
     """A general's own units, by name: what opening him shows."""
     with plainly(), session.store.read() as db:
-        return list(db.scalars(select(Unit).where(Unit.general == general_id).order_by(Unit.name)))  # type: ignore[arg-type]
+        return list(db.scalars(select(Unit).where(col(Unit.general) == general_id).order_by(col(Unit.name))))
 
 
 def unattached_units(session: CampaignSession, side_id: str) -> list[Unit]:
@@ -174,7 +174,7 @@ def listed(session: CampaignSession, item: object, sides: list[SideEntry], limit
             if len(out) >= limit:
                 return out
             if entry.units:
-                query = select(Unit).where(Unit.general == entry.general.id).order_by(Unit.name).limit(limit - len(out))  # type: ignore[arg-type]
+                query = select(Unit).where(col(Unit.general) == entry.general.id).order_by(col(Unit.name)).limit(limit - len(out))
                 out += db.scalars(query)
     for side_id in loose:
         if len(out) < limit:

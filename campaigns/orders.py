@@ -117,7 +117,7 @@ def write(session: CampaignSession, kind: str, stack: str = "", place: str = "",
 
 def listed(session: CampaignSession, side: str | None = None) -> list[SideOrder]:
     with plainly(), session.store.read() as db:
-        query = select(SideOrder).order_by(SideOrder.side, SideOrder.id)  # type: ignore[arg-type]
+        query = select(SideOrder).order_by(col(SideOrder.side), col(SideOrder.id))
         if side is not None:
             query = query.where(col(SideOrder.side) == side)
         return list(db.scalars(query))

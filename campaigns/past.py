@@ -108,7 +108,7 @@ def _rewind(store: CampaignStore, first: int) -> None:
         for event in db.scalars(newer.execution_options(yield_per=200)):
             if not event.undone:
                 undo(db, event.changes)
-        db.execute(delete(EventNote).where(EventNote.event >= first))  # type: ignore[arg-type]
+        db.execute(delete(EventNote).where(col(EventNote.event) >= first))
         db.execute(delete(Event).where(col(Event.id) >= first))
         db.commit()
     store.reload()
@@ -133,8 +133,8 @@ class PastSession(CampaignSession):
 
         # The copy's store is ours alone: its writing methods are replaced on this instance.
         store.action = refuse  # type: ignore[method-assign, assignment]  # a bound method swapped for a refusal on this instance alone
-        store.undo = refuse_now  # type: ignore[method-assign]
-        store.redo = refuse_now  # type: ignore[method-assign]
+        store.undo = refuse_now  # type: ignore[method-assign]  # replaced on this instance alone
+        store.redo = refuse_now  # type: ignore[method-assign]  # replaced on this instance alone
 
     @property
     def where(self) -> str:

@@ -51,8 +51,8 @@ class PlayerSession(CampaignSession):
 
         # This store is the player's alone: its writing methods are replaced on this instance.
         store.action = refuse  # type: ignore[method-assign, assignment]  # a bound method swapped for a refusal on this instance alone
-        store.undo = refuse_now  # type: ignore[method-assign]
-        store.redo = refuse_now  # type: ignore[method-assign]
+        store.undo = refuse_now  # type: ignore[method-assign]  # replaced on this instance alone
+        store.redo = refuse_now  # type: ignore[method-assign]  # replaced on this instance alone
 
     def refusal(self) -> str:
         return "this is a side file, read-only: only orders to the umpire can be written in it"
@@ -100,7 +100,7 @@ class ClubPlayerSession(PlayerSession):
     @contextmanager
     def orders(self, description: str) -> Iterator[Any]:
         """The side's orders, inserted as its role: no event and no new version (the umpire's to make)."""
-        with self.store.insert() as db:  # type: ignore[attr-defined]
+        with self.store.insert() as db:  # type: ignore[attr-defined]  # a club role's store is a models.side_store one, which has insert
             yield db
 
     @property

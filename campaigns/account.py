@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import cast
 
 from sqlalchemy import select
+from sqlmodel import col
 
 from campaigns.battles import ATTACKER, DEFENDER, FACTS, load, title
 from campaigns.errors import plainly
@@ -34,9 +36,9 @@ def account(session: CampaignSession, battle_id: int) -> Iterator[str]:
     with plainly(), session.store.read() as db:
         row = db.get_one(BattleRow, battle_id)
         # The rolls of this battle: those of the actions that name it.
-        events = list(db.scalars(select(Event).where(Event.description.like(f"{title(fight)}:%"), Event.kind == "action").order_by(Event.id)))  # type: ignore[union-attr]
+        events = list(db.scalars(select(Event).where(col(Event.description).like(f"{title(fight)}:%"), col(Event.kind) == "action").order_by(col(Event.id))))
         ids = [e.id for e in events if not e.undone]
-        rolls = list(db.scalars(select(DiceRoll).where(DiceRoll.event.in_(ids)).order_by(DiceRoll.id))) if ids else []  # type: ignore[union-attr]
+        rolls = list(db.scalars(select(DiceRoll).where(col(DiceRoll.event).in_(ids)).order_by(col(DiceRoll.id)))) if ids else []
         for roll in rolls:
             yield "  " + dice_line(roll)
         for entry in fight.journal:
@@ -85,7 +87,7 @@ def _tactical_lines(tactical: dict | None) -> Iterator[str]:
 
 def all_accounts(session: CampaignSession) -> Iterator[str]:
     with plainly(), session.store.read() as db:
-        ids = list(db.scalars(select(BattleRow.id).order_by(BattleRow.id)))
+        ids = cast(list[int], list(db.scalars(select(col(BattleRow.id)).order_by(col(BattleRow.id)))))  # a stored row's id is never None
     if not ids:
         yield "No battle has been fought in this campaign."
     for n, battle_id in enumerate(ids):

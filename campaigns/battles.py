@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import select
+from sqlmodel import col
 
 from campaigns.contact import check_forces
 from campaigns.errors import CampaignError, plainly
@@ -180,7 +181,7 @@ def begin(session: CampaignSession, draft: Draft, resolver: str = TABLES) -> int
             session, location, draft.attacker_units + draft.defender_units,
             draft.attacker_generals + draft.defender_generals,
         )
-    facts = {key: bool(draft.facts.get(key, False)) for key, _ in FACTS}
+    facts: dict[str, Any] = {key: bool(draft.facts.get(key, False)) for key, _ in FACTS}  # Situation's keyword arguments
     try:  # the same refusal for a tabletop battle, whose set-up the tables never read
         Situation(**facts)
     except RulesError as exc:
@@ -238,9 +239,9 @@ def _rebuild(setup: Mapping[str, Any], journal: list[dict]) -> Battle:
         elif entry["do"] == "result":
             battle.record_result(entry["cell"])
         elif entry["do"] == "pursuit":
-            step = battle.pursuit()
-            assert step is not None
-            battle.resolve_pursuit(step, replay, entered=entry["raw"])
+            pursuit = battle.pursuit()
+            assert pursuit is not None
+            battle.resolve_pursuit(pursuit, replay, entered=entry["raw"])
     return battle
 
 
@@ -307,7 +308,7 @@ def load(session: CampaignSession, battle_id: int) -> Fight:
     journal = list(detail.get("journal", []))
     battle = _rebuild(detail["setup"], journal) if row.resolver == TABLES and "setup" in detail else None
     return Fight(
-        row.id, row.location, row.resolver, row.status, dict(row.participants), detail.get("setup", {}),
+        battle_id, row.location, row.resolver, row.status, dict(row.participants), detail.get("setup", {}),
         journal, battle, row.result, detail.get("tabletop_result"), "tactical" in detail,
     )
 
@@ -319,7 +320,7 @@ def title(fight: Fight) -> str:
 
 def battles(session: CampaignSession) -> list[BattleRow]:
     with plainly(), session.store.read() as db:
-        return list(db.scalars(select(BattleRow).order_by(BattleRow.id)))
+        return list(db.scalars(select(BattleRow).order_by(col(BattleRow.id))))
 
 
 def _journal(session: CampaignSession, battle_id: int, description: str, do) -> Any:
@@ -428,6 +429,7 @@ def describe_result(step: Step, result) -> str:
         return f"{step.side}: no column, no loss"
     mods = "".join(f" {m.value:+d}" for m in step.modifiers)
     star = ", morale test" if result.morale_test else ""
+    assert step.column is not None  # a step that inflicted a loss was read on a column
     return (
         f"Round {step.round_number}, {step.side} {step.kind} on {column(step.column)}: "
         f"{result.die}{mods} = {result.modified_roll} -> {result.cell}: {result.sp_lost} SP lost{star}"

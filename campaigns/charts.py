@@ -9,7 +9,7 @@ same under NO_COLOR and on paper.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,7 +45,7 @@ def charts(story: Story) -> list[Chart]:
     turns = tuple(str(t) for t in story.turns)
     names = story.sides
 
-    def lines(data: dict[str, Sequence[float | None]]) -> tuple[Series, ...]:
+    def lines(data: Mapping[str, Sequence[float | None]]) -> tuple[Series, ...]:
         return tuple(Series(names[s], tuple(v), LINE_MARKERS[i % len(LINE_MARKERS)]) for i, (s, v) in enumerate(data.items()))
 
     out = [Chart("sp", "Strength points at the end of each turn", LINE, "turn", "SP", turns, lines(story.sp))]

@@ -20,16 +20,17 @@ import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from typing import IO
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from campaigns import settings
 from campaigns.cli_fog import revealed_seed
 from campaigns.errors import CampaignError
 from campaigns.logfile import start_logging
 from campaigns.log import audit_dice, log_lines
-from campaigns.output import all_or_nothing, lines_out
+from campaigns.output import Write, all_or_nothing, lines_out
 from campaigns.scenario import ScenarioError, load_scenario, scenario_ids
 from campaigns.setup import create_campaign
 from campaigns.text import one_line, shown
@@ -179,9 +180,11 @@ def _export(args: argparse.Namespace) -> int:
     if args.salvage and not isinstance(target, Path):
         raise UsageError("--salvage reads a campaign FILE, not a database")
 
-    def export(out: Callable[[bytes], object]) -> None:
-        if args.salvage:
-            write_salvaged(target, out)
+    salvaged = target if isinstance(target, Path) else None  # --salvage on a database was refused above
+
+    def export(out: Write) -> None:
+        if args.salvage and salvaged is not None:
+            write_salvaged(salvaged, out)
         else:
             with open_campaign(target) as store:
                 write(store, out)
@@ -197,6 +200,7 @@ def _import(args: argparse.Namespace) -> int:
     from models.import_stream import import_export, seekable_copy
 
     source = "standard input" if args.json == "-" else args.json
+    opened: AbstractContextManager[IO[bytes]]
     if args.json == "-":
         # A text stream without bytes beneath (a test's, an embedding program's) is read as text.
         stream = getattr(sys.stdin, "buffer", None) or io.BytesIO(sys.stdin.read(LIMIT_BYTES + 1).encode())
@@ -272,8 +276,8 @@ def _battles(args: argparse.Namespace) -> int:
         finally:
             session.close()
         return OK
-    with open_campaign(_target(args)) as store, reading(store), store.read() as session:
-        battles = session.exec(select(Battle).order_by(Battle.id)).all()  # type: ignore[arg-type]
+    with open_campaign(_target(args)) as store, reading(store), store.read() as db:
+        battles = db.exec(select(Battle).order_by(col(Battle.id))).all()
         say_all(
             f"#{battle.id}  turn {battle.turn}  {one_line(battle.location)}  {battle.status}"
             f"{': ' + battle.result if battle.result else ''}  ({battle.resolver})"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sqlalchemy import select
+from sqlmodel import col
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
@@ -58,9 +59,9 @@ class ArmyPoints:
 def turn_points(session: CampaignSession, turn: int | None = None) -> list[ArmyPoints]:
     with plainly(), session.store.read() as db:
         turn = turn or db.get_one(Campaign, 1).turn
-        rolls = {r.army: r for r in db.scalars(select(CommandPointRoll).where(CommandPointRoll.turn == turn))}
+        rolls = {r.army: r for r in db.scalars(select(CommandPointRoll).where(col(CommandPointRoll.turn) == turn))}
         spends: dict[str, list[LedgerLine]] = {}
-        for s in db.scalars(select(CommandPointSpend).where(CommandPointSpend.turn == turn).order_by(CommandPointSpend.id)):
+        for s in db.scalars(select(CommandPointSpend).where(col(CommandPointSpend.turn) == turn).order_by(col(CommandPointSpend.id))):
             spends.setdefault(s.army, []).append(LedgerLine(s.action, s.cost, s.balance, s.note))
         out = []
         for army in db.scalars(select(Army).order_by(Army.side, Army.id)):
@@ -98,7 +99,7 @@ def roll(session: CampaignSession, army_id: str, entered: list[int] | None = Non
         record = roll_command_points(session.store.dice(), army.commander, army.command_value, entered=entered)
         db.flush()
         dice_row = db.scalars(
-            select(DiceRoll.id).where(DiceRoll.event == session.store.current_event).order_by(DiceRoll.id.desc())  # type: ignore[union-attr]
+            select(col(DiceRoll.id)).where(col(DiceRoll.event) == session.store.current_event).order_by(col(DiceRoll.id).desc())
         ).first()
         db.add(CommandPointRoll(turn=turn, army=army_id, points=record.result, dice_roll=dice_row))
     return f"{army.name}: 1d6 = {record.raw[0]} + CV {army.command_value} = {record.result} PC"

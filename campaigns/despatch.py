@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
-from sqlmodel import SQLModel
+from sqlmodel import col, SQLModel
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.knowledge import known, sightings
@@ -67,33 +67,33 @@ def side_rows(session: CampaignSession, side: str, turn: int) -> tuple[Campaign,
     rows: list[SQLModel] = []
     with plainly(), session.store.read() as db:
         campaign = db.get_one(Campaign, 1)
-        nations = {n.id for n in db.scalars(select(Nation).where(Nation.side == side))}
-        armies = {a.id for a in db.scalars(select(Army).where(Army.side == side))}
-        rows += [_copy(s) for s in db.scalars(select(Side).order_by(Side.position))]
-        rows += [_copy(n) for n in db.scalars(select(Nation).where(Nation.side == side))]
-        rows += [_copy(a) for a in db.scalars(select(Army).where(Army.side == side))]
-        rows += [_copy(g) for g in db.scalars(select(General).where(General.nation.in_(nations)))]  # type: ignore[attr-defined]
-        rows += [_copy(u) for u in db.scalars(select(Unit).where(Unit.nation.in_(nations)))]  # type: ignore[attr-defined]
+        nations = {n.id for n in db.scalars(select(Nation).where(col(Nation.side) == side))}
+        armies = {a.id for a in db.scalars(select(Army).where(col(Army.side) == side))}
+        rows += [_copy(s) for s in db.scalars(select(Side).order_by(col(Side.position)))]
+        rows += [_copy(n) for n in db.scalars(select(Nation).where(col(Nation.side) == side))]
+        rows += [_copy(a) for a in db.scalars(select(Army).where(col(Army.side) == side))]
+        rows += [_copy(g) for g in db.scalars(select(General).where(col(General.nation).in_(nations)))]
+        rows += [_copy(u) for u in db.scalars(select(Unit).where(col(Unit.nation).in_(nations)))]
         dice: set[int] = set()
-        for t in db.scalars(select(Turn).order_by(Turn.number)):
+        for t in db.scalars(select(Turn).order_by(col(Turn.number))):
             so_far = t.number <= turn
             rows.append(_copy(t, weather=t.weather if so_far else None, weather_source=t.weather_source if so_far else None,
                               dice_roll=t.dice_roll if so_far else None))
             if so_far and t.dice_roll is not None:
                 dice.add(t.dice_roll)
-        for r in db.scalars(select(CommandPointRoll).where(CommandPointRoll.army.in_(armies), CommandPointRoll.turn <= turn)):  # type: ignore[attr-defined]
+        for r in db.scalars(select(CommandPointRoll).where(col(CommandPointRoll.army).in_(armies), col(CommandPointRoll.turn) <= turn)):
             rows.append(_copy(r))
             if r.dice_roll is not None:
                 dice.add(r.dice_roll)
-        rows += [_copy(s) for s in db.scalars(select(CommandPointSpend).where(CommandPointSpend.army.in_(armies), CommandPointSpend.turn <= turn))]  # type: ignore[attr-defined]
-        rows += [_copy(a) for a in db.scalars(select(Activation).where(Activation.side == side, Activation.turn <= turn))]
-        for battle in db.scalars(select(Battle).where(Battle.turn <= turn).order_by(Battle.id)):
+        rows += [_copy(s) for s in db.scalars(select(CommandPointSpend).where(col(CommandPointSpend.army).in_(armies), col(CommandPointSpend.turn) <= turn))]
+        rows += [_copy(a) for a in db.scalars(select(Activation).where(col(Activation.side) == side, col(Activation.turn) <= turn))]
+        for battle in db.scalars(select(Battle).where(col(Battle.turn) <= turn).order_by(col(Battle.id))):
             if fought_by(battle, side):
                 rows.append(_copy(battle))
                 dice |= _battle_dice(db, battle)
         rows += [_copy(s) for s in sightings(db, side, turn)]
         # Their events stay behind (they name the umpire's other actions): a roll keeps what it was for.
-        rows += [_copy(d, event=None) for d in db.scalars(select(DiceRoll).where(DiceRoll.id.in_(dice)).order_by(DiceRoll.id))]  # type: ignore[union-attr]
+        rows += [_copy(d, event=None) for d in db.scalars(select(DiceRoll).where(col(DiceRoll.id).in_(dice)).order_by(col(DiceRoll.id)))]
     head = Campaign(
         uid=campaign.uid, dice_commitment=campaign.dice_commitment, dice_salt=None, fog_side=side, fog_turn=turn,
         name=campaign.name, ruleset=campaign.ruleset, scenario=campaign.scenario, dice_seed=0,
@@ -107,8 +107,8 @@ def side_rows(session: CampaignSession, side: str, turn: int) -> tuple[Campaign,
 def _battle_dice(db: Any, battle: Battle) -> set[int]:
     """The rolls of a battle: those of the live actions that name it (campaigns.battles.title)."""
     prefix = f"Battle #{battle.id} at {battle.location}:"
-    events = select(Event.id).where(Event.description.startswith(prefix, autoescape=True), Event.kind == "action", Event.undone == False)  # type: ignore[attr-defined]  # noqa: E712
-    return set(db.scalars(select(DiceRoll.id).where(DiceRoll.event.in_(events))))  # type: ignore[union-attr]
+    events = select(col(Event.id)).where(col(Event.description).startswith(prefix, autoescape=True), col(Event.kind) == "action", col(Event.undone) == False)  # noqa: E712
+    return set(db.scalars(select(col(DiceRoll.id)).where(col(DiceRoll.event).in_(events))))
 
 
 def write_despatch(session: CampaignSession, side: str, out: Path, turn: int | None = None) -> Path:

@@ -10,6 +10,7 @@ import io
 from collections.abc import Iterator
 
 from sqlalchemy import select
+from sqlmodel import col
 
 from campaigns.errors import plainly
 from campaigns.knowledge import describe
@@ -41,7 +42,7 @@ def _lines(session: CampaignSession) -> Iterator[str]:
         yield ""
         yield "## Your order of battle"
         yield ""
-        generals = list(db.scalars(select(General).order_by(General.army, General.rank.desc(), General.name)))  # type: ignore[attr-defined]
+        generals = list(db.scalars(select(General).order_by(col(General.army), col(General.rank).desc(), col(General.name))))
         units = list(db.scalars(select(Unit).order_by(Unit.general, Unit.name)))
         for army in db.scalars(select(Army).order_by(Army.id)):
             yield f"### {_cell(army.name)}"
@@ -61,7 +62,7 @@ def _lines(session: CampaignSession) -> Iterator[str]:
             yield ""
         yield "## What you have seen of the enemy"
         yield ""
-        seen = list(db.scalars(select(Sighting).order_by(Sighting.turn, Sighting.id)))
+        seen = list(db.scalars(select(Sighting).order_by(col(Sighting.turn), col(Sighting.id))))
         if not seen:
             yield "Nothing yet."
         for s in seen:
@@ -71,23 +72,23 @@ def _lines(session: CampaignSession) -> Iterator[str]:
         yield ""
         yield "## Weather so far"
         yield ""
-        for t in db.scalars(select(Turn).where(Turn.number <= turn).order_by(Turn.number)):
+        for t in db.scalars(select(Turn).where(col(Turn.number) <= turn).order_by(col(Turn.number))):
             yield f"- turn {t.number} ({t.date:%d %B}): {t.weather or 'not rolled'}"
         yield ""
         yield "## Command points"
         yield ""
-        rolls = list(db.scalars(select(CommandPointRoll).order_by(CommandPointRoll.turn, CommandPointRoll.army)))
-        spends = list(db.scalars(select(CommandPointSpend).order_by(CommandPointSpend.turn, CommandPointSpend.id)))
+        rolls = list(db.scalars(select(CommandPointRoll).order_by(col(CommandPointRoll.turn), col(CommandPointRoll.army))))
+        spends = list(db.scalars(select(CommandPointSpend).order_by(col(CommandPointSpend.turn), col(CommandPointSpend.id))))
         if not rolls and not spends:
             yield "None rolled yet."
         for r in rolls:
             yield f"- turn {r.turn}, {_cell(r.army)}: {r.points} points"
-        for s in spends:
-            yield f"- turn {s.turn}, {_cell(s.army)}: {_cell(s.action)} -{s.cost}, {s.balance} left"
+        for spend in spends:
+            yield f"- turn {spend.turn}, {_cell(spend.army)}: {_cell(spend.action)} -{spend.cost}, {spend.balance} left"
         yield ""
         yield "## Battles you fought"
         yield ""
-        fought = list(db.scalars(select(Battle).order_by(Battle.id)))
+        fought = list(db.scalars(select(Battle).order_by(col(Battle.id))))
         if not fought:
             yield "None."
         for b in fought:
@@ -98,7 +99,7 @@ def _lines(session: CampaignSession) -> Iterator[str]:
                 listed = names.values() if isinstance(names, dict) else names
                 yield f"- {role} ({_cell(part.get('side_name', part.get('side')))}): " + ", ".join(_cell(n) for n in listed)
             yield ""
-        rolls_held = list(db.scalars(select(DiceRoll).order_by(DiceRoll.id)))
+        rolls_held = list(db.scalars(select(DiceRoll).order_by(col(DiceRoll.id))))
         yield "## Dice records held"
         yield ""
         for d in rolls_held:

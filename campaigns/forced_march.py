@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from sqlalchemy import select
+from sqlmodel import col
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
@@ -44,7 +45,7 @@ def stacks(session: CampaignSession) -> list[Stack]:
     """Each general with the units attached to him, and any loose units by place."""
     with plainly(), session.store.read() as db:
         generals = {g.id: g for g in db.scalars(select(General))}
-        units = list(db.scalars(select(Unit).where(Unit.kind != "dummy").order_by(Unit.name)))
+        units = list(db.scalars(select(Unit).where(col(Unit.kind) != "dummy").order_by(col(Unit.name))))
     by_general: dict[str, list[Unit]] = {}
     loose: dict[str, list[Unit]] = {}
     for unit in units:

@@ -97,15 +97,15 @@ class RawRoad(_Strict):
 @dataclass(frozen=True)
 class Crossing:
     river: str
-    size: str  # minor, major
-    by: str  # bridge, ford, none
+    size: Literal["minor", "major"]
+    by: CrossingKind
 
 
 @dataclass(frozen=True)
 class Road:
     a: str
     b: str
-    kind: str  # road, poor_road: the card's terrain columns
+    kind: Literal["road", "poor_road"]  # the card's terrain columns
     crossings: tuple[Crossing, ...]
     km: float  # great-circle distance between the ends
     hexes_override: int | None
@@ -261,10 +261,10 @@ def gazetteer(folder: Path = THEATRE_DIR) -> Gazetteer:
             raise GazetteerError(f"{where}: these two places are already joined")
         seen.add(pair)
         crossings = []
-        for river, by in road.cross.items():
-            if river not in rivers:
-                raise GazetteerError(f"{where}: {river!r} is not a river of rivers.toml")
-            crossings.append(Crossing(river, rivers[river].size, by))
+        for river_name, by in road.cross.items():
+            if river_name not in rivers:
+                raise GazetteerError(f"{where}: {river_name!r} is not a river of rivers.toml")
+            crossings.append(Crossing(river_name, rivers[river_name].size, by))
         roads.append(
             Road(
                 road.from_, road.to, road.kind, tuple(crossings),

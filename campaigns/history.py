@@ -6,6 +6,7 @@ import weakref
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
+from sqlmodel import col
 
 from campaigns.changes import Names, change_lines, load
 from campaigns.errors import plainly
@@ -37,16 +38,16 @@ def entries(
     needle = text.strip()
     with plainly(), session.store.read() as db:
         if dice_only:
-            rolls_query = select(DiceRoll).order_by(DiceRoll.id.desc()).limit(limit)  # type: ignore[union-attr]
+            rolls_query = select(DiceRoll).order_by(col(DiceRoll.id).desc()).limit(limit)
             if before is not None:
-                rolls_query = rolls_query.where(DiceRoll.id < before)  # type: ignore[operator]
+                rolls_query = rolls_query.where(col(DiceRoll.id) < before)
             if needle:
-                rolls_query = rolls_query.where(DiceRoll.id.in_(_found(db, "dice_roll", needle, limit, before)))  # type: ignore[union-attr]
+                rolls_query = rolls_query.where(col(DiceRoll.id).in_(_found(db, "dice_roll", needle, limit, before)))
             rolls = list(db.scalars(rolls_query))
             return [Entry(f"d{r.id}", _when(r.when), dice_line(r)) for r in rolls]
-        events_query = select(Event).order_by(Event.id.desc()).limit(limit)  # type: ignore[union-attr]
+        events_query = select(Event).order_by(col(Event.id).desc()).limit(limit)
         if before is not None:
-            events_query = events_query.where(Event.id < before)  # type: ignore[operator]
+            events_query = events_query.where(col(Event.id) < before)
         if needle:
             # An event matches by its description or by one of its rolls. A roll is
             # written in the transaction of its event, so newer rolls belong to newer
@@ -55,12 +56,12 @@ def entries(
             rolled = _found(db, "dice_roll", needle, limit, _first_roll_of(db, before))
             if rolled:
                 found.update(
-                    e for e in db.scalars(select(DiceRoll.event).where(DiceRoll.id.in_(rolled))) if e is not None  # type: ignore[union-attr]
+                    e for e in db.scalars(select(col(DiceRoll.event)).where(col(DiceRoll.id).in_(rolled))) if e is not None
                 )
-            events_query = events_query.where(Event.id.in_(found))  # type: ignore[union-attr]
+            events_query = events_query.where(col(Event.id).in_(found))
         events = list(db.scalars(events_query))
         ids = [e.id for e in events]
-        rolls = list(db.scalars(select(DiceRoll).where(DiceRoll.event.in_(ids)).order_by(DiceRoll.id.desc()))) if ids else []  # type: ignore[union-attr]
+        rolls = list(db.scalars(select(DiceRoll).where(col(DiceRoll.event).in_(ids)).order_by(col(DiceRoll.id).desc()))) if ids else []
     by_event: dict[int | None, list[DiceRoll]] = {}
     for roll in rolls:
         by_event.setdefault(roll.event, []).append(roll)
@@ -116,7 +117,7 @@ def _first_roll_of(db, event: int | None) -> int | None:
     """The first roll of event `event` or a later one: the rolls before it belong to older events."""
     if event is None:
         return None
-    return db.scalar(select(func.min(DiceRoll.id)).where(DiceRoll.event >= event))  # type: ignore[arg-type,operator]
+    return db.scalar(select(func.min(col(DiceRoll.id))).where(col(DiceRoll.event) >= event))
 
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
+from sqlmodel import col
 from sqlalchemy.orm import Session
 
 from campaigns.errors import CampaignError, plainly
@@ -35,10 +36,10 @@ def _side_of_nation(db: Session) -> dict[str, str]:
 def stack_seen(db: Session, enemy_side: str, place: str) -> tuple[list[str], list[seeing.UnitSeen]]:
     """The generals' names and the units (name, arm, SP) of `enemy_side` standing at `place`."""
     sides = _side_of_nation(db)
-    generals = [g.name for g in db.scalars(select(General).where(General.location == place).order_by(General.id)) if sides[g.nation] == enemy_side]
+    generals = [g.name for g in db.scalars(select(General).where(col(General.location) == place).order_by(col(General.id))) if sides[g.nation] == enemy_side]
     units = [
         (u.name, u.kind, u.strength_points)
-        for u in db.scalars(select(Unit).where(Unit.location == place).order_by(Unit.id))
+        for u in db.scalars(select(Unit).where(col(Unit.location) == place).order_by(col(Unit.id)))
         if sides[u.nation] == enemy_side
     ]
     return generals, units
@@ -92,7 +93,7 @@ def sight_contacts(session: CampaignSession) -> list[str]:
     done: list[str] = []
     with plainly(), session.store.read() as db:
         turn = db.get_one(Campaign, 1).turn
-        made = {(s.side, s.place) for s in db.scalars(select(Sighting).where(Sighting.turn == turn, Sighting.source == CONTACT))}
+        made = {(s.side, s.place) for s in db.scalars(select(Sighting).where(col(Sighting.turn) == turn, col(Sighting.source) == CONTACT))}
     pairs = {(seer.side, enemy.side, enemy.place)
              for contact in contacts(session) for seer in contact.stacks for enemy in contact.stacks
              if seer.side != enemy.side and seer.place in _reach(session, enemy.place)}
@@ -154,7 +155,7 @@ def report(session: CampaignSession, side: str, place: str, level: int, note: st
 def side_ids(session: CampaignSession) -> list[str]:
     """The campaign's sides, in order."""
     with plainly(), session.store.read() as db:
-        return [s.id for s in db.scalars(select(Side).order_by(Side.position))]
+        return [s.id for s in db.scalars(select(Side).order_by(col(Side.position)))]
 
 
 def all_stacks_of(session: CampaignSession, side: str) -> list:
@@ -178,7 +179,7 @@ class Knowledge:
 
 def sightings(db: Session, side: str, turn: int) -> list[Sighting]:
     """Side `side`'s sightings up to turn `turn`, oldest first."""
-    query = select(Sighting).where(Sighting.side == side, Sighting.turn <= turn).order_by(Sighting.turn, Sighting.id)  # type: ignore[arg-type]
+    query = select(Sighting).where(col(Sighting.side) == side, col(Sighting.turn) <= turn).order_by(col(Sighting.turn), col(Sighting.id))
     return list(db.scalars(query))
 
 
@@ -187,13 +188,13 @@ def known(session: CampaignSession, side: str, turn: int | None = None) -> Knowl
     with plainly(), session.store.read() as db:
         row = db.get(Side, side)
         if row is None:
-            ids = ", ".join(s.id for s in db.scalars(select(Side).order_by(Side.position)))
+            ids = ", ".join(s.id for s in db.scalars(select(Side).order_by(col(Side.position))))
             raise CampaignError(f"there is no side {side!r} (the sides are {ids})")
         now = db.get_one(Campaign, 1).turn
         turn = now if turn is None else turn
         if not 1 <= turn <= now:
             raise CampaignError(f"turn {turn} has not been played: the campaign is at turn {now}")
-        nations = tuple(n.id for n in db.scalars(select(Nation).where(Nation.side == side).order_by(Nation.id)))
+        nations = tuple(n.id for n in db.scalars(select(Nation).where(col(Nation.side) == side).order_by(col(Nation.id))))
         return Knowledge(side, row.name, turn, nations, tuple(sightings(db, side, turn)))
 
 

@@ -79,7 +79,7 @@ def _plain_rows(db: Connection) -> Callable[[str], Iterator[Any]]:
     driver = db.connection.driver_connection
 
     def rows(sql: str) -> Iterator[Any]:
-        cursor = driver.cursor()  # type: ignore[union-attr]
+        cursor = driver.cursor()  # type: ignore[union-attr]  # an open connection always has its driver's
         try:
             cursor.execute(sql)
             while batch := cursor.fetchmany(BATCH):
@@ -166,7 +166,7 @@ def _shown_time(when: Any) -> str:
         if _LOCAL_IS_UTC and moment.tzinfo is None and STORED_MOMENT.fullmatch(when):
             return when[:19]
         when = moment
-    return when.astimezone().strftime(TIME)  # type: ignore[no-any-return]
+    return when.astimezone().strftime(TIME)
 
 
 @dataclass(frozen=True)

@@ -18,10 +18,10 @@ def start_logging(settings: Settings) -> None:
     terminal: the root logger gets the file (or, when it cannot be opened, nothing at
     all), so Python's last-resort stderr handler never runs; warnings go to the log too."""
     root = logging.getLogger()
-    for handler in list(root.handlers):
-        if getattr(handler, "adjutant", False):
-            root.removeHandler(handler)
-            handler.close()
+    for old in list(root.handlers):
+        if getattr(old, "adjutant", False):
+            root.removeHandler(old)
+            old.close()
     handler: logging.Handler
     try:
         settings.log_dir.mkdir(parents=True, exist_ok=True)
@@ -31,7 +31,7 @@ def start_logging(settings: Settings) -> None:
         handler.setFormatter(logging.Formatter(FORMAT))
     except OSError:
         handler = logging.NullHandler()  # no log is better than an app that will not start
-    handler.adjutant = True  # type: ignore[attr-defined]
+    handler.adjutant = True  # type: ignore[union-attr]  # our mark on a stdlib handler, looked for above
     root.addHandler(handler)
     root.setLevel(logging.INFO)
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # a line per plugin, every start

@@ -28,9 +28,10 @@ import bisect
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import select
+from sqlmodel import col
 
 from campaigns.errors import plainly
 from campaigns.session import CampaignSession
@@ -109,12 +110,12 @@ class Ledger:
 def ledger(session: CampaignSession, side: str | None = None) -> Ledger:
     """The ledger of the whole campaign; with `side`, only the rolls that count for it."""
     with plainly(), session.store.read() as db:
-        sides = {s.id: s.name for s in db.scalars(select(Side).order_by(Side.position, Side.id))}
-        rows = [r for r in db.scalars(select(DiceRoll).order_by(DiceRoll.id))]
-        undone = set(db.scalars(select(Event.id).where(Event.undone == True)))  # noqa: E712
+        sides = {s.id: s.name for s in db.scalars(select(Side).order_by(col(Side.position), col(Side.id)))}
+        rows = [r for r in db.scalars(select(DiceRoll).order_by(col(DiceRoll.id)))]
+        undone = set(db.scalars(select(col(Event.id)).where(col(Event.undone) == True)))  # noqa: E712
         rows = [r for r in rows if r.event not in undone]
         turn_ends = [
-            e.id for e in db.scalars(select(Event).where(Event.description.like("End of turn %")).order_by(Event.id))
+            cast(int, e.id) for e in db.scalars(select(Event).where(col(Event.description).like("End of turn %")).order_by(col(Event.id)))
             if not e.undone
         ]
         reader = _Reader(session, db, rows, turn_ends)
@@ -170,8 +171,8 @@ class _Reader:
         self.db = db
         self.turn_ends = turn_ends
         self.options = session.options()
-        self.weather = {t.dice_roll: t for t in db.scalars(select(Turn).where(Turn.dice_roll.is_not(None)))}  # type: ignore[union-attr]
-        self.command = {r.dice_roll: r for r in db.scalars(select(CommandPointRoll).where(CommandPointRoll.dice_roll.is_not(None)))}  # type: ignore[union-attr]
+        self.weather = {t.dice_roll: t for t in db.scalars(select(Turn).where(col(Turn.dice_roll).is_not(None)))}
+        self.command = {r.dice_roll: r for r in db.scalars(select(CommandPointRoll).where(col(CommandPointRoll.dice_roll).is_not(None)))}
         self.armies = {a.id: a for a in db.scalars(select(Army))}
         nations = {n.id: n.side for n in db.scalars(select(Nation))}
         self.units = list(db.scalars(select(Unit)))
@@ -180,7 +181,7 @@ class _Reader:
         self.battles = _battle_rolls(session, db, rows)
         self.marching = _marching_sp(db, rows, self.units)
         recon = {r.event for r in rows if r.event and r.purpose.startswith("reconnaissance, column ")}
-        self.events = {e.id: e.description for e in db.scalars(select(Event).where(Event.id.in_(recon)))} if recon else {}  # type: ignore[union-attr]
+        self.events = {e.id: e.description for e in db.scalars(select(Event).where(col(Event.id).in_(recon)))} if recon else {}
 
     def turn_of(self, event: int | None) -> int | None:
         if event is None:
@@ -190,7 +191,7 @@ class _Reader:
     def read(self, row: DiceRoll) -> RollLuck:
         modifier = sum(int(m["value"]) for m in row.modifiers)
         distribution = roll_distribution(row.dice, modifier)
-        base = dict(
+        base: dict[str, Any] = dict(  # RollLuck's fields shared by every kind of roll
             roll_id=row.id, event=row.event, turn=self.turn_of(row.event), purpose=row.purpose, dice=row.dice,
             raw=tuple(row.raw), modifier=modifier, result=row.result, mode=row.mode,
             distribution=distribution, percentile=mid_rank(distribution, row.result),
@@ -237,10 +238,10 @@ class _Reader:
         )
 
     def _battle(self, row: DiceRoll, _distribution: dict[int, Fraction]) -> dict | None:
-        return self.battles.get(row.id)
+        return self.battles.get(cast(int, row.id))
 
     def _march(self, row: DiceRoll, _distribution: dict[int, Fraction]) -> dict | None:
-        found = self.marching.get(row.id)
+        found = self.marching.get(cast(int, row.id))
         if found is None:
             return None
         unit, sp = found
@@ -293,10 +294,10 @@ def _battle_rolls(session: CampaignSession, db: Any, rows: list[DiceRoll]) -> di
         if row.event is not None:
             by_event.setdefault(row.event, []).append(row)
     out: dict[int, dict] = {}
-    for battle in db.scalars(select(Battle).order_by(Battle.id)):
+    for battle in db.scalars(select(Battle).order_by(col(Battle.id))):
         fight = load(session, battle.id)
         prefix = f"{title(fight)}:"
-        events = [e for e in db.scalars(select(Event.id).where(Event.description.like(f"{prefix}%")).order_by(Event.id))]
+        events = [e for e in db.scalars(select(col(Event.id)).where(col(Event.description).like(f"{prefix}%")).order_by(col(Event.id)))]
         mine = [r for e in events for r in by_event.get(e, [])]
         sides = {role: fight.setup.get("sides", {}).get(role, {}).get("side", BOTH) for role in (ATTACKER, DEFENDER)}
         enemy = {ATTACKER: DEFENDER, DEFENDER: ATTACKER}
@@ -306,10 +307,10 @@ def _battle_rolls(session: CampaignSession, db: Any, rows: list[DiceRoll]) -> di
         for row, (step, cell, passed) in zip(table_rows, steps):
             if tuple(row.raw) != step[1]:
                 break  # the journal and the stored dice disagree: read no further
-            out[row.id] = _step_reading(step[0], cell, passed, sides, enemy, battle.turn)
+            out[cast(int, row.id)] = _step_reading(step[0], cell, passed, sides, enemy, battle.turn)
         for row in (r for r in mine if r.purpose.startswith("pursuit, column ")):
             if pursuit is not None:
-                out[row.id] = _pursuit_reading(pursuit, row, fight, sides, enemy, battle.turn, session.options())
+                out[cast(int, row.id)] = _pursuit_reading(pursuit, row, fight, sides, enemy, battle.turn, session.options())
         tactical = (battle.detail or {}).get("tactical")
         if tactical:
             # a resolution that rolls several named expressions (each side's dice) stored a roll for each
@@ -318,7 +319,7 @@ def _battle_rolls(session: CampaignSession, db: Any, rows: list[DiceRoll]) -> di
             for row, (entry, part) in zip(rolled, resolved):
                 if list(row.raw) != list((part or entry)["raw"]):
                     break  # the log and the stored dice disagree: read no further
-                out[row.id] = _tactical_reading(row, entry, tactical.get("units", []), sides, battle.turn, part)
+                out[cast(int, row.id)] = _tactical_reading(row, entry, tactical.get("units", []), sides, battle.turn, part)
     return out
 
 
@@ -421,20 +422,20 @@ def _marching_sp(db: Any, rows: list[DiceRoll], units: list[Unit]) -> dict[int, 
     sp = {u.id: u.strength_points for u in units}
     wanted: dict[int, list[DiceRoll]] = {}
     for row in marches:
-        wanted.setdefault(row.event, []).append(row)  # type: ignore[arg-type]
+        wanted.setdefault(row.event, []).append(row)  # type: ignore[arg-type]  # event is not None: filtered in `marches`
     first = min(wanted)
     out: dict[int, tuple[Unit, int]] = {}
-    query = select(Event).where(Event.id >= first, Event.undone == False).order_by(Event.id.desc())  # type: ignore[union-attr]  # noqa: E712
+    query = select(Event).where(col(Event.id) >= first, col(Event.undone) == False).order_by(col(Event.id).desc())  # noqa: E712
     for event in db.scalars(query.execution_options(yield_per=500)):
         changed = {c["key"].get("id"): c for c in event.changes if c.get("table") == "unit"}
         for row in wanted.get(event.id, []):
             name = row.purpose.removeprefix("forced march of ")
             candidates = by_name.get(name, [])
-            unit = next((u for u in candidates if u.id in changed), candidates[0] if candidates else None)
-            if unit is None:
+            marched = next((u for u in candidates if u.id in changed), candidates[0] if candidates else None)
+            if marched is None:
                 continue
-            before = (changed.get(unit.id) or {}).get("before") or {}
-            out[row.id] = (unit, int(before.get("strength_points", sp[unit.id])))
+            before = (changed.get(marched.id) or {}).get("before") or {}
+            out[cast(int, row.id)] = (marched, int(before.get("strength_points", sp[marched.id])))
         for unit_id, change in changed.items():
             before = change.get("before") or {}
             if unit_id in sp and "strength_points" in before:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from sqlalchemy import select
+from sqlmodel import col
 
 from campaigns.command_points import action_label, turn_points
 from campaigns.errors import CampaignError, plainly
@@ -129,7 +130,7 @@ def activation_of(session: CampaignSession, stack: Stack, turn: int | None = Non
     turn = turn or _turn(session)
     members = set(stack.members)
     with plainly(), session.store.read() as db:
-        for row in db.scalars(select(Activation).where(Activation.turn == turn).order_by(Activation.id)):
+        for row in db.scalars(select(Activation).where(col(Activation.turn) == turn).order_by(col(Activation.id))):
             if members <= set(row.members):
                 return row
     return None
@@ -242,7 +243,7 @@ def move(
     return description + (f"; {'; '.join(losses)}" if losses else "")
 
 
-def _forced_march_rolls(session: CampaignSession, db, stack: Stack, weather: str, entered: dict[str, list[int]]) -> list[str]:  # type: ignore[no-untyped-def]
+def _forced_march_rolls(session: CampaignSession, db, stack: Stack, weather: str, entered: dict[str, list[int]]) -> list[str]:
     """Each real unit of the stack rolls on the forced march table (the card's modifiers); SP taken at once."""
     from rules.allemagne1813.forced_march import forced_march_loss, forced_march_modifiers
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
+from sqlmodel import col
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
@@ -39,7 +40,7 @@ def toggle_bookmark(session: CampaignSession, event_id: int) -> str:
     """Bookmark the event, or take its bookmark off."""
     with plainly(), session.store.read() as db:
         event = _event(db, event_id)
-        existing = db.scalars(select(EventNote.id).where(EventNote.event == event_id, EventNote.kind == BOOKMARK)).first()
+        existing = db.scalars(select(col(EventNote.id)).where(col(EventNote.event) == event_id, col(EventNote.kind) == BOOKMARK)).first()
         description = event.description
     if existing is not None:
         with plainly(), session.store.action(f"Bookmark taken off #{event_id}") as db:
@@ -67,6 +68,6 @@ def marked(session: CampaignSession) -> list[Marked]:
     """Every bookmark and note, in the order of the events they mark."""
     with plainly(), session.store.read() as db:
         rows = db.execute(
-            select(EventNote, Event.description).join(Event, Event.id == EventNote.event).order_by(EventNote.event, EventNote.id)  # type: ignore[arg-type]
+            select(EventNote, col(Event.description)).join(Event, col(Event.id) == col(EventNote.event)).order_by(col(EventNote.event), col(EventNote.id))
         ).all()
     return [Marked(n.id, n.event, d, n.kind, n.text, n.when) for n, d in rows]

@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from sqlalchemy import func, select
+from sqlmodel import col
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.scenario import GENERAL_FIELDS, UNIT_FIELDS, UNIT_KINDS
@@ -107,9 +109,9 @@ def link_chain(sides, armies, generals, side_node, army_node, general_node) -> t
 def tree(session: CampaignSession) -> list[SideNode]:
     """Side, army, general (with his subordinates) and units, in scenario order."""
     with plainly(), session.store.read() as db:
-        sides = list(db.scalars(select(Side).order_by(Side.position, Side.id)))
+        sides = list(db.scalars(select(Side).order_by(col(Side.position), col(Side.id))))
         armies = list(db.scalars(select(Army).order_by(Army.id)))
-        generals = list(db.scalars(select(General).order_by(General.rank.desc(), General.name)))  # type: ignore[attr-defined]
+        generals = list(db.scalars(select(General).order_by(col(General.rank).desc(), col(General.name))))
         units = list(db.scalars(select(Unit).order_by(Unit.name)))
         nation_side = {n.id: n.side for n in db.scalars(select(Nation))}
     side_nodes, _armies, nodes = link_chain(sides, armies, generals, SideNode, ArmyNode, GeneralNode)
@@ -226,7 +228,10 @@ def _general_values(values: dict[str, str]) -> dict:
 # -- edits: each one action ---------------------------------------------------
 
 
-def _name(session: CampaignSession, table: type[Unit] | type[General], key: str) -> str:
+_Named = TypeVar("_Named", Unit, General)  # the two tables whose rows have a name
+
+
+def _name(session: CampaignSession, table: type[_Named], key: str) -> str:
     """A unit's or general's name for the history (its id if there is none by that id)."""
     with plainly(), session.store.read() as db:
         row = db.get(table, key)
@@ -239,7 +244,7 @@ def add_unit(session: CampaignSession, general_id: str, values: dict[str, str]) 
         general = db.get(General, general_id)
         if general is None:
             raise CampaignError(f"there is no general {general_id!r} to attach the unit to")
-        taken = set(db.scalars(select(Unit.id)))
+        taken = set(db.scalars(select(col(Unit.id))))
         unit = Unit(id=new_id(checked["name"], taken), nation=general.nation, general=general.id, **checked)
         db.add(unit)
     return unit
@@ -303,7 +308,7 @@ def add_general(session: CampaignSession, superior_id: str, values: dict[str, st
         superior = db.get(General, superior_id)
         if superior is None:
             raise CampaignError(f"there is no general {superior_id!r} to serve under")
-        taken = set(db.scalars(select(General.id)))
+        taken = set(db.scalars(select(col(General.id))))
         general = General(
             id=new_id(checked["name"], taken), nation=superior.nation, army=superior.army, superior=superior.id, **checked
         )
@@ -328,7 +333,7 @@ def move_general(session: CampaignSession, general_id: str, superior_id: str) ->
         general, superior = db.get(General, general_id), db.get(General, superior_id)
         if general is None or superior is None:
             raise CampaignError("there is no such general")
-        above = superior
+        above: General | None = superior
         while above is not None:
             if above.id == general.id:
                 raise CampaignError(f"{superior.name} serves under {general.name} already")
@@ -344,13 +349,13 @@ def remove_general(session: CampaignSession, general_id: str) -> None:
         general = db.get(General, general_id)
         if general is None:
             raise CampaignError(f"there is no general {general_id!r}")
-        if db.scalars(select(Army).where(Army.commander == general_id)).first():
+        if db.scalars(select(Army).where(col(Army.commander) == general_id)).first():
             raise CampaignError(f"{general.name} commands an army; name another commander-in-chief first")
         if general.superior is None:
             raise CampaignError(f"{general.name} has no superior to hand his units to")
-        for unit in db.scalars(select(Unit).where(Unit.general == general_id)):
+        for unit in db.scalars(select(Unit).where(col(Unit.general) == general_id)):
             unit.general = general.superior
-        for sub in db.scalars(select(General).where(General.superior == general_id)):
+        for sub in db.scalars(select(General).where(col(General.superior) == general_id)):
             sub.superior = general.superior
         db.flush()
         db.delete(general)

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sqlalchemy import select, text
+from sqlmodel import col
 
 from campaigns.errors import plainly
 from campaigns.oob import Totals, link_chain
@@ -63,9 +64,9 @@ class Unattached:
 def skeleton(session: CampaignSession) -> list[SideEntry]:
     """Sides, armies and generals in the order of `oob.tree`, each with its totals."""
     with plainly(), session.store.read() as db:
-        sides = list(db.scalars(select(Side).order_by(Side.position, Side.id)))  # type: ignore[arg-type]
-        armies = list(db.scalars(select(Army).order_by(Army.id)))  # type: ignore[arg-type]
-        generals = list(db.scalars(select(General).order_by(General.rank.desc(), General.name)))  # type: ignore[attr-defined]
+        sides = list(db.scalars(select(Side).order_by(col(Side.position), col(Side.id))))
+        armies = list(db.scalars(select(Army).order_by(Army.id)))
+        generals = list(db.scalars(select(General).order_by(col(General.rank).desc(), col(General.name))))
         side_of_nation = dict(db.execute(text("SELECT id, side FROM nation")).all())
         groups = db.execute(GROUPS).all()
     side_entries, army_entries, entries = link_chain(sides, armies, generals, SideEntry, ArmyEntry, GeneralEntry)
@@ -135,14 +136,14 @@ def all_generals(entries: Iterable[GeneralEntry]) -> list[GeneralEntry]:
 def units_of(session: CampaignSession, general_id: str) -> list[Unit]:
     """A general's own units, by name: what opening him shows."""
     with plainly(), session.store.read() as db:
-        return list(db.scalars(select(Unit).where(Unit.general == general_id).order_by(Unit.name)))  # type: ignore[arg-type]
+        return list(db.scalars(select(Unit).where(col(Unit.general) == general_id).order_by(col(Unit.name))))
 
 
 def unattached_units(session: CampaignSession, side_id: str) -> list[Unit]:
     with plainly(), session.store.read() as db:
         query = (
             select(Unit)
-            .where(Unit.general.is_(None), Unit.nation.in_(select(Nation.id).where(Nation.side == side_id)))  # type: ignore[union-attr,attr-defined,arg-type]
+            .where(col(Unit.general).is_(None), col(Unit.nation).in_(select(col(Nation.id)).where(col(Nation.side) == side_id)))
             .order_by(Unit.name)
         )
         return list(db.scalars(query))
@@ -173,7 +174,7 @@ def listed(session: CampaignSession, item: object, sides: list[SideEntry], limit
             if len(out) >= limit:
                 return out
             if entry.units:
-                query = select(Unit).where(Unit.general == entry.general.id).order_by(Unit.name).limit(limit - len(out))  # type: ignore[arg-type]
+                query = select(Unit).where(col(Unit.general) == entry.general.id).order_by(col(Unit.name)).limit(limit - len(out))
                 out += db.scalars(query)
     for side_id in loose:
         if len(out) < limit:

@@ -19,6 +19,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import select
+from sqlmodel import col
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
@@ -58,7 +59,7 @@ class OrdersDoc(BaseModel):
 # -- in the side file ------------------------------------------------------------
 
 
-def _player(session: CampaignSession):  # type: ignore[no-untyped-def]
+def _player(session: CampaignSession):
     from campaigns.player import PlayerSession
 
     if not isinstance(session, PlayerSession):
@@ -116,9 +117,9 @@ def write(session: CampaignSession, kind: str, stack: str = "", place: str = "",
 
 def listed(session: CampaignSession, side: str | None = None) -> list[SideOrder]:
     with plainly(), session.store.read() as db:
-        query = select(SideOrder).order_by(SideOrder.side, SideOrder.id)  # type: ignore[arg-type]
+        query = select(SideOrder).order_by(col(SideOrder.side), col(SideOrder.id))
         if side is not None:
-            query = query.where(SideOrder.side == side)
+            query = query.where(col(SideOrder.side) == side)
         return list(db.scalars(query))
 
 
@@ -166,7 +167,7 @@ def import_orders(session: CampaignSession, doc: OrdersDoc) -> str:
         raise CampaignError(f"these orders answer the despatch of turn {doc.turn}, and the campaign is at turn {campaign.turn}")
     with plainly(), session.store.read() as db:
         side = db.get(Side, doc.side)
-        again = db.scalars(select(SideOrder.id).where(SideOrder.side == doc.side, SideOrder.turn == doc.turn)).first()
+        again = db.scalars(select(col(SideOrder.id)).where(col(SideOrder.side) == doc.side, col(SideOrder.turn) == doc.turn)).first()
     if side is None:
         raise CampaignError(f"these orders are signed by a side this campaign does not have ({doc.side!r})")
     if again is not None:

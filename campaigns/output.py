@@ -28,7 +28,7 @@ from campaigns.text import shown
 SPOOL_BYTES = 16 * 1024 * 1024
 CHUNK_LINES = 2000  # lines joined into one write
 
-Write = Callable[[bytes], Any]
+Write = Callable[[bytes | memoryview], Any]  # a file's write, which takes either (models.exchange hands both)
 
 
 def all_or_nothing(produce: Callable[[Write], None]) -> None:
@@ -74,7 +74,7 @@ def _regular_file() -> IO[bytes] | None:
         return None
     if buffer is None or not stat.S_ISREG(os.fstat(descriptor).st_mode):
         return None
-    return buffer  # type: ignore[no-any-return]
+    return buffer
 
 
 def _in_place(produce: Callable[[Write], None], target: IO[bytes]) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import delete, select
+from sqlmodel import col
 from sqlalchemy.orm import Session
 
 from campaigns.errors import CampaignError, plainly
@@ -67,8 +68,8 @@ def moment(session: CampaignSession, *, turn: int | None = None, event: int | No
             if not 1 <= turn <= current:
                 raise CampaignError(f"turn {turn} has not been played: the campaign is at turn {current}")
             ends = db.scalars(
-                select(Event.id).where(Event.description.like(f"End of turn {turn}:%"), Event.undone == False)  # noqa: E712
-                .order_by(Event.id).limit(1)
+                select(col(Event.id)).where(col(Event.description).like(f"End of turn {turn}:%"), col(Event.undone) == False)  # noqa: E712
+                .order_by(col(Event.id)).limit(1)
             ).first()
             label = f"the end of turn {turn}" if ends is not None else f"turn {turn} (under way)"
             return Moment(label, ends)
@@ -103,12 +104,12 @@ def open_past(session: CampaignSession, when: Moment) -> "PastSession":
 def _rewind(store: CampaignStore, first: int) -> None:
     """Undo every live event from `first` on, newest first, and forget them: in one transaction."""
     with plainly(), guard(store.name), Session(writer(store.engine)) as db:
-        newer = select(Event).where(Event.id >= first).order_by(Event.id.desc())  # type: ignore[union-attr]
+        newer = select(Event).where(col(Event.id) >= first).order_by(col(Event.id).desc())
         for event in db.scalars(newer.execution_options(yield_per=200)):
             if not event.undone:
                 undo(db, event.changes)
-        db.execute(delete(EventNote).where(EventNote.event >= first))  # type: ignore[arg-type]
-        db.execute(delete(Event).where(Event.id >= first))  # type: ignore[arg-type]
+        db.execute(delete(EventNote).where(col(EventNote.event) >= first))
+        db.execute(delete(Event).where(col(Event.id) >= first))
         db.commit()
     store.reload()
 
@@ -131,9 +132,9 @@ class PastSession(CampaignSession):
             raise ReadOnly(refusal)
 
         # The copy's store is ours alone: its writing methods are replaced on this instance.
-        store.action = refuse  # type: ignore[method-assign]
-        store.undo = refuse_now  # type: ignore[method-assign]
-        store.redo = refuse_now  # type: ignore[method-assign]
+        store.action = refuse  # type: ignore[method-assign, assignment]  # a bound method swapped for a refusal on this instance alone
+        store.undo = refuse_now  # type: ignore[method-assign]  # replaced on this instance alone
+        store.redo = refuse_now  # type: ignore[method-assign]  # replaced on this instance alone
 
     @property
     def where(self) -> str:

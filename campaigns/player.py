@@ -33,6 +33,7 @@ class ReadOnlySideFile(CampaignError):
 
 class PlayerSession(CampaignSession):
     order_status = "written"  # a side file's orders wait for the player to export them
+    side: str  # always a side here (CampaignSession's None is the umpire)
 
     def __init__(self, store: CampaignStore, side: str, turn: int) -> None:
         super().__init__(store)
@@ -49,9 +50,9 @@ class PlayerSession(CampaignSession):
             raise ReadOnlySideFile(refusal)
 
         # This store is the player's alone: its writing methods are replaced on this instance.
-        store.action = refuse  # type: ignore[method-assign]
-        store.undo = refuse_now  # type: ignore[method-assign]
-        store.redo = refuse_now  # type: ignore[method-assign]
+        store.action = refuse  # type: ignore[method-assign, assignment]  # a bound method swapped for a refusal on this instance alone
+        store.undo = refuse_now  # type: ignore[method-assign]  # replaced on this instance alone
+        store.redo = refuse_now  # type: ignore[method-assign]  # replaced on this instance alone
 
     def refusal(self) -> str:
         return "this is a side file, read-only: only orders to the umpire can be written in it"
@@ -99,7 +100,7 @@ class ClubPlayerSession(PlayerSession):
     @contextmanager
     def orders(self, description: str) -> Iterator[Any]:
         """The side's orders, inserted as its role: no event and no new version (the umpire's to make)."""
-        with self.store.insert() as db:  # type: ignore[attr-defined]
+        with self.store.insert() as db:  # type: ignore[attr-defined]  # a club role's store is a models.side_store one, which has insert
             yield db
 
     @property

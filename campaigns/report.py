@@ -24,6 +24,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from sqlalchemy import select
+from sqlmodel import col
 
 from campaigns import luck as luck_module
 from campaigns.battles import ATTACKER, DEFENDER, FACTS, load
@@ -130,7 +131,7 @@ def _campaign_report(session: CampaignSession, name: str, turn: int | None, book
             turn_events = {e.id for e in events}
             forces.parts.append(_table(f"What was done in turn {turn}", ["#", "Action"], ([f"#{e.id}", e.description] for e in events)))
         sections.append(forces)
-        battles = list(db.scalars(select(Battle).order_by(Battle.id)))
+        battles = list(db.scalars(select(Battle).order_by(col(Battle.id))))
     rolls = [r for r in book.rolls if turn is None or r.turn == turn]
     sections.append(_rolls_section(rolls))
     losses = Section("The losses")
@@ -158,7 +159,7 @@ def _campaign_report(session: CampaignSession, name: str, turn: int | None, book
     return Report(printable(title), subtitle, sections)
 
 
-def _forces(db: Any, sides: dict[str, str]) -> Table:
+def _forces(db: Any, sides: dict[str, str]) -> Group:
     """Each army: its commander-in-chief, and every general with where he stands and his SP."""
     generals = {g.id: g for g in db.scalars(select(General))}
     units = list(db.scalars(select(Unit)))
@@ -187,10 +188,10 @@ def _army_units(army_id: str, generals: dict[str, General], units: list[Unit]) -
 
 
 def _turn_events(db: Any, turn: int) -> list[Event]:
-    ends = [e for e in db.scalars(select(Event.id).where(Event.description.like("End of turn %"), Event.undone == False).order_by(Event.id))]  # noqa: E712
+    ends = [e for e in db.scalars(select(col(Event.id)).where(col(Event.description).like("End of turn %"), col(Event.undone) == False).order_by(col(Event.id)))]  # noqa: E712
     low = ends[turn - 2] if turn >= 2 and len(ends) >= turn - 1 else 0
     high = ends[turn - 1] if len(ends) >= turn else None
-    query = select(Event).where(Event.id > low, Event.undone == False, Event.kind == "action").order_by(Event.id)  # noqa: E712
+    query = select(Event).where(col(Event.id) > low, col(Event.undone) == False, col(Event.kind) == "action").order_by(col(Event.id))  # noqa: E712
     if high is not None:
         query = query.where(Event.id <= high)
     return list(db.scalars(query))
@@ -234,9 +235,9 @@ def _battle_report(session: CampaignSession, name: str, battle_id: int, book: Le
     fight = load(session, battle_id)
     with plainly(), session.store.read() as db:
         row = db.get_one(Battle, battle_id)
-        events = list(db.scalars(select(Event.id).where(Event.description.like(f"Battle #{battle_id} at %"))))
+        events = list(db.scalars(select(col(Event.id)).where(col(Event.description).like(f"Battle #{battle_id} at %"))))
         # and the action that began it: the one whose changes inserted this battle's row
-        for begun in db.scalars(select(Event).where(Event.description.like(f"Battle of {fight.location} begins%"))):
+        for begun in db.scalars(select(Event).where(col(Event.description).like(f"Battle of {fight.location} begins%"))):
             if any(c.get("table") == "battle" and c.get("key", {}).get("id") == battle_id for c in begun.changes):
                 events.append(begun.id)
         turn, losses, result = row.turn, dict(row.losses), row.result
@@ -275,7 +276,7 @@ def _battle_report(session: CampaignSession, name: str, battle_id: int, book: Le
     )
 
 
-def _marks_section(session: CampaignSession, events: set[int] | None) -> Section:
+def _marks_section(session: CampaignSession, events: set[int | None] | None) -> Section:
     """The umpire's bookmarks and notes on the events told (all of them: None)."""
     from campaigns.notes import BOOKMARK, marked
 

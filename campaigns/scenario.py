@@ -18,6 +18,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 SCENARIOS_DIR = Path(__file__).parent / "scenarios"
 
@@ -171,7 +172,7 @@ class _Reader:
         unknown = sorted(set(raw) - set(keys))
         if unknown:
             raise self.fail(where, f"unknown key {unknown[0]!r}")
-        values = {}
+        values: dict[str, object] = {}
         for key, (kind, *limits) in keys.items():
             if key not in raw:
                 if key in _OPTIONAL:
@@ -198,7 +199,7 @@ class _Reader:
                 raise self.fail(where, f"{key} {value} is below {low}")
             if high is not None and not low <= value <= high:
                 raise self.fail(where, f"{key} {value} is outside {low}-{high}")
-        return tuple(value) if kind == _TEXTS else value
+        return tuple(cast(list[str], value)) if kind == _TEXTS else value  # a list of texts: checked in `ok` above
 
     def entries(self, data: dict, table: str, keys: dict, label: str) -> list[dict]:
         raw = data.get(table)
@@ -224,13 +225,13 @@ def _check_references(r: _Reader, sc: Scenario) -> None:
     armies = {a.id: a for a in sc.armies}
     generals = {g.id: g for g in sc.generals}
     nation_side: dict[str, str] = {}
-    for side in sc.sides:
-        if not side.nations:
-            raise r.fail(f"side {side.id}", "the side lists no nations")
-        for nation in side.nations:
+    for side_row in sc.sides:
+        if not side_row.nations:
+            raise r.fail(f"side {side_row.id}", "the side lists no nations")
+        for nation in side_row.nations:
             if nation in nation_side:
-                raise r.fail(f"side {side.id}", f"nation {nation!r} is already on side {nation_side[nation]}")
-            nation_side[nation] = side.id
+                raise r.fail(f"side {side_row.id}", f"nation {nation!r} is already on side {nation_side[nation]}")
+            nation_side[nation] = side_row.id
     for army in sc.armies:
         if army.side not in sides:
             raise r.fail(f"army {army.id}", f"side {army.side!r} is not in the file")
@@ -288,7 +289,7 @@ def _check_places(r: _Reader, sc: Scenario) -> Scenario:
 
     from campaigns.gazetteer import GazetteerError, gazetteer
 
-    def placed(entry, where: str):  # type: ignore[no-untyped-def]
+    def placed(entry, where: str):
         try:
             return replace(entry, location=gazetteer().place(entry.location).name)
         except GazetteerError as exc:

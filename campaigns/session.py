@@ -19,6 +19,7 @@ from models.store import CampaignStore
 
 if TYPE_CHECKING:  # the SQLModel classes are built when first needed, after the first screen
     from models.tables import Campaign
+    from models.targets import Target
 
 
 class CampaignSession:
@@ -32,7 +33,7 @@ class CampaignSession:
     # -- opening -------------------------------------------------------------
 
     @classmethod
-    def open(cls, target: str | Path) -> "CampaignSession":
+    def open(cls, target: Target) -> "CampaignSession":
         with plainly():
             session = cls(open_campaign(target))
         if cls is CampaignSession:  # a side file opens as its side's player (campaigns.player)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic_core import ErrorDetails
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 CONFIG_FILE = "config.toml"
@@ -160,7 +161,7 @@ def _flat(table: dict[str, Any], prefix: str = "") -> Any:
             yield f"{prefix}{key}", value
 
 
-def _reason(error: dict[str, Any]) -> str:
+def _reason(error: ErrorDetails) -> str:
     if error["type"] == "literal_error":
         return f"must be {error['ctx']['expected']}"
     return error["msg"][0].lower() + error["msg"][1:]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import select
+from sqlmodel import col
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.gazetteer import GazetteerError, fold, gazetteer
@@ -97,7 +98,7 @@ class SightedStack(Stack):
 def all_stacks(session: CampaignSession) -> list[Stack]:
     """Every stack on the map, by place then side; generals and units without a place are left out."""
     with plainly(), session.store.read() as db:
-        sides = {s.id: s for s in db.scalars(select(Side).order_by(Side.position))}
+        sides = {s.id: s for s in db.scalars(select(Side).order_by(col(Side.position)))}
         nation_side = {n.id: n.side for n in db.scalars(select(Nation))}
         generals = list(db.scalars(select(General).order_by(General.id)))
         units = list(db.scalars(select(Unit).order_by(Unit.id)))
@@ -150,7 +151,7 @@ def army_of(session: CampaignSession, stack: Stack) -> Army:
             general = db.get(General, unit.general) if unit.general else None
             if general is not None and general.army:
                 return db.get_one(Army, general.army)
-        army = db.scalars(select(Army).where(Army.side == stack.side).order_by(Army.id)).first()
+        army = db.scalars(select(Army).where(col(Army.side) == stack.side).order_by(col(Army.id))).first()
     if army is None:
         raise CampaignError(f"side {stack.side_name} has no army to pay for {stack.label}")
     return army

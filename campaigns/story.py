@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
+from sqlmodel import col
 
 from campaigns.battles import ATTACKER, DEFENDER, load
 from campaigns.errors import plainly
@@ -51,7 +52,7 @@ def story(session: CampaignSession, book: Ledger | None = None) -> Story:
     """The series of the campaign up to the current turn; `book` adds the luck by turn."""
     with plainly(), session.store.read() as db:
         campaign = db.get_one(Campaign, 1)
-        sides = {s.id: s.name for s in db.scalars(select(Side).order_by(Side.position, Side.id))}
+        sides = {s.id: s.name for s in db.scalars(select(Side).order_by(col(Side.position), col(Side.id)))}
         turns = list(range(1, campaign.turn + 1))
         out = Story(sides, turns)
         nation_side = {n.id: n.side for n in db.scalars(select(Nation))}
@@ -89,7 +90,7 @@ def _sp_by_turn(db: Any, sides: dict[str, str], units: dict[str, tuple[str, int]
     out = {s: [0] * current for s in sides}
     for s, total in totals().items():
         out[s][current - 1] = total
-    query = select(Event).where(Event.undone == False).order_by(Event.id.desc())  # type: ignore[union-attr]  # noqa: E712
+    query = select(Event).where(col(Event.undone) == False).order_by(col(Event.id).desc())  # noqa: E712
     for event in db.scalars(query.execution_options(yield_per=500)):
         if event.description.startswith("End of turn "):
             ended = current_turn_ended(event.description)
@@ -119,7 +120,7 @@ def current_turn_ended(description: str) -> int | None:
 
 
 def _battle_losses(session: CampaignSession, db: Any, out: Story) -> None:
-    for battle in db.scalars(select(Battle).where(Battle.status == "done")):
+    for battle in db.scalars(select(Battle).where(col(Battle.status) == "done")):
         fight = load(session, battle.id)
         lost = battle.losses.get("sides", {})
         pursuit = 0
@@ -142,8 +143,8 @@ def _battle_losses(session: CampaignSession, db: Any, out: Story) -> None:
 
 def _march_losses(db: Any, out: Story, units: dict[str, tuple[str, int]]) -> None:
     """The SP each forced-march action took, by the side of the unit and the turn it was in."""
-    end_ids = list(db.scalars(select(Event.id).where(Event.description.like("End of turn %"), Event.undone == False).order_by(Event.id)))  # type: ignore[union-attr]  # noqa: E712
-    query = select(Event).where(Event.description.like("Forced march: %"), Event.undone == False)  # type: ignore[union-attr]  # noqa: E712
+    end_ids = list(db.scalars(select(col(Event.id)).where(col(Event.description).like("End of turn %"), col(Event.undone) == False).order_by(col(Event.id))))  # noqa: E712
+    query = select(Event).where(col(Event.description).like("Forced march: %"), col(Event.undone) == False)  # noqa: E712
     for event in db.scalars(query):
         turn = 1 + bisect.bisect_left(end_ids, event.id)
         for change in event.changes:
@@ -159,6 +160,6 @@ def _weather(db: Any, options: dict[str, str]) -> Iterator[TurnWeather]:
     from rules.allemagne1813.movement import movement_points
     from rules.allemagne1813.weather import weather_name
 
-    for t in db.scalars(select(Turn).order_by(Turn.number)):
+    for t in db.scalars(select(Turn).order_by(col(Turn.number))):
         mp = movement_points("infantry", weather_name(t.weather), options=options).total if t.weather else None
         yield TurnWeather(t.number, f"{t.date:%d %b}", t.weather, mp)

@@ -35,7 +35,7 @@ def chart_svg(chart: Chart) -> str:
     drawing.x_labels = list(chart.x)
     dashes = ("", "6, 3", "2, 3", "10, 4, 2, 4")
     for i, series in enumerate(chart.series):
-        options = {}
+        options: dict[str, object] = {}
         if chart.kind != BAR:
             options = {"stroke_style": {"width": 2, "dasharray": dashes[i % len(dashes)]}} if dashes[i % len(dashes)] else {"stroke_style": {"width": 2}}
         drawing.add(series.label, list(series.values), **options)

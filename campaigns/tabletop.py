@@ -226,7 +226,7 @@ def new_game(session: CampaignSession, ruleset: str, location: str) -> int:
     location = battles.checked_place(location)
     with plainly(), session.store.read() as db:
         turn = db.get_one(Campaign, 1).turn
-    tactical = {
+    tactical: dict[str, Any] = {
         "ruleset": ruleset, "options": resolve_options(ruleset, None), "position": Position().__dict__,
         "units": [], "leaders": [], "log": [], "ended": None, "standalone": True,
     }
@@ -665,7 +665,7 @@ def returned(session: CampaignSession, battle_id: int, winner: str) -> Return:
         battles.needs_weather(battles.load(session, battle_id))
     lines: list[str] = []
     by_force: dict[str, int] = {}
-    by_side = {role: 0 for role in SIDES}
+    by_side: dict[str, int] = {role: 0 for role in SIDES}
     if table.standalone:
         return Return(winner, {}, by_side, ["A game outside the campaign's forces: nothing goes back to the campaign."])
     conversion = load_conversion(table.resolver.ruleset)

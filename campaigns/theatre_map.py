@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from sqlalchemy import select
+from sqlmodel import col
 
 from campaigns.contact import contacts
 from campaigns.errors import CampaignError, plainly
@@ -71,7 +72,7 @@ def positions_at_end_of(session: CampaignSession, turn: int) -> dict[tuple[str, 
     with plainly(), session.store.read() as db:
         if turn >= db.get_one(Campaign, 1).turn:
             return None
-        events = list(db.scalars(select(Event).where(Event.undone == False).order_by(Event.id.desc())))  # noqa: E712
+        events = list(db.scalars(select(Event).where(col(Event.undone) == False).order_by(col(Event.id).desc())))  # noqa: E712
         where = {("general", g.id): g.location for g in db.scalars(select(General))}
         where |= {("unit", u.id): u.location for u in db.scalars(select(Unit))}
     for event in events:  # newest first, putting back what each one changed
@@ -99,7 +100,7 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
         if turn_row is None:
             raise CampaignError(f"the campaign has no turn {shown}")
         battles = tuple(
-            b.location for b in db.scalars(select(Battle).where(Battle.turn == shown, Battle.status == "pending"))
+            b.location for b in db.scalars(select(Battle).where(col(Battle.turn) == shown, col(Battle.status) == "pending"))
         )
     stacks = all_stacks(session)
     if side is not None:
@@ -111,7 +112,7 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
     if past is not None:
         from campaigns.stacks import SightedStack
 
-        seen = [s for s in stacks if isinstance(s, SightedStack)]  # sightings stand where they were seen
+        seen: list[Stack] = [s for s in stacks if isinstance(s, SightedStack)]  # sightings stand where they were seen
         stacks = _regroup([_moved_back(s, past) for s in stacks if not isinstance(s, SightedStack)]) + seen
     by_place: dict[str, list[Stack]] = {}
     unknown: list[str] = []
@@ -138,7 +139,7 @@ def _battles_of(session: CampaignSession, side: str, turn: int) -> set[str]:
     from campaigns.despatch import fought_by
 
     with plainly(), session.store.read() as db:
-        return {b.location for b in db.scalars(select(Battle).where(Battle.turn == turn)) if fought_by(b, side)}
+        return {b.location for b in db.scalars(select(Battle).where(col(Battle.turn) == turn)) if fought_by(b, side)}
 
 
 def _moved_back(stack: Stack, where: dict[tuple[str, str], str]) -> Stack:

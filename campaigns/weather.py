@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from sqlalchemy import select
+from sqlmodel import col
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
@@ -32,7 +33,7 @@ def track(session: CampaignSession) -> list[TurnWeather]:
         current = db.get_one(Campaign, 1).turn
         return [
             TurnWeather(t.number, t.date, t.weather, t.weather_source, t.number == current)
-            for t in db.scalars(select(Turn).order_by(Turn.number))
+            for t in db.scalars(select(Turn).order_by(col(Turn.number)))
         ]
 
 
@@ -81,7 +82,7 @@ def roll(session: CampaignSession, entered: list[int] | None = None) -> str:
         if result.record is not None:
             db.flush()
             turn.dice_roll = db.scalars(
-                select(DiceRoll.id).where(DiceRoll.event == session.store.current_event).order_by(DiceRoll.id.desc())  # type: ignore[union-attr]
+                select(col(DiceRoll.id)).where(col(DiceRoll.event) == session.store.current_event).order_by(col(DiceRoll.id).desc())
             ).first()
     if result.forced:
         return f"Turn {state.turn}: {MUD}, forced by the Rain* of the turn before (no roll)"

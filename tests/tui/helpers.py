@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,14 +26,20 @@ def screen_text(app: App) -> str:
     return console.export_text()
 
 
-async def wait_for(pilot: Pilot, text: str, *, tries: int = 50) -> str:
-    """Let the app run until `text` is on the screen; the screen text."""
-    for _ in range(tries):
+async def wait_for(pilot: Pilot, text: str, *, tries: int = 50, seconds: float = 15.0) -> str:
+    """Let the app run until `text` is on the screen; the screen text. At least `tries`
+    pauses and, on a loaded machine (the suite in parallel), up to `seconds`: a search or
+    an action in a worker may take longer than fifty pauses."""
+    deadline = time.monotonic() + seconds
+    done = 0
+    while True:
         await pilot.pause()
         shown = screen_text(pilot.app)
         if text in shown:
             return shown
-    raise AssertionError(f"{text!r} never appeared on the screen:\n{shown}")
+        done += 1
+        if done >= tries and time.monotonic() > deadline:
+            raise AssertionError(f"{text!r} never appeared on the screen:\n{shown}")
 
 
 def key(owner: type, binding_id: str) -> str:

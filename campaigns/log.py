@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
+from contextlib import ExitStack, closing
 from dataclasses import dataclass
 from datetime import datetime
 from types import SimpleNamespace
@@ -42,8 +43,13 @@ def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]
 
     Rows are read with plain SQL and streamed, so memory does not grow with the
     length of the history; only names and the undo and redo marks are held."""
-    with store.connect() as db, no_collection():  # rows hold no cycles: see models.exchange
-        rows = _plain_rows(db)
+    with store.connect() as db, no_collection(), ExitStack() as reading:  # rows hold no cycles: see models.exchange
+        plain = _plain_rows(db)
+
+        def rows(sql: str) -> Iterator[Any]:
+            # closed before the connection is, even when a damaged row ends the log early
+            return reading.enter_context(closing(plain(sql)))
+
         if dice_only:
             yield from (_dice_text(roll, with_time=True) for roll in rows(ALL_DICE))
             return
@@ -69,16 +75,20 @@ def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]
                 yield from (INDENT + dice_line(kept, undone=True) for kept in stored_dice(changes))
 
 
-def _plain_rows(db: Connection) -> Callable[[str], Iterator[Any]]:
+def _plain_rows(db: Connection) -> Callable[[str], Generator[Any, None, None]]:
     """Rows as the database driver gives them, READ_BATCH at a time: on SQLite straight from
     sqlite3 (text for moments and JSON, read here as SQLAlchemy would), elsewhere through
     SQLAlchemy's connection without its per-row objects' cost mattering."""
     if db.dialect.name != "sqlite":
         streaming = db.execution_options(stream_results=True, yield_per=BATCH)
-        return lambda sql: iter(streaming.exec_driver_sql(sql))
+
+        def streamed(sql: str) -> Generator[Any, None, None]:
+            yield from streaming.exec_driver_sql(sql)
+
+        return streamed
     driver = db.connection.driver_connection
 
-    def rows(sql: str) -> Iterator[Any]:
+    def rows(sql: str) -> Generator[Any, None, None]:
         cursor = driver.cursor()  # type: ignore[union-attr]  # an open connection always has its driver's
         try:
             cursor.execute(sql)

@@ -15,6 +15,7 @@ from tui.textual_private import select_options
 from tui.screens.fight import FightScreen
 from tui.screens.resolver import ResolverScreen
 
+from .tabletop_play import on_resolver as to_resolver
 from .helpers import (
     key,
     notices,
@@ -41,17 +42,6 @@ def handed_off(path, resolver: str = "kallistra_acw") -> int:
         return battles.begin(session, draft, resolver=resolver)
     finally:
         session.close()
-
-
-async def to_resolver(pilot) -> ResolverScreen:
-    await pilot.press("x")
-    await pilot.pause()
-    await pilot.press("enter")
-    await wait_for_screen(pilot, FightScreen)
-    await pilot.press(key(FightScreen, "fight.resolver"))
-    await wait_for_screen(pilot, ResolverScreen)
-    await pilot.pause()
-    return pilot.app.screen  # type: ignore[return-value]
 
 
 async def pick_unit(pilot, unit_id: str) -> None:

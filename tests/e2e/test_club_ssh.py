@@ -40,9 +40,9 @@ def login(tmp_path: Path, *argv: str) -> str:
 
 def allied_names() -> set[str]:
     side_of = {nation: side.id for side in SCENARIO.sides for nation in side.nations}
-    named = {u.name: side_of[u.nation] for u in SCENARIO.units} | {g.name: side_of[g.nation] for g in SCENARIO.generals}
-    french = {name for name, side in named.items() if side == "french"}
-    return {name for name, side in named.items() if side == "allies" and name not in french}  # both field "Dummy"
+    named = [(u.name, side_of[u.nation]) for u in SCENARIO.units] + [(g.name, side_of[g.nation]) for g in SCENARIO.generals]
+    french = {name for name, side in named if side == "french"}
+    return {name for name, side in named if side == "allies" and name not in french}  # both field "Dummy"
 
 
 def test_a_player_logs_in_over_ssh_sees_the_french_side_only_and_queues_an_order(

@@ -21,7 +21,7 @@ from textual.app import App
 from textual.widget import AwaitMount
 
 if TYPE_CHECKING:
-    from textual.widgets import Select, Tree
+    from textual.widgets import Select
     from textual.driver import Driver
     from textual.geometry import Size
     from textual.screen import Screen
@@ -33,8 +33,6 @@ USED = {
     "Screen": ("_update_auto_focus", "_refresh_layout", "_layout_required", "_compositor", "_on_timer_update"),
     "Compositor": ("render_update",),
     "Select": ("_options",),
-    "Tree": ("_tree_lines",),
-    "TreeLine": ("_get_guide_width",),
 }
 # The parameters each method is called with, first ones first.
 PARAMETERS = {
@@ -46,7 +44,6 @@ PARAMETERS = {
     ("Screen", "_update_auto_focus"): ("self",),
     ("Screen", "_on_timer_update"): ("self",),
     ("Compositor", "render_update"): ("self", "full", "screen_stack"),
-    ("TreeLine", "_get_guide_width"): ("self", "guide_depth", "show_root"),
 }
 
 
@@ -59,11 +56,9 @@ def problems() -> list[str]:
 
     from textual._compositor import Compositor
     from textual.screen import Screen
-    from textual.widgets import Select, Tree
-    from textual.widgets._tree import _TreeLine
+    from textual.widgets import Select
 
-    owners = {"App": App, "Screen": Screen, "Compositor": Compositor, "Select": Select, "Tree": Tree,
-              "TreeLine": _TreeLine}
+    owners = {"App": App, "Screen": Screen, "Compositor": Compositor, "Select": Select}
     found = []
     for owner, names in USED.items():
         cls = owners[owner]
@@ -185,12 +180,3 @@ def select_options(select: Select[Any]) -> list[tuple[str, Any]]:
     (Select keeps them only privately; setting a value would only say yes or no)."""
     return [(str(label), value) for label, value in select._options]
 
-
-def tree_lines(tree: Tree[Any]) -> list[Any]:
-    """The lines a Tree draws, expanded nodes included, each with its node."""
-    return list(tree._tree_lines)
-
-
-def guide_width(line: Any, tree: Tree[Any]) -> int:
-    """The cells a tree line's guides take before its label, at the tree's depth."""
-    return int(line._get_guide_width(tree.guide_depth, tree.show_root))

@@ -1,9 +1,9 @@
-"""Fitting text to a column: a wrapped cell loses no word, a fitted tree line keeps its figures."""
+"""Fitting text to a column: a wrapped cell loses no word, a wrapped tree label keeps its figures together."""
 
 from __future__ import annotations
 
 from tui.widgets.cells import wrapped
-from tui.widgets.fitted_tree import fitted, label
+from tui.widgets.wrapped_tree import label, wrap
 
 
 def test_a_wrapped_line_keeps_every_word_and_indents_what_follows_deeper():
@@ -21,10 +21,21 @@ def test_no_break_spaces_hold_a_loss_and_its_chance_together():
     assert all(line.strip().replace("\u00a0", " ") in {"0: 17%", "1: 33%", "2: 33%", "3: 17%", "0: 17%  1: 33%", "2: 33%  3: 17%"} for line in lines)
 
 
-def test_a_fitted_label_gives_up_the_end_of_its_name_not_its_figures():
+def test_a_wrapped_tree_label_keeps_every_word_and_its_figures_on_one_line():
     text = label("XIV Corps: 42nd and 43rd Divisions (Mouton-Duvernet, Claparède)", " 6 SP [F]")
-    shown = fitted(text, 40)
-    assert shown.cell_len == 40
-    assert shown.plain.endswith("… 6 SP [F]") and shown.plain.startswith("XIV Corps: 42nd")
-    assert fitted(text, 200).plain == text.plain  # room enough: as it is
-    assert fitted(text, 8).cell_len <= 8  # not even the figures fit: cut, with an ellipsis
+    lines = wrap(text, 40, 38)
+    assert [line.plain for line in lines] == [
+        "XIV Corps: 42nd and 43rd Divisions",
+        "(Mouton-Duvernet, Claparède) 6 SP [F]",
+    ]
+    assert all(line.cell_len <= width for line, width in zip(lines, (40, 38)))
+    # The figures never break, even where the line would hold part of them.
+    assert [line.plain for line in wrap(label("Old Guard infantry", " 12 SP [FE]"), 24, 22)] == [
+        "Old Guard infantry",
+        "12 SP [FE]",
+    ]
+    assert wrap(text, 200, 198) == [text]  # room enough: as it is
+    # A word longer than the line is folded, nothing lost.
+    folded = wrap(label("Mouton-Duvernet-Claparède"), 10, 8)
+    assert "".join(line.plain for line in folded) == "Mouton-Duvernet-Claparède"
+    assert [line.cell_len for line in folded] == [10, 8, 7]

@@ -8,8 +8,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Input, Static, Tree
-from textual.widgets.tree import TreeNode
+from textual.widgets import DataTable, Input, Static
 
 from campaigns import oob, oob_view
 from campaigns.errors import CampaignError
@@ -22,11 +21,13 @@ from tui.modals.pick import PickScreen
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import fill
 from tui.screens.oob_labels import army_label, general_label, side_label, unit_label
-from tui.widgets.fitted_tree import FittedTree
 from tui.widgets.kept import KeptTable
+from tui.widgets.wrapped_tree import Node, WrappedTree
 
 NARROW = 110  # columns under which the table goes below the tree
-GUIDES_NARROW, GUIDES_WIDE = 2, 4  # cells of indentation a level of the tree
+# Cells of indentation a level of the tree: two rather than Textual's four, at every
+# width, leave the deepest units (five levels down) room for more of their name a line.
+GUIDES = 2
 SHOWN = 200  # units listed in the table at once; totals always count them all
 
 UNIT_FIELDS = [
@@ -73,17 +74,20 @@ class OrderOfBattleScreen(CampaignScreen):
     def body(self) -> ComposeResult:
         yield Input(placeholder="search by name; Enter to jump, Escape to close", id="search")
         with Horizontal(id="body"):
-            yield FittedTree("Order of battle", id="tree")
+            yield WrappedTree("Order of battle", id="tree")
             with Vertical(id="right"):
                 yield Static(id="totals", markup=False)
                 yield KeptTable(id="detail", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
-        self.query_one("#tree", Tree).focus()
+        tree = self.query_one("#tree", WrappedTree)
+        tree.guide_depth = GUIDES
+        tree.focus()
         self._narrow(self.app.size.width < NARROW)
 
     def on_resize(self, event) -> None:
-        # Below NARROW columns the tree's names would be cut beside the table: the table goes below.
+        # Below NARROW columns the tree's names would wrap onto line after line beside the table:
+        # the table goes below.
         if self.has_class("narrow") != (event.size.width < NARROW):
             self._narrow(event.size.width < NARROW)
         if self.sides:
@@ -92,8 +96,6 @@ class OrderOfBattleScreen(CampaignScreen):
 
     def _narrow(self, narrow: bool) -> None:
         self.set_class(narrow, "narrow")
-        # Two cells a level rather than four leave the names of the deepest units room at 80 columns.
-        self.query_one("#tree", Tree).guide_depth = GUIDES_NARROW if narrow else GUIDES_WIDE
 
     # -- showing -------------------------------------------------------------
     #
@@ -106,7 +108,7 @@ class OrderOfBattleScreen(CampaignScreen):
 
     sides: list[oob_view.SideEntry] = []
     _chain: object = None
-    _lines: dict[str, TreeNode] = {}
+    _lines: dict[str, Node] = {}
 
     def refresh_view(self) -> None:
         opened = [key for key, node in self._lines.items() if node.children and key.startswith(("g:", "u:"))]
@@ -141,7 +143,7 @@ class OrderOfBattleScreen(CampaignScreen):
         self.show_detail()
 
     def _build(self) -> None:
-        tree = self.query_one("#tree", Tree)
+        tree = self.query_one("#tree", WrappedTree)
         selected = _key(tree.cursor_node.data) if tree.cursor_node else None
         tree.clear()
         tree.root.expand()
@@ -161,7 +163,7 @@ class OrderOfBattleScreen(CampaignScreen):
 
     def _relabel(self, units: dict[str, list[Unit]]) -> None:
         """The same chain of command: change the text of the lines that changed, nothing else."""
-        tree = self.query_one("#tree", Tree)
+        tree = self.query_one("#tree", WrappedTree)
         selected = _key(tree.cursor_node.data) if tree.cursor_node else None
         moved = False
         for side in self.sides:
@@ -192,12 +194,12 @@ class OrderOfBattleScreen(CampaignScreen):
         if moved:
             self._select(selected)  # lines came and went: the cursor stays on what it was on
 
-    def _add_general(self, parent: TreeNode, entry: oob_view.GeneralEntry) -> None:
+    def _add_general(self, parent: Node, entry: oob_view.GeneralEntry) -> None:
         # A general's units and subordinates are added when he is first opened.
         node = parent.add(general_label(entry), data=entry, allow_expand=bool(entry.units or entry.subordinates))
         self._lines[f"g:{entry.general.id}"] = node
 
-    def _fill(self, branch: TreeNode) -> None:
+    def _fill(self, branch: Node) -> None:
         node = branch.data
         if isinstance(node, oob_view.GeneralEntry) and not branch.children:
             # One general's units: a short read, done here so the lines are there when he opens.
@@ -209,13 +211,13 @@ class OrderOfBattleScreen(CampaignScreen):
             for unit in oob_view.unattached_units(self.session, node.side):
                 branch.add_leaf(unit_label(unit), data=unit)
 
-    def on_tree_node_expanded(self, event: Tree.NodeExpanded) -> None:
+    def on_wrapped_tree_node_expanded(self, event: WrappedTree.NodeExpanded) -> None:
         self._fill(event.node)
 
     def _select(self, ident: str | None) -> None:
         if ident is None:
             return
-        tree = self.query_one("#tree", Tree)
+        tree = self.query_one("#tree", WrappedTree)
         path = self._path_to(ident)
         node = tree.root
         for step in path:
@@ -228,8 +230,8 @@ class OrderOfBattleScreen(CampaignScreen):
         # The expanded lines are laid out on the next refresh; until then the node has no line.
         tree.call_after_refresh(self._cursor_to, node)
 
-    def _cursor_to(self, node: TreeNode) -> None:
-        tree = self.query_one("#tree", Tree)
+    def _cursor_to(self, node: Node) -> None:
+        tree = self.query_one("#tree", WrappedTree)
         tree.move_cursor(node)
         self.show_detail()  # also when the cursor stays on its line: the rows under it are new
 
@@ -270,11 +272,11 @@ class OrderOfBattleScreen(CampaignScreen):
         trail = to_general(general)
         return [*trail, ident] if trail else []
 
-    def on_tree_node_highlighted(self, _event: Tree.NodeHighlighted) -> None:
+    def on_wrapped_tree_node_highlighted(self, _event: WrappedTree.NodeHighlighted) -> None:
         self.show_detail()
 
     def show_detail(self) -> None:
-        tree = self.query_one("#tree", Tree)
+        tree = self.query_one("#tree", WrappedTree)
         data = tree.cursor_node.data if tree.cursor_node else None
         if isinstance(data, Unit):
             self._show_units(data, [data])
@@ -294,7 +296,7 @@ class OrderOfBattleScreen(CampaignScreen):
     def _show_units(self, item: object, units: list[Unit]) -> None:
         if not self.query("#tree"):
             return  # the answer came after the app closed the screen
-        node = self.query_one("#tree", Tree).cursor_node
+        node = self.query_one("#tree", WrappedTree).cursor_node
         if (node.data if node else None) is not item:
             return  # the cursor moved on meanwhile: its own read follows
         if isinstance(item, Unit):
@@ -349,7 +351,7 @@ class OrderOfBattleScreen(CampaignScreen):
     # -- what is selected ----------------------------------------------------
 
     def selected(self) -> Unit | General | None:
-        node = self.query_one("#tree", Tree).cursor_node
+        node = self.query_one("#tree", WrappedTree).cursor_node
         data = node.data if node else None
         if isinstance(data, Unit):
             return data
@@ -360,7 +362,7 @@ class OrderOfBattleScreen(CampaignScreen):
     def _general_for_new(self) -> General | None:
         item = self.selected()
         if isinstance(item, Unit):
-            node = self.query_one("#tree", Tree).cursor_node
+            node = self.query_one("#tree", WrappedTree).cursor_node
             parent = node.parent.data if node and node.parent else None
             return parent.general if isinstance(parent, oob_view.GeneralEntry) else None
         return item
@@ -488,7 +490,7 @@ class OrderOfBattleScreen(CampaignScreen):
             return
         self._select(found[0].id)
         event.input.remove_class("shown")
-        self.query_one("#tree", Tree).focus()
+        self.query_one("#tree", WrappedTree).focus()
         if len(found) > 1:
             self.notify(f"{len(found)} found: " + ", ".join(f.name for f in found[:6]))
 
@@ -496,7 +498,7 @@ class OrderOfBattleScreen(CampaignScreen):
         box = self.query_one("#search", Input)
         if event.key == "escape" and box.has_focus:
             box.remove_class("shown")
-            self.query_one("#tree", Tree).focus()
+            self.query_one("#tree", WrappedTree).focus()
             event.stop()
 
 
@@ -511,7 +513,7 @@ def _key(data: object) -> str | None:
     return getattr(data, "id", None)
 
 
-def _update(node: TreeNode, label: Text, data: object) -> None:
+def _update(node: Node, label: Text, data: object) -> None:
     node.data = data
     if str(node.label) != label.plain:
         node.set_label(label)

@@ -1,4 +1,4 @@
-"""The order-of-battle tree's lines: a name, then the figures that must stay in view."""
+"""The order-of-battle tree's lines: a name, then the figures kept together on one line."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from rich.text import Text
 
 from campaigns import oob_view
 from campaigns.oob import Unit
-from tui.widgets.fitted_tree import label
+from tui.widgets.wrapped_tree import label
 
 
 def unit_label(unit: Unit) -> Text:

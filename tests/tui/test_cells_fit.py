@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tui.widgets.cells import wrapped
-from tui.widgets.wrapped_tree import label, wrap
+from tui.widgets.tree_node import label, wrap
 
 
 def test_a_wrapped_line_keeps_every_word_and_indents_what_follows_deeper():

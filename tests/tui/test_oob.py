@@ -347,6 +347,78 @@ async def test_no_line_of_the_opened_tree_is_cut(tmp_path, make_app, monkeypatch
         assert str(totals.render()).startswith(longest.data.name + ":")
 
 
+async def test_the_tree_moves_by_names_opens_with_space_and_reads_a_generals_units_when_opened(tmp_path, make_app):
+    """The keys of Textual's tree on the wrapped one: Down and Up go name to name, a
+    name of two lines included; Space opens and closes; Enter opens too; shift+left
+    goes to the superior; Home, End and the page keys. A general's units are read
+    only when he is first opened."""
+    from tests.tui.conftest import new_campaign
+
+    path = new_campaign(tmp_path / "autumn.campaign", scenario="autumn1813")
+    async with make_app(path, start="oob").run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "Grande Armée (Napoleon)")
+        screen = pilot.app.screen
+        tree = screen.query_one("#tree")
+        await pilot.press("down")
+        assert tree.cursor_node is tree.root
+        army = screen._lines["a:grande_armee"]
+        tree.move_cursor(army)
+        await pilot.press("space")
+        await pilot.pause()
+        napoleon = screen._lines["g:napoleon"]
+        assert napoleon.children == ()  # his units are not read until he is opened
+        await pilot.press("down")
+        assert tree.cursor_node is napoleon
+        await pilot.press("enter")  # opens him, as Space does
+        for _ in range(20):
+            await pilot.pause()
+            if napoleon.children:
+                break
+        units = [c for c in napoleon.children if isinstance(c.data, Unit)]
+        assert units and napoleon.is_expanded
+        saint_cyr = screen._lines["g:st_cyr"]
+        assert saint_cyr.children == ()  # nor his subordinates' units
+        tree.move_cursor(saint_cyr)
+        await pilot.press("space")
+        for _ in range(20):
+            await pilot.pause()
+            if len(saint_cyr.children) == 3:
+                break
+        dummy, long, short = saint_cyr.children
+        assert long.line - dummy.line == 1 and short.line - long.line == 2  # the long name takes two rows
+        await pilot.press("down", "down")
+        assert tree.cursor_node is long
+        await pilot.press("down")
+        assert tree.cursor_node is short  # one press past both rows of the long name
+        await pilot.press("up")
+        assert tree.cursor_node is long
+        await wait_for(pilot, "light cavalry: 6 SP (infantry 6")  # the totals follow the cursor
+        await pilot.press("shift+left")
+        assert tree.cursor_node is saint_cyr
+        await pilot.press("space")
+        await pilot.pause()
+        assert not saint_cyr.is_expanded and long.line == -1
+        await pilot.press("end")
+        last = tree.cursor_node
+        assert last is not None and last.line + 1 >= tree.virtual_size.height - 2
+        await pilot.press("home")
+        assert tree.cursor_node is tree.root
+        await pilot.press("pagedown")
+        page = tree.scrollable_content_region.height - 1
+        assert tree.cursor_node.line <= page < tree.cursor_node.line + 3
+        await pilot.press("pageup")
+        assert tree.cursor_node is tree.root
+        # The mouse: a click on a name takes the cursor there and opens it; on its icon, opens or closes.
+        tree.scroll_to(y=0, animate=False)
+        await pilot.pause()
+        await pilot.click(tree, offset=(12, saint_cyr.line))
+        await pilot.pause()
+        assert tree.cursor_node is saint_cyr and saint_cyr.is_expanded
+        await pilot.click(tree, offset=(6, saint_cyr.line))  # "▼ " after three levels of two cells
+        await pilot.pause()
+        assert tree.cursor_node is saint_cyr and not saint_cyr.is_expanded
+
+
 async def test_f_entrenches_a_unit_at_the_cards_price_or_says_why_not(campaign_file, make_app):
     """The order of battle's Entrenched flag is the map's Entrench for one unit: the army pays
     the card's PC (2), and with no points rolled the form says so in one sentence, storing nothing."""

@@ -6,7 +6,7 @@ from rich.text import Text
 
 from campaigns import oob_view
 from campaigns.oob import Unit
-from tui.widgets.wrapped_tree import label
+from tui.widgets.tree_node import label
 
 
 def unit_label(unit: Unit) -> Text:

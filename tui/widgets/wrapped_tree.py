@@ -253,6 +253,13 @@ class WrappedTree(ScrollView, can_focus=True):
     def on_resize(self, _event: events.Resize) -> None:
         if self._laid_out_at != self._room():
             self.relaid()
+            # Labels wrap onto more or fewer rows at the new width: the cursor stays in view.
+            self.call_after_refresh(self._cursor_in_view)
+
+    def _cursor_in_view(self) -> None:
+        self.lay_out()
+        if self._cursor is not None:
+            self.scroll_to_node(self._cursor)
 
     # -- drawing -------------------------------------------------------------
 

@@ -42,6 +42,8 @@ GUIDES = ("  ", "│ ", "└─", "├─")
 class WrappedTree(ScrollView, can_focus=True):
     """A tree of Nodes whose labels wrap to the width of the widget."""
 
+    ALLOW_SELECT = False  # a drag of the mouse does not select text: a click picks a node, as in Textual's Tree
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("shift+left", "cursor_parent", "Cursor to parent", show=False),
         Binding("shift+right", "cursor_parent_next_sibling", "Cursor to next ancestor", show=False),

@@ -79,6 +79,7 @@ class Node:
         self._wrapped: tuple[tuple[int, int], list[Text]] | None = None  # (first, rest) -> lines
         self._row = -1  # the first row it is drawn on; -1 while hidden
         self._index = -1  # its place among the nodes shown
+        self._depth = 0  # levels below the root, as last laid out
 
     def __repr__(self) -> str:
         return f"Node({self._label.plain!r})"

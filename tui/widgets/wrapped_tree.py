@@ -207,15 +207,10 @@ class WrappedTree(ScrollView, can_focus=True):
         width = self.size.width - self.styles.scrollbar_size_vertical
         return width if width > 0 else 200
 
-    def _depth(self, node: Node) -> int:
-        depth = 0
-        while node.parent is not None:
-            depth, node = depth + 1, node.parent
-        return depth
-
-    def _lines(self, node: Node) -> list[Text]:
-        start = self._depth(node) * self.guide_depth + (len(ICON_OPEN) if node.allow_expand else 0)
-        first = self._room() - start
+    def _lines(self, node: Node, room: int | None = None) -> list[Text]:
+        """The label's lines at the node's depth (set as the rows are laid out)."""
+        start = node._depth * self.guide_depth + (len(ICON_OPEN) if node.allow_expand else 0)
+        first = (self._room() if room is None else room) - start
         key = (first, first - HANG)
         if node._wrapped is None or node._wrapped[0] != key:
             node._wrapped = (key, wrap(node.label, *key))
@@ -231,14 +226,14 @@ class WrappedTree(ScrollView, can_focus=True):
             node._row = node._index = -1
         shown: list[Node] = []
         rows: list[Node] = []
-        stack = [self.root]
+        stack = [(self.root, 0)]
         while stack:
-            node = stack.pop()
-            node._row, node._index = len(rows), len(shown)
+            node, depth = stack.pop()
+            node._row, node._index, node._depth = len(rows), len(shown), depth
             shown.append(node)
-            rows.extend([node] * len(self._lines(node)))
+            rows.extend([node] * len(self._lines(node, room)))
             if node._expanded:
-                stack.extend(reversed(node._children))
+                stack.extend((child, depth + 1) for child in reversed(node._children))
         self._shown, self._row_nodes, self._laid_out_at = shown, rows, room
         self.virtual_size = Size(room, len(rows))
         cursor = self._cursor
@@ -416,7 +411,7 @@ class WrappedTree(ScrollView, can_focus=True):
         node = self.get_node_at_line(row)
         if node is None:
             return None, False
-        start = self._depth(node) * self.guide_depth
+        start = node._depth * self.guide_depth
         return node, node.allow_expand and row == node._row and start <= offset.x < start + len(ICON_OPEN)
 
     def on_click(self, event: events.Click) -> None:

@@ -24,7 +24,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -114,6 +114,7 @@ class LineTable(ScrollView, can_focus=True):
         self._laid_at = 0  # the width the rows were wrapped at
         self.cursor_row = 0
         self._styles: tuple[Style, ...] | None = None
+        self._looks: dict[bool, tuple[Style, ...]] = {}
 
     # -- the rows ----------------------------------------------------------------
 
@@ -232,10 +233,15 @@ class LineTable(ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._styles = None
+        self._looks.clear()  # the theme or the classes changed: read the parts' styles again
 
-    def render_lines(self, crop):  # type: ignore[no-untyped-def]  # ScrollView's signature
-        self._styles = self._current_styles()  # the focus may have changed the cursor's look
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Reading the parts' styles costs more than drawing a screenful of lines: kept
+        # for each state of the focus (the cursor's look follows it).
+        focused = self.has_focus
+        if focused not in self._looks:
+            self._looks[focused] = self._current_styles()
+        self._styles = self._looks[focused]
         return super().render_lines(crop)
 
     def _current_styles(self) -> tuple[Style, ...]:

@@ -117,8 +117,8 @@ async def test_older_lines_are_read_a_page_at_a_time_as_the_cursor_reaches_the_e
     session.close()
     async with make_app(campaign_file, start="history").run_test(size=(80, 24)) as pilot:
         table = pilot.app.screen.query_one("#events")
-        size = pilot.app.screen.page_size  # a screenful: 24 lines at 80x24
-        assert size == 24
+        size = pilot.app.screen.page_size  # a screenful: the list's 17 lines at 80x24
+        assert size == 17
         await wait_for(pilot, f"Mark {unit.name}")
         first = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
         assert len([r for r in first if r.startswith("#")]) == size  # the newest page of events only

@@ -14,10 +14,12 @@ from tui.screens.base import CampaignScreen
 from tui.widgets.line_table import LineTable
 
 Query = tuple[str, bool, int | None]  # (filter text, dice only, older than this id)
-# Events read at a time: a screenful (the terminal's height in lines, at least PAGE);
-# the next page is read as the cursor reaches the last line. The list draws only the
-# lines in view (tui.widgets.line_table), so a page costs what its search costs.
-PAGE = 20
+# Events read at a time: as many as the list has lines (each event takes one at
+# least, so a page fills it; at least PAGE); the next page is read as the cursor
+# reaches the last line. The list draws only the lines in view
+# (tui.widgets.line_table), so a keystroke costs what its search of a screenful costs.
+PAGE = 10
+CHROME = 7  # the lines of the screen that are not the list: title, filter, header, status, keys
 HEADERS = ("#", "When", "What")
 
 
@@ -60,7 +62,9 @@ class HistoryScreen(CampaignScreen):
 
     @property
     def page_size(self) -> int:
-        return max(self.app.size.height, PAGE)
+        table = self.query_one("#events", LineTable)
+        lines = table.scrollable_content_region.height - 1 if table.size.height else self.app.size.height - CHROME
+        return max(lines, PAGE)
 
     def body(self) -> ComposeResult:
         yield Static("History: newest first (u undo, y redo)", classes="title", id="history-title")
@@ -84,31 +88,31 @@ class HistoryScreen(CampaignScreen):
         self._wanted = query
         if self._asked is None:
             self._asked = query
-            self._read(query)
+            self._read(query, self.page_size)
 
     @work(thread=True, group="history")
-    def _read(self, query: Query) -> None:
+    def _read(self, query: Query, limit: int) -> None:
         text, dice_only, before = query
         try:
             rows: list[history.Entry] | str = history.entries(
-                self.session, text, dice_only=dice_only, before=before, limit=self.page_size
+                self.session, text, dice_only=dice_only, before=before, limit=limit
             )
         except CampaignError as exc:
             rows = str(exc)
-        self.app.call_from_thread(self._answered, query, rows)
+        self.app.call_from_thread(self._answered, query, rows, limit)
 
-    def _answered(self, query: Query, rows: list[history.Entry] | str) -> None:
+    def _answered(self, query: Query, rows: list[history.Entry] | str, limit: int) -> None:
         self._asked = None
         if isinstance(rows, str):
             self.notify(rows, severity="error", timeout=8)
         elif query == self._wanted:
-            self._show(query, rows)
+            self._show(query, rows, limit)
         if self._wanted is not None and self._wanted != query:
             self._ask(self._wanted)  # typed meanwhile: its answer replaces this one
         else:
             self._wanted = None
 
-    def _show(self, query: Query, rows: list[history.Entry]) -> None:
+    def _show(self, query: Query, rows: list[history.Entry], limit: int) -> None:
         text, dice_only, before = query
         table = self.query_one("#events", LineTable)
         # Another filter starts at its newest line; a next page, or the same filter read
@@ -119,7 +123,7 @@ class HistoryScreen(CampaignScreen):
         self._rows = rows if before is None else self._rows + rows
         table.set_rows(HEADERS, [(e.ref, e.when, e.text) for e in self._rows], cursor=cursor)
         heads = [e.ref.strip() for e in rows if e.ref.strip()]  # events, or rolls when dice only (not their lines)
-        self._full_page = len(heads) >= self.page_size
+        self._full_page = len(heads) >= limit
         if heads:
             self._oldest = int(heads[-1].lstrip("#d"))
         title = "History: newest first (u undo, y redo)"

@@ -183,3 +183,16 @@ async def test_the_note_on_a_short_filter_is_read_whole_at_80_columns(campaign_f
         await type_text(pilot, "w")
         shown = await wait_for(pilot, "one or two letters")
         assert "lines only" in shown  # the end of the note, on the title's second line
+
+
+async def test_the_filter_deletes_a_word_with_alt_w_as_with_ctrl_w(campaign_file, make_app):
+    """A browser keeps ctrl+w (adjutant serve): the filter box answers to alt+w as well."""
+    async with make_app(campaign_file, start="history").run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "New campaign")
+        await pilot.press("slash")
+        await type_text(pilot, "weather turn")
+        box = pilot.app.screen.query_one("#filter")
+        await pilot.press("alt+w")
+        assert box.value == "weather "
+        await pilot.press("ctrl+w")
+        assert box.value == ""

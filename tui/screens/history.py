@@ -10,7 +10,9 @@ from textual.widgets import Input, Static
 
 from campaigns import history
 from campaigns.errors import CampaignError
+from tui.commands import browser_safe
 from tui.screens.base import CampaignScreen
+from tui.textual_private import draw_soon
 from tui.widgets.line_table import LineTable
 
 Query = tuple[str, bool, int | None]  # (filter text, dice only, older than this id)
@@ -30,6 +32,9 @@ class FilterBox(Input):
     that width, and a change of width lays the whole screen out and draws every
     widget of it again (10-30 ms a key on a loaded machine, more than the search).
     This one is as wide as the box it sits in until its text is longer."""
+
+    # A browser keeps ctrl+w (adjutant serve): deleting a word answers to alt+w too.
+    BINDINGS = [Binding(browser_safe("ctrl+w"), "delete_left_word", "Delete left to start of word", show=False)]
 
     @property
     def content_width(self) -> int:
@@ -132,6 +137,9 @@ class HistoryScreen(CampaignScreen):
         shown = self.query_one("#history-title", Static)
         if str(shown.content) != title:  # the same after most keys: no layout for it
             shown.update(title)
+        # Drawn as soon as it is shown, not at the next tick of the screen's refresh
+        # timer (up to a frame later), as a screen switch is (tui.app).
+        draw_soon(self)
 
     def on_line_table_highlighted(self, event: LineTable.Highlighted) -> None:
         # The next page of older lines is read as the cursor reaches the last one.

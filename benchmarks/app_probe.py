@@ -204,20 +204,24 @@ async def history_filter(path: Path, words: list[str]) -> list[float]:
 
 async def _typed(screen, box, word: str, every: float | None) -> list[float]:
     """The seconds from each key of `word` to the drawing of an answer that holds it;
-    the next key after `every` seconds, or once the last is answered (None)."""
+    the next key `every` seconds after the one before, or once the last is answered
+    (None). A burst's key counts from when it was due: if the probe sends it late
+    (drawing the answer before it), the key still waited from then, as a key the
+    terminal had sent would."""
     sent: list[float] = []
     samples: list[float] = []
-    end = time.perf_counter() + 120.0
+    start = time.perf_counter()
     while len(samples) < len(word):
         now = time.perf_counter()
-        if now > end:
+        if now > start + 120.0:
             raise RuntimeError("the filter never showed what was typed")
-        due = len(sent) < len(word) and (
-            len(samples) == len(sent) if every is None else not sent or now >= sent[-1] + every
-        )
-        if due:
-            sent.append(now)
-            await _type(box, word[len(sent) - 1])
+        if len(sent) < len(word):
+            if every is None and len(samples) == len(sent):
+                sent.append(now)
+                await _type(box, word[len(sent) - 1])
+            elif every is not None and now >= start + len(sent) * every:
+                sent.append(start + len(sent) * every)
+                await _type(box, word[len(sent) - 1])
         shown = screen.shown_query[0] if screen.shown_query is not None else None
         answered = len(shown) if shown and word.startswith(shown) else 0
         if answered > len(samples):

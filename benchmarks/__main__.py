@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from benchmarks.generate import generated, spring1813
 from benchmarks.startup import BARE_APP, adjutant_argv, time_until
@@ -93,7 +94,7 @@ def _env() -> dict[str, str]:
     return env
 
 
-def probe(mode: str, path: Path, *extra: str) -> list:  # seconds, or for commit [whole, action] pairs
+def probe(mode: str, path: Path, *extra: str) -> Any:  # seconds; [whole, action] pairs (commit); a dict (filter)
     _, _, out = run_child([sys.executable, "-m", "benchmarks.app_probe", mode, str(path), *extra])
     return json.loads(out.strip().splitlines()[-1])
 
@@ -192,10 +193,14 @@ def history_filter(big: Path, runs: int) -> dict:
     from benchmarks.app_probe import BURST
 
     samples: list[float] = []
+    cpu: list[float] = []
     for _ in range(runs):
-        samples += probe("filter", big, *FILTER_WORDS)
+        run = probe("filter", big, *FILTER_WORDS)
+        samples += run["samples"]
+        cpu += run["cpu_per_key"]
     return figure(
         p95(samples) * 1000, 50.0, "ms", words=list(FILTER_WORDS), **spread(samples, 1000),
+        cpu_per_key_ms=spread(cpu, 1000), load_average=round(os.getloadavg()[0], 1),
         timed=(
             f"each key, from the moment it is sent until the screen has drawn an answer that holds it (layout included); "
             f"each word typed a key at a time, then in a burst of a key every {BURST * 1000:.0f} ms"
@@ -242,7 +247,7 @@ def commit_redraw(small: Path, runs: int, count: int, folder: Path) -> dict:
             stored.append(action)
     return figure(
         statistics.median(samples) * 1000, 50.0, "ms", **spread(samples, 1000), p95_ms=round(p95(samples) * 1000, 1),
-        action_ms=spread(stored, 1000),
+        action_ms=spread(stored, 1000), load_average=round(os.getloadavg()[0], 1),
         timed=(
             "from the action until the screen has drawn the unit's line with it (layout included), once the app "
             "has settled after start-up; action_ms is the action's own transaction and commit, within it"

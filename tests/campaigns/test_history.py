@@ -79,14 +79,14 @@ def test_the_marks_read_once_follow_each_undo_and_redo(tmp_path):
     session.close()
 
 
-def test_names_read_a_table_at_a_time_are_the_names_read_one_by_one(tmp_path):
+def test_names_read_a_table_at_a_time_are_the_names_read_one_by_one(campaign_target):
     """The history names the rows a page changed with one query a table (kept for the
     campaign's version): the lines are those of the log's one-by-one reading, a row
-    renamed, moved under another general and removed included."""
+    renamed, moved under another general and removed included; on SQLite and PostgreSQL."""
     from campaigns.changes import Names, change_lines, load
     from models import Event
 
-    session = CampaignSession.new("spring1813", tmp_path / "n.campaign", seed=3)
+    session = CampaignSession.new("spring1813", campaign_target, seed=3)
     try:
         units = oob.side_units(oob.tree(session)[0])
         unit, gone = units[1], units[2]

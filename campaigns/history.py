@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select, text
 from sqlmodel import col
 
-from campaigns.changes import Names, change_lines, load
+from campaigns.changes import NAMED_TABLES, REFERENCES, Names, change_lines, load
 from campaigns.errors import plainly
 from campaigns.log import dice_line, replay_marks, stored_dice
 from campaigns.session import CampaignSession
@@ -65,12 +66,14 @@ def entries(
     by_event: dict[int | None, list[DiceRoll]] = {}
     for roll in rolls:
         by_event.setdefault(roll.event, []).append(roll)
+    changes = {event.id: load(event.changes) for event in events if event.kind not in REPLAYS}
     with plainly(), session.store.connect() as db:
-        marks = _marks(session, db)
-        names = Names(db)
+        version = session.version()  # read first: a change landing meanwhile reads them again next time
+        marks = _marks(session, db, version)
+        names = _names(session, db, version, changes.values())
         out: list[Entry] = []
         for event in events:
-            out.extend(_event_entries(event, marks.get(event.id or 0, []), names))
+            out.extend(_event_entries(event, marks.get(event.id or 0, []), names, changes.get(event.id)))
             out.extend(Entry(f"  d{r.id}", _when(r.when), "  " + dice_line(r)) for r in by_event.get(event.id, []))
     return out
 
@@ -83,8 +86,7 @@ def entries(
 _MARKS: weakref.WeakKeyDictionary[CampaignSession, tuple[int, dict[int, list[str]]]] = weakref.WeakKeyDictionary()
 
 
-def _marks(session: CampaignSession, db) -> dict[int, list[str]]:
-    version = session.version()  # read first: a change landing meanwhile reads them again next time
+def _marks(session: CampaignSession, db, version: int) -> dict[int, list[str]]:
     kept = _MARKS.get(session)
     if kept is None or kept[0] != version:
         kept = (version, replay_marks(db))
@@ -92,14 +94,49 @@ def _marks(session: CampaignSession, db) -> dict[int, list[str]]:
     return kept[1]
 
 
-def _event_entries(event: Event, marks: list[str], names: Names) -> list[Entry]:
+# The names of the rows a page of events changed, read a table at a time rather than
+# a query per row (a page names 20-60 rows: a query each cost more than the search),
+# and kept for the campaign's version: the next keystroke names the same rows.
+_NAMES: weakref.WeakKeyDictionary[CampaignSession, tuple[int, dict[tuple[str, str], str | None]]] = weakref.WeakKeyDictionary()
+
+
+def _names(session: CampaignSession, db, version: int, pages: Iterable[list[dict]]) -> Names:
+    kept = _NAMES.get(session)
+    if kept is None or kept[0] != version:
+        kept = (version, {})
+        _NAMES[session] = kept
+    stored = kept[1]
+    wanted: dict[str, set[str]] = {}
+    for changes in pages:
+        for change in changes:
+            table, key = change.get("table"), change.get("key") or {}
+            if table in NAMED_TABLES and isinstance(key.get("id"), str):
+                wanted.setdefault(table, set()).add(key["id"])
+            if table == "campaign":
+                continue
+            for row in (change.get("before"), change.get("after")):
+                for column, value in (row or {}).items():
+                    if column in REFERENCES and isinstance(value, str):
+                        wanted.setdefault(REFERENCES[column], set()).add(value)
+    for table, ids in wanted.items():
+        missing = sorted(i for i in ids if (table, i) not in stored)
+        for start in range(0, len(missing), 500):  # within any database's limit of parameters
+            chunk = missing[start : start + 500]
+            found = dict(db.execute(text(f"SELECT id, name FROM {table} WHERE id IN :ids").bindparams(bindparam("ids", expanding=True)), {"ids": chunk}).all())  # noqa: S608 - fixed table names
+            stored.update(((table, i), found.get(i)) for i in chunk)
+    names = Names(db)
+    # Names looks up what it does not know itself, as it would without this.
+    names.known.update(((t, i), stored[(t, i)]) for t, ids in wanted.items() for i in ids)
+    return names
+
+
+def _event_entries(event: Event, marks: list[str], names: Names, changes: list[dict] | None) -> list[Entry]:
     """The event's line with its undo and redo marks, then each changed row, old -> new."""
     when = _when(event.when)
-    if event.kind in REPLAYS:
+    if event.kind in REPLAYS or changes is None:
         verb = "Undo" if event.kind == "undo" else "Redo"
         return [Entry(f"#{event.id}", when, f"{verb} of #{target(event.changes)}: {event.description}")]
     state = f" [{', '.join(marks)}]" if marks else (" [undone]" if event.undone else "")
-    changes = load(event.changes)
     out = [Entry(f"#{event.id}", when, f"{event.description}{state}")]
     # The lines under an event leave its time blank: the width goes to what changed.
     out.extend(Entry("", "", "  " + line) for line in change_lines(changes, names, width=WIDTH))

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from campaigns.errors import CampaignError, plainly
 from campaigns.phases import phase
 from models.errors import ConcurrentEditError
-from models.glance import Overview, overview
+from models.glance import Overview, Status, overview, status
 from models.opening import open_campaign
 from models.store import CampaignStore
 
@@ -103,7 +103,11 @@ class CampaignSession:
             return resolve_options(campaign.ruleset, campaign.options)
 
     def status_line(self) -> str:
-        view = self.overview()
+        # After an action the status line is redrawn before anything else: it reads the
+        # little it shows, not the whole overview (the overview screen reads that when shown).
+        with plainly():
+            version = self.store.stored_version()
+            view: Overview | Status = self._overview[1] if self._overview is not None and self._overview[0] == version else status(self.store)
         weather = view.weather or "weather not rolled"
         dice = " | dice typed in" if view.dice_mode == "entered" else ""
         return (

@@ -112,6 +112,27 @@ POINTS_ROLLED = text("SELECT army, points FROM command_point_roll WHERE turn = :
 POINTS_SPENT = text("SELECT army, balance FROM command_point_spend WHERE turn = :turn ORDER BY id")
 
 
+@dataclass(frozen=True)
+class Status:
+    """What the status line shows: two small reads, where the overview makes fifteen."""
+
+    name: str
+    turn: int
+    turns: int
+    phase: str
+    date: date
+    weather: str | None
+    dice_mode: str
+
+
+def status(store: CampaignStore) -> Status:
+    with store.connect() as db:
+        c = db.execute(CAMPAIGN).one()
+        turns = {n: (day, weather) for n, day, weather in db.execute(TURNS, {"turn": c.turn})}
+    day, weather = turns.get(c.turn, (c.start_date + timedelta(days=(c.turn - 1) * c.turn_days), None))
+    return Status(c.name, c.turn, c.turns, c.phase, day, weather, c.dice_mode)
+
+
 def overview(store: CampaignStore, recent: int = 5) -> Overview:
     with store.connect() as db:
         c = db.execute(CAMPAIGN).one()

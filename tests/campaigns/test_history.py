@@ -1,5 +1,8 @@
 """The history screen's reading: newest first, filtered in the database."""
 
+from sqlalchemy import select
+from sqlmodel import col
+
 from campaigns import history, oob, weather
 from campaigns.session import CampaignSession
 
@@ -74,3 +77,37 @@ def test_the_marks_read_once_follow_each_undo_and_redo(tmp_path):
     texts = [e.text for e in history.entries(session)]
     assert any(t.endswith("[undone #3, redone #4]") for t in texts), texts
     session.close()
+
+
+def test_names_read_a_table_at_a_time_are_the_names_read_one_by_one(campaign_target):
+    """The history names the rows a page changed with one query a table (kept for the
+    campaign's version): the lines are those of the log's one-by-one reading, a row
+    renamed, moved under another general and removed included; on SQLite and PostgreSQL."""
+    from campaigns.changes import Names, change_lines, load
+    from models import Event
+
+    session = CampaignSession.new("spring1813", campaign_target, seed=3)
+    try:
+        units = oob.side_units(oob.tree(session)[0])
+        unit, gone = units[1], units[2]
+        general = next(g for g in oob.tree(session)[0].armies[0].generals if g.general.id != unit.general).general
+        oob.move_unit(session, unit.id, general.id)
+        oob.edit_unit(session, unit.id, {"name": "Renamed brigade", "kind": unit.kind, "location": unit.location,
+                                         "strength_points": str(unit.strength_points), "cohesion": str(unit.cohesion),
+                                         "artillery_bonus": str(unit.artillery_bonus), "cavalry_bonus": str(unit.cavalry_bonus)})
+        oob.remove_unit(session, gone.id)
+        history.entries(session)  # the names kept at this version
+        shown = [e.text for e in history.entries(session) if e.ref == ""]
+        with session.store.read() as db:
+            events = list(db.scalars(select(Event).order_by(col(Event.id).desc()).limit(history.LIMIT)))
+        with session.store.connect() as db:
+            names = Names(db)
+            expected = [
+                "  " + line for e in events if e.kind not in ("undo", "redo")
+                for line in change_lines(load(e.changes), names, width=history.WIDTH)
+            ]
+    finally:
+        session.close()
+    assert shown == expected
+    assert any(f"-> {general.name}" in line for line in shown)  # a general named through the batch
+    assert any(line.startswith(f"  unit {gone.name} removed") for line in shown)

@@ -78,3 +78,23 @@ def test_glance_says_what_the_phase_still_needs(tmp_path: Path):
         assert now.next_weather == "to be rolled"
     finally:
         session.close()
+
+
+def test_the_status_line_reads_the_same_without_the_overview(tmp_path: Path):
+    """The status line reads two small rows after an action, not the whole overview:
+    what it shows is the same either way, before and after the weather and a turn."""
+    from campaigns import turns, weather
+    from models.glance import status
+
+    session = CampaignSession.new("spring1813", tmp_path / "s.campaign", seed=1)
+    try:
+        for step in (lambda: None, lambda: weather.roll(session), lambda: turns.advance(session)):
+            step()
+            light = session.status_line()  # the overview not read at this version
+            view, small = session.overview(), status(session.store)
+            assert session.status_line() == light  # now from the overview read just above
+            assert (small.name, small.turn, small.turns, small.phase, small.date, small.weather, small.dice_mode) == (
+                view.name, view.turn, view.turns, view.phase, view.date, view.weather, view.dice_mode
+            )
+    finally:
+        session.close()

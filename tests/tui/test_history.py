@@ -117,8 +117,8 @@ async def test_older_lines_are_read_a_page_at_a_time_as_the_cursor_reaches_the_e
     session.close()
     async with make_app(campaign_file, start="history").run_test(size=(80, 24)) as pilot:
         table = pilot.app.screen.query_one("#events")
-        size = pilot.app.screen.page_size  # a screenful: 24 lines at 80x24
-        assert size == 24
+        size = pilot.app.screen.page_size  # a screenful: the list's 17 lines at 80x24
+        assert size == 17
         await wait_for(pilot, f"Mark {unit.name}")
         first = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
         assert len([r for r in first if r.startswith("#")]) == size  # the newest page of events only
@@ -157,17 +157,17 @@ async def test_long_changes_wrap_within_80_columns_and_are_read_whole(campaign_f
         table = pilot.app.screen.query_one("#events")
 
         def fits(width: int) -> None:
-            used = sum(c.get_render_width(table) for c in table.columns.values())
+            used = sum(w + 2 for w in table.widths)  # each column padded one cell each side
             assert used <= width - 2, (used, width)  # the columns and a scroll bar
-            texts = [table.get_row_at(i)[2].plain for i in range(table.row_count)]
+            texts = ["\n".join(table.lines_of(i)) for i in range(table.row_count)]
             whole = [" ".join(e.text.split()) for e in pilot.app.screen._rows]
             assert [" ".join(t.split()) for t in texts] == whole  # every word of every line, none cut
             assert whole[0].endswith("with its parks")
-            what = table.columns[list(table.columns)[2]].width
+            what = table.widths[2]
             assert all(len(line) <= what for t in texts for line in t.split("\n"))
 
         fits(80)
-        assert any("\n" in table.get_row_at(i)[2].plain for i in range(table.row_count))  # it did wrap
+        assert any(len(table.lines_of(i)) > 1 for i in range(table.row_count))  # it did wrap
         shown = screen_text(pilot.app)
         assert "with its parks" in shown
         await pilot.resize_terminal(140, 30)
@@ -183,3 +183,16 @@ async def test_the_note_on_a_short_filter_is_read_whole_at_80_columns(campaign_f
         await type_text(pilot, "w")
         shown = await wait_for(pilot, "one or two letters")
         assert "lines only" in shown  # the end of the note, on the title's second line
+
+
+async def test_the_filter_deletes_a_word_with_alt_w_as_with_ctrl_w(campaign_file, make_app):
+    """A browser keeps ctrl+w (adjutant serve): the filter box answers to alt+w as well."""
+    async with make_app(campaign_file, start="history").run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "New campaign")
+        await pilot.press("slash")
+        await type_text(pilot, "weather turn")
+        box = pilot.app.screen.query_one("#filter")
+        await pilot.press("alt+w")
+        assert box.value == "weather "
+        await pilot.press("ctrl+w")
+        assert box.value == ""

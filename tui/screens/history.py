@@ -2,26 +2,44 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 
 from campaigns import history
 from campaigns.errors import CampaignError
+from tui.commands import browser_safe
 from tui.screens.base import CampaignScreen
-from tui.widgets.cells import fill
-from tui.widgets.kept import KeptTable
+from tui.textual_private import draw_soon
+from tui.widgets.line_table import LineTable
 
 Query = tuple[str, bool, int | None]  # (filter text, dice only, older than this id)
-# Events read at a time: a screenful (the terminal's height in lines, at least PAGE).
-# A DataTable measures every cell of the rows it is given, so at every keystroke a
-# page of 200 cost more than the search; a page as long as the screen is all that is
-# seen (about 17 lines at 80x24), and the next page is read as the cursor reaches the
-# last line.
-PAGE = 20
+# Events read at a time: as many as the list has lines (each event takes one at
+# least, so a page fills it; at least PAGE); the next page is read as the cursor
+# reaches the last line. The list draws only the lines in view
+# (tui.widgets.line_table), so a keystroke costs what its search of a screenful costs.
+PAGE = 10
+CHROME = 7  # the lines of the screen that are not the list: title, filter, header, status, keys
+HEADERS = ("#", "When", "What")
 
 
+class FilterBox(Input):
+    """The filter: an Input whose text never makes the screen lay itself out again.
+
+    Textual's Input is as wide, to the compositor, as its text: every key changes
+    that width, and a change of width lays the whole screen out and draws every
+    widget of it again (10-30 ms a key on a loaded machine, more than the search).
+    This one is as wide as the box it sits in until its text is longer."""
+
+    # A browser keeps ctrl+w (adjutant serve): deleting a word answers to alt+w too.
+    BINDINGS = [Binding(browser_safe("ctrl+w"), "delete_left_word", "Delete left to start of word", show=False)]
+
+    @property
+    def content_width(self) -> int:
+        text = self.value or self.placeholder
+        return max(cell_len(text) + 1, self.scrollable_content_region.width)
 
 
 class HistoryScreen(CampaignScreen):
@@ -33,8 +51,8 @@ class HistoryScreen(CampaignScreen):
         Binding("a", "note", "Note", id="history.note", tooltip="Write a note on the event under the cursor (kept in the report)"),
     ]
     DEFAULT_CSS = """
-    HistoryScreen Input { height: 3; }
-    HistoryScreen DataTable { height: 1fr; }
+    HistoryScreen Input { height: 3; width: 1fr; }
+    HistoryScreen LineTable { height: 1fr; }
     """
 
     def __init__(self) -> None:
@@ -49,15 +67,17 @@ class HistoryScreen(CampaignScreen):
 
     @property
     def page_size(self) -> int:
-        return max(self.app.size.height, PAGE)
+        table = self.query_one("#events", LineTable)
+        lines = table.scrollable_content_region.height - 1 if table.size.height else self.app.size.height - CHROME
+        return max(lines, PAGE)
 
     def body(self) -> ComposeResult:
         yield Static("History: newest first (u undo, y redo)", classes="title", id="history-title")
-        yield Input(placeholder="filter: a word of the description, a unit, 'weather'...", id="filter")
-        yield KeptTable(id="events", cursor_type="row", zebra_stripes=True)
+        yield FilterBox(placeholder="filter: a word of the description, a unit, 'weather'...", id="filter")
+        yield LineTable(id="events")
 
     def on_mount(self) -> None:
-        self.query_one("#events", DataTable).focus()
+        self.query_one("#events", LineTable).focus()
 
     def refresh_view(self) -> None:
         self._ask((self.query_one("#filter", Input).value, self.dice_only, None))
@@ -73,68 +93,57 @@ class HistoryScreen(CampaignScreen):
         self._wanted = query
         if self._asked is None:
             self._asked = query
-            self._read(query)
+            self._read(query, self.page_size)
 
     @work(thread=True, group="history")
-    def _read(self, query: Query) -> None:
+    def _read(self, query: Query, limit: int) -> None:
         text, dice_only, before = query
         try:
             rows: list[history.Entry] | str = history.entries(
-                self.session, text, dice_only=dice_only, before=before, limit=self.page_size
+                self.session, text, dice_only=dice_only, before=before, limit=limit
             )
         except CampaignError as exc:
             rows = str(exc)
-        self.app.call_from_thread(self._answered, query, rows)
+        self.app.call_from_thread(self._answered, query, rows, limit)
 
-    def _answered(self, query: Query, rows: list[history.Entry] | str) -> None:
+    def _answered(self, query: Query, rows: list[history.Entry] | str, limit: int) -> None:
         self._asked = None
         if isinstance(rows, str):
             self.notify(rows, severity="error", timeout=8)
         elif query == self._wanted:
-            self._show(query, rows)
+            self._show(query, rows, limit)
         if self._wanted is not None and self._wanted != query:
             self._ask(self._wanted)  # typed meanwhile: its answer replaces this one
         else:
             self._wanted = None
 
-    def _show(self, query: Query, rows: list[history.Entry]) -> None:
+    def _show(self, query: Query, rows: list[history.Entry], limit: int) -> None:
         text, dice_only, before = query
+        table = self.query_one("#events", LineTable)
+        # Another filter starts at its newest line; a next page, or the same filter read
+        # again after an action, keeps the cursor on the line it was on.
+        again = before is not None or (self.shown_query is not None and self.shown_query[:2] == query[:2])
+        cursor = table.cursor_row if again else 0
         self.shown_query = query
-        table = self.query_one("#events", DataTable)
-        cursor = table.cursor_row
         self._rows = rows if before is None else self._rows + rows
-        self._fill_table()
-        if before is not None:
-            table.move_cursor(row=cursor, animate=False)
+        table.set_rows(HEADERS, [(e.ref, e.when, e.text) for e in self._rows], cursor=cursor)
         heads = [e.ref.strip() for e in rows if e.ref.strip()]  # events, or rolls when dice only (not their lines)
-        self._full_page = len(heads) >= self.page_size
+        self._full_page = len(heads) >= limit
         if heads:
             self._oldest = int(heads[-1].lstrip("#d"))
         title = "History: newest first (u undo, y redo)"
         if text.strip() and history.is_short(text):
             title += f"; one or two letters look through the newest {history.SHORT_WINDOW:,} lines only"
-        self.query_one("#history-title", Static).update(title)
+        shown = self.query_one("#history-title", Static)
+        if str(shown.content) != title:  # the same after most keys: no layout for it
+            shown.update(title)
+        # Drawn as soon as it is shown, not at the next tick of the screen's refresh
+        # timer (up to a frame later), as a screen switch is (tui.app).
+        draw_soon(self)
 
-    def _fill_table(self) -> None:
-        # What changed wraps within the table's width rather than running off the edge.
-        table = self.query_one("#events", DataTable)
-        width = table.size.width or self.app.size.width
-        fill(table, ("#", "When", "What"), ((None, (e.ref, e.when, e.text)) for e in self._rows), wrap_to=width)
-
-    def on_resize(self, _event) -> None:
-        if self.shown_query is not None:
-            table = self.query_one("#events", DataTable)
-            cursor = table.cursor_row
-            self.call_after_refresh(self._refill, cursor)
-
-    def _refill(self, cursor: int) -> None:
-        self._fill_table()
-        self.query_one("#events", DataTable).move_cursor(row=cursor, animate=False)
-
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    def on_line_table_highlighted(self, event: LineTable.Highlighted) -> None:
         # The next page of older lines is read as the cursor reaches the last one.
-        table = event.data_table
-        if self._full_page and event.cursor_row >= table.row_count - 1 and self._asked is None:
+        if self._full_page and event.row >= event.table.row_count - 1 and self._asked is None:
             self._full_page = False
             self._ask((self.query_one("#filter", Input).value, self.dice_only, self._oldest))
 
@@ -144,7 +153,7 @@ class HistoryScreen(CampaignScreen):
         self.refresh_view()
 
     def on_input_submitted(self, _event: Input.Submitted) -> None:
-        self.query_one("#events", DataTable).focus()
+        self.query_one("#events", LineTable).focus()
 
     def action_filter(self) -> None:
         self.query_one("#filter", Input).focus()
@@ -152,7 +161,7 @@ class HistoryScreen(CampaignScreen):
     def on_key(self, event) -> None:
         # Escape leaves the filter for the table, as it leaves the search of the order of battle.
         if event.key == "escape" and self.query_one("#filter", Input).has_focus:
-            self.query_one("#events", DataTable).focus()
+            self.query_one("#events", LineTable).focus()
             event.stop()
 
     def action_dice_only(self) -> None:
@@ -163,7 +172,7 @@ class HistoryScreen(CampaignScreen):
 
     def _event_under_cursor(self) -> int | None:
         """The event of the row under the cursor (a roll's row belongs to the event above it)."""
-        row = self.query_one("#events", DataTable).cursor_row
+        row = self.query_one("#events", LineTable).cursor_row
         for entry in reversed(self._rows[: row + 1]):
             if entry.ref.startswith("#"):
                 return int(entry.ref[1:])

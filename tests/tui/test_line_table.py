@@ -1,0 +1,104 @@
+"""The history's list (tui/widgets/line_table.py): a header, rows whose last cell wraps,
+a row cursor moved by the DataTable's keys and by a click, and nothing cut or read as markup."""
+
+from __future__ import annotations
+
+import re
+
+from textual.app import App, ComposeResult
+
+from tests.tui.helpers import screen_text
+from tui.widgets.line_table import LineTable
+
+LONG = "Attach Blücher's Corps: Brigade Zieten to General Kleist, with the reserve artillery of the corps and its parks"
+HEADER = re.compile(r"\s*#\s+When\s+What\s*$")
+ROWS = [(f"#{n}", "26 Apr 09:30:00", LONG if n % 3 == 0 else f"Event {n} [bold]not markup[/bold]") for n in range(40, 0, -1)]
+
+
+class Lines(App):
+    def __init__(self) -> None:
+        super().__init__()
+        self.highlighted: list[int] = []
+
+    def compose(self) -> ComposeResult:
+        yield LineTable(id="lines")
+
+    def on_mount(self) -> None:
+        table = self.query_one(LineTable)
+        table.set_rows(("#", "When", "What"), ROWS)
+        table.focus()
+
+    def on_line_table_highlighted(self, event: LineTable.Highlighted) -> None:
+        self.highlighted.append(event.row)
+
+
+async def test_long_cells_wrap_within_the_width_and_nothing_is_cut_or_read_as_markup():
+    app = Lines()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.query_one(LineTable)
+        assert sum(w + 2 for w in table.widths) <= 80 - 2  # the columns and a scroll bar
+        long_rows = [i for i, row in enumerate(ROWS) if row[2] == LONG]
+        for i in range(table.row_count):
+            lines = table.lines_of(i)
+            assert all(len(line) <= table.widths[2] for line in lines)
+            assert " ".join(" ".join(lines).split()) == " ".join(ROWS[i][2].split())  # every word, in order
+            assert (len(lines) > 1) == (i in long_rows)
+        shown = screen_text(app)
+        assert HEADER.match(shown.splitlines()[0])
+        assert "Event 40 [bold]not markup[/bold]" in shown
+        await pilot.resize_terminal(140, 30)
+        await pilot.pause()
+        await pilot.pause()
+        assert all(len(table.lines_of(i)) == 1 for i in range(table.row_count))  # room enough: one line each
+
+
+async def test_the_cursor_moves_a_row_at_a_time_a_page_and_to_either_end():
+    app = Lines()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.query_one(LineTable)
+        assert table.cursor_row == 0
+        await pilot.press("down", "down")
+        assert table.cursor_row == 2
+        await pilot.press("up")
+        assert table.cursor_row == 1
+        await pilot.press("end")
+        await pilot.pause()
+        assert table.cursor_row == len(ROWS) - 1
+        assert "#1 " in screen_text(app)  # scrolled to show the last row
+        await pilot.press("ctrl+home")
+        await pilot.pause()
+        assert table.cursor_row == 0
+        await pilot.press("pagedown")
+        paged = table.cursor_row
+        assert 5 < paged < 20  # about a screenful of lines, the wrapped rows counting for more
+        await pilot.press("pageup")
+        assert table.cursor_row == 0
+        assert app.highlighted[-4:] == [len(ROWS) - 1, 0, paged, 0]
+
+
+async def test_a_click_moves_the_cursor_to_the_row_under_it():
+    app = Lines()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.query_one(LineTable)
+        # Line 0 is the header; rows #40 and #39 take a line each, #39 is on line 2.
+        await pilot.click(LineTable, offset=(5, 2))
+        assert table.cursor_row == 1
+        await pilot.click(LineTable, offset=(5, 0))  # the header: no row
+        assert table.cursor_row == 1
+
+
+async def test_new_rows_keep_the_cursor_where_asked_and_within_the_rows():
+    app = Lines()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.query_one(LineTable)
+        await pilot.press("end")
+        table.set_rows(("#", "When", "What"), ROWS[:5], cursor=table.cursor_row)
+        assert table.cursor_row == 4 and table.row_count == 5
+        table.set_rows(("#", "When", "What"), [])
+        await pilot.pause()
+        assert table.row_count == 0
+        assert HEADER.match(screen_text(app).splitlines()[0])  # the header still

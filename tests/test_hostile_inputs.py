@@ -100,6 +100,7 @@ def orders_campaign(folder: Path) -> tuple[Path, dict[str, Any]]:
 
 
 def check_orders(folder: Path, count: int, seed: int) -> collections.Counter[str]:
+    folder.mkdir(parents=True, exist_ok=True)
     umpire, valid = orders_campaign(folder)
     pristine = folder / "pristine.campaign"
     shutil.copyfile(umpire, pristine)
@@ -142,6 +143,7 @@ def test_an_orders_file_from_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
 
 def check_serve(folder: Path, count: int, seed: int) -> collections.Counter[str]:
     """A password taken goes on to the campaign, which is missing: refused for that, and serves nothing."""
+    folder.mkdir(parents=True, exist_ok=True)
     missing = folder / "no-such.campaign"
     seen: collections.Counter[str] = collections.Counter()
     for what, name, verdict in _cases(folder / "cases", corpus.serve_corpus("a club's password", count, seed)):
@@ -203,6 +205,7 @@ def check_club(url: str, folder: Path, count: int, seed: int) -> collections.Cou
     from campaigns.scenario import load_scenario
     from campaigns.setup import create_campaign
 
+    folder.mkdir(parents=True, exist_ok=True)
     create_campaign(url, load_scenario("spring1813"), seed=7).close()
     valid = {"umpire": "u-secret-1", "french": "f-secret-2", "allies": "a-secret-3"}
     fingerprint = club_fingerprint(url)
@@ -270,6 +273,7 @@ def _argv(command: str, flag: str, value: str, campaign: Path, out: Path) -> lis
 def check_numbers(folder: Path, count: int, seed: int) -> collections.Counter[str]:
     from tests.test_hostile_files import played
 
+    folder.mkdir(parents=True, exist_ok=True)
     campaign = played(folder / "numbers.campaign")
     pristine = folder / "pristine.campaign"
     shutil.copyfile(campaign, pristine)

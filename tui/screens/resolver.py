@@ -24,7 +24,7 @@ from rules.resolver import ATTACKER, DEFENDER
 from tui.modals.confirm import ConfirmScreen
 from tui.modals.form import FormScreen
 from tui.modals.pick import PickScreen
-from tui.modals.resolution import ResolutionScreen, allowed_actions
+from tui.modals.resolution import ResolutionScreen, allowed_actions, refused_now
 from tui.screens.base import REFUSALS, CampaignScreen
 from tui.widgets.cells import plain
 
@@ -261,8 +261,11 @@ class ResolverScreen(CampaignScreen):
             self.notify(f"{unit.name} has been removed from the table.", severity="warning")
             return
         actions = allowed_actions(table, unit_id)
-        if not actions:
-            self.notify(f"{unit.name} ({unit.side}) has nothing to do in the {table.phase.title} phase.", severity="warning")
+        # sorted: the first is one it can take, unless the card refuses it every one now
+        if not actions or refused_now(table, actions[0][0], unit_id):
+            none = f": the card lets it take none of {', '.join(title for _id, title in actions)} now" if actions else ""
+            self.notify(f"{unit.name} ({unit.side}) has nothing to do in the {table.phase.title} phase{none}.",
+                        severity="warning")
             return
         typed_in = self.session.campaign().dice_mode == "entered"
         self.app.push_screen(ResolutionScreen(table, unit_id, actions, typed_in), self._resolved)

@@ -10,7 +10,7 @@ from campaigns import battles, oob, tabletop, weather
 from campaigns.session import CampaignSession
 from models import Battle, DiceRoll, Unit
 from rules.resolver import tactical_rulesets
-from tui.modals.resolution import ResolutionScreen
+from tui.modals.resolution import ResolutionScreen, allowed_actions
 from tui.textual_private import select_options
 from tui.screens.fight import FightScreen
 from tui.screens.resolver import ResolverScreen
@@ -79,15 +79,25 @@ async def test_a_tabletop_battle_from_hand_off_to_return(campaign_file, make_app
         await wait_for_screen(pilot, ResolverScreen)
         assert tabletop.load(app.session, 1).log[-1]["action"] == "move"
 
-        # a defender cannot act in the attacker's movement phase
+        # a defender cannot act in the attacker's movement phase: uncharged, it has nothing to
+        # answer, and the form does not open on a resolution the card then refuses
+        table = tabletop.load(app.session, 1)
+        assert [a for a, _title in allowed_actions(table, defender.id)][:2] == ["response_to_charge", "evade"]
         await pick_unit(pilot, defender.id)
+        await pilot.press(key(ResolverScreen, "resolver.resolve"))
+        said = await wait_for_notice(pilot, "has nothing to do in the movement phase")
+        assert "none of Response to charge, Evade" in said and isinstance(app.screen, ResolverScreen)
+        # charged, it answers: the form opens on its response, and offers no move
+        tabletop.resolve(app.session, 1, "declare_charge", attacker.id, defender.id)
+        pilot.app.screen.refresh_view()
         modal = await resolve(pilot)
-        offered = modal.query_one("#action", Select)
-        offered.value = "response_to_charge"  # an action it offers
+        assert modal.action_id() == "response_to_charge"
         with pytest.raises(InvalidSelectValueError):
-            offered.value = "move"  # one it does not
+            modal.query_one("#action", Select).value = "move"  # one it does not offer
         await pilot.press("escape")
         await wait_for_screen(pilot, ResolverScreen)
+        tabletop.take_back(app.session, 1)
+        pilot.app.screen.refresh_view()
 
         # on to the simultaneous fire: the checklist moves
         await pilot.press("n", "n")

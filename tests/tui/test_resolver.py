@@ -300,3 +300,22 @@ async def test_a_unit_added_by_hand_lists_the_types_of_its_arm(campaign_file, ma
     with stored(campaign_file) as db:
         unit = db.get(Battle, 1).detail["tactical"]["units"][0]
         assert (unit["arm"], unit["attrs"]["unit_type"]) == ("artillery", "artillery")
+
+
+async def test_a_units_details_show_only_the_attributes_of_its_arm(campaign_file, make_app):
+    """13-phase: a cavalry unit shows no "Guns (lbs)", a battery does (issue 24)."""
+    from .tabletop_play import handed_off as with_every_arm
+
+    with_every_arm(campaign_file, "napoleonic_13phase")
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_resolver(pilot)
+        table = tabletop.load(app.session, 1)
+        by_arm = {u.arm: u for u in table.units.values()}
+        assert {"cavalry", "artillery", "infantry"} <= set(by_arm)
+        shown = {}
+        for arm, unit in by_arm.items():
+            await pick_unit(pilot, unit.id)
+            shown[arm] = str(app.screen.query_one("#detail").render()).splitlines()[0]
+        assert "Guns (lbs)" not in shown["cavalry"] and "Guns (lbs)" not in shown["infantry"]
+        assert "Guns (lbs) " in shown["artillery"]

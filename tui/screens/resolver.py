@@ -225,7 +225,8 @@ class ResolverScreen(CampaignScreen):
         if unit_id in table.units:
             u = table.units[unit_id]
             attrs = ", ".join(f"{a.label} {a.label_of(u.attrs.get(a.id)) if a.kind == 'choice' else u.attrs.get(a.id)}"
-                              for a in table.resolver.attributes if u.attrs.get(a.id) not in (None, False, 0, "-", ""))
+                              for a in table.resolver.attributes
+                              if a.applies_to(u.arm) and u.attrs.get(a.id) not in (None, False, 0, "-", ""))
             lines.append(f"{u.id} {u.name} ({u.side}, {u.arm}): {attrs}")
         # newest first: the box is 5 lines and the unit's line wraps, so the resolution just
         # taken stays in sight (oldest first, it fell below the edge at 80 columns)

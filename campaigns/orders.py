@@ -24,7 +24,7 @@ from sqlmodel import col
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
 from campaigns.text import plain_name
-from campaigns.userfile import read_text
+from campaigns.userfile import read_bytes
 from models import Campaign, Side, SideOrder
 from models.clock import utcnow
 
@@ -150,10 +150,10 @@ def export(session: CampaignSession) -> dict[str, object]:
 
 def read(path: Path) -> OrdersDoc:
     """The orders file, checked; one sentence for anything else."""
-    text = read_text(path, "orders", MAX_BYTES)  # a FIFO, a device, a directory, a huge file: one sentence
+    raw = read_bytes(path, "orders", MAX_BYTES)  # a FIFO, a device, a directory, a huge file: one sentence
     try:
-        document = json.loads(text, parse_constant=_no_constant)
-    except (json.JSONDecodeError, RecursionError):
+        document = json.loads(raw.decode("utf-8-sig"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise CampaignError(f"{path} is not an orders file: it is not JSON text") from None
     except ValueError:  # a number of thousands of digits (Python's limit on int conversion), NaN, Infinity
         raise CampaignError(f"{path} is not an orders file: it holds a number no orders file has") from None

@@ -46,7 +46,8 @@ def read_bytes(path: Path | str, what: str, limit: int) -> bytes:
         kind = next((label for test, label in _KINDS if test(mode)), None)
         if kind is not None:
             raise FileRefused(f"{name} is {kind}, not a file of {what}")
-        chunks, size = [], 0
+        chunks: list[bytes] = []
+        size = 0
         while size <= limit:  # a regular file may still grow, or claim size 0 (/proc): read, don't trust st_size
             try:
                 chunk = os.read(descriptor, min(1 << 16, limit + 1 - size))

@@ -28,15 +28,6 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
 
-    def parse_known_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:
-        # argparse (3.11) reads `--seed=--` as the empty list, past the argument's type: a
-        # `--seed` of [] then fails far from here. `--` is never a value of ours.
-        for word in args or ():
-            flag, equals, value = word.partition("=")
-            if equals and flag.startswith("-") and value == "--":
-                raise UsageError(f"argument {flag}: expected one argument")
-        return super().parse_known_args(args, namespace)
-
 
 @dataclass(frozen=True)
 class Arg:
@@ -155,6 +146,12 @@ def dispatch(prog: str, description: str, commands: Sequence[Command], argv: Seq
         raise UsageError(f"{argv[0] if argv else 'nothing'} is not a command")
 
     def work() -> int:
+        # argparse (3.11) reads `--seed=--` as the empty list, past the argument's type: a
+        # `--seed` of [] then fails far from here. `--` is never a value of ours.
+        for word in argv:
+            flag, equals, value = word.partition("=")
+            if equals and flag.startswith("-") and value == "--":
+                raise UsageError(f"argument {flag}: expected one argument")
         parser = build(prog, description, [top])
         try:
             args = parser.parse_args(list(argv))

@@ -20,12 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from campaigns import settings
-from campaigns.text import shown
+from campaigns.text import has_control, shown
+from campaigns.userfile import read_text
 
 DATABASE_VARIABLE = "ADJUTANT_DATABASE_URL"
 
 OK = 0
 PASSWORD_LIMIT = 1024
+PASSWORD_FILE_LIMIT = 64 * 1024
 
 
 def _url(args: argparse.Namespace):
@@ -107,14 +109,23 @@ def _revoke(args: argparse.Namespace) -> int:
 
 
 def _password_file(path: Path) -> dict[str, str]:
+    """The passwords of a TOML file: a string of 1 to PASSWORD_LIMIT printable characters for each name."""
+    text = read_text(path, "passwords", PASSWORD_FILE_LIMIT)
     try:
-        with path.open("rb") as stream:
-            data = tomllib.loads(stream.read(64 * 1024).decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
         raise ValueError(f"{path} is not a TOML file of passwords: {str(error).splitlines()[0]}") from None
+    except RecursionError:  # arrays nested thousands deep
+        raise ValueError(f"{path} is not a TOML file of passwords: it nests too deep") from None
+    if not data:
+        raise ValueError(f"{path} holds no passwords (umpire = \"...\", and one line a side)")
     for who, password in data.items():
+        name = repr(who) if len(who) <= 40 else repr(who[:40] + "...")
         if not isinstance(password, str) or not password or len(password) > PASSWORD_LIMIT:
-            raise ValueError(f"{path}: the password of {who!r} must be a non-empty string of at most {PASSWORD_LIMIT} characters")
+            raise ValueError(f"{path}: the password of {name} must be a non-empty string of at most {PASSWORD_LIMIT} characters")
+        if has_control(password) or "\t" in password or "\n" in password:
+            # libpq takes a password as a C string (a NUL would cut it short), and no prompt types the others
+            raise ValueError(f"{path}: the password of {name} holds a control character (a NUL, an escape, a line break...)")
     return data
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -175,8 +176,9 @@ def _orders(args: argparse.Namespace, session: Any) -> int:
             raise CampaignError("orders write takes FILE KIND (move, forced_march, command_points, reconnaissance, note)")
         say(orders.write(session, words[2], args.stack, args.to, args.text, args.action))
     else:
-        if len(words) < 3 or not words[2].isdigit():
-            raise CampaignError(f"orders {verb} takes FILE and an order's number")
+        # digits 0-9 only ("²" and "٣" are digits to str.isdigit), and few enough for a database's integer
+        if len(words) < 3 or not re.fullmatch("[0-9]{1,9}", words[2]):
+            raise CampaignError(f"orders {verb} takes FILE and an order's number (as `orders list` shows it)")
         if verb == "apply":
             say(orders.apply(session, int(words[2])))
         else:

@@ -17,12 +17,14 @@ import json
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import select
 from sqlmodel import col
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
+from campaigns.text import plain_name
+from campaigns.userfile import read_bytes
 from models import Campaign, Side, SideOrder
 from models.clock import utcnow
 
@@ -32,8 +34,16 @@ WRITTEN, QUEUED, APPLIED, REFUSED = "written", "queued", "applied", "refused"
 MAX_BYTES = 1_000_000
 MAX_ORDERS = 500
 
-Text = Annotated[str, Field(max_length=2000)]
-Name = Annotated[str, Field(max_length=200)]
+
+
+def _plain(value: str) -> str:
+    # `write` refuses control characters where a player types; a file edited by hand is held to the same
+    # (the length is the field's own limit)
+    return plain_name(value, "the text", limit=len(value))
+
+
+Text = Annotated[str, Field(max_length=2000), AfterValidator(_plain)]
+Name = Annotated[str, Field(max_length=200), AfterValidator(_plain)]
 
 
 class OrderDoc(BaseModel):
@@ -50,7 +60,7 @@ class OrdersDoc(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     format: Literal["adjutant-orders"]
     version: Literal[1]
-    campaign: Annotated[str, Field(min_length=1, max_length=64)]
+    campaign: Annotated[str, Field(min_length=1, max_length=64), AfterValidator(_plain)]
     side: Name
     turn: Annotated[int, Field(ge=1, le=10_000)]
     orders: Annotated[list[OrderDoc], Field(max_length=MAX_ORDERS)]
@@ -69,8 +79,6 @@ def _player(session: CampaignSession):
 
 def write(session: CampaignSession, kind: str, stack: str = "", place: str = "", text: str = "", action: str = "") -> str:
     """Write one order in the side file, as one action. A move is priced against the side's own units."""
-    from campaigns.text import plain_name
-
     player = _player(session)
     if kind not in KINDS:
         raise CampaignError(f"an order is one of {', '.join(KINDS)}, not {kind!r}")
@@ -142,18 +150,23 @@ def export(session: CampaignSession) -> dict[str, object]:
 
 def read(path: Path) -> OrdersDoc:
     """The orders file, checked; one sentence for anything else."""
-    with path.open("rb") as stream:
-        raw = stream.read(MAX_BYTES + 1)
-    if len(raw) > MAX_BYTES:
-        raise CampaignError(f"{path} is larger than an orders file can be ({MAX_BYTES} bytes)")
+    raw = read_bytes(path, "orders", MAX_BYTES)  # a FIFO, a device, a directory, a huge file: one sentence
     try:
-        return OrdersDoc.model_validate(json.loads(raw.decode("utf-8")))
+        document = json.loads(raw.decode("utf-8-sig"), parse_constant=_no_constant)
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise CampaignError(f"{path} is not an orders file: it is not JSON text") from None
+    except ValueError:  # a number of thousands of digits (Python's limit on int conversion), NaN, Infinity
+        raise CampaignError(f"{path} is not an orders file: it holds a number no orders file has") from None
+    try:
+        return OrdersDoc.model_validate(document)
     except ValidationError as error:
         first = error.errors(include_url=False, include_input=False)[0]
         where = ".".join(str(p) for p in first["loc"]) or "the document"
         raise CampaignError(f"{path} is not an orders file Adjutant wrote: {where}: {first['msg']}") from None
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
 
 
 def import_orders(session: CampaignSession, doc: OrdersDoc) -> str:
@@ -240,8 +253,6 @@ def _enemies_at(session: CampaignSession, side: str, place: str) -> list[str]:
 
 
 def refuse(session: CampaignSession, order_id: int, reason: str) -> str:
-    from campaigns.text import plain_name
-
     _queued(session, order_id)
     reason = plain_name(reason, "the reason") if reason.strip() else "refused by the umpire"
     with plainly(), session.store.action(f"Order #{order_id} refused: {reason}") as db:

@@ -26,7 +26,8 @@ from campaigns.printable import printable
 from campaigns.session import CampaignSession
 from models import Campaign, Event, EventNote, open_campaign, save_as
 from models.engine import writer
-from models.history import undo
+from models.history import redo, undo
+from models.journal import REDO, REPLAYS, UNDO
 from models.store import CampaignStore, guard
 
 
@@ -76,7 +77,7 @@ def moment(session: CampaignSession, *, turn: int | None = None, event: int | No
         found = db.get(Event, event)
         if found is None:
             raise CampaignError(f"there is no event #{event}")
-        if found.kind != "action":
+        if found.kind not in ("action", *REPLAYS):  # just before an undo is as well defined as before an action
             raise CampaignError(f"#{event} is the campaign's creation: there is nothing before it")
         return Moment(f"just before event #{event}", event)
 
@@ -106,7 +107,11 @@ def _rewind(store: CampaignStore, first: int) -> None:
     with plainly(), guard(store.name), Session(writer(store.engine)) as db:
         newer = select(Event).where(col(Event.id) >= first).order_by(col(Event.id).desc())
         for event in db.scalars(newer.execution_options(yield_per=200)):
-            if not event.undone:
+            if event.kind in REPLAYS:  # an undo or a redo names the action it took back or made again
+                action = db.get_one(Event, event.changes[0]["event"])
+                (redo if event.kind == UNDO else undo)(db, action.changes)
+                action.undone = event.kind == REDO  # as before the undo or redo
+            elif not event.undone:
                 undo(db, event.changes)
         db.execute(delete(EventNote).where(col(EventNote.event) >= first))
         db.execute(delete(Event).where(col(Event.id) >= first))

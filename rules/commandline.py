@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
@@ -73,13 +74,36 @@ def load(reference: str) -> Callable[..., Any]:
     return found
 
 
+WHOLE = re.compile("[+-]?[0-9]{1,19}")
+WHOLE_LIMIT = 2**63 - 1  # a database's largest integer: anything beyond is no turn, seed or number of anything
+
+
+def whole(text: str) -> int:
+    """A whole number as `adjutant` takes one: digits 0-9 and a sign, within a database's integer.
+
+    `int` alone takes "١٢" and "²"-free Unicode digits, "1_000" and " 7 ", and numbers
+    of any length that the database then refuses with a traceback."""
+    if not WHOLE.fullmatch(text) or abs(number := int(text)) > WHOLE_LIMIT:
+        shown = repr(text) if len(text) <= 30 else repr(text[:30] + "...")
+        raise argparse.ArgumentTypeError(f"{shown} is not a whole number (digits 0-9, at most {WHOLE_LIMIT:,})")
+    return number
+
+
+def _options(item: Arg) -> dict[str, Any]:
+    """`add_argument`'s keywords: every `type=int` of the command table is read as `whole`."""
+    options = dict(item.options)
+    if options.get("type") is int:
+        options["type"] = whole
+    return options
+
+
 def _add(parser: argparse.ArgumentParser | argparse._ArgumentGroup, item: Arg | OneOf) -> None:
     if isinstance(item, OneOf):
         group = parser.add_mutually_exclusive_group(required=item.required)
         for one in item.args:
-            group.add_argument(*one.flags, **one.options)
+            group.add_argument(*one.flags, **_options(one))
     else:
-        parser.add_argument(*item.flags, **item.options)
+        parser.add_argument(*item.flags, **_options(item))
 
 
 def build(prog: str, description: str, commands: Sequence[Command]) -> Parser:
@@ -122,6 +146,12 @@ def dispatch(prog: str, description: str, commands: Sequence[Command], argv: Seq
         raise UsageError(f"{argv[0] if argv else 'nothing'} is not a command")
 
     def work() -> int:
+        # argparse (3.11) reads `--seed=--` as the empty list, past the argument's type: a
+        # `--seed` of [] then fails far from here. `--` is never a value of ours.
+        for word in argv:
+            flag, equals, value = word.partition("=")
+            if equals and flag.startswith("-") and value == "--":
+                raise UsageError(f"argument {flag}: expected one argument")
         parser = build(prog, description, [top])
         try:
             args = parser.parse_args(list(argv))

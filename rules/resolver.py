@@ -90,6 +90,10 @@ class Attribute:
     help: str = ""
     labels: tuple[tuple[str, str], ...] = ()  # (choice, as shown: the card's words, accents and all)
     by_arm: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (arm, the choices for it): artillery types for artillery
+    arms: tuple[str, ...] = ()  # the arms it applies to (a gun's weight: artillery); empty: every arm
+
+    def applies_to(self, arm: str) -> bool:
+        return not self.arms or arm in self.arms
 
     def label_of(self, value: Any) -> str:
         return dict(self.labels).get(str(value), str(value).replace("_", " "))

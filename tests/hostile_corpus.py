@@ -4,22 +4,33 @@ Makes a fresh seeded corpus (tests/hostile.py) of COUNT campaign files, runs
 `check`, `export`, `log`, `battles` and `battles --list` on each in-process,
 with the same assertions as tests/test_hostile_files.py, and prints the figures:
 files, sound and refused, tracebacks, hangs, files changed, control bytes on
-stdout or stderr, triggers fired, and check/export disagreements. Exit 1 if any
-of those is not zero. The test suite runs a smaller corpus of the same kinds.
+stdout or stderr, triggers fired, and check/export disagreements. Then COUNT
+orders files through `orders import`, COUNT password files through `serve` and
+through `club setup` (on PostgreSQL: ADJUTANT_TEST_POSTGRES_URL, or a server of
+Debian's postgresql package started for the run; without one that part is
+skipped, and said), and COUNT/5 drawn numbers through every numeric argument,
+with the assertions of tests/test_hostile_inputs.py. Exit 1 if anything failed.
+The test suite runs smaller corpora of the same kinds.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import os
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tests import hostile
-from tests.test_hostile_files import judge, played
+from tests import test_hostile_inputs as inputs
+from tests.test_hostile_files import Hang, judge, played
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,18 +52,103 @@ def main(argv: list[str] | None = None) -> int:
                 failures[kind] += 1
                 examples.setdefault(kind, f"{what}: {error}"[:300])
                 continue
-            except Exception:  # noqa: BLE001  (a traceback: exactly what the run counts)
+            except (Exception, Hang):  # noqa: BLE001  (a traceback or a hang: exactly what the run counts)
                 failures["traceback"] += 1
                 examples.setdefault("traceback", f"{what}: {traceback.format_exc(limit=3)}"[:600])
                 continue
             sound += codes["check"] == 0
             refused += codes["check"] != 0
-    seconds = time.perf_counter() - start
-    print(f"seed {args.seed}: {args.count} files in {seconds:.1f} s ({seconds / args.count * 1000:.0f} ms a file)")
-    print(f"  check calls {sound} sound and refuses {refused}; every command agrees: {not failures}")
-    for kind, count in failures.most_common():
-        print(f"  FAILED {count}: {kind}\n    e.g. {examples[kind]}")
-    return 1 if failures else 0
+        seconds = time.perf_counter() - start
+        print(f"seed {args.seed}: {args.count} files in {seconds:.1f} s ({seconds / args.count * 1000:.0f} ms a file)")
+        print(f"  check calls {sound} sound and refuses {refused}; every command agrees: {not failures}")
+        for kind, count in failures.most_common():
+            print(f"  FAILED {count}: {kind}\n    e.g. {examples[kind]}")
+        failed = bool(failures)
+        for name, corpus in _inputs(Path(folder), args.count, args.seed):
+            failed |= not _run_corpus(name, corpus)
+    return 1 if failed else 0
+
+
+def _inputs(folder: Path, count: int, seed: int) -> Iterator[tuple[str, Callable[[], collections.Counter[str]]]]:
+    yield "orders files (orders import)", lambda: inputs.check_orders(folder / "orders", count, seed)
+    yield "password files (serve)", lambda: inputs.check_serve(folder / "serve", count, seed)
+    yield "numbers (every numeric argument)", lambda: inputs.check_numbers(folder / "numbers", max(count // 5, 1), seed)
+    with _postgresql() as url:
+        if url is None:
+            print("password files (club setup): SKIPPED, no PostgreSQL (set ADJUTANT_TEST_POSTGRES_URL or apt-get install postgresql)")
+        else:
+            yield "password files (club setup)", lambda: inputs.check_club(url, folder / "club", count, seed)
+
+
+def _run_corpus(name: str, corpus: Callable[[], collections.Counter[str]]) -> bool:
+    """Run one corpus (it stops at its first failure, which it names); print its figures; whether it passed."""
+    start = time.perf_counter()
+    try:
+        seen = corpus()
+    except (Exception, Hang) as error:  # noqa: BLE001  (an assertion, a traceback or a hang: reported)
+        print(f"{name}: FAILED: {str(error)[:600] or traceback.format_exc(limit=3)}")
+        return False
+    print(f"{name}: {sum(seen.values())} cases in {time.perf_counter() - start:.1f} s, "
+          f"{seen['refused']} refused in one sentence and {seen['taken']} taken; all as they must be")
+    return True
+
+
+@contextmanager
+def _postgresql() -> Iterator[str | None]:
+    """A new database on ADJUTANT_TEST_POSTGRES_URL's server, or on one started here as the suite does."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    from tests import conftest
+
+    server, started = os.environ.get(conftest.SERVER_VARIABLE), None
+    if not server:
+        started = _start_postgresql()
+        if started is None:
+            yield None
+            return
+        server = started[0]
+    name = f"adjutant_corpus_{os.getpid()}"
+    libpq = make_url(server).set(drivername="postgresql").render_as_string(hide_password=False)
+    try:
+        with psycopg.connect(libpq, autocommit=True) as connection:
+            connection.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield make_url(server).set(drivername="postgresql+psycopg", database=name).render_as_string(hide_password=False)
+        finally:
+            with psycopg.connect(libpq, autocommit=True) as connection:
+                connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        if started is not None:
+            started[1]()
+
+
+def _start_postgresql() -> tuple[str, Callable[[], None]] | None:
+    """A throw-away server, as tests/conftest.py's `postgres_server` starts one; (URL, stop) or None."""
+    from tests import conftest
+
+    binaries = conftest._postgres_bin()
+    if binaries is None:
+        return None
+    base = Path(tempfile.mkdtemp(prefix="adjutant-corpus-pg-"))
+    if os.geteuid() == 0:
+        import pwd
+
+        account = pwd.getpwnam("postgres")
+        os.chown(base, account.pw_uid, account.pw_gid)
+    port = conftest._free_port()
+    data = base / "data"
+    quiet = {"check": True, "capture_output": True, "cwd": base}
+    subprocess.run(conftest._as_server_user([str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "--no-sync"]), **quiet)
+    options = f"-k {base} -p {port} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off"
+    subprocess.run(conftest._as_server_user([str(binaries / "pg_ctl"), "-D", str(data), "-l", str(base / "log"), "-w", "-o", options, "start"]), **quiet)
+
+    def stop() -> None:
+        subprocess.run(conftest._as_server_user([str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"]),
+                       capture_output=True, cwd=base)
+        shutil.rmtree(base, ignore_errors=True)
+
+    return f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", stop
 
 
 if __name__ == "__main__":

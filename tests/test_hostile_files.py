@@ -75,10 +75,15 @@ def folder_state(folder: Path) -> dict[str, str]:
     return {p.name: digest(p) for p in sorted(folder.iterdir()) if p.is_file()}
 
 
+class Hang(BaseException):
+    """A command that did not answer in time. Not an Exception (nor a TimeoutError, an OSError):
+    no command's guard may catch it and turn the hang into a tidy refusal."""
+
+
 @contextmanager
 def deadline(seconds: int) -> Iterator[None]:
     def expired(*_args: object) -> None:
-        raise TimeoutError(f"no answer within {seconds} s")
+        raise Hang(f"no answer within {seconds} s")
 
     previous = signal.signal(signal.SIGALRM, expired)
     signal.alarm(seconds)
@@ -89,8 +94,8 @@ def deadline(seconds: int) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def run(*args: str, stdin: bytes = b"") -> tuple[int, bytes, str]:
-    """`adjutant ARGS` in this process, with its own standard streams."""
+def run(*args: str, stdin: bytes = b"", seconds: int = SECONDS_PER_COMMAND) -> tuple[int, bytes, str]:
+    """`adjutant ARGS` in this process, with its own standard streams; Hang after `seconds`."""
     from tui.cli import main
 
     out, err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8"), io.StringIO()
@@ -98,7 +103,7 @@ def run(*args: str, stdin: bytes = b"") -> tuple[int, bytes, str]:
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
     sys.stdout, sys.stderr = out, err
     try:
-        with deadline(SECONDS_PER_COMMAND):
+        with deadline(seconds):
             code = main(list(args))
         out.flush()
         return code, out.buffer.getvalue(), err.getvalue()  # type: ignore[attr-defined]

@@ -47,6 +47,7 @@ PASSWORD_VARIABLE = "ADJUTANT_SERVE_PASSWORD"
 DATABASE_VARIABLE = "ADJUTANT_DATABASE_URL"
 REFUSAL_DELAY = 1.0  # seconds a wrong password waits: guessing is slow
 REALM = 'Basic realm="Adjutant", charset="UTF-8"'
+PASSWORD_FILE_LIMIT = 64 * 1024
 
 
 class Refusal(Exception):
@@ -56,13 +57,15 @@ class Refusal(Exception):
 def guarded(work: Callable[[], int], argv: Sequence[str]) -> int:
     """Run `adjutant serve` (its arguments are in the command table, tui/cli.py):
     every refusal is one sentence on stderr and exit 2."""
+    from campaigns.text import one_line  # a file name or a value typed may hold escapes: printed inert
+
     try:
         return work()
     except UsageError as error:
-        print(f"adjutant: {error} (see adjutant serve --help)", file=sys.stderr)
+        print(f"adjutant: {one_line(error)} (see adjutant serve --help)", file=sys.stderr)
         return 2
     except Refusal as refusal:
-        print(f"adjutant: {refusal}", file=sys.stderr)
+        print(f"adjutant: {one_line(refusal)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
@@ -106,11 +109,16 @@ def is_local(host: str) -> bool:
 
 def _password(args: argparse.Namespace) -> str | None:
     if args.password_file:
-        try:
-            lines = Path(args.password_file).read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as error:
-            raise Refusal(f"cannot read the password from {args.password_file}: {getattr(error, 'strerror', None) or error}") from None
+        from campaigns.text import has_control
+        from campaigns.userfile import FileRefused, read_text
+
+        try:  # a FIFO, /dev/zero, a directory or a huge file is refused before it hangs or fills memory
+            lines = read_text(args.password_file, "the password", PASSWORD_FILE_LIMIT).splitlines()
+        except FileRefused as refused:
+            raise Refusal(str(refused)) from None
         password = lines[0] if lines else ""
+        if has_control(password) or "\t" in password:  # no browser's password box types these
+            raise Refusal(f"the password in {args.password_file} holds a control character (a NUL, an escape, a tab...)")
     elif os.environ.get(PASSWORD_VARIABLE):
         password = os.environ.pop(PASSWORD_VARIABLE)  # not handed on to the app processes
     elif not is_local(args.host) and sys.stdin.isatty():

@@ -53,6 +53,10 @@ HITS = "hits"  # hits scored on the unit and not yet read on the combat table
 DISRUPTED, ROUTING, CHARGING, MOVED = "disrupted", "routing", "charging", "moved"
 CHARGED = "charged"  # shown: a charge declared at the unit waits for its response to charge (or evade)
 CHARGED_BY = "_charged_by"  # hidden: the chargers whose charge this unit has not yet answered
+# A Recoil read off the combat table (option recoil_contact): made at once, the unit is
+# "recoiled", out of contact for the rest of the bound; on the table, it "must recoil" until
+# its Recoil is taken, and stays in contact till then.
+RECOILED, RECOIL_DUE = "recoiled", "recoil_due"
 
 
 def stands(unit: Unit) -> Stands:
@@ -180,13 +184,23 @@ def _combat_effects(request: Request, unit: Unit, hits: int, *, charged: bool = 
     text = f"{result.text} ({result.column}, {hits} hit{'s' if hits != 1 else ''})"
     if after.last_stand_removed:
         text += "; the last stand in the hex is eliminated"
-    if after.recoil:
-        text += "; recoils one hex, still facing the enemy"
+    removed = after.eliminated
+    if after.recoil and not after.eliminated:
+        if request.options.get("recoil_contact", "at_once") == "on_the_table":
+            add[RECOIL_DUE] = None
+            text += "; must recoil one hex, still facing the enemy: in contact until its Recoil is taken"
+        elif request.action == "combat" and "at_edge" in request.ticked:
+            removed = True
+            text += "; forced to recoil from its sides table edge: removed from play"
+        else:
+            add[RECOILED] = 1  # this bound
+            text += "; recoils one hex at once, still facing the enemy: out of contact for the rest of the bound"
     if after.rout:
         text += "; routs: roll its rout move"
     if after.attackers_occupy:
         text += "; the attackers occupy the hex"
-    effect = Effect(unit.id, lost=after.stands_lost, add=add, set={HITS: 0}, removed=after.eliminated)
+    lost = unit.size if removed and not after.eliminated else after.stands_lost
+    effect = Effect(unit.id, lost=lost, add=add, set={HITS: 0}, removed=removed)
     return text, (effect,)
 
 
@@ -341,6 +355,9 @@ def _edge_numbers(actor: Unit, target: Unit | None) -> list[Number]:
 
 
 def _rout_prepare(request: Request) -> Prepared:
+    if not request.actor.has(ROUTING):
+        raise RulesError(f"{request.actor.name} is not routing: a rout move follows a failed response to charge "
+                         "or a Route on the combat table")
     step = moves.rout_step(stands(request.actor), request.numbers.get("edge", 10))
     odds = (("Hexes routed", _pct(step.odds)),) if step.dice else ()
     return Prepared(f"rout, {request.actor.arm}", step.cell, step.dice, odds)
@@ -361,6 +378,10 @@ def _rout_resolve(request: Request, record: DiceRecord | None) -> Outcome:
 
 
 def _recoil_prepare(request: Request) -> Prepared:
+    if not request.actor.has(RECOIL_DUE):
+        at_once = request.options.get("recoil_contact", "at_once") == "at_once"
+        raise RulesError(f"{request.actor.name} has no recoil to make: a Recoil read off the combat table "
+                         + ("is made as it is read (option recoil_contact)" if at_once else "is taken here"))
     return Prepared("recoil", "one hex away from the attackers", None)
 
 
@@ -368,16 +389,24 @@ def _recoil_resolve(request: Request, record: DiceRecord | None) -> Outcome:
     move = moves.recoil(stands(request.actor), at_own_table_edge="at_edge" in request.ticked)
     if move.removed:
         return Outcome("forced to recoil from its sides table edge: removed from play",
-                       (Effect(request.actor.id, lost=request.actor.size, removed=True),))
-    return Outcome("recoils one hex away from its attackers, still facing the enemy")
+                       (Effect(request.actor.id, lost=request.actor.size, removed=True, clear=(RECOIL_DUE,)),))
+    return Outcome("recoils one hex away from its attackers, still facing the enemy; out of contact",
+                   (Effect(request.actor.id, clear=(RECOIL_DUE,)),))
+
+
+def _evade_ready(request: Request) -> None:
+    if not request.actor.has(CHARGED):
+        raise RulesError(f"{request.actor.name} has no charge to answer: a unit evades in response to contact")
 
 
 def _evade_prepare(request: Request) -> Prepared:
+    _evade_ready(request)
     move = moves.evade_move(stands(request.actor), request.options)
     return Prepared("evade in response to contact", f"{move.hexes} hexes away from the enemy", None)
 
 
 def _evade_resolve(request: Request, record: DiceRecord | None) -> Outcome:
+    _evade_ready(request)
     move = moves.evade_move(stands(request.actor), request.options)
     return Outcome(f"evades up to {move.hexes} hexes ({move.reason}); its next move is not affected",
                    (_answered(request.actor),))
@@ -388,6 +417,8 @@ def _unfinished(phase: str, units: Mapping[str, Unit]) -> list[str]:
     never rolled (nor evaded) stops the movement step, where the card takes the test."""
     out = [f"{u.name} has {u.attr(HITS)} hits to read on the combat table" for u in units.values()
            if not u.removed and u.attr(HITS)]
+    out += [f"{u.name} must recoil one hex (Recoil), as the combat table read; in contact until then "
+            "(option recoil_contact: on the table)" for u in units.values() if not u.removed and u.has(RECOIL_DUE)]
     if phase == MOVEMENT:
         for unit in units.values():
             chargers = [units[c] for c in unit.attr(CHARGED_BY, ()) if c in units]
@@ -417,10 +448,11 @@ RESOLVER = Resolver(
         Attribute("quality", "Class", choices=("elite", "regular", "militia"), default="regular"),
         Attribute("formation", "Formation", choices=("line", "column", "march_column"), default="line"),
         Attribute("weapon", "Small arms", choices=("SM", "RM", "SR", "RC", "SS", "-"), default="RM",
-                  help="SM smoothbore musket, RM rifle musket, SR sharp shooter rifle, RC rifled carbine, SS smoothbore carbine or shotgun"),
-        Attribute("gun", "Gun", choices=("6lb", "12lb", "3in_rifle", "-"), default="-"),
-        Attribute("skirmishing", "Skirmishing", kind="bool", default=False),
-        Attribute("dismounted", "Dismounted", kind="bool", default=False),
+                  help="SM smoothbore musket, RM rifle musket, SR sharp shooter rifle, RC rifled carbine, SS smoothbore carbine or shotgun",
+                  arms=("infantry", "cavalry")),
+        Attribute("gun", "Gun", choices=("6lb", "12lb", "3in_rifle", "-"), default="-", arms=("artillery",)),
+        Attribute("skirmishing", "Skirmishing", kind="bool", default=False, arms=("infantry",)),
+        Attribute("dismounted", "Dismounted", kind="bool", default=False, arms=("cavalry",)),
         Attribute(HITS, "Hits", kind="int", default=0, help="hits waiting to be read on the combat table"),
     ),
     states=(
@@ -429,6 +461,8 @@ RESOLVER = Resolver(
         State(CHARGING, "charging", "this turn"),
         State(CHARGED, "charged", "until it tests its response to the charge, or evades"),
         State(MOVED, "moved (artillery)", "this turn: it cannot shoot"),
+        State(RECOILED, "recoiled", "this bound: one hex away from its attackers, out of contact"),
+        State(RECOIL_DUE, "to recoil", "until its Recoil is taken: still in contact (option recoil_contact)"),
     ),
     phases=_phases(),
     actions=(
@@ -453,7 +487,8 @@ RESOLVER = Resolver(
         Action("hand_to_hand", "Hand to hand", ENEMY, _prepare_hits, _resolve_hits, reach=CONTACT,
                why="the charging unit and the unit it charged, once the response to charge has not routed it"),
         Action("combat", "Read the combat table", NO_TARGET, _prepare_combat, _resolve_combat,
-               ticks=lambda a, t: [Tick("charged_in_hand_to_hand", "the charged unit of a hand to hand")],
+               ticks=lambda a, t: [Tick("charged_in_hand_to_hand", "the charged unit of a hand to hand"),
+                                   Tick("at_edge", "at its own table edge (a Recoil from there removes it)")],
                help="The unit hit reads its waiting hits on the combat table", acts=BOTH),
         Action("rout", "Rout move", NO_TARGET, _rout_prepare, _rout_resolve, numbers=_edge_numbers, anytime=True,
                contact=ENDS),
@@ -464,8 +499,8 @@ RESOLVER = Resolver(
     turn_label="bound",
     unfinished=_unfinished,
     shown=(HITS,),
-    breaks_contact=(ROUTING,),
-    due=lambda u: ("combat",) if u.attr(HITS) else (),
+    breaks_contact=(ROUTING, RECOILED),
+    due=lambda u: ("combat",) * bool(u.attr(HITS)) + ("recoil",) * u.has(RECOIL_DUE),
     # option routed_at_end: a unit routing or removed from play is lost whole
     lost_at_end=lambda u, o: u.start if (u.removed or u.has(ROUTING)) and o.get("routed_at_end", "lost") == "lost" else u.lost,
 )

@@ -163,3 +163,42 @@ def test_a_shared_campaign_on_postgresql_is_only_read(postgres_url):
         assert (session.version(), len(_events(session)), session.campaign().turn) == (version, events, 4)
     finally:
         session.close()
+
+
+def test_before_an_undone_action_and_before_its_undo_and_redo(tmp_path: Path) -> None:
+    """An undo or a redo in the span rewound is itself taken back: found by the hostile numbers'
+    corpus (`past --event 6` on a campaign whose last step undid #6 ended in a KeyError)."""
+    from campaigns.scenario import load_scenario
+    from campaigns.setup import create_campaign
+
+    path = tmp_path / "undo.campaign"
+    create_campaign(path, load_scenario("spring1813"), seed=7).close()
+    session = CampaignSession.open(path)
+    try:
+        with session.store.action("Ney marches to Lützen") as db:
+            db.get_one(Unit, "old_guard").location = "Lützen"
+        session.store.undo()
+        session.store.redo()
+        session.store.undo()
+        with session.store.read() as db:
+            events = list(db.scalars(select(Event).order_by(Event.id)))
+    finally:
+        session.close()
+    assert [e.kind for e in events[-4:]] == ["action", "undo", "redo", "undo"]
+    before = sha256(path)
+
+    def where(event: Event) -> str:
+        session = CampaignSession.open(path)
+        try:
+            view = past.open_past(session, past.moment(session, event=event.id))
+            try:
+                with view.store.read() as db:
+                    return db.get_one(Unit, "old_guard").location
+            finally:
+                view.close()
+        finally:
+            session.close()
+
+    # just before: the march; its undo (marched); the redo (not); the second undo (marched again)
+    assert [where(e) for e in events[-4:]] == ["Erfurt", "Lützen", "Erfurt", "Lützen"]
+    assert sha256(path) == before

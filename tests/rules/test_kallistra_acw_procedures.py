@@ -683,7 +683,7 @@ def test_class_synonyms():
 
 def test_every_option_has_a_default_and_a_reason():
     options = load_options(RS)
-    assert len(options) == 15  # canister_dice (issue 21), routed_at_end: what a rout costs at the return (issue 24)
+    assert len(options) == 16  # canister_dice (issue 21), routed_at_end (issue 24), recoil_contact (issue 24)
     for option in options.values():
         assert option.default in option.choices and option.reason and "002_4559601f68b00eee" in option.source
     with pytest.raises(RulesError, match="no option"):

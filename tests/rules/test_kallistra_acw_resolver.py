@@ -227,3 +227,63 @@ def test_the_last_stand_in_a_hex_goes_except_artillery():
     _, outcome = run(req("combat", hit))
     assert "the last stand in the hex is eliminated" in outcome.text
     assert outcome.effects[0].removed and outcome.effects[0].lost == 2
+
+
+# -- issue 24's leftovers: a Recoil off the combat table, and what a unit with nothing to do is refused
+
+
+_others = (unit("a1", arm="cavalry", weapon="RC"),)  # the attackers in contact
+
+
+def _read(unit_, contacts, options=None, ticked=()):
+    """`combat` for `unit_` (its hits waiting): the outcome, the units and the contacts after it."""
+    from rules.resolver import contacts_after
+
+    units = {unit_.id: unit_, **{u.id: u for u in _others}}
+    r = Request("combat", unit_, None, frozenset(ticked), {}, {**OPTIONS, **(options or {})}, units, contacts=contacts)
+    _, outcome = run(r)
+    after = apply_effects(units, outcome.effects)
+    return outcome, after, contacts_after(R, contacts, R.action("combat"), unit_.id, None, after)
+
+
+def test_a_recoil_off_the_combat_table_is_made_at_once_out_of_contact_for_the_bound():
+    # Militia, 2 hits: "1 stand lost, Recoil, Disrupted" (Combat Table, Militia column)
+    militia = unit("d1", DEFENDER, quality="militia", hits=2)
+    contacts = (Contact("a1", "d1"),)
+    outcome, after, left = _read(militia, contacts)
+    assert "1 stand lost, Recoil, Disrupted" in outcome.text and "out of contact for the rest of the bound" in outcome.text
+    assert after["d1"].has("recoiled") and after["d1"].size == 3 and left == []
+    assert R.unfinished("hand_to_hand", after) == []  # nothing waits: the recoil is made
+    with pytest.raises(RulesError, match="has no recoil to make.*option recoil_contact"):
+        R.action("recoil").prepare(req("recoil", after["d1"]))
+    # "If they are forced to recoil ... from this position [their table edge], they are removed from play"
+    outcome, after, _left = _read(militia, contacts, ticked=("at_edge",))
+    assert after["d1"].removed and after["d1"].size == 0 and "removed from play" in outcome.text
+
+
+def test_a_recoil_kept_for_the_table_waits_in_contact_until_its_recoil_is_taken():
+    militia = unit("d1", DEFENDER, quality="militia", hits=2)
+    contacts = (Contact("a1", "d1"),)
+    outcome, after, left = _read(militia, contacts, {"recoil_contact": "on_the_table"})
+    assert "in contact until its Recoil is taken" in outcome.text and left == list(contacts)
+    assert R.unfinished("hand_to_hand", after) == [
+        "d1 must recoil one hex (Recoil), as the combat table read; in contact until then (option recoil_contact: on the table)"]
+    assert R.due(after["d1"]) == ("recoil",)  # the form opens on it
+    from rules.resolver import contacts_after
+
+    r = Request("recoil", after["d1"], None, frozenset(), {}, {**OPTIONS, "recoil_contact": "on_the_table"}, after,
+                contacts=tuple(left))
+    _, recoiled = run(r)
+    done = apply_effects(after, recoiled.effects)
+    assert not done["d1"].has("recoil_due") and R.unfinished("hand_to_hand", done) == []
+    assert contacts_after(R, left, R.action("recoil"), "d1", None, done) == []
+
+
+def test_evade_answers_a_charge_and_a_rout_move_is_a_routers():
+    cavalry = unit("d1", DEFENDER, arm="cavalry", weapon="RC")
+    with pytest.raises(RulesError, match="has no charge to answer"):
+        R.action("evade").prepare(req("evade", cavalry))
+    with pytest.raises(RulesError, match="is not routing"):
+        R.action("rout").prepare(req("rout", cavalry, edge=10))
+    charged = unit("d1", DEFENDER, arm="cavalry", weapon="RC", states={"charged": None})
+    assert R.action("evade").prepare(req("evade", charged)).needed.endswith("hexes away from the enemy")

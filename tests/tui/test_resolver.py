@@ -10,7 +10,7 @@ from campaigns import battles, oob, tabletop, weather
 from campaigns.session import CampaignSession
 from models import Battle, DiceRoll, Unit
 from rules.resolver import tactical_rulesets
-from tui.modals.resolution import ResolutionScreen
+from tui.modals.resolution import ResolutionScreen, allowed_actions
 from tui.textual_private import select_options
 from tui.screens.fight import FightScreen
 from tui.screens.resolver import ResolverScreen
@@ -79,15 +79,25 @@ async def test_a_tabletop_battle_from_hand_off_to_return(campaign_file, make_app
         await wait_for_screen(pilot, ResolverScreen)
         assert tabletop.load(app.session, 1).log[-1]["action"] == "move"
 
-        # a defender cannot act in the attacker's movement phase
+        # a defender cannot act in the attacker's movement phase: uncharged, it has nothing to
+        # answer, and the form does not open on a resolution the card then refuses
+        table = tabletop.load(app.session, 1)
+        assert [a for a, _title in allowed_actions(table, defender.id)][:2] == ["response_to_charge", "evade"]
         await pick_unit(pilot, defender.id)
+        await pilot.press(key(ResolverScreen, "resolver.resolve"))
+        said = await wait_for_notice(pilot, "has nothing to do in the movement phase")
+        assert "none of Response to charge, Evade" in said and isinstance(app.screen, ResolverScreen)
+        # charged, it answers: the form opens on its response, and offers no move
+        tabletop.resolve(app.session, 1, "declare_charge", attacker.id, defender.id)
+        pilot.app.screen.refresh_view()
         modal = await resolve(pilot)
-        offered = modal.query_one("#action", Select)
-        offered.value = "response_to_charge"  # an action it offers
+        assert modal.action_id() == "response_to_charge"
         with pytest.raises(InvalidSelectValueError):
-            offered.value = "move"  # one it does not
+            modal.query_one("#action", Select).value = "move"  # one it does not offer
         await pilot.press("escape")
         await wait_for_screen(pilot, ResolverScreen)
+        tabletop.take_back(app.session, 1)
+        pilot.app.screen.refresh_view()
 
         # on to the simultaneous fire: the checklist moves
         await pilot.press("n", "n")
@@ -290,3 +300,22 @@ async def test_a_unit_added_by_hand_lists_the_types_of_its_arm(campaign_file, ma
     with stored(campaign_file) as db:
         unit = db.get(Battle, 1).detail["tactical"]["units"][0]
         assert (unit["arm"], unit["attrs"]["unit_type"]) == ("artillery", "artillery")
+
+
+async def test_a_units_details_show_only_the_attributes_of_its_arm(campaign_file, make_app):
+    """13-phase: a cavalry unit shows no "Guns (lbs)", a battery does (issue 24)."""
+    from .tabletop_play import handed_off as with_every_arm
+
+    with_every_arm(campaign_file, "napoleonic_13phase")
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_resolver(pilot)
+        table = tabletop.load(app.session, 1)
+        by_arm = {u.arm: u for u in table.units.values()}
+        assert {"cavalry", "artillery", "infantry"} <= set(by_arm)
+        shown = {}
+        for arm, unit in by_arm.items():
+            await pick_unit(pilot, unit.id)
+            shown[arm] = str(app.screen.query_one("#detail").render()).splitlines()[0]
+        assert "Guns (lbs)" not in shown["cavalry"] and "Guns (lbs)" not in shown["infantry"]
+        assert "Guns (lbs) " in shown["artillery"]

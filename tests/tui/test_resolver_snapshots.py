@@ -89,16 +89,20 @@ def test_each_rule_sets_first_resolution(snap_compare, make_app, on_the_table):
     async def open_a_resolution(pilot):
         from textual.widgets import DataTable
 
-        from tui.modals.resolution import allowed_actions
+        from tui.modals.resolution import allowed_actions, refused_now
+
+        def acts(table, unit_id: str) -> bool:  # the card lets it take the first of its actions now
+            actions = allowed_actions(table, unit_id)
+            return bool(actions) and not refused_now(table, actions[0][0], unit_id)
 
         await _open_any(pilot)
         screen = pilot.app.screen
         table = tabletop.load(pilot.app.session, 1)
-        while not any(allowed_actions(table, u) for u in table.units):  # a phase where a unit acts
+        while not any(acts(table, u) for u in table.units):  # a phase where a unit acts
             await pilot.press("n")
             await pilot.pause()
             table = tabletop.load(pilot.app.session, 1)
-        first = next(u for u in table.units.values() if allowed_actions(table, u.id))
+        first = next(u for u in table.units.values() if acts(table, u.id))
         grid = screen.query_one("#units", DataTable)
         grid.move_cursor(row=grid.get_row_index(first.id))
         await pilot.pause()

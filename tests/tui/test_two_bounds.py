@@ -95,11 +95,21 @@ async def test_kallistra_acw_two_turns_to_the_end(campaign_file, make_app, capsy
         play.act("rout", "d1")
         if play.unit("d2").has("disrupted"):
             play.act("rally", "d2", dice=[6])
-        play.act("recoil", "a2")
+        # a Recoil read off the combat table is made as it is read (option recoil_contact = at_once)
+        assert "has no recoil to make" in play.refused("recoil", "a2")
         play.act("move", "d3")
         play.next()
         play.act("artillery_fire", "d8", "a6", numbers={"range": 4})
         read_hits(play)
+        # the other reading, the Recoil kept for the table (recoil_contact = on_the_table): a2 (militia)
+        # reads 2 hits, "1 stand lost, Recoil, Disrupted", and the checklist waits for its Recoil
+        tabletop.set_option(app.session, bid, "recoil_contact", "on_the_table")
+        tabletop.edit_unit(app.session, bid, "a2", {"hits": "2"})
+        assert "must recoil one hex" in play.act("combat", "a2")["text"]
+        assert any("must recoil one hex (Recoil)" in line for line in play.table.unfinished())
+        play.act("recoil", "a2")
+        assert not play.table.unfinished()
+        tabletop.set_option(app.session, bid, "recoil_contact", "at_once")
         play.next()
         play.act("small_arms_fire", "d3", "a1", numbers={"range": 2})
         read_hits(play)

@@ -41,16 +41,31 @@ def allowed_actions(table: tabletop.Tabletop, actor_id: str) -> list[tuple[str, 
             continue  # the other side's act in this phase (the Austrians' fire while the French move)
         out.append((action.id, action.title))
     # what the unit owes first (hits to read...), then the phase's own resolutions in the
-    # card's order, then those of any phase; last, those with no target the card reaches
+    # card's order, then those of any phase; last, those the card refuses it now (no
+    # target it reaches, an evade with no charge to answer): the form opens on one it can take
     due = table.resolver.due(actor)
     order = {a: i for i, a in enumerate(table.phase.actions)}
 
     def rank(item: tuple[str, str]) -> tuple[int, int]:
-        action = table.resolver.action(item[0])
-        unreachable = action.target != NO_TARGET and not tabletop.reachable(table, action.id, actor_id)[0]
-        return (0 if item[0] in due else 2 if unreachable else 1, order.get(item[0], len(order)))
+        return (0 if item[0] in due else 2 if refused_now(table, item[0], actor_id) else 1, order.get(item[0], len(order)))
 
     return sorted(out, key=rank)
+
+
+def refused_now(table: tabletop.Tabletop, action_id: str, actor_id: str) -> str | None:
+    """Why the card refuses the action to the unit as things stand (before the umpire ticks
+    anything or rules otherwise), or None: no target it reaches, or its own refusal."""
+    action, actor = table.resolver.action(action_id), table.units[actor_id]
+    if action.target != NO_TARGET:
+        wanted, why = tabletop.reachable(table, action_id, actor_id)
+        return None if wanted else why or f"{action.title}: no unit it may take as its target"
+    ticked = [t.id for t in action.ticks(actor, None) if t.checked]
+    numbers = {n.id: n.default for n in action.numbers(actor, None)}
+    try:
+        tabletop.prepare(table, tabletop.request(table, action_id, actor_id, None, ticked, numbers))
+    except CampaignError as refusal:
+        return str(refusal)
+    return None
 
 
 def target_options(table: tabletop.Tabletop, actor, action, ruling: str = "") -> tuple[list[tuple[str, str]], str]:

@@ -24,7 +24,7 @@ from rules.resolver import ATTACKER, DEFENDER
 from tui.modals.confirm import ConfirmScreen
 from tui.modals.form import FormScreen
 from tui.modals.pick import PickScreen
-from tui.modals.resolution import ResolutionScreen, allowed_actions
+from tui.modals.resolution import ResolutionScreen, allowed_actions, refused_now
 from tui.screens.base import REFUSALS, CampaignScreen
 from tui.widgets.cells import plain
 
@@ -225,7 +225,8 @@ class ResolverScreen(CampaignScreen):
         if unit_id in table.units:
             u = table.units[unit_id]
             attrs = ", ".join(f"{a.label} {a.label_of(u.attrs.get(a.id)) if a.kind == 'choice' else u.attrs.get(a.id)}"
-                              for a in table.resolver.attributes if u.attrs.get(a.id) not in (None, False, 0, "-", ""))
+                              for a in table.resolver.attributes
+                              if a.applies_to(u.arm) and u.attrs.get(a.id) not in (None, False, 0, "-", ""))
             lines.append(f"{u.id} {u.name} ({u.side}, {u.arm}): {attrs}")
         # newest first: the box is 5 lines and the unit's line wraps, so the resolution just
         # taken stays in sight (oldest first, it fell below the edge at 80 columns)
@@ -261,8 +262,11 @@ class ResolverScreen(CampaignScreen):
             self.notify(f"{unit.name} has been removed from the table.", severity="warning")
             return
         actions = allowed_actions(table, unit_id)
-        if not actions:
-            self.notify(f"{unit.name} ({unit.side}) has nothing to do in the {table.phase.title} phase.", severity="warning")
+        # sorted: the first is one it can take, unless the card refuses it every one now
+        if not actions or refused_now(table, actions[0][0], unit_id):
+            none = f": the card lets it take none of {', '.join(title for _id, title in actions)} now" if actions else ""
+            self.notify(f"{unit.name} ({unit.side}) has nothing to do in the {table.phase.title} phase{none}.",
+                        severity="warning")
             return
         typed_in = self.session.campaign().dice_mode == "entered"
         self.app.push_screen(ResolutionScreen(table, unit_id, actions, typed_in), self._resolved)

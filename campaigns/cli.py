@@ -197,6 +197,7 @@ def _export(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     from models.exchange import LIMIT_BYTES
+    from campaigns.userfile import open_regular
     from models.import_stream import import_export, seekable_copy
 
     source = "standard input" if args.json == "-" else args.json
@@ -206,7 +207,8 @@ def _import(args: argparse.Namespace) -> int:
         stream = getattr(sys.stdin, "buffer", None) or io.BytesIO(sys.stdin.read(LIMIT_BYTES + 1).encode())
         opened = seekable_copy(stream, source)
     else:
-        opened = Path(args.json).open("rb")  # noqa: SIM115 - entered by the `with` below
+        # A FIFO, a device or a directory is refused at once, without waiting on it.
+        opened = open_regular(args.json, "an export")
     # Read row by row (models.import_stream): memory stays flat however long the export.
     with opened as exported, import_export(_target(args, new=True), exported, source=source) as store:
         say(f"Imported {source} into {store.name}: {store.campaign().name}.")

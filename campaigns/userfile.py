@@ -14,6 +14,7 @@ import errno
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from campaigns.text import one_line
 
@@ -30,8 +31,8 @@ class FileRefused(ValueError):
     """A named file that cannot be what it is asked to be: one sentence."""
 
 
-def read_bytes(path: Path | str, what: str, limit: int) -> bytes:
-    """The bytes of the regular file `path` (at most `limit`), or FileRefused naming `what` it should hold."""
+def _open_regular(path: Path | str, what: str) -> int:
+    """A descriptor of the regular file `path`, or FileRefused: never waits on a FIFO or a device."""
     name = one_line(path)[:200]
     try:
         # O_NONBLOCK: opening a FIFO does not wait for a writer (it is refused just below)
@@ -41,11 +42,24 @@ def read_bytes(path: Path | str, what: str, limit: int) -> bytes:
         raise FileRefused(f"cannot read {what} from {name}: {reason}") from None
     except ValueError:  # a NUL byte in the name
         raise FileRefused(f"cannot read {what} from {name}: no file's name holds a NUL byte") from None
+    mode = os.fstat(descriptor).st_mode
+    kind = next((label for test, label in _KINDS if test(mode)), None)
+    if kind is not None:
+        os.close(descriptor)
+        raise FileRefused(f"{name} is {kind}, not a file of {what}")
+    return descriptor
+
+
+def open_regular(path: Path | str, what: str) -> BinaryIO:
+    """The regular file `path` opened for reading in binary (a large one is read by its caller as a stream)."""
+    return os.fdopen(_open_regular(path, what), "rb")
+
+
+def read_bytes(path: Path | str, what: str, limit: int) -> bytes:
+    """The bytes of the regular file `path` (at most `limit`), or FileRefused naming `what` it should hold."""
+    name = one_line(path)[:200]
+    descriptor = _open_regular(path, what)
     try:
-        mode = os.fstat(descriptor).st_mode
-        kind = next((label for test, label in _KINDS if test(mode)), None)
-        if kind is not None:
-            raise FileRefused(f"{name} is {kind}, not a file of {what}")
         chunks: list[bytes] = []
         size = 0
         while size <= limit:  # a regular file may still grow, or claim size 0 (/proc): read, don't trust st_size

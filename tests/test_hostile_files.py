@@ -248,7 +248,7 @@ def test_import_of_dev_zero_is_refused_at_once(tmp_path: Path) -> None:
 
     start = time.perf_counter()
     code, _out, err = run("import", "/dev/zero", str(tmp_path / "zero.campaign"))
-    assert code == 2 and "not an Adjutant campaign export" in err
+    assert code == 2 and "/dev/zero is a device, not a file of an export" in err
     assert time.perf_counter() - start < 2
     assert not (tmp_path / "zero.campaign").exists()
 

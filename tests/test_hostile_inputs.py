@@ -138,6 +138,26 @@ def test_an_orders_file_from_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
     assert code == 2 and "is a named pipe, not a file of orders" in err
 
 
+def test_a_campaign_import_from_any_kind_of_named_file_answers_at_once(tmp_path: Path) -> None:
+    """`adjutant import` takes a whole export; a FIFO, a device, a directory or a loop is refused before a read."""
+    campaign, exported = tmp_path / "spring.campaign", tmp_path / "spring.json"
+    code, _out, err = run("new", "spring1813", str(campaign))
+    assert code == 0, err
+    code, out, err = run("export", str(campaign))
+    assert code == 0, err
+    exported.write_bytes(out)
+    kinds = {what: (make, verdict) for what, make, verdict in corpus.file_kinds(exported.read_bytes())}
+    for what in ("a missing file", "a directory", "a FIFO nobody writes to", "/dev/zero", "a link to /dev/zero", "a loop of links", "a file nobody may read"):
+        make, _verdict = kinds[what]
+        home = tmp_path / f"case-{len(list(tmp_path.iterdir()))}"
+        home.mkdir()
+        make(home / "input")
+        target = tmp_path / "imported" / f"{home.name}.campaign"  # a folder apart: the case's own files are not read
+        target.parent.mkdir(exist_ok=True)
+        code, err = judge(["import", corpus.named(what, home / "input"), str(target)], what, target)
+        assert code == 2 and not target.exists(), f"{what}: {err}"
+
+
 # -- serve --password-file -----------------------------------------------------------------------
 
 
@@ -191,10 +211,8 @@ def club_fingerprint(url: str) -> Callable[[], Any]:
                 for query in (
                     "SELECT rolname, rolpassword FROM pg_authid WHERE starts_with(rolname, current_database()) ORDER BY 1",
                     "SELECT tablename, policyname, roles::text, qual, with_check FROM pg_policies ORDER BY 1, 2",
-                    "SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class "
-                    "WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace ORDER BY 1",
-                    "SELECT table_name, grantee, privilege_type FROM information_schema.role_table_grants "
-                    "WHERE table_schema = 'public' ORDER BY 1, 2, 3",
+                    "SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace ORDER BY 1",
+                    "SELECT table_name, grantee, privilege_type FROM information_schema.role_table_grants WHERE table_schema = 'public' ORDER BY 1, 2, 3",
                 )
             ]
 

@@ -171,8 +171,7 @@ def test_games_outside_the_campaign_stored_as_pending_become_games(
     """Migration 0007: a tabletop game outside the campaign's forces, stored "pending" before
     the status "game" existed, becomes "game"; the campaign's own battles and ended games stay."""
     maker = fixture_maker()
-    document = maker.played_campaign()
-    document["schema"] = "0005"
+    document = {**maker.at_schema7(maker.played_campaign()), "schema": "0005"}
     # Written as schema 5 held it: no fog-of-war tables or campaign columns (0006) yet.
     document["tables"] = {k: v for k, v in document["tables"].items() if k not in ("sighting", "side_order")}
     document["tables"]["campaign"] = [

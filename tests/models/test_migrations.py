@@ -192,3 +192,47 @@ def test_games_outside_the_campaign_stored_as_pending_become_games(
             statuses = {b.id: b.status for b in session.exec(select(Battle))}
             assert session.get_one(Battle, 1).detail == standalone  # the detail is kept as it was
     assert statuses == {1: "game", 2: "pending", 3: "done", 4: "pending"}
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_the_rolls_of_a_battle_are_marked_with_it_when_an_old_campaign_is_migrated(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Migration 0008: each roll made for a battle (its actions are described "Battle #N at
+    PLACE: ...") gets the battle's id, and so does the history's record of it, so that a step
+    undone before the upgrade and redone after it still has its battle; other rolls get none."""
+    from campaigns import battles, weather
+    from campaigns.session import CampaignSession
+    from models import DiceRoll
+
+    session = CampaignSession.new("spring1813", tmp_path / "new.campaign", seed=1813)
+    try:
+        weather.roll(session, [2])
+        lutzen = battles.begin(session, battles.Draft("Lützen", ["iii_souham"], ["brigade_klux"], [], [], override="for the test"))
+        battles.roll_step(session, lutzen)
+        battles.roll_step(session, lutzen)
+        halle = battles.begin(session, battles.Draft("Halle", ["iii_ricard"], ["brigade_zieten"], [], [], override="for the test"))
+        battles.roll_step(session, halle)
+        battles.roll_step(session, halle)
+        session.store.undo()  # Halle's second step: its roll is gone, its action kept, undone
+        document = dump(session.store)
+    finally:
+        session.close()
+    marked = {row["id"]: row["battle"] for row in document["tables"]["dice_roll"]}
+    assert sorted(marked.values(), key=str) == [lutzen, lutzen, halle, None]  # the weather's roll is no battle's
+    target = str(tmp_path / "old.campaign") if backend == "sqlite" else request.getfixturevalue("postgres_url")
+    maker = fixture_maker()
+    old = maker.at_schema7(document)
+    assert all("battle" not in row for row in old["tables"]["dice_roll"])
+    maker.write_at_revision(target, old)
+    with open_campaign(target) as store:
+        with store.read() as db:
+            assert {r.id: r.battle for r in db.exec(select(DiceRoll))} == marked
+        store.redo()  # Halle's step again, as its action recorded it
+        with store.read() as db:
+            redone = db.exec(select(DiceRoll).where(DiceRoll.id.not_in(list(marked)))).one()  # type: ignore[union-attr]
+            assert redone.battle == halle
+            recorded = [c["after"] for e in db.exec(select(Event)) for c in e.changes
+                        if c.get("table") == "dice_roll" and c.get("before") is None]
+            # the weather's roll is recorded as it was: an old action that rolled for no battle
+            assert sorted((r.get("battle") for r in recorded), key=str) == [lutzen, lutzen, halle, halle, None]

@@ -236,3 +236,30 @@ def test_the_rolls_of_a_battle_are_marked_with_it_when_an_old_campaign_is_migrat
                         if c.get("table") == "dice_roll" and c.get("before") is None]
             # the weather's roll is recorded as it was: an old action that rolled for no battle
             assert sorted((r.get("battle") for r in recorded), key=str) == [lutzen, lutzen, halle, halle, None]
+
+
+def test_a_club_sides_role_that_reads_some_dice_columns_may_read_the_battle_too(postgres_url: str) -> None:
+    """Migration 0008 on a club's campaign: a role `club setup` gave some columns of dice_roll
+    reads the new one as well (the player's screens load whole rows); a role without any gets none."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    maker = fixture_maker()
+    maker.write_at_revision(postgres_url, maker.at_schema7(maker.played_campaign()))
+    database = make_url(postgres_url).database
+    reader, stranger = f"{database}_reader", f"{database}_stranger"
+    owner = make_url(postgres_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(owner, autocommit=True) as db:
+        db.execute(f'CREATE ROLE "{reader}"')
+        db.execute(f'CREATE ROLE "{stranger}"')
+        db.execute(f'GRANT SELECT (id, purpose, result) ON dice_roll TO "{reader}"')
+    try:
+        open_campaign(postgres_url).close()  # migrated to 0008
+        with psycopg.connect(owner, autocommit=True) as db:
+            may = "SELECT has_column_privilege(%s, 'dice_roll', 'battle', 'SELECT')"
+            assert [db.execute(may, (role,)).fetchone()[0] for role in (reader, stranger)] == [True, False]
+    finally:
+        with psycopg.connect(owner, autocommit=True) as db:
+            for role in (reader, stranger):
+                db.execute(f'DROP OWNED BY "{role}"')
+                db.execute(f'DROP ROLE "{role}"')

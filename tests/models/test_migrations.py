@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import importlib.util
 import shutil
 import sqlite3
@@ -263,3 +264,46 @@ def test_a_club_sides_role_that_reads_some_dice_columns_may_read_the_battle_too(
             for role in (reader, stranger):
                 db.execute(f'DROP OWNED BY "{role}"')
                 db.execute(f'DROP ROLE "{role}"')
+
+
+def test_down_from_schema_8_and_up_again_keeps_the_battles_of_the_rolls(tmp_path: Path) -> None:
+    """Going down, the column and the history's record of it go (schema 7 would refuse a redo
+    naming it); coming back up, both are filled again from the actions' descriptions."""
+    from alembic import command
+
+    from campaigns import battles, weather
+    from models import gate
+    from campaigns.session import CampaignSession
+
+    path = tmp_path / "s.campaign"
+    session = CampaignSession.new("spring1813", path, seed=1813)
+    try:
+        weather.roll(session, [2])
+        lutzen = battles.begin(session, battles.Draft("Lützen", ["iii_souham"], ["brigade_klux"], [], [], override="for the test"))
+        battles.roll_step(session, lutzen)
+    finally:
+        session.close()
+
+    def recorded() -> list:
+        with sqlite3.connect(path) as db:
+            changes = [json.loads(c) for (c,) in db.execute("SELECT changes FROM event WHERE changes LIKE '%dice_roll%'")]
+        db.close()
+        return sorted((c["after"].get("battle") for cs in changes for c in cs if c.get("table") == "dice_roll"), key=str)
+
+    engine = make_engine(to_url(path))
+    try:
+        with writer(engine).begin() as connection:
+            command.downgrade(alembic_config(connection), "0007")
+        with sqlite3.connect(path) as db:
+            db.text_factory = bytes
+            assert gate._objects(db) == gate.expected_objects("0007")  # the gate opens it as schema 7
+        db.close()
+        assert recorded() == [None, None]
+        with writer(engine).begin() as connection:
+            upgrade(connection)
+    finally:
+        engine.dispose()
+    with sqlite3.connect(path) as db:
+        assert sorted(db.execute("SELECT battle FROM dice_roll"), key=str) == [(lutzen,), (None,)]
+    db.close()
+    assert recorded() == [lutzen, None]

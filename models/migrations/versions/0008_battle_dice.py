@@ -26,7 +26,6 @@ Revises: 0007
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import Any
 
 import sqlalchemy as sa
@@ -40,7 +39,8 @@ branch_labels = None
 depends_on = None
 
 INDEX = "ix_dice_roll_battle"
-BATCH = 500
+BATCH = 500  # ids in one IN (...)
+REWRITE_BATCH = 50  # events whose changes are read at once (a tabletop action's hold the battle's whole state)
 
 # Only the columns read and written: the JSON type decodes `changes` on SQLite and PostgreSQL alike.
 battle = sa.table("battle", sa.column("id", sa.Integer), sa.column("location", sa.String))
@@ -57,18 +57,12 @@ def upgrade() -> None:
     op.add_column("dice_roll", sa.Column("battle", sa.Integer, nullable=True))
     op.create_index(INDEX, "dice_roll", ["battle"])
     bind = op.get_bind()
-    places = {row.id: row.location for row in bind.execute(sa.select(battle.c.id, battle.c.location))}
-    rolled: dict[int, list[int]] = {}  # battle -> the actions that rolled for it
-    for number, description, changes in _battle_actions(bind):
-        found = _battle_of(description, places)
-        if found is None:
-            continue
-        rolled.setdefault(found, []).append(number)
-        _rewrite(bind, number, changes, found)
-    for found, actions in rolled.items():
-        for start in range(0, len(actions), BATCH):
-            chunk = actions[start : start + BATCH]
+    actions = _battle_actions(bind)
+    for found, numbers in _by_battle(actions).items():
+        for start in range(0, len(numbers), BATCH):
+            chunk = numbers[start : start + BATCH]
             bind.execute(dice_roll.update().where(dice_roll.c.event.in_(chunk)).values(battle=found))
+    _rewrite(bind, actions, mark=True)
     if bind.dialect.name == "postgresql":
         _grant_to_readers(bind)
     mark_sqlite_schema(8)
@@ -76,22 +70,28 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     bind = op.get_bind()
-    for number, _description, changes in _battle_actions(bind):
-        _rewrite(bind, number, changes, None)
+    _rewrite(bind, _battle_actions(bind), mark=False)
     op.drop_index(INDEX, "dice_roll")
-    with op.batch_alter_table("dice_roll") as batch:
-        batch.drop_column("battle")
+    # SQLite drops the column in place (3.35 and later): a batch copy of the table would break
+    # turn.dice_roll's key to it, and the table's SQL goes back to what 0001 wrote.
+    op.drop_column("dice_roll", "battle")
     mark_sqlite_schema(7)
 
 
-def _battle_actions(bind: sa.Connection) -> Iterable[tuple[int, str, Any]]:
-    """(id, description, changes) of every action whose description names a battle."""
-    query = (
-        sa.select(event.c.id, event.c.description, event.c.changes)
-        .where(event.c.kind == "action", event.c.description.like("Battle #%"))
-        .order_by(event.c.id)
-    )
-    yield from bind.execute(query).all()
+def _battle_actions(bind: sa.Connection) -> dict[int, int]:
+    """action's event id -> the battle it was taken in, for every action whose description names one.
+
+    Ids and descriptions only: the changes, which may be large, are read later, a few at a time."""
+    places = {row.id: row.location for row in bind.execute(sa.select(battle.c.id, battle.c.location))}
+    query = sa.select(event.c.id, event.c.description).where(event.c.kind == "action", event.c.description.like("Battle #%"))
+    return {number: found for number, description in bind.execute(query) if (found := _battle_of(description, places)) is not None}
+
+
+def _by_battle(actions: dict[int, int]) -> dict[int, list[int]]:
+    grouped: dict[int, list[int]] = {}
+    for number, found in sorted(actions.items()):
+        grouped.setdefault(found, []).append(number)
+    return grouped
 
 
 def _battle_of(description: str, places: dict[int, str]) -> int | None:
@@ -106,11 +106,26 @@ def _battle_of(description: str, places: dict[int, str]) -> int | None:
     return number
 
 
-def _rewrite(bind: sa.Connection, number: int, changes: Any, found: int | None) -> None:
-    """Mark each roll the action recorded inserting (the rows a redo writes again) with battle
-    `found`; None takes the mark away."""
+def _rewrite(bind: sa.Connection, actions: dict[int, int], *, mark: bool) -> None:
+    """Mark each roll these actions recorded inserting (the rows a redo writes again) with the
+    action's battle; with `mark` False, take the mark away. An action's changes are read only
+    when they mention a roll, and a batch at a time."""
+    numbers = sorted(actions)
+    mentions = sa.cast(event.c.changes, sa.Text).like("%dice_roll%")
+    for start in range(0, len(numbers), REWRITE_BATCH):
+        chunk = numbers[start : start + REWRITE_BATCH]
+        rows = bind.execute(sa.select(event.c.id, event.c.changes).where(event.c.id.in_(chunk), mentions)).all()
+        for number, changes in rows:
+            rewritten = _marked(changes, actions[number] if mark else None)
+            if rewritten is not None:
+                bind.execute(event.update().where(event.c.id == number).values(changes=rewritten))
+
+
+def _marked(changes: Any, found: int | None) -> list | None:
+    """The changes with each inserted roll marked with battle `found` (None: unmarked); None if
+    they insert no roll."""
     if not isinstance(changes, list):
-        return
+        return None
     rewritten, touched = [], False
     for change in changes:
         if (isinstance(change, dict) and change.get("table") == "dice_roll" and change.get("before") is None
@@ -119,8 +134,7 @@ def _rewrite(bind: sa.Connection, number: int, changes: Any, found: int | None) 
             change = {**change, "after": after if found is None else {**after, "battle": found}}
             touched = True
         rewritten.append(change)
-    if touched:
-        bind.execute(event.update().where(event.c.id == number).values(changes=rewritten))
+    return rewritten if touched else None
 
 
 def _grant_to_readers(bind: sa.Connection) -> None:

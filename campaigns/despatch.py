@@ -13,8 +13,8 @@ orders written in it name the despatch they answer.
 Every row goes in by a filter a database could apply itself (the club server's
 row-level security uses the same): nation.side = S, army.side = S, units and
 generals of those nations, sighting.side = S, battles whose participants
-include S, dice rolls of those battles (dice_roll.battle), of the weather and of S's command
-points.
+include S, dice rolls of those battles (dice_roll.battle), of the weather and
+of S's command points.
 """
 
 from __future__ import annotations

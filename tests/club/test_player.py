@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import select, text
 
-from campaigns import battles, command_points, knowledge, movement, orders, weather
+from campaigns import battles, command_points, knowledge, luck, movement, orders, weather
 from campaigns.account import account
 from campaigns.despatch import write_despatch
 from campaigns.errors import CampaignError
@@ -187,6 +187,8 @@ def test_a_side_reads_the_battles_it_fought_with_their_accounts_and_dice_as_its_
     try:
         accounts = {b: list(account(umpire, b)) for b in (fought_club.tables, fought_club.d10)}
         files = {side: write_despatch(umpire, side, tmp_path / f"{side}.campaign") for side in ("french", "allies")}
+        # the luck ledger reads each battle roll for the side it favours (the step's, the commander's)
+        readings = {r.roll_id: (r.kind, r.favours) for r in luck.ledger(umpire).rolls}
     finally:
         umpire.close()
     # the rolls are in the accounts: both steps of Lützen, the two commanders' dice of Zeitz
@@ -198,6 +200,10 @@ def test_a_side_reads_the_battles_it_fought_with_their_accounts_and_dice_as_its_
                 assert {b: list(account(player, b)) for b in accounts} == accounts, player.where
                 with pytest.raises(CampaignError, match=f"there is no battle {fought_club.game}"):
                     list(account(player, fought_club.game))  # the game outside the campaign is no side's
+                theirs = {r.roll_id: (r.kind, r.favours) for r in luck.ledger(player).rolls}
+                assert theirs == {roll: readings[roll] for roll in theirs}, player.where
+                assert [kind for kind, favours in theirs.values() if favours and kind in ("battle", "tabletop")] == [
+                    "battle", "battle", "tabletop", "tabletop"], player.where
             finally:
                 player.close()
 

@@ -8,13 +8,13 @@ from typing import cast
 from sqlalchemy import select
 from sqlmodel import col
 
-from campaigns.battles import ATTACKER, DEFENDER, FACTS, load, title
+from campaigns.battles import ATTACKER, DEFENDER, FACTS, load
 from campaigns.errors import plainly
 from campaigns.log import dice_line
 from campaigns.session import CampaignSession
 from campaigns.tabletop import dice_text
 from models import Battle as BattleRow
-from models import DiceRoll, Event
+from models import DiceRoll
 from rules.resolver import get_resolver
 
 
@@ -35,10 +35,9 @@ def account(session: CampaignSession, battle_id: int) -> Iterator[str]:
     yield f"  Weather {fight.setup.get('weather', '?')}; " + ("; ".join(facts) if facts else "no special situation")
     with plainly(), session.store.read() as db:
         row = db.get_one(BattleRow, battle_id)
-        # The rolls of this battle: those of the actions that name it.
-        events = list(db.scalars(select(Event).where(col(Event.description).like(f"{title(fight)}:%"), col(Event.kind) == "action").order_by(col(Event.id))))
-        ids = [e.id for e in events if not e.undone]
-        rolls = list(db.scalars(select(DiceRoll).where(col(DiceRoll.event).in_(ids)).order_by(col(DiceRoll.id)))) if ids else []
+        # The rolls made for this battle (an undone step's are gone with it): a plain row filter,
+        # so a side's player reads them too, on the club (row-level security) and in a side file.
+        rolls = list(db.scalars(select(DiceRoll).where(col(DiceRoll.battle) == battle_id).order_by(col(DiceRoll.id))))
         for roll in rolls:
             yield "  " + dice_line(roll)
         for entry in fight.journal:

@@ -314,7 +314,7 @@ def load(session: CampaignSession, battle_id: int) -> Fight:
 
 
 def title(fight: Fight) -> str:
-    """How the history names the battle; its rolls are found by it."""
+    """How the history names the battle (its rolls carry its id: DiceRoll.battle)."""
     return f"Battle #{fight.id} at {fight.location}"
 
 
@@ -330,7 +330,7 @@ def _journal(session: CampaignSession, battle_id: int, description: str, do) -> 
         raise CampaignError(f"battle {battle_id} is over and applied")
     with plainly(), session.store.action(description) as db:
         try:
-            entry, shown = do(fight, session.store.dice())
+            entry, shown = do(fight, session.store.dice(battle=battle_id))  # each roll marked as this battle's
         except RulesError as exc:  # the rules' sentence, for the umpire
             raise CampaignError(str(exc)) from None
         row = db.get_one(BattleRow, battle_id)

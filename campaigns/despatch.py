@@ -13,7 +13,8 @@ orders written in it name the despatch they answer.
 Every row goes in by a filter a database could apply itself (the club server's
 row-level security uses the same): nation.side = S, army.side = S, units and
 generals of those nations, sighting.side = S, battles whose participants
-include S, dice rolls of those battles, of the weather and of S's command points.
+include S, dice rolls of those battles (dice_roll.battle), of the weather and
+of S's command points.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from campaigns.errors import CampaignError, plainly
 from campaigns.knowledge import known, sightings
 from campaigns.session import CampaignSession
 from models import (
-    Activation, Army, Battle, Campaign, CommandPointRoll, CommandPointSpend, DiceRoll, Event, General, Nation,
+    Activation, Army, Battle, Campaign, CommandPointRoll, CommandPointSpend, DiceRoll, General, Nation,
     Side, Turn, Unit, create_store,
 )
 
@@ -105,10 +106,8 @@ def side_rows(session: CampaignSession, side: str, turn: int) -> tuple[Campaign,
 
 
 def _battle_dice(db: Any, battle: Battle) -> set[int]:
-    """The rolls of a battle: those of the live actions that name it (campaigns.battles.title)."""
-    prefix = f"Battle #{battle.id} at {battle.location}:"
-    events = select(col(Event.id)).where(col(Event.description).startswith(prefix, autoescape=True), col(Event.kind) == "action", col(Event.undone) == False)  # noqa: E712
-    return set(db.scalars(select(col(DiceRoll.id)).where(col(DiceRoll.event).in_(events))))
+    """The rolls made for a battle (an undone step's went with it): marked with its id."""
+    return set(db.scalars(select(col(DiceRoll.id)).where(col(DiceRoll.battle) == battle.id)))
 
 
 def write_despatch(session: CampaignSession, side: str, out: Path, turn: int | None = None) -> Path:

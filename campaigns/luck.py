@@ -287,18 +287,17 @@ class _Reader:
 def _battle_rolls(session: CampaignSession, db: Any, rows: list[DiceRoll]) -> dict[int, dict]:
     """Each roll of a battle fought with the campaign's tables (or its pursuit), paired
     with the step the battle's journal replays for it."""
-    from campaigns.battles import ATTACKER, DEFENDER, TABLES, load, title
+    from campaigns.battles import ATTACKER, DEFENDER, TABLES, load
 
-    by_event: dict[int, list[DiceRoll]] = {}
-    for row in rows:
-        if row.event is not None:
-            by_event.setdefault(row.event, []).append(row)
+    # Each roll names its battle (dice_roll.battle): a side's file or role, which reads no history, pairs them too.
+    by_battle: dict[int, list[DiceRoll]] = {}
+    for row in sorted(rows, key=lambda r: cast(int, r.id)):
+        if row.battle is not None:
+            by_battle.setdefault(row.battle, []).append(row)
     out: dict[int, dict] = {}
     for battle in db.scalars(select(Battle).order_by(col(Battle.id))):
         fight = load(session, battle.id)
-        prefix = f"{title(fight)}:"
-        events = [e for e in db.scalars(select(col(Event.id)).where(col(Event.description).like(f"{prefix}%")).order_by(col(Event.id)))]
-        mine = [r for e in events for r in by_event.get(e, [])]
+        mine = by_battle.get(cast(int, battle.id), [])
         sides = {role: fight.setup.get("sides", {}).get(role, {}).get("side", BOTH) for role in (ATTACKER, DEFENDER)}
         enemy = {ATTACKER: DEFENDER, DEFENDER: ATTACKER}
         steps = list(_table_steps(fight)) if fight.resolver == TABLES and fight.battle else []

@@ -34,7 +34,7 @@ from campaigns.luck import Ledger, RollLuck, luck_of
 from campaigns.printable import printable
 from campaigns.session import CampaignSession
 from campaigns.story import CAUSES, Story, story
-from models import Army, Battle, Campaign, Event, General, Turn, Unit
+from models import Army, Battle, Campaign, DiceRoll, Event, General, Turn, Unit
 
 FORMATS = ("md", "html", "txt")
 WIDTH = 100  # the text of a report: wide enough for the tables, narrow enough to print
@@ -241,6 +241,7 @@ def _battle_report(session: CampaignSession, name: str, battle_id: int, book: Le
             if any(c.get("table") == "battle" and c.get("key", {}).get("id") == battle_id for c in begun.changes):
                 events.append(begun.id)
         turn, losses, result = row.turn, dict(row.losses), row.result
+        rolled = set(db.scalars(select(col(DiceRoll.id)).where(col(DiceRoll.battle) == battle_id)))  # its rolls name it
     sides = fight.setup.get("sides", {})
     situation = Section("The situation")
     facts = [label for key, label in FACTS if fight.setup.get("facts", {}).get(key)]
@@ -257,7 +258,7 @@ def _battle_report(session: CampaignSession, name: str, battle_id: int, book: Le
             f"{role.title()}: {part.get('side_name', '?')}; leaders {leaders}", ["Unit", "Arm", "SP", "Cohesion"],
             ([f[1], f[2], f[3], f[4]] for f in data.get("forces", [])), right=(2, 3),
         ))
-    rolls = [r for r in book.rolls if r.event in set(events)]
+    rolls = [r for r in book.rolls if r.roll_id in rolled]
     outcome = Section("The losses")
     names = {**sides.get(ATTACKER, {}).get("names", {}), **sides.get(DEFENDER, {}).get("names", {})}
     if losses:

@@ -530,7 +530,7 @@ def resolve(session: CampaignSession, battle_id: int, action: str, actor: str, t
             raise CampaignError(f"{the_action.title} rolls no dice")
         purpose = f"{req.actor.name}: {prepared.what}, needs {prepared.needed}"
         # several dice expressions (each side's dice) are each a record of their own, named
-        record: DiceRecord | None = roll_prepared(session.store.dice(), prepared, purpose, entered)
+        record: DiceRecord | None = roll_prepared(session.store.dice(battle=table.battle_id), prepared, purpose, entered)
         outcome: Outcome = the_action.resolve(req, record)
         touched = {actor, *([target] if target else []), *(e.unit for e in outcome.effects)}
         units = apply_effects(table.units, outcome.effects)

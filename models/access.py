@@ -62,6 +62,8 @@ _OWN_NATIONS = f"nation IN (SELECT id FROM nation WHERE side = {SIDE})"
 _OWN_ARMIES = f"army IN (SELECT id FROM army WHERE side = {SIDE})"
 # Up to the campaign's turn now, as models.visibility keeps a despatch to its turn (:turn).
 _SO_FAR = "turn <= (SELECT turn FROM campaign WHERE id = 1)"
+# A battle the side fought: it is named in the battle's participants (the attacker's or the defender's).
+_FOUGHT = f"{_SO_FAR} AND EXISTS (SELECT 1 FROM json_each(participants) AS part WHERE part.value ->> 'side' = {SIDE})"
 
 ACCESS: dict[str, Rule] = {
     "alembic_version": Rule("true", "the schema version: opening a campaign reads it first"),
@@ -80,17 +82,15 @@ ACCESS: dict[str, Rule] = {
     "command_point_roll": Rule(f"{_OWN_ARMIES} AND {_SO_FAR}", "its own armies' command points"),
     "command_point_spend": Rule(f"{_OWN_ARMIES} AND {_SO_FAR}", "its own armies' ledger"),
     "activation": Rule(f"side = {SIDE} AND {_SO_FAR}", "its own stacks' activations"),
-    "battle": Rule(
-        f"{_SO_FAR} AND EXISTS (SELECT 1 FROM json_each(participants) AS part WHERE part.value ->> 'side' = {SIDE})",
-        "the battles it fought: it met the enemy there",
-    ),
+    "battle": Rule(_FOUGHT, "the battles it fought, with their accounts: it met the enemy there"),
     "pontoon": nothing("no side is recorded as its builder; the umpire tells the players"),
-    # As models.visibility: the weather's rolls and its own command points. The rolls of its battles'
-    # actions are found through the history, which a side does not read: they stay the umpire's.
+    # As models.visibility: the weather's rolls, its own command points, and the rolls made for the
+    # battles it fought (dice_roll.battle, migration 0008); a tabletop game outside the campaign is no side's.
     "dice_roll": Rule(
         "id IN (SELECT dice_roll FROM turn WHERE number <= (SELECT turn FROM campaign WHERE id = 1))"
-        f" OR id IN (SELECT dice_roll FROM command_point_roll WHERE {_OWN_ARMIES} AND {_SO_FAR})",
-        "the weather's rolls and its own command points, up to the turn now",
+        f" OR id IN (SELECT dice_roll FROM command_point_roll WHERE {_OWN_ARMIES} AND {_SO_FAR})"
+        f" OR battle IN (SELECT id FROM battle WHERE {_FOUGHT})",
+        "the weather's rolls, its own command points and its battles' dice, up to the turn now",
     ),
     "event": nothing("the history holds every move of both sides"),
     "event_note": nothing("the umpire's bookmarks and notes on the history"),

@@ -29,6 +29,7 @@ class CampaignDice(DiceService):
     """
 
     store: CampaignStore | None = None
+    battle: int | None = None  # the battle these dice are rolled for: each row says so (DiceRoll.battle)
 
     def roll(
         self,
@@ -49,14 +50,15 @@ class CampaignDice(DiceService):
                 campaign.dice_next_index,
             )
             record = super().roll(dice, purpose, modifiers, entered=entered, by=by)
-            session.add(to_row(record, event=self.store.current_event))
+            session.add(to_row(record, event=self.store.current_event, battle=self.battle))
             campaign.dice_next_index = self.next_index
         return record
 
 
-def to_row(record: DiceRecord, *, event: int | None) -> DiceRoll:
+def to_row(record: DiceRecord, *, event: int | None, battle: int | None = None) -> DiceRoll:
     return DiceRoll(
         event=event,
+        battle=battle,
         purpose=record.purpose,
         dice=record.dice,
         raw=list(record.raw),

@@ -44,7 +44,7 @@ class SideStore(CampaignStore):
             event.listen(session, "do_orm_execute", _without_hidden_columns)
             yield session
 
-    def dice(self) -> CampaignDice:
+    def dice(self, battle: int | None = None) -> CampaignDice:
         raise StoreError("a side rolls no dice: the umpire does")
 
     @contextmanager

@@ -150,15 +150,17 @@ class CampaignStore:
         """The id of the event of this thread's open action, if one is open."""
         return getattr(self._local, "event", None)
 
-    def dice(self) -> CampaignDice:
+    def dice(self, battle: int | None = None) -> CampaignDice:
         """The campaign's dice service: each roll is stored, with the stream
-        position, in the action that rolled it (or in an action of its own)."""
+        position, in the action that rolled it (or in an action of its own), and
+        marked with `battle` when it is rolled for one."""
         from models.dice_log import CampaignDice
         from rules.dice import dice_mode
 
         campaign = self.campaign()
         return CampaignDice(
-            seed=campaign.dice_seed, mode=dice_mode(campaign.dice_mode), next_index=campaign.dice_next_index, store=self
+            seed=campaign.dice_seed, mode=dice_mode(campaign.dice_mode), next_index=campaign.dice_next_index, store=self,
+            battle=battle,
         )
 
     def undo(self) -> Event:

@@ -141,7 +141,16 @@ class Unit(SQLModel, table=True):
 
 
 class DiceRoll(SQLModel, table=True):
-    """A stored `rules.dice.DiceRecord`, with the event of the action that rolled it."""
+    """A stored `rules.dice.DiceRecord`, with the event of the action that rolled it.
+
+    `battle` is the battle the roll was made for (its steps, its pursuit, its tabletop
+    resolutions), None for any other roll: a side reads the dice of the battles it
+    fought by this column alone (models.access, models.visibility), never through the
+    history, which it may not read. It carries no foreign key, like `army.commander`:
+    battle.turn -> turn and turn.dice_roll -> dice_roll already, and a key back to battle
+    would close a cycle in which SQLAlchemy cannot sort the tables (it warns, on every
+    import too, and leaves those keys out of the order undo and import write rows in).
+    """
 
     __tablename__ = "dice_roll"
 
@@ -156,6 +165,7 @@ class DiceRoll(SQLModel, table=True):
     stream_index: int | None = None
     by: str = "umpire"
     when: datetime
+    battle: int | None = Field(default=None, index=True)  # migration 0008
 
 
 class Turn(SQLModel, table=True):

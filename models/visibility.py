@@ -36,13 +36,11 @@ FILTERS: dict[str, str] = {
     "command_point_roll": f"army IN {OWN_ARMIES} AND turn <= :turn",
     "command_point_spend": f"army IN {OWN_ARMIES} AND turn <= :turn",
     "battle": "turn <= :turn AND {fought}",
-    # the weather's rolls, the side's command points, and the rolls of the live actions of its battles
+    # the weather's rolls, the side's command points, and the rolls made for the battles it fought
     "dice_roll": (
         "id IN (SELECT dice_roll FROM turn WHERE number <= :turn)"
         f" OR id IN (SELECT dice_roll FROM command_point_roll WHERE turn <= :turn AND army IN {OWN_ARMIES})"
-        " OR event IN (SELECT e.id FROM event e JOIN battle b"
-        " ON e.description LIKE 'Battle #' || CAST(b.id AS TEXT) || ' at ' || b.location || ':%'"
-        " WHERE e.kind = 'action' AND e.undone = FALSE AND b.turn <= :turn AND {fought_b})"
+        " OR battle IN (SELECT b.id FROM battle b WHERE b.turn <= :turn AND {fought_b})"
     ),
 }
 HIDDEN_COLUMNS: dict[str, tuple[str, ...]] = {"campaign": ("dice_seed", "dice_salt")}

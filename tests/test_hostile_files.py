@@ -33,9 +33,10 @@ SECONDS_PER_COMMAND = 20
 
 
 def played(path: Path) -> Path:
-    """A spring1813 campaign with a row in every table: weather, command points, a battle, dice."""
+    """A spring1813 campaign with a row in every table: weather, command points, a battle, dice
+    (a roll of the battle's among them, marked with it)."""
     from campaigns import command_points, weather
-    from campaigns.battles import Draft, begin
+    from campaigns.battles import Draft, begin, roll_step
     from sqlmodel import select
 
     from campaigns.session import CampaignSession
@@ -53,7 +54,8 @@ def played(path: Path) -> Path:
         first = next(iter(units.values()))
         french = [u for u, s in units.items() if s == first][:2]
         allied = [u for u, s in units.items() if s != first][:2]
-        begin(session, Draft(location="Lützen", attacker_units=french, defender_units=allied, override="a test battle between forces placed by hand"))
+        battle = begin(session, Draft(location="Lützen", attacker_units=french, defender_units=allied, override="a test battle between forces placed by hand"))
+        roll_step(session, battle)
         with session.store.action("Ney marches to Lützen") as db:
             db.get_one(Unit, french[0]).location = "Lützen"
         session.store.undo()

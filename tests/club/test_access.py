@@ -23,6 +23,8 @@ from campaigns.setup import create_campaign
 from models import Unit, open_campaign
 from models.access import ACCESS
 
+from tests.club.conftest import ENTERED_BY_HAND, Fought
+
 SCENARIO = load_scenario("spring1813")
 SIDE_OF_NATION = {nation: side.id for side in SCENARIO.sides for nation in side.nations}
 
@@ -112,8 +114,12 @@ def test_the_french_read_their_own_and_nothing_of_the_allies(club: dict, postgre
 
 
 def test_the_french_role_can_change_nothing(club: dict):
-    french = club["french"]
-    with psycopg.connect(libpq(french["url"]), autocommit=True) as player:
+    assert_changes_nothing(club["french"]["url"])
+
+
+def assert_changes_nothing(url: str) -> None:
+    """Every INSERT, UPDATE, DELETE and TRUNCATE on every table, and a CREATE, refused to the role."""
+    with psycopg.connect(libpq(url), autocommit=True) as player:
         tables = [t for (t,) in player.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
         assert len(tables) >= len(ACCESS) - 2  # every table of the campaign (fog's two may be absent)
         for table in tables:
@@ -267,3 +273,36 @@ def test_a_database_name_with_colons_and_quotes(postgres_server: str, capsys: py
     finally:
         with psycopg.connect(libpq(postgres_server), autocommit=True) as admin:
             admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def test_after_battles_the_french_read_the_enemy_they_fought_and_no_allied_name_they_did_not_sight(
+    fought_club: Fought, postgres_url: str
+):
+    """The judged property once battles are fought: a battle shows each side the whole enemy force it
+    fights (campaigns/knowledge.py), so the French read the names of Blücher's brigades they fought,
+    in the battles, their dice and their sightings; every other allied name, including those the
+    umpire gave the units of a game outside the campaign, stays out of every text they can read.
+    And they still change nothing."""
+    with psycopg.connect(libpq(postgres_url), autocommit=True) as owner:
+        sighted = {
+            unit["name"] for (learned,) in owner.execute("SELECT learned FROM sighting WHERE side = 'french'")
+            for unit in learned.get("units", [])
+        } | {name for (learned,) in owner.execute("SELECT learned FROM sighting WHERE side = 'french'")
+             for name in learned.get("generals", [])}
+        game_purposes = [p for (p,) in owner.execute("SELECT purpose FROM dice_roll WHERE battle = %s", (fought_club.game,))]
+        battle_dice = owner.execute(
+            "SELECT id FROM dice_roll WHERE battle IN (%s, %s) ORDER BY id", (fought_club.tables, fought_club.d10)).fetchall()
+    assert sighted == {"Blücher's Corps: Brigade Klüx", "Blücher's Corps: Brigade Zieten"}
+    assert any(ENTERED_BY_HAND[0] in p for p in game_purposes)  # the game's rolls name its units
+    french = fought_club.roles["french"]
+    with psycopg.connect(libpq(french["url"]), autocommit=True) as player:
+        seen = readable_text(player, french["role"])
+        fought = player.execute("SELECT id FROM battle ORDER BY id").fetchall()
+        rolled = player.execute("SELECT id FROM dice_roll WHERE battle IS NOT NULL ORDER BY id").fetchall()
+    assert fought == [(fought_club.tables,), (fought_club.d10,)]
+    assert rolled == battle_dice and len(rolled) == 4  # two steps at Lützen, two commanders' dice at Zeitz
+    everything = "\n".join(seen.values())
+    unsighted = (names("allies") - names("french") - sighted) | set(ENTERED_BY_HAND)
+    assert sorted(name for name in unsighted if name in everything) == []
+    assert sighted <= {name for name in sighted if name in seen["battle"] and name in seen["sighting"]}
+    assert_changes_nothing(french["url"])

@@ -10,7 +10,9 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import select, text
 
-from campaigns import command_points, knowledge, movement, orders, weather
+from campaigns import battles, command_points, knowledge, luck, movement, orders, weather
+from campaigns.account import account
+from campaigns.despatch import write_despatch
 from campaigns.errors import CampaignError
 from campaigns.past import moment
 from campaigns.player import ClubPlayerSession, ReadOnlySideFile, open_side
@@ -19,10 +21,12 @@ from campaigns.setup import create_campaign
 from campaigns.scenario import load_scenario
 from campaigns.reconnaissance import reconnoitre_stack
 from campaigns.stacks import all_stacks
-from models import Campaign, Event, General, open_campaign
+from models import Battle, Campaign, DiceRoll, Event, General, open_campaign
 from models.visibility import FILTERS, predicate
 from tui.cli import main
 from tui.launch import main as launch
+
+from tests.club.conftest import Fought
 
 
 @pytest.fixture
@@ -94,26 +98,56 @@ def test_the_french_player_reads_their_side_and_queues_orders_the_umpire_applies
         umpire.close()
 
 
-def test_a_sides_role_reads_the_rows_its_side_file_would_hold(club: dict, postgres_url: str):
-    """Row-level security and models/visibility.py agree, table by table: the database shows the
-    French role what a despatch to the French at this turn would hold."""
+def test_a_sides_role_reads_the_rows_its_side_file_would_hold(club: dict, postgres_url: str, tmp_path):
+    """Row-level security, models/visibility.py and the despatch agree, table by table: the
+    database shows the French role what a despatch to the French at this turn holds."""
     player = open_side(club["french"], "french")
     try:
         orders.write(player, "note", text="the rows of the orders table too")
     finally:
         player.close()
-    tables = {"turn": "number"}
-    with open_campaign(postgres_url) as owner, owner.connect() as db:
+    read = reads_as_in_side_file(postgres_url, club["french"], "french", tmp_path)
+    assert all(read[t] for t in ("unit", "sighting", "side_order", "activation", "command_point_roll", "dice_roll"))
+
+
+KEYS = {"turn": "number"}
+
+
+def reads_as_in_side_file(owner_url: str, role_url: str, side: str, folder) -> dict[str, list]:
+    """What the side's role reads of each table of models.visibility, checked row for row against the
+    rows its filter selects (as the campaign's owner) and those its side file holds; returned."""
+    with open_campaign(owner_url) as owner, owner.connect() as db:
         turn = db.execute(text("SELECT turn FROM campaign")).scalar_one()
         expected = {
-            table: sorted(db.execute(text(f"SELECT {tables.get(table, 'id')} FROM {table} WHERE {predicate(table, 'postgresql')}"),
-                                     {"side": "french", "turn": turn}).scalars())
+            table: sorted(db.execute(text(f"SELECT {KEYS.get(table, 'id')} FROM {table} WHERE {predicate(table, 'postgresql')}"),
+                                     {"side": side, "turn": turn}).scalars())
             for table in FILTERS
         }
-    with open_campaign(club["french"]) as french, french.connect() as db:
-        read = {table: sorted(db.execute(text(f"SELECT {tables.get(table, 'id')} FROM {table}")).scalars()) for table in FILTERS}
-    assert read == expected
-    assert all(expected[t] for t in ("unit", "sighting", "side_order", "activation", "command_point_roll", "dice_roll"))
+    umpire = CampaignSession.open(owner_url)
+    try:
+        held = write_despatch(umpire, side, folder / f"{side}-now.campaign")
+    finally:
+        umpire.close()
+    read, rows = {}, {}
+    for target, found in ((role_url, read), (str(held), rows)):
+        with open_campaign(target) as store:
+            with store.connect() as db:
+                found.update({table: sorted(db.execute(text(f"SELECT {KEYS.get(table, 'id')} FROM {table}")).scalars()) for table in FILTERS})
+            with store.read() as db:  # the whole rows of the battles and of their dice (a side file keeps no event)
+                found["battle"] = [_shown(b) for b in db.scalars(select(Battle).order_by(Battle.id))]
+                found["dice_roll"] = [_shown(r, event=None) for r in db.scalars(select(DiceRoll).order_by(DiceRoll.id))]
+    assert [r.id for r in read["battle"]] == expected["battle"] and [r.id for r in read["dice_roll"]] == expected["dice_roll"]
+    assert {t: v for t, v in read.items() if t not in ("battle", "dice_roll")} == {
+        t: v for t, v in expected.items() if t not in ("battle", "dice_roll")}
+    # a despatch carries no orders: the player writes them in it; on the club they are queued at once
+    assert rows["side_order"] == [] and {**read, "side_order": []} == rows
+    return read
+
+
+def _shown(row, **changes):
+    values = row.model_dump()
+    values.update(changes)
+    return type(row)(**values)
 
 
 def test_a_side_that_is_not_the_roles_is_one_sentence(club: dict, postgres_url: str, capsys: pytest.CaptureFixture[str]):
@@ -141,3 +175,42 @@ def test_side_checks_a_side_file_and_refuses_the_umpires_file(tmp_path, capsys: 
         open_side(str(side), "allies")
     with pytest.raises(CampaignError, match="is the umpire's campaign: --side opens a club's campaign"):
         open_side(str(umpire), "french")
+
+
+# -- the battles a side fought: their accounts and their dice, read by a plain row filter --------
+
+
+def test_a_side_reads_the_battles_it_fought_with_their_accounts_and_dice_as_its_side_file_does(
+    fought_club: Fought, postgres_url: str, tmp_path
+):
+    umpire = CampaignSession.open(postgres_url)
+    try:
+        accounts = {b: list(account(umpire, b)) for b in (fought_club.tables, fought_club.d10)}
+        files = {side: write_despatch(umpire, side, tmp_path / f"{side}.campaign") for side in ("french", "allies")}
+        # the luck ledger reads each battle roll for the side it favours (the step's, the commander's)
+        readings = {r.roll_id: (r.kind, r.favours) for r in luck.ledger(umpire).rolls}
+    finally:
+        umpire.close()
+    # the rolls are in the accounts: both steps of Lützen, the two commanders' dice of Zeitz
+    assert [sum(line.startswith("  dice #") for line in accounts[b]) for b in accounts] == [2, 2]
+    for side, url in (("french", fought_club.url("french")), ("allies", fought_club.url("allies"))):
+        for player in (open_side(url, side), open_side(str(files[side]), side)):  # the club, the side file
+            try:
+                assert [b.id for b in battles.battles(player)] == list(accounts), player.where
+                assert {b: list(account(player, b)) for b in accounts} == accounts, player.where
+                with pytest.raises(CampaignError, match=f"there is no battle {fought_club.game}"):
+                    list(account(player, fought_club.game))  # the game outside the campaign is no side's
+                theirs = {r.roll_id: (r.kind, r.favours) for r in luck.ledger(player).rolls}
+                assert theirs == {roll: readings[roll] for roll in theirs}, player.where
+                assert [kind for kind, favours in theirs.values() if favours and kind in ("battle", "tabletop")] == [
+                    "battle", "battle", "tabletop", "tabletop"], player.where
+            finally:
+                player.close()
+
+
+def test_after_battles_a_sides_role_still_reads_the_rows_its_side_file_holds(fought_club: Fought, postgres_url: str, tmp_path):
+    for side in ("french", "allies"):
+        read = reads_as_in_side_file(postgres_url, fought_club.url(side), side, tmp_path)
+        assert {r.battle for r in read["dice_roll"]} == {None, fought_club.tables, fought_club.d10}
+        assert len([r for r in read["dice_roll"] if r.battle is not None]) == 4
+        assert [b.id for b in read["battle"]] == [fought_club.tables, fought_club.d10]

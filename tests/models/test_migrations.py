@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import importlib.util
 import shutil
 import sqlite3
@@ -171,8 +172,7 @@ def test_games_outside_the_campaign_stored_as_pending_become_games(
     """Migration 0007: a tabletop game outside the campaign's forces, stored "pending" before
     the status "game" existed, becomes "game"; the campaign's own battles and ended games stay."""
     maker = fixture_maker()
-    document = maker.played_campaign()
-    document["schema"] = "0005"
+    document = {**maker.at_schema7(maker.played_campaign()), "schema": "0005"}
     # Written as schema 5 held it: no fog-of-war tables or campaign columns (0006) yet.
     document["tables"] = {k: v for k, v in document["tables"].items() if k not in ("sighting", "side_order")}
     document["tables"]["campaign"] = [
@@ -193,3 +193,117 @@ def test_games_outside_the_campaign_stored_as_pending_become_games(
             statuses = {b.id: b.status for b in session.exec(select(Battle))}
             assert session.get_one(Battle, 1).detail == standalone  # the detail is kept as it was
     assert statuses == {1: "game", 2: "pending", 3: "done", 4: "pending"}
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_the_rolls_of_a_battle_are_marked_with_it_when_an_old_campaign_is_migrated(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Migration 0008: each roll made for a battle (its actions are described "Battle #N at
+    PLACE: ...") gets the battle's id, and so does the history's record of it, so that a step
+    undone before the upgrade and redone after it still has its battle; other rolls get none."""
+    from campaigns import battles, weather
+    from campaigns.session import CampaignSession
+    from models import DiceRoll
+
+    session = CampaignSession.new("spring1813", tmp_path / "new.campaign", seed=1813)
+    try:
+        weather.roll(session, [2])
+        lutzen = battles.begin(session, battles.Draft("Lützen", ["iii_souham"], ["brigade_klux"], [], [], override="for the test"))
+        battles.roll_step(session, lutzen)
+        battles.roll_step(session, lutzen)
+        halle = battles.begin(session, battles.Draft("Halle", ["iii_ricard"], ["brigade_zieten"], [], [], override="for the test"))
+        battles.roll_step(session, halle)
+        battles.roll_step(session, halle)
+        session.store.undo()  # Halle's second step: its roll is gone, its action kept, undone
+        document = dump(session.store)
+    finally:
+        session.close()
+    marked = {row["id"]: row["battle"] for row in document["tables"]["dice_roll"]}
+    assert sorted(marked.values(), key=str) == [lutzen, lutzen, halle, None]  # the weather's roll is no battle's
+    target = str(tmp_path / "old.campaign") if backend == "sqlite" else request.getfixturevalue("postgres_url")
+    maker = fixture_maker()
+    old = maker.at_schema7(document)
+    assert all("battle" not in row for row in old["tables"]["dice_roll"])
+    maker.write_at_revision(target, old)
+    with open_campaign(target) as store:
+        with store.read() as db:
+            assert {r.id: r.battle for r in db.exec(select(DiceRoll))} == marked
+        store.redo()  # Halle's step again, as its action recorded it
+        with store.read() as db:
+            redone = db.exec(select(DiceRoll).where(DiceRoll.id.not_in(list(marked)))).one()  # type: ignore[union-attr]
+            assert redone.battle == halle
+            recorded = [c["after"] for e in db.exec(select(Event)) for c in e.changes
+                        if c.get("table") == "dice_roll" and c.get("before") is None]
+            # the weather's roll is recorded as it was: an old action that rolled for no battle
+            assert sorted((r.get("battle") for r in recorded), key=str) == [lutzen, lutzen, halle, halle, None]
+
+
+def test_a_club_sides_role_that_reads_some_dice_columns_may_read_the_battle_too(postgres_url: str) -> None:
+    """Migration 0008 on a club's campaign: a role `club setup` gave some columns of dice_roll
+    reads the new one as well (the player's screens load whole rows); a role without any gets none."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    maker = fixture_maker()
+    maker.write_at_revision(postgres_url, maker.at_schema7(maker.played_campaign()))
+    database = make_url(postgres_url).database
+    reader, stranger = f"{database}_reader", f"{database}_stranger"
+    owner = make_url(postgres_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(owner, autocommit=True) as db:
+        db.execute(f'CREATE ROLE "{reader}"')
+        db.execute(f'CREATE ROLE "{stranger}"')
+        db.execute(f'GRANT SELECT (id, purpose, result) ON dice_roll TO "{reader}"')
+    try:
+        open_campaign(postgres_url).close()  # migrated to 0008
+        with psycopg.connect(owner, autocommit=True) as db:
+            may = "SELECT has_column_privilege(%s, 'dice_roll', 'battle', 'SELECT')"
+            assert [db.execute(may, (role,)).fetchone()[0] for role in (reader, stranger)] == [True, False]
+    finally:
+        with psycopg.connect(owner, autocommit=True) as db:
+            for role in (reader, stranger):
+                db.execute(f'DROP OWNED BY "{role}"')
+                db.execute(f'DROP ROLE "{role}"')
+
+
+def test_down_from_schema_8_and_up_again_keeps_the_battles_of_the_rolls(tmp_path: Path) -> None:
+    """Going down, the column and the history's record of it go (schema 7 would refuse a redo
+    naming it); coming back up, both are filled again from the actions' descriptions."""
+    from alembic import command
+
+    from campaigns import battles, weather
+    from models import gate
+    from campaigns.session import CampaignSession
+
+    path = tmp_path / "s.campaign"
+    session = CampaignSession.new("spring1813", path, seed=1813)
+    try:
+        weather.roll(session, [2])
+        lutzen = battles.begin(session, battles.Draft("Lützen", ["iii_souham"], ["brigade_klux"], [], [], override="for the test"))
+        battles.roll_step(session, lutzen)
+    finally:
+        session.close()
+
+    def recorded() -> list:
+        with sqlite3.connect(path) as db:
+            changes = [json.loads(c) for (c,) in db.execute("SELECT changes FROM event WHERE changes LIKE '%dice_roll%'")]
+        db.close()
+        return sorted((c["after"].get("battle") for cs in changes for c in cs if c.get("table") == "dice_roll"), key=str)
+
+    engine = make_engine(to_url(path))
+    try:
+        with writer(engine).begin() as connection:
+            command.downgrade(alembic_config(connection), "0007")
+        with sqlite3.connect(path) as db:
+            db.text_factory = bytes
+            assert gate._objects(db) == gate.expected_objects("0007")  # the gate opens it as schema 7
+        db.close()
+        assert recorded() == [None, None]
+        with writer(engine).begin() as connection:
+            upgrade(connection)
+    finally:
+        engine.dispose()
+    with sqlite3.connect(path) as db:
+        assert sorted(db.execute("SELECT battle FROM dice_roll"), key=str) == [(lutzen,), (None,)]
+    db.close()
+    assert recorded() == [lutzen, None]

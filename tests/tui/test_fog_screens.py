@@ -12,11 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from campaigns import command_points, weather
+from campaigns import battles, command_points, weather
 from campaigns.despatch import write_despatch
 from campaigns.reconnaissance import reconnoitre_stack
 from campaigns.session import CampaignSession
 from tests.tui.helpers import key, wait_for, wait_for_notice, wait_for_screen
+from tui.screens.battles import BattlesScreen
+from tui.screens.fight import FightScreen
 from tui.screens.orders import OrdersScreen
 from tui.screens.sightings import SightingsScreen
 from tui.screens.theatre import TheatreScreen
@@ -102,3 +104,26 @@ async def test_the_umpire_draws_the_map_as_each_side_sees_it(make_app, umpire_fi
         assert "F24" not in shown  # the allies have seen nothing of Ney
         await pilot.press(key(TheatreScreen, "map.view_as"))
         await wait_for(pilot, "Map: turn 1")
+
+
+async def test_the_player_reads_the_rolls_of_a_battle_being_fought(make_app, umpire_file, tmp_path, no_color):
+    """A side's player rolls nothing and reads no history: a battle's screen shows it the account
+    so far, every roll made for the battle in it (dice_roll.battle, held by the side file)."""
+    session = CampaignSession.open(umpire_file)
+    try:
+        draft = battles.Draft("Lützen", ["iii_souham"], ["brigade_klux"], [], [], override="forces gathered for the test")
+        battle = battles.begin(session, draft)
+        battles.roll_step(session, battle)
+        battles.roll_step(session, battle)
+        side = write_despatch(session, "french", tmp_path / "french.campaign")
+    finally:
+        session.close()
+    app = make_app(side)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("x")
+        await wait_for_screen(pilot, BattlesScreen)
+        await wait_for(pilot, "Lützen")
+        await pilot.press("enter")
+        await wait_for_screen(pilot, FightScreen)
+        shown = await wait_for(pilot, "2 steps taken; the account above lists every roll.")
+        assert shown.count("battle round 1:") == 2 and "dice #" in shown  # the two steps' rolls

@@ -125,12 +125,15 @@ class FightScreen(CampaignScreen):
         self.query_one("#step-text", Static).update("\n".join(self.step_lines(fight)))
         self.query_one("#whole-text", Static).update("\n".join(self.whole_lines(fight, sides)))
         log = [e for e in fight.journal]
+        # a side's player reads no history: the account in the left panel holds the battle's rolls
+        where = "the account above" if self.session.side is not None else "the history screen (h)"
         self.query_one("#log", Static).update(
-            f"{plural(len(log), 'step')} taken; the history screen (h) lists every roll." if log else "No roll yet."
+            f"{plural(len(log), 'step')} taken; {where} lists every roll." if log else "No roll yet."
         )
 
     def step_lines(self, fight: battles.Fight) -> list[str]:
-        if fight.status != "pending":
+        # A side's player rolls nothing: the account so far (the rolls, the tabletop's log) is what it reads.
+        if fight.status != "pending" or self.session.side is not None:
             from campaigns.account import account
 
             return list(account(self.session, fight.id))

@@ -42,6 +42,10 @@ def _url(args: argparse.Namespace):
     return url
 
 
+RETRIES = 5
+RETRIED = {"40P01", "40001"}  # deadlock detected, serialization failure
+
+
 def _in_transaction(args: argparse.Namespace, work: Callable[[Any], Any]) -> Any:
     """Run `work` on a connection of the campaign's database, in one transaction."""
     from sqlalchemy import exc
@@ -52,8 +56,16 @@ def _in_transaction(args: argparse.Namespace, work: Callable[[Any], Any]) -> Any
 
     with open_campaign(_url(args)) as store:  # an Adjutant campaign at this version's schema, or a refusal
         try:
-            with writer(store.engine).begin() as connection:
-                return work(connection)
+            for attempt in range(RETRIES):
+                try:
+                    with writer(store.engine).begin() as connection:
+                        return work(connection)
+                except exc.DBAPIError as error:
+                    # Roles live in the whole cluster: a setup of another database at the same moment
+                    # (the advisory lock only orders setups of this one) may deadlock on the shared
+                    # catalogs. PostgreSQL rolled the whole transaction back, so it is run again.
+                    if getattr(error.orig, "sqlstate", None) not in RETRIED or attempt == RETRIES - 1:
+                        raise
         except AccessError as error:
             raise ValueError(str(error)) from None
         except exc.DBAPIError as error:

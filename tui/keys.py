@@ -78,7 +78,7 @@ class KeyGate(App):
         self._key_settled = False  # the key in flight has been handled; what is left is its actions
         self._key_screen: object = None  # the screen the key in flight was typed on
         self._key_since = 0.0  # when the key in flight was delivered
-        self._tokens = count(1)
+        self._action_tokens = count(1)
         self._actions_running: set[int] = set()  # actions in thread workers that hold the keys (see the module)
         self._working_shown: Working | None = None
 
@@ -98,7 +98,7 @@ class KeyGate(App):
         """An action went to a thread worker: the key that started it is not settled until it ends.
 
         The token it returns goes back to `action_finished`."""
-        token = next(self._tokens)
+        token = next(self._action_tokens)
         self._actions_running.add(token)
         return token
 

@@ -144,7 +144,7 @@ class FormScreen(Attempts, ModalScreen[dict[str, str] | None]):
         error.update(str(exc))
         self.call_after_refresh(error.scroll_visible)  # a long form: the reason is in view
 
-    def succeeded(self, result: object, done: str | None, then=None) -> None:
+    def succeeded(self, result: object, done: str | None, then=None, *, writes: bool = True) -> None:
         # The caller's callback tells it and redraws its screen, once the form has closed.
         self.saving = False
         if then is not None and self.is_attached:

@@ -38,6 +38,7 @@ class Attempts:
 
     def attempt(
         self, action: Callable[[], Any], done: str | None = None, *, worker: bool = False, then: Callable[[Any], object] | None = None,
+        writes: bool = True,
     ) -> Any:
         """Run one campaign action; a refusal (a wrong value, a lost race, a file that says no) becomes a notice.
 
@@ -45,7 +46,8 @@ class Attempts:
         With `worker`, it runs in a thread worker, so that a slow database never freezes the
         screen, and `then(result)`, if given, runs back on the UI thread once it has succeeded; the key
         that started it is held as settled only once it has ended (tui.keys). Either way the
-        refusal is told in one sentence, and a success is told and the campaign redrawn."""
+        refusal is told in one sentence, and a success is told and the campaign redrawn
+        (`writes=False`: an action that only reads, a search, redraws nothing)."""
         node = cast(DOMNode, self)
         if not worker:
             try:
@@ -53,13 +55,15 @@ class Attempts:
             except REFUSALS as exc:
                 self.refused(exc)
                 return None
-            self.succeeded(result, done)
+            self.succeeded(result, done, writes=writes)
             return result
         token = adjutant_of(node).action_started()
-        node.run_worker(partial(self._attempt_in_thread, action, done, then, token), thread=True, group="attempt")
+        node.run_worker(partial(self._attempt_in_thread, action, done, then, writes, token), thread=True, group="attempt")
         return None
 
-    def _attempt_in_thread(self, action: Callable[[], Any], done: str | None, then: Callable[[Any], object] | None, token: int) -> None:
+    def _attempt_in_thread(
+        self, action: Callable[[], Any], done: str | None, then: Callable[[Any], object] | None, writes: bool, token: int,
+    ) -> None:
         # An error that is no refusal goes on to the worker, and so to the app's one-sentence exit.
         app = cast(DOMNode, self).app
         try:
@@ -68,7 +72,7 @@ class Attempts:
             except REFUSALS as exc:
                 app.call_from_thread(self.refused, exc)
                 return
-            app.call_from_thread(self.succeeded, result, done, then)
+            app.call_from_thread(partial(self.succeeded, result, done, then, writes=writes))
         finally:
             app.call_from_thread(self._action_finished, token)
 
@@ -85,16 +89,17 @@ class Attempts:
         from campaigns.errors import OtherUmpireError
 
         hint = " F5 shows their change." if isinstance(exc, OtherUmpireError) else ""
-        cast(DOMNode, self).notify(f"{exc}{hint}", severity="error", timeout=8)
+        cast(DOMNode, self).app.notify(f"{exc}{hint}", severity="error", timeout=8)
 
-    def succeeded(self, result: Any, done: str | None, then: Callable[[Any], object] | None = None) -> None:
+    def succeeded(self, result: Any, done: str | None, then: Callable[[Any], object] | None = None, *, writes: bool = True) -> None:
         """A success: told (`done`, or the action's own sentence or lines), the campaign redrawn, then `then`."""
         message = done if done is not None else result if isinstance(result, str) else None
         if isinstance(result, list) and result and all(isinstance(r, str) for r in result):
             message = "\n".join(result)
         if message:
-            cast(DOMNode, self).notify(message, timeout=6)
-        self.campaign_changed()
+            cast(DOMNode, self).app.notify(message, timeout=6)
+        if writes:
+            self.campaign_changed()
         if then is not None:
             then(result)
 

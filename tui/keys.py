@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from collections import deque
 from itertools import count
-from time import monotonic
 
 from textual import events
 from textual.app import App
@@ -42,10 +41,10 @@ from textual.widgets import Static
 WORKING_AFTER = 0.5
 # If a key's path is cut (its widget removed on the way, the callback that followed it
 # lost), it is followed again from the start after this long: it never settles by a
-# clock, only once the queues it went through have caught up. A form that takes longer
-# than this to focus its first field gets the next key on the form itself.
+# clock, only once the queues it went through have caught up.
 HOLD_AT_MOST = 2.0
-FOCUS_POLL = 0.01  # seconds between looks for the focus of a form being opened
+FOCUS_POLL = 0.01  # seconds between looks at a form being opened: is it mounted yet?
+FOCUS_ROUNDS = 5  # rounds of a mounted form's queue and the app's, waiting for its first focus
 # Passes from the focused widget up to the app after each key: the key itself, the
 # messages its handling posted, those they posted in turn, and so on.
 PASSES = 5
@@ -77,7 +76,6 @@ class KeyGate(App):
         self._key_generation = 0
         self._key_settled = False  # the key in flight has been handled; what is left is its actions
         self._key_screen: object = None  # the screen the key in flight was typed on
-        self._key_since = 0.0  # when the key in flight was delivered
         self._action_tokens = count(1)
         self._actions_running: set[int] = set()  # actions in thread workers that hold the keys (see the module)
         self._working_shown: Working | None = None
@@ -124,7 +122,6 @@ class KeyGate(App):
         generation = self._key_generation
         target: DOMNode = self.focused or self.screen
         self._key_screen = self.screen
-        self._key_since = monotonic()
         await super().on_event(event)
         self.set_timer(WORKING_AFTER, lambda: self._show_working(generation))
         self.set_timer(HOLD_AT_MOST, lambda: self._follow_again(generation, target))
@@ -165,7 +162,7 @@ class KeyGate(App):
             if not self.screen.call_later(later):
                 later()
 
-    async def _key_release(self, generation: int) -> None:
+    async def _key_release(self, generation: int, rounds: int = 0) -> None:
         if generation != self._key_generation or not self._key_busy:
             return
         self._key_settled = True
@@ -174,12 +171,20 @@ class KeyGate(App):
             # action_finished calls again once the last one has ended.
             return
         screen = self.screen
-        waited = monotonic() - self._key_since
-        if screen is not self._key_screen and screen.focused is None and screen.focus_chain and waited < HOLD_AT_MOST:
-            # A form this key opened focuses its first field a moment after it mounts:
-            # the next key is for that field, so wait for it.
-            self.set_timer(FOCUS_POLL, lambda: self._key_release(generation))
-            return
+        if screen is not self._key_screen and screen.focused is None and screen.focus_chain:
+            # A form this key opened focuses its first field once it is mounted (its
+            # on_mount, or Textual's auto-focus as it is resumed): the next key is for that
+            # field, so wait for it. However long the form takes to build on a loaded
+            # machine (a wait by the clock let keys go to a form with no focus yet, and
+            # letters of a name were lost); once it is mounted, a few rounds of its queue
+            # and the app's, so that a screen that focuses nothing does not hold the keys.
+            if not screen.is_mounted:
+                self.set_timer(FOCUS_POLL, lambda: self._key_release(generation))
+                return
+            if rounds < FOCUS_ROUNDS:
+                later = lambda: self.call_later(self._key_release, generation, rounds + 1)  # noqa: E731
+                if screen.call_later(later):
+                    return
         self._key_busy = False
         self._hide_working()
         if self._held:

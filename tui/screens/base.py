@@ -145,6 +145,10 @@ class CampaignScreen(Attempts, Screen[None]):
 
     def show_campaign(self) -> None:
         """Read the campaign again and redraw the screen and its status line."""
+        if not self.is_mounted:
+            # Switched to and not built yet (a CampaignChanged posted just before the switch,
+            # handled after it): it shows the campaign as it is once it is resumed.
+            return
         self.shown_version = self.session.version()
         self.refresh_view()
         for status in self.query(StatusLine):

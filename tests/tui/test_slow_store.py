@@ -69,7 +69,17 @@ async def caught_up(pilot, seconds: float = 15.0) -> None:
     await pilot.pause()
 
 
+async def prepared(pilot) -> None:
+    """Until the screens built in the background after start-up are built and filled: they
+    read the campaign, and this test's lock is for the actions it times."""
+    deadline = time.monotonic() + 30
+    while not pilot.app.screens_prepared:
+        assert time.monotonic() < deadline, "the screens were never prepared"
+        await pilot.pause(0.05)
+
+
 async def open_add_form(pilot) -> None:
+    await prepared(pilot)
     await burst(pilot, "slash", *letters("kleist"), "enter")
     await wait_for(pilot, "General Kleist")
     await burst(pilot, "a", *letters("Locked bn"))
@@ -168,3 +178,34 @@ async def test_ctrl_c_stops_waiting_for_a_hung_file_and_the_held_keys_go_nowhere
         assert isinstance(app.screen, OrderOfBattleScreen)
     with stored(campaign_file) as db:
         assert db.scalar(select(Unit).where(Unit.name == "Locked bn")) is None  # undone
+
+
+async def test_undo_waits_for_a_postgresql_campaign_locked_by_another_connection(postgres_url, make_app):
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    from campaigns import weather
+    from campaigns.session import CampaignSession
+    from tests.tui.conftest import SEED
+
+    session = CampaignSession.new("spring1813", postgres_url, seed=SEED)
+    try:
+        weather.roll(session, [2])
+    finally:
+        session.close()
+    app = make_app(postgres_url, start="weather")
+    libpq = make_url(postgres_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await prepared(pilot)
+        with psycopg.connect(libpq) as other:  # a transaction of its own, until rolled back
+            tables = [row[0] for row in other.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+            other.execute(f"LOCK TABLE {', '.join(tables)} IN ACCESS EXCLUSIVE MODE")  # no read or write gets through
+            await pilot.press("u", "down")
+            await waiting(pilot, app)
+            assert await answers(pilot) < 2.0
+            assert not any("Undone" in n for n in notices(app))
+            other.rollback()
+        await wait_for_notice(pilot, "Undone: ")
+        await caught_up(pilot)
+        assert not app.waiting_shown
+

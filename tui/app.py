@@ -18,6 +18,7 @@ from campaigns.text import one_line
 
 from tui.commands import ACTIONS, SCREENS, Command, browser_safe
 from tui.keys import KeyGate
+from tui.screens.base import Attempts
 from tui.messages import CampaignChanged
 from tui.textual_private import (
     CatchesUnhandledErrors, draw_offscreen, draw_soon, lay_out_offscreen, mount_offscreen, settle_offscreen,
@@ -56,7 +57,7 @@ def _binding(command: Command) -> Binding:
     return Binding(browser_safe(command.key), command.action, command.name, id=command.id, tooltip=command.help)
 
 
-class AdjutantApp(KeyGate, CatchesUnhandledErrors):
+class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
     TITLE = "Adjutant"
     CSS_PATH = "app.tcss"
     BINDINGS = [_binding(c) for c in SCREENS + ACTIONS]
@@ -235,6 +236,10 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
         rows += [("Actions", shown_key(keymap, c.id, c.key), f"{c.name}: {c.help}") for c in ACTIONS]
         self.push_screen(HelpScreen(rows))
 
+    # Undo, redo and reload run in thread workers (Attempts.attempt), as every screen's
+    # action does: a slow or locked database never freezes the screen, the keys typed
+    # meanwhile wait for the outcome (tui.keys), and a refusal is one sentence.
+
     def action_undo(self) -> None:
         self._history("undo")
 
@@ -242,31 +247,22 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
         self._history("redo")
 
     def _history(self, which: str) -> None:
-        if self.session is None:
+        session = self.session
+        if session is None:
             return
-        from campaigns.errors import CampaignError
-
-        try:
-            done = getattr(self.session, which)()
-        except CampaignError as exc:
-            self.notify(str(exc), severity="error")
-            return
-        self.notify(done or f"Nothing to {which}.")
-        self.campaign_changed()
+        self.attempt(lambda: getattr(session, which)() or f"Nothing to {which}.", worker=True)
 
     def action_reload(self) -> None:
         """Accept what other umpires committed, and show it: the next action builds on it."""
-        if self.session is None:
+        session = self.session
+        if session is None:
             return
-        from campaigns.errors import CampaignError
 
-        try:
-            self.session.reload()
-        except CampaignError as exc:
-            self.notify(str(exc), severity="error")
-            return
-        self.campaign_changed()
-        self.notify(f"Reloaded: the campaign as stored now (version {self.session.version()})")
+        def reload() -> str:
+            session.reload()
+            return f"Reloaded: the campaign as stored now (version {session.version()})"
+
+        self.attempt(reload, worker=True)
 
     def action_save_as(self) -> None:
         if self.session is None:

@@ -15,29 +15,55 @@ whatever has the focus by then: the form just opened, or the screen the form
 returned to. Nothing is dropped and nothing is delivered to a screen the umpire
 has already left.
 
-An action a key starts in a thread worker (CampaignScreen.attempt with `then`)
+An action a key starts in a thread worker (`Attempts.attempt` with `worker=True`)
 counts as part of the key: the next key waits until it has finished and its
-outcome is shown, as if it had run on the UI thread (but the screen still draws);
-no longer than HOLD_AT_MOST, though: a database that hangs does not take the
-keyboard with it (ctrl+q still quits).
+outcome is shown, as if it had run on the UI thread (but the screen still draws),
+however long that takes. A key is never let go early: under load, a key let go
+after a fixed time landed on the screen the action then left (a general's name
+typed after a search, stored under another name). Instead, when the wait lasts
+longer than WORKING_AFTER, a "Working…" notice shows on the screen; if the
+database hangs, ctrl+c stops waiting: the keys held are discarded (the notice says
+how many), never sent on to whichever screen is in front, and the action, which
+cannot be stopped half way, goes on and tells its outcome when it ends.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from itertools import count
 
 from textual import events
 from textual.app import App
 from textual.dom import DOMNode
+from textual.widgets import Static
 
-# If a key's path is cut (its widget removed on the way), hold the next key no
-# longer than this (nor when a form takes longer to open): a key is never lost to a
-# screen that went away.
+# How long a wait goes unannounced: a quick action is not worth a flicker.
+WORKING_AFTER = 0.5
+# If a key's path is cut (its widget removed on the way, the callback that followed it
+# lost), it is followed again from the start after this long: it never settles by a
+# clock, only once the queues it went through have caught up.
 HOLD_AT_MOST = 2.0
-FOCUS_POLL = 0.01  # seconds between looks for the focus of a form being opened
+FOCUS_POLL = 0.01  # seconds between looks at a form being opened: is it mounted yet?
+FOCUS_ROUNDS = 5  # rounds of a mounted form's queue and the app's, waiting for its first focus
 # Passes from the focused widget up to the app after each key: the key itself, the
 # messages its handling posted, those they posted in turn, and so on.
 PASSES = 5
+STOP_WAITING = "ctrl+c"
+
+
+class Working(Static):
+    """The notice of a long wait, over the screen in front: the keys typed meanwhile wait for it."""
+
+    DEFAULT_CSS = """
+    Working {
+        overlay: screen; position: absolute; offset: 1 0;
+        width: auto; height: 1; padding: 0 1;
+        background: $warning; color: $text;
+    }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(f"Working… keys typed now wait for it ({STOP_WAITING}: stop waiting, discard them)", markup=False)
 
 
 class KeyGate(App):
@@ -48,46 +74,75 @@ class KeyGate(App):
         self._held: deque[events.Key] = deque()
         self._key_busy = False
         self._key_generation = 0
+        self._key_settled = False  # the key in flight has been handled; what is left is its actions
         self._key_screen: object = None  # the screen the key in flight was typed on
-        self._actions_running = 0  # actions in thread workers, started by keys (see the module)
+        self._action_tokens = count(1)
+        self._actions_running: set[int] = set()  # actions in thread workers that hold the keys (see the module)
+        self._working_shown: Working | None = None
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
             if self._key_busy:
+                if event.key == STOP_WAITING and self._working_shown is not None:
+                    self._stop_waiting()
+                    return
                 self._held.append(event)
                 return
             await self._key_deliver(event)
             return
         await super().on_event(event)
 
-    def action_started(self) -> None:
-        """An action went to a thread worker: the key that started it is not settled until it ends."""
-        self._actions_running += 1
+    def action_started(self) -> int:
+        """An action went to a thread worker: the key that started it is not settled until it ends.
 
-    def action_finished(self) -> None:
-        self._actions_running -= 1
+        The token it returns goes back to `action_finished`."""
+        token = next(self._action_tokens)
+        self._actions_running.add(token)
+        return token
+
+    def action_finished(self, token: int) -> None:
+        self._actions_running.discard(token)
+        if not self._actions_running and self._key_busy and self._key_settled:
+            self.call_later(self._key_release, self._key_generation)
 
     @property
     def keys_held(self) -> int:
         """Keys typed and not yet delivered (0 when the app has caught up)."""
         return len(self._held) + (1 if self._key_busy else 0)
 
+    @property
+    def waiting_shown(self) -> bool:
+        """The "Working…" notice is on the screen."""
+        return self._working_shown is not None
+
     async def _key_deliver(self, event: events.Key) -> None:
         self._key_busy = True
+        self._key_settled = False
         self._key_generation += 1
         generation = self._key_generation
         target: DOMNode = self.focused or self.screen
         self._key_screen = self.screen
         await super().on_event(event)
-        self.set_timer(HOLD_AT_MOST, lambda: self._key_release(generation, force=True))
+        self.set_timer(WORKING_AFTER, lambda: self._show_working(generation))
+        self.set_timer(HOLD_AT_MOST, lambda: self._follow_again(generation, target))
         self._key_follow(target, generation, target, PASSES)
+
+    def _follow_again(self, generation: int, target: DOMNode) -> None:
+        # A key not settled by now: its path may have been cut (a callback queued on a
+        # widget removed before it ran). Follow it again from where it is now; that
+        # settles it once the queues have caught up, and never sooner.
+        if generation != self._key_generation or not self._key_busy or self._key_settled:
+            return
+        start = target if target.is_attached else (self.focused or self.screen)
+        self._key_follow(start, generation, start, PASSES)
+        self.set_timer(HOLD_AT_MOST, lambda: self._follow_again(generation, target))
 
     def _key_follow(self, node: DOMNode | None, generation: int, target: DOMNode, passes: int) -> None:
         # A callback queued behind the key on each node it bubbles through runs
         # only once that node has handled the key (and passed it to its parent).
         # What handling it posted in turn (an Input's Submitted, which closes a
         # form) travels one node behind: another pass from the start catches it.
-        if generation != self._key_generation:
+        if generation != self._key_generation or self._key_settled:
             return
         if node is None or node is self or not node.is_attached:
             if passes > 1 and target.is_attached:
@@ -100,26 +155,65 @@ class KeyGate(App):
     def _key_settle(self, generation: int) -> None:
         # The key's binding has run. A screen it opened composes and mounts in its
         # own queue, then focuses its first field through the app's: wait for both.
-        if generation == self._key_generation:
+        if generation == self._key_generation and not self._key_settled:
             # Twice round the app's queue: a focus moved by what the key did
             # (Widget.focus goes through it) has moved before the next key.
             later = lambda: self.call_later(self.call_later, self._key_release, generation)  # noqa: E731
             if not self.screen.call_later(later):
                 later()
 
-    async def _key_release(self, generation: int, *, force: bool = False) -> None:
+    async def _key_release(self, generation: int, rounds: int = 0) -> None:
         if generation != self._key_generation or not self._key_busy:
             return
-        screen = self.screen
-        if not force and self._actions_running:
+        self._key_settled = True
+        if self._actions_running:
             # The key's action still runs in its worker: the next key is for what it leaves.
-            self.set_timer(FOCUS_POLL, lambda: self._key_release(generation))
+            # action_finished calls again once the last one has ended.
             return
-        if not force and screen is not self._key_screen and screen.focused is None and screen.focus_chain:
-            # A form this key opened focuses its first field a moment after it mounts:
-            # the next key is for that field, so wait for it.
-            self.set_timer(FOCUS_POLL, lambda: self._key_release(generation))
-            return
+        screen = self.screen
+        if screen is not self._key_screen and screen.focused is None and screen.focus_chain:
+            # A form this key opened focuses its first field once it is mounted (its
+            # on_mount, or Textual's auto-focus as it is resumed): the next key is for that
+            # field, so wait for it. However long the form takes to build on a loaded
+            # machine (a wait by the clock let keys go to a form with no focus yet, and
+            # letters of a name were lost); once it is mounted, a few rounds of its queue
+            # and the app's, so that a screen that focuses nothing does not hold the keys.
+            if not screen.is_mounted:
+                self.set_timer(FOCUS_POLL, lambda: self._key_release(generation))
+                return
+            if rounds < FOCUS_ROUNDS:
+                later = lambda: self.call_later(self._key_release, generation, rounds + 1)  # noqa: E731
+                if screen.call_later(later):
+                    return
         self._key_busy = False
+        self._hide_working()
         if self._held:
             await self._key_deliver(self._held.popleft())
+
+    def _show_working(self, generation: int) -> None:
+        if generation == self._key_generation and self._key_busy and self._working_shown is None:
+            self._working_shown = Working()
+            self.screen.mount(self._working_shown)
+
+    def _hide_working(self) -> None:
+        if self._working_shown is not None:
+            if self._working_shown.is_attached:
+                self._working_shown.remove()
+            self._working_shown = None
+
+    def _stop_waiting(self) -> None:
+        """ctrl+c during a long wait: the keys held are discarded, and the keyboard is free again.
+
+        The action still running goes on (a thread cannot be stopped half way through a
+        transaction) and tells its outcome when it ends; it holds no key any more."""
+        discarded = len(self._held)
+        self._held.clear()
+        self._actions_running.clear()
+        self._key_generation += 1  # what was still following the key in flight stops
+        self._key_busy = False
+        self._hide_working()
+        keys = "no key was" if not discarded else "1 key typed meanwhile was" if discarded == 1 else f"{discarded} keys typed meanwhile were"
+        self.notify(
+            f"Stopped waiting: {keys} discarded. What was running goes on and tells its outcome when it ends.",
+            severity="warning", timeout=8,
+        )

@@ -154,7 +154,8 @@ def test_bursts_through_the_dice_and_general_forms_of_a_typed_dice_campaign(tmux
         assert db.get_one(Turn, 1).weather
         assert [r.raw for r in db.scalars(select(DiceRoll).order_by(DiceRoll.id))] == [[4], [3]]
         assert len(list(db.scalars(select(CommandPointRoll)))) == 1
-        assert db.scalars(select(General).where(General.name == "Gen Bub")).one().superior == "kleist"
+        under_kleist = [g.name for g in db.scalars(select(General).where(General.superior == "kleist"))]
+        assert "Gen Bub" in under_kleist, under_kleist  # what was stored instead, if the keys went astray
     assert count(path, Event) == events + 3  # weather, command points, the general: nothing undone
 
 

@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Select, Static
 
-from campaigns.errors import CampaignError
+from tui.screens.base import Attempts
 
 # (key, label, value, choices): choices None for free text, else the words, or (label, value) pairs.
 Field = tuple[str, str, str, Sequence[str] | Sequence[tuple[str, str]] | None]
@@ -22,11 +22,15 @@ class FormBody(VerticalScroll, can_focus=False):
     Textual gives a screen as it opens (the first key typed goes to the first field)."""
 
 
-class FormScreen(ModalScreen[dict[str, str] | None]):
+class FormScreen(Attempts, ModalScreen[dict[str, str] | None]):
     """Fields are (key, label, value, choices): choices None for free text.
 
-    `check` gets the values and raises an exception whose text is shown when
-    they are wrong; the form stays open until they are right or it is cancelled.
+    `check` gets the values and raises a refusal (CampaignError, StoreError,
+    RulesError) whose sentence is shown when they are wrong; the form stays open,
+    with what was typed and the focus where it was, until they are right or it is
+    cancelled. `check` often writes the campaign: it runs in a thread worker
+    (Attempts.attempt), so a slow database never freezes the screen, and the keys
+    typed meanwhile wait for its outcome (tui.keys).
 
     `follows`: a choice field whose choices depend on another field's value, as
     key -> (the key it follows, value -> its choices): a unit's types follow its arm,
@@ -60,6 +64,7 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
         self.check = check
         self.suggestions = suggestions or {}  # free-text fields that complete as they are typed
         self.follows = follows or {}
+        self.saving = False  # a check runs in its worker: the form waits for its outcome
 
     def compose(self) -> ComposeResult:
         with FormBody():
@@ -122,16 +127,35 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
             self.focus_next()
 
     def action_submit(self) -> None:
+        if self.saving:
+            return  # the same values, already on their way
         values = self.values()
-        if self.check is not None:
-            try:
-                self.check(values)
-            except CampaignError as exc:
-                error = self.query_one("#error", Static)
-                error.update(str(exc))
-                self.call_after_refresh(error.scroll_visible)  # a long form: the reason is in view
-                return
-        self.dismiss(values)
+        if self.check is None:
+            self.dismiss(values)
+            return
+        check = self.check
+        self.saving = True
+        self.attempt(lambda: check(values), worker=True, then=lambda _result: self.dismiss(values))
+
+    def refused(self, exc: Exception) -> None:
+        """The sentence in the form, which stays open with what was typed in it."""
+        self.saving = False
+        error = self.query_one("#error", Static)
+        error.update(str(exc))
+        self.call_after_refresh(error.scroll_visible)  # a long form: the reason is in view
+
+    def succeeded(self, result: object, done: str | None, then=None, *, writes: bool = True) -> None:
+        # The caller's callback tells it and redraws its screen, once the form has closed.
+        self.saving = False
+        if then is not None and self.is_attached:
+            then(result)
+
+    def campaign_changed(self) -> None:
+        """Nothing to redraw here: the screen that opened the form does, once it has closed."""
 
     def action_cancel(self) -> None:
+        if self.saving:
+            # Cancelling now would not undo what the save may already have written.
+            self.notify("Saving: the form closes, or says what is wrong, once the save ends.", severity="warning")
+            return
         self.dismiss(None)

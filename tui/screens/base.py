@@ -29,7 +29,85 @@ def adjutant_of(node: DOMNode) -> AdjutantApp:
 REFUSALS = (CampaignError, *STATED_ERRORS)
 
 
-class CampaignScreen(Screen[None]):
+class Attempts:
+    """Running one campaign action, for a screen, a form or the app: the one place where
+    actions go to thread workers and where a refusal becomes a sentence.
+
+    Mixed into a Textual DOMNode (a Screen or the App) that has `campaign_changed()`.
+    A subclass says how it shows a refusal (`refused`) and a success (`succeeded`)."""
+
+    def attempt(
+        self, action: Callable[[], Any], done: str | None = None, *, worker: bool = False, then: Callable[[Any], object] | None = None,
+        writes: bool = True,
+    ) -> Any:
+        """Run one campaign action; a refusal (a wrong value, a lost race, a file that says no) becomes a notice.
+
+        Without `worker`, the action runs here and its result is returned (None when refused).
+        With `worker`, it runs in a thread worker, so that a slow database never freezes the
+        screen, and `then(result)`, if given, runs back on the UI thread once it has succeeded; the key
+        that started it is held as settled only once it has ended (tui.keys). Either way the
+        refusal is told in one sentence, and a success is told and the campaign redrawn
+        (`writes=False`: an action that only reads, a search, redraws nothing)."""
+        node = cast(DOMNode, self)
+        if not worker:
+            try:
+                result = action()
+            except REFUSALS as exc:
+                self.refused(exc)
+                return None
+            self.succeeded(result, done, writes=writes)
+            return result
+        token = adjutant_of(node).action_started()
+        node.run_worker(partial(self._attempt_in_thread, action, done, then, writes, token), thread=True, group="attempt")
+        return None
+
+    def _attempt_in_thread(
+        self, action: Callable[[], Any], done: str | None, then: Callable[[Any], object] | None, writes: bool, token: int,
+    ) -> None:
+        # An error that is no refusal goes on to the worker, and so to the app's one-sentence exit.
+        app = cast(DOMNode, self).app
+        try:
+            try:
+                result = action()
+            except REFUSALS as exc:
+                app.call_from_thread(self.refused, exc)
+                return
+            app.call_from_thread(partial(self.succeeded, result, done, then, writes=writes))
+        finally:
+            app.call_from_thread(self._action_finished, token)
+
+    def _action_finished(self, token: int) -> None:
+        # Once the CampaignChanged just posted has gone through this node's queue and the
+        # app's, and so the campaign is redrawn: then the key gate may deliver the next key.
+        node = cast(DOMNode, self)
+        app = adjutant_of(node)
+        if node is app or not node.call_later(app.call_later, app.action_finished, token):
+            app.call_later(app.action_finished, token)  # the app's queue, or the screen has gone
+
+    def refused(self, exc: Exception) -> None:
+        """The one sentence of a refusal, as a notice."""
+        from campaigns.errors import OtherUmpireError
+
+        hint = " F5 shows their change." if isinstance(exc, OtherUmpireError) else ""
+        cast(DOMNode, self).app.notify(f"{exc}{hint}", severity="error", timeout=8)
+
+    def succeeded(self, result: Any, done: str | None, then: Callable[[Any], object] | None = None, *, writes: bool = True) -> None:
+        """A success: told (`done`, or the action's own sentence or lines), the campaign redrawn, then `then`."""
+        message = done if done is not None else result if isinstance(result, str) else None
+        if isinstance(result, list) and result and all(isinstance(r, str) for r in result):
+            message = "\n".join(result)
+        if message:
+            cast(DOMNode, self).app.notify(message, timeout=6)
+        if writes:
+            self.campaign_changed()
+        if then is not None:
+            then(result)
+
+    def campaign_changed(self) -> None:
+        raise NotImplementedError
+
+
+class CampaignScreen(Attempts, Screen[None]):
     """A screen of an open campaign. Subclasses compose `body()` and fill `refresh_view()`."""
 
     TITLE_TEXT = ""
@@ -67,6 +145,10 @@ class CampaignScreen(Screen[None]):
 
     def show_campaign(self) -> None:
         """Read the campaign again and redraw the screen and its status line."""
+        if not self.is_mounted:
+            # Switched to and not built yet (a CampaignChanged posted just before the switch,
+            # handled after it): it shows the campaign as it is once it is resumed.
+            return
         self.shown_version = self.session.version()
         self.refresh_view()
         for status in self.query(StatusLine):
@@ -74,63 +156,6 @@ class CampaignScreen(Screen[None]):
 
     def refresh_view(self) -> None:
         """Read the campaign again and show it."""
-
-    def attempt(
-        self, action: Callable[[], Any], done: str | None = None, *, worker: bool = False, then: Callable[[Any], object] | None = None,
-    ) -> Any:
-        """Run one campaign action; a refusal (a wrong value, a lost race, a file that says no) becomes a notice.
-
-        Without `worker`, the action runs here and its result is returned (None when refused).
-        With `worker`, it runs in a thread worker, so that a slow database never freezes the
-        screen, and `then(result)`, if given, runs back on the UI thread once it has succeeded; the key
-        that started it is held as settled only once it has ended (tui.keys). Either way the
-        refusal is told in one sentence, and a success is told and the campaign redrawn."""
-        if not worker:
-            try:
-                result = action()
-            except REFUSALS as exc:
-                self.refused(exc)
-                return None
-            self._succeeded(result, done)
-            return result
-        self.adjutant.action_started()
-        self.run_worker(partial(self._attempt_in_thread, action, done, then), thread=True, group="attempt")
-        return None
-
-    def _attempt_in_thread(self, action: Callable[[], Any], done: str | None, then: Callable[[Any], object] | None) -> None:
-        # An error that is no refusal goes on to the worker, and so to the app's one-sentence exit.
-        try:
-            try:
-                result = action()
-            except REFUSALS as exc:
-                self.app.call_from_thread(self.refused, exc)
-                return
-            self.app.call_from_thread(self._succeeded, result, done, then)
-        finally:
-            self.app.call_from_thread(self._action_finished)
-
-    def _action_finished(self) -> None:
-        # Once the CampaignChanged just posted has gone through this screen's queue and the
-        # app's, and so the campaign is redrawn: then the key gate may deliver the next key.
-        if not self.call_later(self.app.call_later, self.adjutant.action_finished):
-            self.adjutant.action_finished()  # the screen has gone: nothing waits to be redrawn
-
-    def refused(self, exc: Exception) -> None:
-        """The one sentence of a refusal, as a notice."""
-        from campaigns.errors import OtherUmpireError
-
-        hint = " F5 shows their change." if isinstance(exc, OtherUmpireError) else ""
-        self.notify(f"{exc}{hint}", severity="error", timeout=8)
-
-    def _succeeded(self, result: Any, done: str | None, then: Callable[[Any], object] | None = None) -> None:
-        message = done if done is not None else result if isinstance(result, str) else None
-        if isinstance(result, list) and result and all(isinstance(r, str) for r in result):
-            message = "\n".join(result)
-        if message:
-            self.notify(message, timeout=6)
-        self.campaign_changed()
-        if then is not None:
-            then(result)
 
     def with_dice(self, purpose: str, dice: str, then: Callable[[list[int] | None], None], *, typed: bool = False) -> None:
         """Call `then` with the dice typed in (entered mode, or when asked), else with None."""

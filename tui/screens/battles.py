@@ -337,28 +337,36 @@ class BattleSetupScreen(CampaignScreen):
     def action_begin(self, override: str = "") -> None:
         att, dfn = self.chosen()
         facts = self.query_one("#facts", TickList).selected
-        draft = battles.Draft(
-            location=self.query_one("#where", Input).value,
-            attacker_units=att,
-            defender_units=dfn,
-            attacker_generals=battles.leaders_at(self.session, att),
-            defender_generals=battles.leaders_at(self.session, dfn),
-            facts={key: key in facts for key, _ in battles.FACTS},
-            override=override,
-        )
-        try:
-            battle_id = battles.begin(self.session, draft, str(self.query_one("#resolver", Select).value))
-        except OutOfContact as exc:
+        location = self.query_one("#where", Input).value
+        resolver = str(self.query_one("#resolver", Select).value)
+        session = self.session
+
+        def begin() -> int:  # in a worker: it reads the leaders and writes the battle
+            draft = battles.Draft(
+                location=location,
+                attacker_units=att,
+                defender_units=dfn,
+                attacker_generals=battles.leaders_at(session, att),
+                defender_generals=battles.leaders_at(session, dfn),
+                facts={key: key in facts for key, _ in battles.FACTS},
+                override=override,
+            )
+            return battles.begin(session, draft, resolver)
+
+        def begun(battle_id: int) -> None:
+            DRAFTS.pop(session.where, None)  # the set-up is now a battle
+            self.app.pop_screen()
+            self.adjutant.open_battle(battle_id)
+
+        self.attempt(begin, worker=True, then=begun)
+
+    def refused(self, exc: Exception) -> None:
+        """A set-up refused is said on the form, which keeps what was chosen; forces out of contact ask why."""
+        if isinstance(exc, OutOfContact):
             self.ask_override(str(exc))
             return
-        except CampaignError as exc:
-            self.query_one("#error", Static).update(str(exc))
-            self.query_one(VerticalScroll).scroll_home()
-            return
-        DRAFTS.pop(self.session.where, None)  # the set-up is now a battle
-        self.campaign_changed()
-        self.app.pop_screen()
-        self.adjutant.open_battle(battle_id)
+        self.query_one("#error", Static).update(str(exc))
+        self.query_one(VerticalScroll).scroll_home()
 
     def ask_override(self, problem: str) -> None:
         """Forces out of contact: the umpire may still set the battle up, giving his reason (recorded)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -10,16 +12,17 @@ from textual.widgets import Input, Static
 
 from campaigns.errors import CampaignError
 from campaigns.settings import remember
-from tui.screens.base import adjutant_of
+from tui.screens.base import Attempts, adjutant_of
 
 
-class SaveAsScreen(ModalScreen[None]):
+class SaveAsScreen(Attempts, ModalScreen[None]):
     DEFAULT_CSS = """
     SaveAsScreen { align: center middle; }
     SaveAsScreen > Vertical { width: 70; max-width: 100%; height: auto; border: round $accent; padding: 0 1; background: $surface; }
     SaveAsScreen #error { color: $error; height: auto; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="saveas.cancel")]
+    saving = False  # the copy runs in its worker
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -28,17 +31,40 @@ class SaveAsScreen(ModalScreen[None]):
             yield Static("", id="error", markup=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        if self.saving:
+            return  # the same name, already on its way
         session = adjutant_of(self).session
-        try:
-            if session is None:  # the app opens this form only with a campaign open
-                raise CampaignError("no campaign is open: there is nothing to save")
-            path = session.save_as(event.value.strip())
-        except CampaignError as exc:
-            self.query_one("#error", Static).update(str(exc))
+        if session is None:  # the app opens this form only with a campaign open
+            self.refused(CampaignError("no campaign is open: there is nothing to save"))
             return
-        remember(str(path))
+        wanted = event.value.strip()
+
+        def save() -> Path:  # in a worker: a big campaign takes a while to copy
+            path = session.save_as(wanted)
+            remember(str(path))
+            return path
+
+        self.saving = True
+        self.attempt(save, worker=True, writes=False, then=self._saved)
+
+    def _saved(self, path: Path) -> None:
         self.app.notify(f"Saved a copy as {path}")
         self.dismiss(None)
 
+    def refused(self, exc: Exception) -> None:
+        self.saving = False
+        self.query_one("#error", Static).update(str(exc))
+
+    def succeeded(self, result: object, done: str | None, then=None, *, writes: bool = True) -> None:
+        self.saving = False
+        if then is not None and self.is_attached:
+            then(result)
+
+    def campaign_changed(self) -> None:
+        """A copy changes nothing of the campaign shown."""
+
     def action_cancel(self) -> None:
+        if self.saving:
+            self.notify("Copying: this closes once the copy is made.", severity="warning")
+            return
         self.dismiss(None)

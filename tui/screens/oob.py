@@ -484,15 +484,20 @@ class OrderOfBattleScreen(CampaignScreen):
         box.focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        found = oob.search(self.session, event.value)
-        if not found:
-            self.notify(f"No unit or general named like {event.value!r}.", severity="warning")
-            return
-        self._select(found[0].id)
-        event.input.remove_class("shown")
-        self.query_one("#tree", WrappedTree).focus()
-        if len(found) > 1:
-            self.notify(f"{len(found)} found: " + ", ".join(f.name for f in found[:6]))
+        box, wanted, session = event.input, event.value, self.session
+
+        def show(found: list) -> None:
+            if not found:
+                self.notify(f"No unit or general named like {wanted!r}.", severity="warning")
+                return
+            self._select(found[0].id)
+            box.remove_class("shown")
+            self.query_one("#tree", WrappedTree).focus()
+            if len(found) > 1:
+                self.notify(f"{len(found)} found: " + ", ".join(f.name for f in found[:6]))
+
+        # A search of a big campaign reads many rows: in a worker, the keys after Enter waiting for it.
+        self.attempt(lambda: oob.search(session, wanted), worker=True, then=show, writes=False)
 
     def on_key(self, event) -> None:
         box = self.query_one("#search", Input)

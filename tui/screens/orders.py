@@ -97,19 +97,19 @@ class OrdersScreen(CampaignScreen):
         if not is_player(self.session):
             self.notify("Orders are exported from a side file.", severity="warning")
             return
-        try:
-            document = orders.export(self.session)
-        except CampaignError as exc:
-            self.notify(str(exc), severity="error")
-            return
-        where = Path(self.session.store.name)
-        out = where.with_name(f"{where.stem}-orders.json")
-        try:
-            out.write_text(json.dumps(document, indent=2, ensure_ascii=True) + "\n", encoding="utf-8")
-        except OSError as exc:
-            self.notify(f"The orders could not be written: {exc.strerror or exc}", severity="error")
-            return
-        self.notify(f"Wrote {out} ({len(document['orders'])} orders).")  # type: ignore[arg-type]  # export's document: its orders are a list
+        session = self.session
+
+        def export() -> str:  # in a worker: it reads the orders and writes the file
+            document = orders.export(session)
+            where = Path(session.store.name)
+            out = where.with_name(f"{where.stem}-orders.json")
+            try:
+                out.write_text(json.dumps(document, indent=2, ensure_ascii=True) + "\n", encoding="utf-8")
+            except OSError as exc:
+                raise CampaignError(f"The orders could not be written: {exc.strerror or exc}") from None
+            return f"Wrote {out} ({len(document['orders'])} orders)."  # type: ignore[arg-type]  # export's document: its orders are a list
+
+        self.attempt(export, worker=True, writes=False)
 
     def action_import_file(self) -> None:
         if not self._umpire_only():

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import gc
 import logging
-from collections.abc import Iterable, Sequence
+import threading
+import time
+from functools import partial
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -13,6 +16,7 @@ from textual.binding import Binding
 from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.css.query import NoMatches
+from textual.worker import Worker
 
 from campaigns.text import one_line
 
@@ -27,6 +31,12 @@ from tui.textual_private import (
 # The screens built and filled in the background once the first screen is shown,
 # slowest first, so that even the first visit to one only redraws it.
 PREPARED = ("oob", "history", "weather", "command", "turn")
+# Background work yields to the umpire: a screen is built in the background only
+# once no screen has been asked for during this long. A key that comes sooner finds
+# the UI thread free and builds its own screen at once (as cheap as a bare Textual
+# app's first visit, 100-200 ms on 50,000 units), instead of waiting behind a screen
+# of PREPARED being built (200-600 ms each on 50,000 units, the first key's wait).
+QUIET = 0.25
 
 if TYPE_CHECKING:
     from campaigns.past import PastSession
@@ -74,6 +84,12 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
         self.present: CampaignSession | None = None  # the campaign itself, kept open while a view of its past is shown
         self.failure: str | None = None  # the one line the app ended with, after an error
         self.screens_prepared = False  # every screen of PREPARED built, filled and drawn off screen
+        self._imports: Worker[None] | None = None  # the screens' modules, imported in a thread (warm_up)
+        # Set while no screen is being switched to (_wait_quiet).
+        self._quiet = threading.Event()
+        self._quiet.set()
+        self._switching = 0  # screens being switched to now
+        self._last_switch = 0.0  # time.monotonic() of the last switch asked for or finished
         from tui.widgets.inert import InertText
 
         self._inert = InertText()
@@ -99,7 +115,7 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
         else:
             self.install_screen(self.screen_factory(first), first)
             self.push_screen(first)
-            self.call_after_refresh(self.prepare_screens)
+            self.call_after_refresh(self.warm_up)
 
     def _remember_theme(self, theme) -> None:
         if theme.name != self.settings.theme:  # chosen in the palette: kept for the next start
@@ -116,12 +132,64 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
             log.info("refused: %s", message)
         super().notify(message, title=title, severity=severity, **kwargs)
 
+    def warm_up(self) -> None:
+        """Once the first screen is drawn: import what the other screens need in a thread,
+        then build them in the background (prepare_screens).
+
+        The screens' modules take 0.5-0.8 s to import, most of it the SQLModel tables
+        (models.tables, 0.2-0.45 s), which the first screen is drawn without. Imported
+        here, off the UI thread, they are ready sooner than the umpire's first key
+        (a human's reaction alone takes 0.2 s) and the UI draws meanwhile; a key that
+        comes sooner waits for them without blocking the UI thread (action_show)."""
+        if self.session is None:
+            return
+        if self._imports is None or self._imports.is_finished:
+            self._imports = self.run_worker(partial(_import_screens, self._wait_quiet), thread=True, group="imports", exit_on_error=False)
+        self.run_worker(partial(_read_history_ahead, self.session, self._quiet.wait), thread=True, group="imports", exit_on_error=False)
+        self.run_worker(self._after_imports(), group="prepare")
+
+    async def _after_imports(self) -> None:
+        await self._imported()
+        self._prepare_soon()
+
+    def _wait_quiet(self) -> None:
+        """In warm_up's threads, before each step: wait until no screen has been asked
+        for during QUIET seconds, so that a key's screen is built and filled with
+        Python's lock to itself."""
+        while True:
+            self._quiet.wait()
+            waited = time.monotonic() - self._last_switch
+            if waited >= QUIET or not self.is_running:
+                return
+            time.sleep(QUIET - waited)
+
+    async def _imported(self) -> None:
+        """Wait for warm_up's imports; a failure is left to the import on the UI thread to tell."""
+        imports = self._imports
+        if imports is not None and not imports.is_finished:
+            try:
+                await imports.wait()
+            except Exception:  # noqa: BLE001  (the same import fails again where the screen is built, and says why)
+                pass
+
+    def _prepare_soon(self) -> None:
+        """prepare_screens once the umpire has asked for no screen for QUIET seconds."""
+        waited = time.monotonic() - self._last_switch
+        if self._switching or waited < QUIET:
+            self.set_timer(QUIET - waited if not self._switching else QUIET, self._prepare_soon)
+            return
+        self.prepare_screens()
+
     def prepare_screens(self) -> None:
         """Build the next screen of PREPARED off screen, then, a frame later, the one after it.
 
-        One screen at a time, between frames: a key pressed meanwhile waits for
-        one screen at most, never for all of them."""
+        One screen at a time, between frames, and only while the umpire asks for no
+        screen (QUIET): a key pressed meanwhile waits for one screen at most, never
+        for all of them."""
         if self.session is None:
+            return
+        if self._switching or time.monotonic() - self._last_switch < QUIET:
+            self._prepare_soon()
             return
         name = next((n for n in PREPARED if not self.is_screen_installed(n)), None)
         if name is None:
@@ -183,16 +251,25 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
             return
         from tui.screens.registry import screen_class
 
-        if isinstance(self.screen, screen_class(name)):
-            return
-        # Each screen is built once and kept: coming back to it only redraws
-        # what changed in the campaign since it was last shown.
-        if not self.is_screen_installed(name):
-            self.install_screen(self.screen_factory(name), name)
-        await self.switch_screen(name)
-        # Drawn as soon as it has handled its messages (ScreenResume first), not
-        # at the next tick of its refresh timer, up to a frame later.
-        draw_soon(self.screen)
+        self._switching += 1
+        self._last_switch = time.monotonic()
+        self._quiet.clear()  # warm_up's threads pause after their current step
+        try:
+            if isinstance(self.screen, screen_class(name)):
+                return
+            # Each screen is built once and kept: coming back to it only redraws
+            # what changed in the campaign since it was last shown.
+            if not self.is_screen_installed(name):
+                self.install_screen(self.screen_factory(name), name)
+            await self.switch_screen(name)
+            # Drawn as soon as it has handled its messages (ScreenResume first), not
+            # at the next tick of its refresh timer, up to a frame later.
+            draw_soon(self.screen)
+        finally:
+            self._switching -= 1
+            self._last_switch = time.monotonic()
+            if not self._switching:
+                self._quiet.set()
 
     async def show_and_run(self, name: str, action: str) -> None:
         """Open a screen and start one of its actions, as its key would there (the palette)."""
@@ -419,6 +496,8 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
                     )
 
     def on_unmount(self) -> None:
+        self._quiet.set()  # warm_up's threads go on (and end) rather than wait for a switch that will not end
+        self._last_switch = 0.0
         if self.session is not None:
             self.session.close()
         if self.present is not None:
@@ -448,6 +527,33 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
         cause = error.error if isinstance(error, WorkerFailed) else error
         self.failure = f"adjutant: {failure_sentence(cause, self.session)}"  # printed by tui.launch
         stop_at_once(self, error, 2)
+
+
+def _import_screens(wait: Callable[[], None]) -> None:
+    """The modules of the screens of PREPARED, and so what they import, one by one,
+    each after `wait()` (warm_up)."""
+    from tui.screens.registry import screen_class
+
+    for name in PREPARED:
+        wait()
+        screen_class(name)
+
+
+def _read_history_ahead(session: CampaignSession, wait: Callable[[], None]) -> None:
+    """The history's first page, read once the screen being switched to is built (warm_up).
+
+    It finds the undo and redo marks of the whole history (0.4-0.8 s at a million
+    events, then kept for as long as the campaign does not change): SQLite work,
+    which does not hold Python's lock, done while the UI thread answers the
+    umpire's keys. A read that fails is said when its screen is shown."""
+    wait()
+    from campaigns import history
+    from campaigns.errors import CampaignError
+
+    try:
+        history.entries(session, limit=1)
+    except CampaignError:
+        pass
 
 
 def failure_sentence(error: BaseException | None, session: object = None) -> str:

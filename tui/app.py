@@ -85,9 +85,10 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
         self.failure: str | None = None  # the one line the app ended with, after an error
         self.screens_prepared = False  # every screen of PREPARED built, filled and drawn off screen
         self._imports: Worker[None] | None = None  # the screens' modules, imported in a thread (warm_up)
-        # Set while no screen is being switched to (_wait_quiet).
+        # Set while no screen is being switched to (wait_for_quiet).
         self._quiet = threading.Event()
         self._quiet.set()
+        self._read_ahead_for: CampaignSession | None = None  # the session whose history _read_ahead read
         self._switching = 0  # screens being switched to now
         self._last_switch = 0.0  # time.monotonic() of the last switch asked for or finished
         from tui.widgets.inert import InertText
@@ -133,35 +134,44 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
         super().notify(message, title=title, severity=severity, **kwargs)
 
     def warm_up(self) -> None:
-        """Once the first screen is drawn: import what the other screens need in a thread,
-        then build them in the background (prepare_screens).
+        """Once the first screen is drawn: import what the other screens need and read the
+        history's first page, in threads, then build the screens in the background
+        (prepare_screens), each step only while the umpire asks for no screen.
 
         The screens' modules take 0.5-0.8 s to import, most of it the SQLModel tables
         (models.tables, 0.2-0.45 s), which the first screen is drawn without. Imported
-        here, off the UI thread, they are ready sooner than the umpire's first key
-        (a human's reaction alone takes 0.2 s) and the UI draws meanwhile; a key that
-        comes sooner waits for them without blocking the UI thread (action_show)."""
+        here, the UI thread stays free to draw and to answer a key: a key's screen
+        is built at once, importing what it still lacks (waiting for the thread if it
+        is importing the same module)."""
         if self.session is None:
             return
         if self._imports is None or self._imports.is_finished:
-            self._imports = self.run_worker(partial(_import_screens, self._wait_quiet), thread=True, group="imports", exit_on_error=False)
-        self.run_worker(partial(_read_history_ahead, self.session, self._quiet.wait), thread=True, group="imports", exit_on_error=False)
+            self._imports = self.run_worker(partial(_import_screens, self.wait_for_quiet), thread=True, group="imports", exit_on_error=False)
         self.run_worker(self._after_imports(), group="prepare")
 
     async def _after_imports(self) -> None:
         await self._imported()
+        self._read_ahead()
         self._prepare_soon()
 
-    def _wait_quiet(self) -> None:
-        """In warm_up's threads, before each step: wait until no screen has been asked
-        for during QUIET seconds, so that a key's screen is built and filled with
-        Python's lock to itself."""
+    def _read_ahead(self) -> None:
+        """Read the history's first page in a thread, once per campaign opened: after the
+        first screen a key asked for is shown (the tables' classes it needs are built
+        by then), or once the imports are done, whichever comes first."""
+        if self.session is not None and self._read_ahead_for is not self.session:
+            self._read_ahead_for = self.session
+            self.run_worker(partial(_read_history_ahead, self.session, self.wait_for_quiet), thread=True, group="imports", exit_on_error=False)
+
+    def wait_for_quiet(self, gap: float = QUIET) -> None:
+        """In a thread doing background work, before each step: wait until no screen has
+        been asked for during `gap` seconds, so that a key's screen is built and filled
+        with Python's lock to itself (0: only while a screen is being switched to)."""
         while True:
             self._quiet.wait()
             waited = time.monotonic() - self._last_switch
-            if waited >= QUIET or not self.is_running:
+            if waited >= gap or not self.is_running:
                 return
-            time.sleep(QUIET - waited)
+            time.sleep(gap - waited)
 
     async def _imported(self) -> None:
         """Wait for warm_up's imports; a failure is left to the import on the UI thread to tell."""
@@ -270,6 +280,7 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
             self._last_switch = time.monotonic()
             if not self._switching:
                 self._quiet.set()
+                self._read_ahead()
 
     async def show_and_run(self, name: str, action: str) -> None:
         """Open a screen and start one of its actions, as its key would there (the palette)."""
@@ -529,24 +540,24 @@ class AdjutantApp(KeyGate, CatchesUnhandledErrors):
         stop_at_once(self, error, 2)
 
 
-def _import_screens(wait: Callable[[], None]) -> None:
-    """The modules of the screens of PREPARED, and so what they import, one by one,
-    each after `wait()` (warm_up)."""
+def _import_screens(wait: Callable[[float], None]) -> None:
+    """The modules of the screens of PREPARED, one by one, and so what they import;
+    each after `wait(QUIET)`, so that it does not slow a screen being filled (warm_up)."""
     from tui.screens.registry import screen_class
 
     for name in PREPARED:
-        wait()
+        wait(QUIET)
         screen_class(name)
 
 
-def _read_history_ahead(session: CampaignSession, wait: Callable[[], None]) -> None:
-    """The history's first page, read once the screen being switched to is built (warm_up).
+def _read_history_ahead(session: CampaignSession, wait: Callable[[float], None]) -> None:
+    """The history's first page, read while no screen is being switched to (warm_up).
 
     It finds the undo and redo marks of the whole history (0.4-0.8 s at a million
     events, then kept for as long as the campaign does not change): SQLite work,
-    which does not hold Python's lock, done while the UI thread answers the
-    umpire's keys. A read that fails is said when its screen is shown."""
-    wait()
+    which does not hold Python's lock, so the UI thread goes on answering the
+    umpire's keys meanwhile. A read that fails is said when its screen is shown."""
+    wait(0)
     from campaigns import history
     from campaigns.errors import CampaignError
 

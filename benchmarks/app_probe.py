@@ -70,14 +70,19 @@ FILLED = {"history": "#events", "weather": "#turns", "command": "#armies", "over
 
 
 def _shown(app, name: str) -> bool:
+    from textual.css.query import NoMatches
+
     from tui.screens.registry import screen_class
 
     screen = app.screen
     if not isinstance(screen, screen_class(name)):
         return False
-    if name == "oob":
-        return _oob_ready(screen)
-    return screen.query_one(FILLED[name]).row_count > 0
+    try:
+        if name == "oob":
+            return _oob_ready(screen)
+        return screen.query_one(FILLED[name]).row_count > 0
+    except NoMatches:  # the screen is on show but not composed yet (built on the key)
+        return False
 
 
 def _prepared(app) -> bool:

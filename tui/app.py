@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import gc
 import logging
-from collections.abc import Iterable, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -13,6 +16,7 @@ from textual.binding import Binding
 from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.css.query import NoMatches
+from textual.worker import Worker
 
 from campaigns.text import one_line
 
@@ -28,6 +32,14 @@ from tui.textual_private import (
 # The screens built and filled in the background once the first screen is shown,
 # slowest first, so that even the first visit to one only redraws it.
 PREPARED = ("oob", "history", "weather", "command", "turn")
+# Background work yields to the umpire: a screen is built in the background (and the
+# screens' modules imported, warm_up) only once no screen has been asked for during
+# this long. A key that comes sooner finds the UI thread free and builds its own
+# screen at once, instead of waiting behind a screen of PREPARED being built (200-600
+# ms each on 50,000 units). Measured with benchmarks.app_probe on 50,000 units, keys
+# one after the other from the start on a loaded machine: the first visit to the
+# weather 0.5-0.7 s against 1.0-1.2 s, to command points 0.3-0.4 s against 0.8-1.0 s.
+QUIET = 0.25
 
 if TYPE_CHECKING:
     from campaigns.past import PastSession
@@ -75,6 +87,13 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         self.present: CampaignSession | None = None  # the campaign itself, kept open while a view of its past is shown
         self.failure: str | None = None  # the one line the app ended with, after an error
         self.screens_prepared = False  # every screen of PREPARED built, filled and drawn off screen
+        self._imports: Worker[None] | None = None  # the screens' modules, imported in a thread (warm_up)
+        # Set while no screen is being switched to (wait_for_quiet).
+        self._quiet = threading.Event()
+        self._quiet.set()
+        self._read_ahead_for: CampaignSession | None = None  # the session whose history _read_ahead read
+        self._switching = 0  # screens being switched to now
+        self._last_switch = 0.0  # time.monotonic() of the last switch asked for or finished
         from tui.widgets.inert import InertText
 
         self._inert = InertText()
@@ -100,7 +119,7 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         else:
             self.install_screen(self.screen_factory(first), first)
             self.push_screen(first)
-            self.call_after_refresh(self.prepare_screens)
+            self.call_after_refresh(self.warm_up)
 
     def _remember_theme(self, theme) -> None:
         if theme.name != self.settings.theme:  # chosen in the palette: kept for the next start
@@ -117,12 +136,73 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
             log.info("refused: %s", message)
         super().notify(message, title=title, severity=severity, **kwargs)
 
+    def warm_up(self) -> None:
+        """Once the first screen is drawn: import what the other screens need and read the
+        history's first page, in threads, then build the screens in the background
+        (prepare_screens), each step only while the umpire asks for no screen.
+
+        The screens' modules take 0.5-0.8 s to import, most of it the SQLModel tables
+        (models.tables, 0.2-0.45 s), which the first screen is drawn without. Imported
+        here, the UI thread stays free to draw and to answer a key: a key's screen
+        is built at once, importing what it still lacks (waiting for the thread if it
+        is importing the same module)."""
+        if self.session is None:
+            return
+        if self._imports is None or self._imports.is_finished:
+            self._imports = self.run_worker(partial(_import_screens, self.wait_for_quiet), thread=True, group="imports", exit_on_error=False)
+        self.run_worker(self._after_imports(), group="prepare")
+
+    async def _after_imports(self) -> None:
+        await self._imported()
+        self._read_ahead()
+        self._prepare_soon()
+
+    def _read_ahead(self) -> None:
+        """Read the history's first page in a thread, once per campaign opened: after the
+        first screen a key asked for is shown (the tables' classes it needs are built
+        by then), or once the imports are done, whichever comes first."""
+        if self.session is not None and self._read_ahead_for is not self.session:
+            self._read_ahead_for = self.session
+            self.run_worker(partial(_read_history_ahead, self.session, self.wait_for_quiet), thread=True, group="imports", exit_on_error=False)
+
+    def wait_for_quiet(self, gap: float = QUIET) -> None:
+        """In a thread doing background work, before each step: wait until no screen has
+        been asked for during `gap` seconds, so that a key's screen is built and filled
+        with Python's lock to itself (0: only while a screen is being switched to)."""
+        while True:
+            self._quiet.wait()
+            waited = time.monotonic() - self._last_switch
+            if waited >= gap or not self.is_running:
+                return
+            time.sleep(gap - waited)
+
+    async def _imported(self) -> None:
+        """Wait for warm_up's imports; a failure is left to the import on the UI thread to tell."""
+        imports = self._imports
+        if imports is not None and not imports.is_finished:
+            try:
+                await imports.wait()
+            except Exception:  # noqa: BLE001  (the same import fails again where the screen is built, and says why)
+                pass
+
+    def _prepare_soon(self) -> None:
+        """prepare_screens once the umpire has asked for no screen for QUIET seconds."""
+        waited = time.monotonic() - self._last_switch
+        if self._switching or waited < QUIET:
+            self.set_timer(QUIET - waited if not self._switching else QUIET, self._prepare_soon)
+            return
+        self.prepare_screens()
+
     def prepare_screens(self) -> None:
         """Build the next screen of PREPARED off screen, then, a frame later, the one after it.
 
-        One screen at a time, between frames: a key pressed meanwhile waits for
-        one screen at most, never for all of them."""
+        One screen at a time, between frames, and only while the umpire asks for no
+        screen (QUIET): a key pressed meanwhile waits for one screen at most, never
+        for all of them."""
         if self.session is None:
+            return
+        if self._switching or time.monotonic() - self._last_switch < QUIET:
+            self._prepare_soon()
             return
         name = next((n for n in PREPARED if not self.is_screen_installed(n)), None)
         if name is None:
@@ -184,16 +264,26 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
             return
         from tui.screens.registry import screen_class
 
-        if isinstance(self.screen, screen_class(name)):
-            return
-        # Each screen is built once and kept: coming back to it only redraws
-        # what changed in the campaign since it was last shown.
-        if not self.is_screen_installed(name):
-            self.install_screen(self.screen_factory(name), name)
-        await self.switch_screen(name)
-        # Drawn as soon as it has handled its messages (ScreenResume first), not
-        # at the next tick of its refresh timer, up to a frame later.
-        draw_soon(self.screen)
+        self._switching += 1
+        self._last_switch = time.monotonic()
+        self._quiet.clear()  # warm_up's threads pause after their current step
+        try:
+            if isinstance(self.screen, screen_class(name)):
+                return
+            # Each screen is built once and kept: coming back to it only redraws
+            # what changed in the campaign since it was last shown.
+            if not self.is_screen_installed(name):
+                self.install_screen(self.screen_factory(name), name)
+            await self.switch_screen(name)
+            # Drawn as soon as it has handled its messages (ScreenResume first), not
+            # at the next tick of its refresh timer, up to a frame later.
+            draw_soon(self.screen)
+        finally:
+            self._switching -= 1
+            self._last_switch = time.monotonic()
+            if not self._switching:
+                self._quiet.set()
+                self._read_ahead()
 
     async def show_and_run(self, name: str, action: str) -> None:
         """Open a screen and start one of its actions, as its key would there (the palette)."""
@@ -415,6 +505,8 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
                     )
 
     def on_unmount(self) -> None:
+        self._quiet.set()  # warm_up's threads go on (and end) rather than wait for a switch that will not end
+        self._last_switch = 0.0
         if self.session is not None:
             self.session.close()
         if self.present is not None:
@@ -444,6 +536,33 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         cause = error.error if isinstance(error, WorkerFailed) else error
         self.failure = f"adjutant: {failure_sentence(cause, self.session)}"  # printed by tui.launch
         stop_at_once(self, error, 2)
+
+
+def _import_screens(wait: Callable[[float], None]) -> None:
+    """The modules of the screens of PREPARED, one by one, and so what they import;
+    each after `wait(QUIET)`, so that it does not slow a screen being filled (warm_up)."""
+    from tui.screens.registry import screen_class
+
+    for name in PREPARED:
+        wait(QUIET)
+        screen_class(name)
+
+
+def _read_history_ahead(session: CampaignSession, wait: Callable[[float], None]) -> None:
+    """The history's first page, read while no screen is being switched to (warm_up).
+
+    It finds the undo and redo marks of the whole history (0.4-0.8 s at a million
+    events, then kept for as long as the campaign does not change): SQLite work,
+    which does not hold Python's lock, so the UI thread goes on answering the
+    umpire's keys meanwhile. A read that fails is said when its screen is shown."""
+    wait(0)
+    from campaigns import history
+    from campaigns.errors import CampaignError
+
+    try:
+        history.entries(session, limit=1)
+    except CampaignError:
+        pass
 
 
 def failure_sentence(error: BaseException | None, session: object = None) -> str:

@@ -51,12 +51,17 @@ def key(owner: type, binding_id: str) -> str:
     raise KeyError(f"{owner.__name__} has no binding {binding_id!r}")
 
 
-async def wait_for_screen(pilot: Pilot, screen_type: type, *, tries: int = 50) -> None:
-    for _ in range(tries):
+async def wait_for_screen(pilot: Pilot, screen_type: type, *, tries: int = 50, seconds: float = 15.0) -> None:
+    """As wait_for: at least `tries` pauses and, on a loaded machine, up to `seconds`."""
+    deadline = time.monotonic() + seconds
+    done = 0
+    while True:
         await pilot.pause()
         if isinstance(pilot.app.screen, screen_type):
             return
-    raise AssertionError(f"the screen is {pilot.app.screen!r}, not a {screen_type.__name__}")
+        done += 1
+        if done >= tries and time.monotonic() > deadline:
+            raise AssertionError(f"the screen is {pilot.app.screen!r}, not a {screen_type.__name__}")
 
 
 def notices(app: App) -> list[str]:
@@ -66,14 +71,19 @@ def notices(app: App) -> list[str]:
     return notification_messages(app)
 
 
-async def wait_for_notice(pilot: Pilot, text: str, *, tries: int = 50) -> str:
-    """Let the app run until a notice holding `text` is raised; that notice."""
-    for _ in range(tries):
+async def wait_for_notice(pilot: Pilot, text: str, *, tries: int = 50, seconds: float = 15.0) -> str:
+    """Let the app run until a notice holding `text` is raised; that notice. As wait_for:
+    at least `tries` pauses and, on a loaded machine, up to `seconds`."""
+    deadline = time.monotonic() + seconds
+    done = 0
+    while True:
         await pilot.pause()
         found = [n for n in notices(pilot.app) if text in n]
         if found:
             return found[-1]
-    raise AssertionError(f"no notice holding {text!r}; notices: {notices(pilot.app)}")
+        done += 1
+        if done >= tries and time.monotonic() > deadline:
+            raise AssertionError(f"no notice holding {text!r}; notices: {notices(pilot.app)}")
 
 
 async def type_text(pilot: Pilot, text: str) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -126,8 +127,9 @@ async def test_a_screen_prepared_in_the_background_that_fails_is_a_notice(
     app = AdjutantApp(CampaignSession.open(campaign_file))
     app.animation_level = "none"
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(40):
-            await pilot.pause()
+        deadline = time.monotonic() + 15  # built once its imports are done and no screen is asked for
+        while time.monotonic() < deadline:
+            await pilot.pause(0.02)
             if any("history cannot be read" in str(m) for m in notification_messages(app)):
                 break
         assert any("history cannot be read" in str(m) for m in notification_messages(app))

@@ -4,6 +4,7 @@ still redraws when its look changes."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -15,9 +16,13 @@ from tui.app import PREPARED
 from tui.widgets.kept import KeptTable
 
 
-async def _settled(pilot) -> None:
-    for _ in range(len(PREPARED) * 3):
-        await pilot.pause()
+async def _settled(pilot, seconds: float = 15.0) -> None:
+    """Until the app has built every screen of PREPARED: after the first screen, its
+    imports in a thread, and a moment with no screen asked for (tui.app.QUIET)."""
+    deadline = time.monotonic() + seconds
+    while not pilot.app.screens_prepared:
+        assert time.monotonic() < deadline, "the screens were never all prepared"
+        await pilot.pause(0.02)
 
 
 async def test_the_screens_are_built_after_the_first(make_app, campaign_file: Path):

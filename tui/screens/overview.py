@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Static
 
-from campaigns.glance import glance
+from campaigns.errors import CampaignError
+from campaigns.glance import Glance, glance, outstanding
+from campaigns.phases import phase
 from campaigns.words import plural
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import plain
@@ -15,6 +18,7 @@ from tui.widgets.kept import KeptTable
 
 class OverviewScreen(CampaignScreen):
     TITLE_TEXT = "Overview"
+    _sky_shown = False  # the weather box has shown what glance read
     DEFAULT_CSS = """
     OverviewScreen #top { height: auto; }
     OverviewScreen #when, OverviewScreen #sky { width: 1fr; height: auto; border: round $primary; padding: 0 1; }
@@ -32,18 +36,24 @@ class OverviewScreen(CampaignScreen):
             yield KeptTable(id="armies", cursor_type="row", zebra_stripes=True)
 
     def refresh_view(self) -> None:
-        now = glance(self.session)
-        view = now.view
+        # What the campaign file holds is shown at once; the weather to come is read from
+        # the rule set's tables (glance), which the first screen of the app is drawn
+        # without (loading the rule set is a tenth of the start-up): read in a worker,
+        # it follows a moment later, in lines already there, so nothing moves.
+        view = self.session.overview()
+        current = phase(view.phase)
+        needed = outstanding(current, view)
         self.query_one("#when", Static).update(
             f"{view.name}\n{view.date:%A %d %B %Y}\nTurn {view.turn} of {view.turns}\n"
-            f"Phase: {now.phase.name}"
-            + (f"\nStill needed: {now.outstanding[0]}" if now.outstanding else "")
+            f"Phase: {current.name}"
+            + (f"\nStill needed: {needed[0]}" if needed else "")
         )
-        self.query_one("#sky", Static).update(
-            f"Weather now: {view.weather or 'not rolled'}\nNext turn: {now.next_weather}\n"
-            f"Month modifier: {now.month_modifier.value:+d}\n"
-            f"Pending battles: {view.pending_battles}"
-        )
+        if not self._sky_shown:  # the first time; after a change, the box keeps its lines until the new ones come
+            self.query_one("#sky", Static).update(
+                f"Weather now: {view.weather or 'not rolled'}\nNext turn: …\nMonth modifier: …\n"
+                f"Pending battles: {view.pending_battles}"
+            )
+        self.call_after_refresh(self._read_sky)  # once this frame is drawn (the app's first, at start-up)
         lines = []
         fog = self.session.side  # a side file: the enemy is known only by sightings
         for side in view.sides:
@@ -80,3 +90,24 @@ class OverviewScreen(CampaignScreen):
                 key=army.id,
                 height=None if narrow else 1,
             )
+
+    @work(thread=True, exclusive=True, group="overview-sky")
+    def _read_sky(self) -> None:
+        self.adjutant.wait_for_quiet(0)  # a key pressed meanwhile has its screen built first
+        try:
+            now = glance(self.session)
+        except CampaignError as exc:
+            self.app.call_from_thread(self.notify, str(exc), severity="error", timeout=8)
+            return
+        self.app.call_from_thread(self._show_sky, now)
+
+    def _show_sky(self, now: Glance) -> None:
+        if not self.query("#sky"):
+            return  # the answer came after the app closed the screen
+        self._sky_shown = True
+        view = now.view
+        self.query_one("#sky", Static).update(
+            f"Weather now: {view.weather or 'not rolled'}\nNext turn: {now.next_weather}\n"
+            f"Month modifier: {now.month_modifier.value:+d}\n"
+            f"Pending battles: {view.pending_battles}"
+        )

@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import JSON, BigInteger, ForeignKey, Index
 from sqlmodel import Field, SQLModel
+from sqlmodel.main import SQLModelConfig
 
 from models import search
 
@@ -31,7 +32,13 @@ def _ref(target: str, *, nullable: bool = False, index: bool = True) -> Any:
     )
 
 
-class Campaign(SQLModel, table=True):
+class _Table(SQLModel):
+    """Every table's class: pydantic builds its validation schema when first asked for it, not on import."""
+
+    model_config = SQLModelConfig(defer_build=True)
+
+
+class Campaign(_Table, table=True):
     """The campaign: its rules, scenario, dice, calendar and where play stands.
 
     `version` counts committed actions; every action checks it has not moved
@@ -64,7 +71,7 @@ class Campaign(SQLModel, table=True):
     fog_turn: int | None = None  # and of which turn
 
 
-class Side(SQLModel, table=True):
+class Side(_Table, table=True):
     """One of the two camps: the French and their allies, or the Allies."""
 
     __tablename__ = "side"
@@ -74,7 +81,7 @@ class Side(SQLModel, table=True):
     position: int = 0
 
 
-class Nation(SQLModel, table=True):
+class Nation(_Table, table=True):
     """A nation fighting on a side: France, Prussia, Russia, Austria, Sweden..."""
 
     __tablename__ = "nation"
@@ -83,7 +90,7 @@ class Nation(SQLModel, table=True):
     side: str = _ref("side.id")
 
 
-class Army(SQLModel, table=True):
+class Army(_Table, table=True):
     """An army and its commander-in-chief (a general's id)."""
 
     __tablename__ = "army"
@@ -94,7 +101,7 @@ class Army(SQLModel, table=True):
     commander: str | None = None
 
 
-class General(SQLModel, table=True):
+class General(_Table, table=True):
     """A general counter: rank, command value (CV) and tactical bonus."""
 
     __tablename__ = "general"
@@ -111,7 +118,7 @@ class General(SQLModel, table=True):
     superior: str | None = _ref("general.id", nullable=True)
 
 
-class Unit(SQLModel, table=True):
+class Unit(_Table, table=True):
     """A force on the map: infantry, cavalry, reserve artillery or a dummy.
 
     `location` names a place of the gazetteer (campaigns/theatre) and `march_note`
@@ -140,7 +147,7 @@ class Unit(SQLModel, table=True):
     march_note: str = ""
 
 
-class DiceRoll(SQLModel, table=True):
+class DiceRoll(_Table, table=True):
     """A stored `rules.dice.DiceRecord`, with the event of the action that rolled it.
 
     `battle` is the battle the roll was made for (its steps, its pursuit, its tabletop
@@ -168,7 +175,7 @@ class DiceRoll(SQLModel, table=True):
     battle: int | None = Field(default=None, index=True)  # migration 0008
 
 
-class Turn(SQLModel, table=True):
+class Turn(_Table, table=True):
     """A turn of the calendar: its date and, once known, its weather."""
 
     __tablename__ = "turn"
@@ -180,7 +187,7 @@ class Turn(SQLModel, table=True):
     dice_roll: int | None = _ref("dice_roll.id", nullable=True, index=False)
 
 
-class CommandPointRoll(SQLModel, table=True):
+class CommandPointRoll(_Table, table=True):
     """An army's command points for a turn: 1d6 plus the commander-in-chief's CV."""
 
     __tablename__ = "command_point_roll"
@@ -192,7 +199,7 @@ class CommandPointRoll(SQLModel, table=True):
     dice_roll: int | None = _ref("dice_roll.id", nullable=True, index=False)
 
 
-class CommandPointSpend(SQLModel, table=True):
+class CommandPointSpend(_Table, table=True):
     """A line of an army's command-point ledger: what was done, its cost, what is left."""
 
     __tablename__ = "command_point_spend"
@@ -206,7 +213,7 @@ class CommandPointSpend(SQLModel, table=True):
     note: str = ""
 
 
-class Activation(SQLModel, table=True):
+class Activation(_Table, table=True):
     """A stack activated for a turn: what it cost its army, and the MP it has marched since.
 
     `members` lists the "general:ID" and "unit:ID" of the stack when it was
@@ -229,7 +236,7 @@ class Activation(SQLModel, table=True):
     mp_spent: int = 0
 
 
-class Pontoon(SQLModel, table=True):
+class Pontoon(_Table, table=True):
     """A pontoon bridge built where a road crosses a river at a ford (card 6.4): the road's
     two places, the river, the turn it was built and the umpire's note."""
 
@@ -243,7 +250,7 @@ class Pontoon(SQLModel, table=True):
     note: str = ""
 
 
-class Battle(SQLModel, table=True):
+class Battle(_Table, table=True):
     """A battle: where, who, how it went and which resolver decided it.
 
     `resolver` names what resolved it: the campaign's own combat table
@@ -264,7 +271,7 @@ class Battle(SQLModel, table=True):
     detail: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
 
 
-class Event(SQLModel, table=True):
+class Event(_Table, table=True):
     """One entry of the history: one action, with the before and after of every row it changed.
 
     `changes` is a list of {"table", "key", "before", "after"}: `before` is None
@@ -283,7 +290,7 @@ class Event(SQLModel, table=True):
     undone: bool = Field(default=False, index=True)
 
 
-class EventNote(SQLModel, table=True):
+class EventNote(_Table, table=True):
     """A bookmark or a note an umpire put on an event of the history.
 
     Adding or removing one is an action of its own, so it can be undone; the
@@ -299,7 +306,7 @@ class EventNote(SQLModel, table=True):
     when: datetime
 
 
-class Sighting(SQLModel, table=True):
+class Sighting(_Table, table=True):
     """An enemy stack a side saw: where, on which turn, how, and what it learned.
 
     `source` is "reconnaissance", "battle", "contact" or "report" (the umpire's);
@@ -324,7 +331,7 @@ class Sighting(SQLModel, table=True):
     note: str = ""
 
 
-class SideOrder(SQLModel, table=True):
+class SideOrder(_Table, table=True):
     """An order a side wrote for the umpire: in its side file, or queued in the campaign.
 
     `kind` is "move", "forced_march", "command_points", "reconnaissance" or "note";

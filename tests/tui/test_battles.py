@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from sqlmodel import select
 from textual.widgets import Input, Select
 
@@ -343,3 +344,46 @@ async def test_the_place_typed_in_a_set_up_from_a_place_lists_the_forces_there(c
         assert [st.place for st in french.stacks] == ["Weimar"] and allies.stacks == ()
         title = str(screen.query_one(f"#title-{allies.side}").render())
         assert title == "Russia and Prussia in contact at Weimar (none; ctrl+t: every place)"
+
+
+@pytest.mark.parametrize("colour", [True, False], ids=["colour", "NO_COLOR"])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_a_long_force_goes_on_under_its_name_with_its_figures_whole_and_the_form_scrolls_to_the_cursor(
+    tmp_path, make_app, monkeypatch, size, colour
+):
+    """Autumn's longest names (up to 91 characters): a row that wraps goes on under the
+    name, past its box, and "infantry 7 SP" is never parted; the lists are as tall as
+    their rows, so only the form scrolls (one scroll bar), and it follows the cursor."""
+    from tests.tui.conftest import new_campaign
+
+    if not colour:
+        monkeypatch.setenv("NO_COLOR", "1")
+    path = new_campaign(tmp_path / "autumn.campaign", scenario="autumn1813")
+    app = make_app(path, start="battles")
+    async with app.run_test(size=size) as pilot:
+        await pilot.press(key(BattlesScreen, "battles.new"))
+        await wait_for_screen(pilot, BattleSetupScreen)
+        screen = app.screen
+        await pilot.pause()
+        wrapped = 0
+        for side in screen.sides:
+            marks = screen.query_one(f"#units-{side.side}", MarkList)
+            assert marks.max_scroll_y == 0  # the list does not scroll inside the form
+            forces = {f.id: f for stack in side.stacks for f in stack.forces}
+            for index, row in enumerate(marks._rows):
+                lines = str(marks.get_option_at_index(index).prompt).split("\n")
+                assert all(len(line) <= marks.size.width for line in lines)
+                indent = len(lines[0]) - len(lines[0].lstrip(" ")) + len("[x] ")
+                assert all(line.startswith(" " * indent) and line[indent] != " " for line in lines[1:])
+                assert " ".join(lines).split() == marks._prompt(row).replace("\u00a0", " ").split()  # every word
+                if row.depth == 2:
+                    assert any(line.endswith(forces[row.forces[0]].short()) for line in lines)
+                wrapped += len(lines) > 1
+        assert wrapped or size[0] > 80  # at 80 columns the long names reach the wrapping
+        first = screen.query_one(f"#units-{screen.sides[0].side}", MarkList)
+        first.focus()
+        await pilot.press(*["down"] * (len(first._rows) - 1))
+        await pilot.pause()
+        last = str(first.get_option_at_index(len(first._rows) - 1).prompt).split("\n")
+        shown = screen_text(app)
+        assert all(line in shown for line in last)  # the form scrolled to the cursor's row

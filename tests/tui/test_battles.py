@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from rich.console import Console
 from sqlmodel import select
 from textual.widgets import Input, Select
 
@@ -387,3 +390,44 @@ async def test_a_long_force_goes_on_under_its_name_with_its_figures_whole_and_th
         last = str(first.get_option_at_index(len(first._rows) - 1).prompt).split("\n")
         shown = screen_text(app)
         assert all(line in shown for line in last)  # the form scrolled to the cursor's row
+
+
+@pytest.mark.parametrize("colour", [True, False], ids=["colour", "NO_COLOR"])
+async def test_a_units_loss_that_wraps_goes_on_under_itself_at_80_columns(campaign_file, make_app, monkeypatch, colour):
+    """The losses, unit by unit, in the half-width step pane: "  1st Young Guard Division
+    (Dumoustier): -2" goes on four cells in, never back at the pane's edge."""
+    if not colour:
+        monkeypatch.setenv("NO_COLOR", "1")
+    with_weather(campaign_file)
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await set_up(pilot, "Grossgörschen", pick=12)
+        await wait_for(pilot, "Round 1: the attacker")
+        for _ in range(60):
+            fight = battles.load(app.session, 1)
+            if fight.ready_to_apply:
+                break
+            step = fight.next_step
+            if step is not None and step.kind == "morale test" and step.dice is None:
+                await pilot.press(key(FightScreen, "fight.pass"))
+            else:
+                await pilot.press(key(FightScreen, "fight.roll"))
+            await pilot.pause()
+        plan = battles.settlement(app.session, 1)
+        await wait_for(pilot, "SP lost: attacker")
+        pane = app.screen.query_one("#step-text")
+        # The whole pane as drawn at its width, the part scrolled out of view included.
+        console = Console(width=pane.content_region.width, file=io.StringIO(), record=True, color_system=None)
+        console.print(pane.content)
+        lines = console.export_text().splitlines()
+        losses = [f"{plan.names.get(u, u)}: -{n}" for u, n in plan.by_unit.items()]
+        assert losses
+        wrapped = 0
+        for loss in losses:
+            start = next(i for i, line in enumerate(lines) if line.startswith("  ") and loss.startswith(line.strip()))
+            taken = [lines[start]]
+            while " ".join(line.strip() for line in taken) != loss:
+                taken.append(lines[start + len(taken)])
+                assert taken[-1].startswith("    ") and taken[-1][4] != " "  # under the name, deeper than it
+            wrapped += len(taken) > 1
+        assert wrapped  # the long names reach the wrapping in the half-width pane

@@ -1,0 +1,45 @@
+"""Lines that go on under themselves: an item deeper than itself, a paragraph flush."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from rich.text import Text
+
+from tui.widgets.hanging import Hanging
+
+
+def rendered(hanging: Hanging, width: int) -> list[str]:
+    console = Console(width=width, file=io.StringIO(), record=True, color_system=None, legacy_windows=False)
+    console.print(hanging)
+    return console.export_text().rstrip("\n").split("\n")
+
+
+def test_an_item_goes_on_deeper_than_itself_and_a_paragraph_flush():
+    lines = rendered(
+        Hanging(["SP lost: attacker 4, defender 2", "  1st Young Guard Division (Dumoustier): -2",
+                 "The battle is over: the defender broke and left the field to the attacker."]),
+        30,
+    )
+    assert lines == [
+        "SP lost: attacker 4, defender",
+        "2",
+        "  1st Young Guard Division",
+        "    (Dumoustier): -2",
+        "The battle is over: the",
+        "defender broke and left the",
+        "field to the attacker.",
+    ]
+
+
+def test_a_description_goes_on_under_its_first_line_with_no_indent_and_a_style_holds_on_every_line():
+    hanging = Hanging([Text("> 1. Weather", style="reverse bold"), "     Roll the weather of the turn (1d6 + month modifier)"], indent=0)
+    assert rendered(hanging, 30) == ["> 1. Weather", "     Roll the weather of the", "     turn (1d6 + month", "     modifier)"]
+    console = Console(width=20, file=io.StringIO(), record=True, color_system="standard", legacy_windows=False)
+    console.print(Hanging([Text("> 5. Activations and movement", style="reverse")], indent=0))
+    assert console.export_text(styles=True).count("\x1b[7m") == 2  # both lines of the wrapped name in reverse
+
+
+def test_a_word_wider_than_the_width_is_broken_not_cut():
+    assert "".join(line.strip() for line in rendered(Hanging(["  " + "x" * 25]), 10)) == "x" * 25

@@ -43,3 +43,11 @@ def test_a_description_goes_on_under_its_first_line_with_no_indent_and_a_style_h
 
 def test_a_word_wider_than_the_width_is_broken_not_cut():
     assert "".join(line.strip() for line in rendered(Hanging(["  " + "x" * 25]), 10)) == "x" * 25
+
+
+def test_an_odds_line_goes_on_under_its_outcome_past_the_bar():
+    from tui.modals.resolution import ODDS_LEAD
+
+    line = "   7.2% ▍      1 stand lost, Disrupted"
+    assert line.index("1 stand") == ODDS_LEAD
+    assert rendered(Hanging([(line, ODDS_LEAD)]), 30) == ["   7.2% ▍      1 stand lost,", " " * ODDS_LEAD + "Disrupted"]

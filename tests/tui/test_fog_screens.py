@@ -62,7 +62,7 @@ async def test_the_player_sees_the_fogged_map_and_cannot_act_as_the_umpire(make_
         await wait_for_notice(pilot, "this is a side file, read-only")
         await pilot.press("S")
         await wait_for_screen(pilot, SightingsScreen)
-        shown = await wait_for(pilot, "What French Empire and allies has seen, to turn 1: 1 sightings")
+        shown = await wait_for(pilot, "What French Empire and allies has seen, to turn 1: 1 sighting")
         assert "about 5 SP; 1 unit" in shown
 
 
@@ -102,3 +102,16 @@ async def test_the_umpire_draws_the_map_as_each_side_sees_it(make_app, umpire_fi
         assert "F24" not in shown  # the allies have seen nothing of Ney
         await pilot.press(key(TheatreScreen, "map.view_as"))
         await wait_for(pilot, "Map: turn 1")
+
+
+async def test_a_long_title_wraps_whole_at_80_columns(make_app, umpire_file, no_color):
+    """The sightings' title names the side and the keys: at 80 columns it goes on to a
+    second line rather than being cut ("(v the other" was the end of it)."""
+    async with make_app(umpire_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("S")
+        shown = await wait_for(pilot, "What French Empire and allies has seen")
+        await wait_for(pilot, "sight contacts)")
+        title = pilot.app.screen.query_one("#title")
+        assert title.size.height == 2
+        lines = shown.splitlines()[title.region.y : title.region.bottom]
+        assert " ".join(line.strip() for line in lines).endswith("(v the other side; c sight contacts)")

@@ -51,3 +51,14 @@ def test_an_odds_line_goes_on_under_its_outcome_past_the_bar():
     line = "   7.2% ▍      1 stand lost, Disrupted"
     assert line.index("1 stand") == ODDS_LEAD
     assert rendered(Hanging([(line, ODDS_LEAD)]), 30) == ["   7.2% ▍      1 stand lost,", " " * ODDS_LEAD + "Disrupted"]
+
+
+async def test_a_rules_table_name_that_wraps_goes_on_two_cells_in(make_app, campaign_file, monkeypatch):
+    from tests.tui.helpers import screen_text, wait_for
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    async with make_app(campaign_file, start="rules").run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "allemagne1813: artillery")
+        rows = [line[1:].rstrip(" ▎▁▂▃▄▅▆▇█") for line in screen_text(pilot.app).splitlines()]
+        start = next(i for i, row in enumerate(rows) if row.strip() == "allemagne1813:")
+        assert rows[start + 1].startswith("   ") and rows[start + 1][3] not in " ▎"  # the table's id, two cells in

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import io
+
+import pytest
+from rich.console import Console
 from sqlmodel import select
 from textual.widgets import Input, Select
 
@@ -343,3 +347,87 @@ async def test_the_place_typed_in_a_set_up_from_a_place_lists_the_forces_there(c
         assert [st.place for st in french.stacks] == ["Weimar"] and allies.stacks == ()
         title = str(screen.query_one(f"#title-{allies.side}").render())
         assert title == "Russia and Prussia in contact at Weimar (none; ctrl+t: every place)"
+
+
+@pytest.mark.parametrize("colour", [True, False], ids=["colour", "NO_COLOR"])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_a_long_force_goes_on_under_its_name_with_its_figures_whole_and_the_form_scrolls_to_the_cursor(
+    tmp_path, make_app, monkeypatch, size, colour
+):
+    """Autumn's longest names (up to 91 characters): a row that wraps goes on under the
+    name, past its box, and "infantry 7 SP" is never parted; the lists are as tall as
+    their rows, so only the form scrolls (one scroll bar), and it follows the cursor."""
+    from tests.tui.conftest import new_campaign
+
+    if not colour:
+        monkeypatch.setenv("NO_COLOR", "1")
+    path = new_campaign(tmp_path / "autumn.campaign", scenario="autumn1813")
+    app = make_app(path, start="battles")
+    async with app.run_test(size=size) as pilot:
+        await pilot.press(key(BattlesScreen, "battles.new"))
+        await wait_for_screen(pilot, BattleSetupScreen)
+        screen = app.screen
+        await pilot.pause()
+        wrapped = 0
+        for side in screen.sides:
+            marks = screen.query_one(f"#units-{side.side}", MarkList)
+            assert marks.max_scroll_y == 0  # the list does not scroll inside the form
+            forces = {f.id: f for stack in side.stacks for f in stack.forces}
+            for index, row in enumerate(marks._rows):
+                lines = str(marks.get_option_at_index(index).prompt).split("\n")
+                assert all(len(line) <= marks.size.width for line in lines)
+                indent = len(lines[0]) - len(lines[0].lstrip(" ")) + len("[x] ")
+                assert all(line.startswith(" " * indent) and line[indent] != " " for line in lines[1:])
+                assert " ".join(lines).split() == marks._prompt(row).replace("\u00a0", " ").split()  # every word
+                if row.depth == 2:
+                    assert any(line.endswith(forces[row.forces[0]].short()) for line in lines)
+                wrapped += len(lines) > 1
+        assert wrapped or size[0] > 80  # at 80 columns the long names reach the wrapping
+        first = screen.query_one(f"#units-{screen.sides[0].side}", MarkList)
+        first.focus()
+        await pilot.press(*["down"] * (len(first._rows) - 1))
+        await pilot.pause()
+        last = str(first.get_option_at_index(len(first._rows) - 1).prompt).split("\n")
+        shown = screen_text(app)
+        assert all(line in shown for line in last)  # the form scrolled to the cursor's row
+
+
+@pytest.mark.parametrize("colour", [True, False], ids=["colour", "NO_COLOR"])
+async def test_a_units_loss_that_wraps_goes_on_under_itself_at_80_columns(campaign_file, make_app, monkeypatch, colour):
+    """The losses, unit by unit, in the half-width step pane: "  1st Young Guard Division
+    (Dumoustier): -2" goes on four cells in, never back at the pane's edge."""
+    if not colour:
+        monkeypatch.setenv("NO_COLOR", "1")
+    with_weather(campaign_file)
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await set_up(pilot, "Grossgörschen", pick=12)
+        await wait_for(pilot, "Round 1: the attacker")
+        for _ in range(60):
+            fight = battles.load(app.session, 1)
+            if fight.ready_to_apply:
+                break
+            step = fight.next_step
+            if step is not None and step.kind == "morale test" and step.dice is None:
+                await pilot.press(key(FightScreen, "fight.pass"))
+            else:
+                await pilot.press(key(FightScreen, "fight.roll"))
+            await pilot.pause()
+        plan = battles.settlement(app.session, 1)
+        await wait_for(pilot, "SP lost: attacker")
+        pane = app.screen.query_one("#step-text")
+        # The whole pane as drawn at its width, the part scrolled out of view included.
+        console = Console(width=pane.content_region.width, file=io.StringIO(), record=True, color_system=None)
+        console.print(pane.content)
+        lines = console.export_text().splitlines()
+        losses = [f"{plan.names.get(u, u)}: -{n}" for u, n in plan.by_unit.items()]
+        assert losses
+        wrapped = 0
+        for loss in losses:
+            start = next(i for i, line in enumerate(lines) if line.startswith("  ") and loss.startswith(line.strip()))
+            taken = [lines[start]]
+            while " ".join(line.strip() for line in taken) != loss:
+                taken.append(lines[start + len(taken)])
+                assert taken[-1].startswith("    ") and taken[-1][4] != " "  # under the name, deeper than it
+            wrapped += len(taken) > 1
+        assert wrapped  # the long names reach the wrapping in the half-width pane

@@ -64,7 +64,7 @@ async def test_the_player_sees_the_fogged_map_and_cannot_act_as_the_umpire(make_
         await wait_for_notice(pilot, "this is a side file, read-only")
         await pilot.press("S")
         await wait_for_screen(pilot, SightingsScreen)
-        shown = await wait_for(pilot, "What French Empire and allies has seen, to turn 1: 1 sightings")
+        shown = await wait_for(pilot, "What French Empire and allies has seen, to turn 1: 1 sighting")
         assert "about 5 SP; 1 unit" in shown
 
 
@@ -127,3 +127,16 @@ async def test_the_player_reads_the_rolls_of_a_battle_being_fought(make_app, ump
         await wait_for_screen(pilot, FightScreen)
         shown = await wait_for(pilot, "2 steps taken; the account above lists every roll.")
         assert shown.count("battle round 1:") == 2 and "dice #" in shown  # the two steps' rolls
+
+
+async def test_a_long_title_wraps_whole_at_80_columns(make_app, umpire_file, no_color):
+    """The sightings' title names the side and the keys: at 80 columns it goes on to a
+    second line rather than being cut ("(v the other" was the end of it)."""
+    async with make_app(umpire_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("S")
+        shown = await wait_for(pilot, "What French Empire and allies has seen")
+        await wait_for(pilot, "sight contacts)")
+        title = pilot.app.screen.query_one("#title")
+        assert title.size.height == 2
+        lines = shown.splitlines()[title.region.y : title.region.bottom]
+        assert " ".join(line.strip() for line in lines).endswith("(v the other side; c sight contacts)")

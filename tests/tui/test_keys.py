@@ -23,7 +23,7 @@ async def test_help_lists_the_keys_of_the_screen_and_of_the_app(campaign_file, m
         await pilot.press("w", opener)
         await wait_for(pilot, "Keys  (ctrl+p")
         assert isinstance(pilot.app.screen, HelpScreen)
-        text = str(pilot.app.screen.query_one("Static").render())
+        text = str(pilot.app.screen.query_one("Static").content)
         for binding in WeatherScreen.BINDINGS:
             assert f"{binding.key}" in text and binding.description in text
         for command in SCREENS + ACTIONS:
@@ -123,3 +123,15 @@ async def test_the_key_bar_follows_the_focus_and_a_click_on_a_key_runs_it(campai
         await pilot.click(KeyLine, offset=(x, 0))
         await pilot.pause()
         assert not isinstance(pilot.app.screen, BattleSetupScreen)  # the click ran Cancel
+
+
+async def test_a_long_description_in_help_goes_on_under_itself_at_80_columns(campaign_file, make_app, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("w", "question_mark")
+        shown = await wait_for(pilot, "Keys  (ctrl+p")
+        rows = [line.split("│")[1] for line in shown.splitlines() if line.count("│") >= 2]
+        start = next(i for i, row in enumerate(rows) if "Overview: The campaign at a glance" in row)
+        column = rows[start].index("Overview:")
+        assert rows[start + 1][:column].strip() == "" and rows[start + 1][column] != " "  # under the description
+        assert "weather" in rows[start + 1]

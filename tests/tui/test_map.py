@@ -55,7 +55,7 @@ async def test_the_map_shows_both_sides_without_colour(make_app, ready_file, no_
         await wait_for_screen(pilot, TheatreScreen)
         shown = await wait_for(pilot, "Weimar F24")  # the cursor starts on the strongest stack
         assert "Clear" in shown
-        assert "F10" in shown and "A6" in shown  # side letters and SP of both sides
+        assert "F7" in shown and "A6" in shown  # side letters and SP of both sides (F10 yields to a label when the line under the map wraps)
 
 
 async def test_arrows_move_the_cursor_place_to_place_and_zoom_keeps_it(make_app, ready_file):
@@ -204,3 +204,32 @@ async def test_a_battle_is_set_up_from_the_map_at_a_place_in_contact(make_app, r
         screen = app.screen
         assert {st.place for side in screen.sides for st in side.stacks} == {"Altenburg"}
         assert all(side.stacks for side in screen.sides)  # Ney's and Blücher's
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_stacks_roads_and_legend_under_the_map_are_whole(make_app, tmp_path, no_color, size):
+    """Autumn's crowded places (four generals at one town): the line under the map goes
+    on over more lines, never cut with an ellipsis; the legend too, where it is shown."""
+    from tests.tui.conftest import new_campaign
+    from tui.widgets.theatre_canvas import LEGEND
+
+    path = new_campaign(tmp_path / "autumn.campaign", scenario="autumn1813")
+    async with make_app(path, start="map").run_test(size=size) as pilot:
+        await wait_for(pilot, "Roads to")
+        screen = pilot.app.screen
+        held = [p for p in screen.canvas.data.places if p.stacks]
+        assert held
+        longest = 0
+        for place in held:
+            screen.canvas.cursor = place.place.name
+            screen.show_cursor()
+            await pilot.pause()
+            info = screen.query_one("#info")
+            rows = screen_text(pilot.app).splitlines()[info.content_region.y : info.content_region.bottom]
+            text = " ".join(row.strip() for row in rows)
+            assert "…" not in text
+            stacks = "; ".join(s.summary() for s in place.stacks)
+            assert stacks in text
+            assert (LEGEND in text) == (size[1] >= 30)  # at 24 rows the map keeps the legend's rows
+            longest = max(longest, len(rows))
+        assert longest > 3 or size[0] > 80  # at 80 columns the long lines reach the wrapping

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import select
 
 from campaigns import forced_march
@@ -105,3 +106,37 @@ async def test_the_modifiers_and_odds_of_the_stack_are_shown(campaign_file, make
         await pilot.press("down")
         await pilot.pause()
         assert "Brigade Röder, with the Prussian Guard" in str(pilot.app.screen.query_one("#mods").render())
+
+
+@pytest.mark.parametrize("colour", [True, False], ids=["colour", "NO_COLOR"])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_every_unit_name_of_every_stack_is_whole_and_nothing_runs_off_the_edge(
+    tmp_path, make_app, monkeypatch, size, colour
+):
+    """The autumn scenario's longest names (up to 91 characters) wrap onto more lines
+    of their row, whole, with SP, cohesion, modifier and odds in view beside them."""
+    from tests.tui.conftest import new_campaign
+
+    if not colour:
+        monkeypatch.setenv("NO_COLOR", "1")
+    path = new_campaign(tmp_path / "autumn.campaign", scenario="autumn1813")
+    session = CampaignSession.open(path)
+    try:
+        stacks = [[u.name for u in s.units] for s in forced_march.stacks(session)]
+    finally:
+        session.close()
+    async with make_app(path).run_test(size=size) as pilot:
+        await pilot.press("m")
+        await wait_for(pilot, "Forced march:")
+        screen = pilot.app.screen
+        table = screen.query_one("#units")
+        wrapped = 0
+        for index, names in enumerate(stacks):
+            screen.query_one("#stacks").highlighted = index
+            await pilot.pause()
+            assert [c.label.plain for c in table.ordered_columns] == ["", "Unit", "SP", "Coh", "Mod", "SP lost: odds"]
+            assert table.virtual_size.width <= table.size.width  # nothing off the right edge
+            cells = [str(table.get_row(row.key)[1]).split("\n") for row in table.ordered_rows]
+            assert [" ".join(line.strip() for line in lines) for lines in cells] == names
+            wrapped += sum(len(lines) > 1 for lines in cells)
+        assert wrapped  # the long names reach the wrapping

@@ -39,7 +39,7 @@ def game(path, ruleset: str, units: list[dict], phase: str, bound: str | None = 
 
 
 def needs(modal: ResolutionScreen) -> str:
-    line = [x for x in str(modal.query_one("#prepared").render()).splitlines() if x.startswith("Needs:")]
+    line = [x for x in str(modal.query_one("#prepared").content).splitlines() if x.startswith("Needs:")]
     assert line, modal.query_one("#error").render()
     return line[0]
 
@@ -59,7 +59,7 @@ async def retarget(pilot, modal: ResolutionScreen, target: str) -> str:
         await pilot.pause()
         # rebuilt for the new target and shown (the count moves on as the rebuild begins)
         if (modal.params != before and not modal.building and modal.params_for == target
-                and "Needs:" in str(modal.query_one("#prepared").render())):
+                and "Needs:" in str(modal.query_one("#prepared").content)):
             return needs(modal)
     raise AssertionError(f"the form was not rebuilt for {target}: {modal.query_one('#error').render()}")
 
@@ -285,7 +285,7 @@ async def test_typed_dice_are_asked_for_each_side_by_name(campaign_file, make_ap
     app = make_app(campaign_file)
     async with app.run_test(size=(80, 24)) as pilot:
         modal = await form(pilot, "a1", "melee")
-        shown = str(modal.query_one("#prepared").render())
+        shown = str(modal.query_one("#prepared").content)
         assert " attacker 8e Ligne: 8d6" in shown and " defender IR 4: 4d6" in shown
         await pilot.press("ctrl+e")
         await wait_for_screen(pilot, DiceEntryScreen)

@@ -61,7 +61,7 @@ async def test_a_remapped_key_works_and_shows_in_help_after_a_restart(campaign_f
         await wait_for(pilot, "Turn 1, 26 April 1813: ")
         await pilot.press("f1")
         await wait_for_screen(pilot, HelpScreen)
-        text = str(pilot.app.screen.query_one("Static").render())
+        text = str(pilot.app.screen.query_one("Static").content)
     assert re.search(r"ctrl\+r\s+Roll weather", text)
     assert re.search(r"f7\s+Weather:", text)
     assert not re.search(r"\bw\s+Weather:", text)

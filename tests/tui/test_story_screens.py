@@ -35,7 +35,7 @@ def played(ten_turns: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     pytest.param("plots", "Strength points at the end of each turn", [], id="plots-sp"),
     pytest.param("plots", "SP lost by Russia and Prussia", ["n", "n"], id="plots-losses"),
     pytest.param("plots", "Luck by turn", ["p"], id="plots-luck"),
-    pytest.param("luck", "French Empire and", [], id="luck"),
+    pytest.param("luck", "French Empire", [], id="luck"),
 ])
 def test_story_screen(snap_compare, make_app, played, name, shown, keys, size):
     async def loaded(pilot):
@@ -131,3 +131,21 @@ async def notified(pilot, text: str, tries: int = 50) -> None:
         if any(text in m for m in notification_messages(pilot.app)):
             return
     raise AssertionError(f"no notification {text!r}: {notification_messages(pilot.app)}")
+
+
+async def test_the_luck_tables_keep_80_columns_and_cut_no_name(make_app, played):
+    """Nine columns of figures by side, and what each roll decided: the side's name and
+    the decision wrap onto more lines of their rows; nothing runs off the right edge."""
+    app = make_app(played, start="luck")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "French Empire")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        for name in ("#sides", "#rolls"):
+            table = app.screen.query_one(name)
+            assert table.row_count
+            assert table.virtual_size.width <= table.size.width, name  # nothing off the right edge
+            assert not any("…" in str(cell) for row in table.ordered_rows for cell in table.get_row(row.key))
+        sides = app.screen.query_one("#sides")
+        names = [" ".join(str(sides.get_row(r.key)[0]).split()) for r in sides.ordered_rows if str(r.key.value).endswith(":all")]
+        assert "French Empire and allies" in names

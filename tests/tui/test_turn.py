@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import select
 
 from campaigns.session import CampaignSession
@@ -96,3 +97,29 @@ async def test_the_last_turn_cannot_end(campaign_file, make_app):
         await wait_for_notice(pilot, "turn 20 is the last turn of the campaign")
     with stored(campaign_file) as db:
         assert db.get_one(Campaign, 1).turn == 20
+
+
+@pytest.mark.parametrize("colour", [True, False], ids=["colour", "NO_COLOR"])
+async def test_the_current_phases_description_goes_on_under_its_first_line_at_80_columns(
+    campaign_file, make_app, monkeypatch, colour
+):
+    if not colour:
+        monkeypatch.setenv("NO_COLOR", "1")
+    session = CampaignSession.open(campaign_file)
+    try:
+        from campaigns import turns
+
+        help_text = turns.status(session).phase.help
+    finally:
+        session.close()
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("t")
+        shown = await wait_for(pilot, "> 1. Weather")
+        rows = [line.strip("│ ").rstrip() for line in shown.splitlines() if line.startswith("│")]
+        first = next(i for i, row in enumerate(rows) if row.startswith("Roll the weather"))
+        box = [line for line in shown.splitlines() if line.startswith("│")]
+        taken = [first]
+        while " ".join(rows[i] for i in taken) != help_text:
+            taken.append(first + len(taken))
+        assert len(taken) > 1  # the description wraps at 80 columns
+        assert all(box[i].startswith("│      ") and box[i][7] != " " for i in taken)  # each line under the first

@@ -23,6 +23,7 @@ from campaigns.errors import CampaignError
 from rules.errors import RulesError
 from rules.resolver import ENEMY, NO_TARGET, may_act
 from tui.widgets.bars import odds_bar
+from tui.widgets.hanging import Hanging
 from tui.widgets.tickbox import TickBox
 
 
@@ -80,7 +81,7 @@ def target_options(table: tabletop.Tabletop, actor, action, ruling: str = "") ->
     return [(f"{u.id} {u.name}", u.id) for u in wanted], why
 
 
-def prepared_lines(prepared) -> list[str]:
+def prepared_lines(prepared) -> list[str | tuple[str, int]]:
     lines = [prepared.what, f"Needs: {prepared.needed}"]
     if prepared.rolls:  # each side's dice, named
         lines += ["Dice:"] + [f" {r.label}: {r.dice}" for r in prepared.rolls]
@@ -89,9 +90,13 @@ def prepared_lines(prepared) -> list[str]:
     for heading, odds in prepared.odds:
         lines.append(f"{heading}:")
         for outcome, chance in odds.items():
-            lines.append(f" {float(chance) * 100:5.1f}% {odds_bar(chance, 6)} {outcome}")
+            # An outcome that wraps ("1 stand lost, Disrupted") goes on under itself, past the bar.
+            lines.append((f" {float(chance) * 100:5.1f}% {odds_bar(chance, 6)} {outcome}", ODDS_LEAD))
     lines += list(prepared.notes)
     return lines
+
+
+ODDS_LEAD = len(" 100.0% ") + 6 + 1  # cells before an outcome: its chance and its bar
 
 
 class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
@@ -271,7 +276,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
             shown.update("")
             return
         error.update("")
-        shown.update("\n".join(prepared_lines(prepared)))
+        shown.update(Hanging(prepared_lines(prepared)))
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "action":

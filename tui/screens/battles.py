@@ -169,7 +169,6 @@ class BattleSetupScreen(CampaignScreen):
     BattleSetupScreen Horizontal { height: auto; }
     BattleSetupScreen Label { width: 10; }
     BattleSetupScreen Input, BattleSetupScreen Select { width: 1fr; }
-    BattleSetupScreen MarkList { max-height: 12; }
     BattleSetupScreen #error { color: $error; height: auto; }
     BattleSetupScreen #picked { height: auto; padding: 0 1; border-top: solid $accent; }
     """

@@ -23,6 +23,7 @@ from tui.modals.confirm import ConfirmScreen
 from tui.modals.form import Field, FormScreen
 from tui.screens.base import CampaignScreen
 from tui.widgets.bars import odds_bar
+from tui.widgets.hanging import Hanging
 from tui.widgets.status import KeyLine
 
 
@@ -122,8 +123,9 @@ class FightScreen(CampaignScreen):
             f"Battle of {fight.location} (#{fight.id}, {fight.resolver}, {fight.status}): "
             f"{names['attacker']} attack {names['defender']}"
         )
-        self.query_one("#step-text", Static).update("\n".join(self.step_lines(fight)))
-        self.query_one("#whole-text", Static).update("\n".join(self.whole_lines(fight, sides)))
+        # A unit's loss or an odds line that wraps goes on deeper than itself, not at the edge.
+        self.query_one("#step-text", Static).update(Hanging(self.step_lines(fight)))
+        self.query_one("#whole-text", Static).update(Hanging(self.whole_lines(fight, sides)))
         log = [e for e in fight.journal]
         # a side's player reads no history: the account in the left panel holds the battle's rolls
         where = "the account above" if self.session.side is not None else "the history screen (h)"

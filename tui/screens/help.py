@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from tui.widgets.hanging import Hanging
 
 
 class HelpScreen(ModalScreen[None]):
@@ -27,16 +30,17 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         width = max(len(k) for _, k, _ in self.rows)
-        lines = ["[b]Keys[/b]  (ctrl+p: every screen and action by name)", ""]
+        lines: list[str | Text | tuple[str, int]] = [Text("Keys", style="bold") + "  (ctrl+p: every screen and action by name)", ""]
         section = None
         for group, key, text in self.rows:
             if group != section:
-                lines.append(f"[b]{group}[/b]")
+                lines.append(Text(group, style="bold"))
                 section = group
-            lines.append(f"  {key:<{width}}  {text}")
+            # A description that wraps goes on under itself, past the key column.
+            lines.append((f"  {key:<{width}}  {text}", width + 4))
         lines += ["", "Escape closes this help."]
         with VerticalScroll():
-            yield Static("\n".join(lines), markup=True)
+            yield Static(Hanging(lines), markup=False)
 
     def action_dismiss(self) -> None:  # type: ignore[override]  # Screen's takes a result: help has none to give
         self.dismiss(None)

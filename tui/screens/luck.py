@@ -18,6 +18,9 @@ from tui.widgets.kept import KeptTable
 COLUMNS = (SP_LOST, SP_INFLICTED, PC, MP)
 
 
+NAME_CELLS = 10  # the least a side's name wraps to: eight columns of figures keep 80 columns
+
+
 class LuckScreen(CampaignScreen):
     TITLE_TEXT = "Luck"
     BINDINGS = [
@@ -61,9 +64,13 @@ class LuckScreen(CampaignScreen):
         for side, total in book.totals.items():
             rows.append((f"{side}:all", _row(book.side_name(side), "all", total)))
             rows.extend((f"{side}:{t.turn}", _row("", str(t.turn), t)) for t in book.by_turn if t.side == side)
-        fill(self.query_one("#sides", DataTable), ("Side", "Turn", "Rolls", "Mean", "p", "SP lost", "SP infl.", "PC", "MP"), rows, {"Side": 18})
+        sides = self.query_one("#sides", DataTable)
+        # The side's name wraps onto more lines of its row, whole, rather than cut.
+        fill(sides, ("Side", "Turn", "Rolls", "Mean", "p", "SP lost", "SP infl.", "PC", "MP"), rows,
+             wrap_to=sides.size.width or self.app.size.width, wrap="Side", narrowest=NAME_CELLS)
+        table = self.query_one("#rolls", DataTable)
         fill(
-            self.query_one("#rolls", DataTable),
+            table,
             ("#", "Turn", "What", "Dice", "Pct", "Decided"),
             (
                 (str(r.roll_id), (
@@ -72,7 +79,8 @@ class LuckScreen(CampaignScreen):
                 ))
                 for r in reversed(book.rolls)
             ),
-            {"Decided": 60},
+            # What a roll decided wraps onto more lines of its row rather than running off the edge.
+            wrap_to=table.size.width or self.app.size.width,
         )
 
     def action_side(self) -> None:

@@ -16,6 +16,10 @@ from tui.widgets.kept import KeptTable
 
 
 NARROW = 110  # columns
+# Cells the columns other than the unit's take with three barred odds ("0:█████ 17%"),
+# their padding and the scroll bar; and the narrowest the unit's name should wrap to.
+BARRED_ODDS = 3 + 2 + 3 + 3 + (3 * 11 + 4) + 6 * 2 + 2
+MIN_NAME = 24
 
 
 class ForcedMarchScreen(CampaignScreen):
@@ -81,21 +85,20 @@ class ForcedMarchScreen(CampaignScreen):
         keep = table.cursor_row
         stack = self.stack()
         plans = forced_march.plan(self.session, stack) if stack is not None else []
-        narrow = self.has_class("narrow")
+        width = table.size.width or self.app.size.width
+        # The odds keep their bars only where the unit's name still has room beside them.
+        bars = not self.has_class("narrow") and width - BARRED_ODDS >= MIN_NAME
         rows = []
         for p in plans:
-            bar = (lambda _c: "") if narrow else (lambda c: odds_bar(c, 5))  # noqa: E731
+            bar = (lambda c: odds_bar(c, 5)) if bars else (lambda _c: "")  # noqa: E731
             # One loss and its chance never part when the column wraps (no-break spaces inside).
             odds = "  ".join(
                 f"{loss}:{bar(chance)}{float(chance) * 100:3.0f}%".replace(" ", "\u00a0") for loss, chance in p.odds.items()
             )
             mark = "[x]" if p.unit.id in self.marked else "[ ]"
             rows.append((p.unit.id, (mark, p.unit.name, p.unit.strength_points, p.unit.cohesion, f"{p.modifier:+d}", odds)))
-        fill(
-            table, ("", "Unit", "SP", "Coh", "Mod", "SP lost: odds"), rows,
-            widest={"Unit": 30 if narrow else 24},
-            wrap_to=table.size.width or self.app.size.width,  # the odds wrap rather than run off the edge
-        )
+        # The unit's name wraps onto more lines of its row, whole, as in the order of battle.
+        fill(table, ("", "Unit", "SP", "Coh", "Mod", "SP lost: odds"), rows, wrap_to=width, wrap="Unit")
         if stack is None:
             return
         if table.row_count:

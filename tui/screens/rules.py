@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 from rules import load_ruleset, ruleset_ids
 from rules.layout import grid
 from tui.widgets.cells import plain
+from tui.widgets.hanging import Hanging
 from tui.widgets.kept import KeptTable
 from tui.widgets.status import BottomBar
 
@@ -29,7 +30,8 @@ class RulesScreen(Screen[None]):
         options = []
         for ruleset in ruleset_ids():
             for table in load_ruleset(ruleset).values():
-                options.append(Option(f"{ruleset}: {table.id}", id=f"{ruleset}/{table.id}"))
+                # A name that wraps in the narrow list goes on two cells in, not at its edge.
+                options.append(Option(Hanging([(f"{ruleset}: {table.id}", 2)]), id=f"{ruleset}/{table.id}"))
         with Horizontal():
             yield OptionList(*options, id="tables")
             with VerticalScroll(id="table-side"):

@@ -8,6 +8,7 @@ from textual.widgets import DataTable, Static
 
 from campaigns import knowledge
 from campaigns.errors import CampaignError
+from campaigns.words import plural
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import plain
 
@@ -43,7 +44,7 @@ class SightingsScreen(CampaignScreen):
             return
         more = "" if self.session.side else " (v the other side; c sight contacts)"
         self.query_one("#title", Static).update(
-            f"What {known.side_name} has seen, to turn {known.turn}: {len(known.sightings)} sightings{more}"
+            f"What {known.side_name} has seen, to turn {known.turn}: {plural(len(known.sightings), 'sighting')}{more}"
         )
         table = self.query_one("#list", DataTable)
         table.clear(columns=True)

@@ -20,6 +20,7 @@ from campaigns.errors import CampaignError
 from campaigns.stacks import SightedStack
 from campaigns.theatre_map import MapData, map_data
 from tui.screens.base import CampaignScreen
+from tui.widgets.hanging import Hanging
 from tui.widgets.theatre_canvas import LEGEND, ZOOMS, View, badges, draw, step, whole_theatre
 
 
@@ -41,6 +42,9 @@ class TheatreCanvas(Widget):
         return Text("\n").join(lines)
 
 
+LEGEND_FROM = 30  # terminal rows: below this the map keeps the two rows the legend would take at 80 columns
+
+
 class TheatreScreen(CampaignScreen):
     TITLE_TEXT = "Map"
     BINDINGS = [
@@ -57,8 +61,8 @@ class TheatreScreen(CampaignScreen):
     ]
     view_side: str | None = None  # the side whose view the umpire is looking at; None: everything
     DEFAULT_CSS = """
-    TheatreScreen #head { height: 1; padding: 0 1; }
-    TheatreScreen #info { height: 3; padding: 0 1; border-top: solid $primary; }
+    TheatreScreen #head { height: auto; padding: 0 1; }
+    TheatreScreen #info { height: auto; padding: 0 1; border-top: solid $primary; }
     """
 
     def body(self) -> ComposeResult:
@@ -99,9 +103,12 @@ class TheatreScreen(CampaignScreen):
         )
         roads = ", ".join(sorted({(r[1] if r[0] == here.place.name else r[0]) for r in data.roads if here.place.name in r[:2]}))
         stacks = "; ".join(s.summary() for s in here.stacks) or "no stack"
-        room = max(20, (self.size.width or 80) - 2)
-        lines = [f"{here.place.name} ({here.place.kind}) {badges(here)}: {stacks}", f"Roads to {roads}", LEGEND]
-        self.query_one("#info", Static).update("\n".join(line if len(line) <= room else line[: room - 1] + "…" for line in lines))
+        lines = [f"{here.place.name} ({here.place.kind}) {badges(here)}: {stacks}", f"Roads to {roads}"]
+        if self.app.size.height >= LEGEND_FROM:
+            lines.append(LEGEND)
+        # Whole, on more lines when long (the stacks of a crowded place): the map gives up
+        # the rows they take rather than the text being cut.
+        self.query_one("#info", Static).update(Hanging(lines))
         canvas.refresh()
 
     def on_resize(self) -> None:

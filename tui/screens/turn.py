@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
@@ -9,6 +10,7 @@ from textual.widgets import Static
 from campaigns import turns
 from tui.modals.confirm import ConfirmScreen
 from tui.screens.base import CampaignScreen
+from tui.widgets.hanging import Hanging
 
 
 class TurnScreen(CampaignScreen):
@@ -24,7 +26,7 @@ class TurnScreen(CampaignScreen):
     def body(self) -> ComposeResult:
         yield Static("Turn sequence", classes="title")
         yield Static(id="heading", markup=False)
-        yield Static(id="phases")
+        yield Static(id="phases", markup=False)
         yield Static(id="needs", markup=False)
 
     def refresh_view(self) -> None:
@@ -32,14 +34,15 @@ class TurnScreen(CampaignScreen):
         self.query_one("#heading", Static).update(
             f"Turn {status.turn} of {status.turns}, {status.date:%d %B %Y}"
         )
-        lines = []
+        lines: list[str | Text] = []
         for number, phase in enumerate(status.phases, start=1):
             if phase.id == status.phase.id:
-                lines.append(f"[reverse b]> {number}. {phase.name}[/]")
+                lines.append(Text(f"> {number}. {phase.name}", style="reverse bold"))
                 lines.append(f"     {phase.help}")
             else:
                 lines.append(f"  {number}. {phase.name}")
-        self.query_one("#phases", Static).update("\n".join(lines))
+        # The current phase's description goes on under its first line, not at the box's edge.
+        self.query_one("#phases", Static).update(Hanging(lines, indent=0))
         needs = (
             "Still needed: " + "; ".join(status.outstanding)
             if status.outstanding
@@ -52,7 +55,8 @@ class TurnScreen(CampaignScreen):
             needs += "\n\nBattles to set up, where the two sides' stacks are in contact (x sets one up):\n" + (
                 "\n".join(f"  {c.describe()}" for c in found) if found else "  none this turn"
             )
-        self.query_one("#needs", Static).update(needs)
+        # A contact's line that wraps goes on deeper than itself, not at the edge.
+        self.query_one("#needs", Static).update(Hanging(needs.split("\n")))
 
     def action_advance(self) -> None:
         """Move on at once when the phase is done; ask first only when something is outstanding."""

@@ -24,6 +24,7 @@ def fill(
     widest: Mapping[str, int] | None = None,
     wrap_to: int | None = None,
     wrap: str | None = None,
+    narrowest: int | None = None,
 ) -> None:
     """Put `rows` (key, cells) in `table` under `headers`, each column as wide as its widest cell,
     or as `widest` allows (longer cells end in an ellipsis).
@@ -35,6 +36,8 @@ def fill(
     With `wrap` (a header) as well, that column wraps instead of the last: it is as
     wide as its widest cell when the others leave room for it, else as wide as they
     leave, so the columns after it stay in view and a table that fits is unchanged.
+    `narrowest` is the least it wraps to (MIN_WRAP unless given): a table of many
+    figures (the luck by side) gives its names fewer cells rather than run off the edge.
 
     A DataTable measures new rows only when idle; refilled from a highlight
     event, it can draw them first at the width of the headers and keep that
@@ -60,7 +63,7 @@ def fill(
         if wrap is None:
             widths[at] = max(MIN_WRAP, len(headers[at]), room)
         else:
-            widths[at] = min(widths[at], max(MIN_WRAP, len(headers[at]), room))
+            widths[at] = min(widths[at], max(narrowest or MIN_WRAP, len(headers[at]), room))
         for index, (_key, cells) in enumerate(texts):
             lines = wrapped(cells[at].plain, widths[at], 4 if wrap is None else NAME_INDENT)
             cells[at] = Text("\n".join(lines))

@@ -14,16 +14,27 @@ fast the keys come. When the list takes the focus its cursor is on a row.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rich.text import Text
 from textual.binding import Binding
+from textual.containers import ScrollableContainer
+from textual.geometry import Region
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from campaigns.forces import Stack
+
+
+NBSP = "\u00a0"  # joins the words of a row's figures: a wrap never parts them
+MIN_LABEL = 12  # narrower than this beside the box, a row is left to the list's own wrapping
+
+
+def _together(figures: str) -> str:
+    return figures.replace(" ", NBSP)
 
 
 @dataclass(frozen=True)
@@ -40,8 +51,12 @@ class MarkList(OptionList):
         Binding("s", "mark_stack", "Mark stack", id="marks.stack", tooltip="Mark or unmark the whole stack at the cursor's place"),
     ]
     # No frame: two lines more of forces at 80x24; the focused list shows its cursor row.
+    # As tall as its rows: in a scrolling form the form scrolls (scroll_to_highlight), one
+    # scroll bar; a screen that gives the list a height has it scroll itself. OptionList caps
+    # itself at 100% of its container and Textual's CSS has no `max-height: none`: a bound
+    # no list reaches stands for it.
     DEFAULT_CSS = """
-    MarkList { height: auto; max-height: 10; border: none; padding: 0; }
+    MarkList { height: auto; max-height: 10000; border: none; padding: 0; }
     MarkList:focus { border: none; background-tint: $foreground 5%; }
     """
 
@@ -62,6 +77,7 @@ class MarkList(OptionList):
         self.stacks: list[Stack] = []
         self._rows: list[_Row] = []
         self._shown: list[str] = []
+        self._wrapped_at = 0
         self.set_stacks(stacks)
 
     # -- what is listed -------------------------------------------------------
@@ -72,17 +88,17 @@ class MarkList(OptionList):
         rows: list[_Row] = []
         for number, stack in enumerate(self.stacks):
             sp = sum(f.strength_points for f in stack.forces if not f.dummy)
-            rows.append(_Row(0, f"{stack.place}: {stack.leader}, {sp} SP", tuple(f.id for f in stack.forces), number))
+            rows.append(_Row(0, f"{stack.place}: {stack.leader}, {_together(f'{sp} SP')}", tuple(f.id for f in stack.forces), number))
             for command in stack.commands:
                 rows.append(_Row(1, command.general_name, tuple(f.id for f in command.forces), number))
-                rows += [_Row(2, f"{f.name}  {f.short()}", (f.id,), number) for f in command.forces]
+                rows += [_Row(2, f"{f.name}  {_together(f.short())}", (f.id,), number) for f in command.forces]
         listed = {f for row in rows for f in row.forces}
         self.marked = (self.marked | set(keep)) & listed
         self._rows = rows
         highlighted = self.highlighted
         self._shown = [self._prompt(row) for row in rows]
         self.clear_options()
-        self.add_options([Option(Text(prompt), id=str(i)) for i, prompt in enumerate(self._shown)])
+        self.add_options([Option(self._text(prompt), id=str(i)) for i, prompt in enumerate(self._shown)])
         if rows:
             self.highlighted = min(highlighted or 0, len(rows) - 1) if highlighted is not None else None
 
@@ -133,8 +149,50 @@ class MarkList(OptionList):
             prompt = self._prompt(row)
             if prompt != self._shown[i]:
                 self._shown[i] = prompt
-                self.replace_option_prompt_at_index(i, Text(prompt))
+                self.replace_option_prompt_at_index(i, self._text(prompt))
         self.post_message(self.Changed(self))
+
+    # -- wrapping ---------------------------------------------------------------
+
+    def _text(self, prompt: str) -> Text:
+        """The row's prompt in lines of the list's width: a long name goes on under
+        itself, past its box and indent, and its figures ("infantry 7 SP") never part."""
+        body = prompt.lstrip(" ")
+        indent = len(prompt) - len(body) + len("[x] ")
+        width = self._width
+        if not width or len(prompt) <= width or width <= indent + MIN_LABEL:
+            return Text(prompt.replace(NBSP, " "))
+        lines = textwrap.wrap(
+            prompt, width, subsequent_indent=" " * indent, break_on_hyphens=False, drop_whitespace=True
+        )
+        # The leading indent of the first line is kept: textwrap drops only the spaces it wraps at.
+        lines[0] = " " * (len(prompt) - len(body)) + lines[0].lstrip(" ")
+        return Text("\n".join(lines).replace(NBSP, " "))
+
+    @property
+    def _width(self) -> int:
+        # Cells a row may take: the list's content less a scroll bar's room, kept free
+        # whether or not it shows so a bar appearing does not re-wrap every row.
+        return max(0, self.size.width - self.styles.scrollbar_size_vertical) if self.size.width else 0
+
+    def on_resize(self) -> None:
+        if self._wrapped_at != self._width:
+            self._wrapped_at = self._width
+            for i, prompt in enumerate(self._shown):
+                self.replace_option_prompt_at_index(i, self._text(prompt))
+            self.refresh(layout=True)  # as tall as its rows, now wrapped anew
+
+    def scroll_to_highlight(self, top: bool = False) -> None:
+        """The row under the cursor in view; a list as tall as its rows, in a
+        scrolling form (the battle set-up), has the form scroll to it instead: one
+        scroll bar, not the list's beside the form's."""
+        super().scroll_to_highlight(top)
+        if self.highlighted is None or self.max_scroll_y or not isinstance(self.parent, ScrollableContainer):
+            return
+        y = sum(len(str(self.get_option_at_index(i).prompt).split("\n")) for i in range(self.highlighted))
+        height = len(str(self.get_option_at_index(self.highlighted).prompt).split("\n"))
+        box = self.virtual_region
+        self.parent.scroll_to_region(Region(box.x, box.y + y, box.width, height), animate=False)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         # Enter (or a click) on a row marks it, as Space does.

@@ -1,0 +1,27 @@
+"""A notice in a real terminal at 80x24 sits above the status line and the key bar,
+which stay whole and readable while it shows (Textual keeps one line for a footer;
+Adjutant's bottom bar has two)."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from tests.e2e.conftest import Tmux, installed_adjutant
+from tests.e2e.test_terminal import new_campaign
+
+
+def test_a_notice_leaves_the_status_line_and_key_bar_readable(tmux: Tmux, tmp_path: Path):
+    path = new_campaign(tmp_path)
+    config = tmp_path / "config"
+    tmux.start(shlex.join(["env", "NO_COLOR=1", f"ADJUTANT_CONFIG_DIR={config}", installed_adjutant(), str(path)]))
+    tmux.wait_for("Overview", "Phase: Weather")
+    tmux.keys("w")
+    tmux.wait_for("Weather track")
+    tmux.keys("r")
+    shown = tmux.wait_for("Turn 1: Clear")  # the notice of the roll
+    lines = shown.rstrip("\n").split("\n")
+    status, keys = lines[-2], lines[-1]
+    assert status.startswith(" 26 Apr 1813 | turn 1/20 | Weather | Clear") and "▌" not in status
+    assert keys.startswith(" r Roll weather") and keys.rstrip().endswith("? all keys") and "▌" not in keys
+    assert "▌" in lines[-3]  # the notice's left edge, on the line just above the status line

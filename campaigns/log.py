@@ -50,6 +50,13 @@ def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]
 
     Rows are read with plain SQL and streamed, so memory does not grow with the
     length of the history; only names and the undo and redo marks are held."""
+    for lines in log_chunks(store, dice_only=dice_only):
+        yield from lines
+
+
+def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[list[str]]:
+    """The lines of `log_lines`, a batch of rows' lines at a time (for printing a million
+    events without a step per line)."""
     with store.connect() as db, no_collection(), ExitStack() as reading:  # rows hold no cycles: see models.exchange
         plain = _plain_rows(db)
 
@@ -58,9 +65,11 @@ def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]
             return reading.enter_context(closing(plain(sql)))
 
         if dice_only:
-            yield from (_dice_text(roll, with_time=True) for roll in rows(ALL_DICE))
+            for rolls in _batches(rows(ALL_DICE)):
+                yield [_dice_text(roll, with_time=True) for roll in rolls]
             return
-        yield from (_dice_text(roll, with_time=True) for roll in rows(LOOSE_DICE))
+        for rolls in _batches(rows(LOOSE_DICE)):
+            yield [_dice_text(roll, with_time=True) for roll in rolls]
         marks = replay_marks(db)
         names = Names(db, preload=True)
         dice = rows(EVENT_DICE)
@@ -75,7 +84,7 @@ def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]
                 numbers, whens, times, kinds, descriptions, stored_changes, read, undone_flags, strict=True
             ):
                 if kind in REPLAYS:
-                    changes = []
+                    changes: list[dict[str, Any]] = []
                     description = f"#{target(stored)} {description}"
                 else:
                     changes = parsed if parsed is not _UNREAD else load(stored)
@@ -99,7 +108,7 @@ def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]
                     roll = next(dice, None)
                 if undone:  # its dice were taken back with it; the event still holds them
                     lines.extend(INDENT + dice_line(kept, undone=True) for kept in stored_dice(changes))
-            yield from lines
+            yield lines
 
 
 _UNREAD = object()  # a change not read in its batch: read on its own by `load`

@@ -128,10 +128,13 @@ def update_line(change: dict[str, Any], names: Names) -> str | None:
     if type(key) is not dict or type(before) is not dict or type(after) is not dict:
         return None
     fields = []
+    labels = _PLAIN_LABELS.get(table)
+    if labels is None:
+        labels = _PLAIN_LABELS[table] = {}
     for column, new in after.items():
-        label = _PLAIN_LABELS.get((table, column))
+        label = labels.get(column)
         if label is None:
-            label = _PLAIN_LABELS[(table, column)] = _plain_label(table, column)
+            label = labels[column] = _plain_label(table, column)
         old = before.get(column)
         if not label or (isinstance(old, dict) and isinstance(new, dict)):
             return None
@@ -140,8 +143,10 @@ def update_line(change: dict[str, Any], names: Names) -> str | None:
         shown_new = new if type(new) is str and new.strip() else _show(new)
         fields.append(f"{label} {shown_old} -> {shown_new}")
     if table in NAMED_TABLES:
-        ident = key.get("id")
-        names.remember(table, ident, before or after)
+        ident: Any = key.get("id")
+        named = before or after  # `names.remember`, without its call
+        if named and isinstance(stored := named.get("name"), str):
+            names.known[(table, ident)] = stored
         name = after.get("name") or before.get("name")
         if not name:  # `names.name`, without its call where every name is known
             name = (names.known.get((table, ident)) or ident) if names.complete and type(ident) is str else names.name(table, ident)
@@ -151,9 +156,9 @@ def update_line(change: dict[str, Any], names: Names) -> str | None:
     return f"{row}: " + "; ".join(fields) if fields else f"{row} changed"
 
 
-# (table, column) -> how `_fields` labels a column it shows as its plain value; "" for one it
+# table -> column -> how `_fields` labels a column it shows as its plain value; "" for one it
 # shows otherwise (a phase by name, a dice roll by number, a reference by name).
-_PLAIN_LABELS: dict[tuple[Any, Any], str] = {}
+_PLAIN_LABELS: dict[str, dict[str, str]] = {}
 
 
 def _plain_label(table: Any, column: Any) -> str:

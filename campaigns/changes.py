@@ -117,6 +117,56 @@ def change_lines(changes: list[dict[str, Any]], names: Names, *, width: int | No
             yield f"{row}: " + "; ".join(fields) if fields else f"{row} changed"
 
 
+def update_line(change: dict[str, Any], names: Names) -> str | None:
+    """The line `change_lines` gives an event whose one change updates plain values of one
+    row (the form almost every action stores), in one call with nothing cut; None for any
+    other form (a row added or removed, a reference, a phase, a nested value), which
+    `change_lines` shows. The whole log goes through here: a million events."""
+    table, key, before, after = change.get("table", "?"), change.get("key"), change.get("before"), change.get("after")
+    if type(table) is not str or table == "dice_roll":
+        return None
+    if type(key) is not dict or type(before) is not dict or type(after) is not dict:
+        return None
+    fields = []
+    labels = _PLAIN_LABELS.get(table)
+    if labels is None:
+        labels = _PLAIN_LABELS[table] = {}
+    for column, new in after.items():
+        label = labels.get(column)
+        if label is None:
+            label = labels[column] = _plain_label(table, column)
+        old = before.get(column)
+        if not label or (isinstance(old, dict) and isinstance(new, dict)):
+            return None
+        # `_show`, its most common case first without a call
+        shown_old = old if type(old) is str and old.strip() else _show(old)
+        shown_new = new if type(new) is str and new.strip() else _show(new)
+        fields.append(f"{label} {shown_old} -> {shown_new}")
+    if table in NAMED_TABLES:
+        ident: Any = key.get("id")
+        named = before or after  # `names.remember`, without its call
+        if named and isinstance(stored := named.get("name"), str):
+            names.known[(table, ident)] = stored
+        name = after.get("name") or before.get("name")
+        if not name:  # `names.name`, without its call where every name is known
+            name = (names.known.get((table, ident)) or ident) if names.complete and type(ident) is str else names.name(table, ident)
+        row = f"{table} {name}"
+    else:
+        row = _row_name(table, key, before, after, names)
+    return f"{row}: " + "; ".join(fields) if fields else f"{row} changed"
+
+
+# table -> column -> how `_fields` labels a column it shows as its plain value; "" for one it
+# shows otherwise (a phase by name, a dice roll by number, a reference by name).
+_PLAIN_LABELS: dict[str, dict[str, str]] = {}
+
+
+def _plain_label(table: Any, column: Any) -> str:
+    if (table == "campaign" and column == "phase") or column == "dice_roll" or (column in REFERENCES and table != "campaign"):
+        return ""
+    return FIELDS.get(column) or column.replace("_", " ")
+
+
 def _merged(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Updates of one row within one action read as one: the first old value, the last new one."""
     if len(changes) < 2:

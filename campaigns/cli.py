@@ -29,8 +29,8 @@ from campaigns import settings
 from campaigns.cli_fog import revealed_seed
 from campaigns.errors import CampaignError
 from campaigns.logfile import start_logging
-from campaigns.log import audit_dice, log_lines
-from campaigns.output import Write, all_or_nothing, lines_out
+from campaigns.log import audit_dice, log_chunks
+from campaigns.output import Write, all_or_nothing, chunks_out, lines_out
 from campaigns.scenario import ScenarioError, load_scenario, scenario_ids
 from campaigns.setup import create_campaign
 from campaigns.text import one_line, shown
@@ -217,7 +217,7 @@ def _import(args: argparse.Namespace) -> int:
 
 def _log(args: argparse.Namespace) -> int:
     with open_campaign(_target(args)) as store, reading(store):
-        say_all(log_lines(store, dice_only=args.dice_only))
+        chunks_out(log_chunks(store, dice_only=args.dice_only))  # as say_all, a batch of lines at a time
     return OK
 
 

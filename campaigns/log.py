@@ -11,14 +11,16 @@ import time
 from collections.abc import Callable, Generator, Iterator
 from contextlib import ExitStack, closing
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
+from itertools import islice
+from operator import itemgetter
 from types import SimpleNamespace
 from typing import Any
 
 import orjson
 from sqlalchemy import Connection, text
 
-from campaigns.changes import Names, change_lines, inserted_dice, load
+from campaigns.changes import Names, change_lines, inserted_dice, load, update_line
 from models import CampaignStore, DiceRoll, dice_rolls, to_record
 from models.exchange import no_collection
 from models.journal import REPLAYS, target
@@ -36,6 +38,11 @@ BATCH = 200  # rows read at a time: the memory the log holds, however long the h
 TIME = "%Y-%m-%d %H:%M:%S"
 # How SQLAlchemy stores a moment in SQLite: UTC, without its offset.
 STORED_MOMENT = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}", re.ASCII)
+# The same, a batch of them joined, with the time of day in its ranges: `datetime.fromisoformat`
+# then reads each exactly when `date.fromisoformat` reads its day.
+_MOMENT = r"\d{4}-\d\d-\d\d (?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}"
+_STORED_MOMENTS = re.compile(f"(?:{_MOMENT}\n)*{_MOMENT}", re.ASCII)
+_DAY, _SECOND = itemgetter(slice(0, 10)), itemgetter(slice(0, 19))
 
 
 def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]:
@@ -43,6 +50,13 @@ def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]
 
     Rows are read with plain SQL and streamed, so memory does not grow with the
     length of the history; only names and the undo and redo marks are held."""
+    for lines in log_chunks(store, dice_only=dice_only):
+        yield from lines
+
+
+def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[list[str]]:
+    """The lines of `log_lines`, a batch of rows' lines at a time (for printing a million
+    events without a step per line)."""
     with store.connect() as db, no_collection(), ExitStack() as reading:  # rows hold no cycles: see models.exchange
         plain = _plain_rows(db)
 
@@ -51,28 +65,86 @@ def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]
             return reading.enter_context(closing(plain(sql)))
 
         if dice_only:
-            yield from (_dice_text(roll, with_time=True) for roll in rows(ALL_DICE))
+            for rolls in _batches(rows(ALL_DICE)):
+                yield [_dice_text(roll, with_time=True) for roll in rolls]
             return
-        yield from (_dice_text(roll, with_time=True) for roll in rows(LOOSE_DICE))
+        for rolls in _batches(rows(LOOSE_DICE)):
+            yield [_dice_text(roll, with_time=True) for roll in rolls]
         marks = replay_marks(db)
         names = Names(db, preload=True)
         dice = rows(EVENT_DICE)
         roll = next(dice, None)
-        for number, when, kind, description, stored, undone in rows(EVENTS):
-            changes = [] if kind in REPLAYS else load(stored)
-            if kind in REPLAYS:
-                description = f"#{target(stored)} {description}"
-            mark = marks.get(number)
-            state = f"  [{', '.join(mark)}]" if mark else ("  [undone]" if undone else "")
-            yield f"#{number}  {_shown_time(when)}  {kind:<6}  {description}{state}"
-            for line in change_lines(changes, names):
-                yield INDENT + line
-            while roll is not None and roll[1] <= number:
-                if roll[1] == number:
-                    yield INDENT + _dice_text(roll)
-                roll = next(dice, None)
-            if undone:  # its dice were taken back with it; the event still holds them
-                yield from (INDENT + dice_line(kept, undone=True) for kept in stored_dice(changes))
+        padded: dict[str, str] = {}  # an event's kind as the line shows it, padded to 6
+        for batch in _batches(rows(EVENTS)):
+            # Read a batch at a time where one call does a column: the moments and the changes.
+            numbers, whens, kinds, descriptions, stored_changes, undone_flags = zip(*batch, strict=True)
+            read, times = _loaded(stored_changes), _shown_times(whens)
+            lines: list[str] = []
+            for number, when, shown, kind, description, stored, parsed, undone in zip(
+                numbers, whens, times, kinds, descriptions, stored_changes, read, undone_flags, strict=True
+            ):
+                if kind in REPLAYS:
+                    changes: list[dict[str, Any]] = []
+                    description = f"#{target(stored)} {description}"
+                else:
+                    changes = parsed if parsed is not _UNREAD else load(stored)
+                mark = marks.get(number)
+                state = f"  [{', '.join(mark)}]" if mark else ("  [undone]" if undone else "")
+                shown_time = shown if shown is not None else _shown_time(when)
+                shown_kind = padded.get(kind)
+                if shown_kind is None:
+                    shown_kind = f"{kind:<6}"
+                    if type(kind) is str:
+                        padded[kind] = shown_kind
+                lines.append(f"#{number}  {shown_time}  {shown_kind}  {description}{state}")
+                line = update_line(changes[0], names) if len(changes) == 1 and type(changes[0]) is dict else None
+                if line is not None:
+                    lines.append(INDENT + line)
+                else:
+                    lines.extend(INDENT + line for line in change_lines(changes, names))
+                while roll is not None and roll[1] <= number:
+                    if roll[1] == number:
+                        lines.append(INDENT + _dice_text(roll))
+                    roll = next(dice, None)
+                if undone:  # its dice were taken back with it; the event still holds them
+                    lines.extend(INDENT + dice_line(kept, undone=True) for kept in stored_dice(changes))
+            yield lines
+
+
+_UNREAD = object()  # a change not read in its batch: read on its own by `load`
+
+
+def _batches(rows: Iterator[Any]) -> Iterator[list[Any]]:
+    while batch := list(islice(rows, BATCH)):
+        yield batch
+
+
+def _loaded(stored: tuple[Any, ...]) -> list[Any]:
+    """The changes of a batch of events, as `load` reads each (a list, else none), in one
+    orjson call per text; where one fails, or on PostgreSQL, each is left to `load`."""
+    if set(map(type, stored)) == {str}:
+        try:
+            parsed = list(map(orjson.loads, stored))
+        except orjson.JSONDecodeError:
+            pass
+        else:
+            return [value if type(value) is list else [] for value in parsed]
+    return [_UNREAD] * len(stored)
+
+
+def _shown_times(whens: tuple[Any, ...]) -> list[str] | list[None]:
+    """`_shown_time` of each moment of a batch: where the local time is UTC and every moment is
+    stored as SQLAlchemy stores one, on a real day and time, each is its first 19 characters;
+    otherwise None for each, read one by one (in the order a fault would be met)."""
+    if _LOCAL_IS_UTC and set(map(type, whens)) == {str} and _STORED_MOMENTS.fullmatch("\n".join(whens)):
+        try:
+            for _ in map(date.fromisoformat, set(map(_DAY, whens))):
+                pass
+        except ValueError:
+            pass
+        else:
+            return list(map(_SECOND, whens))
+    return [None] * len(whens)
 
 
 def _plain_rows(db: Connection) -> Callable[[str], Generator[Any, None, None]]:
@@ -147,16 +219,17 @@ def _reading(
     number: Any, purpose: Any, dice: Any, raw: Any, modifiers: Any, result: Any, mode: Any, stream: Any, by: Any,
     undone: bool,
 ) -> str:
-    shown_modifiers = "".join(f" {m['value']:+d} ({m['label']})" for m in modifiers)
+    no_modifiers = type(modifiers) is list and not modifiers  # most rolls: no generator for them
+    shown_modifiers = "" if no_modifiers else "".join(f" {m['value']:+d} ({m['label']})" for m in modifiers)
     source = f"rolled, stream {stream}" if mode == ROLLED else "typed in"
-    values = " ".join(str(value) for value in raw)
+    values = " ".join(map(str, raw))
     taken_back = ", undone" if undone else ""
     return f"dice #{number}: {purpose} {dice} = {values}{shown_modifiers} = {result}  [{source}, {by}{taken_back}]"
 
 
 def _json(value: Any) -> Any:
     """A JSON column's value as SQLAlchemy reads it from SQLite (orjson; a number stays a number)."""
-    if isinstance(value, str | bytes):
+    if type(value) is str or isinstance(value, str | bytes):
         return orjson.loads(value)
     return value
 

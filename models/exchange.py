@@ -33,6 +33,7 @@ from sqlmodel import SQLModel
 
 from models import schema, search
 from models.errors import CampaignFileError
+from models.export_checks import BackgroundChecks
 from models.export_format import BadRow, validate_row
 from models.export_quick import Unsure, table_judge
 from models.opening import build_new
@@ -210,11 +211,29 @@ def write_salvaged(path: Path, out: Callable[[bytes | memoryview], Any]) -> None
 def _write(
     connection: Connection, name: str, revision: str, exported: list[Table], out: Callable[[bytes | memoryview], Any]
 ) -> None:
-    damage = integrity_problem(connection, name) or first_orphan(connection, name)
+    if connection.dialect.name != "sqlite":  # nothing to check: PostgreSQL keeps its own pages sound
+        with no_collection():
+            _write_tables(connection, name, revision, exported, out)
+        return
+    checks = BackgroundChecks(connection, name, _damage)  # beside the rows (models.export_checks)
+    try:
+        with no_collection():
+            _write_tables(connection, name, revision, exported, out)
+    except CampaignFileError:
+        damage = checks.result()  # a damaged file's rows may fail first: the check's sentence is check's
+        if damage:
+            raise CampaignFileError(damage) from None
+        raise
+    except BaseException:
+        checks.cancel()
+        raise
+    damage = checks.result()
     if damage:
         raise CampaignFileError(damage)
-    with no_collection():
-        _write_tables(connection, name, revision, exported, out)
+
+
+def _damage(connection: Connection, name: str) -> str | None:
+    return integrity_problem(connection, name) or first_orphan(connection, name)
 
 
 def _write_tables(

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from datetime import date, datetime
+from datetime import date
 from functools import cache
 from itertools import repeat
-from operator import add
+from operator import add, itemgetter
 from types import UnionType
 from typing import Any, Literal, Union, get_args, get_origin
 
@@ -43,6 +43,7 @@ from sqlalchemy import (
 )
 from sqlmodel.sql.sqltypes import UTCDateTime
 
+from models.export_shapes import Check, batch_check
 from models.export_format import (
     DOMAIN,
     INT32,
@@ -66,8 +67,9 @@ SHALLOW_CHARS = 2 * MAX_JSON_DEPTH + 1
 SMALL_CHARS = MAX_JSON_BYTES // 8
 
 # How SQLAlchemy writes a datetime and a date into SQLite; what it reads back with fromisoformat.
-STORED_DATETIMES = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}"
 STORED_DATES = r"\d{4}-\d\d-\d\d"
+# The time of day within its ranges, so that only the dates need reading (`_real_dates`).
+STORED_DATETIMES = STORED_DATES + r" (?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}"
 
 
 class Unsure(Exception):
@@ -157,7 +159,7 @@ def _column_judge(table: str, column: Column[Any]) -> Judge | None:
     elif isinstance(kind, Date):
         judge = _dates if not isinstance(column.type, TypeDecorator) else None
     elif isinstance(kind, JSON):
-        judge = _json(_shape_adapters(table, column.name) if shape is not None else ())
+        judge = _json(_shape_adapters(table, column.name) if shape is not None else (), _shape_check(table, column.name))
     elif isinstance(kind, String):
         if shape is None:
             judge = _texts(None)
@@ -217,16 +219,26 @@ def _texts(allowed: frozenset[str] | None) -> Judge:
     return texts
 
 
-def _matching(values: Values, pattern: str, parse: Callable[[str], Any]) -> None:
+def _matching(values: Values, pattern: str) -> None:
     """Every value in the one stored form (one regular expression over them all, joined)
-    and a real date or time (`parse` refuses the 31st of February)."""
+    on a real day (the 31st of February is refused, as `fromisoformat` refuses it)."""
     _types(values, str)
     if not values:
         return
     if _batch_pattern(pattern).fullmatch("\n".join(values)) is None:
         raise Unsure
+    _real_dates(values)
+
+
+_DAY = itemgetter(slice(0, 10))
+
+
+def _real_dates(values: Values) -> None:
+    """Each distinct day read once: a batch of moments falls on a few days. With its
+    time of day in range (STORED_DATETIMES), a moment is one `datetime.fromisoformat`
+    reads exactly when its day is one `date.fromisoformat` reads."""
     try:
-        for _ in map(parse, values):
+        for _ in map(date.fromisoformat, set(map(_DAY, values))):
             pass
     except ValueError:
         raise Unsure from None
@@ -248,7 +260,7 @@ def _datetimes(column: Column[Any]) -> Judge | None:
         offset = ""
 
     def datetimes(values: Values) -> list[str]:
-        _matching(values, STORED_DATETIMES, datetime.fromisoformat)
+        _matching(values, STORED_DATETIMES)
         if not values:
             return []
         text = "\n".join(values) + "\n"
@@ -258,7 +270,7 @@ def _datetimes(column: Column[Any]) -> Judge | None:
 
 
 def _dates(values: Values) -> Values:
-    _matching(values, STORED_DATES, date.fromisoformat)
+    _matching(values, STORED_DATES)
     return values
 
 
@@ -274,9 +286,21 @@ def _shape_adapters(table: str, column: str) -> tuple[TypeAdapter[Any], ...]:
     return tuple(TypeAdapter(list[member], config=ROW_CONFIG) for member in (*first, shape))  # type: ignore[valid-type]  # a type made at run time, from the column's shape
 
 
-def _json(adapters: tuple[TypeAdapter[Any], ...]) -> Judge:
+@cache
+def _shape_check(table: str, column: str) -> Check | None:
+    """The C-level check of the same shape (models.export_shapes), first member of a union first;
+    None for a column without a shape, or with one it leaves to pydantic."""
+    shape = SHAPES.get((table, column))
+    if shape is None:
+        return None
+    first = get_args(shape)[0] if get_origin(shape) in (Union, UnionType) else shape
+    return batch_check(first)
+
+
+def _json(adapters: tuple[TypeAdapter[Any], ...], quick: Check | None = None) -> Judge:
     """JSON text as SQLAlchemy reads it (orjson), sane as `_sane_json` wants it, and of its
-    column's shape (a JSON object where none is named)."""
+    column's shape (a JSON object where none is named): by `quick` where it can tell, else
+    by pydantic."""
 
     def json_values(values: Values, parsed: list[Any] | None = None) -> list[Any]:
         _types(values, str)
@@ -298,7 +322,7 @@ def _json(adapters: tuple[TypeAdapter[Any], ...]) -> Judge:
         if not adapters:
             if set(map(type, parsed)) != {dict}:
                 raise Unsure
-        elif not any(_valid(adapter, parsed) for adapter in adapters):
+        elif not (quick is not None and quick(parsed)) and not any(_valid(adapter, parsed) for adapter in adapters):
             raise Unsure
         return parsed
 

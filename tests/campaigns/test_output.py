@@ -55,3 +55,14 @@ def test_a_refusal_late_in_the_file_leaves_the_file_as_it_was(real: Path, tmp_pa
         done = adjutant_into(out, command, str(damaged), append=append)
         assert done.returncode != 0 and done.stderr.decode().startswith("adjutant: "), done.stderr
         assert out.read_bytes() == (b"kept\n" if append else b""), "half an output was left in the file"
+
+
+def test_printed_lines_lose_exactly_the_characters_shown_removes() -> None:
+    """The C-level filter of the log's bytes (campaigns.output._encoded) is `shown`: every
+    code point alone, and beside the characters whose UTF-8 bytes it could be mistaken among."""
+    from campaigns.output import _encoded
+    from campaigns.text import shown
+
+    for start in range(0, 0x110000, 0x8000):
+        line = "".join(f"a{chr(cp)}\u00e9\u0080" for cp in range(start, start + 0x8000))
+        assert _encoded([line, "\t\x1b[2Jb\x9b"]) == (shown(f"{line}\n\t\x1b[2Jb\x9b") + "\n").encode("utf-8", "replace")

@@ -42,6 +42,19 @@ ALMOST_RIGHT = [
     "'[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]'",
     "2147483647",
     "2147483648",
+    # the time of day out of range, which the quick judge reads from the pattern alone
+    "'2025-01-01 23:59:60.000000'",
+    "'2025-01-01 19:60:00.000000'",
+    # shapes the C-level checks (models.export_shapes) must leave to pydantic
+    "'[{\"table\": true, \"key\": {}, \"before\": null, \"after\": null}]'",
+    "'[{\"table\": \"unit\", \"key\": {}, \"before\": [], \"after\": {}}]'",
+    "'[{\"table\": \"unit\", \"before\": null, \"after\": null}]'",
+    "'[[]]'",
+    "'[true, 1]'",
+    "'[1.0]'",
+    "'[1000001]'",
+    "'[{\"value\": true, \"label\": \"x\"}]'",
+    "'[{\"value\": 1}]'",
 ]
 
 

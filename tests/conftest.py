@@ -27,12 +27,12 @@ SERVER_VARIABLE = "ADJUTANT_TEST_POSTGRES_URL"
 
 # -- running in parallel (pytest-xdist) ---------------------------------------
 
-# An app test spends about a third of its time asleep: Textual's pilot waits for
-# the app to go idle in slices of 20 ms after every key and pause, and the
-# end-to-end tests wait on tmux, sshd and the app in another process. One worker
-# per core leaves that time unused; two per core fill it (on 2 cores, the whole
-# suite: 4 workers, see the README's "Run the tests").
-WORKERS_PER_CORE = 2
+# An app test spends about a third of its time asleep (Textual's pilot waits for
+# the app to go idle in slices of 20 ms), but two workers per core were not faster
+# on this 2-core machine: 11:47 and 674 CPU-seconds against 10:00 and 591 with one
+# per core, run back to back (the extra workers' collections, PostgreSQL servers and
+# module fixtures cost more than the waiting they filled). Raise it to try again.
+WORKERS_PER_CORE = 1
 
 # The files that hold the longest single tests, longest first, then the rest of
 # the end-to-end and app tests, then the quick ones. xdist (--dist worksteal,

@@ -1,6 +1,7 @@
 """Database fixtures: a real PostgreSQL server for the session, one fresh database per
 test, and `campaign_target`, which runs a storage test on a `.campaign` file and on
-PostgreSQL.
+PostgreSQL. And how the suite runs in parallel: how many xdist workers `-n auto`
+starts, and the longest tests first.
 
 The server comes from Debian's postgresql package (/usr/lib/postgresql/*/bin),
 unless ADJUTANT_TEST_POSTGRES_URL names one already running.
@@ -23,6 +24,63 @@ from pathlib import Path
 import pytest
 
 SERVER_VARIABLE = "ADJUTANT_TEST_POSTGRES_URL"
+
+# -- running in parallel (pytest-xdist) ---------------------------------------
+
+# An app test spends about a third of its time asleep (Textual's pilot waits for
+# the app to go idle in slices of 20 ms), but two workers per core were not faster
+# on this 2-core machine: 11:47 and 674 CPU-seconds against 10:00 and 591 with one
+# per core, run back to back (the extra workers' collections, PostgreSQL servers and
+# module fixtures cost more than the waiting they filled). Raise it to try again.
+WORKERS_PER_CORE = 1
+
+# The files that hold the longest single tests, longest first, then the rest of
+# the end-to-end and app tests, then the quick ones. xdist (--dist worksteal,
+# pyproject.toml) hands out the tests in this order and lets an idle worker take
+# over the end of a busy one's queue, so no 20-second test starts last while the
+# other workers have nothing left to do. Files keep their own order inside.
+LONGEST_FIRST = (
+    "tests/tui/test_two_bounds.py",
+    "tests/tui/test_two_turns.py",
+    "tests/e2e/test_tabletop_turns.py",
+    "tests/test_hostile_files.py",
+    "tests/models/test_import_stream.py",
+    "tests/tui/test_hostile_screens.py",
+    "tests/tui/test_story_screens.py",
+    "tests/models/test_export_quick.py",
+    "tests/e2e/test_terminal.py",
+    "tests/e2e/test_tabletop_bursts.py",
+    "tests/tui/test_resolver.py",
+    "tests/rules/test_battle_odds.py",
+    "tests/e2e/",
+    "tests/tui/",
+    "tests/models/",
+    "tests/campaigns/",
+    "tests/club/",
+    "tests/test_",
+    "tests/rules/",
+)
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """The number of workers `-n auto` starts: WORKERS_PER_CORE for each core this process may use."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, cores * WORKERS_PER_CORE)
+
+
+def _place(item: pytest.Item) -> int:
+    where = item.nodeid.replace("\\", "/")
+    return next((n for n, start in enumerate(LONGEST_FIRST) if where.startswith(start)), len(LONGEST_FIRST))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # After pytest's own ordering (which groups the tests sharing a module-scoped
+    # fixture); a stable sort keeps that order inside each place.
+    items.sort(key=_place)
 
 
 def _postgres_bin() -> Path | None:

@@ -12,6 +12,7 @@ export` keeps the ids. The dice an action rolled are shown as dice lines
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -220,7 +221,11 @@ def _fields(table: str, before: dict, after: dict, names: Names) -> Iterator[tup
         old = before.get(column)
         if isinstance(old, dict) and isinstance(new, dict):
             for path, a, b in _diff(old, new, column):
-                yield path, _show(a), _show(b)
+                if (step := _JOURNAL_STEP.fullmatch(path)) and a is None and isinstance(b, dict):
+                    # a battle's record of play grows by a step: what was done, in words, not its JSON
+                    yield f"record of play, step {step[1]}", NOTHING, _step(b)
+                else:
+                    yield path, _show(a), _show(b)
             continue
         label = FIELDS.get(column) or column.replace("_", " ")
         if table == "campaign" and column == "phase":
@@ -231,6 +236,22 @@ def _fields(table: str, before: dict, after: dict, names: Names) -> Iterator[tup
             yield label, _ref(REFERENCES[column], old, names), _ref(REFERENCES[column], new, names)
         else:
             yield label, _show(old), _show(new)
+
+
+_JOURNAL_STEP = re.compile(r"detail\.journal\[(\d+)\]")
+_STEP_WORDS = {"raw": "dice"}  # a step's keys as the log names them
+
+
+def _step(entry: dict) -> str:
+    """A step of a battle's record ({"do": "roll", "raw": [3]}) as "roll: dice 3"."""
+    done = entry.get("do")
+    rest = "; ".join(
+        f"{_STEP_WORDS.get(key, str(key).replace('_', ' '))} {' '.join(map(_show, value)) if isinstance(value, list) else _show(value)}"
+        for key, value in entry.items()
+        if key != "do"
+    )
+    head = _show(done) if done is not None else "step"
+    return f"{head}: {rest}" if rest else head
 
 
 def _diff(old: Any, new: Any, path: str) -> Iterator[tuple[str, Any, Any]]:

@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, text
 
+from campaigns.words import column
 from campaigns.changes import Names, change_lines, inserted_dice, load, update_line
 from models import CampaignStore, DiceRoll, dice_rolls, to_record
 from models.exchange import no_collection
@@ -224,6 +225,9 @@ def _reading(
     source = f"rolled, stream {stream}" if mode == ROLLED else "typed in"
     values = " ".join(map(str, raw))
     taken_back = ", undone" if undone else ""
+    if type(purpose) is str and ", column " in purpose:  # the card's French heading, quoted with its English
+        head, _, band = purpose.rpartition(", column ")
+        purpose = f"{head}, column {column(band)}"
     return f"dice #{number}: {purpose} {dice} = {values}{shown_modifiers} = {result}  [{source}, {by}{taken_back}]"
 
 

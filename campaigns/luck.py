@@ -35,6 +35,7 @@ from sqlmodel import col
 
 from campaigns.errors import plainly
 from campaigns.session import CampaignSession
+from campaigns.words import column as quoted
 from models import Army, Battle, CommandPointRoll, DiceRoll, Event, General, Nation, Side, Turn, Unit
 from rules.luck import RunLuck, expectation, mid_rank, run_p_value
 from rules.odds import roll_distribution
@@ -273,7 +274,7 @@ class _Reader:
         expected = sum((read_result("reconnaissance", text)[0] * p for text, p in odds.items()), Fraction(0))
         side = self._side_named(self.events.get(row.event or -1, "").removeprefix("Reconnaissance by "))
         return dict(
-            kind=RECONNAISSANCE, favours=((side, 1),) if side else (), decided=f"column {column}: result {actual}",
+            kind=RECONNAISSANCE, favours=((side, 1),) if side else (), decided=f"column {quoted(column)}: result {actual}",
             effects=(Effect(side, RECON, Fraction(actual), expected),),
         )
 

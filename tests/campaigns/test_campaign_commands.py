@@ -72,7 +72,7 @@ def test_new_refuses_to_overwrite(campaign: Path, capsys: pytest.CaptureFixture[
     [
         (["new", "nowhere", "x.campaign"], "unknown scenario 'nowhere'"),
         (["new", "spring1813", "x.campaign", "--seed", "-3"], "dice seed"),
-        (["new", "spring1813", "x.campaign", "--seed", "many"], "invalid int value"),
+        (["new", "spring1813", "x.campaign", "--seed", "many"], "is not a whole number"),
         (["new"], "required: SCENARIO"),
         (["check"], "name a campaign FILE"),
         (["check", "a.campaign", "--db", "postgresql://club/1813"], "not both"),

@@ -30,3 +30,22 @@ def test_sizes_lost_are_counted_in_english(n, label, said):
 )
 def test_the_cards_column_headings_are_quoted_with_their_english_reading(band, said):
     assert column(band) == said
+
+
+def test_a_dice_line_quotes_the_cards_french_column_with_its_english() -> None:
+    from campaigns.log import _reading
+
+    line = _reading(7, "pursuit, column 5 à 8", "1d6", [4], [], 4, "rolled", 3, "umpire", False)
+    assert "pursuit, column '5 à 8' (5 to 8) 1d6 = 4" in line
+    plain = _reading(8, "battle round 1: attacker fire roll, column 22-29", "1d6", [2], [], 2, "rolled", 4, "umpire", False)
+    assert "column 22-29 1d6" in plain
+
+
+def test_a_step_added_to_a_battles_record_of_play_reads_as_words_not_json() -> None:
+    from campaigns.changes import _fields
+
+    before = {"rounds": 1, "detail": {"setup": {}, "journal": [{"do": "roll", "raw": [3]}]}}
+    after = {"rounds": 2, "detail": {"setup": {}, "journal": [{"do": "roll", "raw": [3]}, {"do": "roll", "raw": [5, 2]}]}}
+    shown = list(_fields("battle", before, after, names=None))  # type: ignore[arg-type]  # no reference to name here
+    assert ("record of play, step 2", "(none)", "roll: dice 5 2") in shown
+    assert not any("{" in new for _label, _old, new in shown)

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from textual.widgets import DataTable, Input, Select
+from textual.widgets import DataTable, Input, Select, Static
 
 from tui.textual_private import select_options
 
@@ -137,7 +137,7 @@ async def pick_unit(pilot, unit_id: str) -> None:
 
 
 def needs(modal: ResolutionScreen) -> str:
-    lines = [x for x in str(modal.query_one("#prepared").render()).splitlines() if x.startswith("Needs:")]
+    lines = [x for x in str(modal.query_one("#prepared", Static).content).splitlines() if x.startswith("Needs:")]
     assert lines, str(modal.query_one("#error").render())
     return lines[0]
 
@@ -152,7 +152,7 @@ async def open_form(pilot, actor: str, action: str) -> ResolutionScreen:
         modal.query_one("#action", Select).value = action
     for _ in range(50):
         await pilot.pause()
-        if modal.built == action and not modal.building and "Needs:" in str(modal.query_one("#prepared").render()):
+        if modal.built == action and not modal.building and "Needs:" in str(modal.query_one("#prepared", Static).content):
             return modal
     raise AssertionError(f"the form never showed {action}: {modal.query_one('#error').render()}")
 
@@ -170,7 +170,7 @@ async def retarget(pilot, modal: ResolutionScreen, target: str) -> str:
     for _ in range(50):
         await pilot.pause()
         # rebuilt (params moved on) and shown again (no longer building): never the old target's line
-        if modal.params != before and not modal.building and "Needs:" in str(modal.query_one("#prepared").render()):
+        if modal.params != before and not modal.building and "Needs:" in str(modal.query_one("#prepared", Static).content):
             return needs(modal)
     raise AssertionError(f"the form was not rebuilt for {target}: {modal.query_one('#error').render()}")
 

@@ -77,6 +77,10 @@ class BackgroundChecks:
         """Stop the check (the export failed or was interrupted) and wait for its thread."""
         with self.lock:
             self.cancelled = True
-            if self.driver is not None:
-                self.driver.interrupt()
-        self.thread.join()
+        # An interrupt reaches only a statement already running (SQLite drops one sent a moment
+        # before the check's statement starts), so it is sent again until the thread has ended.
+        while self.thread.is_alive():
+            with self.lock:
+                if self.driver is not None:
+                    self.driver.interrupt()
+            self.thread.join(0.05)

@@ -1,10 +1,10 @@
-"""A table and a tree that keep what they drew while their look stays the same.
+"""A table that keeps what it drew while its look stays the same.
 
-Textual restyles every widget of a screen it switches to, and a DataTable or a
-Tree then forgets every line it has drawn (a Tree lays itself out again too):
+Textual restyles every widget of a screen it switches to, and a DataTable then
+forgets every line it has drawn:
 most of the time of coming back to a screen went into drawing the same lines
 again. These forget them only when their styles, or those of their parts
-(cursor, header, stripes, guides), really changed, as they do with the theme.
+(cursor, header, stripes), really changed, as they do with the theme.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from rich.style import Style
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import DataTable, Tree
+from textual.widgets import DataTable
 
 _Kept = Any  # a widget with _KeptLook mixed in
 
@@ -58,7 +58,3 @@ class KeptTable(_KeptLook, DataTable):
     def _forget_drawing(self) -> None:
         DataTable.notify_style_update(self)  # the table's own: it forgets every line drawn
 
-
-class KeptTree(_KeptLook, Tree):
-    def _forget_drawing(self) -> None:
-        Tree.notify_style_update(self)  # the tree's own: it forgets its lines and lays them out again

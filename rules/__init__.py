@@ -31,6 +31,10 @@ def __getattr__(name: str) -> object:
     return value
 
 
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
 def lookup(ruleset_id: str, table_id: str, **axes: int | str) -> "Cell":
     """The cell of `table_id` at the given axis values; `.text` is the cell as
     printed, `-` for a blank cell."""

@@ -8,13 +8,15 @@ app's first screen is drawn before they are built.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from campaigns.errors import plainly
 from campaigns.phases import Phase, phase
 from campaigns.session import CampaignSession
 from models.glance import Overview
-from rules.allemagne1813.weather import month_modifier, mud_is_forced
-from rules.dice import Modifier
+
+if TYPE_CHECKING:
+    from rules.dice import Modifier
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,11 @@ def outstanding(current: Phase, view: Overview) -> tuple[str, ...]:
 
 
 def glance(session: CampaignSession) -> Glance:
+    # The rule set's weather tables are imported here, not with this module: the
+    # overview (the app's first screen) imports `outstanding` and draws its first
+    # frame without them, then calls this in a worker.
+    from rules.allemagne1813.weather import month_modifier, mud_is_forced
+
     with plainly():
         view = session.overview()
     current = phase(view.phase)

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 import os
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails
-from pydantic_settings import BaseSettings, SettingsConfigDict
 
 CONFIG_FILE = "config.toml"
 RECENT_FILE = "recent.json"
@@ -36,15 +36,33 @@ FILE_KEYS = tuple(FileSettings.model_fields)
 KEEP_RECENT = 10
 
 
-class Environment(BaseSettings):
-    """The environment variables, each ADJUTANT_ + the field's name."""
+ENV_PREFIX = "ADJUTANT_"
 
-    model_config = SettingsConfigDict(env_prefix="ADJUTANT_", extra="ignore")
+
+class Environment(BaseModel):
+    """The environment variables, each ADJUTANT_ + the field's name, in any case.
+
+    pydantic-settings' idea (a model whose fields are read from the environment) by
+    hand: its import costs more than the rest of the settings together (some 40 ms
+    of every start, before the first screen), for four text variables."""
+
+    model_config = ConfigDict(extra="ignore")
 
     database_url: str | None = None  # the campaign to open when none is named
     config_dir: str | None = None  # where config.toml and recent.json are
     log_dir: str | None = None  # where adjutant.log is
     debug: str | None = None  # any value: Textual's traceback instead of one line
+
+    @classmethod
+    def read(cls, environ: Mapping[str, str] | None = None) -> Environment:
+        """The fields found in `environ` (os.environ by default); the name's case does not count."""
+        found = {}
+        for name, value in (os.environ if environ is None else environ).items():
+            if name[: len(ENV_PREFIX)].upper() == ENV_PREFIX:
+                field = name[len(ENV_PREFIX):].lower()
+                if field in cls.model_fields:
+                    found[field] = value
+        return cls.model_validate(found)
 
 
 class Settings:
@@ -104,7 +122,7 @@ class Settings:
 
 def load_environment() -> Settings:
     """The settings without reading config.toml: where the files are."""
-    return Settings(Environment(), FileSettings(), [])
+    return Settings(Environment.read(), FileSettings(), [])
 
 
 def load() -> Settings:

@@ -88,6 +88,11 @@ def _run(target: str | None, settings, side: str | None = None) -> int:
 
     app = AdjutantApp(session, settings=settings)
     if reader is not None:
+        # The first screen's module (its table widget, its words) is imported while the
+        # reader is still at work on a large campaign, rather than after the terminal is
+        # taken, between it and the first frame.
+        import tui.screens.overview  # noqa: F401
+
         reader.join()
     calm_collector()
     gc.enable()

@@ -191,3 +191,33 @@ def test_the_app_names_each_bad_entry_on_stderr_before_it_starts(still_world, tm
     assert "missing.campaign" in lines[2]
     text = (log_dir / "adjutant.log").read_text(encoding="utf-8")
     assert "'dice_mode'" in text and "refused: " in text
+
+
+def test_the_environment_is_read_by_prefix_in_any_case_and_nothing_else():
+    """What pydantic-settings did (ADJUTANT_ + the field, the name's case not counting),
+    done by hand so its import is not part of every start."""
+    env = config.Environment.read({
+        "ADJUTANT_DATABASE_URL": "postgresql+psycopg://club/1813",
+        "adjutant_config_dir": "/tmp/cfg",
+        "Adjutant_Debug": "",
+        "ADJUTANT_THEME": "nord",  # a config.toml key, not an environment setting: ignored
+        "LOG_DIR": "/elsewhere",  # no prefix: not ours
+        "XADJUTANT_LOG_DIR": "/elsewhere",
+    })
+    assert env.model_dump() == {
+        "database_url": "postgresql+psycopg://club/1813", "config_dir": "/tmp/cfg", "log_dir": None, "debug": "",
+    }
+    assert config.Environment.read({}).model_dump() == dict.fromkeys(("database_url", "config_dir", "log_dir", "debug"))
+
+
+def test_the_settings_follow_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("ADJUTANT_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.delenv("ADJUTANT_LOG_DIR", raising=False)
+    monkeypatch.setenv("adjutant_log_dir", str(tmp_path / "logs"))
+    monkeypatch.setenv("ADJUTANT_DATABASE_URL", "postgresql+psycopg://club/1813")
+    monkeypatch.delenv("ADJUTANT_DEBUG", raising=False)
+    settings = config.load()
+    assert settings.config_path == tmp_path / "cfg" / "config.toml"
+    assert settings.log_path == tmp_path / "logs" / "adjutant.log"
+    assert settings.database_url == "postgresql+psycopg://club/1813"
+    assert settings.debug is False

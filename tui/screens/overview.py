@@ -5,15 +5,14 @@ from __future__ import annotations
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from campaigns.errors import CampaignError
 from campaigns.glance import Glance, glance, outstanding
 from campaigns.phases import phase
 from campaigns.words import plural
 from tui.screens.base import CampaignScreen
-from tui.widgets.cells import plain
-from tui.widgets.kept import KeptTable
+from tui.widgets.line_table import LineTable
 
 
 class OverviewScreen(CampaignScreen):
@@ -23,7 +22,7 @@ class OverviewScreen(CampaignScreen):
     OverviewScreen #top { height: auto; }
     OverviewScreen #when, OverviewScreen #sky { width: 1fr; height: auto; border: round $primary; padding: 0 1; }
     OverviewScreen #sides { height: auto; border: round $primary; padding: 0 1; }
-    OverviewScreen DataTable { height: 1fr; }
+    OverviewScreen LineTable { height: 1fr; }
     """
 
     def body(self) -> ComposeResult:
@@ -33,7 +32,7 @@ class OverviewScreen(CampaignScreen):
             yield Static(id="sky", markup=False)
         yield Static(id="sides", markup=False)
         with Vertical():
-            yield KeptTable(id="armies", cursor_type="row", zebra_stripes=True)
+            yield LineTable(id="armies")
 
     def refresh_view(self) -> None:
         # What the campaign file holds is shown at once; the weather to come is read from
@@ -68,28 +67,17 @@ class OverviewScreen(CampaignScreen):
             )
         self.query_one("#sides", Static).update("\n".join(lines))
 
-        table = self.query_one("#armies", DataTable)
-        table.clear(columns=True)
-        # Short headings, and under 100 columns the names wrap in columns of a set width
-        # rather than run off the edge ("PC" is left/rolled).
-        narrow = self.app.size.width < 100
-        for heading in ("Army", "SP", "Units", "PC", "CV", "Commander"):
-            width = {"Army": 24, "Commander": 24}.get(heading) if narrow else None
-            table.add_column(heading, width=width)
+        # A table drawn a line at a time (as the history's): the first screen of the app
+        # is drawn without a DataTable, whose styles, measuring and drawing of every cell
+        # through Rich cost some 60 ms of the first frame. The commander's name, last,
+        # wraps when the screen is narrow.
+        rows = []
         for army in view.armies:
             pc = "-" if army.points_rolled is None else f"{army.points_left}/{army.points_rolled}"
-            table.add_row(
-                *plain(
-                    army.name,
-                    army.strength_points,
-                    army.units,
-                    pc,
-                    "-" if army.command_value is None else army.command_value,
-                    army.commander or "-",
-                ),
-                key=army.id,
-                height=None if narrow else 1,
-            )
+            cv = "-" if army.command_value is None else army.command_value
+            rows.append((army.name, army.strength_points, army.units, pc, cv, army.commander or "-"))
+        table = self.query_one("#armies", LineTable)
+        table.set_rows(("Army", "SP", "Units", "PC", "CV", "Commander"), rows, cursor=min(table.cursor_row, max(len(rows) - 1, 0)))
 
     @work(thread=True, exclusive=True, group="overview-sky")
     def _read_sky(self) -> None:

@@ -62,6 +62,7 @@ class KeyLine(Static):
     def __init__(self) -> None:
         super().__init__()
         self._spans: list[tuple[int, int, str, DOMNode]] = []  # start, end, action, namespace
+        self._line: Text | None = None  # the line drawn
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -100,7 +101,9 @@ class KeyLine(Static):
             line.append(name)
             spans.append((start, line.cell_len, action, node))
         self._spans = spans
-        self.update(line)
+        if line != self._line:  # called on mount, resize and each bindings change: the same line often
+            self._line = line
+            self.update(line)
 
     async def on_click(self, event) -> None:
         for start, end, action, node in self._spans:

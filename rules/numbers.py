@@ -85,3 +85,4 @@ ORDER = Span("an order's number", 1)
 SEED = Span("a dice seed", 0, BIGINT)
 STRENGTH = Span("SP", 0, MAX_STRENGTH)
 ROW_ID = Span("an id", 1)  # any other row's number
+PIECES = Span("a count of stands or figures", 0, 99_999)  # on one table: more than any unit has

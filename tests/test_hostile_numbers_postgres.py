@@ -313,3 +313,39 @@ def test_a_kind_of_number_refuses_beyond_its_range_in_one_sentence(text: str) ->
     said = str(refused.value)
     assert "a turn number" in said and "\n" not in said and len(said) < 120, said
     assert TURN.read("12") == 12 and TURN.read("+3") == 3 and TURN.read("10000") == 10_000
+
+
+def test_an_imported_history_holding_a_big_number_is_not_undone_on_either_store(postgres_url: str, tmp_path: Path) -> None:
+    """An export is checked row by row, but an event's changes are JSON: a change that would write
+    2**40 into an INTEGER column on undo is refused with the same sentence on a file and in
+    PostgreSQL (SQLite would have stored it, PostgreSQL refused it), and nothing is changed."""
+    from campaigns.session import CampaignSession
+    from models.errors import StoreError
+
+    code, exported, err = run("export", str(played(tmp_path / "played.campaign")))
+    assert code == 0, err
+    document = json.loads(exported)
+    last = max((e for e in document["tables"]["event"] if e["kind"] == "action" and not e["undone"]), key=lambda e: e["id"])
+    change = next(c for c in last["changes"] if c["before"] and any(type(v) is int for v in c["before"].values()))
+    column = next(k for k, v in change["before"].items() if type(v) is int)
+    change["before"][column] = 2**40
+    given = tmp_path / "big-history.json"
+    given.write_text(json.dumps(document))
+    said = []
+    for target, read in ((str(tmp_path / "copy.campaign"), None), (postgres_url, Rows(postgres_url))):
+        code, _out, err = run("import", str(given), *(["--db", target] if read else [target]))
+        assert code == 0, err  # the row checks pass: the number is inside an event's JSON
+        before = read() if read else (tmp_path / "copy.campaign").read_bytes()
+        session = CampaignSession.open(target)
+        try:
+            with pytest.raises(StoreError) as refused:
+                session.store.undo()
+        finally:
+            session.close()
+        said.append(str(refused.value))
+        assert (read() if read else (tmp_path / "copy.campaign").read_bytes()) == before, "refused, yet changed"
+        if read:
+            read.close()
+    assert said[0] == said[1] == (
+        f"the history holds a number no campaign can hold, {change['table']}.{column} = {2**40} "
+        f"(at most {2**31 - 1 if column != 'dice_seed' else 2**63 - 1} there): nothing was changed"), said

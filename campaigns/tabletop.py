@@ -316,7 +316,8 @@ def add_unit(session: CampaignSession, battle_id: int, values: Mapping[str, Any]
     def do(table: Tabletop, tactical: dict, _session) -> str:
         checked = _checked_unit(table.resolver, {**values, "start": values.get("start", values.get("size"))}, None)
         prefix = checked["side"][0]
-        n = 1 + max((int(u[1:]) for u in table.units if u[0] == prefix and u[1:].isdigit()), default=0)
+        # ASCII digits of a sane length: a stored id (an import's) of "a²" or "a" and 5,000 digits is not counted
+        n = 1 + max((int(u[1:]) for u in table.units if u[0] == prefix and u[1:].isascii() and u[1:].isdigit() and len(u) < 10), default=0)
         unit = Unit(f"{prefix}{n}", checked["name"], checked["side"], checked["arm"], checked["size"],
                     checked["start"], checked["attrs"])
         tactical["units"] = [*tactical["units"], unit.to_json()]

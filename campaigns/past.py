@@ -82,7 +82,7 @@ def moment(session: CampaignSession, *, turn: int | None = None, event: int | No
             label = f"the end of turn {turn}" if ends is not None else f"turn {turn} (under way)"
             return Moment(label, ends)
         # an event's number beyond the store's integer is none of its events (and PostgreSQL refuses to look)
-        found = db.get(Event, event) if EVENT.holds(event) else None
+        found = db.get(Event, event) if event is not None and EVENT.holds(event) else None
         if found is None:
             raise CampaignError(f"there is no event #{event}")
         if found.kind not in ("action", *REPLAYS):  # just before an undo is as well defined as before an action

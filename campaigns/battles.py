@@ -19,7 +19,7 @@ from sqlalchemy import select
 from sqlmodel import col
 
 from campaigns.contact import check_forces
-from campaigns.errors import CampaignError, plainly
+from campaigns.errors import CampaignError, plainly, typed_number
 from campaigns.knowledge import sight_battle
 from campaigns.session import CampaignSession
 from campaigns.text import TextError, plain_name
@@ -33,6 +33,7 @@ from rules.allemagne1813.pursuit import PursuitStep, pursuit_step, resolve_pursu
 from rules.allemagne1813.weather import weather_name
 from rules.dice import DiceService
 from rules.errors import RulesError
+from rules.numbers import PIECES, STRENGTH
 
 TABLES = "allemagne1813"  # the campaign's own combat tables as the resolver
 ATTACKER, DEFENDER = "attacker", "defender"
@@ -399,13 +400,11 @@ def edit_conversion(session: CampaignSession, battle_id: int, values: Mapping[st
         raise CampaignError("the units are on the table already: change them on the resolver screen")
     checked: dict[str, Any] = {"size": {}}
     for key, raw in values.items():
-        text = str(raw).strip()
-        if not text.isdigit() or int(text) < 1:
-            raise CampaignError(f"{key.replace('_', ' ')} must be a whole number of 1 or more, not {text!r}")
+        number = typed_number(raw, replace(PIECES, low=1), key.replace("_", " "))
         if key == "sp_per_unit":
-            checked["sp_per_unit"] = int(text)
+            checked["sp_per_unit"] = number
         elif key in conversion.size:
-            checked["size"][key] = int(text)
+            checked["size"][key] = number
         else:
             raise CampaignError(f"{fight.resolver}'s conversion has no {key!r}")
     with plainly(), session.store.action(f"{title(fight)}: conversion changed") as db:
@@ -525,10 +524,7 @@ def checked_tabletop(typed: Mapping[str, Any]) -> dict[str, Any]:
     """What the players report from the tabletop: SP lost by each side and who held the field."""
     out: dict[str, Any] = {}
     for role in (ATTACKER, DEFENDER):
-        raw = str(typed.get(role, "")).strip()
-        if not raw.isdigit():
-            raise CampaignError(f"the {role}'s SP lost is a whole number of 0 or more, not {raw!r}")
-        out[role] = int(raw)
+        out[role] = typed_number(typed.get(role, ""), STRENGTH, f"the {role}'s SP lost")
     winner = str(typed.get("winner", "")).strip()
     if winner not in (ATTACKER, DEFENDER):
         raise CampaignError("say who held the field: attacker or defender")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -176,14 +175,26 @@ def _orders(args: argparse.Namespace, session: Any) -> int:
             raise CampaignError("orders write takes FILE KIND (move, forced_march, command_points, reconnaissance, note)")
         say(orders.write(session, words[2], args.stack, args.to, args.text, args.action))
     else:
-        # digits 0-9 only ("²" and "٣" are digits to str.isdigit), and few enough for a database's integer
-        if len(words) < 3 or not re.fullmatch("[0-9]{1,9}", words[2]):
+        if len(words) < 3:
             raise CampaignError(f"orders {verb} takes FILE and an order's number (as `orders list` shows it)")
+        number = _order_number(words[2])
         if verb == "apply":
-            say(orders.apply(session, int(words[2])))
+            say(orders.apply(session, number))
         else:
-            say(orders.refuse(session, int(words[2]), " ".join(words[3:])))
+            say(orders.refuse(session, number, " ".join(words[3:])))
     return OK
+
+
+def _order_number(text: str) -> int:
+    """An order's number as typed: digits 0-9 only ("²" and "٣" are digits to str.isdigit), within
+    the range of an order's number (rules.numbers.ORDER), which every store holds."""
+    from rules.errors import RulesError
+    from rules.numbers import ORDER
+
+    try:
+        return ORDER.read(text)
+    except RulesError as error:
+        raise CampaignError(f"{error} (as `orders list` shows it)") from None
 
 
 despatch = _runner(_despatch, _target)

@@ -27,6 +27,7 @@ from campaigns.text import plain_name
 from campaigns.userfile import read_bytes
 from models import Campaign, Side, SideOrder
 from models.clock import utcnow
+from rules.numbers import MAX_TURNS, ORDER
 
 FORMAT = "adjutant-orders"
 KINDS = ("move", "forced_march", "command_points", "reconnaissance", "note")
@@ -62,7 +63,7 @@ class OrdersDoc(BaseModel):
     version: Literal[1]
     campaign: Annotated[str, Field(min_length=1, max_length=64), AfterValidator(_plain)]
     side: Name
-    turn: Annotated[int, Field(ge=1, le=10_000)]
+    turn: Annotated[int, Field(ge=1, le=MAX_TURNS)]
     orders: Annotated[list[OrderDoc], Field(max_length=MAX_ORDERS)]
 
 
@@ -197,7 +198,7 @@ def import_orders(session: CampaignSession, doc: OrdersDoc) -> str:
 
 def _queued(session: CampaignSession, order_id: int) -> SideOrder:
     with plainly(), session.store.read() as db:
-        order = db.get(SideOrder, order_id)
+        order = db.get(SideOrder, order_id) if ORDER.holds(order_id) else None  # PostgreSQL refuses to look past its integer
     if order is None:
         raise CampaignError(f"there is no order #{order_id}")
     if order.status != QUEUED:

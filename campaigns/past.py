@@ -9,6 +9,7 @@ refused with one sentence.  The campaign itself is only read.
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -29,6 +30,8 @@ from models.engine import writer
 from models.history import redo, undo
 from models.journal import REDO, REPLAYS, UNDO
 from models.store import CampaignStore, guard
+from rules.errors import RulesError
+from rules.numbers import EVENT, TURN
 
 
 @dataclass(frozen=True)
@@ -48,10 +51,14 @@ def parse_when(text: str) -> dict[str, int] | None:
     typed = text.strip()
     if not typed:
         return None
-    if typed.startswith("#") and typed[1:].isdigit():
-        return {"event": int(typed[1:])}
-    if typed.isdigit():
-        return {"turn": int(typed)}
+    # ASCII digits only: str.isdigit() also says yes to "²", which int() refuses
+    try:
+        if re.fullmatch("#[0-9]+", typed):
+            return {"event": EVENT.read(typed[1:])}
+        if re.fullmatch("[0-9]+", typed):
+            return {"turn": TURN.read(typed)}
+    except RulesError as error:  # a number no campaign holds: "'3000000000' is too large for a turn number"
+        raise CampaignError(str(error)) from None
     raise CampaignError(f"type a turn number (5) or an event (#120), not {printable(typed)!r}")
 
 
@@ -74,7 +81,8 @@ def moment(session: CampaignSession, *, turn: int | None = None, event: int | No
             ).first()
             label = f"the end of turn {turn}" if ends is not None else f"turn {turn} (under way)"
             return Moment(label, ends)
-        found = db.get(Event, event)
+        # an event's number beyond the store's integer is none of its events (and PostgreSQL refuses to look)
+        found = db.get(Event, event) if event is not None and EVENT.holds(event) else None
         if found is None:
             raise CampaignError(f"there is no event #{event}")
         if found.kind not in ("action", *REPLAYS):  # just before an undo is as well defined as before an action

@@ -35,6 +35,7 @@ from campaigns.printable import printable
 from campaigns.session import CampaignSession
 from campaigns.story import CAUSES, Story, story
 from models import Army, Battle, Campaign, DiceRoll, Event, General, Turn, Unit
+from rules.numbers import BATTLE
 
 FORMATS = ("md", "html", "txt")
 WIDTH = 100  # the text of a report: wide enough for the tables, narrow enough to print
@@ -89,7 +90,8 @@ def build(session: CampaignSession, *, turn: int | None = None, battle: int | No
             name = campaign.name
             if turn is not None and not 1 <= turn <= campaign.turn:
                 raise CampaignError(f"turn {turn} has not been played: the campaign is at turn {campaign.turn}")
-            if battle is not None and db.get(Battle, battle) is None:
+            # a number beyond the store's integer is none of its battles (and PostgreSQL refuses to look)
+            if battle is not None and (not BATTLE.holds(battle) or db.get(Battle, battle) is None):
                 raise CampaignError(f"there is no battle {battle}")
     if battle is not None:
         return _battle_report(session, name, battle, book)

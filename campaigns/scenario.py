@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
+from rules.numbers import MAX_STRENGTH
+
 SCENARIOS_DIR = Path(__file__).parent / "scenarios"
 
 UNIT_KINDS = ("infantry", "cavalry", "artillery", "dummy")
@@ -145,7 +147,7 @@ UNIT_FIELDS = {
     "nation": (_TEXT,),
     "kind": (_TEXT,),
     "general": (_TEXT,),
-    "strength_points": (_WHOLE, 0, None),
+    "strength_points": (_WHOLE, 0, MAX_STRENGTH),  # one range for SP: a scenario's, a form's and an export's
     "cohesion": (_WHOLE, 1, 6),
     "artillery_bonus": (_WHOLE, 0, 9),
     "cavalry_bonus": (_WHOLE, 0, 9),

@@ -15,10 +15,12 @@ from models import Army, Campaign, CampaignStore, General, Nation, Side, Turn, U
 from models.clock import utcnow
 from models.targets import Target
 from rules.dice import ENTERED, ROLLED
+from rules.errors import RulesError
+from rules.numbers import SEED
 
 RULESET = "allemagne1813"
 PHASES = Path(__file__).parent / "phases.toml"
-MAX_SEED = 2**63 - 1
+MAX_SEED = SEED.high
 
 
 def new_seed() -> int:
@@ -44,8 +46,10 @@ def create_campaign(
     if dice_mode not in (ROLLED, ENTERED):
         raise ValueError(f"dice mode is {ROLLED!r} or {ENTERED!r}, not {dice_mode!r}")
     seed = new_seed() if seed is None else seed
-    if not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"a dice seed is a whole number from 0 to {MAX_SEED}, not {seed}")
+    try:
+        SEED.check(seed)  # one range for a seed: the command line's and the start screen's
+    except RulesError as error:
+        raise ValueError(str(error)) from None
     salt = new_salt()
     campaign = Campaign(
         uid=secrets.token_hex(16),

@@ -116,7 +116,7 @@ def _sp_by_turn(db: Any, sides: dict[str, str], units: dict[str, tuple[str, int]
 def current_turn_ended(description: str) -> int | None:
     """'End of turn 3: turn 4 begins' -> 3."""
     word = description.removeprefix("End of turn ").split(":", 1)[0]
-    return int(word) if word.isdigit() else None
+    return int(word) if word.isascii() and word.isdigit() and len(word) <= 9 else None  # "²" is a digit to isdigit
 
 
 def _battle_losses(session: CampaignSession, db: Any, out: Story) -> None:

@@ -30,7 +30,7 @@ from fractions import Fraction
 from typing import Any
 
 from campaigns import battles
-from campaigns.errors import CampaignError, plainly
+from campaigns.errors import CampaignError, plainly, typed_number
 from campaigns.session import CampaignSession
 from campaigns.words import heading
 from models import Battle as BattleRow
@@ -39,6 +39,7 @@ from models import Unit as CampaignUnit
 from rules.conversion import apportion, load_conversion, sp_exact
 from rules.dice import DiceRecord
 from rules.errors import RulesError
+from rules.numbers import PIECES
 from rules.options import resolve_options
 from rules.resolver import (
     ATTACKER,
@@ -259,9 +260,7 @@ def _checked_unit(resolver: Resolver, values: Mapping[str, Any], before: Unit | 
     out: dict[str, Any] = {"name": name, "side": side, "arm": arm}
     for key in ("size", "start"):
         raw = str(values.get(key, getattr(before, key) if before else values.get("size", ""))).strip()
-        if not raw.isdigit():
-            raise CampaignError(f"{resolver.size_label} ({key}) must be a whole number of 0 or more, not {raw!r}")
-        out[key] = int(raw)
+        out[key] = typed_number(raw, PIECES, f"a unit's {key} in {resolver.size_label}")
     if out["size"] > out["start"]:
         raise CampaignError(f"a unit cannot have more {resolver.size_label} ({out['size']}) than it began with ({out['start']})")
     attrs = dict(before.attrs) if before else {}
@@ -317,7 +316,8 @@ def add_unit(session: CampaignSession, battle_id: int, values: Mapping[str, Any]
     def do(table: Tabletop, tactical: dict, _session) -> str:
         checked = _checked_unit(table.resolver, {**values, "start": values.get("start", values.get("size"))}, None)
         prefix = checked["side"][0]
-        n = 1 + max((int(u[1:]) for u in table.units if u[0] == prefix and u[1:].isdigit()), default=0)
+        # ASCII digits of a sane length: a stored id (an import's) of "a²" or "a" and 5,000 digits is not counted
+        n = 1 + max((int(u[1:]) for u in table.units if u[0] == prefix and u[1:].isascii() and u[1:].isdigit() and len(u) < 10), default=0)
         unit = Unit(f"{prefix}{n}", checked["name"], checked["side"], checked["arm"], checked["size"],
                     checked["start"], checked["attrs"])
         tactical["units"] = [*tactical["units"], unit.to_json()]

@@ -21,6 +21,7 @@ from campaigns.gazetteer import Place, gazetteer
 from campaigns.session import CampaignSession
 from campaigns.stacks import Stack, all_stacks
 from models import Battle, Campaign, Event, General, Turn, Unit
+from rules.numbers import TURN
 
 KM_PER_DEGREE = 111.2
 
@@ -96,7 +97,7 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
         shown = current if turn is None else turn
         if shown > current:
             raise CampaignError(f"turn {shown} has not been played yet (this is turn {current})")
-        turn_row = db.get(Turn, shown)
+        turn_row = db.get(Turn, shown) if TURN.holds(shown) else None  # -3000000000 is no turn, and PostgreSQL refuses to look
         if turn_row is None:
             raise CampaignError(f"the campaign has no turn {shown}")
         battles = tuple(

@@ -39,6 +39,7 @@ from sqlalchemy import BigInteger
 
 from rules.dice import DiceMode
 from rules.errors import RulesError
+from rules.numbers import MAX_STRENGTH, MAX_TURNS
 from rules.options import resolve_options
 
 MAX_TEXT = 100_000  # characters in one text value: an event's description is a sentence, not a book
@@ -53,11 +54,11 @@ DOMAIN: dict[tuple[str, str], dict[str, Any]] = {
     ("campaign", "id"): {"ge": 1, "le": 1},
     ("campaign", "dice_seed"): {"ge": 0, "le": INT64[1]},
     ("campaign", "dice_next_index"): {"ge": 0},
-    ("campaign", "turn"): {"ge": 1, "le": 10_000},
-    ("campaign", "turns"): {"ge": 1, "le": 10_000},
+    ("campaign", "turn"): {"ge": 1, "le": MAX_TURNS},
+    ("campaign", "turns"): {"ge": 1, "le": MAX_TURNS},
     ("campaign", "turn_days"): {"ge": 1, "le": 366},
     ("campaign", "version"): {"ge": 0},
-    ("unit", "strength_points"): {"ge": 0, "le": 9_999},
+    ("unit", "strength_points"): {"ge": 0, "le": MAX_STRENGTH},  # as a scenario and the order of battle's form take them
     ("unit", "cohesion"): {"ge": 0, "le": 99},
     ("unit", "artillery_bonus"): {"ge": -99, "le": 99},
     ("unit", "cavalry_bonus"): {"ge": -99, "le": 99},
@@ -66,7 +67,7 @@ DOMAIN: dict[tuple[str, str], dict[str, Any]] = {
     ("general", "tactical_bonus"): {"ge": -99, "le": 99},
     ("dice_roll", "stream_index"): {"ge": 0},
     ("battle", "rounds"): {"ge": 0, "le": 100_000},
-    ("turn", "number"): {"ge": 0, "le": 10_000},
+    ("turn", "number"): {"ge": 0, "le": MAX_TURNS},
 }
 
 

@@ -22,7 +22,7 @@ from sqlmodel import SQLModel
 
 from models import search
 from models.errors import StoreError
-from models.values import from_json, row_from_json, to_json
+from models.values import OutOfRange, held, to_json
 
 Change = dict[str, Any]
 
@@ -135,20 +135,23 @@ def _update(session: Session, obj: SQLModel) -> Change | None:
 
 
 def _where(table: Table, key: dict[str, Any]) -> Any:
-    return and_(*(table.c[name] == from_json(table.c[name], value) for name, value in key.items()))
+    return and_(*(table.c[name] == held(table.c[name], value) for name, value in key.items()))
 
 
 def _apply(
     session: Session, change: Change, *, target: dict[str, Any] | None, current: dict[str, Any] | None
 ) -> None:
     table = SQLModel.metadata.tables[change["table"]]
-    where = _where(table, change["key"])
-    if target is None:
-        statement: Any = delete(table).where(where)
-    elif current is None:
-        statement = insert(table).values(row_from_json(table, {**change["key"], **target}))
-    else:
-        statement = update(table).where(where).values(row_from_json(table, target))
+    try:
+        where = _where(table, change["key"])
+        if target is None:
+            statement: Any = delete(table).where(where)
+        elif current is None:
+            statement = insert(table).values({name: held(table.c[name], v) for name, v in {**change["key"], **target}.items()})
+        else:
+            statement = update(table).where(where).values({name: held(table.c[name], v) for name, v in target.items()})
+    except OutOfRange as error:  # a history from an import: the same sentence on SQLite and PostgreSQL
+        raise StoreError(f"the history holds a number no campaign can hold, {error}: nothing was changed") from None
     result = session.execute(statement)
     if change["table"] in search.CONTENT:
         column = search.CONTENT[change["table"]]

@@ -16,6 +16,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
+from rules.errors import RulesError
+from rules.numbers import Span
+
 
 class UsageError(Exception):
     """A command line that does not parse: one sentence, exit 2."""
@@ -89,11 +92,28 @@ def whole(text: str) -> int:
     return number
 
 
+def spanned(span: Span) -> Callable[[str], int]:
+    """An argument's type that reads one kind of number (rules.numbers: a turn, an event's number),
+    refused in the kind's own sentence when it is out of its range or not a number."""
+
+    def read(text: str) -> int:
+        try:
+            return span.read(text)
+        except RulesError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    read.__name__ = span.noun  # argparse names a type by its function's name
+    return read
+
+
 def _options(item: Arg) -> dict[str, Any]:
-    """`add_argument`'s keywords: every `type=int` of the command table is read as `whole`."""
+    """`add_argument`'s keywords: every `type=int` of the command table is read as `whole`, and
+    every kind of number (`type=TURN`, rules.numbers) within its range."""
     options = dict(item.options)
     if options.get("type") is int:
         options["type"] = whole
+    elif isinstance(options.get("type"), Span):
+        options["type"] = spanned(options["type"])
     return options
 
 

@@ -9,7 +9,8 @@ orders files through `orders import`, COUNT password files through `serve` and
 through `club setup` (on PostgreSQL: ADJUTANT_TEST_POSTGRES_URL, or a server of
 Debian's postgresql package started for the run; without one that part is
 skipped, and said), and COUNT/5 drawn numbers through every numeric argument,
-with the assertions of tests/test_hostile_inputs.py. Exit 1 if anything failed.
+with the assertions of tests/test_hostile_inputs.py, and on PostgreSQL against a file
+(tests/test_hostile_numbers_postgres.py). Exit 1 if anything failed.
 The test suite runs smaller corpora of the same kinds.
 """
 
@@ -78,6 +79,19 @@ def _inputs(folder: Path, count: int, seed: int) -> Iterator[tuple[str, Callable
             print("password files (club setup): SKIPPED, no PostgreSQL (set ADJUTANT_TEST_POSTGRES_URL or apt-get install postgresql)")
         else:
             yield "password files (club setup)", lambda: inputs.check_club(url, folder / "club", count, seed)
+            yield "numbers on PostgreSQL (every numeric argument, against a file)", lambda: _numbers_on_postgres(url, folder, count, seed)
+
+
+def _numbers_on_postgres(url: str, folder: Path, count: int, seed: int) -> collections.Counter[str]:
+    """The numbers' corpus on a played campaign in the database, each answer compared with a file's
+    (tests/test_hostile_numbers_postgres.py); the database is emptied first (the club's run used it)."""
+    import psycopg
+
+    from tests.test_hostile_numbers_postgres import _libpq, check_numbers_on_postgres
+
+    with psycopg.connect(_libpq(url), autocommit=True) as connection:
+        connection.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+    return check_numbers_on_postgres(url, folder / "numbers-postgresql", max(count // 5, 1), seed)
 
 
 def _run_corpus(name: str, corpus: Callable[[], collections.Counter[str]]) -> bool:

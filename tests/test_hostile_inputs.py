@@ -249,8 +249,10 @@ def test_every_hostile_club_password_file_is_refused_in_one_sentence_or_taken(po
 
 
 def numeric_arguments() -> list[tuple[str, str]]:
-    """(command, flag) of every argument the command table reads as a number."""
+    """(command, flag) of every argument the command table reads as a number (`type=int`, or a
+    kind of number of rules.numbers: `type=TURN`)."""
     from rules.commandline import OneOf
+    from rules.numbers import Span
     from tui.cli import COMMANDS
 
     found = []
@@ -259,7 +261,7 @@ def numeric_arguments() -> list[tuple[str, str]]:
         for command in commands:
             for item in command.args:
                 for one in item.args if isinstance(item, OneOf) else (item,):
-                    if one.options.get("type") is int:
+                    if one.options.get("type") is int or isinstance(one.options.get("type"), Span):
                         found.append((f"{prefix}{command.name}", one.flags[-1]))
             walk(command.sub, f"{prefix}{command.name} ")
 
@@ -267,11 +269,12 @@ def numeric_arguments() -> list[tuple[str, str]]:
     return found
 
 
-def _argv(command: str, flag: str, value: str, campaign: Path, out: Path) -> list[str]:
-    """A command line that is sound but for the number, `flag` given `value`."""
+def _argv(command: str, flag: str, value: str, campaign: Path | str, out: Path, fresh: str | None = None) -> list[str]:
+    """A command line that is sound but for the number, `flag` given `value`. `campaign` is a file
+    or a database's URL; `fresh` is where `new` creates one (default: the file `out`)."""
     given = [f"{flag}={value}"] if flag.startswith("--") else [value]
     lines = {
-        ("new", "--seed"): ["new", "spring1813", str(out)],
+        ("new", "--seed"): ["new", "spring1813", fresh or str(out)],
         ("dice verify", "--seed"): ["dice", "verify", str(campaign), "--salt", "0" * 64],
         ("report", "--turn"): ["report", str(campaign), "-o", str(out)],
         ("report", "--battle"): ["report", str(campaign), "-o", str(out)],

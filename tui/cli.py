@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 
 from rules.commandline import Arg, Command, arg, dispatch, find, one_of
+from rules.numbers import BATTLE, EVENT, SEED, TURN
 
 RULES = "rules.cli:guarded"
 CAMPAIGN = "campaigns.cli:guarded"
@@ -58,7 +59,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("new", "create a campaign from a scenario", "campaigns.cli:_new", (
         arg("scenario", metavar="SCENARIO", help="a scenario id (see `adjutant scenarios`) or a scenario .toml file"),
         *campaign("the new .campaign file"),
-        arg("--seed", type=int, help="the dice seed (default: a random one)"),
+        arg("--seed", type=SEED, help="the dice seed (default: a random one)"),
         one_of(arg("--manual-dice", action="store_true", help="the players roll real dice and type them in"),
                arg("--rolled-dice", action="store_true", help="Adjutant rolls the dice from the seed")),
         arg("--name", help="the campaign's name (default: the scenario's title)"),
@@ -80,7 +81,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("dice", "audit the dice", guard=CAMPAIGN, metavar="AUDIT", sub=(
         Command("verify", "replay every rolled die from the campaign's seed, or the revealed one", "campaigns.cli:_verify", (
             *campaign(),
-            arg("--seed", type=int, help="the seed as `dice reveal` printed it (needed on a side file)"),
+            arg("--seed", type=SEED, help="the seed as `dice reveal` printed it (needed on a side file)"),
             arg("--salt", help="the salt as `dice reveal` printed it"),
         )),
         Command("reveal", "print the dice seed and salt, to check the commitment (at the end of the campaign)",
@@ -101,16 +102,16 @@ COMMANDS: tuple[Command, ...] = (
     ), guard=CAMPAIGN),
     Command("report", "write the after-action report of the campaign, a turn or a battle", "campaigns.cli:_report", (
         *campaign(),
-        one_of(arg("--turn", type=int, metavar="N", help="only turn N"),
-               arg("--battle", type=int, metavar="N", help="only battle N (see adjutant battles --list)")),
+        one_of(arg("--turn", type=TURN, metavar="N", help="only turn N"),
+               arg("--battle", type=BATTLE, metavar="N", help="only battle N (see adjutant battles --list)")),
         arg("--side", metavar="S", help="only what side S knows (needs fog of war: not yet)"),
         arg("--format", choices=("md", "html", "txt"), default="md", help="markdown, HTML with SVG plots, or text"),
         arg("-o", "--output", metavar="OUT", required=True, help="the file to write (- for standard output)"),
     ), guard=CAMPAIGN),
     Command("past", "the campaign as of the end of a turn or just before an event (read-only)", "campaigns.cli:_past", (
         *campaign(),
-        one_of(arg("--turn", type=int, metavar="N", help="at the end of turn N"),
-               arg("--event", type=int, metavar="N", help="just before event #N (see adjutant log)"), required=True),
+        one_of(arg("--turn", type=TURN, metavar="N", help="at the end of turn N"),
+               arg("--event", type=EVENT, metavar="N", help="just before event #N (see adjutant log)"), required=True),
         arg("--save", metavar="OUT", help="also save that past as a new .campaign file"),
     ), guard=CAMPAIGN),
     Command("places", "list the places of the theatre with the stacks at each", "campaigns.cli_theatre:places", (
@@ -146,13 +147,13 @@ COMMANDS: tuple[Command, ...] = (
     Command("map", "write the map of the theatre with stacks and battles as SVG", "campaigns.cli_theatre:map_svg", (
         *campaign(),
         arg("-o", "--output", metavar="SVG", required=True, help="the .svg file to write"),
-        arg("--turn", type=int, metavar="N", help="the map as turn N ended (default: now)"),
+        arg("--turn", type=TURN, metavar="N", help="the map as turn N ended (default: now)"),
         arg("--side", metavar="SIDE", help="the map as side SIDE sees it: its stacks, the enemy where sighted"),
     ), guard=CAMPAIGN),
     Command("despatch", "write what one side knows as a side file, or as a printed letter", "campaigns.cli_fog:despatch", (
         *campaign(),
         arg("--side", required=True, metavar="SIDE", help="the side's id (french, allies)"),
-        arg("--turn", type=int, metavar="N", help="as of turn N (default: now)"),
+        arg("--turn", type=TURN, metavar="N", help="as of turn N (default: now)"),
         arg("--format", choices=("campaign", "md", "html"), default="campaign",
             help="a side file (default), or a letter in markdown or HTML"),
         arg("-o", "--output", metavar="OUT", required=True, help="the file to write (it must not exist)"),
@@ -169,7 +170,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("knows", "list what a side knows of the enemy (its sightings)", "campaigns.cli_fog:knows", (
         *campaign(),
         arg("--side", required=True, metavar="SIDE"),
-        arg("--turn", type=int, metavar="N", help="as of turn N (default: now)"),
+        arg("--turn", type=TURN, metavar="N", help="as of turn N (default: now)"),
     ), guard=CAMPAIGN),
     Command("orders", "export a side file's orders; or import, list, write, apply or refuse them", "campaigns.cli_fog:orders", (
         arg("words", nargs="+", metavar="ARGS",

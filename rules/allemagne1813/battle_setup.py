@@ -17,6 +17,7 @@ from rules.allemagne1813.data import PATH, Situation
 from rules.allemagne1813.weather import MUD, weather_name
 from rules.errors import RulesError
 from rules.loader import DataFileError, get_table
+from rules.numbers import MAX_SIDE_STRENGTH
 
 ATTACKER = "attacker"
 DEFENDER = "defender"
@@ -76,6 +77,8 @@ def check_side(role: str, side: CombatSide) -> None:
             raise RulesError(f"the {role}'s arm {arm!r} is not one of " + ", ".join(arms))
         if not _whole(sp) or sp < 0:
             raise RulesError(f"the {role}'s {arm} SP must be a whole number of 0 or more, not {sp!r}")
+        if sp > MAX_SIDE_STRENGTH:  # a stored battle from anyone's export: the exact odds would take hours
+            raise RulesError(f"the {role}'s {arm} SP must be at most {MAX_SIDE_STRENGTH}, not {sp}")
     if side.strength_points < 1:
         raise RulesError(f"the {role} has no SP to fight with")
     for name in ("artillery_bonus", "cavalry_bonus"):

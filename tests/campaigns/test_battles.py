@@ -211,8 +211,10 @@ def test_the_conversion_is_shown_and_can_be_edited_before_the_battle(session):
     conversion, order = battles.tactical_order(battles.load(session, battle_id), "attacker")
     sizes = {u.size for u in order.units if u.arm == "infantry"}
     assert sizes == {conversion.size["infantry"]}
-    with pytest.raises(CampaignError, match="whole number of 1 or more"):
+    with pytest.raises(CampaignError, match=r"'0' is too small for infantry \(at least 1\)"):
         battles.edit_conversion(session, battle_id, {"infantry": "0"})
+    with pytest.raises(CampaignError, match=r"'3000000000' is too large for infantry \(at most 99999\)"):
+        battles.edit_conversion(session, battle_id, {"infantry": "3000000000"})
     battles.edit_conversion(session, battle_id, {"infantry": "6", "sp_per_unit": "2"})
     conversion, order = battles.tactical_order(battles.load(session, battle_id), "attacker")
     assert conversion.size["infantry"] == 6 and conversion.sp_per_unit == 2

@@ -86,8 +86,13 @@ def _events(session):
 
 @pytest.mark.parametrize("typed, message", [
     ("12", "turn 12 has not been played"),
-    ("0", "turn 0 has not been played"),
+    ("0", "'0' is too small for a turn number (at least 1)"),
+    ("3000000000", "'3000000000' is too large for a turn number (at most 10000)"),
+    ("9" * 5000, "is too large for a turn number (at most 10000)"),
     ("#99999", "there is no event #99999"),
+    ("#3000000000", "'3000000000' is too large for an event number (at most 2147483647)"),  # PostgreSQL's integer
+    ("#" + "9" * 40, "is too large for an event number (at most 2147483647)"),
+    ("²", "type a turn number (5) or an event (#120), not '²'"),  # a digit to str.isdigit, not to int()
     ("#1", "the campaign's creation"),
     ("turn five", "type a turn number (5) or an event (#120), not 'turn five'"),
     ("\x1b[2J", "not '[2J'"),

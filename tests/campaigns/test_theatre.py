@@ -324,7 +324,8 @@ def test_map_of_an_earlier_turn_shows_the_stacks_where_they_stood(tmp_path, caps
     [
         (["map", "{f}", "-o", "{d}/map.png"], "adjutant: the map is written to a .svg file, not map.png\n"),
         (["map", "{f}", "--turn", "9", "-o", "{d}/m.svg"], "adjutant: turn 9 has not been played yet (this is turn 1)\n"),
-        (["map", "{f}", "--turn", "0", "-o", "{d}/m.svg"], "adjutant: the campaign has no turn 0\n"),
+        (["map", "{f}", "--turn", "0", "-o", "{d}/m.svg"],
+         "adjutant: argument --turn: '0' is too small for a turn number (at least 1) (see adjutant map --help)\n"),
         (["map", "{f}", "-o", "{d}/nowhere/m.svg"], "adjutant: there is no folder {d}/nowhere to write the map in\n"),
         (["places", "{d}/missing.campaign"], None),
         (["route", "{f}", "ney", "Naumburg", "--only", "oudinot"], "adjutant: 'oudinot' is not a general or unit of Marshal Ney (III Corps)'s stack at Weimar\n"),

@@ -521,6 +521,7 @@ def test_combat_roll_off_the_table_waits_for_the_umpire():
     "attacker, defender, situation, message",
     [
         (side(-3), side(10), Situation(), "the attacker's infantry SP must be a whole number of 0 or more, not -3"),
+        (side(10), side(3_000_000_000), Situation(), "the defender's infantry SP must be at most 99999, not 3000000000"),
         (side(10), CombatSide({"guards": 4}, average_cohesion=Fraction(3)), Situation(), "the defender's arm 'guards'"),
         (CombatSide({"infantry": 0}, average_cohesion=Fraction(3)), side(10), Situation(), "the attacker has no SP"),
         (side(10), side(10), Situation(weather="fog"), "the weather 'fog' is not one of clear, rain, snow, mud"),

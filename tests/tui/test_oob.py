@@ -114,7 +114,7 @@ async def test_e_edits_the_selected_general(campaign_file, make_app):
 
 
 UNIT_ERRORS = [
-    ("strength_points", "-1", "SP must be a whole number of 0 or more, not -1"),
+    ("strength_points", "-1", "SP must be a whole number from 0 to 9999, not -1"),
     ("strength_points", "abc", "SP must be a whole number, not 'abc'"),
     ("cohesion", "9", "cohesion must be a whole number from 1 to 6, not 9"),
     ("location", "  ", "location cannot be empty"),  # a unit stands somewhere, or it shows "?"

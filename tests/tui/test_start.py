@@ -61,12 +61,17 @@ async def test_a_bad_seed_says_so_and_creates_nothing(make_app, tmp_path):
         await pilot.press("tab", "tab")
         await type_text(pilot, "bad")  # the file
         await pilot.press("enter")
-        await wait_for(pilot, "the dice seed is a whole number, not 'x'")
+        await wait_for(pilot, "'x' is not a whole number: a dice seed is 0 to 9223372036854775807")
         assert isinstance(pilot.app.screen, StartScreen)
         await pilot.press("shift+tab", "shift+tab", "backspace")
         await type_text(pilot, "-5")
         await pilot.press("tab", "tab", "enter")
-        await wait_for(pilot, "the dice seed is a whole number, not '-5'")
+        await wait_for(pilot, "'-5' is too small for a dice seed (at least 0)")
+        for typed, said in (("²", "'²' is not a whole number"), ("9" * 40, "is too large for a dice seed")):
+            await pilot.press("shift+tab", "shift+tab", *["backspace"] * 40)
+            await type_text(pilot, typed)  # a digit to str.isdigit that int() refuses; past a seed's 64 bits
+            await pilot.press("tab", "tab", "enter")
+            await wait_for(pilot, said)
     assert list(tmp_path.glob("*.campaign")) == []
 
 

@@ -9,10 +9,11 @@ from textual.screen import Screen
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from campaigns.errors import CampaignError
+from campaigns.errors import CampaignError, typed_number
 from campaigns.scenario import load_scenario, scenario_ids
 from campaigns.session import CampaignSession
 from campaigns.settings import recent_files, remember
+from rules.numbers import SEED
 from tui.commands import browser_safe
 from tui.screens.base import adjutant_of
 from tui.widgets.status import BottomBar
@@ -93,14 +94,13 @@ class StartScreen(Screen[None]):
         if "://" not in path and not path.endswith(".campaign"):
             path += ".campaign"
         seed_text = self.query_one("#seed", Input).value.strip()
-        if seed_text and not seed_text.isdigit():
-            self.fail(f"the dice seed is a whole number, not {seed_text!r}")
-            return
         try:
+            # ASCII digits within a seed's range ("²" is a digit to str.isdigit, and int() refuses it)
+            seed = typed_number(seed_text, SEED) if seed_text else None
             session = CampaignSession.new(
                 str(self.query_one("#scenario", Select).value),
                 path,
-                seed=int(seed_text) if seed_text else None,
+                seed=seed,
                 manual_dice=self.query_one("#dice", Select).value == "entered",
                 name=self.query_one("#name", Input).value.strip() or None,
             )

@@ -30,6 +30,7 @@ from tests.test_hostile_files import played, run
 from tests.test_hostile_inputs import SEED, _argv, judge, numeric_arguments, orders_campaign
 
 INT32, INT64 = 2**31 - 1, 2**63 - 1
+NOT_NUMBERS = 4  # texts of the corpus that are no whole number, run on both stores for each argument
 # Each side of every limit a store or a kind of number has: 32 and 64 bits, the turns' 10,000.
 EDGES = [
     str(n) for n in (INT32, INT32 + 1, 3_000_000_000, 2**40, INT64, -INT32, -INT32 - 1, -(2**40), -INT64, 10_000, 10_001, 9_999)
@@ -151,7 +152,15 @@ def check_numbers_on_postgres(url: str, folder: Path, count: int, seed: int) -> 
     seen: collections.Counter[str] = collections.Counter()
     try:
         for command, flag in [*numeric_arguments(), ("orders apply", "ID"), ("orders refuse", "ID")]:
-            for value in [*EDGES, *corpus.numbers(count, seed)]:
+            generated = corpus.numbers(count, seed)
+            # A text that is no whole number is refused by the command line before any store
+            # is opened (the file corpus, tests/test_hostile_inputs.py, runs every one of
+            # them); a few here show it on PostgreSQL too. Every whole number goes to both.
+            words = [v for v in generated if not corpus.is_whole(v)][:NOT_NUMBERS]
+            # A seed `new` takes makes a whole campaign in each store (0.5 s): the edges of
+            # the stores' integers are the seeds that tell them apart.
+            wholes = [] if command == "new" else [v for v in generated if corpus.is_whole(v)]
+            for value in [*EDGES, *wholes, *words]:
                 what = f"{command} {flag} {value[:30]!r}"
                 fresh = folder / "fresh.campaign"
                 if command == "new":
@@ -179,7 +188,7 @@ def check_numbers_on_postgres(url: str, folder: Path, count: int, seed: int) -> 
 
 def test_hostile_numbers_get_the_same_sentence_on_postgresql_and_change_no_row(postgres_url: str, tmp_path: Path) -> None:
     seen = check_numbers_on_postgres(postgres_url, tmp_path, 2, SEED)
-    assert seen["taken"] >= 10 and seen["refused"] >= 400, seen
+    assert seen["taken"] >= 10 and seen["refused"] >= 250, seen
 
 
 def test_every_numeric_argument_reads_one_kind_of_number() -> None:

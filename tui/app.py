@@ -137,9 +137,9 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         super().notify(message, title=title, severity=severity, **kwargs)
 
     def warm_up(self) -> None:
-        """Once the first screen is drawn: import what the other screens need and read the
-        history's first page, in threads, then build the screens in the background
-        (prepare_screens), each step only while the umpire asks for no screen.
+        """Once the first screen is drawn: import what the other screens need, then read
+        the history's undo and redo marks, in threads, and build the screens in the
+        background (prepare_screens), each step only while the umpire asks for no screen.
 
         The screens' modules take 0.5-0.8 s to import, most of it the SQLModel tables
         (models.tables, 0.2-0.45 s), which the first screen is drawn without. Imported
@@ -158,9 +158,15 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         self._prepare_soon()
 
     def _read_ahead(self) -> None:
-        """Read the history's first page in a thread, once per campaign opened: after the
-        first screen a key asked for is shown (the tables' classes it needs are built
-        by then), or once the imports are done, whichever comes first."""
+        """Read every undo and redo mark of the history in a thread, once per campaign
+        opened, after the screens' imports and once no screen has been asked for during
+        QUIET seconds (campaigns.replays): a word the history's filter finds in an old
+        event then finds its marks kept. The history's pages read the marks of their
+        own events without it (a few rows for the newest page).
+
+        It is a scan of the whole history inside SQLite (0.1-0.8 s at a million events),
+        which does not hold Python's lock but takes a core: read while the umpire's first
+        screens were being built, it made them 50-100 ms slower on a loaded 2-core machine."""
         if self.session is not None and self._read_ahead_for is not self.session:
             self._read_ahead_for = self.session
             self.run_worker(partial(_read_history_ahead, self.session, self.wait_for_quiet), thread=True, group="imports", exit_on_error=False)
@@ -549,18 +555,14 @@ def _import_screens(wait: Callable[[float], None]) -> None:
 
 
 def _read_history_ahead(session: CampaignSession, wait: Callable[[float], None]) -> None:
-    """The history's first page, read while no screen is being switched to (warm_up).
-
-    It finds the undo and redo marks of the whole history (0.4-0.8 s at a million
-    events, then kept for as long as the campaign does not change): SQLite work,
-    which does not hold Python's lock, so the UI thread goes on answering the
-    umpire's keys meanwhile. A read that fails is said when its screen is shown."""
-    wait(0)
-    from campaigns import history
+    """Every undo and redo mark of the history, once the umpire pauses (warm_up); a read
+    that fails is said when the history reads its marks itself."""
+    wait(QUIET)
     from campaigns.errors import CampaignError
+    from campaigns.replays import read_ahead
 
     try:
-        history.entries(session, limit=1)
+        read_ahead(session)
     except CampaignError:
         pass
 

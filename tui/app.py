@@ -40,6 +40,15 @@ PREPARED = ("oob", "history", "weather", "command", "turn")
 # one after the other from the start on a loaded machine: the first visit to the
 # weather 0.5-0.7 s against 1.0-1.2 s, to command points 0.3-0.4 s against 0.8-1.0 s.
 QUIET = 0.25
+# A screen is not done when its switch is: it may go on filling itself from its
+# workers (the order of battle's units, the history's page), and the umpire waits for
+# that too. Background work counts the quiet from the end of those (screen_busy),
+# looking again this often. On 50,000 units, keys from the first frame on a loaded
+# machine: the screens' imports ran while the order of battle read its units (its
+# switch had ended more than QUIET before), and the first visit waited for them.
+POLL = 0.05
+# The app's own background workers: the rest are a screen's or an action's.
+BACKGROUND = ("imports", "prepare")
 
 if TYPE_CHECKING:
     from campaigns.past import PastSession
@@ -93,7 +102,9 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         self._quiet.set()
         self._read_ahead_for: CampaignSession | None = None  # the session whose history _read_ahead read
         self._switching = 0  # screens being switched to now
-        self._last_switch = 0.0  # time.monotonic() of the last switch asked for or finished
+        # time.monotonic() of the last switch asked for or finished, or of the last
+        # moment the UI thread saw a screen busy (_prepare_soon)
+        self._last_switch = 0.0
         from tui.widgets.inert import InertText
 
         self._inert = InertText()
@@ -173,14 +184,26 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
 
     def wait_for_quiet(self, gap: float = QUIET) -> None:
         """In a thread doing background work, before each step: wait until no screen has
-        been asked for during `gap` seconds, so that a key's screen is built and filled
-        with Python's lock to itself (0: only while a screen is being switched to)."""
+        been asked for, and no screen or action has had a worker running, during `gap`
+        seconds, so that a key's screen is built and filled with Python's lock to itself."""
+        busy = 0.0
         while True:
             self._quiet.wait()
-            waited = time.monotonic() - self._last_switch
-            if waited >= gap or not self.is_running:
+            if not self.is_running:
                 return
-            time.sleep(gap - waited)
+            now = time.monotonic()
+            if self.screen_busy():
+                busy = now
+            waited = now - max(self._last_switch, busy)
+            if waited >= gap:
+                return
+            time.sleep(min(gap - waited, POLL))
+
+    def screen_busy(self) -> bool:
+        """Whether a screen is being switched to, or a worker of a screen or an action is
+        running (reading what a screen shows, writing an action): the umpire waits for it.
+        Read from threads too: the worker manager's set is copied in one C call."""
+        return bool(self._switching) or any(w.group not in BACKGROUND and not w.is_finished for w in self.workers)
 
     async def _imported(self) -> None:
         """Wait for warm_up's imports; a failure is left to the import on the UI thread to tell."""
@@ -192,10 +215,12 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
                 pass
 
     def _prepare_soon(self) -> None:
-        """prepare_screens once the umpire has asked for no screen for QUIET seconds."""
+        """prepare_screens once the umpire has waited for nothing for QUIET seconds (wait_for_quiet)."""
+        if self.screen_busy():
+            self._last_switch = time.monotonic()
         waited = time.monotonic() - self._last_switch
-        if self._switching or waited < QUIET:
-            self.set_timer(QUIET - waited if not self._switching else QUIET, self._prepare_soon)
+        if waited < QUIET:
+            self.set_timer(min(QUIET - waited, POLL), self._prepare_soon)
             return
         self.prepare_screens()
 
@@ -207,7 +232,7 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         for all of them."""
         if self.session is None:
             return
-        if self._switching or time.monotonic() - self._last_switch < QUIET:
+        if self.screen_busy() or time.monotonic() - self._last_switch < QUIET:
             self._prepare_soon()
             return
         name = next((n for n in PREPARED if not self.is_screen_installed(n)), None)

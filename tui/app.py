@@ -200,10 +200,21 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
             time.sleep(min(gap - waited, POLL))
 
     def screen_busy(self) -> bool:
-        """Whether a screen is being switched to, or a worker of a screen or an action is
-        running (reading what a screen shows, writing an action): the umpire waits for it.
-        Read from threads too: the worker manager's set is copied in one C call."""
-        return bool(self._switching) or any(w.group not in BACKGROUND and not w.is_finished for w in self.workers)
+        """Whether a screen is being switched to, or a worker of the screen on show or of an
+        action is running (reading what the screen shows, writing an action): the umpire
+        waits for it. The workers of a screen built in the background are background work
+        themselves, and do not count. Read from threads too: the worker manager's set is
+        copied in one C call, and a screen or widget going meanwhile counts as not busy."""
+        if self._switching:
+            return True
+        try:
+            shown = self.screen
+            return any(
+                w.group not in BACKGROUND and not w.is_finished and (w.node is self or _screen_of(w.node) is shown)
+                for w in self.workers
+            )
+        except Exception:  # noqa: BLE001  (the app closing, a widget removed: nothing the umpire waits for)
+            return False
 
     async def _imported(self) -> None:
         """Wait for warm_up's imports; a failure is left to the import on the UI thread to tell."""
@@ -567,6 +578,11 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         cause = error.error if isinstance(error, WorkerFailed) else error
         self.failure = f"adjutant: {failure_sentence(cause, self.session)}"  # printed by tui.launch
         stop_at_once(self, error, 2)
+
+
+def _screen_of(node: object) -> object:
+    """The screen a worker's node is on (itself, for a screen)."""
+    return node if isinstance(node, Screen) else getattr(node, "screen", None)
 
 
 def _import_screens(wait: Callable[[float], None]) -> None:

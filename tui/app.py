@@ -587,11 +587,16 @@ def _screen_of(node: object) -> object:
 
 def _import_screens(wait: Callable[[float], None]) -> None:
     """The modules of the screens of PREPARED, one by one, and so what they import;
-    each after `wait(QUIET)`, so that it does not slow a screen being filled (warm_up)."""
+    each after `wait(QUIET)`, so that it does not slow a screen being filled (warm_up).
+    The first (the order of battle's, the slowest) at once: the first frame is drawn and
+    no key has been pressed yet, and a key for that screen would wait for its import
+    anyway; waiting for the overview's weather read and QUIET after it would leave a
+    key pressed half a second after the first frame waiting for the rest of it."""
     from tui.screens.registry import screen_class
 
-    for name in PREPARED:
-        wait(QUIET)
+    for number, name in enumerate(PREPARED):
+        if number:
+            wait(QUIET)
         screen_class(name)
 
 

@@ -62,6 +62,7 @@ class KeyLine(Static):
     def __init__(self) -> None:
         super().__init__()
         self._spans: list[tuple[int, int, str, DOMNode]] = []  # start, end, action, namespace
+        self._drawn: str | None = None  # the text of the line drawn
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -100,7 +101,12 @@ class KeyLine(Static):
             line.append(name)
             spans.append((start, line.cell_len, action, node))
         self._spans = spans
-        self.update(line)
+        if line.plain != self._drawn:
+            # Asked again at every change of focus and size (a screen's first visit: six
+            # times); drawn only when it says something else, and, one line as wide as
+            # the screen whatever it says, without laying the screen out again.
+            self._drawn = line.plain
+            self.update(line, layout=False)
 
     async def on_click(self, event) -> None:
         for start, end, action, node in self._spans:

@@ -185,7 +185,9 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
     def wait_for_quiet(self, gap: float = QUIET) -> None:
         """In a thread doing background work, before each step: wait until no screen has
         been asked for, and no screen or action has had a worker running, during `gap`
-        seconds, so that a key's screen is built and filled with Python's lock to itself."""
+        seconds, so that a key's screen is built and filled with Python's lock to itself.
+        A screen's own worker waits with `gap` 0 only (the overview's weather read): it
+        counts itself as busy, and 0 asks for no quiet after it."""
         busy = 0.0
         while True:
             self._quiet.wait()

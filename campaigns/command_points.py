@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlmodel import col
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
 from campaigns.text import TextError, plain_name
-from models import Army, Campaign, CommandPointRoll, CommandPointSpend, DiceRoll, General
+from models import Campaign, CommandPointRoll, CommandPointSpend, DiceRoll
 from rules.allemagne1813.command import ACTIONS, action_cost, roll_command_points
 from rules.errors import RulesError
 from rules.loader import get_table
@@ -56,29 +56,31 @@ class ArmyPoints:
         return self.ledger[-1].balance if self.ledger else self.rolled
 
 
+# Read as plain rows, not as the SQLModel classes: the screen's first visit would
+# otherwise build their ORM machinery and an object a row before it draws anything.
+CURRENT = text("SELECT turn FROM campaign WHERE id = 1")
+ROLLS = text("SELECT army, points FROM command_point_roll WHERE turn = :turn")
+SPENDS = text("SELECT army, action, cost, balance, note FROM command_point_spend WHERE turn = :turn ORDER BY id")
+ARMIES = text(
+    "SELECT army.id, army.name, army.side, general.name, general.command_value"
+    " FROM army LEFT JOIN general ON general.id = army.commander ORDER BY army.side, army.id"
+)
+
+
 def turn_points(session: CampaignSession, turn: int | None = None) -> list[ArmyPoints]:
-    with plainly(), session.store.read() as db:
-        turn = turn or db.get_one(Campaign, 1).turn
-        rolls = {r.army: r for r in db.scalars(select(CommandPointRoll).where(col(CommandPointRoll.turn) == turn))}
+    with plainly(), session.store.connect() as db:
+        turn = turn or db.execute(CURRENT).scalar_one()
+        rolls: dict[str, int] = {army_id: points for army_id, points in db.execute(ROLLS, {"turn": turn})}
         spends: dict[str, list[LedgerLine]] = {}
-        for s in db.scalars(select(CommandPointSpend).where(col(CommandPointSpend.turn) == turn).order_by(col(CommandPointSpend.id))):
-            spends.setdefault(s.army, []).append(LedgerLine(s.action, s.cost, s.balance, s.note))
-        out = []
-        for army in db.scalars(select(Army).order_by(Army.side, Army.id)):
-            commander = db.get(General, army.commander) if army.commander else None
-            roll = rolls.get(army.id)
-            out.append(
-                ArmyPoints(
-                    army=army.id,
-                    name=army.name,
-                    side=army.side,
-                    commander=commander.name if commander else None,
-                    command_value=commander.command_value if commander else None,
-                    rolled=roll.points if roll else None,
-                    ledger=tuple(spends.get(army.id, [])),
-                )
+        for army_id, action, cost, balance, note in db.execute(SPENDS, {"turn": turn}):
+            spends.setdefault(army_id, []).append(LedgerLine(action, cost, balance, note))
+        return [
+            ArmyPoints(
+                army=army_id, name=name, side=side, commander=commander, command_value=command_value,
+                rolled=rolls.get(army_id), ledger=tuple(spends.get(army_id, [])),
             )
-        return out
+            for army_id, name, side, commander, command_value in db.execute(ARMIES)
+        ]
 
 
 def _army(session: CampaignSession, army_id: str) -> ArmyPoints:

@@ -11,7 +11,8 @@ from sqlmodel import col
 
 from campaigns.changes import NAMED_TABLES, REFERENCES, Names, change_lines, load
 from campaigns.errors import plainly
-from campaigns.log import dice_line, replay_marks, stored_dice
+from campaigns.log import dice_line, stored_dice
+from campaigns.replays import kept_marks
 from campaigns.session import CampaignSession
 from models import DiceRoll, Event
 from models.journal import REPLAYS, target
@@ -69,29 +70,14 @@ def entries(
     changes = {event.id: load(event.changes) for event in events if event.kind not in REPLAYS}
     with plainly(), session.store.connect() as db:
         version = session.version()  # read first: a change landing meanwhile reads them again next time
-        marks = _marks(session, db, version)
+        # The marks of this page's events only: the undo and redo events after its oldest.
+        marks = kept_marks(session, db, version, after=min((i for i in ids if i is not None), default=0))
         names = _names(session, db, version, changes.values())
         out: list[Entry] = []
         for event in events:
             out.extend(_event_entries(event, marks.get(event.id or 0, []), names, changes.get(event.id)))
             out.extend(Entry(f"  d{r.id}", _when(r.when), "  " + dice_line(r)) for r in by_event.get(event.id, []))
     return out
-
-
-# The undo and redo marks of every action, by session, with the campaign version they
-# were read at. Finding them reads every undo and redo event, and with no index on
-# the kind of event that is a scan of the whole history: 0.4-0.8 s at a million
-# events, at every keystroke in the filter. Read once per version of the campaign
-# instead (an action, undo or redo moves it on), in the screen's worker.
-_MARKS: weakref.WeakKeyDictionary[CampaignSession, tuple[int, dict[int, list[str]]]] = weakref.WeakKeyDictionary()
-
-
-def _marks(session: CampaignSession, db, version: int) -> dict[int, list[str]]:
-    kept = _MARKS.get(session)
-    if kept is None or kept[0] != version:
-        kept = (version, replay_marks(db))
-        _MARKS[session] = kept
-    return kept[1]
 
 
 # The names of the rows a page of events changed, read a table at a time rather than

@@ -18,12 +18,12 @@ from types import SimpleNamespace
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
 from campaigns.words import column
 from campaigns.changes import Names, change_lines, inserted_dice, load, update_line
+from campaigns.replays import replay_marks
 from models import CampaignStore, DiceRoll, dice_rolls, to_record
-from models.exchange import no_collection
 from models.journal import REPLAYS, target
 from rules.dice import ROLLED, verify
 
@@ -33,7 +33,6 @@ LOOSE_DICE = f"SELECT {DICE_COLUMNS} FROM dice_roll WHERE event IS NULL ORDER BY
 EVENT_DICE = f"SELECT {DICE_COLUMNS} FROM dice_roll WHERE event IS NOT NULL ORDER BY event, id"
 ALL_DICE = f"SELECT {DICE_COLUMNS} FROM dice_roll ORDER BY id"
 EVENTS = 'SELECT id, "when", kind, description, changes, undone FROM event ORDER BY id'
-REPLAY_EVENTS = text("SELECT id, kind, changes FROM event WHERE kind IN ('undo', 'redo') ORDER BY id")
 INDENT = "      "
 BATCH = 200  # rows read at a time: the memory the log holds, however long the history
 TIME = "%Y-%m-%d %H:%M:%S"
@@ -58,6 +57,10 @@ def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]
 def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[list[str]]:
     """The lines of `log_lines`, a batch of rows' lines at a time (for printing a million
     events without a step per line)."""
+    # Here, not at the top: the history screen reads its lines through this module,
+    # and the export's machinery would add 25-40 ms to its first visit.
+    from models.exchange import no_collection
+
     with store.connect() as db, no_collection(), ExitStack() as reading:  # rows hold no cycles: see models.exchange
         plain = _plain_rows(db)
 
@@ -171,16 +174,6 @@ def _plain_rows(db: Connection) -> Callable[[str], Generator[Any, None, None]]:
             cursor.close()
 
     return rows
-
-
-def replay_marks(db: Connection) -> dict[int, list[str]]:
-    """For each action undone or redone: "undone #15", "redone #16", in order."""
-    marks: dict[int, list[str]] = {}
-    for number, kind, changes in db.execute(REPLAY_EVENTS):
-        action = target(changes)
-        if action is not None:
-            marks.setdefault(action, []).append(f"{'undone' if kind == 'undo' else 'redone'} #{number}")
-    return marks
 
 
 def event_line(event: Any, marks: list[str] | tuple[str, ...] = ()) -> str:

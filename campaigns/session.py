@@ -10,12 +10,16 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sqlalchemy import JSON, text
+
 from campaigns.errors import CampaignError, plainly
 from campaigns.phases import phase
 from models.errors import ConcurrentEditError
 from models.glance import Overview, Status, overview, status
 from models.opening import open_campaign
 from models.store import CampaignStore
+
+OPTIONS = text("SELECT ruleset, options FROM campaign WHERE id = 1").columns(options=JSON)
 
 if TYPE_CHECKING:  # the SQLModel classes are built when first needed, after the first screen
     from models.tables import Campaign
@@ -98,9 +102,12 @@ class CampaignSession:
     def options(self) -> dict[str, str]:
         from rules.options import resolve_options
 
-        campaign = self.campaign()
+        # Two columns read as a plain row: the screens that ask first (the weather's
+        # effects) would otherwise build the SQLModel classes' ORM machinery for it.
         with plainly():
-            return resolve_options(campaign.ruleset, campaign.options)
+            with self.store.connect() as db:
+                ruleset, chosen = db.execute(OPTIONS).one()
+            return resolve_options(ruleset, chosen)
 
     def status_line(self) -> str:
         # After an action the status line is redrawn before anything else: it reads the

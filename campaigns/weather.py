@@ -5,14 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy import select
+from sqlalchemy import Date, select, text
 from sqlmodel import col
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
-from models import Campaign, DiceRoll, Turn
-from rules.allemagne1813.combat import artillery_modifiers, battle_rounds, pursuit_modifiers
-from rules.allemagne1813.movement import movement_points
+from models import DiceRoll, Turn
 from rules.allemagne1813.weather import MUD, month_modifier, mud_is_forced, roll_weather, weather_name
 from rules.dice import Modifier
 
@@ -28,12 +26,22 @@ class TurnWeather:
     current: bool
 
 
+# The track and this turn are read as plain rows, not as the SQLModel classes: the
+# weather screen is often the first to ask for them, and building the classes' ORM
+# machinery and an object a turn (300 on a long calendar) took more than drawing it.
+CURRENT = text("SELECT turn FROM campaign WHERE id = 1")
+TRACK = text("SELECT number, date, weather, weather_source FROM turn ORDER BY number").columns(date=Date)
+TURNS = text(
+    "SELECT number, date, weather, weather_source FROM turn WHERE number BETWEEN :turn - 1 AND :turn"
+).columns(date=Date)
+
+
 def track(session: CampaignSession) -> list[TurnWeather]:
-    with plainly(), session.store.read() as db:
-        current = db.get_one(Campaign, 1).turn
+    with plainly(), session.store.connect() as db:
+        current = db.execute(CURRENT).scalar_one()
         return [
-            TurnWeather(t.number, t.date, t.weather, t.weather_source, t.number == current)
-            for t in db.scalars(select(Turn).order_by(col(Turn.number)))
+            TurnWeather(number, day, weather, source, number == current)
+            for number, day, weather, source in db.execute(TRACK)
         ]
 
 
@@ -49,10 +57,10 @@ class WeatherNow:
 
 
 def now(session: CampaignSession) -> WeatherNow:
-    with plainly(), session.store.read() as db:
-        campaign = db.get_one(Campaign, 1)
-        turn = db.get_one(Turn, campaign.turn)
-        before = db.get(Turn, campaign.turn - 1)
+    with plainly(), session.store.connect() as db:
+        current = db.execute(CURRENT).scalar_one()
+        turns = {row.number: row for row in db.execute(TURNS, {"turn": current})}
+    turn, before = turns[current], turns.get(current - 1)
     previous = before.weather if before else None
     return WeatherNow(
         turn=turn.number,
@@ -96,6 +104,10 @@ def effects(weather: str | None, options: dict[str, str] | None = None) -> list[
     """What the weather does to movement, combat and pursuit, in the card's words."""
     if not weather:
         return ["The weather of this turn is not known yet."]
+    # The rules of movement and combat only once there is a weather to tell of.
+    from rules.allemagne1813.combat import artillery_modifiers, battle_rounds, pursuit_modifiers
+    from rules.allemagne1813.movement import movement_points
+
     name = weather_name(weather)
     lines = []
     mp = [movement_points(u, name, options=options) for u in UNIT_TYPES]

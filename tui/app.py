@@ -40,6 +40,15 @@ PREPARED = ("oob", "history", "weather", "command", "turn")
 # one after the other from the start on a loaded machine: the first visit to the
 # weather 0.5-0.7 s against 1.0-1.2 s, to command points 0.3-0.4 s against 0.8-1.0 s.
 QUIET = 0.25
+# A screen is not done when its switch is: it may go on filling itself from its
+# workers (the order of battle's units, the history's page), and the umpire waits for
+# that too. Background work counts the quiet from the end of those (screen_busy),
+# looking again this often. On 50,000 units, keys from the first frame on a loaded
+# machine: the screens' imports ran while the order of battle read its units (its
+# switch had ended more than QUIET before), and the first visit waited for them.
+POLL = 0.05
+# The app's own background workers: the rest are a screen's or an action's.
+BACKGROUND = ("imports", "prepare")
 
 if TYPE_CHECKING:
     from campaigns.past import PastSession
@@ -93,7 +102,9 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         self._quiet.set()
         self._read_ahead_for: CampaignSession | None = None  # the session whose history _read_ahead read
         self._switching = 0  # screens being switched to now
-        self._last_switch = 0.0  # time.monotonic() of the last switch asked for or finished
+        # time.monotonic() of the last switch asked for or finished, or of the last
+        # moment the UI thread saw a screen busy (_prepare_soon)
+        self._last_switch = 0.0
         from tui.widgets.inert import InertText
 
         self._inert = InertText()
@@ -137,9 +148,9 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         super().notify(message, title=title, severity=severity, **kwargs)
 
     def warm_up(self) -> None:
-        """Once the first screen is drawn: import what the other screens need and read the
-        history's first page, in threads, then build the screens in the background
-        (prepare_screens), each step only while the umpire asks for no screen.
+        """Once the first screen is drawn: import what the other screens need, then read
+        the history's undo and redo marks, in threads, and build the screens in the
+        background (prepare_screens), each step only while the umpire asks for no screen.
 
         The screens' modules take 0.5-0.8 s to import, most of it the SQLModel tables
         (models.tables, 0.2-0.45 s), which the first screen is drawn without. Imported
@@ -158,23 +169,54 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         self._prepare_soon()
 
     def _read_ahead(self) -> None:
-        """Read the history's first page in a thread, once per campaign opened: after the
-        first screen a key asked for is shown (the tables' classes it needs are built
-        by then), or once the imports are done, whichever comes first."""
+        """Read every undo and redo mark of the history in a thread, once per campaign
+        opened, after the screens' imports and once no screen has been asked for during
+        QUIET seconds (campaigns.replays): a word the history's filter finds in an old
+        event then finds its marks kept. The history's pages read the marks of their
+        own events without it (a few rows for the newest page).
+
+        It is a scan of the whole history inside SQLite (0.1-0.8 s at a million events),
+        which does not hold Python's lock but takes a core: read while the umpire's first
+        screens were being built, it made them 50-100 ms slower on a loaded 2-core machine."""
         if self.session is not None and self._read_ahead_for is not self.session:
             self._read_ahead_for = self.session
             self.run_worker(partial(_read_history_ahead, self.session, self.wait_for_quiet), thread=True, group="imports", exit_on_error=False)
 
     def wait_for_quiet(self, gap: float = QUIET) -> None:
         """In a thread doing background work, before each step: wait until no screen has
-        been asked for during `gap` seconds, so that a key's screen is built and filled
-        with Python's lock to itself (0: only while a screen is being switched to)."""
+        been asked for, and no screen or action has had a worker running, during `gap`
+        seconds, so that a key's screen is built and filled with Python's lock to itself.
+        A screen's own worker waits with `gap` 0 only (the overview's weather read): it
+        counts itself as busy, and 0 asks for no quiet after it."""
+        busy = 0.0
         while True:
             self._quiet.wait()
-            waited = time.monotonic() - self._last_switch
-            if waited >= gap or not self.is_running:
+            if not self.is_running:
                 return
-            time.sleep(gap - waited)
+            now = time.monotonic()
+            if self.screen_busy():
+                busy = now
+            waited = now - max(self._last_switch, busy)
+            if waited >= gap:
+                return
+            time.sleep(min(gap - waited, POLL))
+
+    def screen_busy(self) -> bool:
+        """Whether a screen is being switched to, or a worker of the screen on show or of an
+        action is running (reading what the screen shows, writing an action): the umpire
+        waits for it. The workers of a screen built in the background are background work
+        themselves, and do not count. Read from threads too: the worker manager's set is
+        copied in one C call, and a screen or widget going meanwhile counts as not busy."""
+        if self._switching:
+            return True
+        try:
+            shown = self.screen
+            return any(
+                w.group not in BACKGROUND and not w.is_finished and (w.node is self or _screen_of(w.node) is shown)
+                for w in self.workers
+            )
+        except Exception:  # noqa: BLE001  (the app closing, a widget removed: nothing the umpire waits for)
+            return False
 
     async def _imported(self) -> None:
         """Wait for warm_up's imports; a failure is left to the import on the UI thread to tell."""
@@ -186,10 +228,12 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
                 pass
 
     def _prepare_soon(self) -> None:
-        """prepare_screens once the umpire has asked for no screen for QUIET seconds."""
+        """prepare_screens once the umpire has waited for nothing for QUIET seconds (wait_for_quiet)."""
+        if self.screen_busy():
+            self._last_switch = time.monotonic()
         waited = time.monotonic() - self._last_switch
-        if self._switching or waited < QUIET:
-            self.set_timer(QUIET - waited if not self._switching else QUIET, self._prepare_soon)
+        if waited < QUIET:
+            self.set_timer(min(QUIET - waited, POLL), self._prepare_soon)
             return
         self.prepare_screens()
 
@@ -201,7 +245,7 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         for all of them."""
         if self.session is None:
             return
-        if self._switching or time.monotonic() - self._last_switch < QUIET:
+        if self.screen_busy() or time.monotonic() - self._last_switch < QUIET:
             self._prepare_soon()
             return
         name = next((n for n in PREPARED if not self.is_screen_installed(n)), None)
@@ -538,29 +582,35 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         stop_at_once(self, error, 2)
 
 
+def _screen_of(node: object) -> object:
+    """The screen a worker's node is on (itself, for a screen)."""
+    return node if isinstance(node, Screen) else getattr(node, "screen", None)
+
+
 def _import_screens(wait: Callable[[float], None]) -> None:
     """The modules of the screens of PREPARED, one by one, and so what they import;
-    each after `wait(QUIET)`, so that it does not slow a screen being filled (warm_up)."""
+    each after `wait(QUIET)`, so that it does not slow a screen being filled (warm_up).
+    The first (the order of battle's, the slowest) at once: the first frame is drawn and
+    no key has been pressed yet, and a key for that screen would wait for its import
+    anyway; waiting for the overview's weather read and QUIET after it would leave a
+    key pressed half a second after the first frame waiting for the rest of it."""
     from tui.screens.registry import screen_class
 
-    for name in PREPARED:
-        wait(QUIET)
+    for number, name in enumerate(PREPARED):
+        if number:
+            wait(QUIET)
         screen_class(name)
 
 
 def _read_history_ahead(session: CampaignSession, wait: Callable[[float], None]) -> None:
-    """The history's first page, read while no screen is being switched to (warm_up).
-
-    It finds the undo and redo marks of the whole history (0.4-0.8 s at a million
-    events, then kept for as long as the campaign does not change): SQLite work,
-    which does not hold Python's lock, so the UI thread goes on answering the
-    umpire's keys meanwhile. A read that fails is said when its screen is shown."""
-    wait(0)
-    from campaigns import history
+    """Every undo and redo mark of the history, once the umpire pauses (warm_up); a read
+    that fails is said when the history reads its marks itself."""
+    wait(QUIET)
     from campaigns.errors import CampaignError
+    from campaigns.replays import read_ahead
 
     try:
-        history.entries(session, limit=1)
+        read_ahead(session)
     except CampaignError:
         pass
 

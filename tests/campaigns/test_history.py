@@ -111,3 +111,32 @@ def test_names_read_a_table_at_a_time_are_the_names_read_one_by_one(campaign_tar
     assert shown == expected
     assert any(f"-> {general.name}" in line for line in shown)  # a general named through the batch
     assert any(line.startswith(f"  unit {gone.name} removed") for line in shown)
+
+
+def test_a_page_reads_the_marks_of_its_own_events_and_older_pages_add_theirs(tmp_path):
+    """The marks of the actions from event N on are read from the undo and redo events
+    after N only (a range of the key, not the whole history); reading further back puts
+    the older marks first: the same marks, in the same order, as one read of them all."""
+    from campaigns import replays
+
+    session = CampaignSession.new("spring1813", tmp_path / "r.campaign", seed=3)
+    unit = oob.side_units(oob.tree(session)[0])[1]
+    for n in range(4):
+        oob.set_unit_flags(session, unit.id, fatigued=n % 2 == 0)
+    session.undo()
+    session.undo()
+    session.redo()  # the last action undone; the one before undone, then redone
+    try:
+        with session.store.connect() as db:
+            everything = replays.replay_marks(db)
+            (last, [last_undone]), (before, [undone, redone]) = sorted(everything.items(), reverse=True)
+            assert (undone.split()[0], redone.split()[0], last_undone.split()[0]) == ("undone", "redone", "undone")
+            split = int(undone.split("#")[1])  # the undo of `before`: read after it, only its redo is found
+            page = replays.kept_marks(session, db, session.version(), after=split)
+            assert page == {before: [redone]}
+            assert replays.kept_marks(session, db, session.version(), after=before) == everything
+            assert replays.kept_marks(session, db, session.version(), after=last) == everything  # kept
+        texts = [e.text for e in history.entries(session)]
+        assert any(t.endswith(f"[{undone}, {redone}]") for t in texts), texts
+    finally:
+        session.close()

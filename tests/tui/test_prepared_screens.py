@@ -5,6 +5,7 @@ still redraws when its look changes."""
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -73,3 +74,34 @@ async def test_kept_widgets_draw_anew_when_the_theme_changes(make_app, campaign_
         await pilot.pause()
         assert table._look != looks
         assert screen_text(app) == before  # the same text, in the new colours
+
+
+async def test_background_work_waits_for_the_workers_of_the_screen_on_show(make_app, campaign_file: Path):
+    """A worker of the screen on show (its reading) holds back the background imports
+    and building; one of a screen built in the background does not."""
+    import threading
+
+    app = make_app(campaign_file)
+    release = threading.Event()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settled(pilot)
+        try:
+            reading = app.screen.run_worker(partial(release.wait, 10), thread=True, group="reading")
+            await pilot.pause()
+            assert app.screen_busy()
+            waiting = threading.Thread(target=app.wait_for_quiet, args=(0.05,))
+            waiting.start()
+            await pilot.pause(0.2)
+            assert waiting.is_alive()  # still waiting for the screen's reading
+            release.set()
+            await reading.wait()
+            assert not app.screen_busy()
+            waiting.join(2)
+            assert not waiting.is_alive()
+            release.clear()
+            hidden = app.get_screen("weather").run_worker(partial(release.wait, 10), thread=True, group="reading")
+            await pilot.pause()
+            assert not app.screen_busy()  # a screen not on show: background work itself
+        finally:
+            release.set()
+        await hidden.wait()

@@ -87,7 +87,7 @@ async def test_a_second_roll_in_the_same_turn_is_refused(campaign_file, make_app
         assert len(weather_rolls(db)) == 1
 
 
-async def test_a_long_calendar_shows_a_window_of_turns_that_grows_as_the_cursor_reaches_its_end(tmp_path, make_app):
+async def test_a_long_calendar_lists_every_turn_and_its_strip_follows_the_cursor(tmp_path, make_app):
     import dataclasses
 
     from campaigns.scenario import load_scenario
@@ -99,9 +99,12 @@ async def test_a_long_calendar_shows_a_window_of_turns_that_grows_as_the_cursor_
     async with make_app(path, start="weather").run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, "Turn 1,")
         table = pilot.app.screen.query_one("#turns")
-        assert table.row_count == WeatherScreen.AFTER + 1  # this turn and the next ones
-        assert "31:·" in screen_text(pilot.app) and "32:" not in screen_text(pilot.app)
-        await pilot.press("ctrl+end")  # the last row: thirty more turns below it
+        assert [table.get_row_at(i)[0] for i in range(table.row_count)] == [str(n) for n in range(1, 121)]
+        strip = str(pilot.app.screen.query_one("#strip").render())
+        assert f"{WeatherScreen.AFTER + 1}:·" in strip and f"{WeatherScreen.AFTER + 2}:" not in strip
+        await pilot.press("ctrl+end")  # the last turn: the strip moves to the turns around it
         await pilot.pause()
-        assert table.row_count == WeatherScreen.AFTER + 1 + WeatherScreen.STEP
-        assert [str(table.get_row_at(i)[0]) for i in range(table.row_count)] == [str(n) for n in range(1, 62)]
+        assert table.cursor_row == 119
+        strip = str(pilot.app.screen.query_one("#strip").render())
+        assert "120:·" in strip and f" {120 - WeatherScreen.BEFORE}:" in strip and f" {119 - WeatherScreen.BEFORE}:" not in strip
+        assert "…" in strip.split("\n")[0][:2]  # earlier turns before it

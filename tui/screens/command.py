@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from campaigns import command_points
 from rules.allemagne1813.command import ACTIONS
-from tui.modals.form import FormScreen
 from tui.screens.base import CampaignScreen
-from tui.widgets.cells import fill
-from tui.widgets.kept import KeptTable
+from tui.widgets.line_table import LineTable
 
 LOC = {"valid LOC": True, "no valid LOC": False}
+ARMY_HEADERS = ("Army", "Rolled", "Left", "CV", "Commander-in-chief")
+# The note follows its action in one column that wraps: both can be long
+# ("Activate a subordinate general with a stack of units: Marshal Ney's stack...").
+LEDGER_HEADERS = ("Cost", "Left", "Action")
 
 
 class CommandPointsScreen(CampaignScreen):
@@ -28,69 +30,59 @@ class CommandPointsScreen(CampaignScreen):
     CommandPointsScreen #ledger { height: 1fr; }
     """
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._points: list[command_points.ArmyPoints] = []  # the armies shown, in the table's order
+
     def body(self) -> ComposeResult:
         yield Static("Command points: 1d6 + CV of the commander-in-chief", classes="title")
-        yield KeptTable(id="armies", cursor_type="row", zebra_stripes=True)
+        # Tables drawn a line at a time, a commander's long name or a note wrapped
+        # within the width (tui.widgets.line_table): a DataTable measured and styled
+        # every cell before the screen's first frame.
+        yield LineTable(id="armies")
         yield Static(id="ledger-title", markup=False)
-        yield KeptTable(id="ledger", cursor_type="row")
+        yield LineTable(id="ledger")
 
     def selected_army(self) -> str | None:
-        table = self.query_one("#armies", DataTable)
-        if table.row_count == 0:
+        army = self._selected()
+        return army.army if army is not None else None
+
+    def _selected(self) -> command_points.ArmyPoints | None:
+        if not self._points:
             return None
-        return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+        return self._points[min(self.query_one("#armies", LineTable).cursor_row, len(self._points) - 1)]
 
     def refresh_view(self) -> None:
-        table = self.query_one("#armies", DataTable)
-        keep = table.cursor_row
-        fill(
-            table,
-            ("Army", "Rolled", "Left", "CV", "Commander-in-chief"),
+        table = self.query_one("#armies", LineTable)
+        self._points = command_points.turn_points(self.session)
+        rows = [
             (
-                (
-                    army.army,
-                    (
-                        army.name,
-                        "-" if army.rolled is None else army.rolled,
-                        "-" if army.rolled is None else army.balance,
-                        "-" if army.command_value is None else army.command_value,
-                        army.commander or "-",
-                    ),
-                )
-                for army in command_points.turn_points(self.session)
-            ),
-            wrap_to=self._width(table),  # a commander's long name wraps rather than runs off the edge
-        )
-        if table.row_count:
-            table.move_cursor(row=min(keep, table.row_count - 1))
+                army.name,
+                "-" if army.rolled is None else army.rolled,
+                "-" if army.rolled is None else army.balance,
+                "-" if army.command_value is None else army.command_value,
+                army.commander or "-",
+            )
+            for army in self._points
+        ]
+        table.set_rows(ARMY_HEADERS, rows, cursor=table.cursor_row)
         self.show_ledger()
 
-    def _width(self, table: DataTable) -> int:
-        return table.size.width or self.app.size.width
-
-    def on_resize(self, _event) -> None:
-        if self.shown_version is not None:
-            self.call_after_refresh(self.refresh_view)
-
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.data_table.id == "armies":
+    def on_line_table_highlighted(self, event: LineTable.Highlighted) -> None:
+        if event.table.id == "armies":
             self.show_ledger()
 
     def show_ledger(self) -> None:
-        army_id = self.selected_army()
-        army = next((a for a in command_points.turn_points(self.session) if a.army == army_id), None)
-        # The note follows its action in one column that wraps: both can be long
-        # ("Activate a subordinate general with a stack of units: Marshal Ney's stack...").
-        rows: list[tuple[str | None, tuple[object, ...]]] = []
+        army = self._selected()
+        rows: list[tuple[object, ...]] = []
         if army is not None and army.rolled is not None:
-            rows.append((None, ("", army.rolled, f"Rolled: 1d6 + CV {army.command_value}")))
+            rows.append(("", army.rolled, f"Rolled: 1d6 + CV {army.command_value}"))
         if army is not None:
             rows += [
-                (None, (line.cost, line.balance, _with_note(command_points.action_label(line.action), line.note)))
+                (line.cost, line.balance, _with_note(command_points.action_label(line.action), line.note))
                 for line in army.ledger
             ]
-        ledger = self.query_one("#ledger", DataTable)
-        fill(ledger, ("Cost", "Left", "Action"), rows, wrap_to=self._width(ledger))
+        self.query_one("#ledger", LineTable).set_rows(LEDGER_HEADERS, rows)
         if army is not None:
             self.query_one("#ledger-title", Static).update(f"Ledger of {army.name}, this turn")
 
@@ -128,6 +120,8 @@ class CommandPointsScreen(CampaignScreen):
             if values is not None:
                 self.notify("Spent.")
                 self.campaign_changed()
+
+        from tui.modals.form import FormScreen
 
         self.app.push_screen(FormScreen("Spend command points", fields, check=spend), done)
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from campaigns import weather
 from tui.screens.base import CampaignScreen
-from tui.widgets.kept import KeptTable
+from tui.widgets.line_table import LineTable
 
 SYMBOL = {"Clear": "C", "Rain": "R", "Rain*": "R*", "Snow": "S", "Mud": "M"}
+HEADERS = ("Turn", "Date", "Weather", "How")
 
 
 class WeatherScreen(CampaignScreen):
@@ -22,31 +23,30 @@ class WeatherScreen(CampaignScreen):
     DEFAULT_CSS = """
     WeatherScreen #strip { height: auto; border: round $primary; padding: 0 1; }
     WeatherScreen #now { height: auto; padding: 0 1; }
-    WeatherScreen DataTable { height: 1fr; }
     """
 
     def body(self) -> ComposeResult:
         yield Static("Weather track", classes="title")
         yield Static(id="strip")
         yield Static(id="now", markup=False)
-        yield KeptTable(id="turns", cursor_type="row", zebra_stripes=True)
+        # Every turn of the calendar, drawn a line at a time (only the lines in view):
+        # a DataTable measured and styled every cell of every row first.
+        yield LineTable(id="turns")
 
-    # A calendar of 300 turns would be 300 table rows (measured cell by cell by the
-    # DataTable) and a strip of many lines: the screen shows a window of turns around
-    # the current one, and moves or widens it as the cursor reaches its first or last row.
-    BEFORE, AFTER, STEP = 10, 30, 30
-    _window: tuple[int, int] | None = None  # (first, last + 1) indexes of the track shown
+    # A calendar of 300 turns would make a strip of many lines: the strip shows a
+    # window of turns around the cursor's, moved once the cursor leaves it.
+    BEFORE, AFTER = 10, 30
+    _window: tuple[int, int] = (0, 0)  # (first, last + 1) indexes of the track in the strip
     _track: list = []
-    _drawing = False
 
     def refresh_view(self) -> None:
         track = weather.track(self.session)
         current = next((i for i, t in enumerate(track) if t.current), 0)
-        turn_moved = not self._track or next((i for i, t in enumerate(self._track) if t.current), 0) != current
         self._track = track
-        if self._window is None or turn_moved:
-            self._window = (max(0, current - self.BEFORE), min(len(track), current + self.AFTER + 1))
-        self._draw(current)
+        self._window = self._around(current)
+        table = self.query_one("#turns", LineTable)
+        table.set_rows(HEADERS, [_row(t) for t in track], cursor=current)
+        self._strip()
         now = weather.now(self.session)
         lines = [f"Turn {now.turn}, {now.date:%d %B %Y}: {now.weather or 'not rolled yet'}"]
         if not now.weather:
@@ -57,25 +57,10 @@ class WeatherScreen(CampaignScreen):
         lines += weather.effects(now.weather, self.session.options())
         self.query_one("#now", Static).update("\n".join(lines))
 
-    def _draw(self, cursor: int) -> None:
-        """The strip and the table of the window's turns, the cursor on track index `cursor`."""
-        assert self._window is not None
-        first, last = self._window
-        shown = self._track[first:last]
-        self._strip()
-        table = self.query_one("#turns", DataTable)
-        self._drawing = True
-        try:
-            table.clear(columns=True)
-            table.add_columns("Turn", "Date", "Weather", "How")
-            for t in shown:
-                table.add_row(*_row(t), key=str(t.number))
-            table.move_cursor(row=min(max(cursor - first, 0), max(len(shown) - 1, 0)))
-        finally:
-            self._drawing = False
+    def _around(self, index: int) -> tuple[int, int]:
+        return max(0, index - self.BEFORE), min(len(self._track), index + self.AFTER + 1)
 
     def _strip(self) -> None:
-        assert self._window is not None
         first, last = self._window
         cells = []
         for t in self._track[first:last]:
@@ -91,21 +76,11 @@ class WeatherScreen(CampaignScreen):
         legend = "C clear  R rain  R* rain, Mud next  M! Mud forced  S snow  · to come"
         self.query_one("#strip", Static).update(" ".join(cells) + "\n" + legend)
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if self._drawing or self._window is None:
-            return
+    def on_line_table_highlighted(self, event: LineTable.Highlighted) -> None:
         first, last = self._window
-        row = event.cursor_row
-        if row == last - first - 1 and last < len(self._track):
-            # Later turns are added below; nothing above moves.
-            more = self._track[last : last + self.STEP]
-            self._window = (first, last + len(more))
-            for t in more:
-                event.data_table.add_row(*_row(t), key=str(t.number))
+        if not first <= event.row < last:  # the cursor left the strip's turns: they follow it
+            self._window = self._around(event.row)
             self._strip()
-        elif row == 0 and first > 0:
-            self._window = (max(0, first - self.STEP), last)
-            self._draw(first)
 
     def _roll(self, typed: bool) -> None:
         now = weather.now(self.session)

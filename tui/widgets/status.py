@@ -101,9 +101,12 @@ class KeyLine(Static):
             line.append(name)
             spans.append((start, line.cell_len, action, node))
         self._spans = spans
-        if line != self._line:  # called on mount, resize and each bindings change: the same line often
+        if line != self._line:
+            # Asked again at every change of focus and size (a screen's first visit: six
+            # times); drawn only when it says something else (its text or its styles), and,
+            # one line as wide as the screen whatever it says, without laying the screen out again.
             self._line = line
-            self.update(line)
+            self.update(line, layout=False)
 
     async def on_click(self, event) -> None:
         for start, end, action, node in self._spans:

@@ -16,6 +16,7 @@ against the dice (a d6 takes 1-6 only) and recorded as entered.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 import re
@@ -47,6 +48,9 @@ class DiceError(RulesError):
     pass
 
 
+_Keep = Literal["kh", "kl"] | None  # built once: a cast's type is evaluated at each call
+
+
 @dataclass(frozen=True)
 class Dice:
     """A parsed dice expression."""
@@ -59,6 +63,15 @@ class Dice:
 
     @classmethod
     def parse(cls, expression: str) -> "Dice":
+        # A battle parses the same few expressions at every step (a seeded simulation of
+        # 20,000 battles spent a sixth of its time here): the value is frozen, so one per
+        # text. Only short texts are kept: a hostile file's long one is parsed, not stored.
+        if cls is Dice and len(expression) <= 32:
+            return _parsed(expression)
+        return cls._parse(expression)
+
+    @classmethod
+    def _parse(cls, expression: str) -> "Dice":
         m = _EXPR.match(expression.replace(" ", "").lower())
         if not m:
             raise DiceError(f"{expression!r} is not a dice expression such as 1d6, 2d6 or 4d12>=9")
@@ -69,7 +82,7 @@ class Dice:
         keep_count = int(m[4]) if m[4] else 0
         if m[3] and not 1 <= keep_count <= count:
             raise DiceError(f"{expression!r}: cannot keep {keep_count} of {count} dice")
-        keep = cast(Literal["kh", "kl"] | None, m[3])  # the pattern matches only these two, or nothing
+        keep = cast(_Keep, m[3])  # the pattern matches only these two, or nothing
         return cls(count, sides, keep, keep_count, int(m[5]) if m[5] else None)
 
     def __str__(self) -> str:
@@ -93,6 +106,11 @@ class Dice:
             return sum(1 for v in raw if v + modifier >= self.target)
         kept = sorted(raw, reverse=self.keep == "kh")[: self.keep_count] if self.keep else raw
         return sum(kept) + modifier
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed(expression: str) -> Dice:
+    return Dice._parse(expression)
 
 
 @dataclass(frozen=True)

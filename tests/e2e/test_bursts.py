@@ -6,7 +6,6 @@ The file is read afterwards: what the umpire typed is what was stored.
 
 from __future__ import annotations
 
-import subprocess
 import time
 from pathlib import Path
 
@@ -15,13 +14,13 @@ from sqlalchemy import func, select
 from campaigns import battles, forces, weather
 from campaigns.session import CampaignSession
 from models import Event, Unit, open_campaign
-from tests.e2e.conftest import TIMEOUT, Tmux, installed_adjutant
+from tests.e2e.conftest import TIMEOUT, Tmux, new_campaign_file
 from tests.e2e.test_terminal import app_command
 
 
 def campaign(folder: Path) -> Path:
     path = folder / "bursts.campaign"
-    subprocess.run([installed_adjutant(), "new", "spring1813", str(path), "--seed", "1813"], check=True, capture_output=True)
+    new_campaign_file(path, seed=1813)
     return path
 
 
@@ -133,8 +132,7 @@ def test_bursts_through_the_dice_and_general_forms_of_a_typed_dice_campaign(tmux
     from models import CommandPointRoll, DiceRoll, General, Turn
 
     path = tmp_path / "typed.campaign"
-    subprocess.run([installed_adjutant(), "new", "spring1813", str(path), "--seed", "3", "--manual-dice"],
-                   check=True, capture_output=True)
+    new_campaign_file(path, seed=3, manual_dice=True)
     events = count(path, Event)
     tmux.start(app_command(path, tmp_path / "config"))
     tmux.wait_for("Overview")

@@ -16,13 +16,13 @@ from campaigns import command_points, weather
 from campaigns.reconnaissance import reconnoitre_stack
 from campaigns.session import CampaignSession
 from models import General, open_campaign
-from tests.e2e.conftest import Tmux, installed_adjutant
+from tests.e2e.conftest import Tmux, installed_adjutant, new_campaign_file
 from tests.e2e.test_map_terminal import cursor_line
 
 
 def umpires_campaign(folder: Path) -> Path:
     path = folder / "umpire.campaign"
-    subprocess.run([installed_adjutant(), "new", "spring1813", str(path), "--seed", "1813"], check=True, capture_output=True)
+    new_campaign_file(path, seed=1813)
     session = CampaignSession.open(path)
     try:
         weather.roll(session, [2])  # April +1: 3, Clear

@@ -16,14 +16,14 @@ from pathlib import Path
 from campaigns import command_points, weather
 from campaigns.session import CampaignSession
 from models import General, open_campaign
-from tests.e2e.conftest import Tmux, installed_adjutant
+from tests.e2e.conftest import Tmux, installed_adjutant, new_campaign_file
 
 MOVE = "Move Marshal Marmont (VI Corps)'s stack at Gotha to Erfurt by Gotha - Erfurt: 3 MP (Clear)"
 
 
 def ready_campaign(folder: Path) -> Path:
     path = folder / "spring.campaign"
-    subprocess.run([installed_adjutant(), "new", "spring1813", str(path), "--seed", "1813"], check=True, capture_output=True)
+    new_campaign_file(path, seed=1813)
     session = CampaignSession.open(path)
     try:
         weather.roll(session, [2])  # April +1: 3, Clear

@@ -8,7 +8,6 @@ battle ends, and its losses are applied to the campaign.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 from sqlalchemy import select
@@ -16,7 +15,7 @@ from sqlalchemy import select
 from campaigns import battles, oob
 from campaigns.session import CampaignSession
 from models import Battle, DiceRoll, open_campaign
-from tests.e2e.conftest import Tmux, installed_adjutant
+from tests.e2e.conftest import Tmux, new_campaign_file
 from tests.e2e.test_terminal import app_command
 
 # Forces from all over the map: the umpire overrides contact (campaigns/contact.py).
@@ -25,8 +24,7 @@ GATHERED = "forces gathered from the whole map for the test"
 
 def handed_off(folder: Path) -> Path:
     path = folder / "tabletop.campaign"
-    subprocess.run([installed_adjutant(), "new", "spring1813", str(path), "--seed", "1813", "--manual-dice"],
-                   check=True, capture_output=True)
+    new_campaign_file(path, seed=1813, manual_dice=True)
     session = CampaignSession.open(path)
     try:
         tree = oob.tree(session)

@@ -4,20 +4,18 @@ the phase moved on, and the battle ends, returns and is applied (issue 24)."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 from campaigns import battles, oob
 from campaigns.session import CampaignSession
 from models import Battle, open_campaign
-from tests.e2e.conftest import Tmux, installed_adjutant
+from tests.e2e.conftest import Tmux, new_campaign_file
 from tests.e2e.test_terminal import app_command
 
 
 def handed_off(folder: Path) -> Path:
     path = folder / "bursts.campaign"
-    subprocess.run([installed_adjutant(), "new", "spring1813", str(path), "--seed", "1813"],
-                   check=True, capture_output=True)
+    new_campaign_file(path, seed=1813)
     session = CampaignSession.open(path)
     try:
         tree = oob.tree(session)

@@ -5,13 +5,12 @@ return and the campaign file afterwards (issue 24, item 7)."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 from campaigns import battles
 from campaigns.session import CampaignSession
 from models import Battle, Unit, open_campaign
-from tests.e2e.conftest import Tmux, installed_adjutant
+from tests.e2e.conftest import Tmux, new_campaign_file
 from tests.e2e.test_terminal import app_command
 
 FRENCH = ["xi_fressinet", "i_cavalry_corps", "guard_artillery"]
@@ -21,8 +20,7 @@ ALLIES = ["barclay_infantry", "barclay_cavalry", "blucher_artillery"]
 def handed_off(folder: Path) -> Path:
     """A d10 battle of campaign forces, set up before the weather; the dice typed in."""
     path = folder / "d10.campaign"
-    subprocess.run([installed_adjutant(), "new", "spring1813", str(path), "--seed", "1813", "--manual-dice"],
-                   check=True, capture_output=True)
+    new_campaign_file(path, seed=1813, manual_dice=True)
     session = CampaignSession.open(path)
     try:
         draft = battles.Draft("Lützen", FRENCH, ALLIES, battles.leaders_at(session, FRENCH),

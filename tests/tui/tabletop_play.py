@@ -30,7 +30,7 @@ from tui.modals.resolution import ResolutionScreen
 from tui.screens.fight import FightScreen
 from tui.screens.resolver import ResolverScreen
 
-from .helpers import key, stored, wait_for, wait_for_screen
+from .helpers import burst, key, stored, wait_for, wait_for_screen
 
 # Three forces a side, one of each arm, gathered by hand: the umpire overrides contact.
 FRENCH = ["xi_fressinet", "i_cavalry_corps", "guard_artillery"]
@@ -187,12 +187,15 @@ async def roll_typed(pilot, dice: Sequence[int]) -> None:
         lines.append(list(dice[start:start + count]))
         start += count
     lines[-1].extend(dice[start:])
+    # Typed as a fast typist does, every line and its Enter in one burst: the key gate hands
+    # them over one at a time, each once the one before is handled (an Enter that moves to
+    # the next line's field included), without the pilot's two idle rounds per key.
+    keys: list[str] = []
     for line in lines:
         for n, die in enumerate(line):
-            if n:
-                await pilot.press("space")
-            await pilot.press(*str(die))
-        await pilot.press("enter")
+            keys += (["space"] if n else []) + list(str(die))
+        keys.append("enter")
+    await burst(pilot, *keys)
     await wait_for_screen(pilot, ResolverScreen)
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import itertools
+import time
 
 import pytest
 from rich.console import Console
@@ -18,7 +20,7 @@ from tui.screens.fight import FightScreen
 from tui.screens.recon import ReconnaissanceScreen
 from tui.widgets.marklist import MarkList, TickList
 
-from .helpers import key, notices, screen_text, stored, type_text, wait_for, wait_for_screen
+from .helpers import burst, key, letters, notices, screen_text, stored, type_text, wait_for, wait_for_screen
 
 
 def with_weather(path):
@@ -44,9 +46,28 @@ async def set_up(pilot, where: str, resolver: str | None = None, pick: int = 2) 
     await pilot.press(key(BattleSetupScreen, "setup.begin"))
     # The first units of each side stand far apart: the umpire overrides contact, with a reason.
     await wait_for_screen(pilot, FormScreen)
-    await type_text(pilot, "forces gathered from the whole map for the test")
+    # Typed as a fast typist does (the key gate delivers them one by one): pressing them
+    # one at a time waited two idle rounds of the pilot per letter, a third of the test.
+    await burst(pilot, *letters("forces gathered from the whole map for the test"))
     await pilot.press("ctrl+s")
     await wait_for_screen(pilot, FightScreen)
+
+
+async def palette_offers(pilot, text: str, *, tries: int = 50, seconds: float = 15.0) -> None:
+    """Let the app run until the command palette's highlighted hit holds `text` (its search
+    runs in a task: Enter before it ends picks nothing). A wait on the hit, not a fixed sleep."""
+    from textual.command import CommandList
+
+    deadline = time.monotonic() + seconds
+    for done in itertools.count(1):
+        await pilot.pause()
+        hits = pilot.app.screen.query(CommandList)
+        if hits and hits.first().highlighted is not None:
+            hit = hits.first().get_option_at_index(hits.first().highlighted)
+            if text in str(hit.prompt):
+                return
+        if done >= tries and time.monotonic() > deadline:
+            raise AssertionError(f"the palette never offered {text!r}:\n{screen_text(pilot.app)}")
 
 
 async def test_a_battle_fought_from_the_keyboard_and_applied(campaign_file, make_app):
@@ -89,7 +110,7 @@ async def test_a_pending_battle_survives_closing_the_app(campaign_file, make_app
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+p")
         await type_text(pilot, "Battle of Lützen")
-        await pilot.pause(0.3)
+        await palette_offers(pilot, "Battle of Lützen")
         await pilot.press("enter")
         await wait_for_screen(pilot, FightScreen)
         shown = await wait_for(pilot, "Battle of Lützen")
@@ -385,8 +406,12 @@ async def test_a_long_force_goes_on_under_its_name_with_its_figures_whole_and_th
         assert wrapped or size[0] > 80  # at 80 columns the long names reach the wrapping
         first = screen.query_one(f"#units-{screen.sides[0].side}", MarkList)
         first.focus()
-        await pilot.press(*["down"] * (len(first._rows) - 1))
+        # To the last row by End: the same highlight change and scroll_to_highlight as a Down
+        # on each row, one key instead of hundreds (each pressed key cost the pilot two idle
+        # rounds: most of the test's time).
+        await pilot.press("end")
         await pilot.pause()
+        assert first.highlighted == len(first._rows) - 1
         last = str(first.get_option_at_index(len(first._rows) - 1).prompt).split("\n")
         shown = screen_text(app)
         assert all(line in shown for line in last)  # the form scrolled to the cursor's row

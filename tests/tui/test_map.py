@@ -3,6 +3,7 @@ a stack activated and moved from the map as one action that undo takes back; sna
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -133,8 +134,13 @@ async def test_typing_a_location_offers_the_places_and_an_unknown_one_is_refused
         box.focus()
         box.value = ""
         await type_text(pilot, "Lüb")
-        await pilot.pause(0.2)
-        drawn = "".join(box.render_line(y).text for y in range(box.size.height))  # the completion offered as typed
+        # The suggester answers in a task: wait for the completion (up to 5 s), not a fixed 0.2 s.
+        deadline = time.monotonic() + 5
+        while True:
+            await pilot.pause()
+            drawn = "".join(box.render_line(y).text for y in range(box.size.height))  # the completion offered as typed
+            if any(place in drawn for place in ("Lübben", "Lübbenau", "Lübeck")) or time.monotonic() > deadline:
+                break
         assert any(place in drawn for place in ("Lübben", "Lübbenau", "Lübeck")), drawn
         box.value = "Lutzn"
         await pilot.press("ctrl+s")

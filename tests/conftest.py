@@ -11,6 +11,7 @@ Without the binaries the PostgreSQL half of the tests is skipped, with the reaso
 
 from __future__ import annotations
 
+import gc
 import itertools
 import os
 import pwd
@@ -74,6 +75,17 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 def _place(item: pytest.Item) -> int:
     where = item.nodeid.replace("\\", "/")
     return next((n for n, start in enumerate(LONGEST_FIRST) if where.startswith(start)), len(LONGEST_FIRST))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Freeze what exists once the tests are collected (modules, classes, the test items)
+    out of the collector's sight: it lives to the end of the run, and every full
+    collection went through it again, a few hundred thousand objects each time. In
+    a sample of 25 app tests the collector took 15% of the CPU time (3.1 of 20 s), 7%
+    with this, the app's own threshold and Textual's caches emptied (tests/tui/conftest.py)."""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.hookimpl(trylast=True)

@@ -180,3 +180,17 @@ def select_options(select: Select[Any]) -> list[tuple[str, Any]]:
     (Select keeps them only privately; setting a value would only say yes or no)."""
     return [(str(label), value) for label, value in select._options]
 
+
+
+def forget_cached_widgets() -> None:
+    """Empty the two caches in which Textual keeps widgets' own objects after their app
+    has ended: StylesCache.get_inner_outer and DataTable._get_styles_to_render_cell are
+    functools.lru_cache on methods, so each keeps `self` (up to 1,024 styles caches with
+    every line they drew, up to 32 tables). An app run once never notices; in a test
+    worker that runs hundreds of apps they stayed alive, and every full collection went
+    through them again (tests/tui/conftest.py). No public way empties them."""
+    from textual._styles_cache import StylesCache
+    from textual.widgets import DataTable
+
+    StylesCache.get_inner_outer.cache_clear()
+    DataTable._get_styles_to_render_cell.cache_clear()

@@ -20,7 +20,8 @@ from textual.widgets import Input
 
 import models.clock
 from campaigns.session import CampaignSession
-from tui.app import AdjutantApp
+from tui.app import YOUNG_OBJECTS_PER_COLLECTION, AdjutantApp
+from tui.textual_private import forget_cached_widgets
 
 SEED = 1813
 FROZEN = datetime(2024, 4, 26, 9, 30, tzinfo=UTC)
@@ -54,13 +55,25 @@ def still_world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pat
     monkeypatch.setattr(models.clock, "datetime", _FrozenDatetime)
     monkeypatch.setattr(Input, "cursor_blink", False)
     monkeypatch.chdir(tmp_path)
+    # The collector as the app runs it (tui.app.calm_collector, from tui.launch): a
+    # young collection every 20,000 new objects rather than 700. Only here: other
+    # tests measure their peak memory (tracemalloc) with Python's own thresholds.
+    thresholds = gc.get_threshold()
+    gc.set_threshold(YOUNG_OBJECTS_PER_COLLECTION, *thresholds[1:])
+    frozen = gc.get_freeze_count()
     yield config
     monkeypatch.undo()
     time.tzset()
+    gc.set_threshold(*thresholds)
+    forget_cached_widgets()  # or Textual's caches keep the widgets of the last hundreds of apps alive
     # An app that has prepared its screens freezes what exists out of the collector's
     # sight (tui/app.py), for as long as the app lives; here it lives one test, and
-    # without this every app of a worker's tests would stay in memory to its end.
-    gc.unfreeze()
+    # without this every app of a worker's tests would stay in memory to its end. What
+    # was frozen before the test (tests/conftest.py, once the tests are collected) stays.
+    if gc.get_freeze_count() > frozen:
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
 
 
 _templates: dict[tuple[str, bool], Path] = {}
@@ -98,14 +111,35 @@ def manual_campaign_file(tmp_path: Path) -> Path:
     return new_campaign(tmp_path / "manual.campaign", manual_dice=True)
 
 
+def _nothing(*args: object, **kwargs: object) -> None:
+    return None
+
+
+def hold_back(app: AdjutantApp) -> AdjutantApp:
+    """The app without its background work after start-up (AdjutantApp.warm_up: the
+    screens' modules imported and the history read ahead in threads, then every
+    screen of tui.app.PREPARED built, filled and drawn off screen).
+
+    A test that looks at one or two screens never shows the others, yet it paid
+    for building them: about a third of an app test's CPU time, and more of its
+    wall time, since Pilot's pauses wait for the process to go idle. What that
+    work does is tested where it is the point (test_prepared_screens.py, the
+    slow-store tests, and every end-to-end test in a real terminal)."""
+    app.warm_up = _nothing  # type: ignore[method-assign]
+    app.prepare_screens = _nothing  # type: ignore[method-assign]  # also called on opening another campaign
+    return app
+
+
 @pytest.fixture
 def make_app() -> Callable[..., AdjutantApp]:
-    """An app on a campaign file (or none), with animations off."""
+    """An app on a campaign file (or none), with animations off; `prepare=True` for
+    one that builds the other screens in the background, as the app run by a user
+    does (hold_back)."""
 
-    def make(path: Path | str | None = None, **kwargs) -> AdjutantApp:
+    def make(path: Path | str | None = None, *, prepare: bool = False, **kwargs) -> AdjutantApp:
         session = CampaignSession.open(path) if path is not None else None
         app = AdjutantApp(session, **kwargs)
         app.animation_level = "none"
-        return app
+        return app if prepare else hold_back(app)
 
     return make

@@ -27,7 +27,7 @@ async def _settled(pilot, seconds: float = 15.0) -> None:
 
 
 async def test_the_screens_are_built_after_the_first(make_app, campaign_file: Path):
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, prepare=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await _settled(pilot)
         assert all(app.is_screen_installed(name) for name in PREPARED)
@@ -40,7 +40,7 @@ async def test_a_prepared_screen_shows_what_one_built_on_demand_shows(make_app, 
     async with on_demand.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         expected = screen_text(on_demand)
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, prepare=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await _settled(pilot)
         await app.run_action(f"show('{name}')")
@@ -49,7 +49,7 @@ async def test_a_prepared_screen_shows_what_one_built_on_demand_shows(make_app, 
 
 
 async def test_a_prepared_screen_shows_a_change_made_since(make_app, campaign_file: Path):
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, prepare=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await _settled(pilot)
         other = CampaignSession.open(campaign_file)  # another umpire rolls the weather

@@ -90,7 +90,7 @@ async def test_a_form_saved_into_a_locked_file_waits_and_the_screen_answers(camp
     # Longer than the gate's follow-up of a cut key: a key held that long is still not let go.
     monkeypatch.setattr(keys, "HOLD_AT_MOST", 0.3)
     units = count(campaign_file, Unit)
-    app = make_app(campaign_file, start="oob")
+    app = make_app(campaign_file, start="oob", prepare=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await open_add_form(pilot)
         form = app.screen
@@ -117,7 +117,7 @@ async def test_a_form_saved_into_a_locked_file_waits_and_the_screen_answers(camp
 async def test_a_save_refused_by_a_file_locked_too_long_keeps_the_form_its_text_and_focus(campaign_file, make_app, monkeypatch):
     monkeypatch.setattr(models.engine, "BUSY_TIMEOUT_SECONDS", 0.5)  # SQLite gives up on the lock after this
     events = count(campaign_file, Event)
-    app = make_app(campaign_file, start="oob")
+    app = make_app(campaign_file, start="oob", prepare=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await open_add_form(pilot)
         form = app.screen
@@ -138,7 +138,7 @@ async def test_a_save_refused_by_a_file_locked_too_long_keeps_the_form_its_text_
 
 
 async def test_undo_redo_and_reload_wait_for_a_locked_file_in_workers(campaign_file, make_app):
-    app = make_app(campaign_file, start="oob")
+    app = make_app(campaign_file, start="oob", prepare=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await open_add_form(pilot)
         await pilot.press("ctrl+s")
@@ -159,7 +159,7 @@ async def test_undo_redo_and_reload_wait_for_a_locked_file_in_workers(campaign_f
 
 
 async def test_ctrl_c_stops_waiting_for_a_hung_file_and_the_held_keys_go_nowhere(campaign_file, make_app):
-    app = make_app(campaign_file, start="oob")
+    app = make_app(campaign_file, start="oob", prepare=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await open_add_form(pilot)
         await pilot.press("ctrl+s")
@@ -193,7 +193,7 @@ async def test_undo_waits_for_a_postgresql_campaign_locked_by_another_connection
         weather.roll(session, [2])
     finally:
         session.close()
-    app = make_app(postgres_url, start="weather")
+    app = make_app(postgres_url, start="weather", prepare=True)
     libpq = make_url(postgres_url).set(drivername="postgresql").render_as_string(hide_password=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await prepared(pilot)

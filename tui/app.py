@@ -83,8 +83,14 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
     CSS_PATH = "app.tcss"
     BINDINGS = [_binding(c) for c in SCREENS + ACTIONS]
 
-    def __init__(self, session: CampaignSession | None = None, *, start: str | None = None, settings: Settings | None = None) -> None:
+    def __init__(
+        self, session: CampaignSession | None = None, *, start: str | None = None, settings: Settings | None = None,
+        prepare: bool = True,
+    ) -> None:
         super().__init__()
+        # False: no background work after start-up (warm_up, prepare_screens); every
+        # screen is built when first shown. For tests that look at one or two screens.
+        self.prepare = prepare
         from campaigns.settings import load
 
         self.settings = settings if settings is not None else load()  # tui.launch checks it first
@@ -157,7 +163,7 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         here, the UI thread stays free to draw and to answer a key: a key's screen
         is built at once, importing what it still lacks (waiting for the thread if it
         is importing the same module)."""
-        if self.session is None:
+        if self.session is None or not self.prepare:
             return
         if self._imports is None or self._imports.is_finished:
             self._imports = self.run_worker(partial(_import_screens, self.wait_for_quiet), thread=True, group="imports", exit_on_error=False)
@@ -243,7 +249,7 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         One screen at a time, between frames, and only while the umpire asks for no
         screen (QUIET): a key pressed meanwhile waits for one screen at most, never
         for all of them."""
-        if self.session is None:
+        if self.session is None or not self.prepare:
             return
         if self.screen_busy() or time.monotonic() - self._last_switch < QUIET:
             self._prepare_soon()

@@ -111,35 +111,24 @@ def manual_campaign_file(tmp_path: Path) -> Path:
     return new_campaign(tmp_path / "manual.campaign", manual_dice=True)
 
 
-def _nothing(*args: object, **kwargs: object) -> None:
-    return None
-
-
-def hold_back(app: AdjutantApp) -> AdjutantApp:
-    """The app without its background work after start-up (AdjutantApp.warm_up: the
-    screens' modules imported and the history read ahead in threads, then every
-    screen of tui.app.PREPARED built, filled and drawn off screen).
+@pytest.fixture
+def make_app() -> Callable[..., AdjutantApp]:
+    """An app on a campaign file (or none), with animations off, and without the
+    background work after start-up (AdjutantApp.warm_up: the screens' modules
+    imported and the history read ahead in threads, then every screen of
+    tui.app.PREPARED built, filled and drawn off screen); `prepare=True` for one
+    that does it, as the app run by a user does.
 
     A test that looks at one or two screens never shows the others, yet it paid
     for building them: about a third of an app test's CPU time, and more of its
     wall time, since Pilot's pauses wait for the process to go idle. What that
     work does is tested where it is the point (test_prepared_screens.py, the
     slow-store tests, and every end-to-end test in a real terminal)."""
-    app.warm_up = _nothing  # type: ignore[method-assign]
-    app.prepare_screens = _nothing  # type: ignore[method-assign]  # also called on opening another campaign
-    return app
-
-
-@pytest.fixture
-def make_app() -> Callable[..., AdjutantApp]:
-    """An app on a campaign file (or none), with animations off; `prepare=True` for
-    one that builds the other screens in the background, as the app run by a user
-    does (hold_back)."""
 
     def make(path: Path | str | None = None, *, prepare: bool = False, **kwargs) -> AdjutantApp:
         session = CampaignSession.open(path) if path is not None else None
-        app = AdjutantApp(session, **kwargs)
+        app = AdjutantApp(session, prepare=prepare, **kwargs)
         app.animation_level = "none"
-        return app if prepare else hold_back(app)
+        return app
 
     return make

@@ -81,7 +81,7 @@ async def test_background_work_waits_for_the_workers_of_the_screen_on_show(make_
     and building; one of a screen built in the background does not."""
     import threading
 
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, prepare=True)
     release = threading.Event()
     async with app.run_test(size=(80, 24)) as pilot:
         await _settled(pilot)

@@ -3,6 +3,8 @@ the selected level, with SP totals; add, edit, move and remove through forms."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -10,9 +12,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Static
 
-from campaigns import oob, oob_view
+from campaigns import oob_view
 from campaigns.errors import CampaignError
-from campaigns.oob import General, Unit
+from campaigns.oob_view import GeneralRow, UnitRow
 from campaigns.scenario import UNIT_KINDS
 from campaigns.words import plural
 from tui.modals.confirm import ConfirmScreen
@@ -52,8 +54,8 @@ class OrderOfBattleScreen(CampaignScreen):
     TITLE_TEXT = "Order of battle"
     BINDINGS = [
         Binding("slash", "search", "Search", id="oob.search", tooltip="Find units and generals by name"),
-        Binding("a", "add_unit", "Add unit", id="oob.add_unit", tooltip="Add a unit to the selected general"),
-        Binding("g", "add_general", "Add general", id="oob.add_general", tooltip="Add a general under the selected general"),
+        Binding("a", "add_unit", "Add unit", id="_edits().add_unit", tooltip="Add a unit to the selected general"),
+        Binding("g", "add_general", "Add general", id="_edits().add_general", tooltip="Add a general under the selected general"),
         Binding("e", "edit", "Edit", id="oob.edit", tooltip="Edit the selected unit or general"),
         Binding("v", "move", "Move", id="oob.move", tooltip="Attach the selected unit or general to another general"),
         Binding("d,delete", "remove", "Remove", id="oob.remove", tooltip="Remove the selected unit or general"),
@@ -129,13 +131,13 @@ class OrderOfBattleScreen(CampaignScreen):
             return
         self.app.call_from_thread(self._show_tree, sides, units)
 
-    def _units_of(self, key: str) -> list[Unit]:
+    def _units_of(self, key: str) -> list[UnitRow]:
         kind, ident = key.split(":", 1)
         if kind == "g":
             return oob_view.units_of(self.session, ident)
         return oob_view.unattached_units(self.session, ident)
 
-    def _show_tree(self, sides: list[oob_view.SideEntry], units: dict[str, list[Unit]]) -> None:
+    def _show_tree(self, sides: list[oob_view.SideEntry], units: dict[str, list[UnitRow]]) -> None:
         if not self.query("#tree"):
             return  # the answer came after the app closed the screen
         shape = _shape(sides)
@@ -166,7 +168,7 @@ class OrderOfBattleScreen(CampaignScreen):
                 self._lines[f"u:{side.side.id}"] = side_node.add("Units without a general", data=loose)
         self._select(selected)
 
-    def _relabel(self, units: dict[str, list[Unit]]) -> None:
+    def _relabel(self, units: dict[str, list[UnitRow]]) -> None:
         """The same chain of command: change the text of the lines that changed, nothing else."""
         tree = self.query_one("#tree", WrappedTree)
         selected = _key(tree.cursor_node.data) if tree.cursor_node else None
@@ -186,8 +188,8 @@ class OrderOfBattleScreen(CampaignScreen):
             node = self._lines.get(key)
             if node is None:
                 continue
-            leaves = [c for c in node.children if isinstance(c.data, Unit)]
-            if [leaf.data.id for leaf in leaves if isinstance(leaf.data, Unit)] == [u.id for u in rows]:
+            leaves = [c for c in node.children if isinstance(c.data, UnitRow)]
+            if [leaf.data.id for leaf in leaves if isinstance(leaf.data, UnitRow)] == [u.id for u in rows]:
                 for leaf, unit in zip(leaves, rows):
                     _update(leaf, unit_label(unit), unit)
                 continue
@@ -283,7 +285,7 @@ class OrderOfBattleScreen(CampaignScreen):
     def show_detail(self) -> None:
         tree = self.query_one("#tree", WrappedTree)
         data = tree.cursor_node.data if tree.cursor_node else None
-        if isinstance(data, Unit):
+        if isinstance(data, UnitRow):
             self._show_units(data, [data])
             return
         self._show_totals(data)
@@ -298,13 +300,13 @@ class OrderOfBattleScreen(CampaignScreen):
             return
         self.app.call_from_thread(self._show_units, item, units)
 
-    def _show_units(self, item: object, units: list[Unit]) -> None:
+    def _show_units(self, item: object, units: list[UnitRow]) -> None:
         if not self.query("#tree"):
             return  # the answer came after the app closed the screen
         node = self.query_one("#tree", WrappedTree).cursor_node
         if (node.data if node else None) is not item:
             return  # the cursor moved on meanwhile: its own read follows
-        if isinstance(item, Unit):
+        if isinstance(item, UnitRow):
             self._show_totals(item)
         fill(
             self.query_one("#detail", DataTable),
@@ -341,8 +343,8 @@ class OrderOfBattleScreen(CampaignScreen):
                 oob_view.GeneralEntry: lambda d: d.general.name,
                 oob_view.Unattached: lambda d: "Units without a general",
             }[type(data)](data)
-        elif isinstance(data, Unit):
-            total, title = oob.totals([data]), data.name
+        elif isinstance(data, UnitRow):
+            total, title = oob_view.unit_totals(data), data.name
         else:
             total, title = oob_view.combined(s.totals for s in self.sides), "All sides"
         kinds = ", ".join(f"{k} {v}" for k, v in total.by_kind.items())
@@ -355,18 +357,18 @@ class OrderOfBattleScreen(CampaignScreen):
 
     # -- what is selected ----------------------------------------------------
 
-    def selected(self) -> Unit | General | None:
+    def selected(self) -> UnitRow | GeneralRow | None:
         node = self.query_one("#tree", WrappedTree).cursor_node
         data = node.data if node else None
-        if isinstance(data, Unit):
+        if isinstance(data, UnitRow):
             return data
         if isinstance(data, oob_view.GeneralEntry):
             return data.general
         return None
 
-    def _general_for_new(self) -> General | None:
+    def _general_for_new(self) -> GeneralRow | None:
         item = self.selected()
-        if isinstance(item, Unit):
+        if isinstance(item, UnitRow):
             node = self.query_one("#tree", WrappedTree).cursor_node
             parent = node.parent.data if node and node.parent else None
             return parent.general if isinstance(parent, oob_view.GeneralEntry) else None
@@ -394,7 +396,7 @@ class OrderOfBattleScreen(CampaignScreen):
             self.notify("Select a general (or one of his units) to add a unit to.", severity="warning")
             return
         values = {"kind": "infantry", "strength_points": "1", "cohesion": "3", "artillery_bonus": "0", "cavalry_bonus": "0", "location": general.location}
-        self._form(f"New unit under {general.name}", UNIT_FIELDS, values, lambda v: oob.add_unit(self.session, general.id, v))
+        self._form(f"New unit under {general.name}", UNIT_FIELDS, values, lambda v: _edits().add_unit(self.session, general.id, v))
 
     def action_add_general(self) -> None:
         general = self._general_for_new()
@@ -402,14 +404,14 @@ class OrderOfBattleScreen(CampaignScreen):
             self.notify("Select the general the new one serves under.", severity="warning")
             return
         values = {"rank": "1", "command_value": "1", "tactical_bonus": "0", "location": general.location}
-        self._form(f"New general under {general.name}", GENERAL_FIELDS, values, lambda v: oob.add_general(self.session, general.id, v))
+        self._form(f"New general under {general.name}", GENERAL_FIELDS, values, lambda v: _edits().add_general(self.session, general.id, v))
 
     def action_edit(self) -> None:
         item = self.selected()
-        if isinstance(item, Unit):
-            self._form(f"Edit {item.name}", UNIT_FIELDS, item.model_dump(), lambda v: oob.edit_unit(self.session, item.id, v))
-        elif isinstance(item, General):
-            self._form(f"Edit {item.name}", GENERAL_FIELDS, item.model_dump(), lambda v: oob.edit_general(self.session, item.id, v))
+        if isinstance(item, UnitRow):
+            self._form(f"Edit {item.name}", UNIT_FIELDS, asdict(item), lambda v: _edits().edit_unit(self.session, item.id, v))
+        elif isinstance(item, GeneralRow):
+            self._form(f"Edit {item.name}", GENERAL_FIELDS, asdict(item), lambda v: _edits().edit_general(self.session, item.id, v))
         else:
             self.notify("Select a unit or a general to edit.", severity="warning")
 
@@ -426,7 +428,7 @@ class OrderOfBattleScreen(CampaignScreen):
             if g.general.id != item.id
         ]
         names = {g.general.id: g.general.name for s in self.sides for a in s.armies for g in oob_view.all_generals(a.generals)}
-        move = oob.move_unit if isinstance(item, Unit) else oob.move_general
+        move = _edits().move_unit if isinstance(item, UnitRow) else _edits().move_general
 
         def picked(general_id: str | None) -> None:
             if general_id:
@@ -440,8 +442,8 @@ class OrderOfBattleScreen(CampaignScreen):
         if item is None:
             self.notify("Select a unit or a general to remove.", severity="warning")
             return
-        remove = oob.remove_unit if isinstance(item, Unit) else oob.remove_general
-        extra = "" if isinstance(item, Unit) else " His units and subordinates pass to his superior."
+        remove = _edits().remove_unit if isinstance(item, UnitRow) else _edits().remove_general
+        extra = "" if isinstance(item, UnitRow) else " His units and subordinates pass to his superior."
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -453,7 +455,7 @@ class OrderOfBattleScreen(CampaignScreen):
         from campaigns import movement
 
         item = self.selected()
-        if not isinstance(item, Unit):
+        if not isinstance(item, UnitRow):
             self.notify("Select a unit.", severity="warning")
             return
         choices = ["no", "yes"]
@@ -473,7 +475,7 @@ class OrderOfBattleScreen(CampaignScreen):
                 said.append(movement.entrench_unit(self.session, item.id))
             rest = {k: v for k, v in wanted.items() if v != getattr(item, k) and not (k == "entrenched" and v)}
             if rest:
-                oob.set_unit_flags(self.session, item.id, **rest)
+                _edits().set_unit_flags(self.session, item.id, **rest)
 
         def done(result: dict | None) -> None:
             if result is not None:
@@ -502,7 +504,7 @@ class OrderOfBattleScreen(CampaignScreen):
                 self.notify(f"{len(found)} found: " + ", ".join(f.name for f in found[:6]))
 
         # A search of a big campaign reads many rows: in a worker, the keys after Enter waiting for it.
-        self.attempt(lambda: oob.search(session, wanted), worker=True, then=show, writes=False)
+        self.attempt(lambda: oob_view.search(session, wanted), worker=True, then=show, writes=False)
 
     def on_key(self, event) -> None:
         box = self.query_one("#search", Input)
@@ -510,6 +512,15 @@ class OrderOfBattleScreen(CampaignScreen):
             box.remove_class("shown")
             self.query_one("#tree", WrappedTree).focus()
             event.stop()
+
+
+def _edits():
+    """campaigns.oob, where the edits are: imported when the first edit runs, and with
+    it the SQLModel classes (models.tables, some 90 ms), which showing the screen
+    does without (it reads plain rows, campaigns.oob_view)."""
+    from campaigns import oob
+
+    return oob
 
 
 def _key(data: object) -> str | None:

@@ -484,9 +484,19 @@ async def test_at_80_columns_the_table_shows_every_unit_name_whole(tmp_path, mak
         tree.move_cursor(tree.root)  # the root lists every unit of every side
         for _ in range(100):
             await pilot.pause()
+            if table.row_count and str(screen.query_one("#totals").render()).startswith("All sides"):
+                break
+        assert 0 < table.row_count <= 24  # a screenful at first; the rest as they come into view
+        widths = [c.width for c in table.ordered_columns]
+        table.focus()
+        await pilot.press("ctrl+end")  # to the last unit listed
+        for _ in range(100):
+            await pilot.pause()
             if table.row_count == len(names):
                 break
         assert table.row_count == len(names)
+        assert table.cursor_row == len(names) - 1
+        assert [c.width for c in table.ordered_columns] == widths  # counted over every row from the start
         assert table.virtual_size.width <= table.size.width  # nothing off the right edge
         assert [c.label.plain for c in table.ordered_columns] == ["Name", "Kind", "SP", "Coh", "AB", "CB", "Where"]
         wrapped = 0

@@ -10,6 +10,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Input, Static
 
 from campaigns import oob_view
@@ -21,7 +22,7 @@ from tui.modals.confirm import ConfirmScreen
 from tui.modals.form import FormScreen
 from tui.modals.pick import PickScreen
 from tui.screens.base import CampaignScreen
-from tui.widgets.cells import fill
+from tui.widgets.cells import Rest, fill, more
 from tui.screens.oob_labels import army_label, general_label, side_label, unit_label
 from tui.widgets.kept import KeptTable
 from tui.widgets.wrapped_tree import Node, WrappedTree
@@ -48,6 +49,30 @@ GENERAL_FIELDS = [
     ("tactical_bonus", "Tactical bonus"),
     ("location", "Location"),
 ]
+
+
+class UnitTable(KeptTable):
+    """The units listed beside the tree: filled a screenful at a time (cells.fill's
+    `first`), the rest added as the table scrolls or its cursor moves toward them."""
+
+    rest: Rest | None = None
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        # Rows are a line or more: as many rows as lines down to a screen below the one in view.
+        self._more(int(new_value) + 2 * max(self.size.height, 1))
+
+    def watch_cursor_coordinate(self, old_coordinate: Coordinate, new_coordinate: Coordinate) -> None:
+        self._more(new_coordinate.row + 1 + max(self.size.height, 1))
+        super().watch_cursor_coordinate(old_coordinate, new_coordinate)
+
+    def action_scroll_bottom(self) -> None:
+        self._more(self.row_count + len(self.rest or ()))  # End goes to the last unit listed, not the last added
+        super().action_scroll_bottom()
+
+    def _more(self, rows: int) -> None:
+        if self.rest and self.row_count < rows:
+            more(self, self.rest, rows - self.row_count)
 
 
 class OrderOfBattleScreen(CampaignScreen):
@@ -85,7 +110,7 @@ class OrderOfBattleScreen(CampaignScreen):
             yield WrappedTree("Order of battle", id="tree")
             with Vertical(id="right"):
                 yield Static(id="totals", markup=False)
-                yield KeptTable(id="detail", cursor_type="row", zebra_stripes=True)
+                yield UnitTable(id="detail", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
         tree = self.query_one("#tree", WrappedTree)
@@ -117,19 +142,32 @@ class OrderOfBattleScreen(CampaignScreen):
     _chain: object = None
     _lines: dict[str, Node] = {}
 
+    # The units listed for the line the cursor will be on, read with the tree (one trip
+    # to the worker thread, not two): (that line's entry, its units).
+    _listed: tuple[object, list[UnitRow]] | None = None
+
     def refresh_view(self) -> None:
         opened = [key for key, node in self._lines.items() if node.children and key.startswith(("g:", "u:"))]
-        self._read_tree(opened)
+        tree = self.query_one("#tree", WrappedTree)
+        # Before the tree is built the cursor comes to its first line, the first side.
+        at = _line_key(tree.cursor_node.data) if tree.cursor_node else "first"
+        self._listed = None
+        self._read_tree(opened, at)
 
     @work(thread=True, exclusive=True, group="oob-tree")
-    def _read_tree(self, opened: list[str]) -> None:
+    def _read_tree(self, opened: list[str], at: str | None) -> None:
+        # The sums over every unit (a GROUP BY of the index ix_unit_strength, 20 ms at 50,000
+        # units, growing with them) are SQLite's work and leave Python's lock to the UI thread,
+        # which lays out and draws the screen meanwhile.
         try:
             sides = oob_view.skeleton(self.session)
             units = {key: self._units_of(key) for key in opened}
+            entry = _entry(sides, at)
+            listed = None if entry is False else (entry, oob_view.listed(self.session, entry, sides, SHOWN))
         except CampaignError as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error", timeout=8)
             return
-        self.app.call_from_thread(self._show_tree, sides, units)
+        self.app.call_from_thread(self._show_tree, sides, units, listed)
 
     def _units_of(self, key: str) -> list[UnitRow]:
         kind, ident = key.split(":", 1)
@@ -137,11 +175,12 @@ class OrderOfBattleScreen(CampaignScreen):
             return oob_view.units_of(self.session, ident)
         return oob_view.unattached_units(self.session, ident)
 
-    def _show_tree(self, sides: list[oob_view.SideEntry], units: dict[str, list[UnitRow]]) -> None:
+    def _show_tree(self, sides: list[oob_view.SideEntry], units: dict[str, list[UnitRow]], listed: tuple | None = None) -> None:
         if not self.query("#tree"):
             return  # the answer came after the app closed the screen
         shape = _shape(sides)
         self.sides = sides
+        self._listed = listed
         if shape != self._chain:
             self._chain = shape
             self._build()
@@ -289,6 +328,9 @@ class OrderOfBattleScreen(CampaignScreen):
             self._show_units(data, [data])
             return
         self._show_totals(data)
+        if self._listed is not None and self._listed[0] is data:
+            self._show_units(data, self._listed[1])  # read with the tree
+            return
         self._read_units(data)
 
     @work(thread=True, exclusive=True, group="oob-units")
@@ -308,8 +350,10 @@ class OrderOfBattleScreen(CampaignScreen):
             return  # the cursor moved on meanwhile: its own read follows
         if isinstance(item, UnitRow):
             self._show_totals(item)
-        fill(
-            self.query_one("#detail", DataTable),
+        table = self.query_one("#detail", UnitTable)
+        table.rest = None  # the rows of what was listed before are not to be added meanwhile
+        table.rest = fill(
+            table,
             ("Name", "Kind", "SP", "Coh", "AB", "CB", "Where"),
             (
                 (
@@ -324,6 +368,9 @@ class OrderOfBattleScreen(CampaignScreen):
             # pushing SP, cohesion and the bonuses out of the pane.
             wrap_to=self._table_width(),
             wrap="Name",
+            # A screenful now (the table is never taller than the terminal), the others as
+            # they scroll into view: a selection of 200 units costs about as much as one of 20.
+            first=self.app.size.height,
         )
 
     def _table_width(self) -> int:
@@ -521,6 +568,38 @@ def _edits():
     from campaigns import oob
 
     return oob
+
+
+def _line_key(data: object) -> str | None:
+    """The key of a side's, army's, general's or "Units without a general" line in
+    `_lines`; None for a unit's line (what it lists needs no read)."""
+    if isinstance(data, oob_view.SideEntry):
+        return f"s:{data.side.id}"
+    if isinstance(data, oob_view.ArmyEntry):
+        return f"a:{data.army.id}"
+    if isinstance(data, oob_view.GeneralEntry):
+        return f"g:{data.general.id}"
+    if isinstance(data, oob_view.Unattached):
+        return f"u:{data.side}"
+    return None
+
+
+def _entry(sides: list[oob_view.SideEntry], key: str | None) -> object:
+    """The entry of `sides` whose line has the key `key` ("first": the first side's);
+    False for None, for an entry no longer there and for "Units without a general"
+    (a line made anew with the tree: read when it is shown)."""
+    if key == "first":
+        return sides[0] if sides else False
+    for side in sides:
+        if key == f"s:{side.side.id}":
+            return side
+        for army in side.armies:
+            if key == f"a:{army.army.id}":
+                return army
+            for general in oob_view.all_generals(army.generals):
+                if key == f"g:{general.general.id}":
+                    return general
+    return False
 
 
 def _key(data: object) -> str | None:

@@ -508,3 +508,27 @@ async def test_at_80_columns_the_table_shows_every_unit_name_whole(tmp_path, mak
             assert row.height == len(lines)
             wrapped += len(lines) > 1
         assert wrapped  # the scenario's long names reach the wrapping
+
+
+async def test_the_table_adds_its_units_as_the_cursor_goes_down_to_them(campaign_file, make_app):
+    """A screenful of rows at first (a 200-unit selection costs about as much as one of 20);
+    paging down adds the next ones before the cursor reaches the last row added."""
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "Order of battle")
+        screen = pilot.app.screen
+        tree, table = screen.query_one("#tree"), screen.query_one("#detail")
+        tree.move_cursor(tree.root)  # every unit of every side (more than a screenful)
+        for _ in range(100):
+            await pilot.pause()
+            if table.row_count and str(screen.query_one("#totals").render()).startswith("All sides"):
+                break
+        first = table.row_count
+        assert 0 < first <= 24 and table.rest
+        table.focus()
+        for _ in range(first):
+            await pilot.press("down")
+            assert table.cursor_row < table.row_count - 1  # never stuck at the last row added
+        assert table.row_count > first
+        # The rows added are the next units in the order of the tree, none twice.
+        listed = oob_view.listed(pilot.app.session, None, screen.sides, table.row_count)
+        assert [row.key.value for row in table.ordered_rows] == [u.id for u in listed]

@@ -13,10 +13,9 @@ the SQLModel classes (models.tables): showing the order of battle does without t
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from campaigns.errors import plainly
-from campaigns.scenario import UNIT_KINDS
 from campaigns.session import CampaignSession
 from models import oob_rows
 from models.oob_rows import ArmyRow, GeneralRow, SideRow, UnitRow
@@ -26,8 +25,7 @@ from models.oob_rows import ArmyRow, GeneralRow, SideRow, UnitRow
 __all__ = ["ArmyRow", "GeneralRow", "SideRow", "UnitRow"]
 
 
-@dataclass(frozen=True)
-class Totals:
+class Totals(NamedTuple):
     """SP by type of unit; dummies have none and are counted apart."""
 
     by_kind: dict[str, int]
@@ -61,32 +59,41 @@ def link_chain(sides, armies, generals, side_node, army_node, general_node) -> t
     return side_nodes, army_nodes, general_nodes
 
 
-@dataclass
+# The entries are plain classes with slots, not dataclasses: made at once when the
+# module is imported (dataclasses compile their methods, some 1.3 ms a class).
+
+
 class GeneralEntry:
-    general: GeneralRow
-    units: int = 0  # his own units, not his subordinates'
-    own: dict[str, tuple[int, int]] = field(default_factory=dict)  # kind: (units, SP) of his own units
-    subordinates: list["GeneralEntry"] = field(default_factory=list)
-    totals: Totals = field(default_factory=lambda: _totals({}))  # his and his subordinates' units
+    __slots__ = ("general", "units", "own", "subordinates", "totals")
+
+    def __init__(self, general: GeneralRow) -> None:
+        self.general = general
+        self.units = 0  # his own units, not his subordinates'
+        self.own: dict[str, tuple[int, int]] = {}  # kind: (units, SP) of his own units
+        self.subordinates: list[GeneralEntry] = []
+        self.totals = _totals({})  # his and his subordinates' units
 
 
-@dataclass
 class ArmyEntry:
-    army: ArmyRow
-    generals: list[GeneralEntry] = field(default_factory=list)
-    totals: Totals = field(default_factory=lambda: _totals({}))
+    __slots__ = ("army", "generals", "totals")
+
+    def __init__(self, army: ArmyRow) -> None:
+        self.army = army
+        self.generals: list[GeneralEntry] = []
+        self.totals = _totals({})
 
 
-@dataclass
 class SideEntry:
-    side: SideRow
-    armies: list[ArmyEntry] = field(default_factory=list)
-    unattached: Totals = field(default_factory=lambda: _totals({}))  # units without a general
-    totals: Totals = field(default_factory=lambda: _totals({}))
+    __slots__ = ("side", "armies", "unattached", "totals")
+
+    def __init__(self, side: SideRow) -> None:
+        self.side = side
+        self.armies: list[ArmyEntry] = []
+        self.unattached = _totals({})  # units without a general
+        self.totals = _totals({})
 
 
-@dataclass(frozen=True)
-class Unattached:
+class Unattached(NamedTuple):
     """The line "Units without a general" of one side."""
 
     side: str
@@ -128,9 +135,17 @@ def _add(*counts: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
     return out
 
 
+def _kinds() -> dict[str, int]:
+    """Every kind of unit but the dummy, at 0, in the scenario files' order. Imported here,
+    not with the module: the screen's first frame does without campaigns.scenario."""
+    from campaigns.scenario import UNIT_KINDS
+
+    return {k: 0 for k in UNIT_KINDS if k != "dummy"}
+
+
 def _totals(counts: dict[str, tuple[int, int]]) -> Totals:
     """As `oob.totals` of the units counted."""
-    by_kind = {k: 0 for k in UNIT_KINDS if k != "dummy"}
+    by_kind = _kinds()
     dummies = units = 0
     for kind, (count, points) in counts.items():
         units += count
@@ -143,7 +158,7 @@ def _totals(counts: dict[str, tuple[int, int]]) -> Totals:
 
 def combined(totals: Iterable[Totals]) -> Totals:
     """The totals of several sides together."""
-    by_kind: dict[str, int] = {k: 0 for k in UNIT_KINDS if k != "dummy"}
+    by_kind = _kinds()
     units = dummies = 0
     for one in totals:
         for kind, points in one.by_kind.items():

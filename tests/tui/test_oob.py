@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import asdict
 
 import pytest
 from sqlalchemy import func, select
@@ -262,7 +261,7 @@ async def test_coming_back_after_a_change_relabels_only_the_lines_that_changed(c
         lines = {id(n): str(n.label) for n in screen._lines.values()}
         zieten = pilot.app.screen.query_one("#tree").cursor_node
         neighbours = [c for c in zieten.parent.children if c is not zieten]
-        oob.edit_unit(pilot.app.session, "brigade_zieten", {**asdict(cursor(pilot)), "strength_points": "5"})
+        oob.edit_unit(pilot.app.session, "brigade_zieten", {**cursor(pilot)._asdict(), "strength_points": "5"})
         await pilot.press("o")  # away, and back to a changed campaign
         await pilot.press("b")
         await wait_for(pilot, "Brigade Zieten: 5 SP")  # the totals of the selection

@@ -3,8 +3,6 @@ the selected level, with SP totals; add, edit, move and remove through forms."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
-
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -16,11 +14,7 @@ from textual.widgets import DataTable, Input, Static
 from campaigns import oob_view
 from campaigns.errors import CampaignError
 from campaigns.oob_view import GeneralRow, UnitRow
-from campaigns.scenario import UNIT_KINDS
 from campaigns.words import plural
-from tui.modals.confirm import ConfirmScreen
-from tui.modals.form import FormScreen
-from tui.modals.pick import PickScreen
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import Rest, fill, more
 from tui.screens.oob_labels import army_label, general_label, side_label, unit_label
@@ -424,6 +418,9 @@ class OrderOfBattleScreen(CampaignScreen):
     # -- actions -------------------------------------------------------------
 
     def _form(self, title: str, fields: list, values: dict, check) -> None:
+        from campaigns.scenario import UNIT_KINDS
+        from tui.modals.form import FormScreen
+
         rows = [(k, label, str(values.get(k, "")), list(UNIT_KINDS) if k == "kind" else None) for k, label in fields]
 
         def done(result: dict | None) -> None:
@@ -456,9 +453,9 @@ class OrderOfBattleScreen(CampaignScreen):
     def action_edit(self) -> None:
         item = self.selected()
         if isinstance(item, UnitRow):
-            self._form(f"Edit {item.name}", UNIT_FIELDS, asdict(item), lambda v: _edits().edit_unit(self.session, item.id, v))
+            self._form(f"Edit {item.name}", UNIT_FIELDS, item._asdict(), lambda v: _edits().edit_unit(self.session, item.id, v))
         elif isinstance(item, GeneralRow):
-            self._form(f"Edit {item.name}", GENERAL_FIELDS, asdict(item), lambda v: _edits().edit_general(self.session, item.id, v))
+            self._form(f"Edit {item.name}", GENERAL_FIELDS, item._asdict(), lambda v: _edits().edit_general(self.session, item.id, v))
         else:
             self.notify("Select a unit or a general to edit.", severity="warning")
 
@@ -482,6 +479,8 @@ class OrderOfBattleScreen(CampaignScreen):
                 name = names.get(general_id, general_id)
                 self.attempt(lambda: move(self.session, item.id, general_id), f"{item.name} now under {name}.", worker=True)
 
+        from tui.modals.pick import PickScreen
+
         self.app.push_screen(PickScreen(f"Attach {item.name} to", generals), picked)
 
     def action_remove(self) -> None:
@@ -495,6 +494,8 @@ class OrderOfBattleScreen(CampaignScreen):
         def answered(yes: bool | None) -> None:
             if yes:
                 self.attempt(lambda: remove(self.session, item.id), f"Removed {item.name} (u undoes).", worker=True)
+
+        from tui.modals.confirm import ConfirmScreen
 
         self.app.push_screen(ConfirmScreen(f"Remove {item.name}?{extra}", yes="Remove"), answered)
 
@@ -529,6 +530,8 @@ class OrderOfBattleScreen(CampaignScreen):
                 for line in said:
                     self.notify(line)
                 self.campaign_changed()
+
+        from tui.modals.form import FormScreen
 
         self.app.push_screen(FormScreen(f"State of {item.name}", rows, check=apply), done)
 

@@ -143,8 +143,8 @@ class OrderOfBattleScreen(CampaignScreen):
     def refresh_view(self) -> None:
         opened = [key for key, node in self._lines.items() if node.children and key.startswith(("g:", "u:"))]
         tree = self.query_one("#tree", WrappedTree)
-        # Before the tree is built the cursor comes to its first line, the first side.
-        at = _line_key(tree.cursor_node.data) if tree.cursor_node else "first"
+        # Before the tree is built the cursor is on its first line, the root: every side.
+        at = _line_key(tree.cursor_node.data) if tree.cursor_node else "root"
         self._listed = None
         self._read_tree(opened, at)
 
@@ -575,7 +575,10 @@ def _edits():
 
 def _line_key(data: object) -> str | None:
     """The key of a side's, army's, general's or "Units without a general" line in
-    `_lines`; None for a unit's line (what it lists needs no read)."""
+    `_lines`, "root" for the root's (every side); None for a unit's line (what it
+    lists needs no read)."""
+    if data is None:
+        return "root"
     if isinstance(data, oob_view.SideEntry):
         return f"s:{data.side.id}"
     if isinstance(data, oob_view.ArmyEntry):
@@ -588,11 +591,11 @@ def _line_key(data: object) -> str | None:
 
 
 def _entry(sides: list[oob_view.SideEntry], key: str | None) -> object:
-    """The entry of `sides` whose line has the key `key` ("first": the first side's);
-    False for None, for an entry no longer there and for "Units without a general"
+    """The entry of `sides` whose line has the key `key` (None: the root's, every side);
+    False for no key, for an entry no longer there and for "Units without a general"
     (a line made anew with the tree: read when it is shown)."""
-    if key == "first":
-        return sides[0] if sides else False
+    if key == "root":
+        return None
     for side in sides:
         if key == f"s:{side.side.id}":
             return side

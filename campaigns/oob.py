@@ -12,7 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlmodel import col
 
 from campaigns.errors import CampaignError, plainly
@@ -88,20 +88,6 @@ def tree(session: CampaignSession) -> list[SideNode]:
         else:
             side_nodes[nation_side[u.nation]].unattached.append(u)
     return list(side_nodes.values())
-
-
-def search(session: CampaignSession, text: str) -> list[Unit | General]:
-    """Units and generals whose name holds `text`, ignoring case."""
-    needle = text.strip().lower()
-    if not needle:
-        return []
-    # In the database: only the finds are read, not 50,000 units to look at their names.
-    with plainly(), session.store.read() as db:
-        found: list[Unit | General] = list(
-            db.scalars(select(General).where(func.lower(General.name).contains(needle, autoescape=True)))
-        )
-        found += db.scalars(select(Unit).where(func.lower(Unit.name).contains(needle, autoescape=True)))
-    return sorted(found, key=lambda r: r.name)
 
 
 # -- checking what a person typed ---------------------------------------------

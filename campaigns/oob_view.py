@@ -226,7 +226,7 @@ def locate(session: CampaignSession, unit_id: str) -> tuple[str | None, str] | N
 
 
 def search(session: CampaignSession, text: str) -> list[GeneralRow | UnitRow]:
-    """Units and generals whose name holds `text`, ignoring case, by name (as `oob.search`)."""
+    """Units and generals whose name holds `text`, ignoring case, by name."""
     needle = text.strip().lower()
     if not needle:
         return []

@@ -273,6 +273,7 @@ async def commit(path: Path, count: int) -> list[list[float]]:
     timed); each sample [the whole, the action's own part: its transaction and commit]."""
     from campaigns import oob as campaign_oob
     from campaigns import oob_view
+    from models.oob_rows import UnitRow
 
     app = _app(path)
     samples = []
@@ -292,7 +293,7 @@ async def commit(path: Path, count: int) -> list[list[float]]:
         screen._lines[key].expand()
         leaf = next(
             c for c in screen._lines[key].children
-            if isinstance(c.data, campaign_oob.Unit) and c.data.kind != "dummy"  # a dummy's line shows no flags
+            if isinstance(c.data, UnitRow) and c.data.kind != "dummy"  # a dummy's line shows no flags
         )
         unit_id = leaf.data.id
         for n in range(count):

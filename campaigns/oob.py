@@ -12,17 +12,19 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlmodel import col
 
 from campaigns.errors import CampaignError, plainly
+from campaigns.oob_view import Totals, link_chain
 from campaigns.scenario import GENERAL_FIELDS, UNIT_FIELDS, UNIT_KINDS
 from campaigns.session import CampaignSession
 from campaigns.text import TextError, plain_name
 from models import Army, General, Nation, Side, Unit
 
-# The rows the order-of-battle screen shows and edits, as this module hands them out.
-__all__ = ["General", "GeneralNode", "Unit", "add_general", "add_unit", "edit_general", "edit_unit", "tree"]
+# The whole order of battle as SQLModel objects (`tree`), and the edits. The order-of-battle
+# screen shows plain rows (campaigns.oob_view) and imports this module when an edit runs.
+__all__ = ["General", "GeneralNode", "Totals", "Unit", "add_general", "add_unit", "edit_general", "edit_unit", "link_chain", "tree"]
 
 
 @dataclass
@@ -43,19 +45,6 @@ class SideNode:
     side: Side
     armies: list[ArmyNode] = field(default_factory=list)
     unattached: list[Unit] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class Totals:
-    """SP by type of unit; dummies have none and are counted apart."""
-
-    by_kind: dict[str, int]
-    units: int
-    dummies: int
-
-    @property
-    def strength_points(self) -> int:
-        return sum(self.by_kind.values())
 
 
 def totals(units: list[Unit]) -> Totals:
@@ -84,28 +73,6 @@ def side_units(node: SideNode) -> list[Unit]:
     return [u for a in node.armies for u in army_units(a)] + node.unattached
 
 
-def link_chain(sides, armies, generals, side_node, army_node, general_node) -> tuple[dict, dict, dict]:
-    """The chain of command: each side, army and general wrapped by its node maker (nodes
-    that hold lists `armies`, `generals` and `subordinates`), each army under its side,
-    each general under his superior or else his army, the commander-in-chief first in
-    his army; subordinates in the order `generals` lists them. Returns the nodes by id
-    of sides, armies and generals. Shared by `tree` and `campaigns.oob_view`."""
-    general_nodes = {g.id: general_node(g) for g in generals}
-    side_nodes = {s.id: side_node(s) for s in sides}
-    army_nodes = {a.id: army_node(a) for a in armies}
-    for a in armies:
-        side_nodes[a.side].armies.append(army_nodes[a.id])
-    for g in generals:
-        parent = general_nodes.get(g.superior or "")
-        if parent is not None:
-            parent.subordinates.append(general_nodes[g.id])
-        elif g.army in army_nodes:
-            army_nodes[g.army].generals.append(general_nodes[g.id])
-    for node in army_nodes.values():
-        node.generals.sort(key=lambda n: n.general.id != node.army.commander)
-    return side_nodes, army_nodes, general_nodes
-
-
 def tree(session: CampaignSession) -> list[SideNode]:
     """Side, army, general (with his subordinates) and units, in scenario order."""
     with plainly(), session.store.read() as db:
@@ -121,20 +88,6 @@ def tree(session: CampaignSession) -> list[SideNode]:
         else:
             side_nodes[nation_side[u.nation]].unattached.append(u)
     return list(side_nodes.values())
-
-
-def search(session: CampaignSession, text: str) -> list[Unit | General]:
-    """Units and generals whose name holds `text`, ignoring case."""
-    needle = text.strip().lower()
-    if not needle:
-        return []
-    # In the database: only the finds are read, not 50,000 units to look at their names.
-    with plainly(), session.store.read() as db:
-        found: list[Unit | General] = list(
-            db.scalars(select(General).where(func.lower(General.name).contains(needle, autoescape=True)))
-        )
-        found += db.scalars(select(Unit).where(func.lower(Unit.name).contains(needle, autoescape=True)))
-    return sorted(found, key=lambda r: r.name)
 
 
 # -- checking what a person typed ---------------------------------------------

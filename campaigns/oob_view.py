@@ -1,60 +1,99 @@
 """The order of battle as a screen reads it: the chain of command with its totals at
-once, the units a few at a time.
+once, the units a few at a time, all as plain rows (models.oob_rows).
 
 `oob.tree` loads every unit as an object, which a campaign of 50,000 units makes
 slow. Here the sides, armies and generals (a few hundred at most) come with
 their totals, summed by the database from the index `ix_unit_strength`; the units
 of one general are read when he is opened, and the units listed beside the tree
 are read a page at a time, in the order the tree shows them. Totals and order
-are those of `oob.tree`, `oob.totals` and `oob.side_units`.
+are those of `oob.tree`, `oob.totals` and `oob.side_units`. Nothing here imports
+the SQLModel classes (models.tables): showing the order of battle does without them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-
-from sqlalchemy import select, text
-from sqlmodel import col
+from typing import NamedTuple
 
 from campaigns.errors import plainly
-from campaigns.oob import Totals, link_chain
-from campaigns.scenario import UNIT_KINDS
 from campaigns.session import CampaignSession
-from models import Army, General, Nation, Side, Unit
+from models import oob_rows
+from models.oob_rows import ArmyRow, GeneralRow, SideRow, UnitRow
 
-# (nation, general, kind, units, SP), from the index alone.
-GROUPS = text(
-    "SELECT nation, general, kind, count(*), coalesce(sum(strength_points), 0) FROM unit GROUP BY nation, general, kind"
-)
+# The rows the order-of-battle screen shows: plain rows read with SQL (models.oob_rows),
+# never the SQLModel classes, which showing the screen does not import.
+__all__ = ["ArmyRow", "GeneralRow", "SideRow", "UnitRow"]
 
 
-@dataclass
+class Totals(NamedTuple):
+    """SP by type of unit; dummies have none and are counted apart."""
+
+    by_kind: dict[str, int]
+    units: int
+    dummies: int
+
+    @property
+    def strength_points(self) -> int:
+        return sum(self.by_kind.values())
+
+
+def link_chain(sides, armies, generals, side_node, army_node, general_node) -> tuple[dict, dict, dict]:
+    """The chain of command: each side, army and general wrapped by its node maker (nodes
+    that hold lists `armies`, `generals` and `subordinates`), each army under its side,
+    each general under his superior or else his army, the commander-in-chief first in
+    his army; subordinates in the order `generals` lists them. Returns the nodes by id
+    of sides, armies and generals. Shared by `skeleton` and `campaigns.oob.tree`."""
+    general_nodes = {g.id: general_node(g) for g in generals}
+    side_nodes = {s.id: side_node(s) for s in sides}
+    army_nodes = {a.id: army_node(a) for a in armies}
+    for a in armies:
+        side_nodes[a.side].armies.append(army_nodes[a.id])
+    for g in generals:
+        parent = general_nodes.get(g.superior or "")
+        if parent is not None:
+            parent.subordinates.append(general_nodes[g.id])
+        elif g.army in army_nodes:
+            army_nodes[g.army].generals.append(general_nodes[g.id])
+    for node in army_nodes.values():
+        node.generals.sort(key=lambda n: n.general.id != node.army.commander)
+    return side_nodes, army_nodes, general_nodes
+
+
+# The entries are plain classes with slots, not dataclasses: made at once when the
+# module is imported (dataclasses compile their methods, some 1.3 ms a class).
+
+
 class GeneralEntry:
-    general: General
-    units: int = 0  # his own units, not his subordinates'
-    own: dict[str, tuple[int, int]] = field(default_factory=dict)  # kind: (units, SP) of his own units
-    subordinates: list["GeneralEntry"] = field(default_factory=list)
-    totals: Totals = field(default_factory=lambda: _totals({}))  # his and his subordinates' units
+    __slots__ = ("general", "units", "own", "subordinates", "totals")
+
+    def __init__(self, general: GeneralRow) -> None:
+        self.general = general
+        self.units = 0  # his own units, not his subordinates'
+        self.own: dict[str, tuple[int, int]] = {}  # kind: (units, SP) of his own units
+        self.subordinates: list[GeneralEntry] = []
+        self.totals = _totals({})  # his and his subordinates' units
 
 
-@dataclass
 class ArmyEntry:
-    army: Army
-    generals: list[GeneralEntry] = field(default_factory=list)
-    totals: Totals = field(default_factory=lambda: _totals({}))
+    __slots__ = ("army", "generals", "totals")
+
+    def __init__(self, army: ArmyRow) -> None:
+        self.army = army
+        self.generals: list[GeneralEntry] = []
+        self.totals = _totals({})
 
 
-@dataclass
 class SideEntry:
-    side: Side
-    armies: list[ArmyEntry] = field(default_factory=list)
-    unattached: Totals = field(default_factory=lambda: _totals({}))  # units without a general
-    totals: Totals = field(default_factory=lambda: _totals({}))
+    __slots__ = ("side", "armies", "unattached", "totals")
+
+    def __init__(self, side: SideRow) -> None:
+        self.side = side
+        self.armies: list[ArmyEntry] = []
+        self.unattached = _totals({})  # units without a general
+        self.totals = _totals({})
 
 
-@dataclass(frozen=True)
-class Unattached:
+class Unattached(NamedTuple):
     """The line "Units without a general" of one side."""
 
     side: str
@@ -63,16 +102,12 @@ class Unattached:
 
 def skeleton(session: CampaignSession) -> list[SideEntry]:
     """Sides, armies and generals in the order of `oob.tree`, each with its totals."""
-    with plainly(), session.store.read() as db:
-        sides = list(db.scalars(select(Side).order_by(col(Side.position), col(Side.id))))
-        armies = list(db.scalars(select(Army).order_by(Army.id)))
-        generals = list(db.scalars(select(General).order_by(col(General.rank).desc(), col(General.name))))
-        side_of_nation = dict(db.execute(text("SELECT id, side FROM nation")).all())
-        groups = db.execute(GROUPS).all()
-    side_entries, army_entries, entries = link_chain(sides, armies, generals, SideEntry, ArmyEntry, GeneralEntry)
+    with plainly():
+        read = oob_rows.chain(session.store)
+    side_entries, army_entries, entries = link_chain(read.sides, read.armies, read.generals, SideEntry, ArmyEntry, GeneralEntry)
     loose: dict[str, dict[str, tuple[int, int]]] = {}
-    for nation, general, kind, count, points in groups:
-        own = entries[general].own if general in entries else loose.setdefault(side_of_nation[nation], {})
+    for nation, general, kind, count, points in read.groups:
+        own = entries[general].own if general in entries else loose.setdefault(read.side_of_nation[nation], {})
         before = own.get(kind, (0, 0))
         own[kind] = (before[0] + count, before[1] + points)
         if general in entries:
@@ -100,9 +135,17 @@ def _add(*counts: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
     return out
 
 
+def _kinds() -> dict[str, int]:
+    """Every kind of unit but the dummy, at 0, in the scenario files' order. Imported here,
+    not with the module: the screen's first frame does without campaigns.scenario."""
+    from campaigns.scenario import UNIT_KINDS
+
+    return {k: 0 for k in UNIT_KINDS if k != "dummy"}
+
+
 def _totals(counts: dict[str, tuple[int, int]]) -> Totals:
     """As `oob.totals` of the units counted."""
-    by_kind = {k: 0 for k in UNIT_KINDS if k != "dummy"}
+    by_kind = _kinds()
     dummies = units = 0
     for kind, (count, points) in counts.items():
         units += count
@@ -115,7 +158,7 @@ def _totals(counts: dict[str, tuple[int, int]]) -> Totals:
 
 def combined(totals: Iterable[Totals]) -> Totals:
     """The totals of several sides together."""
-    by_kind: dict[str, int] = {k: 0 for k in UNIT_KINDS if k != "dummy"}
+    by_kind = _kinds()
     units = dummies = 0
     for one in totals:
         for kind, points in one.by_kind.items():
@@ -133,23 +176,23 @@ def all_generals(entries: Iterable[GeneralEntry]) -> list[GeneralEntry]:
     return out
 
 
-def units_of(session: CampaignSession, general_id: str) -> list[Unit]:
+def unit_totals(unit: UnitRow) -> Totals:
+    """The totals of one unit (as `oob.totals([unit])`)."""
+    return _totals({unit.kind: (1, unit.strength_points)})
+
+
+def units_of(session: CampaignSession, general_id: str, limit: int | None = None) -> list[UnitRow]:
     """A general's own units, by name: what opening him shows."""
-    with plainly(), session.store.read() as db:
-        return list(db.scalars(select(Unit).where(col(Unit.general) == general_id).order_by(col(Unit.name))))
+    with plainly():
+        return oob_rows.units_of(session.store, general_id, limit)
 
 
-def unattached_units(session: CampaignSession, side_id: str) -> list[Unit]:
-    with plainly(), session.store.read() as db:
-        query = (
-            select(Unit)
-            .where(col(Unit.general).is_(None), col(Unit.nation).in_(select(col(Nation.id)).where(col(Nation.side) == side_id)))
-            .order_by(Unit.name)
-        )
-        return list(db.scalars(query))
+def unattached_units(session: CampaignSession, side_id: str, limit: int | None = None) -> list[UnitRow]:
+    with plainly():
+        return oob_rows.unattached(session.store, side_id, limit)
 
 
-def listed(session: CampaignSession, item: object, sides: list[SideEntry], limit: int) -> list[Unit]:
+def listed(session: CampaignSession, item: object, sides: list[SideEntry], limit: int) -> list[UnitRow]:
     """The first `limit` units of a side, army, general, "Units without a general"
     line or of every side (`item` None), in the order of the tree (`oob.side_units`),
     reading only as many generals as it takes."""
@@ -162,31 +205,30 @@ def listed(session: CampaignSession, item: object, sides: list[SideEntry], limit
     elif isinstance(item, Unattached):
         generals, loose = [], [item.side]
     else:
-        out: list[Unit] = []
+        out: list[UnitRow] = []
         for side in sides:
             out += listed(session, side, sides, limit - len(out))
             if len(out) >= limit:
                 break
         return out[:limit]
-    out = []
-    with plainly(), session.store.read() as db:
-        for entry in generals:
-            if len(out) >= limit:
-                return out
-            if entry.units:
-                query = select(Unit).where(col(Unit.general) == entry.general.id).order_by(col(Unit.name)).limit(limit - len(out))
-                out += db.scalars(query)
+    with plainly():
+        out = oob_rows.units_of_many(session.store, [g.general.id for g in generals if g.units], limit)
     for side_id in loose:
         if len(out) < limit:
-            out += unattached_units(session, side_id)[: limit - len(out)]
+            out += unattached_units(session, side_id, limit - len(out))
     return out
 
 
 def locate(session: CampaignSession, unit_id: str) -> tuple[str | None, str] | None:
     """(the unit's general or None, its side), or None if there is no such unit."""
-    with plainly(), session.store.connect() as db:
-        row = db.execute(
-            text("SELECT u.general, n.side FROM unit u JOIN nation n ON n.id = u.nation WHERE u.id = :id"),
-            {"id": unit_id},
-        ).first()
-    return None if row is None else (row[0], row[1])
+    with plainly():
+        return oob_rows.locate(session.store, unit_id)
+
+
+def search(session: CampaignSession, text: str) -> list[GeneralRow | UnitRow]:
+    """Units and generals whose name holds `text`, ignoring case, by name."""
+    needle = text.strip().lower()
+    if not needle:
+        return []
+    with plainly():
+        return oob_rows.search(session.store, needle)

@@ -64,3 +64,36 @@ def test_a_unit_is_located_by_its_general_and_side(session) -> None:
     assert oob_view.locate(session, "extra_0") == (None, lazy[0].side.id)
     assert oob_view.locate(session, "extra_1") == (lazy[0].armies[0].generals[0].general.id, lazy[0].side.id)
     assert oob_view.locate(session, "nobody") is None
+
+
+def test_the_plain_rows_hold_what_the_tables_hold(session) -> None:
+    oob.set_unit_flags(session, "extra_1", fatigued=True, out_of_command=True)
+    whole = oob.tree(session)
+    units = {u.id: u for s in whole for u in oob.side_units(s)}
+    rows = oob_view.listed(session, None, oob_view.skeleton(session), 10_000)
+    assert len(rows) == len(units)
+    for row in rows:  # every field, of the same type (the flags booleans, not SQLite's 0 and 1)
+        assert row._asdict() == {k: getattr(units[row.id], k) for k in row._fields}
+        assert all(type(v) is type(getattr(units[row.id], k)) for k, v in row._asdict().items())
+    assert rows[[r.id for r in rows].index("extra_1")].fatigued is True
+    orm_generals = {g.general.id: g.general for s in whole for a in s.armies for g in oob_view.all_generals(a.generals)}  # type: ignore[arg-type]
+    for side in oob_view.skeleton(session):
+        for army in side.armies:
+            assert army.army._asdict() == {k: getattr(next(a.army for s in whole for a in s.armies if a.army.id == army.army.id), k) for k in army.army._fields}
+            for entry in oob_view.all_generals(army.generals):
+                general = orm_generals[entry.general.id]
+                assert entry.general._asdict() == {k: getattr(general, k) for k in entry.general._fields}
+
+
+def test_search_finds_names_holding_the_text_ignoring_case_and_like_wildcards(session) -> None:
+    nation = oob_view.listed(session, None, oob_view.skeleton(session), 1)[0].nation
+    with session.store.action("names with LIKE's wildcards") as db:
+        for ident, name in (("percent", "100% Guard"), ("under", "Guard_b"), ("slash", "Guard/b")):
+            db.add(Unit(id=ident, name=name, nation=nation, kind="infantry", strength_points=1, cohesion=3))
+    assert [r.id for r in oob_view.search(session, "  AA EXTRA 1 ")] == ["extra_1", "extra_10", "extra_11"]
+    assert [r.id for r in oob_view.search(session, "%")] == ["percent"]
+    assert [r.id for r in oob_view.search(session, "_")] == ["under"]
+    assert [r.id for r in oob_view.search(session, "/b")] == ["slash"]
+    assert oob_view.search(session, "   ") == []
+    general = oob_view.skeleton(session)[0].armies[0].generals[0].general
+    assert general.id in [r.id for r in oob_view.search(session, general.name.upper())]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable
 
-from tui.widgets.cells import fill
+from tui.widgets.cells import fill, more
 
 HEADERS = ("Name", "SP")
 
@@ -78,3 +78,31 @@ async def test_a_named_column_wraps_only_when_the_others_leave_it_too_little_roo
         assert " ".join(line.strip() for line in lines) == name
         assert _cells(table)[0][1:] == ["12", "Dresden"]
         assert table.ordered_rows[0].height == len(lines)
+
+
+async def test_first_adds_a_screenful_and_more_the_rest_at_the_widths_of_them_all():
+    app = _Table()
+    rows = [(f"k{i}", (f"General {i}", i)) for i in range(30)]
+    rows[25] = ("k25", ("Marshal Davout, prince of Eckmühl", 25))  # a widest cell beyond the first rows
+    async with app.run_test(size=(60, 12)) as pilot:
+        table = app.query_one(DataTable)
+        rest = fill(table, HEADERS, rows, first=8)
+        await pilot.pause()
+        assert table.row_count == 8 and len(rest) == 22
+        assert [c.width for c in table.ordered_columns] == [len("Marshal Davout, prince of Eckmühl"), 2]
+        more(table, rest, 10)
+        assert table.row_count == 18 and len(rest) == 12
+        table.move_cursor(row=15)
+        # Refilled with the same rows (after an action): the 18 rows added stay, updated in place.
+        kept = dict(table.rows)
+        rows[3] = ("k3", ("General 3", 99))
+        rest = fill(table, HEADERS, rows, first=8)
+        await pilot.pause()
+        assert table.row_count == 18 and len(rest) == 12
+        assert all(table.rows[key] is row for key, row in kept.items())
+        assert _cells(table)[3] == ["General 3", "99"] and table.cursor_row == 15
+        more(table, rest, 100)
+        assert table.row_count == 30 and len(rest) == 0
+        assert _cells(table)[25] == ["Marshal Davout, prince of Eckmühl", "25"]
+        # Without `first`, every row at once, as before.
+        assert len(fill(table, HEADERS, rows[:5])) == 0 and table.row_count == 5

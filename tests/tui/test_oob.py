@@ -8,6 +8,7 @@ import pytest
 from sqlalchemy import func, select
 
 from campaigns import oob_view
+from campaigns.oob_view import UnitRow
 from models import Event, General, Unit
 from tests.tui.helpers import key, notices, screen_text, stored, type_text, wait_for, wait_for_notice
 from tui.modals.confirm import ConfirmScreen
@@ -58,7 +59,7 @@ async def test_slash_searches_by_name_and_selects_the_find(campaign_file, make_a
     async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
         await find(pilot, "zieten")
         unit = cursor(pilot)
-        assert isinstance(unit, Unit) and unit.id == "brigade_zieten"
+        assert isinstance(unit, UnitRow) and unit.id == "brigade_zieten"
         assert pilot.app.focused.id == "tree"
         await wait_for(pilot, "Blücher's Corps: Brigade Zieten: 3 SP")  # the totals of the selection
         await find(pilot, "qqq")
@@ -260,7 +261,7 @@ async def test_coming_back_after_a_change_relabels_only_the_lines_that_changed(c
         lines = {id(n): str(n.label) for n in screen._lines.values()}
         zieten = pilot.app.screen.query_one("#tree").cursor_node
         neighbours = [c for c in zieten.parent.children if c is not zieten]
-        oob.edit_unit(pilot.app.session, "brigade_zieten", {**cursor(pilot).model_dump(), "strength_points": "5"})
+        oob.edit_unit(pilot.app.session, "brigade_zieten", {**cursor(pilot)._asdict(), "strength_points": "5"})
         await pilot.press("o")  # away, and back to a changed campaign
         await pilot.press("b")
         await wait_for(pilot, "Brigade Zieten: 5 SP")  # the totals of the selection
@@ -329,7 +330,7 @@ async def test_no_line_of_the_opened_tree_is_cut(tmp_path, make_app, monkeypatch
                 assert " ".join(parts) == node.label.plain, (parts, node.label.plain)
                 assert "…" not in "".join(parts)
                 wrapped += height > 1
-                if isinstance(node.data, Unit):
+                if isinstance(node.data, UnitRow):
                     seen.add(node.data.name)
                 elif isinstance(node.data, oob_view.GeneralEntry):
                     seen.add(node.data.general.name)
@@ -337,7 +338,7 @@ async def test_no_line_of_the_opened_tree_is_cut(tmp_path, make_app, monkeypatch
         assert names <= seen  # every unit and general of the scenario was on the screen
         assert wrapped  # the test reaches names that need more than one line
         # The totals line above the table names the selected unit whole too.
-        longest = max(nodes, key=lambda n: len(n.label.plain) if isinstance(n.data, Unit) else 0)
+        longest = max(nodes, key=lambda n: len(n.label.plain) if isinstance(n.data, UnitRow) else 0)
         tree.move_cursor(longest)
         totals = screen.query_one("#totals")
         for _ in range(50):
@@ -374,7 +375,7 @@ async def test_the_tree_moves_by_names_opens_with_space_and_reads_a_generals_uni
             await pilot.pause()
             if napoleon.children:
                 break
-        units = [c for c in napoleon.children if isinstance(c.data, Unit)]
+        units = [c for c in napoleon.children if isinstance(c.data, UnitRow)]
         assert units and napoleon.is_expanded
         saint_cyr = screen._lines["g:st_cyr"]
         assert saint_cyr.children == ()  # nor his subordinates' units
@@ -482,9 +483,19 @@ async def test_at_80_columns_the_table_shows_every_unit_name_whole(tmp_path, mak
         tree.move_cursor(tree.root)  # the root lists every unit of every side
         for _ in range(100):
             await pilot.pause()
+            if table.row_count and str(screen.query_one("#totals").render()).startswith("All sides"):
+                break
+        assert 0 < table.row_count <= 24  # a screenful at first; the rest as they come into view
+        widths = [c.width for c in table.ordered_columns]
+        table.focus()
+        await pilot.press("ctrl+end")  # to the last unit listed
+        for _ in range(100):
+            await pilot.pause()
             if table.row_count == len(names):
                 break
         assert table.row_count == len(names)
+        assert table.cursor_row == len(names) - 1
+        assert [c.width for c in table.ordered_columns] == widths  # counted over every row from the start
         assert table.virtual_size.width <= table.size.width  # nothing off the right edge
         assert [c.label.plain for c in table.ordered_columns] == ["Name", "Kind", "SP", "Coh", "AB", "CB", "Where"]
         wrapped = 0
@@ -496,3 +507,27 @@ async def test_at_80_columns_the_table_shows_every_unit_name_whole(tmp_path, mak
             assert row.height == len(lines)
             wrapped += len(lines) > 1
         assert wrapped  # the scenario's long names reach the wrapping
+
+
+async def test_the_table_adds_its_units_as_the_cursor_goes_down_to_them(campaign_file, make_app):
+    """A screenful of rows at first (a 200-unit selection costs about as much as one of 20);
+    paging down adds the next ones before the cursor reaches the last row added."""
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "Order of battle")
+        screen = pilot.app.screen
+        tree, table = screen.query_one("#tree"), screen.query_one("#detail")
+        tree.move_cursor(tree.root)  # every unit of every side (more than a screenful)
+        for _ in range(100):
+            await pilot.pause()
+            if table.row_count and str(screen.query_one("#totals").render()).startswith("All sides"):
+                break
+        first = table.row_count
+        assert 0 < first <= 24 and table.rest
+        table.focus()
+        for _ in range(first):
+            await pilot.press("down")
+            assert table.cursor_row < table.row_count - 1  # never stuck at the last row added
+        assert table.row_count > first
+        # The rows added are the next units in the order of the tree, none twice.
+        listed = oob_view.listed(pilot.app.session, None, screen.sides, table.row_count)
+        assert [row.key.value for row in table.ordered_rows] == [u.id for u in listed]

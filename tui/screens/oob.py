@@ -8,18 +8,15 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Input, Static
 
-from campaigns import oob, oob_view
+from campaigns import oob_view
 from campaigns.errors import CampaignError
-from campaigns.oob import General, Unit
-from campaigns.scenario import UNIT_KINDS
+from campaigns.oob_view import GeneralRow, UnitRow
 from campaigns.words import plural
-from tui.modals.confirm import ConfirmScreen
-from tui.modals.form import FormScreen
-from tui.modals.pick import PickScreen
 from tui.screens.base import CampaignScreen
-from tui.widgets.cells import fill
+from tui.widgets.cells import Rest, fill, more
 from tui.screens.oob_labels import army_label, general_label, side_label, unit_label
 from tui.widgets.kept import KeptTable
 from tui.widgets.wrapped_tree import Node, WrappedTree
@@ -48,12 +45,36 @@ GENERAL_FIELDS = [
 ]
 
 
+class UnitTable(KeptTable):
+    """The units listed beside the tree: filled a screenful at a time (cells.fill's
+    `first`), the rest added as the table scrolls or its cursor moves toward them."""
+
+    rest: Rest | None = None
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        # Rows are a line or more: as many rows as lines down to a screen below the one in view.
+        self._more(int(new_value) + 2 * max(self.size.height, 1))
+
+    def watch_cursor_coordinate(self, old_coordinate: Coordinate, new_coordinate: Coordinate) -> None:
+        self._more(new_coordinate.row + 1 + max(self.size.height, 1))
+        super().watch_cursor_coordinate(old_coordinate, new_coordinate)
+
+    def action_scroll_bottom(self) -> None:
+        self._more(self.row_count + len(self.rest or ()))  # End goes to the last unit listed, not the last added
+        super().action_scroll_bottom()
+
+    def _more(self, rows: int) -> None:
+        if self.rest and self.row_count < rows:
+            more(self, self.rest, rows - self.row_count)
+
+
 class OrderOfBattleScreen(CampaignScreen):
     TITLE_TEXT = "Order of battle"
     BINDINGS = [
         Binding("slash", "search", "Search", id="oob.search", tooltip="Find units and generals by name"),
-        Binding("a", "add_unit", "Add unit", id="oob.add_unit", tooltip="Add a unit to the selected general"),
-        Binding("g", "add_general", "Add general", id="oob.add_general", tooltip="Add a general under the selected general"),
+        Binding("a", "add_unit", "Add unit", id="_edits().add_unit", tooltip="Add a unit to the selected general"),
+        Binding("g", "add_general", "Add general", id="_edits().add_general", tooltip="Add a general under the selected general"),
         Binding("e", "edit", "Edit", id="oob.edit", tooltip="Edit the selected unit or general"),
         Binding("v", "move", "Move", id="oob.move", tooltip="Attach the selected unit or general to another general"),
         Binding("d,delete", "remove", "Remove", id="oob.remove", tooltip="Remove the selected unit or general"),
@@ -83,7 +104,7 @@ class OrderOfBattleScreen(CampaignScreen):
             yield WrappedTree("Order of battle", id="tree")
             with Vertical(id="right"):
                 yield Static(id="totals", markup=False)
-                yield KeptTable(id="detail", cursor_type="row", zebra_stripes=True)
+                yield UnitTable(id="detail", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
         tree = self.query_one("#tree", WrappedTree)
@@ -115,31 +136,45 @@ class OrderOfBattleScreen(CampaignScreen):
     _chain: object = None
     _lines: dict[str, Node] = {}
 
+    # The units listed for the line the cursor will be on, read with the tree (one trip
+    # to the worker thread, not two): (that line's entry, its units).
+    _listed: tuple[object, list[UnitRow]] | None = None
+
     def refresh_view(self) -> None:
         opened = [key for key, node in self._lines.items() if node.children and key.startswith(("g:", "u:"))]
-        self._read_tree(opened)
+        tree = self.query_one("#tree", WrappedTree)
+        # Before the tree is built the cursor is on its first line, the root: every side.
+        at = _line_key(tree.cursor_node.data) if tree.cursor_node else "root"
+        self._listed = None
+        self._read_tree(opened, at)
 
     @work(thread=True, exclusive=True, group="oob-tree")
-    def _read_tree(self, opened: list[str]) -> None:
+    def _read_tree(self, opened: list[str], at: str | None) -> None:
+        # The sums over every unit (a GROUP BY of the index ix_unit_strength, 20 ms at 50,000
+        # units, growing with them) are SQLite's work and leave Python's lock to the UI thread,
+        # which lays out and draws the screen meanwhile.
         try:
             sides = oob_view.skeleton(self.session)
             units = {key: self._units_of(key) for key in opened}
+            entry = _entry(sides, at)
+            listed = None if entry is False else (entry, oob_view.listed(self.session, entry, sides, SHOWN))
         except CampaignError as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error", timeout=8)
             return
-        self.app.call_from_thread(self._show_tree, sides, units)
+        self.app.call_from_thread(self._show_tree, sides, units, listed)
 
-    def _units_of(self, key: str) -> list[Unit]:
+    def _units_of(self, key: str) -> list[UnitRow]:
         kind, ident = key.split(":", 1)
         if kind == "g":
             return oob_view.units_of(self.session, ident)
         return oob_view.unattached_units(self.session, ident)
 
-    def _show_tree(self, sides: list[oob_view.SideEntry], units: dict[str, list[Unit]]) -> None:
+    def _show_tree(self, sides: list[oob_view.SideEntry], units: dict[str, list[UnitRow]], listed: tuple | None = None) -> None:
         if not self.query("#tree"):
             return  # the answer came after the app closed the screen
         shape = _shape(sides)
         self.sides = sides
+        self._listed = listed
         if shape != self._chain:
             self._chain = shape
             self._build()
@@ -166,7 +201,7 @@ class OrderOfBattleScreen(CampaignScreen):
                 self._lines[f"u:{side.side.id}"] = side_node.add("Units without a general", data=loose)
         self._select(selected)
 
-    def _relabel(self, units: dict[str, list[Unit]]) -> None:
+    def _relabel(self, units: dict[str, list[UnitRow]]) -> None:
         """The same chain of command: change the text of the lines that changed, nothing else."""
         tree = self.query_one("#tree", WrappedTree)
         selected = _key(tree.cursor_node.data) if tree.cursor_node else None
@@ -186,8 +221,8 @@ class OrderOfBattleScreen(CampaignScreen):
             node = self._lines.get(key)
             if node is None:
                 continue
-            leaves = [c for c in node.children if isinstance(c.data, Unit)]
-            if [leaf.data.id for leaf in leaves if isinstance(leaf.data, Unit)] == [u.id for u in rows]:
+            leaves = [c for c in node.children if isinstance(c.data, UnitRow)]
+            if [leaf.data.id for leaf in leaves if isinstance(leaf.data, UnitRow)] == [u.id for u in rows]:
                 for leaf, unit in zip(leaves, rows):
                     _update(leaf, unit_label(unit), unit)
                 continue
@@ -283,10 +318,13 @@ class OrderOfBattleScreen(CampaignScreen):
     def show_detail(self) -> None:
         tree = self.query_one("#tree", WrappedTree)
         data = tree.cursor_node.data if tree.cursor_node else None
-        if isinstance(data, Unit):
+        if isinstance(data, UnitRow):
             self._show_units(data, [data])
             return
         self._show_totals(data)
+        if self._listed is not None and self._listed[0] is data:
+            self._show_units(data, self._listed[1])  # read with the tree
+            return
         self._read_units(data)
 
     @work(thread=True, exclusive=True, group="oob-units")
@@ -298,16 +336,18 @@ class OrderOfBattleScreen(CampaignScreen):
             return
         self.app.call_from_thread(self._show_units, item, units)
 
-    def _show_units(self, item: object, units: list[Unit]) -> None:
+    def _show_units(self, item: object, units: list[UnitRow]) -> None:
         if not self.query("#tree"):
             return  # the answer came after the app closed the screen
         node = self.query_one("#tree", WrappedTree).cursor_node
         if (node.data if node else None) is not item:
             return  # the cursor moved on meanwhile: its own read follows
-        if isinstance(item, Unit):
+        if isinstance(item, UnitRow):
             self._show_totals(item)
-        fill(
-            self.query_one("#detail", DataTable),
+        table = self.query_one("#detail", UnitTable)
+        table.rest = None  # the rows of what was listed before are not to be added meanwhile
+        table.rest = fill(
+            table,
             ("Name", "Kind", "SP", "Coh", "AB", "CB", "Where"),
             (
                 (
@@ -322,6 +362,9 @@ class OrderOfBattleScreen(CampaignScreen):
             # pushing SP, cohesion and the bonuses out of the pane.
             wrap_to=self._table_width(),
             wrap="Name",
+            # A screenful now (the table is never taller than the terminal), the others as
+            # they scroll into view: a selection of 200 units costs about as much as one of 20.
+            first=self.app.size.height,
         )
 
     def _table_width(self) -> int:
@@ -341,8 +384,8 @@ class OrderOfBattleScreen(CampaignScreen):
                 oob_view.GeneralEntry: lambda d: d.general.name,
                 oob_view.Unattached: lambda d: "Units without a general",
             }[type(data)](data)
-        elif isinstance(data, Unit):
-            total, title = oob.totals([data]), data.name
+        elif isinstance(data, UnitRow):
+            total, title = oob_view.unit_totals(data), data.name
         else:
             total, title = oob_view.combined(s.totals for s in self.sides), "All sides"
         kinds = ", ".join(f"{k} {v}" for k, v in total.by_kind.items())
@@ -355,18 +398,18 @@ class OrderOfBattleScreen(CampaignScreen):
 
     # -- what is selected ----------------------------------------------------
 
-    def selected(self) -> Unit | General | None:
+    def selected(self) -> UnitRow | GeneralRow | None:
         node = self.query_one("#tree", WrappedTree).cursor_node
         data = node.data if node else None
-        if isinstance(data, Unit):
+        if isinstance(data, UnitRow):
             return data
         if isinstance(data, oob_view.GeneralEntry):
             return data.general
         return None
 
-    def _general_for_new(self) -> General | None:
+    def _general_for_new(self) -> GeneralRow | None:
         item = self.selected()
-        if isinstance(item, Unit):
+        if isinstance(item, UnitRow):
             node = self.query_one("#tree", WrappedTree).cursor_node
             parent = node.parent.data if node and node.parent else None
             return parent.general if isinstance(parent, oob_view.GeneralEntry) else None
@@ -375,6 +418,9 @@ class OrderOfBattleScreen(CampaignScreen):
     # -- actions -------------------------------------------------------------
 
     def _form(self, title: str, fields: list, values: dict, check) -> None:
+        from campaigns.scenario import UNIT_KINDS
+        from tui.modals.form import FormScreen
+
         rows = [(k, label, str(values.get(k, "")), list(UNIT_KINDS) if k == "kind" else None) for k, label in fields]
 
         def done(result: dict | None) -> None:
@@ -394,7 +440,7 @@ class OrderOfBattleScreen(CampaignScreen):
             self.notify("Select a general (or one of his units) to add a unit to.", severity="warning")
             return
         values = {"kind": "infantry", "strength_points": "1", "cohesion": "3", "artillery_bonus": "0", "cavalry_bonus": "0", "location": general.location}
-        self._form(f"New unit under {general.name}", UNIT_FIELDS, values, lambda v: oob.add_unit(self.session, general.id, v))
+        self._form(f"New unit under {general.name}", UNIT_FIELDS, values, lambda v: _edits().add_unit(self.session, general.id, v))
 
     def action_add_general(self) -> None:
         general = self._general_for_new()
@@ -402,14 +448,14 @@ class OrderOfBattleScreen(CampaignScreen):
             self.notify("Select the general the new one serves under.", severity="warning")
             return
         values = {"rank": "1", "command_value": "1", "tactical_bonus": "0", "location": general.location}
-        self._form(f"New general under {general.name}", GENERAL_FIELDS, values, lambda v: oob.add_general(self.session, general.id, v))
+        self._form(f"New general under {general.name}", GENERAL_FIELDS, values, lambda v: _edits().add_general(self.session, general.id, v))
 
     def action_edit(self) -> None:
         item = self.selected()
-        if isinstance(item, Unit):
-            self._form(f"Edit {item.name}", UNIT_FIELDS, item.model_dump(), lambda v: oob.edit_unit(self.session, item.id, v))
-        elif isinstance(item, General):
-            self._form(f"Edit {item.name}", GENERAL_FIELDS, item.model_dump(), lambda v: oob.edit_general(self.session, item.id, v))
+        if isinstance(item, UnitRow):
+            self._form(f"Edit {item.name}", UNIT_FIELDS, item._asdict(), lambda v: _edits().edit_unit(self.session, item.id, v))
+        elif isinstance(item, GeneralRow):
+            self._form(f"Edit {item.name}", GENERAL_FIELDS, item._asdict(), lambda v: _edits().edit_general(self.session, item.id, v))
         else:
             self.notify("Select a unit or a general to edit.", severity="warning")
 
@@ -426,12 +472,14 @@ class OrderOfBattleScreen(CampaignScreen):
             if g.general.id != item.id
         ]
         names = {g.general.id: g.general.name for s in self.sides for a in s.armies for g in oob_view.all_generals(a.generals)}
-        move = oob.move_unit if isinstance(item, Unit) else oob.move_general
+        move = _edits().move_unit if isinstance(item, UnitRow) else _edits().move_general
 
         def picked(general_id: str | None) -> None:
             if general_id:
                 name = names.get(general_id, general_id)
                 self.attempt(lambda: move(self.session, item.id, general_id), f"{item.name} now under {name}.", worker=True)
+
+        from tui.modals.pick import PickScreen
 
         self.app.push_screen(PickScreen(f"Attach {item.name} to", generals), picked)
 
@@ -440,12 +488,14 @@ class OrderOfBattleScreen(CampaignScreen):
         if item is None:
             self.notify("Select a unit or a general to remove.", severity="warning")
             return
-        remove = oob.remove_unit if isinstance(item, Unit) else oob.remove_general
-        extra = "" if isinstance(item, Unit) else " His units and subordinates pass to his superior."
+        remove = _edits().remove_unit if isinstance(item, UnitRow) else _edits().remove_general
+        extra = "" if isinstance(item, UnitRow) else " His units and subordinates pass to his superior."
 
         def answered(yes: bool | None) -> None:
             if yes:
                 self.attempt(lambda: remove(self.session, item.id), f"Removed {item.name} (u undoes).", worker=True)
+
+        from tui.modals.confirm import ConfirmScreen
 
         self.app.push_screen(ConfirmScreen(f"Remove {item.name}?{extra}", yes="Remove"), answered)
 
@@ -453,7 +503,7 @@ class OrderOfBattleScreen(CampaignScreen):
         from campaigns import movement
 
         item = self.selected()
-        if not isinstance(item, Unit):
+        if not isinstance(item, UnitRow):
             self.notify("Select a unit.", severity="warning")
             return
         choices = ["no", "yes"]
@@ -473,13 +523,15 @@ class OrderOfBattleScreen(CampaignScreen):
                 said.append(movement.entrench_unit(self.session, item.id))
             rest = {k: v for k, v in wanted.items() if v != getattr(item, k) and not (k == "entrenched" and v)}
             if rest:
-                oob.set_unit_flags(self.session, item.id, **rest)
+                _edits().set_unit_flags(self.session, item.id, **rest)
 
         def done(result: dict | None) -> None:
             if result is not None:
                 for line in said:
                     self.notify(line)
                 self.campaign_changed()
+
+        from tui.modals.form import FormScreen
 
         self.app.push_screen(FormScreen(f"State of {item.name}", rows, check=apply), done)
 
@@ -502,7 +554,7 @@ class OrderOfBattleScreen(CampaignScreen):
                 self.notify(f"{len(found)} found: " + ", ".join(f.name for f in found[:6]))
 
         # A search of a big campaign reads many rows: in a worker, the keys after Enter waiting for it.
-        self.attempt(lambda: oob.search(session, wanted), worker=True, then=show, writes=False)
+        self.attempt(lambda: oob_view.search(session, wanted), worker=True, then=show, writes=False)
 
     def on_key(self, event) -> None:
         box = self.query_one("#search", Input)
@@ -510,6 +562,50 @@ class OrderOfBattleScreen(CampaignScreen):
             box.remove_class("shown")
             self.query_one("#tree", WrappedTree).focus()
             event.stop()
+
+
+def _edits():
+    """campaigns.oob, where the edits are: imported when the first edit runs, and with
+    it the SQLModel classes (models.tables, some 90 ms), which showing the screen
+    does without (it reads plain rows, campaigns.oob_view)."""
+    from campaigns import oob
+
+    return oob
+
+
+def _line_key(data: object) -> str | None:
+    """The key of a side's, army's, general's or "Units without a general" line in
+    `_lines`, "root" for the root's (every side); None for a unit's line (what it
+    lists needs no read)."""
+    if data is None:
+        return "root"
+    if isinstance(data, oob_view.SideEntry):
+        return f"s:{data.side.id}"
+    if isinstance(data, oob_view.ArmyEntry):
+        return f"a:{data.army.id}"
+    if isinstance(data, oob_view.GeneralEntry):
+        return f"g:{data.general.id}"
+    if isinstance(data, oob_view.Unattached):
+        return f"u:{data.side}"
+    return None
+
+
+def _entry(sides: list[oob_view.SideEntry], key: str | None) -> object:
+    """The entry of `sides` whose line has the key `key` (None: the root's, every side);
+    False for no key, for an entry no longer there and for "Units without a general"
+    (a line made anew with the tree: read when it is shown)."""
+    if key == "root":
+        return None
+    for side in sides:
+        if key == f"s:{side.side.id}":
+            return side
+        for army in side.armies:
+            if key == f"a:{army.army.id}":
+                return army
+            for general in oob_view.all_generals(army.generals):
+                if key == f"g:{general.general.id}":
+                    return general
+    return False
 
 
 def _key(data: object) -> str | None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from rich.text import Text
 
 from campaigns import oob_view
-from campaigns.oob import Unit
+from campaigns.oob_view import UnitRow
 from tui.widgets.tree_node import label
 
 
-def unit_label(unit: Unit) -> Text:
+def unit_label(unit: UnitRow) -> Text:
     if unit.kind == "dummy":
         return label(unit.name, " (DUMMY)")
     flags = "".join(m for m, on in (("F", unit.fatigued), ("E", unit.entrenched), ("O", unit.out_of_command)) if on)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import DataTable
 
@@ -17,6 +19,21 @@ def plain(*cells: object) -> list[Text]:
     return [Text(shown(cell)) for cell in cells]
 
 
+@dataclass
+class Rest:
+    """The rows `fill` was given beyond the first: added by `more` as they come into view.
+    Their columns' widths were counted when the table was filled, so adding them
+    changes no width and moves nothing already drawn."""
+
+    rows: list[tuple[str | None, list[str]]]
+    widths: list[int]
+    at: int | None  # the column that wraps, if any
+    indent: int
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
 def fill(
     table: DataTable,
     headers: Sequence[str],
@@ -25,7 +42,8 @@ def fill(
     wrap_to: int | None = None,
     wrap: str | None = None,
     narrowest: int | None = None,
-) -> None:
+    first: int | None = None,
+) -> Rest:
     """Put `rows` (key, cells) in `table` under `headers`, each column as wide as its widest cell,
     or as `widest` allows (longer cells end in an ellipsis).
 
@@ -39,22 +57,32 @@ def fill(
     `narrowest` is the least it wraps to (MIN_WRAP unless given): a table of many
     figures (the luck by side) gives its names fewer cells rather than run off the edge.
 
+    With `first`, only the first `first` rows are added now (a screenful: the table
+    measures and draws each row it is given, some 0.2 ms a row and cell); the others
+    are returned, for `more` to add as they scroll into view. Without it, all are added
+    and the Rest returned is empty.
+
     A DataTable measures new rows only when idle; refilled from a highlight
     event, it can draw them first at the width of the headers and keep that
     drawing. Widths set here are right from the first frame.
     """
     limits = [(widest or {}).get(h) for h in headers]
-    texts = []
+    # Every row's cells as plain strings, cut to their column's limit: the widths count
+    # them all, while rich Text is made only for the rows added.
+    texts: list[tuple[str | None, list[str]]] = []
     for key, cells in rows:
-        line = plain(*cells)
-        for text, limit in zip(line, limits):
-            if limit is not None:
-                text.truncate(limit, overflow="ellipsis")
+        line = [shown(cell) for cell in cells]
+        for index, limit in enumerate(limits):
+            if limit is not None and cell_len(line[index]) > limit:
+                cut = Text(line[index])
+                cut.truncate(limit, overflow="ellipsis")
+                line[index] = cut.plain
         texts.append((key, line))
     widths = [len(h) for h in headers]
     for _, cells in texts:
-        widths = [max(w, c.cell_len) for w, c in zip(widths, cells)]
-    heights = [1] * len(texts)
+        widths = [max(w, cell_len(c)) for w, c in zip(widths, cells)]
+    at: int | None = None
+    indent = 4 if wrap is None else NAME_INDENT
     if wrap_to is not None and headers:
         at = headers.index(wrap) if wrap is not None else len(headers) - 1
         # Every column is padded by one cell each side; the vertical scroll bar may take two.
@@ -64,34 +92,61 @@ def fill(
             widths[at] = max(MIN_WRAP, len(headers[at]), room)
         else:
             widths[at] = min(widths[at], max(narrowest or MIN_WRAP, len(headers[at]), room))
-        for index, (_key, cells) in enumerate(texts):
-            lines = wrapped(cells[at].plain, widths[at], 4 if wrap is None else NAME_INDENT)
-            cells[at] = Text("\n".join(lines))
-            heights[index] = len(lines)
+    rest = Rest(texts, widths, at, indent)
     columns = table.ordered_columns
-    if [(c.label.plain, c.width) for c in columns] != list(zip(headers, widths)):
+    same_columns = [(c.label.plain, c.width) for c in columns] == list(zip(headers, widths))
+    count = len(texts) if first is None else first
+    if same_columns and count < table.row_count <= len(texts):
+        count = table.row_count  # as many as were in view (scrolled to) before: the same lines again
+    now = _made(rest, count)
+    if not same_columns:
         table.clear(columns=True)
         for header, width in zip(headers, widths):
             table.add_column(header, width=width)
-    elif _same_rows(table, texts, heights):
+    elif _same_rows(table, now):
         # The same rows, as after most actions: only the cells that changed are
         # drawn again; the table keeps its lines, its cursor and its scrolling.
-        for key, cells in [(k, c) for k, c in texts if k is not None]:  # all of them: _same_rows says so
+        for key, cells, _height in now:
             for column, cell in zip(columns, cells):
                 if table.get_cell(key, column.key) != cell:
                     table.update_cell(key, column.key, cell)
-        return
+        return rest
     else:
         table.clear()  # the rows only: the columns stay as they are
-    for (key, cells), height in zip(texts, heights):
+    _add(table, now)
+    return rest
+
+
+def more(table: DataTable, rest: Rest, count: int) -> None:
+    """The next `count` rows of `rest` added to `table` (fewer if fewer are left)."""
+    _add(table, _made(rest, count))
+
+
+def _made(rest: Rest, count: int) -> list[tuple[str | None, list[Text], int]]:
+    """The first `count` rows of `rest` taken out of it, as cells of Text and a height."""
+    taken, rest.rows = rest.rows[: max(count, 0)], rest.rows[max(count, 0) :]
+    out = []
+    for key, cells in taken:
+        line = [Text(cell) for cell in cells]
+        height = 1
+        if rest.at is not None:
+            lines = wrapped(cells[rest.at], rest.widths[rest.at], rest.indent)
+            line[rest.at] = Text("\n".join(lines))
+            height = len(lines)
+        out.append((key, line, height))
+    return out
+
+
+def _add(table: DataTable, rows: list[tuple[str | None, list[Text], int]]) -> None:
+    for key, cells, height in rows:
         table.add_row(*cells, key=key, height=height)
 
 
-def _same_rows(table: DataTable, texts: list[tuple[str | None, list[Text]]], heights: list[int]) -> bool:
-    if table.row_count != len(texts) or any(key is None for key, _ in texts):
+def _same_rows(table: DataTable, now: list[tuple[str | None, list[Text], int]]) -> bool:
+    if table.row_count != len(now) or any(key is None for key, _, _ in now):
         return False
     rows = table.ordered_rows
-    return [row.key.value for row in rows] == [key for key, _ in texts] and [row.height for row in rows] == heights
+    return [row.key.value for row in rows] == [key for key, _, _ in now] and [row.height for row in rows] == [h for _, _, h in now]
 
 
 SCROLL_BAR = 2  # cells of a vertical scroll bar, kept free whether or not it shows

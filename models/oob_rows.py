@@ -93,14 +93,14 @@ def chain(store: CampaignStore) -> Chain:
         generals = [GeneralRow(*r) for r in db.execute(text(_GENERAL + " ORDER BY rank DESC, name"))]
         side_of_nation = {n: s for n, s in db.execute(text("SELECT id, side FROM nation"))}
         groups = [tuple(r) for r in db.execute(text(_GROUPS))]
-    return Chain(sides, armies, generals, side_of_nation, groups)  # type: ignore[arg-type]
+    return Chain(sides, armies, generals, side_of_nation, groups)
 
 
 def _units(db: Connection, where: str, params: dict, limit: int | None) -> list[UnitRow]:
     query = f"{_UNIT} WHERE {where} ORDER BY name" + (" LIMIT :limit" if limit is not None else "")
     rows = db.execute(text(query), {**params, "limit": limit} if limit is not None else params)
     # SQLite stores the flags as 0 and 1: as booleans, the same as the ORM's.
-    return [UnitRow(*r[:9], bool(r[9]), bool(r[10]), bool(r[11]), *r[12:]) for r in rows]
+    return [UnitRow._make((*r[:9], bool(r[9]), bool(r[10]), bool(r[11]), *r[12:])) for r in rows]
 
 
 def units_of(store: CampaignStore, general_id: str, limit: int | None = None) -> list[UnitRow]:

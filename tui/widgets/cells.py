@@ -107,6 +107,7 @@ def fill(
         # The same rows, as after most actions: only the cells that changed are
         # drawn again; the table keeps its lines, its cursor and its scrolling.
         for key, cells, _height in now:
+            assert key is not None  # _same_rows: every row has its key
             for column, cell in zip(columns, cells):
                 if table.get_cell(key, column.key) != cell:
                     table.update_cell(key, column.key, cell)

@@ -41,6 +41,8 @@ WORKERS_PER_CORE = 1
 # over the end of a busy one's queue, so no 20-second test starts last while the
 # other workers have nothing left to do. Files keep their own order inside.
 LONGEST_FIRST = (
+    "tests/test_hostile_numbers_postgres.py",
+    "tests/tui/test_battles.py",
     "tests/tui/test_two_bounds.py",
     "tests/tui/test_two_turns.py",
     "tests/e2e/test_tabletop_turns.py",

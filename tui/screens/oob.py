@@ -139,6 +139,8 @@ class OrderOfBattleScreen(CampaignScreen):
     # The units listed for the line the cursor will be on, read with the tree (one trip
     # to the worker thread, not two): (that line's entry, its units).
     _listed: tuple[object, list[UnitRow]] | None = None
+    # A line asked for (a search's find) before the tree was first read: selected once it is.
+    _wanted: str | None = None
 
     def refresh_view(self) -> None:
         opened = [key for key, node in self._lines.items() if node.children and key.startswith(("g:", "u:"))]
@@ -181,6 +183,9 @@ class OrderOfBattleScreen(CampaignScreen):
         else:
             self._relabel(units)
         self.show_detail()
+        if self._wanted is not None:
+            wanted, self._wanted = self._wanted, None
+            self._select(wanted)
 
     def _build(self) -> None:
         tree = self.query_one("#tree", WrappedTree)
@@ -256,6 +261,9 @@ class OrderOfBattleScreen(CampaignScreen):
 
     def _select(self, ident: str | None) -> None:
         if ident is None:
+            return
+        if self._chain is None:  # a search typed at once, answered before the tree's first reading
+            self._wanted = ident
             return
         tree = self.query_one("#tree", WrappedTree)
         path = self._path_to(ident)

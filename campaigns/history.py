@@ -5,16 +5,15 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import bindparam, func, select, text
-from sqlmodel import col
+from sqlalchemy import JSON, Boolean, Connection, DateTime, bindparam, text
 
 from campaigns.changes import NAMED_TABLES, REFERENCES, Names, change_lines, load
 from campaigns.errors import plainly
 from campaigns.log import dice_line, stored_dice
 from campaigns.replays import kept_marks
 from campaigns.session import CampaignSession
-from models import DiceRoll, Event
 from models.journal import REPLAYS, target
 from models.search import SHORT_WINDOW, is_short, matching_ids  # noqa: F401  (the screen reads the window through here)
 
@@ -36,48 +35,91 @@ def entries(
     only those older than the event (or roll) `before` when it is given: the next page.
 
     A word is looked up in the history's search index (models.search), so a
-    word finds a change however old it is without reading every event."""
+    word finds a change however old it is without reading every event.
+
+    Plain SQL on one connection, not the SQLModel classes: the screen's first page
+    would otherwise wait for SQLAlchemy to configure every mapper (80-120 ms on a
+    loaded machine, the whole of its first visit) and for the ORM to build each row."""
     needle = text.strip()
-    with plainly(), session.store.read() as db:
+    # Read before the page: the marks and names kept for this version then hold all of it
+    # (a change landing meanwhile moves the version on, and they are read again next time).
+    version = session.version()
+    with plainly(), session.store.connect() as db:
         if dice_only:
-            rolls_query = select(DiceRoll).order_by(col(DiceRoll.id).desc()).limit(limit)
-            if before is not None:
-                rolls_query = rolls_query.where(col(DiceRoll.id) < before)
-            if needle:
-                rolls_query = rolls_query.where(col(DiceRoll.id).in_(_found(db, "dice_roll", needle, limit, before)))
-            rolls = list(db.scalars(rolls_query))
+            found = _found(db, "dice_roll", needle, limit, before) if needle else None
+            rolls = _rolls(db, ["1 = 1"], before=before, among=found, limit=limit)
             return [Entry(f"d{r.id}", _when(r.when), dice_line(r)) for r in rolls]
-        events_query = select(Event).order_by(col(Event.id).desc()).limit(limit)
-        if before is not None:
-            events_query = events_query.where(col(Event.id) < before)
+        found = None
         if needle:
             # An event matches by its description or by one of its rolls. A roll is
             # written in the transaction of its event, so newer rolls belong to newer
             # events: the newest `limit` matching rolls name the newest matching events.
-            found = set(_found(db, "event", needle, limit, before))
+            matched = set(_found(db, "event", needle, limit, before))
             rolled = _found(db, "dice_roll", needle, limit, _first_roll_of(db, before))
             if rolled:
-                found.update(
-                    e for e in db.scalars(select(col(DiceRoll.event)).where(col(DiceRoll.id).in_(rolled))) if e is not None
-                )
-            events_query = events_query.where(col(Event.id).in_(found))
-        events = list(db.scalars(events_query))
+                matched.update(e for e in db.execute(ROLLS_EVENTS, {"ids": rolled}).scalars() if e is not None)
+            found = sorted(matched)
+        events = _events(db, before=before, among=found, limit=limit)
         ids = [e.id for e in events]
-        rolls = list(db.scalars(select(DiceRoll).where(col(DiceRoll.event).in_(ids)).order_by(col(DiceRoll.id).desc()))) if ids else []
-    by_event: dict[int | None, list[DiceRoll]] = {}
-    for roll in rolls:
-        by_event.setdefault(roll.event, []).append(roll)
-    changes = {event.id: load(event.changes) for event in events if event.kind not in REPLAYS}
-    with plainly(), session.store.connect() as db:
-        version = session.version()  # read first: a change landing meanwhile reads them again next time
+        rolls = _rolls(db, ["event IN :events"], events=ids) if ids else []
+        by_event: dict[int | None, list[Any]] = {}
+        for roll in rolls:
+            by_event.setdefault(roll.event, []).append(roll)
+        changes = {event.id: load(event.changes) for event in events if event.kind not in REPLAYS}
         # The marks of this page's events only: the undo and redo events after its oldest.
-        marks = kept_marks(session, db, version, after=min((i for i in ids if i is not None), default=0))
+        marks = kept_marks(session, db, version, after=min(ids, default=0))
         names = _names(session, db, version, changes.values())
         out: list[Entry] = []
         for event in events:
-            out.extend(_event_entries(event, marks.get(event.id or 0, []), names, changes.get(event.id)))
+            out.extend(_event_entries(event, marks.get(event.id, []), names, changes.get(event.id)))
             out.extend(Entry(f"  d{r.id}", _when(r.when), "  " + dice_line(r)) for r in by_event.get(event.id, []))
     return out
+
+
+# The columns the screen shows, typed as the tables type them (moments, flags and the
+# dice's JSON read as the SQLModel classes read them), without those classes.
+EVENT_COLUMNS = 'id, "when", kind, description, changes, undone'
+EVENT_TYPES = {"when": DateTime(), "undone": Boolean()}
+DICE_COLUMNS = 'id, event, purpose, dice, raw, modifiers, result, mode, stream_index, "by", "when"'
+DICE_TYPES = {"when": DateTime(), "raw": JSON(), "modifiers": JSON()}
+ROLLS_EVENTS = text("SELECT event FROM dice_roll WHERE id IN :ids").bindparams(bindparam("ids", expanding=True))
+FIRST_ROLL = text("SELECT min(id) FROM dice_roll WHERE event >= :event")
+
+
+def _events(db: Connection, *, before: int | None, among: list[int] | None, limit: int) -> list[Any]:
+    """The newest `limit` events, older than `before` if given, among the ids `among` if given."""
+    if among is not None and not among:
+        return []
+    where = ["1 = 1"]
+    if before is not None:
+        where.append("id < :before")
+    if among is not None:
+        where.append("id IN :among")
+    return _select(db, "event", EVENT_COLUMNS, EVENT_TYPES, where, before=before, among=among, limit=limit)
+
+
+def _rolls(
+    db: Connection, where: list[str], *, before: int | None = None, among: list[int] | None = None,
+    events: list[int] | None = None, limit: int | None = None,
+) -> list[Any]:
+    """Dice rolls, newest first: those of `events`, or the newest `limit` (older than
+    `before`, among the ids `among`, when given)."""
+    if among is not None and not among:
+        return []
+    where = list(where)
+    if before is not None:
+        where.append("id < :before")
+    if among is not None:
+        where.append("id IN :among")
+    return _select(db, "dice_roll", DICE_COLUMNS, DICE_TYPES, where, before=before, among=among, events=events, limit=limit)
+
+
+def _select(db: Connection, table: str, columns: str, types: dict[str, Any], where: list[str], **values: Any) -> list[Any]:
+    given = {name: value for name, value in values.items() if value is not None}
+    tail = " LIMIT :limit" if "limit" in given else ""
+    query = text(f"SELECT {columns} FROM {table} WHERE {' AND '.join(where)} ORDER BY id DESC{tail}")  # noqa: S608 - fixed names
+    query = query.bindparams(*(bindparam(name, expanding=True) for name in ("among", "events") if name in given))
+    return list(db.execute(query.columns(**types), given))
 
 
 # The names of the rows a page of events changed, read a table at a time rather than
@@ -86,7 +128,7 @@ def entries(
 _NAMES: weakref.WeakKeyDictionary[CampaignSession, tuple[int, dict[tuple[str, str], str | None]]] = weakref.WeakKeyDictionary()
 
 
-def _names(session: CampaignSession, db, version: int, pages: Iterable[list[dict]]) -> Names:
+def _names(session: CampaignSession, db: Connection, version: int, pages: Iterable[list[dict]]) -> Names:
     kept = _NAMES.get(session)
     if kept is None or kept[0] != version:
         kept = (version, {})
@@ -108,7 +150,7 @@ def _names(session: CampaignSession, db, version: int, pages: Iterable[list[dict
         missing = sorted(i for i in ids if (table, i) not in stored)
         for start in range(0, len(missing), 500):  # within any database's limit of parameters
             chunk = missing[start : start + 500]
-            found = dict(db.execute(text(f"SELECT id, name FROM {table} WHERE id IN :ids").bindparams(bindparam("ids", expanding=True)), {"ids": chunk}).all())  # noqa: S608 - fixed table names
+            found: dict[str, str | None] = dict(db.execute(text(f"SELECT id, name FROM {table} WHERE id IN :ids").bindparams(bindparam("ids", expanding=True)), {"ids": chunk}).all())  # noqa: S608 - fixed table names
             stored.update(((table, i), found.get(i)) for i in chunk)
     names = Names(db)
     # Names looks up what it does not know itself, as it would without this.
@@ -116,7 +158,7 @@ def _names(session: CampaignSession, db, version: int, pages: Iterable[list[dict
     return names
 
 
-def _event_entries(event: Event, marks: list[str], names: Names, changes: list[dict] | None) -> list[Entry]:
+def _event_entries(event: Any, marks: list[str], names: Names, changes: list[dict] | None) -> list[Entry]:
     """The event's line with its undo and redo marks, then each changed row, old -> new."""
     when = _when(event.when)
     if event.kind in REPLAYS or changes is None:
@@ -131,16 +173,16 @@ def _event_entries(event: Event, marks: list[str], names: Names, changes: list[d
     return out
 
 
-def _found(db, table: str, needle: str, limit: int, before: int | None) -> list[int]:
+def _found(db: Connection, table: str, needle: str, limit: int, before: int | None) -> list[int]:
     """Ids of `table` whose text holds `needle`, newest first, through the search index."""
-    return matching_ids(db.connection(), table, needle, limit, before=before)
+    return matching_ids(db, table, needle, limit, before=before)
 
 
-def _first_roll_of(db, event: int | None) -> int | None:
+def _first_roll_of(db: Connection, event: int | None) -> int | None:
     """The first roll of event `event` or a later one: the rolls before it belong to older events."""
     if event is None:
         return None
-    return db.scalar(select(func.min(col(DiceRoll.id))).where(col(DiceRoll.event) >= event))
+    return db.execute(FIRST_ROLL, {"event": event}).scalar()
 
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")

@@ -15,7 +15,7 @@ from datetime import date, datetime
 from itertools import islice
 from operator import itemgetter
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from sqlalchemy import Connection
@@ -23,9 +23,12 @@ from sqlalchemy import Connection
 from campaigns.words import column
 from campaigns.changes import Names, change_lines, inserted_dice, load, update_line
 from campaigns.replays import replay_marks
-from models import CampaignStore, DiceRoll, dice_rolls, to_record
+from models import CampaignStore
 from models.journal import REPLAYS, target
 from rules.dice import ROLLED, verify
+
+if TYPE_CHECKING:  # the SQLModel classes (models.tables, 90 ms and more): the history screen reads without them
+    from models import DiceRoll
 
 DICE_COLUMNS = 'id, event, purpose, dice, raw, modifiers, result, mode, stream_index, "by", "when"'
 # Read as plain rows (the database driver's own values): see `_plain_rows`.
@@ -258,6 +261,8 @@ class DiceAudit:
 
 def audit_dice(store: CampaignStore, seed: int | None = None) -> DiceAudit:
     """Replay every rolled die from the campaign's seed (or `seed`, as revealed) and stream position."""
+    from models import dice_rolls, to_record
+
     seed = store.campaign().dice_seed if seed is None else seed
     with store.read() as session:
         stored = dice_rolls(session)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, Index
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, text
 from sqlmodel import Field, SQLModel
 from sqlmodel.main import SQLModelConfig
 
@@ -271,6 +271,9 @@ class Battle(_Table, table=True):
     detail: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
 
 
+REPLAY_KINDS = "kind IN ('undo', 'redo')"  # as every query of them writes it, so it finds ix_event_replays
+
+
 class Event(_Table, table=True):
     """One entry of the history: one action, with the before and after of every row it changed.
 
@@ -281,10 +284,15 @@ class Event(_Table, table=True):
     """
 
     __tablename__ = "event"
+    # The undo and redo events alone (migration 0009): their marks and the redo stack are
+    # read without going through every event.
+    __table_args__ = (
+        Index("ix_event_replays", "id", sqlite_where=text(REPLAY_KINDS), postgresql_where=text(REPLAY_KINDS)),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     when: datetime
-    kind: str = "action"  # or "setup", the creation of the campaign
+    kind: str = "action"  # or "setup", the creation of the campaign; "undo" and "redo" (models.journal)
     description: str
     changes: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSON)
     undone: bool = Field(default=False, index=True)

@@ -307,3 +307,63 @@ def test_down_from_schema_8_and_up_again_keeps_the_battles_of_the_rolls(tmp_path
         assert sorted(db.execute("SELECT battle FROM dice_roll"), key=str) == [(lutzen,), (None,)]
     db.close()
     assert recorded() == [lutzen, None]
+
+
+def test_down_from_schema_9_and_up_again_finds_the_undos_and_redos_by_their_index(campaign_target: str) -> None:
+    """Migration 0009: the index of the undo and redo events goes down and comes back, the
+    marks read the same at each step, and the queries of them reach it (on PostgreSQL with
+    sequential scans off: a table of a dozen rows is read whole whatever its indexes)."""
+    from alembic import command
+    from sqlalchemy import text
+
+    from campaigns import weather
+    from campaigns.replays import REPLAY_EVENTS, replay_marks
+    from campaigns.session import CampaignSession
+    from models import gate
+
+    session = CampaignSession.new("spring1813", campaign_target, seed=1813)
+    try:
+        weather.roll(session, [2])
+        session.undo()
+        session.redo()
+    finally:
+        session.close()
+    engine = make_engine(to_url(campaign_target))
+    sqlite = engine.dialect.name == "sqlite"
+
+    def indexed(connection) -> bool:
+        if sqlite:
+            return connection.execute(text("SELECT count(*) FROM sqlite_master WHERE name = 'ix_event_replays'")).scalar() == 1
+        return connection.execute(text("SELECT count(*) FROM pg_indexes WHERE indexname = 'ix_event_replays'")).scalar() == 1
+
+    def plan(connection) -> str:
+        values = {"after": 0, "upto": 2**63 - 1}
+        if sqlite:
+            explained = connection.execute(text(f"EXPLAIN QUERY PLAN {REPLAY_EVENTS.text}"), values)
+            return " ".join(str(row[-1]) for row in explained)
+        connection.execute(text("SET LOCAL enable_seqscan = off"))
+        return " ".join(row[0] for row in connection.execute(text(f"EXPLAIN {REPLAY_EVENTS.text}"), values))
+
+    try:
+        with engine.connect() as connection:
+            marks = replay_marks(connection)
+            assert indexed(connection) and "ix_event_replays" in plan(connection)
+        assert marks == {2: ["undone #3", "redone #4"]}  # #1 the setup, #2 the weather, #3 its undo, #4 its redo
+        with writer(engine).begin() as connection:
+            command.downgrade(alembic_config(connection), "0008")
+        with engine.connect() as connection:
+            assert not indexed(connection) and current_revision(connection) == "0008"
+            assert replay_marks(connection) == marks
+        if sqlite:
+            with sqlite3.connect(campaign_target) as db:
+                db.text_factory = bytes
+                assert gate._objects(db) == gate.expected_objects("0008")  # the gate opens it as schema 8
+                assert db.execute("PRAGMA user_version").fetchone() == (8,)
+            db.close()
+        with writer(engine).begin() as connection:
+            upgrade(connection)
+        with engine.connect() as connection:
+            assert indexed(connection) and "ix_event_replays" in plan(connection)
+            assert replay_marks(connection) == marks
+    finally:
+        engine.dispose()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from rich.cells import cell_len
 from textual import work
 from textual.app import ComposeResult
@@ -16,6 +18,14 @@ from tui.textual_private import draw_soon
 from tui.widgets.line_table import LineTable
 
 Query = tuple[str, bool, int | None]  # (filter text, dice only, older than this id)
+FIRST: Query = ("", False, None)  # what a screen shows first: everything, newest first
+
+
+class Answer(NamedTuple):
+    query: Query
+    version: int | None  # the campaign's version when it was read (None: it failed)
+    rows: list[history.Entry] | str  # the lines, or why they could not be read
+    limit: int  # the events asked for
 # Events read at a time: as many as the list has lines (each event takes one at
 # least, so a page fills it; at least PAGE); the next page is read as the cursor
 # reaches the last line. The list draws only the lines in view
@@ -64,14 +74,20 @@ class HistoryScreen(CampaignScreen):
         self._full_page = False  # whether the last page was full, so older lines may follow
         self._rows: list[history.Entry] = []  # every line shown, pages included
         self.shown_query: Query | None = None  # what the table shows the answer to
+        self._early: Answer | None = None  # the first page, read before the screen showed the campaign
 
     @property
     def page_size(self) -> int:
-        table = self.query_one("#events", LineTable)
-        lines = table.scrollable_content_region.height - 1 if table.size.height else self.app.size.height - CHROME
+        tables = self.query("#events")  # none before the screen is composed
+        table = tables.first(LineTable) if tables else None
+        lines = table.scrollable_content_region.height - 1 if table and table.size.height else self.app.size.height - CHROME
         return max(lines, PAGE)
 
     def body(self) -> ComposeResult:
+        # The newest page is read while the screen is built: the campaign's first
+        # frame on it then holds its lines, drawn once, rather than an empty table
+        # drawn, then filled and drawn again once a read started after it answers.
+        self._ask(FIRST)
         yield Static("History: newest first (u undo, y redo)", classes="title", id="history-title")
         yield FilterBox(placeholder="filter: a word of the description, a unit, 'weather'...", id="filter")
         yield LineTable(id="events")
@@ -80,7 +96,12 @@ class HistoryScreen(CampaignScreen):
         self.query_one("#events", LineTable).focus()
 
     def refresh_view(self) -> None:
-        self._ask((self.query_one("#filter", Input).value, self.dice_only, None))
+        query: Query = (self.query_one("#filter", Input).value, self.dice_only, None)
+        early, self._early = self._early, None
+        if early is not None and early.query == query and early.version == self.shown_version and isinstance(early.rows, list):
+            self._show(query, early.rows, early.limit)  # read as the screen was built (body)
+        else:
+            self._ask(query)
 
     # -- reading off the UI thread ---------------------------------------------
     #
@@ -98,20 +119,28 @@ class HistoryScreen(CampaignScreen):
     @work(thread=True, group="history")
     def _read(self, query: Query, limit: int) -> None:
         text, dice_only, before = query
+        version: int | None = None
         try:
+            version = self.session.version()  # first: the lines read are at least as new
             rows: list[history.Entry] | str = history.entries(
                 self.session, text, dice_only=dice_only, before=before, limit=limit
             )
         except CampaignError as exc:
             rows = str(exc)
-        self.app.call_from_thread(self._answered, query, rows, limit)
+        self.app.call_from_thread(self._answered, Answer(query, version, rows, limit))
 
-    def _answered(self, query: Query, rows: list[history.Entry] | str, limit: int) -> None:
+    def _answered(self, answer: Answer) -> None:
         self._asked = None
+        query, rows = answer.query, answer.rows
         if isinstance(rows, str):
             self.notify(rows, severity="error", timeout=8)
+        elif self.shown_version is None:
+            self._early = answer  # the first page, come before the screen shows the campaign: refresh_view shows it
+        elif query == self._wanted and (answer.version or 0) >= self.shown_version:
+            self._show(query, rows, answer.limit)
         elif query == self._wanted:
-            self._show(query, rows, limit)
+            self._ask(query)  # read before the campaign changed, shown as it is now: read again
+            return
         if self._wanted is not None and self._wanted != query:
             self._ask(self._wanted)  # typed meanwhile: its answer replaces this one
         else:

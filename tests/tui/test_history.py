@@ -196,3 +196,31 @@ async def test_the_filter_deletes_a_word_with_alt_w_as_with_ctrl_w(campaign_file
         assert box.value == "weather "
         await pilot.press("ctrl+w")
         assert box.value == ""
+
+
+async def test_a_change_made_while_the_first_page_was_read_early_is_shown(campaign_file, make_app):
+    """The newest page is read as the screen is built, before it shows the campaign. An
+    action committed in between (here by another umpire on the same file) moves the
+    version on: the screen reads the page again rather than show the one read before it."""
+    import time
+
+    from campaigns import weather
+    from tui.screens.history import HistoryScreen
+    from tui.textual_private import mount_offscreen
+
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = HistoryScreen()
+        app.install_screen(screen, "history")
+        await mount_offscreen(app, screen)  # composed: the first page is being read
+        deadline = time.monotonic() + 30
+        while screen._early is None:  # read, and kept until the screen shows the campaign
+            assert time.monotonic() < deadline, "the first page was never read"
+            await pilot.pause(0.01)
+        other = CampaignSession.open(campaign_file)
+        try:
+            weather.roll(other, [4])
+        finally:
+            other.close()
+        await app.switch_screen("history")
+        await wait_for(pilot, "Weather for turn 1")

@@ -140,3 +140,34 @@ def test_a_page_reads_the_marks_of_its_own_events_and_older_pages_add_theirs(tmp
         assert any(t.endswith(f"[{undone}, {redone}]") for t in texts), texts
     finally:
         session.close()
+
+
+def test_the_plain_reading_shows_what_the_stored_rows_hold_on_sqlite_and_postgresql(campaign_target):
+    """The history reads its pages with plain SQL, not the SQLModel classes: each event's
+    time, kind, undone flag and dice read as those classes read them, on both databases."""
+    from campaigns.log import dice_line
+    from models import DiceRoll, Event
+
+    session = CampaignSession.new("spring1813", campaign_target, seed=3)
+    try:
+        weather.roll(session, [4])
+        session.undo()
+        session.redo()
+        shown = history.entries(session)
+        dice = history.entries(session, dice_only=True)
+        with session.store.read() as db:
+            events = list(db.scalars(select(Event).order_by(col(Event.id).desc())))
+            rolls = list(db.scalars(select(DiceRoll).order_by(col(DiceRoll.id).desc())))
+        session.undo()
+        undone = [e.text for e in history.entries(session)]
+    finally:
+        session.close()
+    heads = [e for e in shown if e.ref.startswith("#")]
+    assert [e.ref for e in heads] == [f"#{e.id}" for e in events] == ["#4", "#3", "#2", "#1"]
+    assert [e.when for e in heads] == [history._when(e.when) for e in events]
+    assert [e.text for e in heads[:2]] == ["Redo of #2: Weather for turn 1", "Undo of #2: Weather for turn 1"]
+    assert heads[2].text == "Weather for turn 1 [undone #3, redone #4]"
+    assert [(e.ref, e.when, e.text) for e in dice] == [(f"d{r.id}", history._when(r.when), dice_line(r)) for r in rolls]
+    assert len(rolls) == 1 and ("  d1", history._when(rolls[0].when), "  " + dice_line(rolls[0])) in [(e.ref, e.when, e.text) for e in shown]
+    assert "Weather for turn 1 [undone #3, redone #4, undone #5]" in undone
+    assert "  " + dice_line(rolls[0], undone=True) in undone  # its roll taken back, kept in the event's record

@@ -18,6 +18,14 @@ from tui.textual_private import draw_soon
 from tui.widgets.line_table import LineTable
 
 Query = tuple[str, bool, int | None]  # (filter text, dice only, older than this id)
+# Events read at a time: as many as the list has lines (each event takes one at
+# least, so a page fills it; at least PAGE); the next page is read as the cursor
+# reaches the last line. The list draws only the lines in view
+# (tui.widgets.line_table), so a keystroke costs what its search of a screenful costs.
+PAGE = 10
+CHROME = 7  # the lines of the screen that are not the list: title, filter, header, status, keys
+HEADERS = ("#", "When", "What")
+
 FIRST: Query = ("", False, None)  # what a screen shows first: everything, newest first
 
 
@@ -26,13 +34,6 @@ class Answer(NamedTuple):
     version: int | None  # the campaign's version when it was read (None: it failed)
     rows: list[history.Entry] | str  # the lines, or why they could not be read
     limit: int  # the events asked for
-# Events read at a time: as many as the list has lines (each event takes one at
-# least, so a page fills it; at least PAGE); the next page is read as the cursor
-# reaches the last line. The list draws only the lines in view
-# (tui.widgets.line_table), so a keystroke costs what its search of a screenful costs.
-PAGE = 10
-CHROME = 7  # the lines of the screen that are not the list: title, filter, header, status, keys
-HEADERS = ("#", "When", "What")
 
 
 class FilterBox(Input):

@@ -149,7 +149,9 @@ def _depth(encoded: bytes) -> int:
 SaneJson = Annotated[Any, BeforeValidator(_sane_json)]
 
 
-def _field_type(table: str, column: Column[Any]) -> Any:
+def column_type(table: str, column: Column[Any]) -> Any:
+    """What one column of `table` may hold, as a row of the export has it: the row model's field,
+    and what an undo or redo may write there (models.history_checks)."""
     kind = column.type.impl_instance if isinstance(column.type, TypeDecorator) else column.type
     shape = SHAPES.get((table, column.name))
     if isinstance(kind, Boolean):
@@ -178,7 +180,7 @@ def row_model(table: Table) -> type[BaseModel]:
     fields: dict[str, Any] = {}
     for column in table.columns:
         required = not column.nullable and column.server_default is None
-        fields[column.name] = (_field_type(table.name, column), ... if required else None)
+        fields[column.name] = (column_type(table.name, column), ... if required else None)
     return create_model(
         f"Row_{table.name}", __config__=ROW_CONFIG, **fields
     )

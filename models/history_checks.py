@@ -163,7 +163,8 @@ def _value(table: Table, name: str, value: Any, doing: str) -> None:
         _adapter(table, name).validate_python(value)
     except ValidationError as error:
         first = error.errors(include_url=False, include_input=False)[0]
-        message = first["msg"][0].lower() + first["msg"][1:]
+        message = first["msg"].removeprefix("Value error, ")
+        message = message[0].lower() + message[1:]
         inside = "".join(f"[{part!r}]" for part in first["loc"])
         raise BadHistory(f"{said} ({f'at {inside}: ' if inside else ''}{message})") from None
     if any(CONTROL.search(text) for text in _texts(value)):

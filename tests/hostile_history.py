@@ -267,7 +267,13 @@ def control_cases(campaign: Campaign, rng: random.Random) -> Iterator[Case]:
             low, high = int_range(table.name, column)
             value = rng.choice([low, high])
             doing: Doing = rng.choice(["undo", "redo"])
-            row = rng.choice(rows)
+            # Not a row the action itself adds or removes: undo or redo would find it gone.
+            touched = {json.dumps(c["key"], sort_keys=True) for c in campaign.event(campaign.undo if doing == "undo" else campaign.redo)["changes"]
+                       if c["table"] == table.name}
+            untouched = [row for row in rows if json.dumps(_key(table, row), sort_keys=True) not in touched]
+            if not untouched:
+                continue
+            row = rng.choice(untouched)
             change = _value_change(table, row, column.name, value, doing, whole=False)
             number, text = _plant(campaign, doing, change, rng)
             yield Case(f"{doing}: {table.name}.{column.name} = {value}, an end of its range", doing, number, text,
@@ -357,19 +363,22 @@ def replay_cases(campaign: Campaign) -> Iterator[Case]:
 
 
 def corpus(campaign: Campaign, count: int, seed: int) -> list[Case]:
-    """`count` cases: every control, every kind of shape and every column at least once when
-    `count` allows, then drawn from every bad value of every column."""
+    """The first `count` cases of: each kind of bad value once (on a drawn column), the undo events
+    and changes that are no JSON or no list, the controls, the bad keys, tables, columns and
+    changes, each column's bad values once more (on every column), then every other bad value
+    of every column, drawn."""
     rng = random.Random(seed)
     values = list(value_cases(campaign, rng))
-    fixed = [*control_cases(campaign, rng), *shape_cases(campaign, rng), *changes_cases(campaign, rng), *replay_cases(campaign)]
-    # One bad value of each column and of each label first; then drawn.
-    first: list[Case] = []
-    seen: set[str] = set()
-    for case in rng.sample(values, len(values)):
-        if not seen.issuperset(case.kind):
-            seen.update(case.kind)
-            first.append(case)
+    rng.shuffle(values)
+    labels: dict[str, Case] = {}
+    columns: dict[str, Case] = {}
+    for case in values:
+        column, label = case.kind
+        if label not in labels:
+            labels[label] = case
+        elif column not in columns and case not in labels.values():
+            columns[column] = case
+    first = [*labels.values(), *replay_cases(campaign), *changes_cases(campaign, rng), *control_cases(campaign, rng),
+             *shape_cases(campaign, rng), *columns.values()]
     rest = [case for case in values if case not in first]
-    chosen = fixed + first + rng.sample(rest, len(rest))
-    return chosen[:count]
-
+    return (first + rest)[:count]

@@ -9,9 +9,9 @@ synchronous=NORMAL would commit faster but can drop the last actions on power
 loss, and keeps them in the `-wal` file until a checkpoint. One action commits in
 a few milliseconds here (see benchmarks/bench_storage.py), well within budget.
 
-JSON columns are read with orjson, in a file and in PostgreSQL alike: quicker than
-the standard library, and it refuses the NaN and Infinity that no campaign holds but
-a hand-made file might (models.export_format counts on it). Every connection runs with trusted_schema
+JSON columns are read with orjson: quicker than the standard library, and it
+refuses the NaN and Infinity that no campaign holds but a hand-made file might
+(models.export_format counts on it). Every connection runs with trusted_schema
 off (models.gate explains why).
 
 SQLAlchemy, not the sqlite3 module, emits BEGIN, so DDL (migrations) is
@@ -21,7 +21,6 @@ so two umpires on one file queue instead of failing mid-action.
 
 from __future__ import annotations
 
-import math
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -36,11 +35,8 @@ BUSY_TIMEOUT_SECONDS = 10
 
 def make_engine(url: URL) -> Engine:
     if url.get_backend_name() != "sqlite":
-        # JSON read as in a file: psycopg's own json.loads reads a number past 64 bits as a whole number
-        # (orjson: a float) and 1e400 as infinity (orjson refuses it), so a hostile value would be
-        # judged otherwise, and said otherwise, than in a file.
-        return create_engine(url, connect_args={"connect_timeout": BUSY_TIMEOUT_SECONDS}, json_deserializer=orjson.loads)
-    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS}, json_deserializer=_sqlite_json)
+        return create_engine(url, connect_args={"connect_timeout": BUSY_TIMEOUT_SECONDS})
+    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS}, json_deserializer=orjson.loads)
     event.listen(engine, "connect", _set_up_sqlite)
     event.listen(engine, "begin", _begin_sqlite)
     return engine
@@ -50,20 +46,10 @@ def read_only_engine(path: Path, *, immutable: bool = False) -> Engine:
     """An engine on a campaign file that SQLite opens read-only: it cannot change a byte.
     `immutable` also ignores the file's journal or WAL files (see models.gate.verify)."""
     uri = f"{path.absolute().as_uri()}?mode=ro" + ("&immutable=1" if immutable else "")
-    engine = create_engine(URL.create("sqlite", database=uri, query={"uri": "true"}), json_deserializer=_sqlite_json)
+    engine = create_engine(URL.create("sqlite", database=uri, query={"uri": "true"}), json_deserializer=orjson.loads)
     event.listen(engine, "connect", _set_up_read_only)
     event.listen(engine, "begin", _begin_sqlite)
     return engine
-
-
-def _sqlite_json(value: Any) -> Any:
-    """A JSON column's value as orjson reads it. A JSON column has SQLite's NUMERIC affinity: JSON that
-    is one number ("5", "1e30") is stored as that number, and is read back as it, as in PostgreSQL."""
-    if isinstance(value, (int, float)):
-        if not math.isfinite(value):  # "1e400", stored as infinity: no JSON, as orjson says of the text
-            raise orjson.JSONDecodeError("a number too large for JSON", str(value), 0)
-        return value
-    return orjson.loads(value)
 
 
 def writer(engine: Engine) -> Engine:

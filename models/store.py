@@ -229,24 +229,36 @@ class CampaignStore:
 
 def _recorded_event(session: Session, number: int, doing: str) -> Event:
     """The action `number` with its changes, one undo would undo (not undone) or redo would redo
-    (undone); BadHistory when it is not one, or when its changes are not JSON that Adjutant reads
-    (NaN, 1e400, a lone surrogate: a hand-made file's, which orjson refuses)."""
+    (undone); BadHistory when it is not one, or when its changes are not JSON that Adjutant reads.
+
+    The changes are read as the text stored and parsed here with orjson, in a file and in
+    PostgreSQL alike: psycopg's own parser reads 1e400 as infinity and a number past 64 bits
+    as a whole number, where orjson refuses the one and reads the other as a float, and SQLite
+    keeps a bare number ("5") as a number. So a hostile history is judged, and told, alike."""
+    import orjson
+    from sqlalchemy import Text, cast, select
+    from sqlalchemy.orm import defer
+    from sqlalchemy.orm.attributes import set_committed_value
+
     from models.history_checks import BadHistory
     from models.tables import Event
     from rules.numbers import EVENT
 
-    try:
-        # A redo's number is what the history's last undo names: perhaps beyond every store's integer.
-        event = session.get(Event, number) if EVENT.holds(number) else None
-    except ValueError:
-        raise BadHistory(
-            f"cannot {doing} event #{number}: its record of changes is not JSON that Adjutant reads; nothing was changed"
-        ) from None
+    # A redo's number is what the history's last undo names: perhaps beyond every store's integer.
+    event = session.get(Event, number, options=[defer(Event.changes)]) if EVENT.holds(number) else None  # type: ignore[arg-type]  # SQLModel types a column as its Python value
     if event is None or event.kind != ACTION or event.undone != (doing == "redo"):
         raise BadHistory(
             f"cannot {doing} event #{number}: the history names it, but it is no "
             f"{'undone ' if doing == 'redo' else ''}action; nothing was changed"
         )
+    stored = session.execute(select(cast(Event.changes, Text)).where(Event.id == number)).scalar()  # type: ignore[arg-type]  # SQLModel types a column as its Python value
+    try:
+        changes = orjson.loads(stored) if stored is not None else None
+    except orjson.JSONDecodeError:
+        raise BadHistory(
+            f"cannot {doing} event #{number}: its record of changes is not JSON that Adjutant reads; nothing was changed"
+        ) from None
+    set_committed_value(event, "changes", changes)
     return event
 
 

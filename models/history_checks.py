@@ -27,6 +27,7 @@ from pydantic import TypeAdapter, ValidationError
 from sqlalchemy import Connection, Table, and_, select
 from sqlmodel import SQLModel
 
+import models.tables  # noqa: F401  (every table defined: the names a change may give)
 from models.errors import StoreError
 from models.export_format import ROW_CHECKS, ROW_CONFIG, BadRow, column_type, validate_row
 from models.values import from_json, row_to_json
@@ -149,7 +150,9 @@ def _update(
                 try:
                     rule(whole)
                 except Exception as error:  # noqa: BLE001 - a rule set's refusal of any kind is the history's fault here
-                    raise BadHistory(f"would write a row of {table.name} its rule set refuses: {error}") from None
+                    said = CONTROL.sub("", str(error))  # it may quote the stored row, which a hostile file wrote
+                    said = said if len(said) <= 2 * SHOWN else said[: 2 * SHOWN - 3] + "..."
+                    raise BadHistory(f"would write a row of {table.name} its rule set refuses: {said}") from None
 
 
 def _values(table: Table, row: Mapping[str, Any]) -> None:

@@ -338,6 +338,11 @@ def shape_cases(campaign: Campaign, rng: random.Random) -> Iterator[Case]:
         ("before and after of other columns", {**update, "before": {"location": "Erfurt"}, "after": {"name": "x"}}),
         ("an update of no column", {**update, "before": {}, "after": {}}),
         ("a row whose id is not its key's", {"table": "unit", "key": {"id": unit["id"]}, "before": {**unit, "id": "other"}, "after": None}),
+        # What a rule set judges of a whole row (models.export_format.ROW_CHECKS): the weather, the options.
+        ("a weather the card does not know", {"table": "turn", "key": {"number": 1}, "before": {"weather": _name(rng) + "_storm"},
+                                              "after": {"weather": _name(rng) + "_storm"}}),
+        ("an option the rule set does not have", {"table": "campaign", "key": {"id": 1}, "before": {"options": {_name(rng) + "_opt": 1}},
+                                                  "after": {"options": {_name(rng) + "_opt": 1}}}),
     ]:
         yield case(label, change)
 

@@ -21,7 +21,6 @@ from sqlalchemy.orm import Session
 from sqlmodel import SQLModel
 
 from models import search
-from models.errors import StoreError
 from models.values import from_json, row_from_json, to_json
 
 if TYPE_CHECKING:
@@ -82,13 +81,17 @@ def _replay(session: Session, event: Event, *, undo: bool) -> None:
     changes = event.changes
     try:
         check(session.connection(), changes, undo=undo)
-    except BadHistory as error:
+        for number, change in reversed(list(enumerate(changes, start=1))) if undo else enumerate(changes, start=1):
+            before, after = change["before"], change["after"]
+            if not _apply(session, change, target=before if undo else after, current=after if undo else before):
+                raise BadHistory(
+                    f"its change {number} of {len(changes)} names a row of {change['table']}, {shown(change['key'])}, "
+                    "that the campaign does not hold"
+                )
+    except BadHistory as error:  # the transaction is rolled back: nothing was changed
         raise BadHistory(
             f"cannot {'undo' if undo else 'redo'} event #{event.id} {shown(event.description)}: {error}; nothing was changed"
         ) from None
-    for change in reversed(changes) if undo else changes:
-        before, after = change["before"], change["after"]
-        _apply(session, change, target=before if undo else after, current=after if undo else before)
 
 
 def _recorded(obj: object) -> bool:
@@ -158,8 +161,9 @@ def _where(table: Table, key: dict[str, Any]) -> Any:
 
 def _apply(
     session: Session, change: Change, *, target: dict[str, Any] | None, current: dict[str, Any] | None
-) -> None:
-    """Write one change that models.history_checks has passed."""
+) -> bool:
+    """Write one change that models.history_checks has passed; False, with nothing written, when the
+    row it updates or deletes is not there."""
     table = SQLModel.metadata.tables[change["table"]]
     where = _where(table, change["key"])
     indexed = search.CONTENT.get(change["table"])
@@ -173,11 +177,10 @@ def _apply(
         statement = update(table).where(where).values(row_from_json(table, target))
     result = session.execute(statement)
     if current is not None and result.rowcount != 1:  # type: ignore[attr-defined]  # an UPDATE's result is a CursorResult, typed as Result
-        raise StoreError(
-            f"the history does not match the campaign: {change['table']} {change['key']} is missing"
-        )
+        return False
     if indexed:
         search.index_row(
             session.connection(), change["table"], change["key"]["id"], old=old,
             new=None if target is None else target.get(indexed, old),
         )
+    return True

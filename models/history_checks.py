@@ -19,6 +19,7 @@ A change that does not pass names the event's change and the value in one phrase
 from __future__ import annotations
 
 import re
+import reprlib
 from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any
@@ -42,14 +43,29 @@ CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 SHOWN = 40  # characters of a value a refusal quotes
 
 
+_SHALLOW = reprlib.Repr()
+_SHALLOW.maxlevel = 3
+
+
 class BadHistory(StoreError):
     """An event whose changes undo or redo cannot write back: the phrase says which and why."""
 
 
 def shown(value: Any) -> str:
-    """A value as a refusal quotes it: Python's repr, which spells out every control character, cut short."""
-    text = repr(value)
+    """A value as a refusal quotes it: Python's repr, which spells out every control character, cut short
+    (a value nested too deep for repr, as orjson reads up to 1,024 levels: its first levels)."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = _SHALLOW.repr(value)
     return text if len(text) <= SHOWN else text[: SHOWN - 3] + "..."
+
+
+def cut(reason: str) -> str:
+    """A reason given by pydantic or a rule set, which may quote what a hostile file stored: without
+    control characters, and cut short."""
+    reason = CONTROL.sub("", reason)
+    return reason if len(reason) <= 3 * SHOWN else reason[: 3 * SHOWN - 3] + "..."
 
 
 def check(connection: Connection, changes: Any, *, undo: bool) -> None:
@@ -98,7 +114,7 @@ def _check(connection: Connection, change: Any, *, undo: bool) -> None:
             try:
                 validate_row(table, whole)
             except BadRow as error:
-                raise BadHistory(f"would write a row of {table.name} with {error.reason}") from None
+                raise BadHistory(f"would write a row of {table.name} with {cut(error.reason)}") from None
 
 
 def _writable(name: Any) -> Table:
@@ -141,18 +157,19 @@ def _update(
         raise BadHistory(f"would change {table.name}.{keys[0]}, a row's key, which no action changes")
     _values(table, target)
     if table.name in ROW_CHECKS:  # a rule set judges the row whole: the row as the write would leave it
-        stored = connection.execute(
-            select(table).where(and_(*(table.c[name] == from_json(table.c[name], v) for name, v in key.items())))
-        ).mappings().first()
+        try:
+            stored = connection.execute(
+                select(table).where(and_(*(table.c[name] == from_json(table.c[name], v) for name, v in key.items())))
+            ).mappings().first()
+        except ValueError:  # JSON orjson refuses, in the row a hostile file holds
+            raise BadHistory(f"would change a row of {table.name} that holds values Adjutant cannot read") from None
         if stored is not None:
             whole = {**row_to_json(table, stored), **target}
             for rule in ROW_CHECKS[table.name]:
                 try:
                     rule(whole)
                 except Exception as error:  # noqa: BLE001 - a rule set's refusal of any kind is the history's fault here
-                    said = CONTROL.sub("", str(error))  # it may quote the stored row, which a hostile file wrote
-                    said = said if len(said) <= 2 * SHOWN else said[: 2 * SHOWN - 3] + "..."
-                    raise BadHistory(f"would write a row of {table.name} its rule set refuses: {said}") from None
+                    raise BadHistory(f"would write a row of {table.name} its rule set refuses: {cut(str(error))}") from None
 
 
 def _values(table: Table, row: Mapping[str, Any]) -> None:
@@ -167,9 +184,8 @@ def _value(table: Table, name: str, value: Any, doing: str) -> None:
     except ValidationError as error:
         first = error.errors(include_url=False, include_input=False)[0]
         message = first["msg"].removeprefix("Value error, ")
-        message = message[0].lower() + message[1:]
-        inside = "".join(f"[{part!r}]" for part in first["loc"])
-        raise BadHistory(f"{said} ({f'at {inside}: ' if inside else ''}{message})") from None
+        inside = "".join(f"[{shown(part)}]" for part in first["loc"])
+        raise BadHistory(f"{said} ({f'at {inside}: ' if inside else ''}{cut(message[:1].lower() + message[1:])})") from None
     if any(CONTROL.search(text) for text in _texts(value)):
         raise BadHistory(f"{said} (text with a control character, which no form types)")
 

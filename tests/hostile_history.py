@@ -190,7 +190,7 @@ def bad_values(table: str, column: Column[Any], rng: random.Random) -> list[tupl
                 values += [("a number among texts", [5]), ("a control character in a text", [with_control(rng, "unit:ney")]),
                            ("100,001 characters", ["x" * (MAX_TEXT + 1)])]
     elif isinstance(kind, String):
-        values += [("a number", 7), ("true", True), ("2.5", 2.5), ("NaN", nan), (f"{MAX_TEXT + 1:,} characters", "x" * (MAX_TEXT + 1)),
+        values += [("a number", 7), ("true", True), ("2.5", 2.5), ("NaN", nan), ("a list 1,000 deep", Raw("[" * 1000 + "]" * 1000)), (f"{MAX_TEXT + 1:,} characters", "x" * (MAX_TEXT + 1)),
                    ("a lone surrogate", "Lü\ud800tzen"), ("a control character", with_control(rng)),
                    ("another control character", with_control(rng, "Dresden"))]
         if get_origin(shape) is Literal:
@@ -338,6 +338,7 @@ def shape_cases(campaign: Campaign, rng: random.Random) -> Iterator[Case]:
         ("before and after of other columns", {**update, "before": {"location": "Erfurt"}, "after": {"name": "x"}}),
         ("an update of no column", {**update, "before": {}, "after": {}}),
         ("a row whose id is not its key's", {"table": "unit", "key": {"id": unit["id"]}, "before": {**unit, "id": "other"}, "after": None}),
+        ("a row the campaign does not hold", {**update, "key": {"id": _name(rng) + "_nowhere"}}),
         # What a rule set judges of a whole row (models.export_format.ROW_CHECKS): the weather, the options.
         ("a weather the card does not know", {"table": "turn", "key": {"number": 1}, "before": {"weather": _name(rng) + "_storm"},
                                               "after": {"weather": _name(rng) + "_storm"}}),

@@ -86,7 +86,10 @@ def attempt(target: Path | str, doing: str) -> str | None:
 
 def quoted(value: Any) -> str:
     """How much of a value's repr a refusal must hold: all of a short one, the start of a long one."""
-    text = repr(value)
+    try:
+        text = repr(value)
+    except RecursionError:  # nested deeper than repr goes: its first levels
+        return "[[["
     return text if len(text) <= 40 else text[:30]
 
 

@@ -235,6 +235,12 @@ def _turn_weather(row: Mapping[str, Any]) -> None:
 ROW_CHECKS: dict[str, tuple[Any, ...]] = {
     "campaign": (_campaign_options,), "battle": (_battle_options,), "turn": (_turn_weather,),
 }
+# The columns those checks read: a change of other columns (an undo's, models.history_checks)
+# leaves their verdict as it was.
+ROW_CHECKED_COLUMNS: dict[str, frozenset[str]] = {
+    "campaign": frozenset({"ruleset", "options"}), "battle": frozenset({"resolver", "detail"}),
+    "turn": frozenset({"weather"}),
+}
 
 
 def _reason(error: ValidationError) -> str:

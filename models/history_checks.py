@@ -30,7 +30,7 @@ from sqlmodel import SQLModel
 
 import models.tables  # noqa: F401  (every table defined: the names a change may give)
 from models.errors import StoreError
-from models.export_format import ROW_CHECKS, ROW_CONFIG, BadRow, column_type, validate_row
+from models.export_format import ROW_CHECKED_COLUMNS, ROW_CHECKS, ROW_CONFIG, BadRow, column_type, validate_row
 from models.values import from_json, row_to_json
 
 CHANGE_KEYS = frozenset({"table", "key", "before", "after"})
@@ -110,11 +110,12 @@ def _check(connection: Connection, change: Any, *, undo: bool) -> None:
             raise BadHistory(f"has a row whose {disagreeing[0]} is not its key's ({shown(row[disagreeing[0]])})")
         if target is not None:
             whole = {**key, **target}
-            _values(table, whole)
             try:
-                validate_row(table, whole)
+                validate_row(table, whole)  # the import's row model, built once for the table
             except BadRow as error:
+                _values(table, whole)  # the value at fault, named; else the row's fault (a column missing)
                 raise BadHistory(f"would write a row of {table.name} with {cut(error.reason)}") from None
+            _texts_plain(table, whole)
 
 
 def _writable(name: Any) -> Table:
@@ -156,7 +157,8 @@ def _update(
     if keys:
         raise BadHistory(f"would change {table.name}.{keys[0]}, a row's key, which no action changes")
     _values(table, target)
-    if table.name in ROW_CHECKS:  # a rule set judges the row whole: the row as the write would leave it
+    if not ROW_CHECKED_COLUMNS.get(table.name, frozenset()).isdisjoint(target):
+        # A rule set judges what it reads of the row whole: the row as the write would leave it.
         try:
             stored = connection.execute(
                 select(table).where(and_(*(table.c[name] == from_json(table.c[name], v) for name, v in key.items())))
@@ -178,16 +180,25 @@ def _values(table: Table, row: Mapping[str, Any]) -> None:
 
 
 def _value(table: Table, name: str, value: Any, doing: str) -> None:
-    said = f"{doing} {table.name}.{name} = {shown(value)}"
     try:
         _adapter(table, name).validate_python(value)
     except ValidationError as error:
         first = error.errors(include_url=False, include_input=False)[0]
         message = first["msg"].removeprefix("Value error, ")
         inside = "".join(f"[{shown(part)}]" for part in first["loc"])
-        raise BadHistory(f"{said} ({f'at {inside}: ' if inside else ''}{cut(message[:1].lower() + message[1:])})") from None
+        reason = f"{f'at {inside}: ' if inside else ''}{cut(message[:1].lower() + message[1:])}"
+        raise BadHistory(f"{doing} {table.name}.{name} = {shown(value)} ({reason})") from None
+    _text_plain(table, name, value, doing)
+
+
+def _texts_plain(table: Table, row: Mapping[str, Any]) -> None:
+    for name, value in row.items():
+        _text_plain(table, name, value, "would write")
+
+
+def _text_plain(table: Table, name: str, value: Any, doing: str) -> None:
     if any(CONTROL.search(text) for text in _texts(value)):
-        raise BadHistory(f"{said} (text with a control character, which no form types)")
+        raise BadHistory(f"{doing} {table.name}.{name} = {shown(value)} (text with a control character, which no form types)")
 
 
 def _texts(value: Any) -> Iterator[str]:

@@ -226,3 +226,11 @@ def check_postgres(url: str, folder: Path, count: int, seed: int) -> collections
     finally:
         twins.close()
     return seen
+
+
+def test_every_rule_of_a_whole_row_names_the_columns_it_reads() -> None:
+    """Undo runs a rule set's check of a row (a turn's weather, the campaign's options) only when it
+    writes a column the check reads: each check must say which it reads."""
+    from models.export_format import ROW_CHECKED_COLUMNS, ROW_CHECKS
+
+    assert set(ROW_CHECKED_COLUMNS) == set(ROW_CHECKS)

@@ -28,7 +28,7 @@ from campaigns.session import CampaignSession
 from models import Campaign, Event, EventNote, open_campaign, save_as
 from models.engine import writer
 from models.history import redo, undo
-from models.journal import REDO, REPLAYS, UNDO
+from models.journal import REDO, REPLAYS, UNDO, target
 from models.store import CampaignStore, guard
 from rules.errors import RulesError
 from rules.numbers import EVENT, TURN
@@ -114,13 +114,19 @@ def _rewind(store: CampaignStore, first: int) -> None:
     """Undo every live event from `first` on, newest first, and forget them: in one transaction."""
     with plainly(), guard(store.name), Session(writer(store.engine)) as db:
         newer = select(Event).where(col(Event.id) >= first).order_by(col(Event.id).desc())
-        for event in db.scalars(newer.execution_options(yield_per=200)):
-            if event.kind in REPLAYS:  # an undo or a redo names the action it took back or made again
-                action = db.get_one(Event, event.changes[0]["event"])
-                (redo if event.kind == UNDO else undo)(db, action.changes)
-                action.undone = event.kind == REDO  # as before the undo or redo
-            elif not event.undone:
-                undo(db, event.changes)
+        try:
+            for event in db.scalars(newer.execution_options(yield_per=200)):
+                if event.kind in REPLAYS:  # an undo or a redo names the action it took back or made again
+                    number = target(event.changes)
+                    action = db.get(Event, number) if number is not None and EVENT.holds(number) else None
+                    if action is None:
+                        raise CampaignError(f"event #{event.id} names no event of the history to {event.kind}: its past cannot be shown")
+                    (redo if event.kind == UNDO else undo)(db, action)
+                    action.undone = event.kind == REDO  # as before the undo or redo
+                elif not event.undone:
+                    undo(db, event)
+        except ValueError:  # NaN, 1e400, a lone surrogate: JSON of a hand-made file, which orjson refuses
+            raise CampaignError("the history holds changes that are not JSON Adjutant reads: its past cannot be shown") from None
         db.execute(delete(EventNote).where(col(EventNote.event) >= first))
         db.execute(delete(Event).where(col(Event.id) >= first))
         db.commit()

@@ -149,7 +149,9 @@ def _depth(encoded: bytes) -> int:
 SaneJson = Annotated[Any, BeforeValidator(_sane_json)]
 
 
-def _field_type(table: str, column: Column[Any]) -> Any:
+def column_type(table: str, column: Column[Any]) -> Any:
+    """What one column of `table` may hold, as a row of the export has it: the row model's field,
+    and what an undo or redo may write there (models.history_checks)."""
     kind = column.type.impl_instance if isinstance(column.type, TypeDecorator) else column.type
     shape = SHAPES.get((table, column.name))
     if isinstance(kind, Boolean):
@@ -178,7 +180,7 @@ def row_model(table: Table) -> type[BaseModel]:
     fields: dict[str, Any] = {}
     for column in table.columns:
         required = not column.nullable and column.server_default is None
-        fields[column.name] = (_field_type(table.name, column), ... if required else None)
+        fields[column.name] = (column_type(table.name, column), ... if required else None)
     return create_model(
         f"Row_{table.name}", __config__=ROW_CONFIG, **fields
     )
@@ -232,6 +234,12 @@ def _turn_weather(row: Mapping[str, Any]) -> None:
 # What a row's types cannot say but the rules can: options and the weather are read by name.
 ROW_CHECKS: dict[str, tuple[Any, ...]] = {
     "campaign": (_campaign_options,), "battle": (_battle_options,), "turn": (_turn_weather,),
+}
+# The columns those checks read: a change of other columns (an undo's, models.history_checks)
+# leaves their verdict as it was.
+ROW_CHECKED_COLUMNS: dict[str, frozenset[str]] = {
+    "campaign": frozenset({"ruleset", "options"}), "battle": frozenset({"resolver", "detail"}),
+    "turn": frozenset({"weather"}),
 }
 
 

@@ -12,17 +12,19 @@ play, and are not recorded.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Table, and_, delete, event, insert, inspect, select, update
 from sqlalchemy.orm import Session
 from sqlmodel import SQLModel
 
 from models import search
-from models.errors import StoreError
-from models.values import OutOfRange, held, to_json
+from models.values import from_json, row_from_json, to_json
+
+if TYPE_CHECKING:
+    from models.tables import Event
 
 Change = dict[str, Any]
 
@@ -61,16 +63,35 @@ class ChangeRecorder:
         self._pending_updates = []
 
 
-def undo(session: Session, changes: Sequence[Change]) -> None:
-    """Put back every row as it was before `changes`, newest change first."""
-    for change in reversed(changes):
-        _apply(session, change, target=change["before"], current=change["after"])
+def undo(session: Session, event: Event) -> None:
+    """Put back every row as it was before `event`'s changes, newest change first.
+
+    BadHistory, with nothing written, when a change cannot be written back (models.history_checks)."""
+    _replay(session, event, undo=True)
 
 
-def redo(session: Session, changes: Sequence[Change]) -> None:
-    """Make `changes` again, oldest first."""
-    for change in changes:
-        _apply(session, change, target=change["after"], current=change["before"])
+def redo(session: Session, event: Event) -> None:
+    """Make `event`'s changes again, oldest first; BadHistory, with nothing written, as `undo`."""
+    _replay(session, event, undo=False)
+
+
+def _replay(session: Session, event: Event, *, undo: bool) -> None:
+    from models.history_checks import BadHistory, check, shown  # pydantic's models: only once an undo needs them
+
+    changes = event.changes
+    try:
+        check(session.connection(), changes, undo=undo)
+        for number, change in reversed(list(enumerate(changes, start=1))) if undo else enumerate(changes, start=1):
+            before, after = change["before"], change["after"]
+            if not _apply(session, change, target=before if undo else after, current=after if undo else before):
+                raise BadHistory(
+                    f"its change {number} of {len(changes)} names a row of {change['table']}, {shown(change['key'])}, "
+                    "that the campaign does not hold"
+                )
+    except BadHistory as error:  # the transaction is rolled back: nothing was changed
+        raise BadHistory(
+            f"cannot {'undo' if undo else 'redo'} event #{event.id} {shown(event.description)}: {error}; nothing was changed"
+        ) from None
 
 
 def _recorded(obj: object) -> bool:
@@ -135,34 +156,31 @@ def _update(session: Session, obj: SQLModel) -> Change | None:
 
 
 def _where(table: Table, key: dict[str, Any]) -> Any:
-    return and_(*(table.c[name] == held(table.c[name], value) for name, value in key.items()))
+    return and_(*(table.c[name] == from_json(table.c[name], value) for name, value in key.items()))
 
 
 def _apply(
     session: Session, change: Change, *, target: dict[str, Any] | None, current: dict[str, Any] | None
-) -> None:
+) -> bool:
+    """Write one change that models.history_checks has passed; False, with nothing written, when the
+    row it updates or deletes is not there."""
     table = SQLModel.metadata.tables[change["table"]]
-    try:
-        where = _where(table, change["key"])
-        if target is None:
-            statement: Any = delete(table).where(where)
-        elif current is None:
-            statement = insert(table).values({name: held(table.c[name], v) for name, v in {**change["key"], **target}.items()})
-        else:
-            statement = update(table).where(where).values({name: held(table.c[name], v) for name, v in target.items()})
-    except OutOfRange as error:  # a history from an import: the same sentence on SQLite and PostgreSQL
-        raise StoreError(f"the history holds a number no campaign can hold, {error}: nothing was changed") from None
+    where = _where(table, change["key"])
+    indexed = search.CONTENT.get(change["table"])
+    # The search index forgets the text the row holds, not the text the history says it holds.
+    old = session.execute(select(table.c[indexed]).where(where)).scalar() if indexed and current is not None else None
+    if target is None:
+        statement: Any = delete(table).where(where)
+    elif current is None:
+        statement = insert(table).values(row_from_json(table, {**change["key"], **target}))
+    else:
+        statement = update(table).where(where).values(row_from_json(table, target))
     result = session.execute(statement)
-    if change["table"] in search.CONTENT:
-        column = search.CONTENT[change["table"]]
-        search.index_row(
-            session.connection(),
-            change["table"],
-            change["key"]["id"],
-            old=None if current is None else current.get(column),
-            new=None if target is None else target.get(column),
-        )
     if current is not None and result.rowcount != 1:  # type: ignore[attr-defined]  # an UPDATE's result is a CursorResult, typed as Result
-        raise StoreError(
-            f"the history does not match the campaign: {change['table']} {change['key']} is missing"
+        return False
+    if indexed:
+        search.index_row(
+            session.connection(), change["table"], change["key"]["id"], old=old,
+            new=None if target is None else target.get(indexed, old),
         )
+    return True

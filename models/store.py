@@ -166,15 +166,15 @@ class CampaignStore:
     def undo(self) -> Event:
         """Undo the last action not yet undone; returns its event.
 
-        The undo is recorded as an event of its own; the action stays in the log, marked undone."""
-        from models.tables import Event
-
+        The undo is recorded as an event of its own; the action stays in the log, marked undone.
+        A history that does not hold what the action changed (an imported or hand-edited one) is
+        refused in one sentence (models.history_checks), and nothing is written."""
         with self._transaction() as session:
             number = journal.undo_target(session.connection())
             if number is None:
                 raise NothingToUndo("there is nothing to undo")
-            event = session.get_one(Event, number)
-            history.undo(session, event.changes)
+            event = _recorded_event(session, number, "undo")
+            history.undo(session, event)
             event.undone = True
             session.add(_replay(journal.UNDO, event))
         return event
@@ -183,9 +183,8 @@ class CampaignStore:
         """Redo the action undone last; returns its event.
 
         Refused for an action undone before a later action was taken: the campaign
-        has moved on from the state it was made in. It stays in the log, marked undone."""
-        from models.tables import Event
-
+        has moved on from the state it was made in. It stays in the log, marked undone.
+        Refused, with nothing written, as `undo` is for a history it cannot write back."""
         with self._transaction() as session:
             number = journal.redo_target(session.connection())
             if number is None:
@@ -195,8 +194,8 @@ class CampaignStore:
                         "stays in the history, marked undone, but cannot be redone"
                     )
                 raise NothingToUndo("there is nothing to redo")
-            event = session.get_one(Event, number)
-            history.redo(session, event.changes)
+            event = _recorded_event(session, number, "redo")
+            history.redo(session, event)
             event.undone = False
             session.add(_replay(journal.REDO, event))
         return event
@@ -226,6 +225,41 @@ class CampaignStore:
                 session.rollback()
                 raise
             self.version += 1
+
+
+def _recorded_event(session: Session, number: int, doing: str) -> Event:
+    """The action `number` with its changes, one undo would undo (not undone) or redo would redo
+    (undone); BadHistory when it is not one, or when its changes are not JSON that Adjutant reads.
+
+    The changes are read as the text stored and parsed here with orjson, in a file and in
+    PostgreSQL alike: psycopg's own parser reads 1e400 as infinity and a number past 64 bits
+    as a whole number, where orjson refuses the one and reads the other as a float, and SQLite
+    keeps a bare number ("5") as a number. So a hostile history is judged, and told, alike."""
+    import orjson
+    from sqlalchemy import Text, cast, select
+    from sqlalchemy.orm import defer
+    from sqlalchemy.orm.attributes import set_committed_value
+
+    from models.history_checks import BadHistory
+    from models.tables import Event
+    from rules.numbers import EVENT
+
+    # A redo's number is what the history's last undo names: perhaps beyond every store's integer.
+    event = session.get(Event, number, options=[defer(Event.changes)]) if EVENT.holds(number) else None  # type: ignore[arg-type]  # SQLModel types a column as its Python value
+    if event is None or event.kind != ACTION or event.undone != (doing == "redo"):
+        raise BadHistory(
+            f"cannot {doing} event #{number}: the history names it, but it is no "
+            f"{'undone ' if doing == 'redo' else ''}action; nothing was changed"
+        )
+    stored = session.execute(select(cast(Event.changes, Text)).where(Event.id == number)).scalar()  # type: ignore[arg-type]  # SQLModel types a column as its Python value
+    try:
+        changes = orjson.loads(stored) if stored is not None else None
+    except orjson.JSONDecodeError:
+        raise BadHistory(
+            f"cannot {doing} event #{number}: its record of changes is not JSON that Adjutant reads; nothing was changed"
+        ) from None
+    set_committed_value(event, "changes", changes)
+    return event
 
 
 def _replay(kind: str, event: Event) -> Event:

@@ -10,13 +10,7 @@ from collections.abc import Mapping
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, Date, DateTime, Integer, Table, TypeDecorator
-
-from rules.numbers import BIGINT, INTEGER
-
-
-class OutOfRange(ValueError):
-    """A whole number from JSON (an event's change, a key) beyond what its column holds in every store."""
+from sqlalchemy import Column, Date, DateTime, Table, TypeDecorator
 
 
 def to_json(value: Any) -> Any:
@@ -34,18 +28,6 @@ def from_json(column: Column[Any], value: Any) -> Any:
     if isinstance(kind, Date):
         return date.fromisoformat(value)
     return value
-
-
-def held(column: Column[Any], value: Any) -> Any:
-    """`from_json`, and OutOfRange for a whole number its column holds in no store: SQLite would
-    store it (64 bits) and PostgreSQL refuse it (INTEGER), so neither is asked. For the values an
-    event's changes write back (an import's rows are checked whole by models.export_format)."""
-    kind = column.type.impl_instance if isinstance(column.type, TypeDecorator) else column.type
-    if isinstance(kind, Integer) and isinstance(value, int):
-        high = BIGINT if isinstance(kind, BigInteger) else INTEGER
-        if not -high - 1 <= value <= high:
-            raise OutOfRange(f"{column.table.name}.{column.name} = {value} (at most {high} there)")
-    return from_json(column, value)
 
 
 def row_to_json(table: Table, row: Mapping[Any, Any]) -> dict[str, Any]:

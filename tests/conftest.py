@@ -42,6 +42,7 @@ WORKERS_PER_CORE = 1
 # other workers have nothing left to do. Files keep their own order inside.
 LONGEST_FIRST = (
     "tests/test_hostile_numbers_postgres.py",
+    "tests/test_hostile_history.py",
     "tests/tui/test_battles.py",
     "tests/tui/test_two_bounds.py",
     "tests/tui/test_two_turns.py",

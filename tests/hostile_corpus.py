@@ -5,10 +5,11 @@ Makes a fresh seeded corpus (tests/hostile.py) of COUNT campaign files, runs
 with the same assertions as tests/test_hostile_files.py, and prints the figures:
 files, sound and refused, tracebacks, hangs, files changed, control bytes on
 stdout or stderr, triggers fired, and check/export disagreements. Then COUNT
-orders files through `orders import`, COUNT password files through `serve` and
-through `club setup` (on PostgreSQL: ADJUTANT_TEST_POSTGRES_URL, or a server of
-Debian's postgresql package started for the run; without one that part is
-skipped, and said), and COUNT/5 drawn numbers through every numeric argument,
+orders files through `orders import`, COUNT hostile event histories through undo
+and redo (tests/test_hostile_history.py; COUNT/5 of them on PostgreSQL against a
+file), COUNT password files through `serve` and through `club setup` (on
+PostgreSQL: ADJUTANT_TEST_POSTGRES_URL, or a server of Debian's postgresql
+package started for the run; without one that part is skipped, and said), and COUNT/5 drawn numbers through every numeric argument,
 with the assertions of tests/test_hostile_inputs.py, and on PostgreSQL against a file
 (tests/test_hostile_numbers_postgres.py). Exit 1 if anything failed.
 The test suite runs smaller corpora of the same kinds.
@@ -74,12 +75,14 @@ def _inputs(folder: Path, count: int, seed: int) -> Iterator[tuple[str, Callable
     yield "orders files (orders import)", lambda: inputs.check_orders(folder / "orders", count, seed)
     yield "password files (serve)", lambda: inputs.check_serve(folder / "serve", count, seed)
     yield "numbers (every numeric argument)", lambda: inputs.check_numbers(folder / "numbers", max(count // 5, 1), seed)
+    yield "event histories (undo and redo)", lambda: _histories(folder / "histories", count, seed)
     with _postgresql() as url:
         if url is None:
             print("password files (club setup): SKIPPED, no PostgreSQL (set ADJUTANT_TEST_POSTGRES_URL or apt-get install postgresql)")
         else:
             yield "password files (club setup)", lambda: inputs.check_club(url, folder / "club", count, seed)
             yield "numbers on PostgreSQL (every numeric argument, against a file)", lambda: _numbers_on_postgres(url, folder, count, seed)
+            yield "event histories on PostgreSQL (undo and redo, against a file)", lambda: _histories_on_postgres(url, folder, count, seed)
 
 
 def _numbers_on_postgres(url: str, folder: Path, count: int, seed: int) -> collections.Counter[str]:
@@ -92,6 +95,27 @@ def _numbers_on_postgres(url: str, folder: Path, count: int, seed: int) -> colle
     with psycopg.connect(_libpq(url), autocommit=True) as connection:
         connection.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
     return check_numbers_on_postgres(url, folder / "numbers-postgresql", max(count // 5, 1), seed)
+
+
+def _histories(folder: Path, count: int, seed: int) -> collections.Counter[str]:
+    """COUNT cases of the hostile histories' corpus (tests/test_hostile_history.py) on an imported campaign file."""
+    from tests.test_hostile_history import check_file, imported_campaign
+
+    folder.mkdir(parents=True)
+    pristine, campaign = imported_campaign(folder)
+    return check_file(pristine, campaign, folder / "cases", count, seed)
+
+
+def _histories_on_postgres(url: str, folder: Path, count: int, seed: int) -> collections.Counter[str]:
+    """COUNT/5 cases of the hostile histories' corpus in the database, each answer compared with a file's."""
+    import psycopg
+
+    from tests.test_hostile_history import check_postgres
+    from tests.test_hostile_numbers_postgres import _libpq
+
+    with psycopg.connect(_libpq(url), autocommit=True) as connection:
+        connection.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+    return check_postgres(url, folder / "histories-postgresql", max(count // 5, 1), seed)
 
 
 def _run_corpus(name: str, corpus: Callable[[], collections.Counter[str]]) -> bool:

@@ -224,3 +224,33 @@ async def test_a_change_made_while_the_first_page_was_read_early_is_shown(campai
             other.close()
         await app.switch_screen("history")
         await wait_for(pilot, "Weather for turn 1")
+
+
+async def test_undo_of_a_hostile_history_shows_one_sentence_and_changes_nothing(campaign_file, make_app):
+    """A history edited by another hand to write SP 10,000 back (the order of battle's form takes
+    0 to 9,999): `u` shows the sentence naming the event and the value, and the file is as it was."""
+    import json
+    import sqlite3
+
+    from models import Unit
+
+    session = CampaignSession.open(campaign_file)
+    try:
+        with session.store.action("Ney's corps reinforced") as db:
+            unit = db.scalars(select(Unit).order_by(Unit.id)).first()
+            unit.strength_points += 1
+            number = session.store.current_event
+    finally:
+        session.close()
+    with sqlite3.connect(campaign_file) as db:
+        (changes,) = db.execute("SELECT changes FROM event WHERE id = ?", (number,)).fetchone()
+        changes = json.loads(changes)
+        changes[0]["before"]["strength_points"] = 10_000
+        db.execute("UPDATE event SET changes = ? WHERE id = ?", (json.dumps(changes), number))
+    db.close()
+    planted = campaign_file.read_bytes()
+    async with make_app(campaign_file).run_test(size=(100, 30)) as pilot:
+        await pilot.press("u")
+        notice = await wait_for_notice(pilot, f"cannot undo event #{number}")
+    assert "unit.strength_points = 10000" in notice and notice.endswith("nothing was changed"), notice
+    assert campaign_file.read_bytes() == planted

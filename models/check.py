@@ -17,7 +17,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import Engine, MetaData, exc, inspect, text
+from sqlalchemy import Engine, exc, inspect, text
 from sqlalchemy.engine import URL
 
 from models import schema
@@ -117,10 +117,10 @@ def _check_values(engine: Engine, name: str, report: CheckReport) -> None:
         first_orphan,
         integrity_problem,
         no_collection,
+        reflected,
         tables,
     )
 
-    metadata = MetaData()
     with engine.connect() as connection:
         damage = integrity_problem(connection, name) or first_orphan(connection, name)
         if damage:  # the same sentence `export` refuses with
@@ -129,7 +129,7 @@ def _check_values(engine: Engine, name: str, report: CheckReport) -> None:
         # Only the tables export writes: reflecting the search index's virtual tables would
         # run their constructor, which a damaged index fails, though export never reads them.
         present = set(inspect(connection).get_table_names())
-        metadata.reflect(connection, only=[t.name for t in tables() if t.name in present])
+        metadata = reflected(connection, [t.name for t in tables() if t.name in present])
         campaigns = connection.execute(text("SELECT count(*) FROM campaign")).scalar()
         if campaigns != 1:
             report.problems.append(f"{name} is damaged: it holds {campaigns} campaign rows instead of one")

@@ -12,7 +12,9 @@ import gc
 import io
 import re
 import sqlite3
-from collections.abc import Callable, Iterator, Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
@@ -26,6 +28,7 @@ from sqlalchemy import (
     Table,
     exc,
     func,
+    inspect,
     select,
     text,
 )
@@ -165,6 +168,47 @@ def first_orphan(connection: Connection, name: str) -> str | None:
     return f"{name} is damaged: a row of {row[0]!r} points at a row of {row[1]!r} that does not exist"
 
 
+# Reflected schemas by what SQLite holds of them (see `reflected`), the latest few.
+_REFLECTED: OrderedDict[tuple[Any, ...], MetaData] = OrderedDict()
+_REFLECTED_KEPT = 8
+_reflecting = threading.Lock()
+
+
+def reflected(connection: Connection, only: Collection[str] | None = None) -> MetaData:
+    """The tables of the database (those named in `only`), as they are there, not as
+    this version makes them. Not to be changed: on SQLite it is shared.
+
+    SQLAlchemy reads them with a dozen PRAGMAs a table, a tenth of a second a file,
+    yet nearly every file holds one of the few schemas the migrations make. So on
+    SQLite a reading is kept for the text SQLite builds its schema from (every
+    table's and index's `CREATE` in sqlite_master) and given again for a file with
+    the same text: the same tables, and the same row models (models.export_format,
+    which keeps one per table)."""
+    def read() -> MetaData:
+        metadata = MetaData()
+        metadata.reflect(connection, only=None if only is None else list(only))
+        return metadata
+
+    if connection.dialect.name != "sqlite":
+        return read()
+    key = (
+        None if only is None else tuple(sorted(only)),
+        tuple(connection.exec_driver_sql(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY type, name"
+        )),
+    )
+    with _reflecting:
+        if key in _REFLECTED:
+            _REFLECTED.move_to_end(key)
+            return _REFLECTED[key]
+    metadata = read()
+    with _reflecting:
+        _REFLECTED[key] = metadata
+        while len(_REFLECTED) > _REFLECTED_KEPT:
+            _REFLECTED.popitem(last=False)
+    return metadata
+
+
 def tables() -> list[Table]:
     """The exported tables, by name (the order of the export's keys)."""
     return sorted(SQLModel.metadata.sorted_tables, key=lambda table: table.name)
@@ -199,9 +243,9 @@ def write_salvaged(path: Path, out: Callable[[bytes | memoryview], Any]) -> None
     engine = read_only_engine(path, immutable=True)
     try:
         with guard(str(path)), engine.connect() as connection:
-            metadata = MetaData()
             names = [table.name for table in tables()]
-            metadata.reflect(connection, only=lambda name, _meta: name in names)
+            present = set(inspect(connection).get_table_names())
+            metadata = reflected(connection, [name for name in names if name in present])
             own = [metadata.tables[name] for name in names if name in metadata.tables]
             _write(connection, str(path), revision, own, out)
     finally:
@@ -321,8 +365,7 @@ def load(target: Target, document: Any, *, source: str = "the export") -> Campai
 
     def fill(connection: Connection) -> None:
         schema.upgrade(connection, revision)
-        metadata = MetaData()
-        metadata.reflect(connection)
+        metadata = reflected(connection)
         found = document["tables"]
         unknown = sorted(set(found) - set(metadata.tables) - {schema.VERSION_TABLE})
         if unknown:

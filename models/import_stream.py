@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from typing import IO, Any
 
 import orjson
-from sqlalchemy import Connection, MetaData, Table, exc, exists, select, text
+from sqlalchemy import Connection, Table, exc, exists, select, text
 
 from models import schema, search
 from models.errors import CampaignFileError
@@ -44,6 +44,7 @@ from models.exchange import (
     loads,
     no_collection,
     read_limited,
+    reflected,
 )
 from models.export_format import BadRow, validate_row
 from models.opening import build_new
@@ -105,8 +106,7 @@ def load_stream(target: Target, stream: IO[bytes], *, source: str = "the export"
 
     def fill(connection: Connection) -> None:
         schema.upgrade(connection, revision)
-        metadata = MetaData()
-        metadata.reflect(connection)
+        metadata = reflected(connection)
         known = {name: table for name, table in metadata.tables.items() if name != schema.VERSION_TABLE}
         counts: dict[str, int] = {}
         with no_collection():

@@ -55,7 +55,6 @@ LONGEST_FIRST = (
     "tests/e2e/test_terminal.py",
     "tests/e2e/test_tabletop_bursts.py",
     "tests/tui/test_resolver.py",
-    "tests/rules/test_battle_odds.py",
     "tests/e2e/",
     "tests/tui/",
     "tests/models/",

@@ -101,9 +101,10 @@ def stored(path: Path | str) -> Iterator[Session]:
         store.close()
 
 
-async def burst(pilot: Pilot, *keys: str, tries: int = 200) -> None:
+async def burst(pilot: Pilot, *keys: str, tries: int = 200, seconds: float = 15.0) -> None:
     """Send `keys` all at once, as a fast typist or `tmux send-keys` does: no
-    pause between them for the app to catch up. Then wait until it has."""
+    pause between them for the app to catch up. Then wait until it has: as
+    wait_for, at least `tries` pauses and, on a loaded machine, up to `seconds`."""
     from textual import events
 
     driver = keyboard(pilot.app)
@@ -112,12 +113,16 @@ async def burst(pilot: Pilot, *keys: str, tries: int = 200) -> None:
         event = events.Key(name, char)
         event.set_sender(pilot.app)
         driver.send_message(event)
-    for _ in range(tries):
+    deadline = time.monotonic() + seconds
+    done = 0
+    while True:
         await pilot.pause()
         if not getattr(pilot.app, "keys_held", 0):
             await pilot.pause()
             return
-    raise AssertionError(f"the app never caught up with {keys}")
+        done += 1
+        if done >= tries and time.monotonic() > deadline:
+            raise AssertionError(f"the app never caught up with {keys}")
 
 
 def letters(text: str) -> list[str]:

@@ -51,7 +51,7 @@ def test_second_keys_are_added_once_and_bind_nothing_else():
 
 
 async def test_alt_n_starts_a_new_campaign_on_the_start_screen():
-    app = AdjutantApp(None)
+    app = AdjutantApp(None, prepare=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert type(app.screen).__name__ == "StartScreen"

@@ -54,7 +54,7 @@ async def visit_every_screen(path: Path, what: str) -> None:
     except CampaignError as exc:  # refused: one sentence, as the command line says it
         assert "\n" not in str(exc) and not CONTROL.search(str(exc)), what
         return
-    app = AdjutantApp(session)
+    app = AdjutantApp(session, prepare=False)  # each screen built as it is shown
     app.animation_level = "none"
     try:
         async with app.run_test(size=(100, 30)) as pilot:
@@ -106,7 +106,7 @@ async def test_a_screen_that_cannot_be_built_ends_the_app_in_one_sentence(
         raise CampaignError("the campaign's order of battle cannot be read")
 
     monkeypatch.setattr(OverviewScreen, "refresh_view", damaged)
-    app = AdjutantApp(CampaignSession.open(campaign_file))
+    app = AdjutantApp(CampaignSession.open(campaign_file), prepare=False)
     with pytest.raises(CampaignError):  # Pilot hands the error on to the test as well
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
@@ -124,7 +124,7 @@ async def test_a_screen_prepared_in_the_background_that_fails_is_a_notice(
         raise CampaignError("the history cannot be read")
 
     monkeypatch.setattr(HistoryScreen, "refresh_view", damaged)
-    app = AdjutantApp(CampaignSession.open(campaign_file))
+    app = AdjutantApp(CampaignSession.open(campaign_file), prepare=True)
     app.animation_level = "none"
     async with app.run_test(size=(80, 24)) as pilot:
         deadline = time.monotonic() + 15  # built once its imports are done and no screen is asked for
@@ -138,7 +138,7 @@ async def test_a_screen_prepared_in_the_background_that_fails_is_a_notice(
 
 async def test_quitting_while_screens_are_prepared_does_not_crash(campaign_file: Path) -> None:
     for delay in (0, 2, 5):
-        app = AdjutantApp(CampaignSession.open(campaign_file))
+        app = AdjutantApp(CampaignSession.open(campaign_file), prepare=True)
         app.animation_level = "none"
         async with app.run_test(size=(80, 24)) as pilot:
             for _ in range(delay):

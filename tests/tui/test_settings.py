@@ -153,7 +153,7 @@ async def test_the_log_holds_each_action_with_its_duration_and_an_error_with_its
         raise ValueError("a row nobody expected")
 
     monkeypatch.setattr(OverviewScreen, "refresh_view", damaged)
-    app = AdjutantApp(CampaignSession.open(campaign_file))
+    app = AdjutantApp(CampaignSession.open(campaign_file), prepare=False)
     with pytest.raises(ValueError):
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()

@@ -17,7 +17,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -96,14 +96,22 @@ class Tmux:
 
     def wait_for(self, *texts: str, timeout: float = TIMEOUT) -> str:
         """Poll the pane until every one of `texts` is on it; the pane's text."""
+        return self.wait_until(lambda shown: all(t in shown for t in texts), repr(texts), timeout=timeout)
+
+    def wait_until(self, shows: Callable[[str], object], what: str, *, timeout: float = TIMEOUT) -> str:
+        """Poll the pane until `shows(its text)` is true; the pane's text.
+
+        What a test checks on the screen is waited for, never read once after waiting for
+        something else: a frame reaches tmux in pieces, and a screen is often drawn in
+        more than one frame (a notice after the line it tells of, a list after its title)."""
         deadline = time.monotonic() + timeout
         while True:
             shown = self.screen()
-            if all(t in shown for t in texts):
+            if shows(shown):
                 return shown
             # The exit status is read from the same capture: one tmux process per look.
             if exited(shown) is not None or time.monotonic() > deadline:
-                raise AssertionError(f"waited for {texts!r}; the terminal shows:\n{shown}")
+                raise AssertionError(f"waited for {what}; the terminal shows:\n{shown}")
             time.sleep(POLL)
 
     def exit_status(self) -> int | None:
@@ -120,6 +128,12 @@ class Tmux:
 
     def kill(self) -> None:
         subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True, timeout=10, check=False)
+
+
+def result_shown(shown: str) -> bool:
+    """A battle's tabletop result on its screen with what follows it: the pursuit to roll, or
+    the losses to apply (the lines under the result, which may reach tmux after it)."""
+    return "Tabletop result" in shown and ("Pursuit on the winner's" in shown or "a applies this to the campaign" in shown)
 
 
 @pytest.fixture

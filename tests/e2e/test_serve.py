@@ -87,26 +87,27 @@ def screen_text(data: bytes) -> str:
     return ESCAPES.sub(b"", data).decode("utf-8", "replace")
 
 
-async def drive(url: str, **headers: str) -> list[str]:
-    """What a browser does: open the websocket at 80x24, wait for the overview, press w for the
-    weather track, then q; what the app showed at each step."""
+async def drive(url: str, first: tuple[str, ...] = ("Turn 1 of 20",), weather: tuple[str, ...] = ("Weather track",), **headers: str) -> list[str]:
+    """What a browser does: open the websocket at 80x24, wait for the first screen (every one of
+    `first` on it), press w for the weather track (`weather`), then q; what the app showed at each
+    step. What a test checks is waited for: a screen comes in more than one frame."""
     shown: list[str] = []
     async with aiohttp.ClientSession() as client, client.ws_connect(url + "/ws?width=80&height=24", headers=headers) as ws:
         received = b""
 
-        async def until(text: str) -> None:
+        async def until(texts: tuple[str, ...]) -> None:
             nonlocal received
-            while text not in screen_text(received):
+            while not all(text in screen_text(received) for text in texts):
                 message = await asyncio.wait_for(ws.receive(), TIMEOUT)
-                assert message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT), f"the session ended waiting for {text!r}"
+                assert message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT), f"the session ended waiting for {texts!r}"
                 if message.type == aiohttp.WSMsgType.BINARY:
                     received += message.data
             shown.append(screen_text(received))
             received = b""
 
-        await until("Turn 1 of 20")
+        await until(first)
         await ws.send_json(["stdin", "w"])
-        await until("Weather track")
+        await until(weather)
         await ws.send_json(["stdin", "q"])
         while (await asyncio.wait_for(ws.receive(), TIMEOUT)).type not in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
             pass  # the app quits and textual-serve closes the socket
@@ -117,9 +118,8 @@ def test_a_browser_gets_the_page_and_plays_over_the_websocket(served: int):
     status, _headers, page = fetch(f"http://127.0.0.1:{served}/")
     assert status == 200
     assert f'data-session-websocket-url="ws://127.0.0.1:{served}/ws"' in page
-    overview, weather = asyncio.run(drive(f"http://127.0.0.1:{served}"))
-    assert "Phase: Weather" in overview
-    assert "not rolled yet" in weather
+    # What each screen should show, waited for: the wait fails if it never comes.
+    asyncio.run(drive(f"http://127.0.0.1:{served}", ("Turn 1 of 20", "Phase: Weather"), ("Weather track", "not rolled yet")))
     # A second browser gets an app of its own: the server outlives the first one's quitting.
     assert asyncio.run(drive(f"http://127.0.0.1:{served}"))[0]
 
@@ -165,7 +165,7 @@ def test_with_a_password_every_request_needs_it(campaign: Path, tmp_path: Path):
         assert fetch(base + "/ws", Authorization=f"Basic {wrong}")[0] == 401  # no app is started for it
         right = {"Authorization": "Basic " + base64.b64encode(b"anyone:la garde meurt").decode()}
         assert fetch(base + "/", **right)[0] == 200
-        assert "Phase: Weather" in asyncio.run(drive(base, **right))[0]
+        asyncio.run(drive(base, ("Turn 1 of 20", "Phase: Weather"), **right))  # waited for: fails if it never shows
     finally:
         stop(server)
 
@@ -185,7 +185,7 @@ def test_a_club_campaign_on_postgresql_in_a_browser(postgres_url: str, tmp_path:
     server = adjutant("serve", "--db", umpire, "--port", str(port), config=tmp_path / "config")
     try:
         listening(server, port)
-        assert "Phase: Weather" in asyncio.run(drive(f"http://127.0.0.1:{port}"))[0]
+        asyncio.run(drive(f"http://127.0.0.1:{port}", ("Turn 1 of 20", "Phase: Weather")))  # waited for: fails if it never shows
     finally:
         stop(server)
         assert main(["club", "revoke", "--db", postgres_url]) == 0
@@ -213,10 +213,10 @@ def test_a_player_in_a_browser_gets_their_side_as_its_role(postgres_url: str, tm
         server = adjutant("serve", "--db", french, "--side", "french", "--port", str(port), config=tmp_path / "config")
         try:
             listening(server, port)
-            shown = asyncio.run(drive(f"http://127.0.0.1:{port}"))
+            # The French player's view, waited for: the wait fails if it never shows.
+            shown = asyncio.run(drive(f"http://127.0.0.1:{port}", ("Turn 1 of 20", "CLUB: FRENCH (orders only)", "Russia and Prussia: known only by")))
         finally:
             stop(server)
-        assert "CLUB: FRENCH (orders only)" in shown[0] and "Russia and Prussia: known only by" in shown[0]
         side_of = {nation: side.id for side in scenario.sides for nation in side.nations}
         allied = {u.name for u in scenario.units if side_of[u.nation] == "allies"} - {u.name for u in scenario.units if side_of[u.nation] == "french"}
         assert [name for name in allied if any(name in screen for screen in shown)] == []

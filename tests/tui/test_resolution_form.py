@@ -17,6 +17,7 @@ from tui.screens.resolver import ResolverScreen
 
 from .helpers import wait_for, wait_for_screen
 from .test_resolver import pick_unit, resolve, to_resolver
+from tests.tui.polling import until
 
 
 def game(path, ruleset: str, units: list[dict], phase: str, bound: str | None = None, setup=None) -> int:
@@ -55,13 +56,12 @@ async def form(pilot, actor: str, action: str) -> ResolutionScreen:
 async def retarget(pilot, modal: ResolutionScreen, target: str) -> str:
     before = modal.params
     modal.target_select.value = target
-    for _ in range(50):
-        await pilot.pause()
-        # rebuilt for the new target and shown (the count moves on as the rebuild begins)
-        if (modal.params != before and not modal.building and modal.params_for == target
-                and "Needs:" in str(modal.query_one("#prepared").content)):
-            return needs(modal)
-    raise AssertionError(f"the form was not rebuilt for {target}: {modal.query_one('#error').render()}")
+    try:  # rebuilt for the new target and shown (the count moves on as the rebuild begins)
+        await until(pilot, lambda: (modal.params != before and not modal.building and modal.params_for == target
+                                    and "Needs:" in str(modal.query_one("#prepared").content)), f"the form rebuilt for {target}")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}: {modal.query_one('#error').render()}") from None
+    return needs(modal)
 
 
 def ticked(modal: ResolutionScreen) -> set[str]:
@@ -127,10 +127,7 @@ async def test_kallistra_small_arms_at_skirmishers(campaign_file, make_app):
     async with app.run_test(size=(80, 24)) as pilot:
         modal = await form(pilot, "a1", "small_arms_fire")
         modal.numbers["range"].value = "1"
-        for _ in range(50):  # the form shows the new range once the Input's change is handled
-            await pilot.pause()
-            if needs(modal) == "Needs: 5+":
-                break
+        await until(pilot, lambda: needs(modal) == "Needs: 5+", "needs(modal) == 'Needs: 5+'")  # the form shows the new range once the Input's change is handled
         assert needs(modal) == "Needs: 5+"
         assert (await retarget(pilot, modal, "d2")).startswith("Needs: 7+ (5+, +2 skirmishing")
         assert (await retarget(pilot, modal, "d1")) == "Needs: 5+"
@@ -259,10 +256,7 @@ async def test_uc_um_distance_typed_with_the_card_s_decimal_comma(campaign_file,
         shown = await wait_for(pilot, "Longue portée")
         assert "must be" not in shown
         modal.numbers["distance"].value = "7"
-        for _ in range(20):
-            await pilot.pause()
-            if "Longue portée" not in needs(modal):
-                break
+        await until(pilot, lambda: "Longue portée" not in needs(modal), "'Longue portée' not in needs(modal)")
         assert "Longue portée" not in needs(modal)
         modal.numbers["distance"].value = "7,5"
         await wait_for(pilot, "Longue portée")

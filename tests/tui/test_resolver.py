@@ -16,6 +16,8 @@ from tui.screens.fight import FightScreen
 from tui.screens.resolver import ResolverScreen
 
 from .tabletop_play import on_resolver as to_resolver
+from tests.tui.polling import caught_up
+
 from .helpers import (
     key,
     notices,
@@ -111,7 +113,7 @@ async def test_a_tabletop_battle_from_hand_off_to_return(campaign_file, make_app
         await wait_for(pilot, "Range in hexes must be a whole")
         before = app.session.version()
         await pilot.press("ctrl+r")
-        await pilot.pause()
+        await caught_up(pilot)  # a resolution runs in a worker: nothing stored once it has ended
         assert isinstance(app.screen, ResolutionScreen) and app.session.version() == before
         rng.value = "2"
         wall = [w for w in modal.query(Checkbox) if w.id and w.id.startswith("t-wall")][0]

@@ -25,6 +25,7 @@ from tui.keymap import check_keymap
 from tui.screens.help import HelpScreen
 from tui.screens.overview import OverviewScreen
 from tui.screens.weather import WeatherScreen
+from tests.tui.polling import until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -108,10 +109,7 @@ async def test_the_theme_chosen_is_remembered(campaign_file, make_app, still_wor
         pilot.app.screen.query_one(Input).value = "nord"
         await wait_for(pilot, "nord")
         await pilot.press("enter")
-        for _ in range(20):
-            await pilot.pause()
-            if (still_world / "config.toml").read_text().startswith("theme"):
-                break
+        await until(pilot, lambda: (still_world / "config.toml").read_text().startswith("theme"), "(still_world / 'config.toml').read_text().startswith('theme')")
     stored = tomllib.loads((still_world / "config.toml").read_text())
     assert stored == {"theme": "nord", "keymap": {"app.undo": "U"}}  # the keymap kept as it was
     app = make_app(campaign_file)

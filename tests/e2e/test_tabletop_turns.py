@@ -92,9 +92,11 @@ def test_two_turns_of_napoleonic_d10_in_bursts(tmux: Tmux, tmp_path: Path):
     tmux.wait_for("a1 fire [3]")
     # Melee: a3 and only d2, the unit its charge reached
     burst(tmux, "n", "Home", "Down", "Down", "r")
-    shown = tmux.wait_for("Melee round", "At       d2", "Needs:")
+    tmux.wait_for("Melee round", "At       d2", "Needs:")
     burst(tmux, "Tab", "Enter")
-    listed = tmux.wait_for("d2 Langeron's")
+    # The list open: d2 in it as well as in the closed field above it (shown there already
+    # before the list opens, so one "d2" on the screen says nothing of the list).
+    listed = tmux.wait_until(lambda shown: "▲" in shown and shown.count("d2 Langeron's") >= 2, "the list of targets open")
     assert "d1 Langeron's" not in listed and "d3 Langeron's" not in listed
     burst(tmux, "Escape")
     dice(tmux, [5], [5])

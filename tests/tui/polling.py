@@ -33,3 +33,20 @@ async def caught_up(pilot: Pilot, *, seconds: float = SECONDS) -> None:
     worker included and its outcome shown (tui.keys: `keys_held`)."""
     await until(pilot, lambda: not pilot.app.keys_held, "the app to catch up with the keys typed", seconds=seconds)  # type: ignore[attr-defined]
     await pilot.pause()
+
+
+async def settled(pilot: Pilot, *, seconds: float = SECONDS) -> None:
+    """Until the workers running (a screen's reads: the order of battle's tree, the history's
+    page) have ended and what they read is drawn; and the keys typed are caught up."""
+    from textual.worker import WorkerCancelled
+
+    deadline = time.monotonic() + seconds
+    await pilot.pause()
+    while True:
+        try:
+            await pilot.app.workers.wait_for_complete()
+            break
+        except WorkerCancelled:  # an exclusive read replaced by a newer one: wait for that one
+            assert time.monotonic() < deadline, f"the workers did not end in {seconds:g} s"
+            await pilot.pause()
+    await caught_up(pilot, seconds=max(1.0, deadline - time.monotonic()))

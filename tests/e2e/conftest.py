@@ -24,6 +24,10 @@ from pathlib import Path
 import pytest
 
 TIMEOUT = 20.0  # seconds for any one screen to show what it should
+# Seconds for a Python program to start: `adjutant serve` listening, or the app it starts for a
+# browser showing its first screen. Each imports Textual and more (some 1.5 s of CPU); on a two-core
+# machine with the suite's workers and other programs running, that took more than TIMEOUT.
+STARTUP = 90.0
 # Seconds between looks at the pane while waiting. Each look is one short `tmux capture-pane`
 # process (a few ms of CPU); the wait after a key is mostly the app's own work, so a look
 # every 30 ms finds the answer about 10 ms sooner on average than one every 50 ms did, at
@@ -66,6 +70,7 @@ class Tmux:
     def __init__(self, folder: Path, width: int = 80, height: int = 24) -> None:
         self.socket = str(folder / "tmux.sock")
         self.width, self.height = width, height
+        self.started = float("-inf")  # when the program in the pane was started (time.monotonic)
 
     def run(self, *args: str) -> str:
         done = subprocess.run(["tmux", "-S", self.socket, *args], capture_output=True, text=True, timeout=10, check=False)
@@ -76,6 +81,7 @@ class Tmux:
     def start(self, command: str) -> None:
         """Run `command` in the pane; when it ends, the pane says how ("[exited N]") and stays."""
         shell = f"{command}; echo \"[exited $?]\""
+        self.started = time.monotonic()
         self.run(
             "-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", str(self.width), "-y", str(self.height),
             "sh", "-c", shell,
@@ -104,7 +110,8 @@ class Tmux:
         What a test checks on the screen is waited for, never read once after waiting for
         something else: a frame reaches tmux in pieces, and a screen is often drawn in
         more than one frame (a notice after the line it tells of, a list after its title)."""
-        deadline = time.monotonic() + timeout
+        # The program's first screen may take STARTUP: it is still starting.
+        deadline = max(time.monotonic() + timeout, self.started + STARTUP)
         while True:
             shown = self.screen()
             if shows(shown):

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import TIMEOUT, _free_port
+from tests.e2e.conftest import STARTUP, TIMEOUT, _free_port
 from tests.e2e.test_terminal import new_campaign
 
 aiohttp = pytest.importorskip("aiohttp")
@@ -37,7 +37,7 @@ def adjutant(*args: str, **popen: object) -> subprocess.Popen:
 
 
 def listening(server: subprocess.Popen, port: int) -> None:
-    deadline = time.monotonic() + TIMEOUT
+    deadline = time.monotonic() + STARTUP
     while True:
         if server.poll() is not None:
             raise AssertionError(f"adjutant serve ended ({server.returncode}): {server.stderr.read()}")  # type: ignore[union-attr]
@@ -95,19 +95,20 @@ async def drive(url: str, first: tuple[str, ...] = ("Turn 1 of 20",), weather: t
     async with aiohttp.ClientSession() as client, client.ws_connect(url + "/ws?width=80&height=24", headers=headers) as ws:
         received = b""
 
-        async def until(texts: tuple[str, ...]) -> None:
+        async def until(texts: tuple[str, ...], seconds: float) -> None:
             nonlocal received
+            deadline = time.monotonic() + seconds
             while not all(text in screen_text(received) for text in texts):
-                message = await asyncio.wait_for(ws.receive(), TIMEOUT)
+                message = await asyncio.wait_for(ws.receive(), max(0.1, deadline - time.monotonic()))
                 assert message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT), f"the session ended waiting for {texts!r}"
                 if message.type == aiohttp.WSMsgType.BINARY:
                     received += message.data
             shown.append(screen_text(received))
             received = b""
 
-        await until(first)
+        await until(first, STARTUP)  # the app's own process is started for this browser
         await ws.send_json(["stdin", "w"])
-        await until(weather)
+        await until(weather, TIMEOUT)
         await ws.send_json(["stdin", "q"])
         while (await asyncio.wait_for(ws.receive(), TIMEOUT)).type not in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
             pass  # the app quits and textual-serve closes the socket
@@ -140,7 +141,7 @@ def test_a_page_from_another_site_may_not_open_the_campaign(served: int):
 def test_a_bind_beyond_this_machine_needs_a_password(campaign: Path, tmp_path: Path):
     port = _free_port()
     server = adjutant("serve", str(campaign), "--host", "0.0.0.0", "--port", str(port), config=tmp_path / "config", stdin=subprocess.DEVNULL)
-    out, err = server.communicate(timeout=TIMEOUT)
+    out, err = server.communicate(timeout=STARTUP)
     assert server.returncode == 2
     assert err.count("\n") == 1 and err.startswith("adjutant: serving on 0.0.0.0 lets other machines in: give a password")
     with pytest.raises(OSError):
@@ -207,7 +208,7 @@ def test_a_player_in_a_browser_gets_their_side_as_its_role(postgres_url: str, tm
     port = _free_port()
     try:
         refused = adjutant("serve", "--db", french, "--side", "allies", "--port", str(port), config=tmp_path / "config")
-        out, err = refused.communicate(timeout=TIMEOUT)
+        out, err = refused.communicate(timeout=STARTUP)
         assert (refused.returncode, out) == (2, "") and err.count("\n") == 1
         assert err.startswith("adjutant: connected as ") and "(the french role), not the allies side's role" in err
         server = adjutant("serve", "--db", french, "--side", "french", "--port", str(port), config=tmp_path / "config")
@@ -228,7 +229,7 @@ def test_a_port_in_use_is_one_sentence(campaign: Path, tmp_path: Path):
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
         server = adjutant("serve", str(campaign), "--port", str(port), config=tmp_path / "config")
-        out, err = server.communicate(timeout=TIMEOUT)
+        out, err = server.communicate(timeout=STARTUP)
     assert (server.returncode, out) == (2, "")
     assert err.startswith(f"adjutant: cannot listen on 127.0.0.1:{port}: ") and err.count("\n") == 1
 

@@ -100,6 +100,7 @@ async def test_a_general_added_right_after_a_search_goes_under_the_one_found_how
             if box.value == "kleist" and not box.has_class("shown"):
                 break
         await pilot.pause(0.1)  # time for a `g` let go too early to land
+        assert pilot.app.keys_held, "g was let go before the tree was read"  # type: ignore[attr-defined]
         tree_may_read.set()
         await wait_for_screen(pilot, FormScreen)
         assert pilot.app.screen.title_text == "New general under General Kleist"  # type: ignore[attr-defined]

@@ -17,6 +17,8 @@ def weather_rolls(db) -> list[DiceRoll]:
 async def test_r_rolls_this_turns_weather_and_stores_the_die(campaign_file, make_app):
     async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
         await pilot.press("w", "r")
+        # "Turn 1, 26 April 1813: not rolled yet" before the roll: the roll, in a worker, is waited for.
+        await caught_up(pilot)
         shown = await wait_for(pilot, "Turn 1, 26 April 1813: ")
         assert "not rolled yet" not in shown
     with stored(campaign_file) as db:

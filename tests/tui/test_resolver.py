@@ -213,6 +213,9 @@ async def test_a_game_outside_the_campaign_with_units_entered_by_hand(campaign_f
         await wait_for(pilot, "A unit entered by hand")
         app.screen.query_one("#f-name", Input).value = "1st Minnesota"
         await pilot.press("ctrl+s")
+        # Saved in a worker; the name shows in the form before, so it is no sign of the save.
+        await caught_up(pilot)
+        await wait_for_screen(pilot, ResolverScreen)
         await wait_for(pilot, "1st Minnesota")
     with stored(campaign_file) as db:
         tactical = db.get(Battle, 1).detail["tactical"]
@@ -298,6 +301,9 @@ async def test_a_unit_added_by_hand_lists_the_types_of_its_arm(campaign_file, ma
         assert unit_type.value == "limbered_artillery"
         unit_type.value = "artillery"
         await pilot.press("ctrl+s")
+        # Saved in a worker; the name shows in the form before, so it is no sign of the save.
+        await caught_up(pilot)
+        await wait_for_screen(pilot, ResolverScreen)
         await wait_for(pilot, "Foot battery")
     with stored(campaign_file) as db:
         unit = db.get(Battle, 1).detail["tactical"]["units"][0]

@@ -107,7 +107,7 @@ async def test_a_pending_battle_survives_closing_the_app(campaign_file, make_app
     async with app.run_test(size=(80, 24)) as pilot:
         await set_up(pilot, "Lützen")
         await pilot.press(key(FightScreen, "fight.roll"))
-        await pilot.pause()
+        await caught_up(pilot)  # the step is rolled and stored in a worker: the app is closed after it
     app = make_app(campaign_file)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+p")

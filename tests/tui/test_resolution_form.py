@@ -15,9 +15,10 @@ from campaigns.session import CampaignSession
 from tui.modals.resolution import ResolutionScreen
 from tui.screens.resolver import ResolverScreen
 
+from tests.tui.polling import caught_up, until
+
 from .helpers import wait_for, wait_for_screen
 from .test_resolver import pick_unit, resolve, to_resolver
-from tests.tui.polling import until
 
 
 def game(path, ruleset: str, units: list[dict], phase: str, bound: str | None = None, setup=None) -> int:
@@ -92,6 +93,7 @@ async def test_uc_um_melee_cavalry_against_infantry_not_in_square(campaign_file,
         # and back: the -2 goes with the infantry
         assert (await retarget(pilot, modal, "d1")).startswith("Needs: 4 +")
         await pilot.press("ctrl+r")
+        await caught_up(pilot)  # resolved and stored in a worker, after the form has closed
         await wait_for_screen(pilot, ResolverScreen)
         entry = tabletop.load(app.session, 1).log[-1]
         assert entry["target"] == "d1" and entry["needed"].startswith("4 +")
@@ -261,6 +263,7 @@ async def test_uc_um_distance_typed_with_the_card_s_decimal_comma(campaign_file,
         modal.numbers["distance"].value = "7,5"
         await wait_for(pilot, "Longue portée")
         await pilot.press("ctrl+r")
+        await caught_up(pilot)  # resolved and stored in a worker, after the form has closed
         await wait_for_screen(pilot, ResolverScreen)
         assert tabletop.load(app.session, 1).log[-1]["numbers"]["distance"] == 7.5
 
@@ -291,6 +294,7 @@ async def test_typed_dice_are_asked_for_each_side_by_name(campaign_file, make_ap
         await pilot.press(*"6 6 1", "enter")
         await wait_for(pilot, "4d6 needs 4 dice typed in, not 3")
         await pilot.press("space", "1", "enter")
+        await caught_up(pilot)  # resolved and stored in a worker, after the form has closed
         await wait_for_screen(pilot, ResolverScreen)
         entry = tabletop.load(app.session, bid).log[-1]
         assert [r["raw"] for r in entry["rolls"]] == [[4, 4, 4, 1, 1, 1, 1, 1], [6, 6, 1, 1]]

@@ -78,6 +78,7 @@ async def test_a_tabletop_battle_from_hand_off_to_return(campaign_file, make_app
         modal = await resolve(pilot)
         assert "Nothing is rolled" in await wait_for(pilot, "Needs:")
         await pilot.press("ctrl+r")
+        await caught_up(pilot)  # resolved and stored in a worker, after the form has closed
         await wait_for_screen(pilot, ResolverScreen)
         assert tabletop.load(app.session, 1).log[-1]["action"] == "move"
 
@@ -135,6 +136,7 @@ async def test_a_tabletop_battle_from_hand_off_to_return(campaign_file, make_app
         await pick_unit(pilot, defender.id)
         await resolve(pilot, "combat")
         await pilot.press("ctrl+r")
+        await caught_up(pilot)  # resolved and stored in a worker, after the form has closed
         await wait_for_screen(pilot, ResolverScreen)
         assert tabletop.load(app.session, 1).units[defender.id].has("disrupted")
         assert "disrupted" in await wait_for(pilot, "disrupted")

@@ -17,13 +17,17 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 TIMEOUT = 20.0  # seconds for any one screen to show what it should
+# Seconds for a Python program to start: `adjutant serve` listening, or the app it starts for a
+# browser showing its first screen. Each imports Textual and more (some 1.5 s of CPU); on a two-core
+# machine with the suite's workers and other programs running, that took more than TIMEOUT.
+STARTUP = 90.0
 # Seconds between looks at the pane while waiting. Each look is one short `tmux capture-pane`
 # process (a few ms of CPU); the wait after a key is mostly the app's own work, so a look
 # every 30 ms finds the answer about 10 ms sooner on average than one every 50 ms did, at
@@ -66,6 +70,7 @@ class Tmux:
     def __init__(self, folder: Path, width: int = 80, height: int = 24) -> None:
         self.socket = str(folder / "tmux.sock")
         self.width, self.height = width, height
+        self.started = float("-inf")  # when the program in the pane was started (time.monotonic)
 
     def run(self, *args: str) -> str:
         done = subprocess.run(["tmux", "-S", self.socket, *args], capture_output=True, text=True, timeout=10, check=False)
@@ -76,6 +81,7 @@ class Tmux:
     def start(self, command: str) -> None:
         """Run `command` in the pane; when it ends, the pane says how ("[exited N]") and stays."""
         shell = f"{command}; echo \"[exited $?]\""
+        self.started = time.monotonic()
         self.run(
             "-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", str(self.width), "-y", str(self.height),
             "sh", "-c", shell,
@@ -96,14 +102,23 @@ class Tmux:
 
     def wait_for(self, *texts: str, timeout: float = TIMEOUT) -> str:
         """Poll the pane until every one of `texts` is on it; the pane's text."""
-        deadline = time.monotonic() + timeout
+        return self.wait_until(lambda shown: all(t in shown for t in texts), repr(texts), timeout=timeout)
+
+    def wait_until(self, shows: Callable[[str], object], what: str, *, timeout: float = TIMEOUT) -> str:
+        """Poll the pane until `shows(its text)` is true; the pane's text.
+
+        What a test checks on the screen is waited for, never read once after waiting for
+        something else: a frame reaches tmux in pieces, and a screen is often drawn in
+        more than one frame (a notice after the line it tells of, a list after its title)."""
+        # The program's first screen may take STARTUP: it is still starting.
+        deadline = max(time.monotonic() + timeout, self.started + STARTUP)
         while True:
             shown = self.screen()
-            if all(t in shown for t in texts):
+            if shows(shown):
                 return shown
             # The exit status is read from the same capture: one tmux process per look.
             if exited(shown) is not None or time.monotonic() > deadline:
-                raise AssertionError(f"waited for {texts!r}; the terminal shows:\n{shown}")
+                raise AssertionError(f"waited for {what}; the terminal shows:\n{shown}")
             time.sleep(POLL)
 
     def exit_status(self) -> int | None:
@@ -120,6 +135,12 @@ class Tmux:
 
     def kill(self) -> None:
         subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True, timeout=10, check=False)
+
+
+def result_shown(shown: str) -> bool:
+    """A battle's tabletop result on its screen with what follows it: the pursuit to roll, or
+    the losses to apply (the lines under the result, which may reach tmux after it)."""
+    return "Tabletop result" in shown and ("Pursuit on the winner's" in shown or "a applies this to the campaign" in shown)
 
 
 @pytest.fixture

@@ -88,7 +88,8 @@ def test_the_umpire_logs_in_over_ssh_and_gets_only_adjutant(
         tmux.keys("w")
         tmux.wait_for("Weather track", "not rolled yet")
         tmux.keys("r")
-        tmux.wait_for("Turn 1, 26 April 1813: ")
+        # Rolled: "not rolled yet" gone from the line "Turn 1, 26 April 1813: ..." (on it before the roll too).
+        tmux.wait_until(lambda shown: "Turn 1, 26 April 1813: " in shown and "not rolled yet" not in shown, "the weather rolled")
         tmux.keys("q")
         assert tmux.wait_until_exit() == 0
         assert "Accepted publickey" in sshd.log.read_text()

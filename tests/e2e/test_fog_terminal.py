@@ -46,8 +46,9 @@ def test_a_player_orders_from_the_fogged_map_and_the_umpire_applies_the_move(tmu
     app(tmux, tmp_path, side)
     tmux.wait_for("SIDE FILE: FRENCH, TURN 1")
     tmux.keys("p")
-    shown = tmux.wait_for("Map | as french sees it: turn 1")
-    assert "A?5" in shown  # the sighting, not the stack: Kleist's 3 SP rounded to the nearest 5
+    # The sighting, not the stack: Kleist's 3 SP rounded to the nearest 5 (waited for with the
+    # title: the map under it may reach tmux after it).
+    tmux.wait_for("Map | as french sees it: turn 1", "A?5")
     for _ in range(30):  # n: the next place holding a stack, until Eisleben
         here = cursor_line(tmux.screen())
         if here.startswith("Eisleben (town) F3"):

@@ -49,8 +49,11 @@ def test_a_stack_moved_from_the_map_in_tmux_is_in_the_log_and_undone(tmux: Tmux,
     tmux.start(shlex.join(["env", "NO_COLOR=1", f"ADJUTANT_CONFIG_DIR={tmp_path / 'config'}", installed_adjutant(), str(path)]))
     tmux.wait_for("Overview")
     tmux.keys("p")
-    shown = tmux.wait_for("Map: turn 1", "Weimar F24")
-    assert re.search(r"\bA\d+", shown) and re.search(r"\bF\d+", shown)  # both sides' stacks
+    # Both sides' stacks, waited for with the title: the map under it may reach tmux after it.
+    tmux.wait_until(
+        lambda shown: "Map: turn 1" in shown and "Weimar F24" in shown and re.search(r"\bA\d+", shown) and re.search(r"\bF\d+", shown),
+        "the map with both sides' stacks",
+    )
     for _ in range(30):  # n: the next place holding a stack, until Marmont's Gotha
         here = cursor_line(tmux.screen())
         if here.startswith("Gotha (town) F13"):

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import TIMEOUT, _free_port
+from tests.e2e.conftest import STARTUP, TIMEOUT, _free_port
 from tests.e2e.test_terminal import new_campaign
 
 aiohttp = pytest.importorskip("aiohttp")
@@ -37,7 +37,7 @@ def adjutant(*args: str, **popen: object) -> subprocess.Popen:
 
 
 def listening(server: subprocess.Popen, port: int) -> None:
-    deadline = time.monotonic() + TIMEOUT
+    deadline = time.monotonic() + STARTUP
     while True:
         if server.poll() is not None:
             raise AssertionError(f"adjutant serve ended ({server.returncode}): {server.stderr.read()}")  # type: ignore[union-attr]
@@ -87,26 +87,28 @@ def screen_text(data: bytes) -> str:
     return ESCAPES.sub(b"", data).decode("utf-8", "replace")
 
 
-async def drive(url: str, **headers: str) -> list[str]:
-    """What a browser does: open the websocket at 80x24, wait for the overview, press w for the
-    weather track, then q; what the app showed at each step."""
+async def drive(url: str, first: tuple[str, ...] = ("Turn 1 of 20",), weather: tuple[str, ...] = ("Weather track",), **headers: str) -> list[str]:
+    """What a browser does: open the websocket at 80x24, wait for the first screen (every one of
+    `first` on it), press w for the weather track (`weather`), then q; what the app showed at each
+    step. What a test checks is waited for: a screen comes in more than one frame."""
     shown: list[str] = []
     async with aiohttp.ClientSession() as client, client.ws_connect(url + "/ws?width=80&height=24", headers=headers) as ws:
         received = b""
 
-        async def until(text: str) -> None:
+        async def until(texts: tuple[str, ...], seconds: float) -> None:
             nonlocal received
-            while text not in screen_text(received):
-                message = await asyncio.wait_for(ws.receive(), TIMEOUT)
-                assert message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT), f"the session ended waiting for {text!r}"
+            deadline = time.monotonic() + seconds
+            while not all(text in screen_text(received) for text in texts):
+                message = await asyncio.wait_for(ws.receive(), max(0.1, deadline - time.monotonic()))
+                assert message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT), f"the session ended waiting for {texts!r}"
                 if message.type == aiohttp.WSMsgType.BINARY:
                     received += message.data
             shown.append(screen_text(received))
             received = b""
 
-        await until("Turn 1 of 20")
+        await until(first, STARTUP)  # the app's own process is started for this browser
         await ws.send_json(["stdin", "w"])
-        await until("Weather track")
+        await until(weather, TIMEOUT)
         await ws.send_json(["stdin", "q"])
         while (await asyncio.wait_for(ws.receive(), TIMEOUT)).type not in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
             pass  # the app quits and textual-serve closes the socket
@@ -117,9 +119,8 @@ def test_a_browser_gets_the_page_and_plays_over_the_websocket(served: int):
     status, _headers, page = fetch(f"http://127.0.0.1:{served}/")
     assert status == 200
     assert f'data-session-websocket-url="ws://127.0.0.1:{served}/ws"' in page
-    overview, weather = asyncio.run(drive(f"http://127.0.0.1:{served}"))
-    assert "Phase: Weather" in overview
-    assert "not rolled yet" in weather
+    # What each screen should show, waited for: the wait fails if it never comes.
+    asyncio.run(drive(f"http://127.0.0.1:{served}", ("Turn 1 of 20", "Phase: Weather"), ("Weather track", "not rolled yet")))
     # A second browser gets an app of its own: the server outlives the first one's quitting.
     assert asyncio.run(drive(f"http://127.0.0.1:{served}"))[0]
 
@@ -140,7 +141,7 @@ def test_a_page_from_another_site_may_not_open_the_campaign(served: int):
 def test_a_bind_beyond_this_machine_needs_a_password(campaign: Path, tmp_path: Path):
     port = _free_port()
     server = adjutant("serve", str(campaign), "--host", "0.0.0.0", "--port", str(port), config=tmp_path / "config", stdin=subprocess.DEVNULL)
-    out, err = server.communicate(timeout=TIMEOUT)
+    out, err = server.communicate(timeout=STARTUP)
     assert server.returncode == 2
     assert err.count("\n") == 1 and err.startswith("adjutant: serving on 0.0.0.0 lets other machines in: give a password")
     with pytest.raises(OSError):
@@ -165,7 +166,7 @@ def test_with_a_password_every_request_needs_it(campaign: Path, tmp_path: Path):
         assert fetch(base + "/ws", Authorization=f"Basic {wrong}")[0] == 401  # no app is started for it
         right = {"Authorization": "Basic " + base64.b64encode(b"anyone:la garde meurt").decode()}
         assert fetch(base + "/", **right)[0] == 200
-        assert "Phase: Weather" in asyncio.run(drive(base, **right))[0]
+        asyncio.run(drive(base, ("Turn 1 of 20", "Phase: Weather"), **right))  # waited for: fails if it never shows
     finally:
         stop(server)
 
@@ -185,7 +186,7 @@ def test_a_club_campaign_on_postgresql_in_a_browser(postgres_url: str, tmp_path:
     server = adjutant("serve", "--db", umpire, "--port", str(port), config=tmp_path / "config")
     try:
         listening(server, port)
-        assert "Phase: Weather" in asyncio.run(drive(f"http://127.0.0.1:{port}"))[0]
+        asyncio.run(drive(f"http://127.0.0.1:{port}", ("Turn 1 of 20", "Phase: Weather")))  # waited for: fails if it never shows
     finally:
         stop(server)
         assert main(["club", "revoke", "--db", postgres_url]) == 0
@@ -207,16 +208,16 @@ def test_a_player_in_a_browser_gets_their_side_as_its_role(postgres_url: str, tm
     port = _free_port()
     try:
         refused = adjutant("serve", "--db", french, "--side", "allies", "--port", str(port), config=tmp_path / "config")
-        out, err = refused.communicate(timeout=TIMEOUT)
+        out, err = refused.communicate(timeout=STARTUP)
         assert (refused.returncode, out) == (2, "") and err.count("\n") == 1
         assert err.startswith("adjutant: connected as ") and "(the french role), not the allies side's role" in err
         server = adjutant("serve", "--db", french, "--side", "french", "--port", str(port), config=tmp_path / "config")
         try:
             listening(server, port)
-            shown = asyncio.run(drive(f"http://127.0.0.1:{port}"))
+            # The French player's view, waited for: the wait fails if it never shows.
+            shown = asyncio.run(drive(f"http://127.0.0.1:{port}", ("Turn 1 of 20", "CLUB: FRENCH (orders only)", "Russia and Prussia: known only by")))
         finally:
             stop(server)
-        assert "CLUB: FRENCH (orders only)" in shown[0] and "Russia and Prussia: known only by" in shown[0]
         side_of = {nation: side.id for side in scenario.sides for nation in side.nations}
         allied = {u.name for u in scenario.units if side_of[u.nation] == "allies"} - {u.name for u in scenario.units if side_of[u.nation] == "french"}
         assert [name for name in allied if any(name in screen for screen in shown)] == []
@@ -228,7 +229,7 @@ def test_a_port_in_use_is_one_sentence(campaign: Path, tmp_path: Path):
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
         server = adjutant("serve", str(campaign), "--port", str(port), config=tmp_path / "config")
-        out, err = server.communicate(timeout=TIMEOUT)
+        out, err = server.communicate(timeout=STARTUP)
     assert (server.returncode, out) == (2, "")
     assert err.startswith(f"adjutant: cannot listen on 127.0.0.1:{port}: ") and err.count("\n") == 1
 

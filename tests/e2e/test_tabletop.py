@@ -15,7 +15,7 @@ from sqlalchemy import select
 from campaigns import battles, oob
 from campaigns.session import CampaignSession
 from models import Battle, DiceRoll, open_campaign
-from tests.e2e.conftest import Tmux, new_campaign_file
+from tests.e2e.conftest import result_shown, Tmux, new_campaign_file
 from tests.e2e.test_terminal import app_command
 
 # Forces from all over the map: the umpire overrides contact (campaigns/contact.py).
@@ -69,7 +69,7 @@ def test_a_tabletop_battle_in_tmux(tmux: Tmux, tmp_path: Path):
     tmux.keys("Enter")
     tmux.wait_for("End the battle: the defender held the field")
     tmux.keys("y")
-    shown = tmux.wait_for("Tabletop result")
+    shown = tmux.wait_until(result_shown, "the tabletop result and the pursuit or the losses to apply")
     if "Pursuit" in shown:
         tmux.keys("r")
         tmux.wait_for("Dice rolled on the table")

@@ -9,7 +9,7 @@ from pathlib import Path
 from campaigns import battles, oob
 from campaigns.session import CampaignSession
 from models import Battle, open_campaign
-from tests.e2e.conftest import Tmux, new_campaign_file
+from tests.e2e.conftest import result_shown, Tmux, new_campaign_file
 from tests.e2e.test_terminal import app_command
 
 
@@ -82,7 +82,7 @@ def test_a_tabletop_battle_with_keys_in_bursts(tmux: Tmux, tmp_path: Path):
     burst(tmux, "Enter")
     tmux.wait_for("End the battle: the defender held the field")
     burst(tmux, "y")
-    shown = tmux.wait_for("Tabletop result")
+    shown = tmux.wait_until(result_shown, "the tabletop result and the pursuit or the losses to apply")
     if "Pursuit" in shown:
         burst(tmux, "r")
     tmux.wait_for("a applies this to the campaign")

@@ -10,7 +10,7 @@ from pathlib import Path
 from campaigns import battles
 from campaigns.session import CampaignSession
 from models import Battle, Unit, open_campaign
-from tests.e2e.conftest import Tmux, new_campaign_file
+from tests.e2e.conftest import result_shown, Tmux, new_campaign_file
 from tests.e2e.test_terminal import app_command
 
 FRENCH = ["xi_fressinet", "i_cavalry_corps", "guard_artillery"]
@@ -87,15 +87,16 @@ def test_two_turns_of_napoleonic_d10_in_bursts(tmux: Tmux, tmp_path: Path):
     burst(tmux, "Tab", "Enter")
     tmux.wait_for("d3 Langeron's")
     burst(tmux, "Down", "Down", "Down", "Down", "Enter")
-    shown = tmux.wait_for("At       d5", "Arty -5")
-    assert "Short 2\" +0" in shown
+    tmux.wait_for("At       d5", "Arty -5", "Short 2\" +0")
     dice(tmux, 3)
     tmux.wait_for("a1 fire [3]")
     # Melee: a3 and only d2, the unit its charge reached
     burst(tmux, "n", "Home", "Down", "Down", "r")
-    shown = tmux.wait_for("Melee round", "At       d2", "Needs:")
+    tmux.wait_for("Melee round", "At       d2", "Needs:")
     burst(tmux, "Tab", "Enter")
-    listed = tmux.wait_for("d2 Langeron's")
+    # The list open: d2 in it as well as in the closed field above it (shown there already
+    # before the list opens, so one "d2" on the screen says nothing of the list).
+    listed = tmux.wait_until(lambda shown: "▲" in shown and shown.count("d2 Langeron's") >= 2, "the list of targets open")
     assert "d1 Langeron's" not in listed and "d3 Langeron's" not in listed
     burst(tmux, "Escape")
     dice(tmux, [5], [5])
@@ -144,7 +145,7 @@ def test_two_turns_of_napoleonic_d10_in_bursts(tmux: Tmux, tmp_path: Path):
     burst(tmux, "Enter")
     tmux.wait_for("End the battle: the defender held the field")
     burst(tmux, "y")
-    shown = tmux.wait_for("Tabletop result")
+    shown = tmux.wait_until(result_shown, "the tabletop result and the pursuit or the losses to apply")
     if "Pursuit" in shown:
         burst(tmux, "r")
         tmux.wait_for("Dice rolled on the table")

@@ -36,8 +36,12 @@ def play_turn_one(term: Tmux) -> None:
     term.keys("w")
     term.wait_for("Weather track", "not rolled yet")
     term.keys("r")
-    shown = term.wait_for("Turn 1, 26 April 1813: ", "Movement:")
-    assert "not rolled yet" not in shown
+    # The roll told, and "not rolled yet" gone: lines of the old frame stay in tmux until the
+    # new one reaches them, so its going is waited for too (it never goes: the wait fails).
+    term.wait_until(
+        lambda shown: "Turn 1, 26 April 1813: " in shown and "Movement:" in shown and "not rolled yet" not in shown,
+        "the weather rolled, and not rolled no more",
+    )
 
     term.keys("t")
     term.wait_for("> 1. Weather", "Nothing more is needed in this phase")
@@ -60,7 +64,12 @@ def play_turn_one(term: Tmux) -> None:
     term.keys("C-p")
     term.wait_for("Search for commands")
     term.type("Order of battle")
-    term.wait_for("Sides, armies, generals and units")
+    # Only the order of battle offered (its help, and not the Orders screen's that "Order"
+    # matched on the way): Enter on a list of one picks it; on a list of two it only highlights.
+    term.wait_until(
+        lambda shown: "Sides, armies, generals and units" in shown and "A side file's orders" not in shown,
+        "the order of battle alone in the palette",
+    )
     term.keys("Enter")
     term.wait_for("All sides:", "Add unit")
     term.keys("q")

@@ -31,6 +31,7 @@ from tui.screens.fight import FightScreen
 from tui.screens.resolver import ResolverScreen
 
 from .helpers import burst, key, stored, wait_for, wait_for_screen
+from tests.tui.polling import until
 
 # Three forces a side, one of each arm, gathered by hand: the umpire overrides contact.
 FRENCH = ["xi_fressinet", "i_cavalry_corps", "guard_artillery"]
@@ -150,11 +151,11 @@ async def open_form(pilot, actor: str, action: str) -> ResolutionScreen:
     modal: ResolutionScreen = pilot.app.screen  # type: ignore[assignment]
     if modal.action_id() != action:
         modal.query_one("#action", Select).value = action
-    for _ in range(50):
-        await pilot.pause()
-        if modal.built == action and not modal.building and "Needs:" in str(modal.query_one("#prepared", Static).content):
-            return modal
-    raise AssertionError(f"the form never showed {action}: {modal.query_one('#error').render()}")
+    try:
+        await until(pilot, lambda: modal.built == action and not modal.building and "Needs:" in str(modal.query_one("#prepared", Static).content), f"the form to show {action}")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}: {modal.query_one('#error').render()}") from None
+    return modal
 
 
 def offered(modal: ResolutionScreen) -> list[str]:
@@ -167,12 +168,11 @@ async def retarget(pilot, modal: ResolutionScreen, target: str) -> str:
     before = modal.params
     assert modal.target_select is not None
     modal.target_select.value = target
-    for _ in range(50):
-        await pilot.pause()
-        # rebuilt (params moved on) and shown again (no longer building): never the old target's line
-        if modal.params != before and not modal.building and "Needs:" in str(modal.query_one("#prepared", Static).content):
-            return needs(modal)
-    raise AssertionError(f"the form was not rebuilt for {target}: {modal.query_one('#error').render()}")
+    try:  # rebuilt (params moved on) and shown again (no longer building): never the old target's line
+        await until(pilot, lambda: modal.params != before and not modal.building and "Needs:" in str(modal.query_one("#prepared", Static).content), f"the form rebuilt for {target}")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}: {modal.query_one('#error').render()}") from None
+    return needs(modal)
 
 
 async def roll_typed(pilot, dice: Sequence[int]) -> None:

@@ -20,7 +20,9 @@ from tui.screens.fight import FightScreen
 from tui.screens.recon import ReconnaissanceScreen
 from tui.widgets.marklist import MarkList, TickList
 
-from .helpers import burst, key, letters, notices, screen_text, stored, type_text, wait_for, wait_for_screen
+from tests.tui.polling import caught_up
+
+from .helpers import burst, key, letters, screen_text, stored, type_text, wait_for, wait_for_notice, wait_for_screen
 
 
 def with_weather(path):
@@ -86,7 +88,7 @@ async def test_a_battle_fought_from_the_keyboard_and_applied(campaign_file, make
                 await pilot.press(key(FightScreen, "fight.pass"))
             else:
                 await pilot.press(key(FightScreen, "fight.roll"))
-            await pilot.pause()
+            await caught_up(pilot)  # the step is rolled in a worker: read once it is stored
         plan = battles.settlement(app.session, 1)
         await pilot.press(key(FightScreen, "fight.apply"))
         await wait_for(pilot, "Apply the battle")
@@ -105,7 +107,7 @@ async def test_a_pending_battle_survives_closing_the_app(campaign_file, make_app
     async with app.run_test(size=(80, 24)) as pilot:
         await set_up(pilot, "Lützen")
         await pilot.press(key(FightScreen, "fight.roll"))
-        await pilot.pause()
+        await caught_up(pilot)  # the step is rolled and stored in a worker: the app is closed after it
     app = make_app(campaign_file)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+p")
@@ -209,8 +211,7 @@ async def test_reconnaissance_rolls_and_stores(campaign_file, make_app):
         theirs.mark([f.id for f in theirs.stacks[0].forces])
         await wait_for(pilot, "Cavalry SP differential")
         await pilot.press(key(ReconnaissanceScreen, "recon.roll"))
-        await pilot.pause()
-        assert any("Reconnaissance by" in n for n in notices(app)), screen_text(app)
+        await wait_for_notice(pilot, "Reconnaissance by")  # rolled and stored in a worker, then told
         # Units of two places are not one stack: one sentence, no screens offered.
         coburg = next(st for st in ours.stacks if st.place == "Coburg")
         ours.mark([f.id for f in coburg.forces])
@@ -437,7 +438,7 @@ async def test_a_units_loss_that_wraps_goes_on_under_itself_at_80_columns(campai
                 await pilot.press(key(FightScreen, "fight.pass"))
             else:
                 await pilot.press(key(FightScreen, "fight.roll"))
-            await pilot.pause()
+            await caught_up(pilot)  # the step is rolled in a worker: read once it is stored
         plan = battles.settlement(app.session, 1)
         await wait_for(pilot, "SP lost: attacker")
         pane = app.screen.query_one("#step-text")

@@ -8,6 +8,7 @@ from models import Army, CommandPointRoll, CommandPointSpend, DiceRoll, General
 from tests.tui.helpers import key, notices, stored, type_text, wait_for, wait_for_notice
 from tui.modals.form import FormScreen
 from tui.screens.command import CommandPointsScreen
+from tests.tui.polling import caught_up
 
 SPEND = key(CommandPointsScreen, "command.spend")
 
@@ -92,7 +93,7 @@ async def test_overspending_is_refused_with_the_reason_and_nothing_stored(manual
             await wait_for(pilot, "Spend command points")
             await choose(pilot, 3)
             await pilot.press("ctrl+s")
-            await pilot.pause()
+            await caught_up(pilot)  # the form's check runs in a worker: saved and closed, or refused
         form = pilot.app.screen
         assert isinstance(form, FormScreen), "the form closed on an overspend"
         assert "has 1 PC left; 'Construct an entrenchment' costs 2" in str(form.query_one("#error").render())
@@ -113,7 +114,7 @@ async def test_no_loc_where_the_card_has_no_cost_is_refused(campaign_file, make_
         await pilot.press("tab")
         await choose(pilot, 1)  # activate the C-in-C without a LOC: '-' on the card
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await caught_up(pilot)  # the refusal comes from the form's check, in a worker
         assert "not possible without a valid LOC" in str(pilot.app.screen.query_one("#error").render())
         await pilot.press("escape")
     with stored(campaign_file) as db:
@@ -125,7 +126,7 @@ async def test_spending_before_the_roll_says_why(campaign_file, make_app):
         await pilot.press("c", SPEND)
         await wait_for(pilot, "Spend command points")
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await caught_up(pilot)  # the refusal comes from the form's check, in a worker
         assert "has not rolled its command points" in str(pilot.app.screen.query_one("#error").render())
         assert notices(pilot.app) == []
     with stored(campaign_file) as db:

@@ -8,6 +8,7 @@ returns to, after it has returned. Nothing reaches the screen beneath a form.
 from __future__ import annotations
 
 from sqlalchemy import func, select
+from textual import events
 
 from models import Event, Unit
 from tests.tui.helpers import burst, letters, stored, wait_for
@@ -65,3 +66,41 @@ async def test_an_open_form_lays_itself_out_again_when_the_terminal_is_resized(c
             box = pilot.app.screen.query_one("VerticalScroll").region
             assert box.right <= width and box.bottom <= height and box.width <= 66, (width, box)
             assert pilot.app.focused is pilot.app.screen.query_one("#f-name")  # the focus stays in the form
+
+
+async def test_a_general_added_right_after_a_search_goes_under_the_one_found_however_slow_the_tree(
+    campaign_file, make_app, monkeypatch
+):
+    """b, /, a name, Enter and g in one burst, with the tree's first reading slower than the
+    search (a loaded machine): g waits until the cursor is on the general found, and the new
+    general's form is for him (it was refused for want of a selection, or opened on another line)."""
+    import threading
+
+    from campaigns import oob_view
+    from tests.tui.helpers import wait_for_screen
+    from tui.textual_private import driver as keyboard
+
+    read_tree = oob_view.skeleton
+    tree_may_read = threading.Event()
+
+    def slow_skeleton(session):  # the real reading, once the test lets it go
+        tree_may_read.wait(30)
+        return read_tree(session)
+
+    monkeypatch.setattr(oob_view, "skeleton", slow_skeleton)
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        for name in ("b", "slash", *letters("kleist"), "enter", "g"):  # as tmux send-keys: no pause between them
+            event = events.Key(name, name if len(name) == 1 else None)
+            event.set_sender(pilot.app)
+            keyboard(pilot.app).send_message(event)
+        await wait_for_screen(pilot, OrderOfBattleScreen)
+        for _ in range(200):  # until the search has answered (its box closes), the tree still unread
+            await pilot.pause(0.01)
+            box = pilot.app.screen.query_one("#search")
+            if box.value == "kleist" and not box.has_class("shown"):
+                break
+        await pilot.pause(0.1)  # time for a `g` let go too early to land
+        assert pilot.app.keys_held, "g was let go before the tree was read"  # type: ignore[attr-defined]
+        tree_may_read.set()
+        await wait_for_screen(pilot, FormScreen)
+        assert pilot.app.screen.title_text == "New general under General Kleist"  # type: ignore[attr-defined]

@@ -99,7 +99,7 @@ async def test_a_stack_is_activated_and_moved_from_the_map_then_undone(make_app,
         with stored(ready_file) as db:
             assert db.get(General, "marmont").location == "Erfurt"
         await pilot.press("u")
-        await pilot.pause()
+        await wait_for_notice(pilot, "Undone: Move Marshal Marmont")  # undone in a worker: the app is left once it is
     with stored(ready_file) as db:
         assert db.get(General, "marmont").location == "Gotha"
         assert {u.location for u in db.exec(select(Unit).where(Unit.general == "marmont"))} == {"Gotha"}

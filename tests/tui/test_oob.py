@@ -15,6 +15,7 @@ from tui.modals.confirm import ConfirmScreen
 from tui.modals.form import FormScreen
 from tui.modals.pick import PickScreen
 from tui.screens.oob import OrderOfBattleScreen
+from tests.tui.polling import caught_up, until
 
 REMOVE = key(OrderOfBattleScreen, "oob.remove")
 GUIDES = re.compile(r"^[│├└─▶▼ ]*")  # what stands before a label on a tree row
@@ -133,7 +134,7 @@ async def refuse(pilot, opens: str, field: str, value: str, error: str) -> None:
     await pilot.pause()
     await fill(pilot, field, value)
     await pilot.press("ctrl+s")
-    await pilot.pause()
+    await caught_up(pilot)  # the form's check runs in a worker: closed, or the refusal shown
     assert isinstance(pilot.app.screen, FormScreen), f"the form closed on {field}={value!r}"
     assert form_error(pilot) == error
     await pilot.press("escape")
@@ -243,10 +244,7 @@ async def test_tab_moves_into_the_table_and_an_edit_shows_at_once_in_it(campaign
         await pilot.press("ctrl+s")
         await wait_for_notice(pilot, "done.")
         table = pilot.app.screen.query_one("#detail")
-        for _ in range(20):  # the cursor has not moved: the table shows the new SP all the same
-            await pilot.pause()
-            if str(table.get_row_at(0)[2]) == "1":
-                break
+        await until(pilot, lambda: str(table.get_row_at(0)[2]) == "1", "str(table.get_row_at(0)[2]) == '1'")  # the cursor has not moved: the table shows the new SP all the same
         assert str(table.get_row_at(0)[2]) == "1"
         assert str(pilot.app.screen.query_one("#totals").render()).endswith("in 1 unit")  # not "1 units"
 
@@ -292,10 +290,7 @@ async def test_no_line_of_the_opened_tree_is_cut(tmp_path, make_app, monkeypatch
         await wait_for(pilot, "Order of battle")
         screen = pilot.app.screen
         tree = screen.query_one("#tree")
-        for _ in range(50):
-            await pilot.pause()
-            if screen._lines:
-                break
+        await until(pilot, lambda: screen._lines, "screen._lines")
         opened = 0
         while opened < len(screen._lines):  # every general opened, his units and subordinates read
             opened = len(screen._lines)
@@ -341,10 +336,7 @@ async def test_no_line_of_the_opened_tree_is_cut(tmp_path, make_app, monkeypatch
         longest = max(nodes, key=lambda n: len(n.label.plain) if isinstance(n.data, UnitRow) else 0)
         tree.move_cursor(longest)
         totals = screen.query_one("#totals")
-        for _ in range(50):
-            await pilot.pause()
-            if str(totals.render()).startswith(longest.data.name + ":"):
-                break
+        await until(pilot, lambda: str(totals.render()).startswith(longest.data.name + ":"), "str(totals.render()).startswith(longest.data.name + ':')")
         assert str(totals.render()).startswith(longest.data.name + ":")
 
 
@@ -371,20 +363,14 @@ async def test_the_tree_moves_by_names_opens_with_space_and_reads_a_generals_uni
         await pilot.press("down")
         assert tree.cursor_node is napoleon
         await pilot.press("enter")  # opens him, as Space does
-        for _ in range(20):
-            await pilot.pause()
-            if napoleon.children:
-                break
+        await until(pilot, lambda: napoleon.children, "napoleon.children")
         units = [c for c in napoleon.children if isinstance(c.data, UnitRow)]
         assert units and napoleon.is_expanded
         saint_cyr = screen._lines["g:st_cyr"]
         assert saint_cyr.children == ()  # nor his subordinates' units
         tree.move_cursor(saint_cyr)
         await pilot.press("space")
-        for _ in range(20):
-            await pilot.pause()
-            if len(saint_cyr.children) == 3:
-                break
+        await until(pilot, lambda: len(saint_cyr.children) == 3, "len(saint_cyr.children) == 3")
         dummy, long, short = saint_cyr.children
         assert long.line - dummy.line == 1 and short.line - long.line == 2  # the long name takes two rows
         await pilot.press("down", "down")
@@ -481,18 +467,12 @@ async def test_at_80_columns_the_table_shows_every_unit_name_whole(tmp_path, mak
         tree = screen.query_one("#tree")
         table = screen.query_one("#detail")
         tree.move_cursor(tree.root)  # the root lists every unit of every side
-        for _ in range(100):
-            await pilot.pause()
-            if table.row_count and str(screen.query_one("#totals").render()).startswith("All sides"):
-                break
+        await until(pilot, lambda: table.row_count and str(screen.query_one("#totals").render()).startswith("All sides"), "every side's units listed")
         assert 0 < table.row_count <= 24  # a screenful at first; the rest as they come into view
         widths = [c.width for c in table.ordered_columns]
         table.focus()
         await pilot.press("ctrl+end")  # to the last unit listed
-        for _ in range(100):
-            await pilot.pause()
-            if table.row_count == len(names):
-                break
+        await until(pilot, lambda: table.row_count == len(names), "table.row_count == len(names)")
         assert table.row_count == len(names)
         assert table.cursor_row == len(names) - 1
         assert [c.width for c in table.ordered_columns] == widths  # counted over every row from the start
@@ -517,10 +497,7 @@ async def test_the_table_adds_its_units_as_the_cursor_goes_down_to_them(campaign
         screen = pilot.app.screen
         tree, table = screen.query_one("#tree"), screen.query_one("#detail")
         tree.move_cursor(tree.root)  # every unit of every side (more than a screenful)
-        for _ in range(100):
-            await pilot.pause()
-            if table.row_count and str(screen.query_one("#totals").render()).startswith("All sides"):
-                break
+        await until(pilot, lambda: table.row_count and str(screen.query_one("#totals").render()).startswith("All sides"), "every side's units listed")
         first = table.row_count
         assert 0 < first <= 24 and table.rest
         table.focus()

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # background work (tui.app warm_up: the other screens' modules, the history's first
 # page) is not the order of battle's and is left out.
 SCRIPT = """
-import asyncio, json, sys
+import asyncio, json, sys, time
 from pathlib import Path
 from campaigns.session import CampaignSession
 from tui.app import AdjutantApp
@@ -33,10 +33,13 @@ async def main(path):
         screen = app.screen
 
         async def until(done):
-            for _ in range(500):
+            # By the clock: a pause lasts until this process is idle, at once on a loaded machine.
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
                 await pilot.pause()
                 if done():
                     return
+                await pilot.pause(0.01)
             raise SystemExit("the order of battle never showed " + repr(done))
 
         await until(lambda: screen.query_one("#detail").row_count > 0)

@@ -13,6 +13,7 @@ import pytest
 from campaigns import weather
 from campaigns.session import CampaignSession
 from tests.tui.helpers import screen_text
+from tests.tui.polling import settled
 from tui.app import PREPARED
 from tui.widgets.kept import KeptTable
 
@@ -38,13 +39,13 @@ async def test_the_screens_are_built_after_the_first(make_app, campaign_file: Pa
 async def test_a_prepared_screen_shows_what_one_built_on_demand_shows(make_app, campaign_file: Path, name):
     on_demand = make_app(campaign_file, start=name)
     async with on_demand.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settled(pilot)  # the order of battle and the history read in workers
         expected = screen_text(on_demand)
     app = make_app(campaign_file, prepare=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await _settled(pilot)
         await app.run_action(f"show('{name}')")
-        await pilot.pause()
+        await settled(pilot)
         assert screen_text(app) == expected
 
 
@@ -58,7 +59,7 @@ async def test_a_prepared_screen_shows_a_change_made_since(make_app, campaign_fi
         finally:
             other.close()
         await app.run_action("show('weather')")
-        await pilot.pause()
+        await settled(pilot)
         assert told.split(":")[1].split("(")[0].strip() in screen_text(app)
 
 

@@ -15,6 +15,8 @@ from campaigns.session import CampaignSession
 from tui.modals.resolution import ResolutionScreen
 from tui.screens.resolver import ResolverScreen
 
+from tests.tui.polling import caught_up, until
+
 from .helpers import wait_for, wait_for_screen
 from .test_resolver import pick_unit, resolve, to_resolver
 
@@ -55,13 +57,12 @@ async def form(pilot, actor: str, action: str) -> ResolutionScreen:
 async def retarget(pilot, modal: ResolutionScreen, target: str) -> str:
     before = modal.params
     modal.target_select.value = target
-    for _ in range(50):
-        await pilot.pause()
-        # rebuilt for the new target and shown (the count moves on as the rebuild begins)
-        if (modal.params != before and not modal.building and modal.params_for == target
-                and "Needs:" in str(modal.query_one("#prepared").content)):
-            return needs(modal)
-    raise AssertionError(f"the form was not rebuilt for {target}: {modal.query_one('#error').render()}")
+    try:  # rebuilt for the new target and shown (the count moves on as the rebuild begins)
+        await until(pilot, lambda: (modal.params != before and not modal.building and modal.params_for == target
+                                    and "Needs:" in str(modal.query_one("#prepared").content)), f"the form rebuilt for {target}")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}: {modal.query_one('#error').render()}") from None
+    return needs(modal)
 
 
 def ticked(modal: ResolutionScreen) -> set[str]:
@@ -92,6 +93,7 @@ async def test_uc_um_melee_cavalry_against_infantry_not_in_square(campaign_file,
         # and back: the -2 goes with the infantry
         assert (await retarget(pilot, modal, "d1")).startswith("Needs: 4 +")
         await pilot.press("ctrl+r")
+        await caught_up(pilot)  # resolved and stored in a worker, after the form has closed
         await wait_for_screen(pilot, ResolverScreen)
         entry = tabletop.load(app.session, 1).log[-1]
         assert entry["target"] == "d1" and entry["needed"].startswith("4 +")
@@ -127,10 +129,7 @@ async def test_kallistra_small_arms_at_skirmishers(campaign_file, make_app):
     async with app.run_test(size=(80, 24)) as pilot:
         modal = await form(pilot, "a1", "small_arms_fire")
         modal.numbers["range"].value = "1"
-        for _ in range(50):  # the form shows the new range once the Input's change is handled
-            await pilot.pause()
-            if needs(modal) == "Needs: 5+":
-                break
+        await until(pilot, lambda: needs(modal) == "Needs: 5+", "needs(modal) == 'Needs: 5+'")  # the form shows the new range once the Input's change is handled
         assert needs(modal) == "Needs: 5+"
         assert (await retarget(pilot, modal, "d2")).startswith("Needs: 7+ (5+, +2 skirmishing")
         assert (await retarget(pilot, modal, "d1")) == "Needs: 5+"
@@ -259,14 +258,12 @@ async def test_uc_um_distance_typed_with_the_card_s_decimal_comma(campaign_file,
         shown = await wait_for(pilot, "Longue portée")
         assert "must be" not in shown
         modal.numbers["distance"].value = "7"
-        for _ in range(20):
-            await pilot.pause()
-            if "Longue portée" not in needs(modal):
-                break
+        await until(pilot, lambda: "Longue portée" not in needs(modal), "'Longue portée' not in needs(modal)")
         assert "Longue portée" not in needs(modal)
         modal.numbers["distance"].value = "7,5"
         await wait_for(pilot, "Longue portée")
         await pilot.press("ctrl+r")
+        await caught_up(pilot)  # resolved and stored in a worker, after the form has closed
         await wait_for_screen(pilot, ResolverScreen)
         assert tabletop.load(app.session, 1).log[-1]["numbers"]["distance"] == 7.5
 
@@ -297,6 +294,7 @@ async def test_typed_dice_are_asked_for_each_side_by_name(campaign_file, make_ap
         await pilot.press(*"6 6 1", "enter")
         await wait_for(pilot, "4d6 needs 4 dice typed in, not 3")
         await pilot.press("space", "1", "enter")
+        await caught_up(pilot)  # resolved and stored in a worker, after the form has closed
         await wait_for_screen(pilot, ResolverScreen)
         entry = tabletop.load(app.session, bid).log[-1]
         assert [r["raw"] for r in entry["rolls"]] == [[4, 4, 4, 1, 1, 1, 1, 1], [6, 6, 1, 1]]

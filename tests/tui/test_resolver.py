@@ -16,6 +16,8 @@ from tui.screens.fight import FightScreen
 from tui.screens.resolver import ResolverScreen
 
 from .tabletop_play import on_resolver as to_resolver
+from tests.tui.polling import caught_up
+
 from .helpers import (
     key,
     notices,
@@ -76,6 +78,7 @@ async def test_a_tabletop_battle_from_hand_off_to_return(campaign_file, make_app
         modal = await resolve(pilot)
         assert "Nothing is rolled" in await wait_for(pilot, "Needs:")
         await pilot.press("ctrl+r")
+        await caught_up(pilot)  # resolved and stored in a worker, after the form has closed
         await wait_for_screen(pilot, ResolverScreen)
         assert tabletop.load(app.session, 1).log[-1]["action"] == "move"
 
@@ -111,7 +114,7 @@ async def test_a_tabletop_battle_from_hand_off_to_return(campaign_file, make_app
         await wait_for(pilot, "Range in hexes must be a whole")
         before = app.session.version()
         await pilot.press("ctrl+r")
-        await pilot.pause()
+        await caught_up(pilot)  # a resolution runs in a worker: nothing stored once it has ended
         assert isinstance(app.screen, ResolutionScreen) and app.session.version() == before
         rng.value = "2"
         wall = [w for w in modal.query(Checkbox) if w.id and w.id.startswith("t-wall")][0]
@@ -133,6 +136,7 @@ async def test_a_tabletop_battle_from_hand_off_to_return(campaign_file, make_app
         await pick_unit(pilot, defender.id)
         await resolve(pilot, "combat")
         await pilot.press("ctrl+r")
+        await caught_up(pilot)  # resolved and stored in a worker, after the form has closed
         await wait_for_screen(pilot, ResolverScreen)
         assert tabletop.load(app.session, 1).units[defender.id].has("disrupted")
         assert "disrupted" in await wait_for(pilot, "disrupted")
@@ -211,6 +215,9 @@ async def test_a_game_outside_the_campaign_with_units_entered_by_hand(campaign_f
         await wait_for(pilot, "A unit entered by hand")
         app.screen.query_one("#f-name", Input).value = "1st Minnesota"
         await pilot.press("ctrl+s")
+        # Saved in a worker; the name shows in the form before, so it is no sign of the save.
+        await caught_up(pilot)
+        await wait_for_screen(pilot, ResolverScreen)
         await wait_for(pilot, "1st Minnesota")
     with stored(campaign_file) as db:
         tactical = db.get(Battle, 1).detail["tactical"]
@@ -296,6 +303,9 @@ async def test_a_unit_added_by_hand_lists_the_types_of_its_arm(campaign_file, ma
         assert unit_type.value == "limbered_artillery"
         unit_type.value = "artillery"
         await pilot.press("ctrl+s")
+        # Saved in a worker; the name shows in the form before, so it is no sign of the save.
+        await caught_up(pilot)
+        await wait_for_screen(pilot, ResolverScreen)
         await wait_for(pilot, "Foot battery")
     with stored(campaign_file) as db:
         unit = db.get(Battle, 1).detail["tactical"]["units"][0]

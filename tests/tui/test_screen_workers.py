@@ -12,6 +12,7 @@ from models.errors import StoreError
 from tests.tui.helpers import key, notices, stored, type_text, wait_for, wait_for_notice
 from tui import keys
 from tui.screens.oob import OrderOfBattleScreen
+from tests.tui.polling import caught_up
 
 REMOVE = key(OrderOfBattleScreen, "oob.remove")
 
@@ -59,11 +60,7 @@ async def test_the_next_key_waits_for_an_action_in_its_worker_and_the_screen_dra
         await wait_for(pilot, "Brigade Zieten")
         go.set()
         await wait_for_notice(pilot, "Removed Blücher's Corps: Brigade Zieten")
-        for _ in range(50):
-            await pilot.pause()
-            if pilot.app.keys_held == 0:
-                break
-        assert pilot.app.keys_held == 0
+        await caught_up(pilot)
         assert cursor(pilot) is not shown  # the held key, delivered after the action
     with stored(campaign_file) as db:
         assert db.get(Unit, "brigade_zieten") is None

@@ -18,6 +18,8 @@ import re
 
 from campaigns import tabletop, weather
 
+from tests.tui.polling import until
+
 from .tabletop_play import (
     Play,
     account,
@@ -256,10 +258,7 @@ async def test_napoleonic_13phase_two_turns_to_the_end(campaign_file, make_app, 
         modal = await open_form(pilot, "a3", "melee")
         assert offered(modal) == ["d2"]
         await pilot.press("ctrl+r")  # cavalry against a column: "Infantry destroyed", no dice
-        for _ in range(20):
-            await pilot.pause()
-            if play.unit("d2").removed:
-                break
+        await until(pilot, lambda: play.unit("d2").removed, "play.unit('d2').removed")
         assert play.unit("d2").removed and not play.unit("d4").removed  # d4, charged by a4, untouched
         # a second melee of the same charge is not there to be fought (the wiped-out d2)
         assert "removed from the table" in play.refused("melee", "a3", "d2")

@@ -39,7 +39,7 @@ async def test_a_change_by_another_umpire_is_refused_then_reloaded(campaign_file
         await pilot.press(key(AdjutantApp, "app.reload"))
         await wait_for_notice(pilot, "Reloaded")
         await pilot.press("r")
-        await wait_for(pilot, "Turn 1, 26 April 1813: ")
+        await wait_for_notice(pilot, "Turn 1:")  # the roll told (the line "Turn 1, 26 April 1813: " shows before it too)
     with stored(campaign_file) as db:
         assert db.get_one(Turn, 1).weather
 

@@ -7,6 +7,7 @@ from sqlalchemy import select
 from models import DiceRoll, Turn
 from tests.tui.helpers import screen_text, stored, type_text, wait_for, wait_for_notice
 from tui.modals.dice_entry import DiceEntryScreen
+from tests.tui.polling import caught_up
 
 
 def weather_rolls(db) -> list[DiceRoll]:
@@ -16,6 +17,8 @@ def weather_rolls(db) -> list[DiceRoll]:
 async def test_r_rolls_this_turns_weather_and_stores_the_die(campaign_file, make_app):
     async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
         await pilot.press("w", "r")
+        # "Turn 1, 26 April 1813: not rolled yet" before the roll: the roll, in a worker, is waited for.
+        await caught_up(pilot)
         shown = await wait_for(pilot, "Turn 1, 26 April 1813: ")
         assert "not rolled yet" not in shown
     with stored(campaign_file) as db:
@@ -34,7 +37,7 @@ async def test_e_takes_the_die_typed_in_a_rolled_campaign(campaign_file, make_ap
         await wait_for(pilot, "Dice rolled on the table for the weather")
         await type_text(pilot, "4")
         await pilot.press("enter")
-        await pilot.pause()
+        await caught_up(pilot)  # the roll is stored in a worker: the app is left once it is
         assert not isinstance(pilot.app.screen, DiceEntryScreen)
     with stored(campaign_file) as db:
         (roll,) = weather_rolls(db)

@@ -139,8 +139,9 @@ class OrderOfBattleScreen(CampaignScreen):
     # The units listed for the line the cursor will be on, read with the tree (one trip
     # to the worker thread, not two): (that line's entry, its units).
     _listed: tuple[object, list[UnitRow]] | None = None
-    # A line asked for (a search's find) before the tree was first read: selected once it is.
-    _wanted: str | None = None
+    # A line asked for (a search's find) before the tree was first read: selected once it is,
+    # with the token that holds the keys typed after it until then (see _select).
+    _wanted: tuple[str, int | None] | None = None
 
     def refresh_view(self) -> None:
         opened = [key for key, node in self._lines.items() if node.children and key.startswith(("g:", "u:"))]
@@ -162,8 +163,14 @@ class OrderOfBattleScreen(CampaignScreen):
             listed = None if entry is False else (entry, oob_view.listed(self.session, entry, sides, SHOWN))
         except CampaignError as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error", timeout=8)
+            self.app.call_from_thread(self._drop_wanted)
             return
         self.app.call_from_thread(self._show_tree, sides, units, listed)
+
+    def _drop_wanted(self) -> None:
+        if self._wanted is not None:
+            self._let_go(self._wanted[1])  # the keys held for it go on
+            self._wanted = None
 
     def _units_of(self, key: str) -> list[UnitRow]:
         kind, ident = key.split(":", 1)
@@ -173,6 +180,7 @@ class OrderOfBattleScreen(CampaignScreen):
 
     def _show_tree(self, sides: list[oob_view.SideEntry], units: dict[str, list[UnitRow]], listed: tuple | None = None) -> None:
         if not self.query("#tree"):
+            self._drop_wanted()
             return  # the answer came after the app closed the screen
         shape = _shape(sides)
         self.sides = sides
@@ -184,8 +192,8 @@ class OrderOfBattleScreen(CampaignScreen):
             self._relabel(units)
         self.show_detail()
         if self._wanted is not None:
-            wanted, self._wanted = self._wanted, None
-            self._select(wanted)
+            (wanted, hold), self._wanted = self._wanted, None
+            self._select(wanted, hold)
 
     def _build(self) -> None:
         tree = self.query_one("#tree", WrappedTree)
@@ -259,29 +267,44 @@ class OrderOfBattleScreen(CampaignScreen):
     def on_wrapped_tree_node_expanded(self, event: WrappedTree.NodeExpanded) -> None:
         self._fill(event.node)
 
-    def _select(self, ident: str | None) -> None:
+    def _select(self, ident: str | None, hold: int | None = None) -> None:
+        """The cursor to `ident`'s line, once it is laid out. With `hold` (a token of
+        `action_started`: a search's find), the keys typed meanwhile wait for it (tui.keys): a `g`
+        or `e` right after a search is for the line found, however long the tree takes to be read."""
         if ident is None:
             return
         if self._chain is None:  # a search typed at once, answered before the tree's first reading
-            self._wanted = ident
+            self._drop_wanted()
+            self._wanted = (ident, hold)
             return
         tree = self.query_one("#tree", WrappedTree)
-        path = self._path_to(ident)
-        node = tree.root
-        for step in path:
-            self._fill(node)
-            node.expand()
-            hit = next((c for c in node.children if _key(c.data) == step), None)
-            if hit is None:
-                return
-            node = hit
-        # The expanded lines are laid out on the next refresh; until then the node has no line.
-        tree.call_after_refresh(self._cursor_to, node)
+        placed = False
+        try:
+            node = tree.root
+            for step in self._path_to(ident):
+                self._fill(node)
+                node.expand()
+                hit = next((c for c in node.children if _key(c.data) == step), None)
+                if hit is None:
+                    return
+                node = hit
+            # The expanded lines are laid out on the next refresh; until then the node has no line.
+            placed = tree.call_after_refresh(self._cursor_to, node, hold)
+        finally:
+            if not placed:
+                self._let_go(hold)
 
-    def _cursor_to(self, node: Node) -> None:
-        tree = self.query_one("#tree", WrappedTree)
-        tree.move_cursor(node)
-        self.show_detail()  # also when the cursor stays on its line: the rows under it are new
+    def _let_go(self, hold: int | None) -> None:
+        if hold is not None:
+            self.adjutant.action_finished(hold)
+
+    def _cursor_to(self, node: Node, hold: int | None) -> None:
+        try:
+            tree = self.query_one("#tree", WrappedTree)
+            tree.move_cursor(node)
+            self.show_detail()  # also when the cursor stays on its line: the rows under it are new
+        finally:
+            self._let_go(hold)
 
     def _path_to(self, ident: str) -> list[str]:
         """The keys from a side down to the side, army, general or unit `ident`."""
@@ -555,7 +578,7 @@ class OrderOfBattleScreen(CampaignScreen):
             if not found:
                 self.notify(f"No unit or general named like {wanted!r}.", severity="warning")
                 return
-            self._select(found[0].id)
+            self._select(found[0].id, self.adjutant.action_started())
             box.remove_class("shown")
             self.query_one("#tree", WrappedTree).focus()
             if len(found) > 1:

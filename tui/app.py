@@ -107,6 +107,7 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         self._quiet = threading.Event()
         self._quiet.set()
         self._read_ahead_for: CampaignSession | None = None  # the session whose history _read_ahead read
+        self._collector_paused = False  # by a screen switch, until the umpire pauses (_pause_collector)
         self._switching = 0  # screens being switched to now
         # time.monotonic() of the last switch asked for or finished, or of the last
         # moment the UI thread saw a screen busy (_prepare_soon)
@@ -317,6 +318,7 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         self._switching += 1
         self._last_switch = time.monotonic()
         self._quiet.clear()  # warm_up's threads pause after their current step
+        self._pause_collector()
         try:
             if isinstance(self.screen, screen_class(name)):
                 return
@@ -334,6 +336,29 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
             if not self._switching:
                 self._quiet.set()
                 self._read_ahead()
+
+    def _pause_collector(self) -> None:
+        """No garbage collection while a screen is switched to and fills itself: it runs once
+        no screen has been asked for, and no screen has been busy, during QUIET seconds.
+
+        Building a screen makes tens of thousands of objects that live on (widgets, styles,
+        rows); the collector, run every YOUNG_OBJECTS_PER_COLLECTION of them, went through
+        them in the middle of the switch: 20-40 ms of a first visit on 50,000 units (a loaded
+        2-core machine, gc.callbacks), and again for the rows of a revisit. Paused, it runs
+        when the umpire stops pressing keys, on what a burst of keys made at most."""
+        if not self._collector_paused and gc.isenabled():
+            gc.disable()
+            self._collector_paused = True
+            self.set_timer(QUIET, self._resume_collector)
+
+    def _resume_collector(self) -> None:
+        if not self._collector_paused:
+            return
+        if self.is_running and (self.screen_busy() or time.monotonic() - self._last_switch < QUIET):
+            self.set_timer(POLL, self._resume_collector)
+            return
+        self._collector_paused = False
+        gc.enable()
 
     async def show_and_run(self, name: str, action: str) -> None:
         """Open a screen and start one of its actions, as its key would there (the palette)."""
@@ -555,12 +580,18 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
                     )
 
     def on_unmount(self) -> None:
+        self._resume_collector_now()
         self._quiet.set()  # warm_up's threads go on (and end) rather than wait for a switch that will not end
         self._last_switch = 0.0
         if self.session is not None:
             self.session.close()
         if self.present is not None:
             self.present.close()
+
+    def _resume_collector_now(self) -> None:
+        if self._collector_paused:
+            self._collector_paused = False
+            gc.enable()
 
     def _forget_screens(self) -> None:
         """Uninstall every kept screen but the one shown."""

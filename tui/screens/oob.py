@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.coordinate import Coordinate
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Static
 
 from campaigns import oob_view
 from campaigns.errors import CampaignError
@@ -25,6 +25,7 @@ from tui.widgets.wrapped_tree import Node, WrappedTree
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.widgets import Input
 
     from campaigns.session import CampaignSession
 
@@ -119,7 +120,6 @@ class OrderOfBattleScreen(CampaignScreen):
             self._read_tree([], "root", self._reads, self.app, session)
 
     def body(self) -> ComposeResult:
-        yield Input(placeholder="search by name; Enter to jump, Escape to close", id="search")
         with Horizontal(id="body"):
             yield WrappedTree("Order of battle", id="tree")
             with Vertical(id="right"):
@@ -571,8 +571,16 @@ class OrderOfBattleScreen(CampaignScreen):
 
         self.app.push_screen(FormScreen(f"State of {item.name}", rows, check=apply), done)
 
-    def action_search(self) -> None:
-        box = self.query_one("#search", Input)
+    async def action_search(self) -> None:
+        # The box is mounted on the first /: most visits never search, and its module, styles
+        # and parts were a part of every first visit. The keys typed after / wait for it to
+        # be mounted and focused (tui.keys), then go into it.
+        from textual.widgets import Input
+
+        box = self.query("#search").first(Input) if self.query("#search") else None
+        if box is None:
+            box = Input(placeholder="search by name; Enter to jump, Escape to close", id="search")
+            await self.mount(box, before=self.query_one("#body"))
         box.add_class("shown")
         box.focus()
 
@@ -593,8 +601,8 @@ class OrderOfBattleScreen(CampaignScreen):
         self.attempt(lambda: oob_view.search(session, wanted), worker=True, then=show, writes=False)
 
     def on_key(self, event) -> None:
-        box = self.query_one("#search", Input)
-        if event.key == "escape" and box.has_focus:
+        box = self.app.focused
+        if event.key == "escape" and box is not None and box.id == "search" and box.screen is self:
             box.remove_class("shown")
             self.query_one("#tree", WrappedTree).focus()
             event.stop()

@@ -135,6 +135,10 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         if first == "start":  # built anew each time: it knows no campaign
             self.push_screen(self.screen_factory(first))
         else:
+            # The first screen counts as the last one asked for: a key pressed right after
+            # the first frame (typed ahead) finds no background work begun (wait_for_quiet)
+            # but the first import (warm_up), which it needs anyway.
+            self._last_switch = time.monotonic()
             self.install_screen(self.screen_factory(first), first)
             self.push_screen(first)
             self.call_after_refresh(self.warm_up)
@@ -189,26 +193,27 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
             self._read_ahead_for = self.session
             self.run_worker(partial(_read_history_ahead, self.session, self.wait_for_quiet), thread=True, group="imports", exit_on_error=False)
 
-    def wait_for_quiet(self, gap: float = QUIET) -> None:
+    def wait_for_quiet(self, gap: float = QUIET, but: Worker | None = None) -> None:
         """In a thread doing background work, before each step: wait until no screen has
         been asked for, and no screen or action has had a worker running, during `gap`
         seconds, so that a key's screen is built and filled with Python's lock to itself.
-        A screen's own worker waits with `gap` 0 only (the overview's weather read): it
-        counts itself as busy, and 0 asks for no quiet after it."""
-        busy = 0.0
+        A screen's own worker that waits (the overview's weather read) names itself as
+        `but`: it does not wait for itself, and counts its own start (when its screen was
+        just shown or redrawn) as the umpire's last move."""
+        busy = time.monotonic() if but is not None else 0.0
         while True:
             self._quiet.wait()
             if not self.is_running:
                 return
             now = time.monotonic()
-            if self.screen_busy():
+            if self.screen_busy(but):
                 busy = now
             waited = now - max(self._last_switch, busy)
             if waited >= gap:
                 return
             time.sleep(min(gap - waited, POLL))
 
-    def screen_busy(self) -> bool:
+    def screen_busy(self, but: Worker | None = None) -> bool:
         """Whether a screen is being switched to, or a worker of the screen on show or of an
         action is running (reading what the screen shows, writing an action): the umpire
         waits for it. The workers of a screen built in the background are background work
@@ -219,7 +224,7 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         try:
             shown = self.screen
             return any(
-                w.group not in BACKGROUND and not w.is_finished and (w.node is self or _screen_of(w.node) is shown)
+                w.group not in BACKGROUND and not w.is_finished and w is not but and (w.node is self or _screen_of(w.node) is shown)
                 for w in self.workers
             )
         except Exception:  # noqa: BLE001  (the app closing, a widget removed: nothing the umpire waits for)

@@ -141,7 +141,13 @@ class OrderOfBattleScreen(CampaignScreen):
             self._narrow(event.size.width < NARROW)
         if self.sides:
             # The table's names wrap at its width: filled again once it has its new size.
-            self.call_after_refresh(self.show_detail)
+            self.call_after_refresh(self._rewrap)
+
+    def _rewrap(self) -> None:
+        # Not when it was filled at the width it has (the first reading, come before the
+        # screen was laid out, fills it at the width it was going to have).
+        if self._table_width() != self._wrapped_to:
+            self.show_detail()
 
     def _narrow(self, narrow: bool) -> None:
         self.set_class(narrow, "narrow")
@@ -158,6 +164,7 @@ class OrderOfBattleScreen(CampaignScreen):
     sides: list[oob_view.SideEntry] = []
     _chain: object = None
     _lines: dict[str, Node] = {}
+    _wrapped_to = 0  # the width the names in the table were wrapped to
 
     # The units listed for the line the cursor will be on, read with the tree (one trip
     # to the worker thread, not two): (that line's entry, its units).
@@ -382,6 +389,7 @@ class OrderOfBattleScreen(CampaignScreen):
             self._show_totals(item)
         table = self.query_one("#detail", UnitTable)
         table.rest = None  # the rows of what was listed before are not to be added meanwhile
+        self._wrapped_to = self._table_width()
         table.rest = fill(
             table,
             ("Name", "Kind", "SP", "Coh", "AB", "CB", "Where"),
@@ -396,7 +404,7 @@ class OrderOfBattleScreen(CampaignScreen):
             widest={"Where": 18},
             # A long name wraps onto more lines of its row rather than being cut or
             # pushing SP, cohesion and the bonuses out of the pane.
-            wrap_to=self._table_width(),
+            wrap_to=self._wrapped_to,
             wrap="Name",
             # A screenful now (the table is never taller than the terminal), the others as
             # they scroll into view: a selection of 200 units costs about as much as one of 20.

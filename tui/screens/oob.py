@@ -130,6 +130,7 @@ class OrderOfBattleScreen(CampaignScreen):
         tree = self.query_one("#tree", WrappedTree)
         tree.guide_depth = GUIDES
         tree.focus()
+        self._composed = True
         if self._early_answer is not None:  # the first reading came while the screen was composed
             answer, self._early_answer = self._early_answer, None
             self._show_tree(*answer)
@@ -165,6 +166,7 @@ class OrderOfBattleScreen(CampaignScreen):
     _chain: object = None
     _lines: dict[str, Node] = {}
     _wrapped_to = 0  # the width the names in the table were wrapped to
+    _composed = False  # every widget of the screen mounted (on_mount has run)
 
     # The units listed for the line the cursor will be on, read with the tree (one trip
     # to the worker thread, not two): (that line's entry, its units).
@@ -205,10 +207,11 @@ class OrderOfBattleScreen(CampaignScreen):
     ) -> None:
         if number != self._reads:
             return  # a later reading was started meanwhile: its answer follows
+        if not self._composed:  # the first reading, come while the screen is composed: shown once it is
+            self._early_answer = (sides, units, listed, number)
+            return
         if not self.query("#tree"):
-            if not self.is_mounted:  # the first reading, come before the screen was composed
-                self._early_answer = (sides, units, listed, number)
-            return  # else the answer came after the app closed the screen
+            return  # the answer came after the app closed the screen
         shape = _shape(sides)
         self.sides = sides
         self._listed = listed

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from campaigns.errors import plainly
+from campaigns.kinds import UNIT_KINDS
 from campaigns.session import CampaignSession
 from models import oob_rows
 from models.oob_rows import ArmyRow, GeneralRow, SideRow, UnitRow
@@ -136,10 +137,7 @@ def _add(*counts: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
 
 
 def _kinds() -> dict[str, int]:
-    """Every kind of unit but the dummy, at 0, in the scenario files' order. Imported here,
-    not with the module: the screen's first frame does without campaigns.scenario."""
-    from campaigns.scenario import UNIT_KINDS
-
+    """Every kind of unit but the dummy, at 0, in the scenario files' order."""
     return {k: 0 for k in UNIT_KINDS if k != "dummy"}
 
 

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
+from campaigns.kinds import UNIT_KINDS
 from rules.numbers import MAX_STRENGTH
 
 SCENARIOS_DIR = Path(__file__).parent / "scenarios"
 
-UNIT_KINDS = ("infantry", "cavalry", "artillery", "dummy")
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
 

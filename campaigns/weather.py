@@ -10,7 +10,6 @@ from sqlmodel import col
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
-from models import DiceRoll, Turn
 from rules.allemagne1813.weather import MUD, month_modifier, mud_is_forced, roll_weather, weather_name
 from rules.dice import Modifier
 
@@ -79,6 +78,10 @@ def roll(session: CampaignSession, entered: list[int] | None = None) -> str:
     if state.weather:
         raise CampaignError(f"turn {state.turn} already has its weather ({state.weather}); undo to roll again")
     description = f"Weather for turn {state.turn}"
+    # The SQLModel classes (models.tables, 0.1-0.3 s to build) only for the roll: showing the
+    # track and this turn reads plain rows, and the weather screen is often the first to ask.
+    from models import DiceRoll, Turn
+
     with plainly(), session.store.action(description) as db:
         turn = db.get_one(Turn, state.turn)
         before = db.get(Turn, state.turn - 1)

@@ -107,6 +107,7 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         self._quiet = threading.Event()
         self._quiet.set()
         self._read_ahead_for: CampaignSession | None = None  # the session whose history _read_ahead read
+        self._collector_paused = False  # by a screen switch, until the umpire pauses (_pause_collector)
         self._switching = 0  # screens being switched to now
         # time.monotonic() of the last switch asked for or finished, or of the last
         # moment the UI thread saw a screen busy (_prepare_soon)
@@ -134,6 +135,10 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         if first == "start":  # built anew each time: it knows no campaign
             self.push_screen(self.screen_factory(first))
         else:
+            # The first screen counts as the last one asked for: a key pressed right after
+            # the first frame (typed ahead) finds no background work begun (wait_for_quiet)
+            # but the first import (warm_up), which it needs anyway.
+            self._last_switch = time.monotonic()
             self.install_screen(self.screen_factory(first), first)
             self.push_screen(first)
             self.call_after_refresh(self.warm_up)
@@ -188,26 +193,27 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
             self._read_ahead_for = self.session
             self.run_worker(partial(_read_history_ahead, self.session, self.wait_for_quiet), thread=True, group="imports", exit_on_error=False)
 
-    def wait_for_quiet(self, gap: float = QUIET) -> None:
+    def wait_for_quiet(self, gap: float = QUIET, but: Worker | None = None) -> None:
         """In a thread doing background work, before each step: wait until no screen has
         been asked for, and no screen or action has had a worker running, during `gap`
         seconds, so that a key's screen is built and filled with Python's lock to itself.
-        A screen's own worker waits with `gap` 0 only (the overview's weather read): it
-        counts itself as busy, and 0 asks for no quiet after it."""
-        busy = 0.0
+        A screen's own worker that waits (the overview's weather read) names itself as
+        `but`: it does not wait for itself, and counts its own start (when its screen was
+        just shown or redrawn) as the umpire's last move."""
+        busy = time.monotonic() if but is not None else 0.0
         while True:
             self._quiet.wait()
             if not self.is_running:
                 return
             now = time.monotonic()
-            if self.screen_busy():
+            if self.screen_busy(but):
                 busy = now
             waited = now - max(self._last_switch, busy)
             if waited >= gap:
                 return
             time.sleep(min(gap - waited, POLL))
 
-    def screen_busy(self) -> bool:
+    def screen_busy(self, but: Worker | None = None) -> bool:
         """Whether a screen is being switched to, or a worker of the screen on show or of an
         action is running (reading what the screen shows, writing an action): the umpire
         waits for it. The workers of a screen built in the background are background work
@@ -218,7 +224,7 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         try:
             shown = self.screen
             return any(
-                w.group not in BACKGROUND and not w.is_finished and (w.node is self or _screen_of(w.node) is shown)
+                w.group not in BACKGROUND and not w.is_finished and w is not but and (w.node is self or _screen_of(w.node) is shown)
                 for w in self.workers
             )
         except Exception:  # noqa: BLE001  (the app closing, a widget removed: nothing the umpire waits for)
@@ -317,6 +323,7 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         self._switching += 1
         self._last_switch = time.monotonic()
         self._quiet.clear()  # warm_up's threads pause after their current step
+        self._pause_collector()
         try:
             if isinstance(self.screen, screen_class(name)):
                 return
@@ -334,6 +341,29 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
             if not self._switching:
                 self._quiet.set()
                 self._read_ahead()
+
+    def _pause_collector(self) -> None:
+        """No garbage collection while a screen is switched to and fills itself: it runs once
+        no screen has been asked for, and no screen has been busy, during QUIET seconds.
+
+        Building a screen makes tens of thousands of objects that live on (widgets, styles,
+        rows); the collector, run every YOUNG_OBJECTS_PER_COLLECTION of them, went through
+        them in the middle of the switch: 20-40 ms of a first visit on 50,000 units (a loaded
+        2-core machine, gc.callbacks), and again for the rows of a revisit. Paused, it runs
+        when the umpire stops pressing keys, on what a burst of keys made at most."""
+        if not self._collector_paused and gc.isenabled():
+            gc.disable()
+            self._collector_paused = True
+            self.set_timer(QUIET, self._resume_collector)
+
+    def _resume_collector(self) -> None:
+        if not self._collector_paused:
+            return
+        if self.is_running and (self.screen_busy() or time.monotonic() - self._last_switch < QUIET):
+            self.set_timer(POLL, self._resume_collector)
+            return
+        self._collector_paused = False
+        gc.enable()
 
     async def show_and_run(self, name: str, action: str) -> None:
         """Open a screen and start one of its actions, as its key would there (the palette)."""
@@ -555,12 +585,18 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
                     )
 
     def on_unmount(self) -> None:
+        self._resume_collector_now()
         self._quiet.set()  # warm_up's threads go on (and end) rather than wait for a switch that will not end
         self._last_switch = 0.0
         if self.session is not None:
             self.session.close()
         if self.present is not None:
             self.present.close()
+
+    def _resume_collector_now(self) -> None:
+        if self._collector_paused:
+            self._collector_paused = False
+            gc.enable()
 
     def _forget_screens(self) -> None:
         """Uninstall every kept screen but the one shown."""

@@ -508,3 +508,18 @@ async def test_the_table_adds_its_units_as_the_cursor_goes_down_to_them(campaign
         # The rows added are the next units in the order of the tree, none twice.
         listed = oob_view.listed(pilot.app.session, None, screen.sides, table.row_count)
         assert [row.key.value for row in table.ordered_rows] == [u.id for u in listed]
+
+
+async def test_the_first_reading_answered_before_the_screen_is_composed_shows_once_it_is(campaign_file, make_app):
+    # The tree's first reading starts when the screen is made (tui/screens/oob.py): here its
+    # answer comes back before the screen is even installed, then the screen is shown.
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = OrderOfBattleScreen()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen._early_answer is not None  # held: nothing of the screen is there to show it in
+        app.install_screen(screen, "oob")
+        await app.run_action("show('oob')")
+        text = await wait_for(pilot, "All sides:")
+        assert "French" in text and screen.query_one("#detail").row_count > 0

@@ -141,15 +141,16 @@ class CampaignScreen(Attempts, Screen[None]):
         # Not also on mount: a DataTable filled in both loses its column widths.
         version = self.session.version()
         if version != self.shown_version:
-            self.show_campaign()
+            self.show_campaign(version)
 
-    def show_campaign(self) -> None:
-        """Read the campaign again and redraw the screen and its status line."""
+    def show_campaign(self, version: int | None = None) -> None:
+        """Read the campaign again and redraw the screen and its status line (`version`:
+        the campaign's version, if just read)."""
         if not self.is_mounted:
             # Switched to and not built yet (a CampaignChanged posted just before the switch,
             # handled after it): it shows the campaign as it is once it is resumed.
             return
-        self.shown_version = self.session.version()
+        self.shown_version = self.session.version() if version is None else version
         self.refresh_view()
         for status in self.query(StatusLine):
             status.refresh_status()

@@ -3,13 +3,15 @@ the selected level, with SP totals; add, edit, move and remove through forms."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.coordinate import Coordinate
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Static
 
 from campaigns import oob_view
 from campaigns.errors import CampaignError
@@ -20,6 +22,12 @@ from tui.widgets.cells import Rest, fill, more
 from tui.screens.oob_labels import army_label, general_label, side_label, unit_label
 from tui.widgets.kept import KeptTable
 from tui.widgets.wrapped_tree import Node, WrappedTree
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.widgets import Input
+
+    from campaigns.session import CampaignSession
 
 NARROW = 110  # columns under which the table goes below the tree
 # Cells of indentation a level of the tree: two rather than Textual's four, at every
@@ -97,9 +105,21 @@ class OrderOfBattleScreen(CampaignScreen):
         # Laid out for the terminal's width from the start: a class set once the screen is
         # mounted styles every widget of it again (80 ms of a first visit on a loaded machine).
         self.set_class(self.app.size.width < NARROW, "narrow")
+        # The tree's first reading starts with the screen, before it is composed: the
+        # database sums every unit (off Python's lock, on the other core) while the screen
+        # is composed, mounted and laid out, instead of after. On 50,000 units, keys one
+        # after the other from the start on a loaded machine, the reading ended the first
+        # visit 100-150 ms after the empty screen was drawn (benchmarks.app_probe).
+        self._reads = 0  # readings of the tree started: an answer to an older one is not shown
+        self._early: int | None = None  # the campaign version the reading started here shows
+        self._early_answer: tuple | None = None  # its answer, come before the screen was mounted
+        session = self.adjutant.session
+        if session is not None:
+            self._early = session.version()
+            self._reads += 1
+            self._read_tree([], "root", self._reads, self.app, session)
 
     def body(self) -> ComposeResult:
-        yield Input(placeholder="search by name; Enter to jump, Escape to close", id="search")
         with Horizontal(id="body"):
             yield WrappedTree("Order of battle", id="tree")
             with Vertical(id="right"):
@@ -110,6 +130,10 @@ class OrderOfBattleScreen(CampaignScreen):
         tree = self.query_one("#tree", WrappedTree)
         tree.guide_depth = GUIDES
         tree.focus()
+        self._composed = True
+        if self._early_answer is not None:  # the first reading came while the screen was composed
+            answer, self._early_answer = self._early_answer, None
+            self._show_tree(*answer)
 
     def on_resize(self, event) -> None:
         # Below NARROW columns the tree's names would wrap onto line after line beside the table:
@@ -118,7 +142,13 @@ class OrderOfBattleScreen(CampaignScreen):
             self._narrow(event.size.width < NARROW)
         if self.sides:
             # The table's names wrap at its width: filled again once it has its new size.
-            self.call_after_refresh(self.show_detail)
+            self.call_after_refresh(self._rewrap)
+
+    def _rewrap(self) -> None:
+        # Not when it was filled at the width it has (the first reading, come before the
+        # screen was laid out, fills it at the width it was going to have).
+        if self._table_width() != self._wrapped_to:
+            self.show_detail()
 
     def _narrow(self, narrow: bool) -> None:
         self.set_class(narrow, "narrow")
@@ -135,6 +165,8 @@ class OrderOfBattleScreen(CampaignScreen):
     sides: list[oob_view.SideEntry] = []
     _chain: object = None
     _lines: dict[str, Node] = {}
+    _wrapped_to = 0  # the width the names in the table were wrapped to
+    _composed = False  # every widget of the screen mounted (on_mount has run)
 
     # The units listed for the line the cursor will be on, read with the tree (one trip
     # to the worker thread, not two): (that line's entry, its units).
@@ -144,41 +176,47 @@ class OrderOfBattleScreen(CampaignScreen):
     _wanted: tuple[str, int | None] | None = None
 
     def refresh_view(self) -> None:
+        early, self._early = self._early, None
+        if early is not None and early == self.shown_version:
+            return  # the reading started with the screen reads this version: its answer shows it
         opened = [key for key, node in self._lines.items() if node.children and key.startswith(("g:", "u:"))]
         tree = self.query_one("#tree", WrappedTree)
         # Before the tree is built the cursor is on its first line, the root: every side.
         at = _line_key(tree.cursor_node.data) if tree.cursor_node else "root"
         self._listed = None
-        self._read_tree(opened, at)
+        self._reads += 1
+        self._read_tree(opened, at, self._reads, self.app, self.session)
 
     @work(thread=True, exclusive=True, group="oob-tree")
-    def _read_tree(self, opened: list[str], at: str | None) -> None:
+    def _read_tree(self, opened: list[str], at: str | None, number: int, app: App, session: CampaignSession) -> None:
         # The sums over every unit (a GROUP BY of the index ix_unit_strength, 20 ms at 50,000
         # units, growing with them) are SQLite's work and leave Python's lock to the UI thread,
-        # which lays out and draws the screen meanwhile.
+        # which lays out and draws the screen meanwhile. The app and the session are given:
+        # a screen not mounted yet (the first reading) finds its app only on the UI thread.
         try:
-            sides = oob_view.skeleton(self.session)
-            units = {key: self._units_of(key) for key in opened}
+            sides = oob_view.skeleton(session)
+            units = {key: _units_of(session, key) for key in opened}
             entry = _entry(sides, at)
-            listed = None if entry is False else (entry, oob_view.listed(self.session, entry, sides, SHOWN))
+            listed = None if entry is False else (entry, oob_view.listed(session, entry, sides, SHOWN))
         except CampaignError as exc:
-            self.app.call_from_thread(self.notify, str(exc), severity="error", timeout=8)
-            self.app.call_from_thread(self._drop_wanted)
+            app.call_from_thread(self.notify, str(exc), severity="error", timeout=8)
+            app.call_from_thread(self._drop_wanted)
             return
-        self.app.call_from_thread(self._show_tree, sides, units, listed)
+        app.call_from_thread(self._show_tree, sides, units, listed, number)
 
     def _drop_wanted(self) -> None:
         if self._wanted is not None:
             self._let_go(self._wanted[1])  # the keys held for it go on
             self._wanted = None
 
-    def _units_of(self, key: str) -> list[UnitRow]:
-        kind, ident = key.split(":", 1)
-        if kind == "g":
-            return oob_view.units_of(self.session, ident)
-        return oob_view.unattached_units(self.session, ident)
-
-    def _show_tree(self, sides: list[oob_view.SideEntry], units: dict[str, list[UnitRow]], listed: tuple | None = None) -> None:
+    def _show_tree(
+        self, sides: list[oob_view.SideEntry], units: dict[str, list[UnitRow]], listed: tuple | None = None, number: int = 0,
+    ) -> None:
+        if number != self._reads:
+            return  # a later reading was started meanwhile: its answer follows
+        if not self._composed:  # the first reading, come while the screen is composed: shown once it is
+            self._early_answer = (sides, units, listed, number)
+            return
         if not self.query("#tree"):
             self._drop_wanted()
             return  # the answer came after the app closed the screen
@@ -377,6 +415,7 @@ class OrderOfBattleScreen(CampaignScreen):
             self._show_totals(item)
         table = self.query_one("#detail", UnitTable)
         table.rest = None  # the rows of what was listed before are not to be added meanwhile
+        self._wrapped_to = self._table_width()
         table.rest = fill(
             table,
             ("Name", "Kind", "SP", "Coh", "AB", "CB", "Where"),
@@ -391,7 +430,7 @@ class OrderOfBattleScreen(CampaignScreen):
             widest={"Where": 18},
             # A long name wraps onto more lines of its row rather than being cut or
             # pushing SP, cohesion and the bonuses out of the pane.
-            wrap_to=self._table_width(),
+            wrap_to=self._wrapped_to,
             wrap="Name",
             # A screenful now (the table is never taller than the terminal), the others as
             # they scroll into view: a selection of 200 units costs about as much as one of 20.
@@ -566,8 +605,16 @@ class OrderOfBattleScreen(CampaignScreen):
 
         self.app.push_screen(FormScreen(f"State of {item.name}", rows, check=apply), done)
 
-    def action_search(self) -> None:
-        box = self.query_one("#search", Input)
+    async def action_search(self) -> None:
+        # The box is mounted on the first /: most visits never search, and its module, styles
+        # and parts were a part of every first visit. The keys typed after / wait for it to
+        # be mounted and focused (tui.keys), then go into it.
+        from textual.widgets import Input
+
+        box = self.query("#search").first(Input) if self.query("#search") else None
+        if box is None:
+            box = Input(placeholder="search by name; Enter to jump, Escape to close", id="search")
+            await self.mount(box, before=self.query_one("#body"))
         box.add_class("shown")
         box.focus()
 
@@ -588,11 +635,19 @@ class OrderOfBattleScreen(CampaignScreen):
         self.attempt(lambda: oob_view.search(session, wanted), worker=True, then=show, writes=False)
 
     def on_key(self, event) -> None:
-        box = self.query_one("#search", Input)
-        if event.key == "escape" and box.has_focus:
+        box = self.app.focused
+        if event.key == "escape" and box is not None and box.id == "search" and box.screen is self:
             box.remove_class("shown")
             self.query_one("#tree", WrappedTree).focus()
             event.stop()
+
+
+def _units_of(session: CampaignSession, key: str) -> list[UnitRow]:
+    """The units under the line `key` of `_lines`: a general's, or a side's without one."""
+    kind, ident = key.split(":", 1)
+    if kind == "g":
+        return oob_view.units_of(session, ident)
+    return oob_view.unattached_units(session, ident)
 
 
 def _edits():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from textual import work
+from textual.worker import get_current_worker
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
@@ -81,7 +82,14 @@ class OverviewScreen(CampaignScreen):
 
     @work(thread=True, exclusive=True, group="overview-sky")
     def _read_sky(self) -> None:
-        self.adjutant.wait_for_quiet(0)  # a key pressed meanwhile has its screen built first
+        # Once the umpire pauses (tui.app.QUIET): the first read loads the rule set's tables
+        # (60-80 ms of Python), which a key's screen would otherwise wait for, Python's lock
+        # shared, on the first visit right after start-up. The weather's screen loads them
+        # when it is first shown; the box here keeps its "…" until then.
+        app = self.adjutant
+        app.wait_for_quiet(but=get_current_worker())
+        if not app.is_running:
+            return
         try:
             now = glance(self.session)
         except CampaignError as exc:

@@ -54,7 +54,9 @@ class WeatherScreen(CampaignScreen):
                 lines.append("Rain* last turn: this turn is Mud without a roll (r takes it).")
             else:
                 lines.append(f"Roll 1d6 {now.month_modifier.value:+d} ({now.month_modifier.label}).")
-        lines += weather.effects(now.weather, self.session.options())
+        # The campaign's options (the rule set's reading of them loaded the first time) only
+        # for the effects of a weather rolled: a turn still to roll tells none.
+        lines += weather.effects(now.weather, self.session.options() if now.weather else None)
         self.query_one("#now", Static).update("\n".join(lines))
 
     def _around(self, index: int) -> tuple[int, int]:

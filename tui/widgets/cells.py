@@ -102,7 +102,9 @@ def fill(
     if not same_columns:
         table.clear(columns=True)
         for header, width in zip(headers, widths):
-            table.add_column(header, width=width)
+            # Text, not a string: a header is plain words, and a string is read as markup
+            # (with emoji codes, a module of its own imported on the first table's first fill).
+            table.add_column(Text(header), width=width)
     elif _same_rows(table, now):
         # The same rows, as after most actions: only the cells that changed are
         # drawn again; the table keeps its lines, its cursor and its scrolling.

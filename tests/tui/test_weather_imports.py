@@ -1,0 +1,57 @@
+"""Showing the weather imports no SQLModel class: the track and this turn are read as
+plain rows (campaigns.weather), so a first visit does not wait for models.tables
+(0.1-0.3 s); rolling the weather, an action, imports them when it runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# In a process of its own (this one has imported everything long ago): the app on the
+# file without its background work (tui.app warm_up), the weather shown with its track,
+# the cursor moved down it; then whether the classes are imported, before and after a roll.
+SCRIPT = """
+import asyncio, json, sys
+from pathlib import Path
+from campaigns.session import CampaignSession
+from tui.app import AdjutantApp
+
+async def main(path):
+    app = AdjutantApp(CampaignSession.open(Path(path)), prepare=False)
+    app.animation_level = "none"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.run_action("show('weather')")
+        for _ in range(500):
+            await pilot.pause()
+            if type(app.screen).__name__ == "WeatherScreen" and app.screen.query_one("#turns").row_count:
+                break
+        else:
+            raise SystemExit("the weather never showed its track")
+        for _ in range(3):
+            await pilot.press("down")
+        shown = "models.tables" in sys.modules
+        await pilot.press("r")  # dice rolled from the campaign's seed: no form
+        for _ in range(500):
+            await pilot.pause()
+            if "not rolled yet" not in str(app.screen.query_one("#now").render()):
+                break
+        else:
+            raise SystemExit("the weather was never rolled")
+    print(json.dumps({"shown": shown, "rolled": "models.tables" in sys.modules}))
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+def test_showing_the_weather_imports_no_sqlmodel_class(campaign_file):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(campaign_file)], capture_output=True, text=True, env=env, timeout=120, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == {"shown": False, "rolled": True}

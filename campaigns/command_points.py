@@ -14,7 +14,6 @@ from sqlmodel import col
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
 from campaigns.text import TextError, plain_name
-from models import Campaign, CommandPointRoll, CommandPointSpend, DiceRoll
 from rules.allemagne1813.command import ACTIONS, action_cost, roll_command_points
 from rules.errors import RulesError
 from rules.loader import get_table
@@ -96,6 +95,8 @@ def roll(session: CampaignSession, army_id: str, entered: list[int] | None = Non
         raise CampaignError(f"{army.name} has no commander-in-chief to roll for")
     if army.rolled is not None:
         raise CampaignError(f"{army.name} has rolled its command points this turn ({army.rolled}); undo to roll again")
+    from models import Campaign, CommandPointRoll, DiceRoll  # an action's classes, not the screen's: see CURRENT
+
     with plainly(), session.store.action(f"Command points of {army.name}") as db:
         turn = db.get_one(Campaign, 1).turn
         record = roll_command_points(session.store.dice(), army.commander, army.command_value, entered=entered)
@@ -125,6 +126,8 @@ def spend(session: CampaignSession, army_id: str, action: str, valid_loc: bool, 
         raise CampaignError(f"{army.name} has {army.balance} PC left; '{label}' costs {cost}")
     balance = army.balance - cost
     loc = "valid LOC" if valid_loc else "no valid LOC"
+    from models import Campaign, CommandPointSpend
+
     with plainly(), session.store.action(f"{army.name} spends {cost} PC: {label} ({loc})") as db:
         turn = db.get_one(Campaign, 1).turn
         db.add(

@@ -1,0 +1,62 @@
+"""Going round the screens a campaign grows under (the order of battle, the weather,
+the command points, the history: the benchmark's round) imports no SQLModel class:
+each reads plain rows, so no first visit waits for models.tables (0.1 s of CPU and
+more on a loaded machine). An action imports them when it runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# In a process of its own (this one has imported everything long ago), without the
+# app's background work (tui.app warm_up imports the classes on purpose, once quiet).
+SCRIPT = """
+import asyncio, json, sys
+from pathlib import Path
+from campaigns.session import CampaignSession
+from tui.app import AdjutantApp
+
+SHOWN = {"oob": "#tree", "weather": "#turns", "command": "#armies", "history": "#events"}
+
+async def main(path):
+    app = AdjutantApp(CampaignSession.open(Path(path)), prepare=False)
+    app.animation_level = "none"
+    imported = {}
+    async with app.run_test(size=(80, 24)) as pilot:
+        for name in SHOWN:
+            await app.run_action(f"show({name!r})")
+            for _ in range(1000):
+                await pilot.pause()
+                if app.screen.query(SHOWN[name]) and app.screen.query_one(SHOWN[name]).region.height and not app.keys_held:
+                    break
+            else:
+                raise SystemExit(f"the {name} screen never showed")
+            await app.workers.wait_for_complete()
+            imported[name] = "models.tables" in sys.modules
+        await app.run_action("show('weather')")
+        await pilot.press("r")  # an action (the weather rolled from the seed): the classes come with it
+        for _ in range(1000):
+            await pilot.pause()
+            if "not rolled yet" not in str(app.screen.query_one("#now").render()) and not app.keys_held:
+                break
+        await app.workers.wait_for_complete()
+        imported["rolled"] = "models.tables" in sys.modules
+    print(json.dumps(imported))
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+def test_the_round_of_screens_imports_no_sqlmodel_class(campaign_file):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(campaign_file)], capture_output=True, text=True, env=env, timeout=120, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    shown = json.loads(done.stdout.strip().splitlines()[-1])
+    assert shown == {"oob": False, "weather": False, "command": False, "history": False, "rolled": True}

@@ -25,7 +25,6 @@ from sqlalchemy import (
     String,
     Table,
     exc,
-    func,
     select,
     text,
 )
@@ -93,8 +92,6 @@ def _sqlite_batches(
     judge = table_judge(table)
     processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in table.columns]
     names = [column.name for column in table.columns]
-    if judge is not None and judge.validated:
-        query = query.add_columns(*(func.json_valid(column) for column in judge.validated))
     cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]  # open: the connection is in use
     number = 0
     try:

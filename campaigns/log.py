@@ -79,11 +79,13 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
         dice = rows(EVENT_DICE)
         roll = next(dice, None)
         padded: dict[str, str] = {}  # an event's kind as the line shows it, padded to 6
+        mark_of = marks.get
         for batch in _batches(rows(EVENTS)):
             # Read a batch at a time where one call does a column: the moments and the changes.
             numbers, whens, kinds, descriptions, stored_changes, undone_flags = zip(*batch, strict=True)
             read, times = _loaded(stored_changes), _shown_times(whens)
             lines: list[str] = []
+            add = lines.append
             for number, when, shown, kind, description, stored, parsed, undone in zip(
                 numbers, whens, times, kinds, descriptions, stored_changes, read, undone_flags, strict=True
             ):
@@ -92,23 +94,22 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
                     description = f"#{target(stored)} {description}"
                 else:
                     changes = parsed if parsed is not _UNREAD else load(stored)
-                mark = marks.get(number)
+                mark = mark_of(number)
                 state = f"  [{', '.join(mark)}]" if mark else ("  [undone]" if undone else "")
-                shown_time = shown if shown is not None else _shown_time(when)
                 shown_kind = padded.get(kind)
                 if shown_kind is None:
                     shown_kind = f"{kind:<6}"
                     if type(kind) is str:
                         padded[kind] = shown_kind
-                lines.append(f"#{number}  {shown_time}  {shown_kind}  {description}{state}")
+                add(f"#{number}  {shown if shown is not None else _shown_time(when)}  {shown_kind}  {description}{state}")
                 line = update_line(changes[0], names) if len(changes) == 1 and type(changes[0]) is dict else None
                 if line is not None:
-                    lines.append(INDENT + line)
+                    add(INDENT + line)
                 else:
                     lines.extend(INDENT + line for line in change_lines(changes, names))
                 while roll is not None and roll[1] <= number:
                     if roll[1] == number:
-                        lines.append(INDENT + _dice_text(roll))
+                        add(INDENT + _dice_text(roll))
                     roll = next(dice, None)
                 if undone:  # its dice were taken back with it; the event still holds them
                     lines.extend(INDENT + dice_line(kept, undone=True) for kept in stored_dice(changes))
@@ -132,6 +133,8 @@ def _loaded(stored: tuple[Any, ...]) -> list[Any]:
         except orjson.JSONDecodeError:
             pass
         else:
+            if set(map(type, parsed)) == {list}:  # every one a list: the most common, without a step each
+                return parsed
             return [value if type(value) is list else [] for value in parsed]
     return [_UNREAD] * len(stored)
 
@@ -206,7 +209,12 @@ def _dice_text(roll: tuple[Any, ...], *, with_time: bool = False) -> str:
     """A plain row of DICE_COLUMNS as `dice_line` writes it: its JSON read as SQLAlchemy reads it."""
     number, _event, purpose, dice, raw, modifiers, result, mode, stream_index, by, when = roll
     moment = f"{_shown_time(when)}  " if with_time else ""
-    return moment + _reading(number, purpose, dice, _json(raw), _json(modifiers), result, mode, stream_index, by, False)
+    # most rolls have no modifiers: "[]" is read without a call
+    shown_modifiers = _NONE if modifiers == "[]" else _json(modifiers)
+    return moment + _reading(number, purpose, dice, _json(raw), shown_modifiers, result, mode, stream_index, by, False)
+
+
+_NONE: list[Any] = []  # never changed: `_reading` only reads it
 
 
 def _reading(

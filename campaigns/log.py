@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import ExitStack, closing
 from dataclasses import dataclass
 from datetime import date, datetime
-from itertools import islice
+from itertools import chain
 from operator import itemgetter
 from types import SimpleNamespace
 from typing import Any
@@ -28,7 +28,7 @@ from models.journal import REPLAYS, target
 from rules.dice import ROLLED, verify
 
 DICE_COLUMNS = 'id, event, purpose, dice, raw, modifiers, result, mode, stream_index, "by", "when"'
-# Read as plain rows (the database driver's own values): see `_plain_rows`.
+# Read as plain rows (the database driver's own values): see `_plain_batches`.
 LOOSE_DICE = f"SELECT {DICE_COLUMNS} FROM dice_roll WHERE event IS NULL ORDER BY id"
 EVENT_DICE = f"SELECT {DICE_COLUMNS} FROM dice_roll WHERE event IS NOT NULL ORDER BY event, id"
 ALL_DICE = f"SELECT {DICE_COLUMNS} FROM dice_roll ORDER BY id"
@@ -62,25 +62,25 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
     from models.exchange import no_collection
 
     with store.connect() as db, no_collection(), ExitStack() as reading:  # rows hold no cycles: see models.exchange
-        plain = _plain_rows(db)
+        plain = _plain_batches(db)
 
-        def rows(sql: str) -> Iterator[Any]:
+        def batches(sql: str) -> Iterator[Any]:
             # closed before the connection is, even when a damaged row ends the log early
             return reading.enter_context(closing(plain(sql)))
 
         if dice_only:
-            for rolls in _batches(rows(ALL_DICE)):
+            for rolls in batches(ALL_DICE):
                 yield [_dice_text(roll, with_time=True) for roll in rolls]
             return
-        for rolls in _batches(rows(LOOSE_DICE)):
+        for rolls in batches(LOOSE_DICE):
             yield [_dice_text(roll, with_time=True) for roll in rolls]
         marks = replay_marks(db)
         names = Names(db, preload=True)
-        dice = rows(EVENT_DICE)
+        dice = chain.from_iterable(batches(EVENT_DICE))
         roll = next(dice, None)
         padded: dict[str, str] = {}  # an event's kind as the line shows it, padded to 6
         mark_of = marks.get
-        for batch in _batches(rows(EVENTS)):
+        for batch in batches(EVENTS):
             # Read a batch at a time where one call does a column: the moments and the changes.
             numbers, whens, kinds, descriptions, stored_changes, undone_flags = zip(*batch, strict=True)
             read, times = _loaded(stored_changes), _shown_times(whens)
@@ -119,11 +119,6 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
 _UNREAD = object()  # a change not read in its batch: read on its own by `load`
 
 
-def _batches(rows: Iterator[Any]) -> Iterator[list[Any]]:
-    while batch := list(islice(rows, BATCH)):
-        yield batch
-
-
 def _loaded(stored: tuple[Any, ...]) -> list[Any]:
     """The changes of a batch of events, as `load` reads each (a list, else none), in one
     orjson call per text; where one fails, or on PostgreSQL, each is left to `load`."""
@@ -154,29 +149,29 @@ def _shown_times(whens: tuple[Any, ...]) -> list[str] | list[None]:
     return [None] * len(whens)
 
 
-def _plain_rows(db: Connection) -> Callable[[str], Generator[Any, None, None]]:
-    """Rows as the database driver gives them, READ_BATCH at a time: on SQLite straight from
+def _plain_batches(db: Connection) -> Callable[[str], Generator[Sequence[Any], None, None]]:
+    """Rows as the database driver gives them, BATCH at a time: on SQLite straight from
     sqlite3 (text for moments and JSON, read here as SQLAlchemy would), elsewhere through
     SQLAlchemy's connection without its per-row objects' cost mattering."""
     if db.dialect.name != "sqlite":
         streaming = db.execution_options(stream_results=True, yield_per=BATCH)
 
-        def streamed(sql: str) -> Generator[Any, None, None]:
-            yield from streaming.exec_driver_sql(sql)
+        def streamed(sql: str) -> Generator[Sequence[Any], None, None]:
+            yield from streaming.exec_driver_sql(sql).partitions()
 
         return streamed
     driver = db.connection.driver_connection
 
-    def rows(sql: str) -> Generator[Any, None, None]:
+    def batches(sql: str) -> Generator[Sequence[Any], None, None]:
         cursor = driver.cursor()  # type: ignore[union-attr]  # an open connection always has its driver's
         try:
             cursor.execute(sql)
             while batch := cursor.fetchmany(BATCH):
-                yield from batch
+                yield batch
         finally:
             cursor.close()
 
-    return rows
+    return batches
 
 
 def event_line(event: Any, marks: list[str] | tuple[str, ...] = ()) -> str:

@@ -204,12 +204,11 @@ def _dice_text(roll: tuple[Any, ...], *, with_time: bool = False) -> str:
     """A plain row of DICE_COLUMNS as `dice_line` writes it: its JSON read as SQLAlchemy reads it."""
     number, _event, purpose, dice, raw, modifiers, result, mode, stream_index, by, when = roll
     moment = f"{_shown_time(when)}  " if with_time else ""
-    # most rolls have no modifiers: "[]" is read without a call
-    shown_modifiers = _NONE if modifiers == "[]" else _json(modifiers)
-    return moment + _reading(number, purpose, dice, _json(raw), shown_modifiers, result, mode, stream_index, by, False)
-
-
-_NONE: list[Any] = []  # never changed: `_reading` only reads it
+    values = orjson.loads(raw) if type(raw) is str else _json(raw)
+    if modifiers == "[]" and mode == ROLLED and type(purpose) is str and ", column " not in purpose:
+        # the most common roll (rolled, no modifiers, no card's heading) as `_reading` writes it, without its call
+        return f"{moment}dice #{number}: {purpose} {dice} = {' '.join(map(str, values))} = {result}  [rolled, stream {stream_index}, {by}]"
+    return moment + _reading(number, purpose, dice, values, _json(modifiers), result, mode, stream_index, by, False)
 
 
 def _reading(

@@ -53,10 +53,15 @@ class Names:
     def __init__(self, db: Connection, *, preload: bool = False) -> None:
         self.db = db
         self.known: dict[tuple[str, str], str | None] = {}
+        # With every name read: the same names by table, then by id (a million events' log
+        # looks one up for almost every event, and a text key is quicker than a pair).
+        self.by_table: dict[str, dict[Any, str | None]] = {table: {} for table in NAMED_TABLES}
         if preload:
             for table in NAMED_TABLES:
+                of_table = self.by_table[table]
                 for key, name in db.execute(text(f"SELECT id, name FROM {table}")):  # noqa: S608 - fixed table names
                     self.known[(table, key)] = name
+                    of_table[key] = name
             self.complete = True
         else:
             self.complete = False
@@ -74,7 +79,7 @@ class Names:
     def remember(self, table: str, key: Any, row: dict[str, Any] | None) -> None:
         # A removed row's name lives on in the change that removed it.
         if row and table in NAMED_TABLES and isinstance(row.get("name"), str):
-            self.known[(table, key)] = row["name"]
+            self.known[(table, key)] = self.by_table[table][key] = row["name"]
 
 
 def load(changes: Any) -> list[dict[str, Any]]:
@@ -123,15 +128,16 @@ def update_line(change: dict[str, Any], names: Names) -> str | None:
     row (the form almost every action stores), in one call with nothing cut; None for any
     other form (a row added or removed, a reference, a phase, a nested value), which
     `change_lines` shows. The whole log goes through here: a million events."""
-    table, key, before, after = change.get("table", "?"), change.get("key"), change.get("before"), change.get("after")
+    get = change.get
+    table, key, before, after = get("table", "?"), get("key"), get("before"), get("after")
     if type(table) is not str or table == "dice_roll":
         return None
     if type(key) is not dict or type(before) is not dict or type(after) is not dict:
         return None
-    fields = []
     labels = _PLAIN_LABELS.get(table)
     if labels is None:
         labels = _PLAIN_LABELS[table] = {}
+    fields = []
     for column, new in after.items():
         label = labels.get(column)
         if label is None:
@@ -140,21 +146,25 @@ def update_line(change: dict[str, Any], names: Names) -> str | None:
         if not label or (isinstance(old, dict) and isinstance(new, dict)):
             return None
         # `_show`, its most common case first without a call
-        shown_old = old if type(old) is str and old.strip() else _show(old)
-        shown_new = new if type(new) is str and new.strip() else _show(new)
-        fields.append(f"{label} {shown_old} -> {shown_new}")
-    if table in NAMED_TABLES:
+        fields.append(
+            f"{label} {old if type(old) is str and old.strip() else _show(old)} -> "
+            f"{new if type(new) is str and new.strip() else _show(new)}"
+        )
+    of_table = names.by_table.get(table)
+    if of_table is not None:  # a named table
         ident: Any = key.get("id")
         named = before or after  # `names.remember`, without its call
         if named and isinstance(stored := named.get("name"), str):
-            names.known[(table, ident)] = stored
+            names.known[(table, ident)] = of_table[ident] = stored
         name = after.get("name") or before.get("name")
         if not name:  # `names.name`, without its call where every name is known
-            name = (names.known.get((table, ident)) or ident) if names.complete and type(ident) is str else names.name(table, ident)
+            name = (of_table.get(ident) or ident) if names.complete and type(ident) is str else names.name(table, ident)
         row = f"{table} {name}"
     else:
         row = _row_name(table, key, before, after, names)
-    return f"{row}: " + "; ".join(fields) if fields else f"{row} changed"
+    if not fields:
+        return f"{row} changed"
+    return f"{row}: {fields[0]}" if len(fields) == 1 else f"{row}: " + "; ".join(fields)
 
 
 # table -> column -> how `_fields` labels a column it shows as its plain value; "" for one it

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import ExitStack, closing
 from dataclasses import dataclass
 from datetime import date, datetime
-from itertools import islice
+from itertools import chain
 from operator import itemgetter
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # the SQLModel classes (models.tables, 90 ms and more): the h
     from models import DiceRoll
 
 DICE_COLUMNS = 'id, event, purpose, dice, raw, modifiers, result, mode, stream_index, "by", "when"'
-# Read as plain rows (the database driver's own values): see `_plain_rows`.
+# Read as plain rows (the database driver's own values): see `_plain_batches`.
 LOOSE_DICE = f"SELECT {DICE_COLUMNS} FROM dice_roll WHERE event IS NULL ORDER BY id"
 EVENT_DICE = f"SELECT {DICE_COLUMNS} FROM dice_roll WHERE event IS NOT NULL ORDER BY event, id"
 ALL_DICE = f"SELECT {DICE_COLUMNS} FROM dice_roll ORDER BY id"
@@ -65,28 +65,30 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
     from models.exchange import no_collection
 
     with store.connect() as db, no_collection(), ExitStack() as reading:  # rows hold no cycles: see models.exchange
-        plain = _plain_rows(db)
+        plain = _plain_batches(db)
 
-        def rows(sql: str) -> Iterator[Any]:
+        def batches(sql: str) -> Iterator[Any]:
             # closed before the connection is, even when a damaged row ends the log early
             return reading.enter_context(closing(plain(sql)))
 
         if dice_only:
-            for rolls in _batches(rows(ALL_DICE)):
+            for rolls in batches(ALL_DICE):
                 yield [_dice_text(roll, with_time=True) for roll in rolls]
             return
-        for rolls in _batches(rows(LOOSE_DICE)):
+        for rolls in batches(LOOSE_DICE):
             yield [_dice_text(roll, with_time=True) for roll in rolls]
         marks = replay_marks(db)
         names = Names(db, preload=True)
-        dice = rows(EVENT_DICE)
+        dice = chain.from_iterable(batches(EVENT_DICE))
         roll = next(dice, None)
         padded: dict[str, str] = {}  # an event's kind as the line shows it, padded to 6
-        for batch in _batches(rows(EVENTS)):
+        mark_of = marks.get
+        for batch in batches(EVENTS):
             # Read a batch at a time where one call does a column: the moments and the changes.
             numbers, whens, kinds, descriptions, stored_changes, undone_flags = zip(*batch, strict=True)
             read, times = _loaded(stored_changes), _shown_times(whens)
             lines: list[str] = []
+            add = lines.append
             for number, when, shown, kind, description, stored, parsed, undone in zip(
                 numbers, whens, times, kinds, descriptions, stored_changes, read, undone_flags, strict=True
             ):
@@ -95,23 +97,22 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
                     description = f"#{target(stored)} {description}"
                 else:
                     changes = parsed if parsed is not _UNREAD else load(stored)
-                mark = marks.get(number)
+                mark = mark_of(number)
                 state = f"  [{', '.join(mark)}]" if mark else ("  [undone]" if undone else "")
-                shown_time = shown if shown is not None else _shown_time(when)
                 shown_kind = padded.get(kind)
                 if shown_kind is None:
                     shown_kind = f"{kind:<6}"
                     if type(kind) is str:
                         padded[kind] = shown_kind
-                lines.append(f"#{number}  {shown_time}  {shown_kind}  {description}{state}")
+                add(f"#{number}  {shown if shown is not None else _shown_time(when)}  {shown_kind}  {description}{state}")
                 line = update_line(changes[0], names) if len(changes) == 1 and type(changes[0]) is dict else None
                 if line is not None:
-                    lines.append(INDENT + line)
+                    add(INDENT + line)
                 else:
                     lines.extend(INDENT + line for line in change_lines(changes, names))
                 while roll is not None and roll[1] <= number:
                     if roll[1] == number:
-                        lines.append(INDENT + _dice_text(roll))
+                        add(INDENT + _dice_text(roll))
                     roll = next(dice, None)
                 if undone:  # its dice were taken back with it; the event still holds them
                     lines.extend(INDENT + dice_line(kept, undone=True) for kept in stored_dice(changes))
@@ -119,11 +120,6 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
 
 
 _UNREAD = object()  # a change not read in its batch: read on its own by `load`
-
-
-def _batches(rows: Iterator[Any]) -> Iterator[list[Any]]:
-    while batch := list(islice(rows, BATCH)):
-        yield batch
 
 
 def _loaded(stored: tuple[Any, ...]) -> list[Any]:
@@ -135,6 +131,8 @@ def _loaded(stored: tuple[Any, ...]) -> list[Any]:
         except orjson.JSONDecodeError:
             pass
         else:
+            if set(map(type, parsed)) == {list}:  # every one a list: the most common, without a step each
+                return parsed
             return [value if type(value) is list else [] for value in parsed]
     return [_UNREAD] * len(stored)
 
@@ -154,29 +152,29 @@ def _shown_times(whens: tuple[Any, ...]) -> list[str] | list[None]:
     return [None] * len(whens)
 
 
-def _plain_rows(db: Connection) -> Callable[[str], Generator[Any, None, None]]:
-    """Rows as the database driver gives them, READ_BATCH at a time: on SQLite straight from
+def _plain_batches(db: Connection) -> Callable[[str], Generator[Sequence[Any], None, None]]:
+    """Rows as the database driver gives them, BATCH at a time: on SQLite straight from
     sqlite3 (text for moments and JSON, read here as SQLAlchemy would), elsewhere through
     SQLAlchemy's connection without its per-row objects' cost mattering."""
     if db.dialect.name != "sqlite":
         streaming = db.execution_options(stream_results=True, yield_per=BATCH)
 
-        def streamed(sql: str) -> Generator[Any, None, None]:
-            yield from streaming.exec_driver_sql(sql)
+        def streamed(sql: str) -> Generator[Sequence[Any], None, None]:
+            yield from streaming.exec_driver_sql(sql).partitions()
 
         return streamed
     driver = db.connection.driver_connection
 
-    def rows(sql: str) -> Generator[Any, None, None]:
+    def batches(sql: str) -> Generator[Sequence[Any], None, None]:
         cursor = driver.cursor()  # type: ignore[union-attr]  # an open connection always has its driver's
         try:
             cursor.execute(sql)
             while batch := cursor.fetchmany(BATCH):
-                yield from batch
+                yield batch
         finally:
             cursor.close()
 
-    return rows
+    return batches
 
 
 def event_line(event: Any, marks: list[str] | tuple[str, ...] = ()) -> str:
@@ -209,7 +207,11 @@ def _dice_text(roll: tuple[Any, ...], *, with_time: bool = False) -> str:
     """A plain row of DICE_COLUMNS as `dice_line` writes it: its JSON read as SQLAlchemy reads it."""
     number, _event, purpose, dice, raw, modifiers, result, mode, stream_index, by, when = roll
     moment = f"{_shown_time(when)}  " if with_time else ""
-    return moment + _reading(number, purpose, dice, _json(raw), _json(modifiers), result, mode, stream_index, by, False)
+    values = orjson.loads(raw) if type(raw) is str else _json(raw)
+    if modifiers == "[]" and mode == ROLLED and type(purpose) is str and ", column " not in purpose:
+        # the most common roll (rolled, no modifiers, no card's heading) as `_reading` writes it, without its call
+        return f"{moment}dice #{number}: {purpose} {dice} = {' '.join(map(str, values))} = {result}  [rolled, stream {stream_index}, {by}]"
+    return moment + _reading(number, purpose, dice, values, _json(modifiers), result, mode, stream_index, by, False)
 
 
 def _reading(

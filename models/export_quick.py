@@ -77,30 +77,18 @@ class Unsure(Exception):
 
 
 class TableJudge:
-    """Raw rows of a table (its columns in `table.columns` order, then SQLite's `json_valid` of
-    each column in `validated`) to the rows the export writes; raises Unsure where the row
-    model must look."""
+    """Raw rows of a table (its columns in `table.columns` order) to the rows the export
+    writes; raises Unsure where the row model must look."""
 
-    def __init__(self, table: Table, judges: list[Judge], validated: list[Column[Any]]) -> None:
-        self.validated = validated  # JSON columns whose texts SQLite says are each one JSON value
+    def __init__(self, table: Table, judges: list[Judge]) -> None:
         self.judges = judges
-        self.width = len(table.columns)
         self.row = _row_maker([column.name for column in table.columns])
-        positions = {column.name: number for number, column in enumerate(table.columns)}
-        self.flags = {positions[column.name]: self.width + number for number, column in enumerate(validated)}
 
     def __call__(self, raw: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
         if not raw:
             return []
-        columns = list(zip(*raw, strict=True))
-        judged = []
-        for number, judge in enumerate(self.judges):
-            flag = self.flags.get(number)
-            if flag is not None and set(columns[flag]) == {1}:
-                judged.append(_json_batch(judge, columns[number]))
-            else:
-                judged.append(judge(columns[number]))
-        return list(map(self.row, *judged))
+        columns = zip(*raw, strict=True)
+        return list(map(self.row, *[judge(values) for judge, values in zip(self.judges, columns, strict=True)]))
 
 
 def table_judge(table: Table) -> TableJudge | None:
@@ -111,28 +99,11 @@ def table_judge(table: Table) -> TableJudge | None:
     known = [judge for judge in judges if judge is not None]
     if len(known) != len(judges):
         return None
-    validated = [c for c in table.columns if not c.nullable and isinstance(_kind(c), JSON)]
-    return TableJudge(table, known, validated)
+    return TableJudge(table, known)
 
 
 def _kind(column: Column[Any]) -> Any:
     return column.type.impl_instance if isinstance(column.type, TypeDecorator) else column.type
-
-
-def _json_batch(judge: Judge, values: Values) -> Sequence[Any]:
-    """A JSON column whose every text SQLite's json_valid calls one JSON value: parsed in one
-    orjson call over the texts joined as one array, several times quicker than a call each.
-    A value orjson reads otherwise than SQLite would fail that call or its count, and
-    is read one by one instead."""
-    if set(map(type, values)) != {str}:
-        return judge(values)
-    try:
-        parsed = orjson.loads("[" + ",".join(values) + "]")
-    except orjson.JSONDecodeError:
-        return judge(values)
-    if len(parsed) != len(values):
-        return judge(values)
-    return judge(values, parsed)  # type: ignore[call-arg]  # a JSON column's judge takes the texts parsed too
 
 
 def _row_maker(names: list[str]) -> Callable[..., dict[str, Any]]:
@@ -302,15 +273,17 @@ def _json(adapters: tuple[TypeAdapter[Any], ...], quick: Check | None = None) ->
     column's shape (a JSON object where none is named): by `quick` where it can tell, else
     by pydantic."""
 
-    def json_values(values: Values, parsed: list[Any] | None = None) -> list[Any]:
+    def json_values(values: Values) -> list[Any]:
         _types(values, str)
         if not values:
             return []
-        if parsed is None:
-            try:
-                parsed = list(map(orjson.loads, values))
-            except orjson.JSONDecodeError:
-                raise Unsure from None
+        # One call per text: joining a batch's texts into one array to parse would need
+        # SQLite's json_valid of each first (a text can close and open brackets), which
+        # costs more than the calls it saves.
+        try:
+            parsed = list(map(orjson.loads, values))
+        except orjson.JSONDecodeError:
+            raise Unsure from None
         longest = max(map(len, values))
         if longest > SMALL_CHARS or (longest > SHALLOW_CHARS and _brackets(values) > MAX_JSON_DEPTH):
             for text, value in zip(values, parsed, strict=True):

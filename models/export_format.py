@@ -212,13 +212,41 @@ def _campaign_options(row: Mapping[str, Any]) -> None:
 
 
 def _battle_options(row: Mapping[str, Any]) -> None:
-    """The rules options a battle was set up with: the screens and `battles` read them by name."""
+    """The rules options a battle was set up with: the screens and `battles` read them by name.
+
+    The set-up's options are the campaign's (campaigns.battles: the session's options), of
+    the rule set the battle's resolver names when the campaign's own tables fight it. A
+    battle handed to a tactical rule set names that one instead: its set-up's options are
+    then those of the campaign's rule set, which the row does not name, so they must be
+    the options of a rule set that runs campaigns (the tactical ones are in `tactical`)."""
     detail = row.get("detail") or {}
     setup, tactical = detail.get("setup"), detail.get("tactical")
     if isinstance(setup, dict) and isinstance(setup.get("options"), dict):
-        resolve_options(str(row.get("resolver")), setup["options"])
+        resolver = str(row.get("resolver"))
+        _campaign_ruleset_options(resolver, setup["options"])
     if isinstance(tactical, dict) and isinstance(tactical.get("options"), dict):
         resolve_options(str(tactical.get("ruleset")), tactical["options"])
+
+
+def _campaign_ruleset_options(resolver: str, options: Mapping[str, Any]) -> None:
+    from rules.registry import ruleset_ids, tactical_ids
+
+    tactical = set(tactical_ids())
+    if resolver not in tactical:
+        resolve_options(resolver, options)
+        return
+    refusals = []
+    for ruleset in ruleset_ids():
+        if ruleset in tactical:
+            continue
+        try:
+            resolve_options(ruleset, options)
+            return
+        except RulesError as error:
+            refusals.append(error)
+    if refusals:
+        raise refusals[0]
+    raise RulesError("no rule set that runs campaigns is installed to read the battle's set-up options")
 
 
 def _turn_weather(row: Mapping[str, Any]) -> None:

@@ -2,6 +2,7 @@
 resolutions with their dice in the campaign's records, and the losses back."""
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -237,3 +238,29 @@ def test_a_tabletop_battle_on_both_back_ends_and_two_umpires(campaign_target):
             second.close()
     finally:
         first.close()
+
+
+def test_a_campaign_with_a_tabletop_battle_exports_and_imports(session, battle, tmp_path):  # noqa: F811
+    """The battle names its tactical rule set; its set-up holds the campaign's options (the
+    operational rule set's): the export's check read them against the tactical one and called
+    the file damaged, so no campaign with a battle on the tabletop could be exported."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    cli = [sys.executable, "-c", "import sys; from tui.cli import main; sys.exit(main())"]  # `adjutant`, of this tree
+    exported = subprocess.run([*cli, "export", str(tmp_path / "b.campaign")], capture_output=True, env=env, timeout=120)
+    assert exported.returncode == 0, exported.stderr
+    document = tmp_path / "with-tabletop.json"
+    document.write_bytes(exported.stdout)
+    copy = tmp_path / "copy.campaign"
+    imported = subprocess.run([*cli, "import", str(document), str(copy)], capture_output=True, env=env, timeout=120)
+    assert imported.returncode == 0, imported.stderr
+    again = CampaignSession.open(copy)
+    try:
+        assert tabletop.load(again, battle).resolver.ruleset == "kallistra_acw"
+        assert battles.load(again, battle).setup["options"] == battles.load(session, battle).setup["options"]
+    finally:
+        again.close()

@@ -30,6 +30,7 @@ async def roll_all(pilot) -> None:
         await pilot.press("r", "down")
         await pilot.pause()
     await pilot.press(*["up"] * len(ARMIES))  # back to the first army
+    await caught_up(pilot)  # every roll's worker ended and drawn (the last one's too)
 
 
 async def test_r_rolls_for_each_army_one_die_plus_the_cv(campaign_file, make_app):

@@ -13,6 +13,7 @@ from campaigns import command_points, weather
 from campaigns.session import CampaignSession
 from models import General, Unit
 from tests.tui.helpers import key, screen_text, stored, type_text, wait_for, wait_for_notice, wait_for_screen
+from tests.tui.polling import settled
 from tui.modals.confirm import ConfirmScreen
 from tui.modals.pick import PickScreen
 from tui.screens.theatre import TheatreScreen
@@ -40,12 +41,12 @@ def no_color(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_map_snapshot(snap_compare, make_app, ready_file, no_color, size):
-    assert snap_compare(make_app(ready_file, start="map"), terminal_size=size)
+    assert snap_compare(make_app(ready_file, start="map"), run_before=settled, terminal_size=size)
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_map_zoomed_snapshot(snap_compare, make_app, ready_file, no_color, size):
-    assert snap_compare(make_app(ready_file, start="map"), press=["plus", "plus"], terminal_size=size)
+    assert snap_compare(make_app(ready_file, start="map"), run_before=settled, press=["plus", "plus"], terminal_size=size)
 
 
 async def test_the_map_shows_both_sides_without_colour(make_app, ready_file, no_color):

@@ -33,7 +33,6 @@ USED = {
     "Screen": ("_update_auto_focus", "_refresh_layout", "_layout_required", "_compositor", "_on_timer_update"),
     "Compositor": ("render_update",),
     "Select": ("_options",),
-    "textual._wait": ("SLEEP_GRANULARITY", "SLEEP_IDLE"),
 }
 # The parameters each method is called with, first ones first.
 PARAMETERS = {
@@ -55,18 +54,16 @@ def problems() -> list[str]:
     import inspect
     import re
 
-    from textual import _wait
     from textual._compositor import Compositor
     from textual.screen import Screen
     from textual.widgets import Select
 
-    owners = {"App": App, "Screen": Screen, "Compositor": Compositor, "Select": Select, "textual._wait": _wait}
+    owners = {"App": App, "Screen": Screen, "Compositor": Compositor, "Select": Select}
     found = []
     for owner, names in USED.items():
         cls = owners[owner]
-        mro = cls.__mro__ if isinstance(cls, type) else ()
-        source = "".join(inspect.getsource(c) for c in mro if c.__module__.startswith("textual"))
-        for name in names:  # a method, class or module attribute, or an attribute each instance is given
+        source = "".join(inspect.getsource(c) for c in cls.__mro__ if c.__module__.startswith("textual"))
+        for name in names:  # a method or class attribute, or an attribute each instance is given
             if not hasattr(cls, name) and not re.search(rf"self\.{name}\b", source):
                 found.append(f"{owner}.{name} is gone")
     for (owner, name), expected in PARAMETERS.items():
@@ -164,19 +161,6 @@ def screen_update(app: App) -> object:
     """What the terminal shows, modals over their screens, as a Rich renderable
     (run_test draws nothing to a terminal; export_screenshot gives SVG only)."""
     return app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
-
-
-def wait_for_idle_in_slices(seconds: float, idle: float) -> None:
-    """Let Pilot's waits for an idle app (every pause, and twice after every key it
-    presses) look every `seconds` rather than every 1/50 s, a slice in which the
-    process used less than `idle` seconds of CPU counting as idle (Textual: 1 ms).
-
-    Most pauses of an app test find the app idle at the first look, yet each took a
-    whole slice, and each key pressed two. Pilot takes no parameter for it."""
-    from textual import _wait
-
-    _wait.SLEEP_GRANULARITY = seconds
-    _wait.SLEEP_IDLE = idle
 
 
 def notification_messages(app: App) -> list[str]:

@@ -21,19 +21,10 @@ from textual.widgets import Input
 import models.clock
 from campaigns.session import CampaignSession
 from tui.app import YOUNG_OBJECTS_PER_COLLECTION, AdjutantApp
-from tui.textual_private import forget_cached_widgets, wait_for_idle_in_slices
+from tui.textual_private import forget_cached_widgets
 
 SEED = 1813
 FROZEN = datetime(2024, 4, 26, 9, 30, tzinfo=UTC)
-
-# Pilot waits for the app to go idle after every key and at every pause, looking every
-# 1/50 s: a pause that found the app idle at once still took 20 ms, and a key 40 (a
-# test of battles from the keyboard waited so 2,400 times: 48 s, more than its 39 s of
-# CPU). Every 2 ms instead, less than 0.3 ms of CPU counting as idle: with Textual's
-# share (a twentieth) the waits' own work looked like the app's on a loaded machine,
-# and a pause took six slices instead of one.
-PILOT_SLICE, PILOT_IDLE = 0.002, 0.0003
-wait_for_idle_in_slices(PILOT_SLICE, PILOT_IDLE)
 
 
 @pytest.hookimpl(tryfirst=True)

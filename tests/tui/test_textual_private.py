@@ -154,29 +154,3 @@ async def test_an_unhandled_error_reaches_the_app_and_ends_it_with_its_code():
             await pilot.pause()
     assert [str(e) for e in app.caught] == ["broken on purpose"]
     assert app.return_code == 3
-
-
-async def test_pilot_waits_for_an_idle_app_in_the_slices_set(monkeypatch):
-    """Every pause and every key pressed waits in the slices tests/tui/conftest.py sets."""
-    from textual import _wait
-
-    from .conftest import PILOT_SLICE
-
-    slept: list[float] = []
-    real_sleep = _wait.sleep
-
-    async def sleep(seconds: float) -> None:
-        slept.append(seconds)
-        await real_sleep(seconds)
-
-    monkeypatch.setattr(_wait, "sleep", sleep)
-    app = _Probe()
-    async with app.run_test() as pilot:
-        await pilot.pause()
-        slept.clear()
-        await pilot.pause()
-        pause = list(slept)
-        slept.clear()
-        await pilot.press("x")
-    assert pause and set(pause) == {PILOT_SLICE}
-    assert slept and set(slept) == {PILOT_SLICE}

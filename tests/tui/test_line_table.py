@@ -8,6 +8,7 @@ import re
 from textual.app import App, ComposeResult
 
 from tests.tui.helpers import screen_text
+from tests.tui.polling import until
 from tui.widgets.line_table import LineTable
 
 LONG = "Attach Blücher's Corps: Brigade Zieten to General Kleist, with the reserve artillery of the corps and its parks"
@@ -48,9 +49,8 @@ async def test_long_cells_wrap_within_the_width_and_nothing_is_cut_or_read_as_ma
         assert HEADER.match(shown.splitlines()[0])
         assert "Event 40 [bold]not markup[/bold]" in shown
         await pilot.resize_terminal(140, 30)
-        await pilot.pause()
-        await pilot.pause()
-        assert all(len(table.lines_of(i)) == 1 for i in range(table.row_count))  # room enough: one line each
+        # room enough: one line each, once the resize is handled (waited for, not a count of pauses)
+        await until(pilot, lambda: all(len(table.lines_of(i)) == 1 for i in range(table.row_count)), "one line a row at 140 columns")
 
 
 async def test_the_cursor_moves_a_row_at_a_time_a_page_and_to_either_end():

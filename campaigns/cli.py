@@ -23,6 +23,8 @@ from pathlib import Path
 from contextlib import AbstractContextManager, contextmanager
 from typing import IO
 
+from sqlmodel import col, select
+
 from campaigns import settings
 from campaigns.cli_fog import revealed_seed
 from campaigns.errors import CampaignError
@@ -30,8 +32,9 @@ from campaigns.logfile import start_logging
 from campaigns.log import audit_dice, log_chunks
 from campaigns.output import Write, all_or_nothing, chunks_out, lines_out
 from campaigns.scenario import ScenarioError, load_scenario, scenario_ids
+from campaigns.setup import create_campaign
 from campaigns.text import one_line, shown
-from models import SUFFIX, CampaignFileError, CampaignStore, StoreError, open_campaign
+from models import SUFFIX, Battle, CampaignFileError, CampaignStore, StoreError, check_campaign, open_campaign
 from models.targets import Target
 from rules.commandline import UsageError
 from rules.dice import ENTERED, ROLLED
@@ -122,10 +125,6 @@ def _dice_mode(args: argparse.Namespace) -> str:
 
 
 def _new(args: argparse.Namespace) -> int:
-    # Here, not at the top: the SQLModel classes (models.tables) and the set-up are a
-    # tenth of a second and more that `log`, `export` and the rest do not need.
-    from campaigns.setup import create_campaign
-
     target = _target(args, new=True)
     scenario = load_scenario(args.scenario)
     with create_campaign(
@@ -160,8 +159,6 @@ def _scenarios(_args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from models import check_campaign
-
     target = _target(args)
     try:
         report = check_campaign(target)
@@ -281,10 +278,6 @@ def _battles(args: argparse.Namespace) -> int:
         finally:
             session.close()
         return OK
-    from sqlmodel import col, select
-
-    from models import Battle
-
     with open_campaign(_target(args)) as store, reading(store), store.read() as db:
         battles = db.exec(select(Battle).order_by(col(Battle.id))).all()
         say_all(

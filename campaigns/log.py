@@ -62,7 +62,7 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
     events without a step per line)."""
     # Here, not at the top: the history screen reads its lines through this module,
     # and the export's machinery would add 25-40 ms to its first visit.
-    from models.collection import no_collection
+    from models.exchange import no_collection
 
     with store.connect() as db, no_collection(), ExitStack() as reading:  # rows hold no cycles: see models.exchange
         plain = _plain_batches(db)

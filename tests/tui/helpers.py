@@ -128,3 +128,21 @@ async def burst(pilot: Pilot, *keys: str, tries: int = 200, seconds: float = 15.
 def letters(text: str) -> list[str]:
     """The key names that type `text`."""
     return [{" ": "space"}.get(c, c) for c in text]
+
+
+def in_fresh_process(script: str, *args: str) -> object:
+    """Run `script` with `args` in a Python process of its own, on this tree (what a
+    process imports is asked of one that has imported nothing yet); the JSON of the
+    last line it printed."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, env=env, timeout=120, cwd=root
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])

@@ -4,13 +4,8 @@ Edits still use them, imported when the first one runs."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
+from tests.tui.helpers import in_fresh_process
 
-ROOT = Path(__file__).resolve().parents[2]
 
 # In a process of its own (this one has imported everything long ago): the app on the
 # file, the order of battle shown, a general opened, the cursor down his units, a
@@ -65,10 +60,5 @@ asyncio.run(main(sys.argv[1]))
 
 
 def test_showing_the_order_of_battle_imports_no_sqlmodel_class(campaign_file):
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT, str(campaign_file)], capture_output=True, text=True, env=env, timeout=120, cwd=ROOT
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    imported = json.loads(done.stdout.strip().splitlines()[-1])
+    imported = in_fresh_process(SCRIPT, str(campaign_file))
     assert imported == {"models.tables": False, "campaigns.oob": False}

@@ -5,13 +5,8 @@ more on a loaded machine). An action imports them when it runs."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
+from tests.tui.helpers import in_fresh_process
 
-ROOT = Path(__file__).resolve().parents[2]
 
 # In a process of its own (this one has imported everything long ago), without the
 # app's background work (tui.app warm_up imports the classes on purpose, once quiet).
@@ -53,10 +48,5 @@ asyncio.run(main(sys.argv[1]))
 
 
 def test_the_round_of_screens_imports_no_sqlmodel_class(campaign_file):
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT, str(campaign_file)], capture_output=True, text=True, env=env, timeout=120, cwd=ROOT
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    shown = json.loads(done.stdout.strip().splitlines()[-1])
+    shown = in_fresh_process(SCRIPT, str(campaign_file))
     assert shown == {"oob": False, "weather": False, "command": False, "history": False, "rolled": True}

@@ -4,13 +4,8 @@ plain rows (campaigns.weather), so a first visit does not wait for models.tables
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
+from tests.tui.helpers import in_fresh_process
 
-ROOT = Path(__file__).resolve().parents[2]
 
 # In a process of its own (this one has imported everything long ago): the app on the
 # file without its background work (tui.app warm_up), the weather shown with its track,
@@ -49,9 +44,4 @@ asyncio.run(main(sys.argv[1]))
 
 
 def test_showing_the_weather_imports_no_sqlmodel_class(campaign_file):
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT, str(campaign_file)], capture_output=True, text=True, env=env, timeout=120, cwd=ROOT
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert json.loads(done.stdout.strip().splitlines()[-1]) == {"shown": False, "rolled": True}
+    assert in_fresh_process(SCRIPT, str(campaign_file)) == {"shown": False, "rolled": True}

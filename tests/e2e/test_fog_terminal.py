@@ -99,9 +99,8 @@ def test_a_player_orders_from_the_fogged_map_and_the_umpire_applies_the_move(tmu
         umpire_tmux.wait_for("Queued 2 orders of French", "queued")
         umpire_tmux.keys("a")  # the first row: the move
         umpire_tmux.wait_for("Applied #1")
-        # The row's status: its column may be drawn at the width "queued" had (6), so the
-        # status is looked for by its first six letters; the file and the log say "applied".
-        umpire_tmux.wait_until(lambda shown: re.search(r"^ *1 +\S+ +applie", shown, re.M), "order #1's status: applied")
+        # The row's status, whole: its side and the order's kind on either side of it.
+        umpire_tmux.wait_until(lambda shown: re.search(r"^ *1 +french +applied +move ", shown, re.M), "order #1's status: applied")
     finally:
         umpire_tmux.kill()
     with open_campaign(umpire) as store, store.read() as db:

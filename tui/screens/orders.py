@@ -16,9 +16,15 @@ from textual.widgets import DataTable, Static
 
 from campaigns import orders
 from campaigns.errors import CampaignError
+from campaigns.text import shown
 from tui.modals.form import FormScreen
 from tui.screens.base import CampaignScreen
-from tui.widgets.cells import plain
+from tui.widgets.cells import fill
+from tui.widgets.kept import KeptTable
+
+# The status is a word of its own (written, queued, applied, refused); the umpire's ruling,
+# which can be a long sentence, comes last, and whole under the table for the order selected.
+HEADERS = ("#", "Side", "Status", "Order", "Stack", "To", "Text", "Ruling")
 
 
 def is_player(session: object) -> bool:
@@ -37,9 +43,16 @@ class OrdersScreen(CampaignScreen):
         Binding("r", "refuse", "Refuse", id="orders.refuse", tooltip="Campaign: refuse the selected queued order, with a reason"),
     ]
 
+    DEFAULT_CSS = """
+    OrdersScreen #ruling { height: auto; max-height: 4; padding: 0 1; }
+    """
+
+    _rulings: dict[str, str] = {}  # row key: the ruling of the order, as shown under the table
+
     def body(self) -> ComposeResult:
         yield Static(id="title", classes="title", markup=False)
-        yield DataTable(id="list", cursor_type="row", zebra_stripes=True)
+        yield KeptTable(id="list", cursor_type="row", zebra_stripes=True)
+        yield Static(id="ruling", markup=False)
 
     def on_mount(self) -> None:
         self.query_one("#list", DataTable).focus()
@@ -53,12 +66,24 @@ class OrdersScreen(CampaignScreen):
             if player else "Orders queued by side (i import; a apply, r refuse the selected one)"
         )
         table = self.query_one("#list", DataTable)
-        table.clear(columns=True)
-        table.add_columns("#", "Side", "Status", "Order", "Stack", "To", "Text")
-        for o in orders.listed(self.session):
-            what = o.kind.replace("_", " ") + (f" ({o.detail['action']})" if o.detail.get("action") else "")
-            status = o.status + (f": {o.ruling}" if o.ruling else "")
-            table.add_row(*plain(o.id, o.side, status, what, o.stack or "-", o.place or "-", o.text or "-"), key=str(o.id))
+        keep = table.cursor_row
+        # Widths counted here, not by the table once idle: refilled after an action, a
+        # DataTable could draw its rows at the width of the headers first and keep that
+        # drawing ("applied" cut to "applie"). The same rows are updated in place.
+        listed = orders.listed(self.session)
+        self._rulings = {str(o.id): f"#{o.id} {o.status}: {o.ruling}" for o in listed if o.ruling}
+        fill(table, HEADERS, ((str(o.id), _cells(o)) for o in listed))
+        if table.row_count:
+            table.move_cursor(row=min(keep, table.row_count - 1))
+        self._show_ruling()
+
+    def on_data_table_row_highlighted(self, _event: DataTable.RowHighlighted) -> None:
+        self._show_ruling()
+
+    def _show_ruling(self) -> None:
+        table = self.query_one("#list", DataTable)
+        chosen = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value if table.row_count else None
+        self.query_one("#ruling", Static).update(shown(self._rulings.get(str(chosen), "")))
 
     def _selected(self) -> int | None:
         table = self.query_one("#list", DataTable)
@@ -142,6 +167,11 @@ class OrdersScreen(CampaignScreen):
                 self.campaign_changed()
 
         self.app.push_screen(FormScreen(f"Refuse order #{chosen}", fields, check=check), done)
+
+
+def _cells(o) -> tuple[object, ...]:
+    what = o.kind.replace("_", " ") + (f" ({o.detail['action']})" if o.detail.get("action") else "")
+    return o.id, o.side, o.status, what, o.stack or "-", o.place or "-", o.text or "-", o.ruling or "-"
 
 
 def _sentences(check):

@@ -512,13 +512,14 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         # A copy of the whole campaign, rewound: off the UI thread.
         from campaigns.errors import CampaignError
         from campaigns.past import moment, open_past
+        from tui.workers import back_to
 
         try:
             past = open_past(present, moment(present, **when))
         except CampaignError as exc:
-            self.call_from_thread(self.notify, str(exc), severity="error")
+            back_to(self, self.notify, str(exc), severity="error")
             return
-        self.call_from_thread(self._enter_past, present, past)  # type: ignore[arg-type]  # textual 8.2.8's types: no coroutine fits
+        back_to(self, self._enter_past, present, past, dropped=past.close)  # the app closed meanwhile: the view is closed unseen
 
     async def _enter_past(self, present: CampaignSession, past: PastSession) -> None:
         shown = self.session

@@ -14,6 +14,7 @@ from textual.screen import Screen
 from campaigns.errors import STATED_ERRORS, CampaignError
 from tui.messages import CampaignChanged
 from tui.widgets.status import BottomBar, StatusLine
+from tui.workers import back_to, showing
 
 if TYPE_CHECKING:
     from campaigns.session import CampaignSession
@@ -65,16 +66,33 @@ class Attempts:
         self, action: Callable[[], Any], done: str | None, then: Callable[[Any], object] | None, writes: bool, token: int,
     ) -> None:
         # An error that is no refusal goes on to the worker, and so to the app's one-sentence exit.
-        app = cast(DOMNode, self).app
+        # The outcome goes back through tui.workers: dropped if the app has closed meanwhile
+        # (what the action did is in the file already).
+        app = adjutant_of(cast(DOMNode, self))
         try:
             try:
                 result = action()
             except REFUSALS as exc:
-                app.call_from_thread(self.refused, exc)
+                back_to(app, self._outcome, exc, app=app)
                 return
-            app.call_from_thread(partial(self.succeeded, result, done, then, writes=writes))
+            back_to(app, self._outcome, None, result, done, then, writes, app=app)
         finally:
-            app.call_from_thread(self._action_finished, token)
+            back_to(app, self._action_finished, token, app=app)
+
+    def _outcome(
+        self, refusal: Exception | None, result: Any = None, done: str | None = None,
+        then: Callable[[Any], object] | None = None, writes: bool = True,
+    ) -> None:
+        # Told by the node that started the action or, if it has gone meanwhile (a form
+        # closed after ctrl+c), by the app, which redraws the screen in front; what `then`
+        # would have shown on the node that has gone is dropped.
+        node = cast(DOMNode, self)
+        app = adjutant_of(node)
+        teller: Attempts = self if showing(app, node) else app
+        if refusal is not None:
+            teller.refused(refusal)
+        else:
+            teller.succeeded(result, done, then if teller is self else None, writes=writes)
 
     def _action_finished(self, token: int) -> None:
         # Once the CampaignChanged just posted has gone through this node's queue and the

@@ -16,6 +16,7 @@ from tui.commands import browser_safe
 from tui.screens.base import CampaignScreen
 from tui.textual_private import draw_soon
 from tui.widgets.line_table import LineTable
+from tui.workers import back_to
 
 Query = tuple[str, bool, int | None]  # (filter text, dice only, older than this id)
 # Events read at a time: as many as the list has lines (each event takes one at
@@ -128,7 +129,7 @@ class HistoryScreen(CampaignScreen):
             )
         except CampaignError as exc:
             rows = str(exc)
-        self.app.call_from_thread(self._answered, Answer(query, version, rows, limit))
+        back_to(self, self._answered, Answer(query, version, rows, limit))
 
     def _answered(self, answer: Answer) -> None:
         self._asked = None

@@ -14,6 +14,7 @@ from campaigns.printable import printable
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import fill
 from tui.widgets.kept import KeptTable
+from tui.workers import back_to
 
 COLUMNS = (SP_LOST, SP_INFLICTED, PC, MP)
 
@@ -51,7 +52,7 @@ class LuckScreen(CampaignScreen):
         from campaigns.luck import ledger
 
         book = ledger(self.session, self.side)
-        self.app.call_from_thread(self._show, book)
+        back_to(self, self._show, book)
 
     def _show(self, book: Ledger) -> None:
         if not self.sides:

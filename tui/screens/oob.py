@@ -22,6 +22,7 @@ from tui.widgets.cells import Rest, fill, more
 from tui.screens.oob_labels import army_label, general_label, side_label, unit_label
 from tui.widgets.kept import KeptTable
 from tui.widgets.wrapped_tree import Node, WrappedTree
+from tui.workers import back_to
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -199,10 +200,10 @@ class OrderOfBattleScreen(CampaignScreen):
             entry = _entry(sides, at)
             listed = None if entry is False else (entry, oob_view.listed(session, entry, sides, SHOWN))
         except CampaignError as exc:
-            app.call_from_thread(self.notify, str(exc), severity="error", timeout=8)
-            app.call_from_thread(self._drop_wanted)
+            back_to(self, self.notify, str(exc), severity="error", timeout=8, app=app)
+            back_to(self, self._drop_wanted, app=app)
             return
-        app.call_from_thread(self._show_tree, sides, units, listed, number)
+        back_to(self, self._show_tree, sides, units, listed, number, app=app)
 
     def _drop_wanted(self) -> None:
         if self._wanted is not None:
@@ -401,9 +402,9 @@ class OrderOfBattleScreen(CampaignScreen):
         try:
             units = oob_view.listed(self.session, item, self.sides, SHOWN)
         except CampaignError as exc:
-            self.app.call_from_thread(self.notify, str(exc), severity="error", timeout=8)
+            back_to(self, self.notify, str(exc), severity="error", timeout=8)
             return
-        self.app.call_from_thread(self._show_units, item, units)
+        back_to(self, self._show_units, item, units)
 
     def _show_units(self, item: object, units: list[UnitRow]) -> None:
         if not self.query("#tree"):

@@ -14,6 +14,7 @@ from campaigns.phases import phase
 from campaigns.words import plural
 from tui.screens.base import CampaignScreen
 from tui.widgets.line_table import LineTable
+from tui.workers import back_to
 
 
 class OverviewScreen(CampaignScreen):
@@ -93,9 +94,9 @@ class OverviewScreen(CampaignScreen):
         try:
             now = glance(self.session)
         except CampaignError as exc:
-            self.app.call_from_thread(self.notify, str(exc), severity="error", timeout=8)
+            back_to(self, self.notify, str(exc), severity="error", timeout=8)
             return
-        self.app.call_from_thread(self._show_sky, now)
+        back_to(self, self._show_sky, now)
 
     def _show_sky(self, now: Glance) -> None:
         if not self.query("#sky"):

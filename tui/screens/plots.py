@@ -12,6 +12,7 @@ from textual_plotext import PlotextPlot
 from campaigns.charts import Chart, charts, draw
 from campaigns.printable import printable
 from tui.screens.base import CampaignScreen
+from tui.workers import back_to
 
 
 class PlotsScreen(CampaignScreen):
@@ -50,7 +51,7 @@ class PlotsScreen(CampaignScreen):
 
         book = ledger(self.session)
         found = charts(story(self.session, book))
-        self.app.call_from_thread(self._show, found)
+        back_to(self, self._show, found)
 
     def _show(self, found: list[Chart]) -> None:
         self.charts = found

@@ -37,6 +37,8 @@ from textual.app import App
 from textual.dom import DOMNode
 from textual.widgets import Static
 
+from tui.workers import closing
+
 # How long a wait goes unannounced: a quick action is not worth a flicker.
 WORKING_AFTER = 0.5
 # If a key's path is cut (its widget removed on the way, the callback that followed it
@@ -155,7 +157,7 @@ class KeyGate(App):
     def _key_settle(self, generation: int) -> None:
         # The key's binding has run. A screen it opened composes and mounts in its
         # own queue, then focuses its first field through the app's: wait for both.
-        if generation == self._key_generation and not self._key_settled:
+        if generation == self._key_generation and not self._key_settled and not closing(self):
             # Twice round the app's queue: a focus moved by what the key did
             # (Widget.focus goes through it) has moved before the next key.
             later = lambda: self.call_later(self.call_later, self._key_release, generation)  # noqa: E731
@@ -163,8 +165,8 @@ class KeyGate(App):
                 later()
 
     async def _key_release(self, generation: int, rounds: int = 0) -> None:
-        if generation != self._key_generation or not self._key_busy:
-            return
+        if generation != self._key_generation or not self._key_busy or closing(self):
+            return  # closing: no screen is left to deliver a key to
         self._key_settled = True
         if self._actions_running:
             # The key's action still runs in its worker: the next key is for what it leaves.
@@ -191,7 +193,7 @@ class KeyGate(App):
             await self._key_deliver(self._held.popleft())
 
     def _show_working(self, generation: int) -> None:
-        if generation == self._key_generation and self._key_busy and self._working_shown is None:
+        if generation == self._key_generation and self._key_busy and self._working_shown is None and not closing(self):
             self._working_shown = Working()
             self.screen.mount(self._working_shown)
 

@@ -23,6 +23,7 @@ from campaigns.session import CampaignSession
 from models import Event
 from tests.tui.helpers import stored, wait_for, wait_for_notice
 from tests.tui.polling import until
+from tui import keys
 from tui.screens.weather import WeatherScreen
 
 WORKING = "Working… keys typed now wait"
@@ -48,14 +49,42 @@ class Release(Widget):
     """Lets the held action go as the app takes the screen apart, and waits for it to end:
     its outcome is on its way to the UI thread while the screen's widgets are removed."""
 
-    def __init__(self, held: Held) -> None:
+    def __init__(self, held: Held, linger: float = 0.05) -> None:
         super().__init__()
-        self.held = held
+        self.held, self.linger = held, linger
 
     def on_unmount(self) -> None:
         self.held.go.set()
         assert self.held.ended.wait(30)
-        time.sleep(0.05)  # the worker's thread hands its outcome to the UI thread
+        time.sleep(self.linger)  # the worker's thread hands its outcome to the UI thread
+
+
+def held_app(campaign_file: Path, make_app, monkeypatch: pytest.MonkeyPatch, action: str):
+    """An app on the weather screen whose `action` is held back until let go: the undo (the
+    app's own action, which redraws the screen in front) or the roll (the screen's)."""
+    session = CampaignSession.open(campaign_file)
+    if action == "undo":
+        weather.roll(session, [2])
+        held = Held(session.undo)
+        monkeypatch.setattr(session, "undo", held)
+    else:
+        held = Held(weather.roll)
+        monkeypatch.setattr(weather, "roll", held)
+    app = make_app(start="weather")
+    app.session = session
+    return app, held, "u" if action == "undo" else "r"
+
+
+def kept(campaign_file: Path, action: str) -> None:
+    """The action is in the file: the undo, or the weather rolled."""
+    with stored(campaign_file) as db:
+        kinds = list(db.scalars(select(Event.kind).order_by(Event.id)))
+    assert kinds[-1] == ("undo" if action == "undo" else "action")
+    check = CampaignSession.open(campaign_file)
+    try:
+        assert weather.now(check).weather == (None if action == "undo" else "Clear")
+    finally:
+        check.close()
 
 
 @pytest.mark.parametrize("closed_by", ["q", "the terminal"])
@@ -63,21 +92,12 @@ class Release(Widget):
 async def test_an_action_ending_after_the_app_closed_is_kept_and_its_outcome_dropped(
     campaign_file: Path, make_app, monkeypatch: pytest.MonkeyPatch, action: str, closed_by: str,
 ):
-    session = CampaignSession.open(campaign_file)
-    if action == "undo":  # the app's own action, redrawing the screen in front
-        weather.roll(session, [2])
-        held = Held(session.undo)
-        monkeypatch.setattr(session, "undo", held)
-    else:  # a screen's action, on the weather screen
-        held = Held(weather.roll)
-        monkeypatch.setattr(weather, "roll", held)
-    app = make_app(start="weather")
-    app.session = session
+    app, held, key = held_app(campaign_file, make_app, monkeypatch, action)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, "Weather track")
         assert isinstance(app.screen, WeatherScreen)
         await app.screen.mount(Release(held))
-        await pilot.press("u" if action == "undo" else "r")
+        await pilot.press(key)
         await until(pilot, held.started.is_set, "the action to start in its worker")
         await wait_for(pilot, WORKING)
         await pilot.press("ctrl+c")  # stop waiting: the keys are free again
@@ -89,11 +109,21 @@ async def test_an_action_ending_after_the_app_closed_is_kept_and_its_outcome_dro
     assert held.ended.is_set()
     assert app.failure is None
     assert app.return_code == (0 if closed_by == "q" else None)  # no error's exit code (1, or 2 with a sentence)
-    with stored(campaign_file) as db:
-        kinds = list(db.scalars(select(Event.kind).order_by(Event.id)))
-    assert kinds[-1] == ("undo" if action == "undo" else "action")
-    check = CampaignSession.open(campaign_file)
-    try:
-        assert weather.now(check).weather == (None if action == "undo" else "Clear")
-    finally:
-        check.close()
+    kept(campaign_file, action)
+
+
+@pytest.mark.parametrize("action", ["undo", "roll"])
+async def test_the_app_closed_while_it_waits_for_an_action_puts_up_no_notice(
+    campaign_file: Path, make_app, monkeypatch: pytest.MonkeyPatch, action: str,
+):
+    """Closed from outside right after the key: the "Working…" notice, come due while the
+    screens are taken apart, is not put up on them (it was: ScreenStackError)."""
+    app, held, key = held_app(campaign_file, make_app, monkeypatch, action)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "Weather track")
+        await app.screen.mount(Release(held, linger=keys.WORKING_AFTER + 0.3))
+        await pilot.press(key)
+        await until(pilot, held.started.is_set, "the action to start in its worker")
+    assert held.ended.is_set()
+    assert app.failure is None and app.return_code is None
+    kept(campaign_file, action)

@@ -7,7 +7,9 @@ terminal closed), the screen it was for is gone or being taken apart: its widget
 longer there (`NoMatches '#turns'`), the screen stack is empty (`ScreenStackError`), or
 the app's loop has ended. What the action did is already in the campaign file, committed
 in the worker (or refused there, and so nothing changed); what is dropped is only its
-drawing, and its notice. Every place a worker's result is applied goes through `back_to`.
+drawing, and its notice. Every place a worker's result is applied goes through `back_to`
+(an action's outcome whose screen or form alone has gone is told by the app instead:
+tui.screens.base.Attempts).
 """
 
 from __future__ import annotations

@@ -31,9 +31,7 @@ from sqlalchemy import (
     select,
     text,
 )
-from sqlmodel import SQLModel
-
-from models import schema, search
+from models import schema, search, table_metadata
 from models.errors import CampaignFileError
 from models.export_checks import BackgroundChecks
 from models.export_format import BadRow, validate_row
@@ -212,7 +210,7 @@ def reflected(connection: Connection, only: Collection[str] | None = None) -> Me
 
 def tables() -> list[Table]:
     """The exported tables, by name (the order of the export's keys)."""
-    return sorted(SQLModel.metadata.sorted_tables, key=lambda table: table.name)
+    return sorted(table_metadata().sorted_tables, key=lambda table: table.name)
 
 
 def write(store: CampaignStore, out: Callable[[bytes | memoryview], Any]) -> None:

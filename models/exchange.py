@@ -101,7 +101,7 @@ def _sqlite_batches(
     dialect = connection.dialect
     judge = table_judge(table)
     processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in table.columns]
-    names = [column.name for column in table.columns]
+    names = [str(column.name) for column in table.columns]  # not quoted_name (a reflected table's): see TableJudge
     cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]  # open: the connection is in use
     number = 0
     try:

@@ -317,12 +317,12 @@ def _battles(args: argparse.Namespace) -> int:
         finally:
             session.close()
         return OK
-    from sqlmodel import col, select
+    from sqlalchemy import text
 
-    from models.tables import Battle
-
-    with open_campaign(_target(args)) as store, reading(store), store.read() as db:
-        battles = db.exec(select(Battle).order_by(col(Battle.id))).all()
+    # Plain rows, not the SQLModel classes: the list needs none of their machinery (models.tables).
+    listed = text("SELECT id, turn, location, status, result, resolver FROM battle ORDER BY id")
+    with open_campaign(_target(args)) as store, reading(store), store.connect() as db:
+        battles = db.execute(listed).all()
         say_all(
             f"#{battle.id}  turn {battle.turn}  {one_line(battle.location)}  {battle.status}"
             f"{': ' + battle.result if battle.result else ''}  ({battle.resolver})"

@@ -21,23 +21,24 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from contextlib import AbstractContextManager, contextmanager
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-from sqlmodel import col, select
-
+# Only what every command needs (the refusals `guarded` turns into one sentence). What
+# some commands need is imported in the command: the SQLModel classes (models.tables)
+# and the set-up, the scenarios, the check, the log's and the export's machinery are
+# a tenth of a second and more that `log`, `export`, `config` and the rest would
+# otherwise wait for. Each place that reads the tables imports them itself
+# (models.table_metadata): a command run in a process of its own has imported nothing.
 from campaigns import settings
-from campaigns.cli_fog import revealed_seed
 from campaigns.errors import CampaignError
 from campaigns.logfile import start_logging
-from campaigns.log import audit_dice, log_chunks
-from campaigns.output import Write, all_or_nothing, chunks_out, lines_out
-from campaigns.scenario import ScenarioError, load_scenario, scenario_ids
-from campaigns.setup import create_campaign
 from campaigns.text import one_line, shown
-from models import SUFFIX, Battle, CampaignFileError, CampaignStore, StoreError, check_campaign, open_campaign
-from models.targets import Target
+from models.errors import CampaignFileError, StoreError
 from rules.commandline import UsageError
-from rules.dice import ENTERED, ROLLED
+
+if TYPE_CHECKING:
+    from models.store import CampaignStore
+    from models.targets import Target
 
 DATABASE_VARIABLE = "ADJUTANT_DATABASE_URL"
 OK, FAULT, BAD_INPUT = 0, 1, 2
@@ -52,7 +53,7 @@ def guarded(work: Callable[[], int], argv: Sequence[str]) -> int:
         return work()
     except UsageError as error:
         return _fail(f"{error} (see adjutant {argv[0] + ' ' if argv else ''}--help)")
-    except (StoreError, ScenarioError, CampaignError, ValueError) as error:
+    except (StoreError, CampaignError, ValueError) as error:
         # CampaignError: a stored battle the rules now refuse (its set-up, say) is one sentence too
         return _fail(str(error))
     except BrokenPipeError:  # `adjutant export FILE | head`: the reader has had enough
@@ -62,6 +63,17 @@ def guarded(work: Callable[[], int], argv: Sequence[str]) -> int:
         return _fail(f"{error.filename or 'a file'}: {error.strerror or error}")
     except KeyboardInterrupt:
         return 130
+    except Exception as error:
+        if _is_scenario_error(error):
+            return _fail(str(error))
+        raise
+
+
+def _is_scenario_error(error: Exception) -> bool:
+    """A scenario refused (campaigns.scenario), asked without importing the scenarios for
+    the commands that read none: only a command that has imported them can raise one."""
+    scenario = sys.modules.get("campaigns.scenario")
+    return scenario is not None and isinstance(error, scenario.ScenarioError)
 
 
 def _fail(message: str, status: int = BAD_INPUT) -> int:
@@ -78,6 +90,8 @@ def say(line: object) -> None:
 def say_all(lines: Iterable[object]) -> None:
     """Print every line, or, when reading them fails part way, none: a refusal is one
     sentence on stderr, not half a log (campaigns.output); memory stays flat."""
+    from campaigns.output import lines_out
+
     lines_out(lines)
 
 
@@ -101,6 +115,8 @@ def reading(store: CampaignStore) -> Iterator[None]:
 
 
 def _target(args: argparse.Namespace, *, new: bool = False) -> Target:
+    from models.targets import SUFFIX  # here: sqlalchemy's URL comes with it, which `config` does without
+
     if args.file and args.db:
         raise UsageError("give a campaign FILE or --db URL, not both")
     if args.file and "://" in args.file:
@@ -116,6 +132,8 @@ def _target(args: argparse.Namespace, *, new: bool = False) -> Target:
 
 def _dice_mode(args: argparse.Namespace) -> str:
     """--manual-dice or --rolled-dice, else dice_mode of config.toml (rolled by default)."""
+    from rules.dice import ENTERED, ROLLED
+
     if args.manual_dice or args.rolled_dice:
         return ENTERED if args.manual_dice else ROLLED
     chosen = settings.load()
@@ -125,6 +143,10 @@ def _dice_mode(args: argparse.Namespace) -> str:
 
 
 def _new(args: argparse.Namespace) -> int:
+    from campaigns.scenario import load_scenario
+    from campaigns.setup import create_campaign
+    from rules.dice import ENTERED
+
     target = _target(args, new=True)
     scenario = load_scenario(args.scenario)
     with create_campaign(
@@ -144,6 +166,8 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _scenarios(_args: argparse.Namespace) -> int:
+    from campaigns.scenario import ScenarioError, load_scenario, scenario_ids
+
     status = OK
     for scenario_id in scenario_ids():
         try:
@@ -159,6 +183,8 @@ def _scenarios(_args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from models.check import check_campaign
+
     target = _target(args)
     try:
         report = check_campaign(target)
@@ -174,7 +200,9 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
+    from campaigns.output import Write, all_or_nothing
     from models.exchange import write, write_salvaged
+    from models.opening import open_campaign
 
     target = _target(args)
     if args.salvage and not isinstance(target, Path):
@@ -216,12 +244,20 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _log(args: argparse.Namespace) -> int:
+    from campaigns.log import log_chunks
+    from campaigns.output import chunks_out
+    from models.opening import open_campaign
+
     with open_campaign(_target(args)) as store, reading(store):
         chunks_out(log_chunks(store, dice_only=args.dice_only))  # as say_all, a batch of lines at a time
     return OK
 
 
 def _verify(args: argparse.Namespace) -> int:
+    from campaigns.cli_fog import revealed_seed
+    from campaigns.log import audit_dice
+    from models.opening import open_campaign
+
     with open_campaign(_target(args)) as store:
         seed = revealed_seed(store, args.seed, args.salt)  # the commitment checked first (campaigns/cli_fog.py)
         with reading(store):
@@ -248,6 +284,7 @@ def _verify(args: argparse.Namespace) -> int:
 def _options(args: argparse.Namespace) -> int:
     from campaigns.rules_options import choose, describe
     from campaigns.session import CampaignSession
+    from models.opening import open_campaign
 
     pairs = []
     for pair in args.set:
@@ -267,6 +304,8 @@ def _options(args: argparse.Namespace) -> int:
 
 
 def _battles(args: argparse.Namespace) -> int:
+    from models.opening import open_campaign
+
     if not args.list:
         from campaigns.account import all_accounts
         from campaigns.session import CampaignSession
@@ -278,8 +317,12 @@ def _battles(args: argparse.Namespace) -> int:
         finally:
             session.close()
         return OK
-    with open_campaign(_target(args)) as store, reading(store), store.read() as db:
-        battles = db.exec(select(Battle).order_by(col(Battle.id))).all()
+    from sqlalchemy import text
+
+    # Plain rows, not the SQLModel classes: the list needs none of their machinery (models.tables).
+    listed = text("SELECT id, turn, location, status, result, resolver FROM battle ORDER BY id")
+    with open_campaign(_target(args)) as store, reading(store), store.connect() as db:
+        battles = db.execute(listed).all()
         say_all(
             f"#{battle.id}  turn {battle.turn}  {one_line(battle.location)}  {battle.status}"
             f"{': ' + battle.result if battle.result else ''}  ({battle.resolver})"
@@ -297,6 +340,7 @@ def _luck(args: argparse.Namespace) -> int:
     from campaigns.errors import CampaignError
     from campaigns.printable import printable
     from campaigns.session import CampaignSession
+    from models.opening import open_campaign
 
     session = CampaignSession(open_campaign(_target(args)))
     try:
@@ -315,8 +359,8 @@ def _luck(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     from campaigns import report
-    from campaigns.errors import CampaignError
     from campaigns.session import CampaignSession
+    from models.opening import open_campaign
 
     if args.side is not None:
         return _fail("a report shows all the umpire knows: for what one side knows, write its despatch (adjutant despatch FILE --side S --format md -o OUT)")
@@ -349,7 +393,7 @@ def _past(args: argparse.Namespace) -> int:
     from campaigns.errors import CampaignError
     from campaigns.printable import printable
     from campaigns.session import CampaignSession
-    from models import General, save_as
+    from models import General, open_campaign, save_as
 
     if args.save and Path(args.save).exists():
         return _fail(f"{args.save} already exists; save the past under a new name")

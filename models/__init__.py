@@ -43,7 +43,22 @@ def __getattr__(name: str) -> object:
     return value
 
 
+def table_metadata() -> "MetaData":
+    """SQLModel's metadata with every table of a campaign in it.
+
+    A table is registered there only when models.tables is imported, and a process
+    of its own (`adjutant export FILE`) may not have imported it yet: an export
+    that read `SQLModel.metadata` directly wrote no rows. Read the tables through
+    this, so that what they are never depends on what was imported before."""
+    import models.tables  # noqa: F401  (every table class defined: each registers its table)
+    from sqlmodel import SQLModel
+
+    return SQLModel.metadata
+
+
 if TYPE_CHECKING:
+    from sqlalchemy import MetaData
+
     from models.check import CheckReport, check_campaign
     from models.dice_log import CampaignDice, dice_rolls, to_record
     from models.errors import CampaignFileError, ConcurrentEditError, NothingToUndo, StoreError

@@ -31,17 +31,16 @@ from sqlalchemy import (
     select,
     text,
 )
-from sqlmodel import SQLModel
-
-from models import schema, search
+from models import schema, search, table_metadata
 from models.errors import CampaignFileError
-from models.export_checks import BackgroundChecks
-from models.export_format import BadRow, validate_row
-from models.export_quick import Unsure, table_judge
 from models.opening import build_new
 from models.store import CampaignStore
 from models.targets import Target
 from models.values import row_from_json, row_to_json, to_json
+
+# The export's checks (models.export_format, export_quick, export_checks: the row models,
+# the rule sets' options, pydantic's validators) are imported where rows are checked, not
+# here: `adjutant log` takes `no_collection` from this module and checks no row.
 
 FORMAT = "adjutant-campaign"
 # An export read as one document (models.import_stream reads export's own layout row by row
@@ -64,6 +63,8 @@ def rows(connection: Connection, table: Table, name: str) -> Iterator[dict[str, 
 def batches(connection: Connection, table: Table, name: str) -> Iterator[list[dict[str, Any]]]:
     """The rows of `table` as the export writes them, in key order, READ_BATCH at a time, each
     checked against the export format; CampaignFileError names the first row that does not fit."""
+    from models.export_format import BadRow, validate_row
+
     keys = list(table.primary_key.columns)
     # Ordered by code point on both back ends, as Python sorts text (PostgreSQL's own
     # collation depends on the server's locale).
@@ -95,10 +96,12 @@ def _sqlite_batches(
 ) -> Iterator[list[dict[str, Any]]]:
     """The rows straight from sqlite3, judged EXPORT_BATCH at a time by models.export_quick; a
     batch it is unsure of is read and judged row by row as SQLAlchemy and the row model do."""
+    from models.export_quick import Unsure, table_judge
+
     dialect = connection.dialect
     judge = table_judge(table)
     processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in table.columns]
-    names = [column.name for column in table.columns]
+    names = [str(column.name) for column in table.columns]  # not quoted_name (a reflected table's): see TableJudge
     cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]  # open: the connection is in use
     number = 0
     try:
@@ -119,6 +122,8 @@ def _sqlite_batches(
 def _judged_one_by_one(
     table: Table, names: list[str], processors: list[Any], raw: list[tuple[Any, ...]], before: int, name: str
 ) -> list[dict[str, Any]]:
+    from models.export_format import BadRow, validate_row
+
     batch = []
     for number, values in enumerate(raw, before + 1):
         try:
@@ -212,7 +217,7 @@ def reflected(connection: Connection, only: Collection[str] | None = None) -> Me
 
 def tables() -> list[Table]:
     """The exported tables, by name (the order of the export's keys)."""
-    return sorted(SQLModel.metadata.sorted_tables, key=lambda table: table.name)
+    return sorted(table_metadata().sorted_tables, key=lambda table: table.name)
 
 
 def write(store: CampaignStore, out: Callable[[bytes | memoryview], Any]) -> None:
@@ -256,6 +261,8 @@ def write_salvaged(path: Path, out: Callable[[bytes | memoryview], Any]) -> None
 def _write(
     connection: Connection, name: str, revision: str, exported: list[Table], out: Callable[[bytes | memoryview], Any]
 ) -> None:
+    from models.export_checks import BackgroundChecks
+
     if connection.dialect.name != "sqlite":  # nothing to check: PostgreSQL keeps its own pages sound
         with no_collection():
             _write_tables(connection, name, revision, exported, out)
@@ -438,6 +445,8 @@ def _revision(document: Any, source: str) -> str:
 
 
 def _validate(table: Table, rows: Any, source: str) -> None:
+    from models.export_format import BadRow, validate_row
+
     if not isinstance(rows, list):
         raise CampaignFileError(f"{source}: table {table.name!r} is not a list of rows")
     keys = [column.name for column in table.primary_key.columns]

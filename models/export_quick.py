@@ -82,7 +82,9 @@ class TableJudge:
 
     def __init__(self, table: Table, judges: list[Judge]) -> None:
         self.judges = judges
-        self.row = _row_maker([column.name for column in table.columns])
+        # str(): a reflected table's names (export --salvage) are SQLAlchemy's quoted_name, a
+        # subclass of str that orjson refuses as a key.
+        self.row = _row_maker([str(column.name) for column in table.columns])
 
     def __call__(self, raw: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
         if not raw:

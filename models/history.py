@@ -20,7 +20,7 @@ from sqlalchemy import Table, and_, delete, event, insert, inspect, select, upda
 from sqlalchemy.orm import Session
 from sqlmodel import SQLModel
 
-from models import search
+from models import search, table_metadata
 from models.values import from_json, row_from_json, to_json
 
 if TYPE_CHECKING:
@@ -104,7 +104,7 @@ def _table(obj: SQLModel) -> Table:
 
 @cache
 def _table_order() -> dict[str, int]:
-    return {table.name: i for i, table in enumerate(SQLModel.metadata.sorted_tables)}
+    return {table.name: i for i, table in enumerate(table_metadata().sorted_tables)}
 
 
 def _in_table_order(objects: Iterable[SQLModel]) -> list[SQLModel]:
@@ -164,7 +164,7 @@ def _apply(
 ) -> bool:
     """Write one change that models.history_checks has passed; False, with nothing written, when the
     row it updates or deletes is not there."""
-    table = SQLModel.metadata.tables[change["table"]]
+    table = table_metadata().tables[change["table"]]
     where = _where(table, change["key"])
     indexed = search.CONTENT.get(change["table"])
     # The search index forgets the text the row holds, not the text the history says it holds.

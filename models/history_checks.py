@@ -26,9 +26,8 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 from sqlalchemy import Connection, Table, and_, select
-from sqlmodel import SQLModel
 
-import models.tables  # noqa: F401  (every table defined: the names a change may give)
+from models import table_metadata
 from models.errors import StoreError
 from models.export_format import ROW_CHECKED_COLUMNS, ROW_CHECKS, ROW_CONFIG, BadRow, column_type, validate_row
 from models.values import from_json, row_to_json
@@ -119,7 +118,7 @@ def _check(connection: Connection, change: Any, *, undo: bool) -> None:
 
 
 def _writable(name: Any) -> Table:
-    table = SQLModel.metadata.tables.get(name) if isinstance(name, str) else None
+    table = table_metadata().tables.get(name) if isinstance(name, str) else None
     if table is None:
         raise BadHistory(f"names a table no campaign has, {shown(name)}")
     if table.name in UNWRITTEN_TABLES:

@@ -18,6 +18,14 @@ from textual.screen import Screen
 from textual.css.query import NoMatches
 from textual.worker import Worker
 
+# The rule set's cards are pydantic models (rules.schema), which the weather's and the
+# command points' screens load on their first visit: pydantic (some 80 ms of CPU) comes
+# with the app, as SQLModel brought it before, so that a key pressed right after the
+# first frame does not wait for it. SQLModel and SQLAlchemy's ORM (150-250 ms) do not:
+# no screen of the round needs them to show the campaign (tests/tui/test_startup_imports),
+# and warm_up imports them in a thread with the screens that do.
+import pydantic  # noqa: F401
+
 from campaigns.text import one_line
 
 from tui.commands import ACTIONS, SCREENS, Command, browser_safe

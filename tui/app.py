@@ -644,8 +644,9 @@ def _screen_of(node: object) -> object:
 
 
 def _import_screens(wait: Callable[[float], None]) -> None:
-    """The modules of the screens of PREPARED, one by one, and so what they import;
-    each after `wait(QUIET)`, so that it does not slow a screen being filled (warm_up).
+    """The modules of the screens of PREPARED, one by one, and so what they import, then
+    undo's checks (campaigns.session.load_undo_checks); each after `wait(QUIET)`, so
+    that it does not slow a screen being filled (warm_up).
     The first (the order of battle's, the slowest) at once: the first frame is drawn and
     no key has been pressed yet, and a key for that screen would wait for its import
     anyway; waiting for the overview's weather read and QUIET after it would leave a
@@ -656,6 +657,10 @@ def _import_screens(wait: Callable[[float], None]) -> None:
         if number:
             wait(QUIET)
         screen_class(name)
+    wait(QUIET)
+    from campaigns.session import load_undo_checks
+
+    load_undo_checks()  # and what the first undo checks its changes with
 
 
 def _read_history_ahead(session: CampaignSession, wait: Callable[[float], None]) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sqlalchemy import select, text
-from sqlmodel import col
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
@@ -95,6 +94,8 @@ def roll(session: CampaignSession, army_id: str, entered: list[int] | None = Non
         raise CampaignError(f"{army.name} has no commander-in-chief to roll for")
     if army.rolled is not None:
         raise CampaignError(f"{army.name} has rolled its command points this turn ({army.rolled}); undo to roll again")
+    from sqlmodel import col  # with the classes: the screen reads plain rows, and the first visit imports no SQLModel
+
     from models import Campaign, CommandPointRoll, DiceRoll  # an action's classes, not the screen's: see CURRENT
 
     with plainly(), session.store.action(f"Command points of {army.name}") as db:

@@ -26,6 +26,15 @@ if TYPE_CHECKING:  # the SQLModel classes are built when first needed, after the
     from models.targets import Target
 
 
+def load_undo_checks() -> None:
+    """Import what undo and redo check a history with (models.history_checks: the import's
+    row models and column types, pydantic's) and replay it with (models.history), ahead of
+    the first undo, which otherwise waits for them (tui.app warm_up: in a thread, once the
+    umpire pauses). Neither is needed to open a campaign or to show it."""
+    import models.history  # noqa: F401
+    import models.history_checks  # noqa: F401
+
+
 class CampaignSession:
     # The side whose player opened a side file (campaigns.player.PlayerSession); None: the umpire.
     side: str | None = None

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from datetime import date
 
 from sqlalchemy import Date, select, text
-from sqlmodel import col
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
@@ -80,6 +79,8 @@ def roll(session: CampaignSession, entered: list[int] | None = None) -> str:
     description = f"Weather for turn {state.turn}"
     # The SQLModel classes (models.tables, 0.1-0.3 s to build) only for the roll: showing the
     # track and this turn reads plain rows, and the weather screen is often the first to ask.
+    from sqlmodel import col
+
     from models import DiceRoll, Turn
 
     with plainly(), session.store.action(description) as db:

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, Engine, inspect, text
 from sqlalchemy.engine import URL
-from sqlalchemy.orm import Session
 
 from models import schema
 from models.clock import utcnow
@@ -186,6 +185,8 @@ def create_store(
 ) -> CampaignStore:
     """Create a campaign at `target` holding `campaign` and `rows`, with a first
     event of kind "setup" (which cannot be undone), and open it."""
+    from sqlalchemy.orm import Session
+
     from models.tables import Event
 
     def fill(connection: Connection) -> None:

@@ -29,20 +29,24 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Connection, Engine, exc, text, update
+from sqlalchemy import Connection, Engine, exc, text
 from sqlalchemy.engine import URL
-from sqlmodel import Session
 
-from models import history, journal
+from models import journal
 from models.clock import utcnow
 from models.engine import writer
 from models.errors import CampaignFileError, ConcurrentEditError, NothingToUndo, StoreError
 from models.targets import describe
 
-# The SQLModel classes (models.tables) take some 75 ms to build. Opening a
-# campaign and showing its overview need none of them, so this module imports
-# them where an action, undo or redo first needs them.
+# The SQLModel classes (models.tables) take some 75 ms to build, and SQLModel itself
+# (with SQLAlchemy's ORM and pydantic) 150-250 ms of CPU to import. Opening a campaign
+# and showing its overview need none of them (plain SQL on a connection), so this
+# module imports them where a read through the ORM, an action, undo or redo first
+# needs them: the app's first frame comes without them, and its background imports
+# (tui.app warm_up) bring them in meanwhile.
 if TYPE_CHECKING:
+    from sqlmodel import Session
+
     from models.dice_log import CampaignDice
     from models.tables import Campaign, Event
 
@@ -89,6 +93,8 @@ class CampaignStore:
     @contextmanager
     def read(self) -> Iterator[Session]:
         """A session to read the campaign; it writes nothing."""
+        from sqlmodel import Session
+
         with guard(self.name), Session(self.engine, expire_on_commit=False) as session:
             yield session
 
@@ -120,6 +126,7 @@ class CampaignStore:
 
         An exception in the block writes nothing. An action inside an action joins it.
         """
+        from models import history
         from models.tables import Event
 
         active: Session | None = getattr(self._local, "session", None)
@@ -174,6 +181,8 @@ class CampaignStore:
             if number is None:
                 raise NothingToUndo("there is nothing to undo")
             event = _recorded_event(session, number, "undo")
+            from models import history
+
             history.undo(session, event)
             event.undone = True
             session.add(_replay(journal.UNDO, event))
@@ -195,6 +204,8 @@ class CampaignStore:
                     )
                 raise NothingToUndo("there is nothing to redo")
             event = _recorded_event(session, number, "redo")
+            from models import history
+
             history.redo(session, event)
             event.undone = False
             session.add(_replay(journal.REDO, event))
@@ -203,6 +214,9 @@ class CampaignStore:
     @contextmanager
     def _transaction(self) -> Iterator[Session]:
         """One write transaction that first moves the campaign version on from the one this store saw."""
+        from sqlalchemy import update
+        from sqlmodel import Session
+
         from models.tables import Campaign
 
         if self.current_event is not None:

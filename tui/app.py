@@ -17,6 +17,7 @@ from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.css.query import NoMatches
 from textual.worker import Worker
+from pydantic import BaseModel
 
 from campaigns.text import one_line
 
@@ -72,6 +73,19 @@ def calm_collector() -> None:
     """Freeze what exists now out of later collections, and collect less often."""
     gc.freeze()
     gc.set_threshold(YOUNG_OBJECTS_PER_COLLECTION, *gc.get_threshold()[1:])
+
+
+class _FirstModel(BaseModel):
+    """The rule set's cards are pydantic models (rules.schema), which the weather's and the
+    command points' screens load on their first visit. pydantic's first model costs some
+    100 ms of CPU (its schema builder's imports, its plugins looked for among the installed
+    packages); built here, with the app, as the settings' models did before, so that a key
+    pressed right after the first frame does not wait for it. SQLModel and SQLAlchemy's ORM
+    (150-250 ms) are not imported before the first frame: no screen of the round needs them
+    (tests/tui/test_startup_imports.py), and warm_up imports them in a thread with the
+    screens that do."""
+
+    ready: bool = True
 
 
 def _binding(command: Command) -> Binding:
@@ -631,8 +645,9 @@ def _screen_of(node: object) -> object:
 
 
 def _import_screens(wait: Callable[[float], None]) -> None:
-    """The modules of the screens of PREPARED, one by one, and so what they import;
-    each after `wait(QUIET)`, so that it does not slow a screen being filled (warm_up).
+    """The modules of the screens of PREPARED, one by one, and so what they import, then
+    undo's checks (campaigns.session.load_undo_checks); each after `wait(QUIET)`, so
+    that it does not slow a screen being filled (warm_up).
     The first (the order of battle's, the slowest) at once: the first frame is drawn and
     no key has been pressed yet, and a key for that screen would wait for its import
     anyway; waiting for the overview's weather read and QUIET after it would leave a
@@ -643,6 +658,10 @@ def _import_screens(wait: Callable[[float], None]) -> None:
         if number:
             wait(QUIET)
         screen_class(name)
+    wait(QUIET)
+    from campaigns.session import load_undo_checks
+
+    load_undo_checks()  # and what the first undo checks its changes with
 
 
 def _read_history_ahead(session: CampaignSession, wait: Callable[[float], None]) -> None:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual.widgets import DataTable
 
 from campaigns.text import shown
+
+if TYPE_CHECKING:  # the first screen's LineTable wraps its lines here without a DataTable (its module: 5-10 ms)
+    from textual.widgets import DataTable
 
 
 def plain(*cells: object) -> list[Text]:

@@ -1,0 +1,73 @@
+"""config.toml checked by hand (campaigns.settings), not by pydantic models, so that
+reading the settings at every start imports no pydantic: each bad value is still one
+sentence in the words pydantic used, and the good values stay."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from campaigns import settings as config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def write_config(folder: Path, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_each_bad_value_is_one_sentence_and_its_default_is_used(still_world):
+    path = write_config(still_world, 'theme = 3\ndice_mode = "sometimes"\nkeymap = "ctrl+w"\n')
+    settings = config.load()
+    assert settings.problems == [
+        f"{path}: 'theme': input should be a valid string; its default is used",
+        f"{path}: 'dice_mode': must be 'rolled' or 'entered'; its default is used",
+        f"{path}: 'keymap': input should be a valid dictionary; its default is used",
+    ]
+    assert (settings.theme, settings.dice_mode, settings.keymap) == (None, "rolled", {})
+
+
+def test_values_of_the_wrong_kind_are_refused_as_pydantic_refused_them(still_world):
+    # TOML's other kinds: a boolean, a list, a date, a table where text belongs.
+    path = write_config(still_world, 'theme = true\ndice_mode = [1]\n[keymap]\n"app.undo" = "U"\n')
+    settings = config.load()
+    assert settings.problems == [
+        f"{path}: 'theme': input should be a valid string; its default is used",
+        f"{path}: 'dice_mode': must be 'rolled' or 'entered'; its default is used",
+    ]
+    assert settings.keymap == {"app.undo": "U"}
+    path = write_config(still_world, "theme = 2024-05-01\n[dice_mode]\nx = 1\n")
+    assert [p.split(": ")[1] for p in config.load().problems] == ["'theme'", "'dice_mode'"]
+
+
+def test_good_values_are_kept_and_each_settings_object_has_its_own_keymap(still_world):
+    write_config(still_world, 'theme = "nord"\ndice_mode = "entered"\n[keymap]\n"screen.weather" = "f7"\n')
+    settings = config.load()
+    assert settings.problems == []
+    assert (settings.theme, settings.dice_mode, settings.keymap) == ("nord", "entered", {"screen.weather": "f7"})
+    assert settings.file.model_dump(exclude_none=True) == {
+        "theme": "nord", "dice_mode": "entered", "keymap": {"screen.weather": "f7"},
+    }
+    fresh = config.FileSettings()
+    fresh.keymap["a"] = "b"  # a default is not shared between settings
+    assert config.FileSettings().keymap == {} and config.FileSettings().model_dump(exclude_none=True) == {
+        "dice_mode": "rolled", "keymap": {},
+    }
+
+
+def test_reading_the_settings_imports_no_pydantic(still_world):
+    write_config(still_world, 'theme = 3\ndice_mode = "entered"\n')
+    code = (
+        "import sys\n"
+        "from campaigns.settings import load\n"
+        "settings = load()\n"
+        "assert len(settings.problems) == 1 and settings.dice_mode == 'entered', settings.problems\n"
+        "print('pydantic' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"

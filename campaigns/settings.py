@@ -11,47 +11,42 @@ import json
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic_core import ErrorDetails
 
 CONFIG_FILE = "config.toml"
 RECENT_FILE = "recent.json"
 LOG_FILE = "adjutant.log"
 
-DICE_MODES = ("rolled", "entered")
 
+class FileSettings(BaseModel):
+    """What config.toml may hold; any other key is a mistake worth naming."""
 
-@dataclass
-class FileSettings:
-    """What config.toml may hold; any other key is a mistake worth naming.
-
-    Plain Python, checked by hand (_validated): three keys do not need pydantic, whose
-    models cost some 80 ms of CPU to import and build before the app's first frame."""
+    model_config = ConfigDict(extra="forbid")
 
     theme: str | None = None  # a Textual theme name, remembered when chosen in the palette
-    dice_mode: str = "rolled"  # one of DICE_MODES: for `adjutant new` and the start screen
-    keymap: dict[str, str] = field(default_factory=dict)  # binding id -> keys, as Textual's App.set_keymap takes them
-
-    def model_dump(self, *, exclude_none: bool = False) -> dict[str, Any]:
-        """The settings as a dict (campaigns.cli_config prints it)."""
-        return {k: v for k, v in asdict(self).items() if not (exclude_none and v is None)}
+    dice_mode: Literal["rolled", "entered"] = "rolled"  # for `adjutant new` and the start screen
+    keymap: dict[str, str] = {}  # binding id -> keys, as Textual's App.set_keymap takes them
 
 
-FILE_KEYS = tuple(f.name for f in fields(FileSettings))
+FILE_KEYS = tuple(FileSettings.model_fields)
 KEEP_RECENT = 10
 
 
 ENV_PREFIX = "ADJUTANT_"
 
 
-@dataclass(frozen=True)
-class Environment:
+class Environment(BaseModel):
     """The environment variables, each ADJUTANT_ + the field's name, in any case.
 
     pydantic-settings' idea (a model whose fields are read from the environment) by
     hand: its import costs more than the rest of the settings together (some 40 ms
     of every start, before the first screen), for four text variables."""
+
+    model_config = ConfigDict(extra="ignore")
 
     database_url: str | None = None  # the campaign to open when none is named
     config_dir: str | None = None  # where config.toml and recent.json are
@@ -61,17 +56,13 @@ class Environment:
     @classmethod
     def read(cls, environ: Mapping[str, str] | None = None) -> Environment:
         """The fields found in `environ` (os.environ by default); the name's case does not count."""
-        known = {f.name for f in fields(cls)}
         found = {}
         for name, value in (os.environ if environ is None else environ).items():
             if name[: len(ENV_PREFIX)].upper() == ENV_PREFIX:
-                key = name[len(ENV_PREFIX):].lower()
-                if key in known:
-                    found[key] = value
-        return cls(**found)
-
-    def model_dump(self) -> dict[str, str | None]:
-        return asdict(self)
+                field = name[len(ENV_PREFIX):].lower()
+                if field in cls.model_fields:
+                    found[field] = value
+        return cls.model_validate(found)
 
 
 class Settings:
@@ -170,23 +161,14 @@ def _validated(values: dict[str, Any], path: Path, problems: list[str]) -> FileS
             if not isinstance(keys, str) or not keys.strip():
                 problems.append(f"{path}: keymap '{binding}' must be keys as text, such as \"ctrl+w\"; its default key is used")
                 del keymap[binding]
-    checked = FileSettings()
-    for key, value in values.items():
-        reason = _wrong(key, value)
-        if reason:
-            problems.append(f"{path}: '{key}': {reason}; its default is used")
-        else:
-            setattr(checked, key, value)
-    return checked
-
-
-def _wrong(key: str, value: Any) -> str | None:
-    """Why `value` cannot be the setting `key` (a known key), or None: the words pydantic used."""
-    if key == "dice_mode":
-        return None if value in DICE_MODES else f"must be {' or '.join(repr(m) for m in DICE_MODES)}"
-    if key == "keymap":
-        return None if isinstance(value, dict) else "input should be a valid dictionary"
-    return None if isinstance(value, str) else "input should be a valid string"
+    while True:
+        try:
+            return FileSettings.model_validate(values)
+        except ValidationError as error:
+            first = error.errors()[0]
+            key = str(first["loc"][0])
+            problems.append(f"{path}: '{key}': {_reason(first)}; its default is used")
+            values.pop(key, None)
 
 
 def _flat(table: dict[str, Any], prefix: str = "") -> Any:
@@ -195,6 +177,12 @@ def _flat(table: dict[str, Any], prefix: str = "") -> Any:
             yield from _flat(value, f"{prefix}{key}.")
         else:
             yield f"{prefix}{key}", value
+
+
+def _reason(error: ErrorDetails) -> str:
+    if error["type"] == "literal_error":
+        return f"must be {error['ctx']['expected']}"
+    return error["msg"][0].lower() + error["msg"][1:]
 
 
 def drop_keymap(settings: Settings, known: set[str]) -> None:

@@ -17,7 +17,6 @@ from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.css.query import NoMatches
 from textual.worker import Worker
-from pydantic import BaseModel
 
 from campaigns.text import one_line
 
@@ -73,19 +72,6 @@ def calm_collector() -> None:
     """Freeze what exists now out of later collections, and collect less often."""
     gc.freeze()
     gc.set_threshold(YOUNG_OBJECTS_PER_COLLECTION, *gc.get_threshold()[1:])
-
-
-class _FirstModel(BaseModel):
-    """The rule set's cards are pydantic models (rules.schema), which the weather's and the
-    command points' screens load on their first visit. pydantic's first model costs some
-    100 ms of CPU (its schema builder's imports, its plugins looked for among the installed
-    packages); built here, with the app, as the settings' models did before, so that a key
-    pressed right after the first frame does not wait for it. SQLModel and SQLAlchemy's ORM
-    (150-250 ms) are not imported before the first frame: no screen of the round needs them
-    (tests/tui/test_startup_imports.py), and warm_up imports them in a thread with the
-    screens that do."""
-
-    ready: bool = True
 
 
 def _binding(command: Command) -> Binding:

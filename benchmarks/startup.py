@@ -90,7 +90,12 @@ def peak_rss_mb(argv: list[str], marker: bytes) -> float:
 
 
 def adjutant_argv(path: Path) -> list[str]:
-    exe = shutil.which("adjutant")
+    """The installed `adjutant` of the Python that runs the bare app: the console script
+    next to sys.executable, not the first on PATH, which may be a version manager's shim
+    (pyenv's is a bash script that runs `pyenv exec`: 0.2 of the bare app's start-up more
+    in a paired run, which is pyenv's time, not the app's)."""
+    script = Path(sys.executable).with_name("adjutant")
+    exe = str(script) if script.is_file() else shutil.which("adjutant")
     return [exe, str(path)] if exe else [sys.executable, "-m", "tui.cli", str(path)]
 
 

@@ -26,6 +26,45 @@ import pytest
 
 SERVER_VARIABLE = "ADJUTANT_TEST_POSTGRES_URL"
 
+# -- scratch files in memory --------------------------------------------------
+
+# Every campaign file a test makes syncs to disk at each commit (models/engine.py:
+# synchronous=FULL, a few fsyncs an action), and an fsync on this machine's disk
+# takes about 11 ms (0.00 on tmpfs). So the tests' temporary folders (tmp_path,
+# tempfile, the PostgreSQL server's data) live in memory when /dev/shm is a
+# writable tmpfs with room: tests/models/test_actions_and_undo.py ran in 42, 46 and
+# 31 s of wall time against 80, 71 and 55 s on /tmp, three pairs run alternately,
+# with the same CPU time. Nothing a test checks is lost: what a killed process leaves
+# is the same in memory, and no test cuts the power. ADJUTANT_TEST_TMPDIR names
+# another folder (`ADJUTANT_TEST_TMPDIR=/tmp` for the disk). Pytest keeps the last
+# three runs' folders there (pytest-of-USER), as it does in /tmp.
+MEMORY_FOLDER = Path("/dev/shm")
+MEMORY_NEEDED = 2 * 1024**3
+
+
+def _scratch_folder() -> Path | None:
+    chosen = os.environ.get("ADJUTANT_TEST_TMPDIR")
+    if chosen:
+        return Path(chosen)
+    try:
+        room = os.statvfs(MEMORY_FOLDER)
+    except OSError:
+        return None
+    if not os.access(MEMORY_FOLDER, os.W_OK | os.X_OK) or room.f_bavail * room.f_frsize < MEMORY_NEEDED:
+        return None
+    return MEMORY_FOLDER
+
+
+def _scratch_in_memory() -> None:
+    """Point tempfile (and with it pytest's tmp_path, decided later) and child processes at the scratch folder."""
+    folder = _scratch_folder()
+    if folder is not None:
+        tempfile.tempdir = str(folder)
+        os.environ["TMPDIR"] = str(folder)
+
+
+_scratch_in_memory()
+
 # -- running in parallel (pytest-xdist) ---------------------------------------
 
 # An app test spends about a third of its time asleep (Textual's pilot waits for

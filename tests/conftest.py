@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import seeds
+
 SERVER_VARIABLE = "ADJUTANT_TEST_POSTGRES_URL"
 
 # -- scratch files in memory --------------------------------------------------
@@ -64,6 +66,11 @@ def _scratch_in_memory() -> None:
 
 
 _scratch_in_memory()
+seeds.run_seed()  # chosen here, before xdist starts its workers, which inherit it
+
+
+def pytest_report_header() -> str:
+    return seeds.replay(seeds.run_seed())
 
 # -- running in parallel (pytest-xdist) ---------------------------------------
 

@@ -210,6 +210,19 @@ _KEYS = {"id", "nation", "side", "army", "general", "superior", "commander", "ki
 
 def makers(real: Path) -> list[Maker]:
     """Every kind of hostile file, each once."""
+    return [*file_makers(real), *column_makers(real)]
+
+
+def file_makers(real: Path) -> list[Maker]:
+    """The kinds made of the whole file: bytes, structure, dropped objects (58)."""
+    return [
+        random_bytes, truncated, bit_flips, foreign_sqlite, wal_mode, every_text_escaped,
+        *_structural(), *_dropped(real),
+    ]
+
+
+def column_makers(real: Path) -> list[Maker]:
+    """A bad value in each column, and escapes in each text column (some 240)."""
     per_column: list[Maker] = []
     for table, column, kind in columns(real):
         if table == "alembic_version":
@@ -217,19 +230,28 @@ def makers(real: Path) -> list[Maker]:
         per_column.append(_bad_value(table, column))
         if kind.startswith("VARCHAR") or kind == "JSON":
             per_column.append(_escapes(table, column))
-    return [
-        random_bytes, truncated, bit_flips, foreign_sqlite, wal_mode, every_text_escaped,
-        *_structural(), *_dropped(real), *per_column,
-    ]
+    return per_column
 
 
-def corpus(real: Path, folder: Path, count: int, seed: int = 1813) -> Iterator[tuple[Path, str]]:
+def drawn_makers(real: Path, seed: int, columns_drawn: int, heavy_drawn: int) -> list[Maker]:
+    """The suite's run: every kind made of the whole file, `columns_drawn` of the columns' kinds and
+    `heavy_drawn` more byte-level files (random bytes, truncations, bit flips), drawn with `seed`."""
+    rng = random.Random(seed)
+    per_column = column_makers(real)
+    heavy = [random_bytes, truncated, bit_flips]
+    return [*file_makers(real), *rng.sample(per_column, min(columns_drawn, len(per_column))),
+            *(rng.choice(heavy) for _ in range(heavy_drawn))]
+
+
+def corpus(real: Path, folder: Path, count: int, seed: int = 1813,
+           kinds: list[Maker] | None = None) -> Iterator[tuple[Path, str]]:
     """`count` hostile files in `folder`, each in a folder of its own: (path, how it was made).
 
-    Every kind is made at least once when `count` allows; the rest are drawn at random,
-    the byte-level kinds (random bytes, truncations, bit flips) more often."""
+    Every kind (of `kinds`, or of makers()) is made at least once when `count` allows; the
+    rest are drawn at random, the byte-level kinds (random bytes, truncations, bit flips)
+    more often."""
     rng = random.Random(seed)
-    kinds = makers(real)
+    kinds = makers(real) if kinds is None else kinds
     heavy = [random_bytes, truncated, bit_flips, bit_flips, bit_flips, truncated]
     for number in range(count):
         make = kinds[number] if number < len(kinds) else rng.choice(kinds + heavy * 8)

@@ -375,6 +375,21 @@ def corpus(campaign: Campaign, count: int, seed: int) -> list[Case]:
     and changes that are no JSON or no list, the controls, the bad keys, tables, columns and
     changes, each column's bad values once more (on every column), then every other bad value
     of every column, drawn."""
+    core, more = parts(campaign, seed)
+    return (core + more)[:count]
+
+
+def sample(campaign: Campaign, seed: int, drawn: int) -> list[Case]:
+    """The core of the corpus (each kind of bad value once, the undo events and changes that are no
+    JSON or no list, the controls) and `drawn` cases drawn from all the rest: the suite's run,
+    a different draw with each seed (tests/seeds.py)."""
+    core, more = parts(campaign, seed)
+    return core + random.Random(seed).sample(more, min(drawn, len(more)))
+
+
+def parts(campaign: Campaign, seed: int) -> tuple[list[Case], list[Case]]:
+    """(core, more): each kind of bad value once, the replays, changes and controls; then the bad
+    keys, tables, columns and changes, each column's bad values once more, and every other value."""
     rng = random.Random(seed)
     values = list(value_cases(campaign, rng))
     rng.shuffle(values)
@@ -386,7 +401,6 @@ def corpus(campaign: Campaign, count: int, seed: int) -> list[Case]:
             labels[label] = case
         elif column not in columns and case not in labels.values():
             columns[column] = case
-    first = [*labels.values(), *replay_cases(campaign), *changes_cases(campaign, rng), *control_cases(campaign, rng),
-             *shape_cases(campaign, rng), *columns.values()]
-    rest = [case for case in values if case not in first]
-    return (first + rest)[:count]
+    core = [*labels.values(), *replay_cases(campaign), *changes_cases(campaign, rng), *control_cases(campaign, rng)]
+    first = [*core, *shape_cases(campaign, rng), *columns.values()]
+    return core, first[len(core):] + [case for case in values if case not in first]

@@ -66,7 +66,30 @@ def guarded(work: Callable[[], int], argv: Sequence[str]) -> int:
     except Exception as error:
         if _is_scenario_error(error):
             return _fail(str(error))
+        said = _database_said(error)
+        if said:
+            return _fail(said)
         raise
+
+
+def _database_said(error: Exception) -> str | None:
+    """One sentence for what SQLite said when a read met a file that opened well but is
+    damaged further in (a bit flipped deep in a table: the gate read the schema, a command
+    reads the rows), or could not be read (locked, the disk): sqlite3's error, bare (the
+    log's plain SQL) or wrapped by SQLAlchemy. None for anything else, a mistake of ours
+    among them (ProgrammingError, InterfaceError), which stays a traceback."""
+    import sqlite3
+
+    cause = getattr(error, "orig", None) if type(error).__module__.startswith("sqlalchemy") else error
+    if not isinstance(cause, sqlite3.DatabaseError) or isinstance(cause, sqlite3.ProgrammingError):
+        return None
+    reason = one_line(str(cause)) or type(cause).__name__
+    if isinstance(cause, sqlite3.OperationalError):
+        return f"the campaign could not be read: {reason}"
+    return (
+        f"the campaign is damaged: {reason} (adjutant check names what it can; "
+        "adjutant export --salvage saves the rows that can still be read)"
+    )
 
 
 def _is_scenario_error(error: Exception) -> bool:

@@ -21,7 +21,7 @@ import orjson
 from sqlalchemy import Connection
 
 from campaigns.words import column
-from campaigns.changes import Names, change_lines, inserted_dice, load, update_line
+from campaigns.changes import Names, _plain_label, _show, change_lines, inserted_dice, load, update_line
 from campaigns.replays import replay_marks
 from models import CampaignStore
 from models.journal import REPLAYS, target
@@ -83,20 +83,38 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
         roll = next(dice, None)
         padded: dict[str, str] = {}  # an event's kind as the line shows it, padded to 6
         mark_of = marks.get
+        by_table = names.by_table
+        shown_fields: dict[str, str] = {}  # a pair of values, as _ONE_UPDATE matched it, shown
         for batch in batches(EVENTS):
-            # Read a batch at a time where one call does a column: the moments and the changes.
+            # Read a batch at a time where one call does a column: the moments, the changes.
             numbers, whens, kinds, descriptions, stored_changes, undone_flags = zip(*batch, strict=True)
-            read, times = _loaded(stored_changes), _shown_times(whens)
+            times, updates = _shown_times(whens), _one_updates(stored_changes)
+            read: list[Any] | None = None  # the changes read as JSON, where one is not a plain update
             lines: list[str] = []
             add = lines.append
-            for number, when, shown, kind, description, stored, parsed, undone in zip(
-                numbers, whens, times, kinds, descriptions, stored_changes, read, undone_flags, strict=True
+            for at, (number, when, shown, kind, description, update, undone) in enumerate(
+                zip(numbers, whens, times, kinds, descriptions, updates, undone_flags, strict=True)
             ):
-                if kind in REPLAYS:
-                    changes: list[dict[str, Any]] = []
-                    description = f"#{target(stored)} {description}"
+                fields = None
+                if update is not None and kind not in REPLAYS:
+                    # `update_line` of its one change, read from its text (_ONE_UPDATE), a pair of values shown once
+                    table, ident, pair, column, old, new = update.groups()
+                    fields = shown_fields.get(pair)
+                    if fields is None:
+                        fields = _plain_fields(column, old, new)
+                        if len(shown_fields) < KEPT_FIELDS:
+                            shown_fields[pair] = fields
+                    changes = None
                 else:
-                    changes = parsed if parsed is not _UNREAD else load(stored)
+                    stored = stored_changes[at]
+                    if kind in REPLAYS:
+                        changes = []
+                        description = f"#{target(stored)} {description}"
+                    else:
+                        if read is None:
+                            read = _loaded(stored_changes)
+                        parsed = read[at]
+                        changes = parsed if parsed is not _UNREAD else load(stored)
                 mark = mark_of(number)
                 state = f"  [{', '.join(mark)}]" if mark else ("  [undone]" if undone else "")
                 shown_kind = padded.get(kind)
@@ -105,18 +123,60 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
                     if type(kind) is str:
                         padded[kind] = shown_kind
                 add(f"#{number}  {shown if shown is not None else _shown_time(when)}  {shown_kind}  {description}{state}")
-                line = update_line(changes[0], names) if len(changes) == 1 and type(changes[0]) is dict else None
-                if line is not None:
-                    add(INDENT + line)
+                if fields:
+                    add(f"{INDENT}{table} {by_table[table].get(ident) or ident}: {fields}")
                 else:
-                    lines.extend(INDENT + line for line in change_lines(changes, names))
+                    if changes is None:  # a reference or a name changed: read as any other change
+                        changes = load(stored_changes[at])
+                    line = update_line(changes[0], names) if len(changes) == 1 and type(changes[0]) is dict else None
+                    if line is not None:
+                        add(INDENT + line)
+                    else:
+                        lines.extend(INDENT + line for line in change_lines(changes, names))
                 while roll is not None and roll[1] <= number:
                     if roll[1] == number:
                         add(INDENT + _dice_text(roll))
                     roll = next(dice, None)
-                if undone:  # its dice were taken back with it; the event still holds them
+                if undone and changes:  # its dice were taken back with it; the event still holds them
                     lines.extend(INDENT + dice_line(kept, undone=True) for kept in stored_dice(changes))
             yield lines
+
+
+# The form almost every action stores: one change that updates one plain value of a named
+# row, as SQLAlchemy writes it (json.dumps). Such a text is matched in C, a batch in one
+# call, and shown as `update_line` shows its change: its row's id read from the text, the
+# column and its two values read as JSON once for each pair of values (`shown_fields`).
+# Anything else (PostgreSQL's parsed JSON included) is read as JSON and goes row by row.
+_ID = r'"([^"\\\x00-\x1f]*)"'  # a JSON string without escapes is its own text
+_TEXT = r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
+_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+_VALUE = rf"{_TEXT}|{_NUMBER}|true|false|null"
+_ONE_UPDATE = re.compile(
+    rf'\[\{{"table": "(unit|general|army|side)", "key": \{{"id": {_ID}\}}, '
+    rf'"before": \{{(({_TEXT}): ({_VALUE})\}}, "after": \{{\4: ({_VALUE}))\}}\}}\]'
+)
+KEPT_FIELDS = 4096  # pairs of values kept shown: the memory the log holds for them, however long the history
+
+
+def _one_updates(stored: tuple[Any, ...]) -> list[re.Match[str] | None]:
+    """For each change of a batch, its match of _ONE_UPDATE, or None."""
+    if set(map(type, stored)) == {str}:
+        return list(map(_ONE_UPDATE.fullmatch, stored))
+    return [None] * len(stored)
+
+
+def _plain_fields(column: str, old: str, new: str) -> str:
+    """`update_line`'s field of a column and its two values, each a JSON text as _ONE_UPDATE
+    matched it; "" where it is no plain value (a reference, a phase, a name) or a text orjson
+    does not read (then the change is read as `load` reads it)."""
+    try:
+        name, before, after = orjson.loads(column), orjson.loads(old), orjson.loads(new)
+    except orjson.JSONDecodeError:
+        return ""
+    label = _plain_label("unit", name)  # the same for each named table
+    if not label or name == "name":
+        return ""
+    return f"{label} {_show(before)} -> {_show(after)}"
 
 
 _UNREAD = object()  # a change not read in its batch: read on its own by `load`

@@ -18,17 +18,17 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import orjson
-from sqlalchemy import Connection
 
 from campaigns.words import column
 from campaigns.changes import Names, _plain_label, _show, change_lines, inserted_dice, load, update_line
 from campaigns.replays import replay_marks
-from models import CampaignStore
-from models.journal import REPLAYS, target
+from models.journal import REDO, REPLAYS, UNDO, target
 from rules.dice import ROLLED, verify
 
 if TYPE_CHECKING:  # the SQLModel classes (models.tables, 90 ms and more): the history screen reads without them
-    from models import DiceRoll
+    from sqlalchemy import Connection
+
+    from models import CampaignStore, DiceRoll
 
 DICE_COLUMNS = 'id, event, purpose, dice, raw, modifiers, result, mode, stream_index, "by", "when"'
 # Read as plain rows (the database driver's own values): see `_plain_batches`.
@@ -80,41 +80,35 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
         marks = replay_marks(db)
         names = Names(db, preload=True)
         dice = chain.from_iterable(batches(EVENT_DICE))
-        roll = next(dice, None)
+        roll: Any = next(dice, None)
+        due = _NEVER if roll is None else roll[1]  # the event of the next roll
         padded: dict[str, str] = {}  # an event's kind as the line shows it, padded to 6
         mark_of = marks.get
         by_table = names.by_table
-        shown_fields: dict[str, str] = {}  # a pair of values, as _ONE_UPDATE matched it, shown
+        shown_fields: dict[str, str] = {}  # a pair of values as _ONE_UPDATE matched it, shown
         for batch in batches(EVENTS):
             # Read a batch at a time where one call does a column: the moments, the changes.
             numbers, whens, kinds, descriptions, stored_changes, undone_flags = zip(*batch, strict=True)
-            times, updates = _shown_times(whens), _one_updates(stored_changes)
-            read: list[Any] | None = None  # the changes read as JSON, where one is not a plain update
+            times, updates = _shown_times(whens), _one_updates(stored_changes, kinds)
             lines: list[str] = []
             add = lines.append
-            for at, (number, when, shown, kind, description, update, undone) in enumerate(
-                zip(numbers, whens, times, kinds, descriptions, updates, undone_flags, strict=True)
+            for number, when, shown, kind, description, stored, update, undone in zip(
+                numbers, whens, times, kinds, descriptions, stored_changes, updates, undone_flags, strict=True
             ):
-                fields = None
-                if update is not None and kind not in REPLAYS:
-                    # `update_line` of its one change, read from its text (_ONE_UPDATE), a pair of values shown once
-                    table, ident, pair, column, old, new = update.groups()
+                changes: list[dict[str, Any]] | None = None
+                if update is not None:
+                    # `update_line` of its one change, read from its text, each pair of values shown once
+                    table, ident, pair = update.group(1, 2, 3)
                     fields = shown_fields.get(pair)
                     if fields is None:
-                        fields = _plain_fields(column, old, new)
+                        fields = _plain_fields(*update.group(4, 5, 6))
                         if len(shown_fields) < KEPT_FIELDS:
                             shown_fields[pair] = fields
-                    changes = None
+                elif kind in REPLAYS:
+                    fields, changes = "", []
+                    description = f"#{target(stored)} {description}"
                 else:
-                    stored = stored_changes[at]
-                    if kind in REPLAYS:
-                        changes = []
-                        description = f"#{target(stored)} {description}"
-                    else:
-                        if read is None:
-                            read = _loaded(stored_changes)
-                        parsed = read[at]
-                        changes = parsed if parsed is not _UNREAD else load(stored)
+                    fields, changes = "", load(stored)
                 mark = mark_of(number)
                 state = f"  [{', '.join(mark)}]" if mark else ("  [undone]" if undone else "")
                 shown_kind = padded.get(kind)
@@ -126,21 +120,24 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
                 if fields:
                     add(f"{INDENT}{table} {by_table[table].get(ident) or ident}: {fields}")
                 else:
-                    if changes is None:  # a reference or a name changed: read as any other change
-                        changes = load(stored_changes[at])
+                    if changes is None:  # a reference or a name: read as any other change
+                        changes = load(stored)
                     line = update_line(changes[0], names) if len(changes) == 1 and type(changes[0]) is dict else None
                     if line is not None:
                         add(INDENT + line)
                     else:
                         lines.extend(INDENT + line for line in change_lines(changes, names))
-                while roll is not None and roll[1] <= number:
-                    if roll[1] == number:
+                while due <= number:
+                    if due == number:
                         add(INDENT + _dice_text(roll))
                     roll = next(dice, None)
+                    due = _NEVER if roll is None else roll[1]
                 if undone and changes:  # its dice were taken back with it; the event still holds them
                     lines.extend(INDENT + dice_line(kept, undone=True) for kept in stored_dice(changes))
             yield lines
 
+
+_NEVER = float("inf")  # the event of the roll after the last: after every event
 
 # The form almost every action stores: one change that updates one plain value of a named
 # row, as SQLAlchemy writes it (json.dumps). Such a text is matched in C, a batch in one
@@ -158,11 +155,15 @@ _ONE_UPDATE = re.compile(
 KEPT_FIELDS = 4096  # pairs of values kept shown: the memory the log holds for them, however long the history
 
 
-def _one_updates(stored: tuple[Any, ...]) -> list[re.Match[str] | None]:
-    """For each change of a batch, its match of _ONE_UPDATE, or None."""
-    if set(map(type, stored)) == {str}:
-        return list(map(_ONE_UPDATE.fullmatch, stored))
-    return [None] * len(stored)
+def _one_updates(stored: tuple[Any, ...], kinds: tuple[Any, ...]) -> list[re.Match[str] | None]:
+    """For each change of a batch, its match of _ONE_UPDATE, or None (for an undo or a redo
+    too: its changes name the action it replays)."""
+    if set(map(type, stored)) != {str}:
+        return [None] * len(stored)
+    matched = list(map(_ONE_UPDATE.fullmatch, stored))
+    if UNDO in kinds or REDO in kinds:
+        return [None if kind in REPLAYS else match for kind, match in zip(kinds, matched, strict=True)]
+    return matched
 
 
 def _plain_fields(column: str, old: str, new: str) -> str:
@@ -177,24 +178,6 @@ def _plain_fields(column: str, old: str, new: str) -> str:
     if not label or name == "name":
         return ""
     return f"{label} {_show(before)} -> {_show(after)}"
-
-
-_UNREAD = object()  # a change not read in its batch: read on its own by `load`
-
-
-def _loaded(stored: tuple[Any, ...]) -> list[Any]:
-    """The changes of a batch of events, as `load` reads each (a list, else none), in one
-    orjson call per text; where one fails, or on PostgreSQL, each is left to `load`."""
-    if set(map(type, stored)) == {str}:
-        try:
-            parsed = list(map(orjson.loads, stored))
-        except orjson.JSONDecodeError:
-            pass
-        else:
-            if set(map(type, parsed)) == {list}:  # every one a list: the most common, without a step each
-                return parsed
-            return [value if type(value) is list else [] for value in parsed]
-    return [_UNREAD] * len(stored)
 
 
 def _shown_times(whens: tuple[Any, ...]) -> list[str] | list[None]:

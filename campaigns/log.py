@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import gc
 import re
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -60,11 +61,10 @@ def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]
 def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[list[str]]:
     """The lines of `log_lines`, a batch of rows' lines at a time (for printing a million
     events without a step per line)."""
-    # Here, not at the top: the history screen reads its lines through this module,
-    # and the export's machinery would add 25-40 ms to its first visit.
-    from models.exchange import no_collection
-
-    with store.connect() as db, no_collection(), ExitStack() as reading:  # rows hold no cycles: see models.exchange
+    with store.connect() as db, ExitStack() as reading:
+        if gc.isenabled():  # rows hold no cycles: the collector paused, as models.exchange.no_collection does
+            gc.disable()
+            reading.callback(gc.enable)
         plain = _plain_batches(db)
 
         def batches(sql: str) -> Iterator[Any]:

@@ -12,9 +12,8 @@ import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import ExitStack, closing
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 from itertools import chain
-from operator import itemgetter
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -42,11 +41,14 @@ BATCH = 200  # rows read at a time: the memory the log holds, however long the h
 TIME = "%Y-%m-%d %H:%M:%S"
 # How SQLAlchemy stores a moment in SQLite: UTC, without its offset.
 STORED_MOMENT = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}", re.ASCII)
-# The same, a batch of them joined, with the time of day in its ranges: `datetime.fromisoformat`
-# then reads each exactly when `date.fromisoformat` reads its day.
-_MOMENT = r"\d{4}-\d\d-\d\d (?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}"
-_STORED_MOMENTS = re.compile(f"(?:{_MOMENT}\n)*{_MOMENT}", re.ASCII)
-_DAY, _SECOND = itemgetter(slice(0, 10)), itemgetter(slice(0, 19))
+# The same on a real day (the Gregorian calendar's, years 1-9999, as `date.fromisoformat` reads
+# them) at a real time of day, its first 19 characters taken: `datetime.fromisoformat` reads it.
+_LEAP_YEAR = r"[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00"
+_REAL_DAY = (
+    r"(?!0000)[0-9]{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)"
+    rf"|(?:{_LEAP_YEAR})-02-29"
+)
+_REAL_MOMENT = re.compile(rf"((?:{_REAL_DAY}) (?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9])\.[0-9]{{6}}")
 
 
 def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]:
@@ -183,15 +185,14 @@ def _plain_fields(column: str, old: str, new: str) -> str:
 def _shown_times(whens: tuple[Any, ...]) -> list[str] | list[None]:
     """`_shown_time` of each moment of a batch: where the local time is UTC and every moment is
     stored as SQLAlchemy stores one, on a real day and time, each is its first 19 characters;
-    otherwise None for each, read one by one (in the order a fault would be met)."""
-    if _LOCAL_IS_UTC and set(map(type, whens)) == {str} and _STORED_MOMENTS.fullmatch("\n".join(whens)):
-        try:
-            for _ in map(date.fromisoformat, set(map(_DAY, whens))):
-                pass
-        except ValueError:
-            pass
-        else:
-            return list(map(_SECOND, whens))
+    otherwise None for each, read one by one (in the order a fault would be met).
+
+    Every moment is 26 characters, and a match of _REAL_MOMENT is 26 without a line break: as
+    many matches in their lines as there are moments are one a moment, each the whole of it."""
+    if _LOCAL_IS_UTC and set(map(type, whens)) == {str} and set(map(len, whens)) == {26}:
+        seconds = _REAL_MOMENT.findall("\n".join(whens))
+        if len(seconds) == len(whens):
+            return seconds
     return [None] * len(whens)
 
 

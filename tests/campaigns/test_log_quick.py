@@ -175,3 +175,27 @@ def test_plain_updates_are_read_from_their_text() -> None:
     assert len(matched) == 17  # of the 38: four of the first 22, 13 of the 16 added for this path
     assert all('"key": {"id": "' in text and text.endswith("}}]") for text in matched)
     assert log._one_updates(changes[:3], ("action", "undo", "redo")) == [None, None, None]
+
+
+def test_a_batch_of_moments_is_read_at_once_exactly_when_each_is_a_real_moment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every day of the calendar's edges (leap years, centuries, year 0, month 13, day 32), and
+    times of day out of range, against what `date.fromisoformat` and `time.fromisoformat` read."""
+    from datetime import date
+    from datetime import time as time_of_day
+
+    monkeypatch.setattr(log, "_LOCAL_IS_UTC", True)
+    days = [f"{y:04d}-{m:02d}-{d:02d}" for y in (0, 1, 4, 100, 400, 1900, 2000, 2024, 2025, 9999) for m in range(14) for d in range(33)]
+    days += [f"{y:04d}-02-29" for y in range(10000)]
+    times = ["00:00:00", "23:59:59", "24:00:00", "23:60:00", "23:59:60", "1٣:00:00"]
+    plain = "2025-01-01 00:00:00.000000"
+    for day in days:
+        for at in times if day == "2024-02-29" else times[:2]:
+            when = f"{day} {at}.999999"
+            try:
+                date.fromisoformat(day), time_of_day.fromisoformat(at)
+            except ValueError:
+                assert log._shown_times((plain, when)) == [None, None], when
+            else:
+                assert log._shown_times((plain, when)) == [plain[:19], when[:19]], when
+    assert log._shown_times((plain, plain[:-1] + "\n")) == [None, None]
+    assert log._shown_times((plain + "\n" + plain, "")) == [None, None]

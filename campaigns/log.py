@@ -33,7 +33,11 @@ if TYPE_CHECKING:  # the SQLModel classes (models.tables, 90 ms and more): the h
 DICE_COLUMNS = 'id, event, purpose, dice, raw, modifiers, result, mode, stream_index, "by", "when"'
 # Read as plain rows (the database driver's own values): see `_plain_batches`.
 LOOSE_DICE = f"SELECT {DICE_COLUMNS} FROM dice_roll WHERE event IS NULL ORDER BY id"
-EVENT_DICE = f"SELECT {DICE_COLUMNS} FROM dice_roll WHERE event IS NOT NULL ORDER BY event, id"
+# An event's rolls are shown without their moment: none is read.
+EVENT_DICE = (
+    "SELECT id, event, purpose, dice, raw, modifiers, result, mode, stream_index, \"by\", NULL"
+    " FROM dice_roll WHERE event IS NOT NULL ORDER BY event, id"
+)
 ALL_DICE = f"SELECT {DICE_COLUMNS} FROM dice_roll ORDER BY id"
 EVENTS = 'SELECT id, "when", kind, description, changes, undone FROM event ORDER BY id'
 INDENT = "      "
@@ -251,11 +255,20 @@ def _dice_text(roll: tuple[Any, ...], *, with_time: bool = False) -> str:
     """A plain row of DICE_COLUMNS as `dice_line` writes it: its JSON read as SQLAlchemy reads it."""
     number, _event, purpose, dice, raw, modifiers, result, mode, stream_index, by, when = roll
     moment = f"{_shown_time(when)}  " if with_time else ""
-    values = orjson.loads(raw) if type(raw) is str else _json(raw)
     if modifiers == "[]" and mode == ROLLED and type(purpose) is str and ", column " not in purpose:
-        # the most common roll (rolled, no modifiers, no card's heading) as `_reading` writes it, without its call
-        return f"{moment}dice #{number}: {purpose} {dice} = {' '.join(map(str, values))} = {result}  [rolled, stream {stream_index}, {by}]"
+        # the most common roll (rolled, no modifiers, no card's heading) as `_reading` writes it, without its
+        # call, and the faces of each stored text of them read once
+        faces = _SHOWN_FACES.get(raw) if type(raw) is str else None
+        if faces is None:
+            faces = " ".join(map(str, orjson.loads(raw) if type(raw) is str else _json(raw)))
+            if type(raw) is str and len(_SHOWN_FACES) < KEPT_FIELDS:
+                _SHOWN_FACES[raw] = faces
+        return f"{moment}dice #{number}: {purpose} {dice} = {faces} = {result}  [rolled, stream {stream_index}, {by}]"
+    values = orjson.loads(raw) if type(raw) is str else _json(raw)
     return moment + _reading(number, purpose, dice, values, _json(modifiers), result, mode, stream_index, by, False)
+
+
+_SHOWN_FACES: dict[str, str] = {}  # a roll's stored faces ("[3, 5]") as its line shows them ("3 5")
 
 
 def _reading(

@@ -199,3 +199,24 @@ def test_a_batch_of_moments_is_read_at_once_exactly_when_each_is_a_real_moment(m
                 assert log._shown_times((plain, when)) == [plain[:19], when[:19]], when
     assert log._shown_times((plain, plain[:-1] + "\n")) == [None, None]
     assert log._shown_times((plain + "\n" + plain, "")) == [None, None]
+
+
+@pytest.mark.parametrize("raw", ["[3, 5]", "[3,5]", "[]", "[6]", '["a", 1.5]', "[true, null]", "[-0, 1e2]", "{}"])
+def test_a_rolls_faces_read_once_are_shown_as_each_roll_reads_them(raw: str) -> None:
+    import orjson
+
+    roll = (7, 2, "combat", "2d6", raw, "[]", 8, "rolled", 3, "umpire", None)
+    shown = log._reading(7, "combat", "2d6", orjson.loads(raw), [], 8, "rolled", 3, "umpire", False)
+    log._SHOWN_FACES.pop(raw, None)
+    assert log._dice_text(roll) == shown  # read
+    assert raw in log._SHOWN_FACES
+    assert log._dice_text(roll) == shown  # kept
+
+
+@pytest.mark.parametrize("raw", ["5", "[1", "NaN"])
+def test_faces_that_are_no_list_of_faces_refuse_the_log_each_time(raw: str) -> None:
+    roll = (7, 2, "combat", "2d6", raw, "[]", 8, "rolled", 3, "umpire", None)
+    for _ in range(2):
+        with pytest.raises((TypeError, ValueError)):
+            log._dice_text(roll)
+    assert raw not in log._SHOWN_FACES

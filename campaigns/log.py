@@ -191,8 +191,9 @@ def _shown_times(whens: tuple[Any, ...]) -> list[str] | list[None]:
     stored as SQLAlchemy stores one, on a real day and time, each is its first 19 characters;
     otherwise None for each, read one by one (in the order a fault would be met).
 
-    Every moment is 26 characters, and a match of _REAL_MOMENT is 26 without a line break: as
-    many matches in their lines as there are moments are one a moment, each the whole of it."""
+    Each moment is 26 characters, and a match of _REAL_MOMENT is 26 characters without a line
+    break: a match lies within one moment and is the whole of it, so as many matches as there
+    are moments means that every moment is one."""
     if _LOCAL_IS_UTC and set(map(type, whens)) == {str} and set(map(len, whens)) == {26}:
         seconds = _REAL_MOMENT.findall("\n".join(whens))
         if len(seconds) == len(whens):

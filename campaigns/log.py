@@ -6,34 +6,38 @@
 
 from __future__ import annotations
 
+import gc
 import re
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import ExitStack, closing
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 from itertools import chain
-from operator import itemgetter
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import orjson
-from sqlalchemy import Connection
 
 from campaigns.words import column
-from campaigns.changes import Names, change_lines, inserted_dice, load, update_line
+from campaigns.changes import Names, _plain_label, _show, change_lines, inserted_dice, load, update_line
 from campaigns.replays import replay_marks
-from models import CampaignStore
-from models.journal import REPLAYS, target
+from models.journal import REDO, REPLAYS, UNDO, target
 from rules.dice import ROLLED, verify
 
 if TYPE_CHECKING:  # the SQLModel classes (models.tables, 90 ms and more): the history screen reads without them
-    from models import DiceRoll
+    from sqlalchemy import Connection
+
+    from models import CampaignStore, DiceRoll
 
 DICE_COLUMNS = 'id, event, purpose, dice, raw, modifiers, result, mode, stream_index, "by", "when"'
 # Read as plain rows (the database driver's own values): see `_plain_batches`.
 LOOSE_DICE = f"SELECT {DICE_COLUMNS} FROM dice_roll WHERE event IS NULL ORDER BY id"
-EVENT_DICE = f"SELECT {DICE_COLUMNS} FROM dice_roll WHERE event IS NOT NULL ORDER BY event, id"
+# An event's rolls are shown without their moment: none is read.
+EVENT_DICE = (
+    "SELECT id, event, purpose, dice, raw, modifiers, result, mode, stream_index, \"by\", NULL"
+    " FROM dice_roll WHERE event IS NOT NULL ORDER BY event, id"
+)
 ALL_DICE = f"SELECT {DICE_COLUMNS} FROM dice_roll ORDER BY id"
 EVENTS = 'SELECT id, "when", kind, description, changes, undone FROM event ORDER BY id'
 INDENT = "      "
@@ -41,11 +45,14 @@ BATCH = 200  # rows read at a time: the memory the log holds, however long the h
 TIME = "%Y-%m-%d %H:%M:%S"
 # How SQLAlchemy stores a moment in SQLite: UTC, without its offset.
 STORED_MOMENT = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}", re.ASCII)
-# The same, a batch of them joined, with the time of day in its ranges: `datetime.fromisoformat`
-# then reads each exactly when `date.fromisoformat` reads its day.
-_MOMENT = r"\d{4}-\d\d-\d\d (?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}"
-_STORED_MOMENTS = re.compile(f"(?:{_MOMENT}\n)*{_MOMENT}", re.ASCII)
-_DAY, _SECOND = itemgetter(slice(0, 10)), itemgetter(slice(0, 19))
+# The same on a real day (the Gregorian calendar's, years 1-9999, as `date.fromisoformat` reads
+# them) at a real time of day, its first 19 characters taken: `datetime.fromisoformat` reads it.
+_LEAP_YEAR = r"[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00"
+_REAL_DAY = (
+    r"(?!0000)[0-9]{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)"
+    rf"|(?:{_LEAP_YEAR})-02-29"
+)
+_REAL_MOMENT = re.compile(rf"((?:{_REAL_DAY}) (?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9])\.[0-9]{{6}}")
 
 
 def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]:
@@ -60,11 +67,10 @@ def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]
 def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[list[str]]:
     """The lines of `log_lines`, a batch of rows' lines at a time (for printing a million
     events without a step per line)."""
-    # Here, not at the top: the history screen reads its lines through this module,
-    # and the export's machinery would add 25-40 ms to its first visit.
-    from models.exchange import no_collection
-
-    with store.connect() as db, no_collection(), ExitStack() as reading:  # rows hold no cycles: see models.exchange
+    with store.connect() as db, ExitStack() as reading:
+        if gc.isenabled():  # rows hold no cycles: the collector paused, as models.exchange.no_collection does
+            gc.disable()
+            reading.callback(gc.enable)
         plain = _plain_batches(db)
 
         def batches(sql: str) -> Iterator[Any]:
@@ -80,23 +86,35 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
         marks = replay_marks(db)
         names = Names(db, preload=True)
         dice = chain.from_iterable(batches(EVENT_DICE))
-        roll = next(dice, None)
+        roll: Any = next(dice, None)
+        due = _NEVER if roll is None else roll[1]  # the event of the next roll
         padded: dict[str, str] = {}  # an event's kind as the line shows it, padded to 6
         mark_of = marks.get
+        by_table = names.by_table
+        shown_fields: dict[str, str] = {}  # a pair of values as _ONE_UPDATE matched it, shown
         for batch in batches(EVENTS):
-            # Read a batch at a time where one call does a column: the moments and the changes.
+            # Read a batch at a time where one call does a column: the moments, the changes.
             numbers, whens, kinds, descriptions, stored_changes, undone_flags = zip(*batch, strict=True)
-            read, times = _loaded(stored_changes), _shown_times(whens)
+            times, updates = _shown_times(whens), _one_updates(stored_changes, kinds)
             lines: list[str] = []
             add = lines.append
-            for number, when, shown, kind, description, stored, parsed, undone in zip(
-                numbers, whens, times, kinds, descriptions, stored_changes, read, undone_flags, strict=True
+            for number, when, shown, kind, description, stored, update, undone in zip(
+                numbers, whens, times, kinds, descriptions, stored_changes, updates, undone_flags, strict=True
             ):
-                if kind in REPLAYS:
-                    changes: list[dict[str, Any]] = []
+                changes: list[dict[str, Any]] | None = None
+                if update is not None:
+                    # `update_line` of its one change, read from its text, each pair of values shown once
+                    table, ident, pair = update.group(1, 2, 3)
+                    fields = shown_fields.get(pair)
+                    if fields is None:
+                        fields = _plain_fields(*update.group(4, 5, 6))
+                        if len(shown_fields) < KEPT_FIELDS:
+                            shown_fields[pair] = fields
+                elif kind in REPLAYS:
+                    fields, changes = "", []
                     description = f"#{target(stored)} {description}"
                 else:
-                    changes = parsed if parsed is not _UNREAD else load(stored)
+                    fields, changes = "", load(stored)
                 mark = mark_of(number)
                 state = f"  [{', '.join(mark)}]" if mark else ("  [undone]" if undone else "")
                 shown_kind = padded.get(kind)
@@ -105,50 +123,81 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
                     if type(kind) is str:
                         padded[kind] = shown_kind
                 add(f"#{number}  {shown if shown is not None else _shown_time(when)}  {shown_kind}  {description}{state}")
-                line = update_line(changes[0], names) if len(changes) == 1 and type(changes[0]) is dict else None
-                if line is not None:
-                    add(INDENT + line)
+                if fields:
+                    add(f"{INDENT}{table} {by_table[table].get(ident) or ident}: {fields}")
                 else:
-                    lines.extend(INDENT + line for line in change_lines(changes, names))
-                while roll is not None and roll[1] <= number:
-                    if roll[1] == number:
+                    if changes is None:  # a reference or a name: read as any other change
+                        changes = load(stored)
+                    line = update_line(changes[0], names) if len(changes) == 1 and type(changes[0]) is dict else None
+                    if line is not None:
+                        add(INDENT + line)
+                    else:
+                        lines.extend(INDENT + line for line in change_lines(changes, names))
+                while due <= number:
+                    if due == number:
                         add(INDENT + _dice_text(roll))
                     roll = next(dice, None)
-                if undone:  # its dice were taken back with it; the event still holds them
+                    due = _NEVER if roll is None else roll[1]
+                if undone and changes:  # its dice were taken back with it; the event still holds them
                     lines.extend(INDENT + dice_line(kept, undone=True) for kept in stored_dice(changes))
             yield lines
 
 
-_UNREAD = object()  # a change not read in its batch: read on its own by `load`
+_NEVER = float("inf")  # the event of the roll after the last: after every event
+
+# The form almost every action stores: one change that updates one plain value of a named
+# row, as SQLAlchemy writes it (json.dumps). Such a text is matched in C, a batch in one
+# call, and shown as `update_line` shows its change: its row's id read from the text, the
+# column and its two values read as JSON once for each pair of values (`shown_fields`).
+# Anything else (PostgreSQL's parsed JSON included) is read as JSON and goes row by row.
+_ID = r'"([^"\\\x00-\x1f]*)"'  # a JSON string without escapes is its own text
+_TEXT = r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
+_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+_VALUE = rf"{_TEXT}|{_NUMBER}|true|false|null"
+_ONE_UPDATE = re.compile(
+    rf'\[\{{"table": "(unit|general|army|side)", "key": \{{"id": {_ID}\}}, '
+    rf'"before": \{{(({_TEXT}): ({_VALUE})\}}, "after": \{{\4: ({_VALUE}))\}}\}}\]'
+)
+KEPT_FIELDS = 4096  # pairs of values kept shown: the memory the log holds for them, however long the history
 
 
-def _loaded(stored: tuple[Any, ...]) -> list[Any]:
-    """The changes of a batch of events, as `load` reads each (a list, else none), in one
-    orjson call per text; where one fails, or on PostgreSQL, each is left to `load`."""
-    if set(map(type, stored)) == {str}:
-        try:
-            parsed = list(map(orjson.loads, stored))
-        except orjson.JSONDecodeError:
-            pass
-        else:
-            if set(map(type, parsed)) == {list}:  # every one a list: the most common, without a step each
-                return parsed
-            return [value if type(value) is list else [] for value in parsed]
-    return [_UNREAD] * len(stored)
+def _one_updates(stored: tuple[Any, ...], kinds: tuple[Any, ...]) -> list[re.Match[str] | None]:
+    """For each change of a batch, its match of _ONE_UPDATE, or None (for an undo or a redo
+    too: its changes name the action it replays)."""
+    if set(map(type, stored)) != {str}:
+        return [None] * len(stored)
+    matched = list(map(_ONE_UPDATE.fullmatch, stored))
+    if UNDO in kinds or REDO in kinds:
+        return [None if kind in REPLAYS else match for kind, match in zip(kinds, matched, strict=True)]
+    return matched
+
+
+def _plain_fields(column: str, old: str, new: str) -> str:
+    """`update_line`'s field of a column and its two values, each a JSON text as _ONE_UPDATE
+    matched it; "" where it is no plain value (a reference, a phase, a name) or a text orjson
+    does not read (then the change is read as `load` reads it)."""
+    try:
+        name, before, after = orjson.loads(column), orjson.loads(old), orjson.loads(new)
+    except orjson.JSONDecodeError:
+        return ""
+    label = _plain_label("unit", name)  # the same for each named table
+    if not label or name == "name":
+        return ""
+    return f"{label} {_show(before)} -> {_show(after)}"
 
 
 def _shown_times(whens: tuple[Any, ...]) -> list[str] | list[None]:
     """`_shown_time` of each moment of a batch: where the local time is UTC and every moment is
     stored as SQLAlchemy stores one, on a real day and time, each is its first 19 characters;
-    otherwise None for each, read one by one (in the order a fault would be met)."""
-    if _LOCAL_IS_UTC and set(map(type, whens)) == {str} and _STORED_MOMENTS.fullmatch("\n".join(whens)):
-        try:
-            for _ in map(date.fromisoformat, set(map(_DAY, whens))):
-                pass
-        except ValueError:
-            pass
-        else:
-            return list(map(_SECOND, whens))
+    otherwise None for each, read one by one (in the order a fault would be met).
+
+    Each moment is 26 characters, and a match of _REAL_MOMENT is 26 characters without a line
+    break: a match lies within one moment and is the whole of it, so as many matches as there
+    are moments means that every moment is one."""
+    if _LOCAL_IS_UTC and set(map(type, whens)) == {str} and set(map(len, whens)) == {26}:
+        seconds = _REAL_MOMENT.findall("\n".join(whens))
+        if len(seconds) == len(whens):
+            return seconds
     return [None] * len(whens)
 
 
@@ -207,11 +256,20 @@ def _dice_text(roll: tuple[Any, ...], *, with_time: bool = False) -> str:
     """A plain row of DICE_COLUMNS as `dice_line` writes it: its JSON read as SQLAlchemy reads it."""
     number, _event, purpose, dice, raw, modifiers, result, mode, stream_index, by, when = roll
     moment = f"{_shown_time(when)}  " if with_time else ""
-    values = orjson.loads(raw) if type(raw) is str else _json(raw)
     if modifiers == "[]" and mode == ROLLED and type(purpose) is str and ", column " not in purpose:
-        # the most common roll (rolled, no modifiers, no card's heading) as `_reading` writes it, without its call
-        return f"{moment}dice #{number}: {purpose} {dice} = {' '.join(map(str, values))} = {result}  [rolled, stream {stream_index}, {by}]"
+        # the most common roll (rolled, no modifiers, no card's heading) as `_reading` writes it, without its
+        # call, and the faces of each stored text of them read once
+        faces = _SHOWN_FACES.get(raw) if type(raw) is str else None
+        if faces is None:
+            faces = " ".join(map(str, orjson.loads(raw) if type(raw) is str else _json(raw)))
+            if type(raw) is str and len(_SHOWN_FACES) < KEPT_FIELDS:
+                _SHOWN_FACES[raw] = faces
+        return f"{moment}dice #{number}: {purpose} {dice} = {faces} = {result}  [rolled, stream {stream_index}, {by}]"
+    values = orjson.loads(raw) if type(raw) is str else _json(raw)
     return moment + _reading(number, purpose, dice, values, _json(modifiers), result, mode, stream_index, by, False)
+
+
+_SHOWN_FACES: dict[str, str] = {}  # a roll's stored faces ("[3, 5]") as its line shows them ("3 5")
 
 
 def _reading(

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from campaigns import log
-from campaigns.changes import Names, change_lines, update_line
+from campaigns.changes import Names, change_lines, load, update_line
 from models import open_campaign
 from tests.test_hostile_files import played
 
@@ -40,6 +40,23 @@ ODD_EVENTS = [  # ("when", changes as stored): forms a played campaign may not h
     ("2025-01-01T10:00:20+02:00", '[{"table": "side", "key": {"id": "s"}, "before": {"name": "A"}, "after": {"name": "B"}}]'),
     ("2025-01-01 10:00:21", '[{"table": "army", "key": {"id": "a"}, "before": {"x_y": [1, 2]}, "after": {"x_y": [3]}}]'),
     ("2025-01-01 23:59:59.999999", '[{"table": "general", "key": {"id": "g1"}, "before": {"superior": null}, "after": {"superior": "g2"}}]'),
+    # one plain value of a named row, read from its text (log._ONE_UPDATE): its edges
+    ("2025-01-01 10:01:00.000000", '[{"table": "unit", "key": {"id": "x"}, "before": {"location": "L\\u00fctzen"}, "after": {"location": "a\\"b\\\\c\\/d\\n"}}]'),
+    ("2025-01-01 10:01:01.000000", '[{"table": "unit", "key": {"id": "x"}, "before": {"location": "\\u00a0"}, "after": {"location": "\\t"}}]'),
+    ("2025-01-01 10:01:02.000000", '[{"table": "unit", "key": {"id": "x"}, "before": {"sp": 1.50}, "after": {"sp": 1e3}}]'),
+    ("2025-01-01 10:01:03.000000", '[{"table": "unit", "key": {"id": "x"}, "before": {"sp": -0}, "after": {"sp": 123456789012345678901234567890}}]'),
+    ("2025-01-01 10:01:04.000000", '[{"table": "unit", "key": {"id": "x"}, "before": {"sp": -7}, "after": {"sp": 0}}]'),
+    ("2025-01-01 10:01:05.000000", '[{"table": "unit", "key": {"id": "x"}, "before": {"name": "A"}, "after": {"name": "B"}}]'),
+    ("2025-01-01 10:01:06.000000", '[{"table": "unit", "key": {"id": "x"}, "before": {"location": "A"}, "after": {"location": "B"}}]'),
+    ("2025-01-01 10:01:07.000000", '[{"table": "side", "key": {"id": "s"}, "before": {"army": "a"}, "after": {"army": null}}]'),
+    ("2025-01-01 10:01:08.000000", '[{"table": "army", "key": {"id": "no such army"}, "before": {"dice_roll": 1}, "after": {"dice_roll": 2}}]'),
+    ("2025-01-01 10:01:09.000000", '[{"table": "unit", "key": {"id": "x"}, "before": {"a_b": "\\ud800"}, "after": {"a_b": true}}]'),
+    ("2025-01-01 10:01:10.000000", '[{"table": "unit", "key": {"id": "x"}, "before": {"\\u0061": 1}, "after": {"a": 2}}]'),
+    ("2025-01-01 10:01:11.000000", '[{"table": "unit", "key": {"id": "x"}, "before": {"": false}, "after": {"": null}}]'),
+    ("2025-01-01 10:01:12.000000", '[{"table": "unit", "key": {"id": "Gone"}, "before": {"sp": 2}, "after": {"sp": 3}}]'),
+    ("2025-01-01 10:01:13.000000", '[{"table": "unit", "key": {"id": "y"}, "before": {"sp": 2}, "after": {"sp": 3}}]'),
+    ("2025-01-01 10:01:14.000000", '[{"table": "unit", "key": {"id": "x"}, "before": {"cohesion": 3}, "after": {"cohesion": 2}}] '),
+    ("2025-01-01 10:01:15.000000", '[{"table": "unit", "key": {"id": "x"}, "before": {"sp": 1, "cohesion": 3}, "after": {"cohesion": 2}}]'),
 ]
 
 REFUSED = [  # changes no action stores, which end the log in one sentence (campaigns.cli.reading)
@@ -92,7 +109,7 @@ def zone(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Any
 
 def row_by_row(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(log, "_shown_times", lambda whens: [None] * len(whens))
-    monkeypatch.setattr(log, "_loaded", lambda stored: [log._UNREAD] * len(stored))
+    monkeypatch.setattr(log, "_one_updates", lambda stored, _kinds: [None] * len(stored))
     monkeypatch.setattr(log, "update_line", lambda _change, _names: None)
 
 
@@ -120,10 +137,8 @@ def test_a_change_the_log_refuses_is_refused_alike(
 
 
 def test_update_line_is_change_lines_of_its_change(campaign: Path) -> None:
-    import orjson
-
     db = sqlite3.connect(campaign)
-    stored = [orjson.loads(text) for (text,) in db.execute("SELECT changes FROM event WHERE kind = 'action'") if "NaN" not in text]
+    stored = [load(text) for (text,) in db.execute("SELECT changes FROM event WHERE kind = 'action'")]
     db.close()
     shown = 0
     with open_campaign(campaign) as store, store.connect() as connection:
@@ -135,3 +150,73 @@ def test_update_line_is_change_lines_of_its_change(campaign: Path) -> None:
                     assert [line] == list(change_lines([change], names)), change
                     shown += 1
     assert shown >= 8  # the plain updates, played and odd, went the quick way
+
+
+def test_an_undo_shaped_as_an_update_is_read_as_an_undo(real: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    copy = tmp_path / "undo.campaign"
+    copy.write_bytes(real.read_bytes())
+    db = sqlite3.connect(copy, isolation_level=None)
+    db.execute(
+        "INSERT INTO event (\"when\", kind, description, changes, undone) VALUES ('2025-01-01 10:00:00.000000', 'undo', 'odd', ?, 0)",
+        ('[{"table": "unit", "key": {"id": "x"}, "before": {"sp": 1}, "after": {"sp": 2}}]',),
+    )
+    db.close()
+    quick = outcome(copy)
+    with monkeypatch.context() as patch:
+        row_by_row(patch)
+        assert outcome(copy) == quick
+    assert quick[-1].endswith("undo    #None odd")
+
+
+def test_plain_updates_are_read_from_their_text() -> None:
+    """The odd events above that the text path takes, and those it leaves to JSON."""
+    changes = tuple(text for _when, text in ODD_EVENTS)
+    matched = [text for text, match in zip(changes, log._one_updates(changes, ("action",) * len(changes)), strict=True) if match]
+    assert len(matched) == 17  # of the 38: four of the first 22, 13 of the 16 added for this path
+    assert all('"key": {"id": "' in text and text.endswith("}}]") for text in matched)
+    assert log._one_updates(changes[:3], ("action", "undo", "redo")) == [None, None, None]
+
+
+def test_a_batch_of_moments_is_read_at_once_exactly_when_each_is_a_real_moment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every day of the calendar's edges (leap years, centuries, year 0, month 13, day 32), and
+    times of day out of range, against what `date.fromisoformat` and `time.fromisoformat` read."""
+    from datetime import date
+    from datetime import time as time_of_day
+
+    monkeypatch.setattr(log, "_LOCAL_IS_UTC", True)
+    days = [f"{y:04d}-{m:02d}-{d:02d}" for y in (0, 1, 4, 100, 400, 1900, 2000, 2024, 2025, 9999) for m in range(14) for d in range(33)]
+    days += [f"{y:04d}-02-29" for y in range(10000)]
+    times = ["00:00:00", "23:59:59", "24:00:00", "23:60:00", "23:59:60", "1٣:00:00"]
+    plain = "2025-01-01 00:00:00.000000"
+    for day in days:
+        for at in times if day == "2024-02-29" else times[:2]:
+            when = f"{day} {at}.999999"
+            try:
+                date.fromisoformat(day), time_of_day.fromisoformat(at)
+            except ValueError:
+                assert log._shown_times((plain, when)) == [None, None], when
+            else:
+                assert log._shown_times((plain, when)) == [plain[:19], when[:19]], when
+    assert log._shown_times((plain, plain[:-1] + "\n")) == [None, None]
+    assert log._shown_times((plain + "\n" + plain, "")) == [None, None]
+
+
+@pytest.mark.parametrize("raw", ["[3, 5]", "[3,5]", "[]", "[6]", '["a", 1.5]', "[true, null]", "[-0, 1e2]", "{}"])
+def test_a_rolls_faces_read_once_are_shown_as_each_roll_reads_them(raw: str) -> None:
+    import orjson
+
+    roll = (7, 2, "combat", "2d6", raw, "[]", 8, "rolled", 3, "umpire", None)
+    shown = log._reading(7, "combat", "2d6", orjson.loads(raw), [], 8, "rolled", 3, "umpire", False)
+    log._SHOWN_FACES.pop(raw, None)
+    assert log._dice_text(roll) == shown  # read
+    assert raw in log._SHOWN_FACES
+    assert log._dice_text(roll) == shown  # kept
+
+
+@pytest.mark.parametrize("raw", ["5", "[1", "NaN"])
+def test_faces_that_are_no_list_of_faces_refuse_the_log_each_time(raw: str) -> None:
+    roll = (7, 2, "combat", "2d6", raw, "[]", 8, "rolled", 3, "umpire", None)
+    for _ in range(2):
+        with pytest.raises((TypeError, ValueError)):
+            log._dice_text(roll)
+    assert raw not in log._SHOWN_FACES

@@ -18,6 +18,7 @@ from tui.textual_private import (
 )
 
 from .helpers import screen_text
+from .polling import until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -107,10 +108,7 @@ async def test_a_screen_built_off_screen_shows_without_being_built_again():
         table = screen.query_one("#table", DataTable)
         assert table.row_count == 40
         lay_out_offscreen(screen, app.size)
-        for _ in range(4):
-            await pilot.pause()
-            if not settle_offscreen(screen, app.size):
-                break
+        await until(pilot, lambda: not settle_offscreen(screen, app.size), "the screen laid out with nothing left to settle")
         laid_out = table.region
         assert laid_out.width > 70 and laid_out.height > 10  # laid out at the app's size, not shown
         draw_offscreen(screen)
@@ -118,7 +116,7 @@ async def test_a_screen_built_off_screen_shows_without_being_built_again():
         mounts = len(screen.children)
         await app.switch_screen("table")
         draw_soon(app.screen)
-        await pilot.pause()
+        await until(pilot, lambda: "unit 0" in screen_text(app), "the table shown")
         assert app.screen is screen and len(screen.children) == mounts
         assert table.region == laid_out  # shown as it was laid out
         assert "a table built off screen" in screen_text(app) and "unit 0" in screen_text(app)
@@ -128,7 +126,7 @@ async def test_the_test_helpers_see_notices_screens_and_send_keys():
     app = _Probe()
     async with app.run_test(size=(40, 10)) as pilot:
         app.notify("a notice")
-        await pilot.pause()
+        await until(pilot, lambda: notification_messages(app), "the notice")
         assert notification_messages(app) == ["a notice"]
         assert screen_update(app) is not None
         from textual import events
@@ -138,10 +136,7 @@ async def test_the_test_helpers_see_notices_screens_and_send_keys():
         key = events.Key("x", "x")
         key.set_sender(app)
         driver(app).send_message(key)
-        for _ in range(10):
-            await pilot.pause()
-            if app.pressed:
-                break
+        await until(pilot, lambda: app.pressed, "the key x delivered")
         assert app.pressed == ["x"]
 
 

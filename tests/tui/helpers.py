@@ -73,9 +73,10 @@ async def palette_offers(pilot: Pilot, text: str, *, seconds: float = 15.0) -> N
 
     def offered() -> bool:
         hits = pilot.app.screen.query(CommandList)
-        if not hits or hits.first().highlighted is None:
+        highlighted = hits.first().highlighted if hits else None
+        if highlighted is None:
             return False
-        return text in str(hits.first().get_option_at_index(hits.first().highlighted).prompt)
+        return text in str(hits.first().get_option_at_index(highlighted).prompt)
 
     try:
         await until(pilot, offered, f"the palette to offer {text!r}", seconds=seconds)

@@ -228,8 +228,8 @@ def other_threads_running() -> bool:
                 line = stat.read()
         except OSError:  # ended meanwhile
             continue
-        state = line[line.rindex(b")") + 2 : line.rindex(b")") + 3]  # the field after "(name)"
-        if state in (b"R", b"D"):
+        end = line.rfind(b")")  # the state is the field after "(name)"
+        if end >= 0 and line[end + 2 : end + 3] in (b"R", b"D"):
             return True
     return False
 

@@ -33,6 +33,7 @@ USED = {
     "Screen": ("_update_auto_focus", "_refresh_layout", "_layout_required", "_compositor", "_on_timer_update"),
     "Compositor": ("render_update",),
     "Select": ("_options",),
+    "textual._wait": ("SLEEP_GRANULARITY", "SLEEP_IDLE", "wait_for_idle"),
 }
 # The parameters each method is called with, first ones first.
 PARAMETERS = {
@@ -44,6 +45,7 @@ PARAMETERS = {
     ("Screen", "_update_auto_focus"): ("self",),
     ("Screen", "_on_timer_update"): ("self",),
     ("Compositor", "render_update"): ("self", "full", "screen_stack"),
+    ("textual._wait", "wait_for_idle"): ("min_sleep", "max_sleep"),
 }
 
 
@@ -51,6 +53,7 @@ def problems() -> list[str]:
     """What a Textual upgrade changed of the private names used here, one line each;
     empty while every one is where it was with the parameters passed
     (tests/tui/test_textual_private.py; the behaviour is tested there too)."""
+    import importlib
     import inspect
     import re
 
@@ -58,14 +61,21 @@ def problems() -> list[str]:
     from textual.screen import Screen
     from textual.widgets import Select
 
-    owners = {"App": App, "Screen": Screen, "Compositor": Compositor, "Select": Select}
+    from textual import _wait
+
+    owners = {"App": App, "Screen": Screen, "Compositor": Compositor, "Select": Select, "textual._wait": _wait}
     found = []
     for owner, names in USED.items():
         cls = owners[owner]
-        source = "".join(inspect.getsource(c) for c in cls.__mro__ if c.__module__.startswith("textual"))
-        for name in names:  # a method or class attribute, or an attribute each instance is given
+        mro = cls.__mro__ if isinstance(cls, type) else ()
+        source = "".join(inspect.getsource(c) for c in mro if c.__module__.startswith("textual"))
+        for name in names:  # a method, class or module attribute, or an attribute each instance is given
             if not hasattr(cls, name) and not re.search(rf"self\.{name}\b", source):
                 found.append(f"{owner}.{name} is gone")
+    for module in ("textual.app", "textual.pilot"):  # where the waits for an idle app are called from
+        called = getattr(importlib.import_module(module), "wait_for_idle", None)
+        if called is not _wait.wait_for_idle and not getattr(called, "in_slices", False):  # not ours either
+            found.append(f"{module} no longer calls textual._wait.wait_for_idle")
     for (owner, name), expected in PARAMETERS.items():
         method = getattr(owners[owner], name, None)
         if method is None:
@@ -194,3 +204,75 @@ def forget_cached_widgets() -> None:
 
     StylesCache.get_inner_outer.cache_clear()
     DataTable._get_styles_to_render_cell.cache_clear()
+
+
+# -- Pilot's wait for an idle app, in short slices (tests/tui/conftest.py) -----------------
+
+
+def other_threads_running() -> bool:
+    """Whether a thread of this process other than the caller is on a CPU or waiting for
+    one (Linux: state R, or D for disk) rather than asleep; False where /proc cannot tell."""
+    import os
+    import threading
+
+    me = str(threading.get_native_id())
+    try:
+        threads = os.listdir("/proc/self/task")
+    except OSError:
+        return False
+    for thread in threads:
+        if thread == me:
+            continue
+        try:
+            with open(f"/proc/self/task/{thread}/stat", "rb") as stat:
+                line = stat.read()
+        except OSError:  # ended meanwhile
+            continue
+        end = line.rfind(b")")  # the state is the field after "(name)"
+        if end >= 0 and line[end + 2 : end + 3] in (b"R", b"D"):
+            return True
+    return False
+
+
+def wait_for_idle_in_slices(seconds: float, idle: float, looks: int = 2) -> None:
+    """Let Pilot's waits for an idle app (every pause, and twice after every key it
+    presses) look every `seconds` rather than every 1/50 s. The app counts as idle after
+    `looks` slices in a row in which the process used less than `idle` seconds of CPU
+    and no thread of it but the test's was running or waiting for a CPU.
+
+    Textual looks once, at CPU time only: most pauses of an app test find the app idle
+    at the first look, yet each took a whole slice (20 ms), and each key pressed two.
+    In a short slice on a loaded machine, a worker thread that the system has not given
+    a CPU to uses none, and CPU time alone called the app idle while it still ran; a
+    thread waiting for a CPU is in state R, which the look at the threads sees. Pilot
+    takes no parameter for any of it: its module-level waits are replaced."""
+    import asyncio
+    from time import monotonic, process_time
+
+    import textual.app
+    import textual.pilot
+    from textual import _wait
+
+    async def wait_for_idle(min_sleep: float = seconds, max_sleep: float = 1) -> None:
+        start = monotonic()
+        quiet = 0
+        while True:
+            cpu = process_time()
+            await asyncio.sleep(seconds)
+            used = process_time() - cpu
+            elapsed = monotonic() - start
+            if elapsed >= max_sleep:
+                return
+            quiet = quiet + 1 if used < idle and not other_threads_running() else 0
+            if elapsed > min_sleep and quiet >= looks:
+                return
+
+    wait_for_idle.in_slices = True  # type: ignore[attr-defined]
+    for module in (textual.app, textual.pilot):  # each imported the function by name
+        called = getattr(module, "wait_for_idle", None)
+        if called is not _wait.wait_for_idle and not getattr(called, "in_slices", False):
+            raise RuntimeError(f"{module.__name__} no longer calls textual._wait.wait_for_idle: see tui/textual_private.py")
+    _wait.SLEEP_GRANULARITY = seconds
+    _wait.SLEEP_IDLE = idle
+    for module in (textual.app, textual.pilot):
+        module.wait_for_idle = wait_for_idle  # type: ignore[attr-defined]

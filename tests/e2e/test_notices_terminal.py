@@ -27,10 +27,12 @@ def test_a_notice_leaves_the_status_line_and_key_bar_readable(tmux: Tmux, tmp_pa
     def drawn(shown: str) -> bool:
         # The notice (the roll's), the status line that tells the roll and the notice's left
         # edge just above that line: drawn in more than one frame, each reaching tmux in pieces.
-        above, status, _keys = bottom(shown)
-        return "Turn 1: Clear" in shown and "| Weather | Clear" in status and "▌" in above
+        # The key line is waited for too: it may reach tmux after the rest.
+        above, status, keys = bottom(shown)
+        return ("Turn 1: Clear" in shown and "| Weather | Clear" in status and "▌" in above
+                and keys.startswith(" r Roll weather") and keys.rstrip().endswith("? all keys"))
 
-    # A notice drawn over the status line never shows all three: the wait ends in a failure.
-    _above, status, keys = bottom(tmux.wait_until(drawn, "the notice of the roll above the status line"))
+    # A notice drawn over the status line never shows all of them: the wait ends in a failure.
+    _above, status, keys = bottom(tmux.wait_until(drawn, "the notice of the roll above the status line and the keys"))
     assert status.startswith(" 26 Apr 1813 | turn 1/20 | Weather | Clear") and "▌" not in status
     assert keys.startswith(" r Roll weather") and keys.rstrip().endswith("? all keys") and "▌" not in keys

@@ -21,10 +21,20 @@ from textual.widgets import Input
 import models.clock
 from campaigns.session import CampaignSession
 from tui.app import YOUNG_OBJECTS_PER_COLLECTION, AdjutantApp
-from tui.textual_private import forget_cached_widgets
+from tui.textual_private import forget_cached_widgets, wait_for_idle_in_slices
 
 SEED = 1813
 FROZEN = datetime(2024, 4, 26, 9, 30, tzinfo=UTC)
+
+# Pilot waits for the app to go idle after every key and at every pause, looking every
+# 1/50 s: a pause that found the app idle at once still took 20 ms, and a key 40 (a
+# test of battles from the keyboard waited so 2,400 times: 48 s, more than its 39 s of
+# CPU). Every 2 ms instead, idle when two looks in a row find less than 0.3 ms of CPU
+# used and no other thread running or waiting for a CPU (a worker the loaded machine
+# has not run yet: CPU time alone called that idle). What a test checks it still waits
+# for itself (tests/tui/polling.py): an idle app is not a finished one.
+PILOT_SLICE, PILOT_IDLE = 0.002, 0.0003
+wait_for_idle_in_slices(PILOT_SLICE, PILOT_IDLE)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -64,6 +64,26 @@ async def wait_for_screen(pilot: Pilot, screen_type: type, *, tries: int = 50, s
             raise AssertionError(f"the screen is {pilot.app.screen!r}, not a {screen_type.__name__}")
 
 
+async def palette_offers(pilot: Pilot, text: str, *, seconds: float = 15.0) -> None:
+    """Let the app run until the command palette's highlighted hit holds `text` (its search
+    runs in a task: Enter before it ends picks nothing). A wait on the hit, not a fixed sleep."""
+    from textual.command import CommandList
+
+    from .polling import until
+
+    def offered() -> bool:
+        hits = pilot.app.screen.query(CommandList)
+        highlighted = hits.first().highlighted if hits else None
+        if highlighted is None:
+            return False
+        return text in str(hits.first().get_option_at_index(highlighted).prompt)
+
+    try:
+        await until(pilot, offered, f"the palette to offer {text!r}", seconds=seconds)
+    except AssertionError as error:
+        raise AssertionError(f"{error}:\n{screen_text(pilot.app)}") from None
+
+
 def notices(app: App) -> list[str]:
     """The notices raised so far and not yet expired, oldest first.
 

@@ -31,7 +31,7 @@ from tui.screens.fight import FightScreen
 from tui.screens.resolver import ResolverScreen
 
 from .helpers import burst, key, stored, wait_for, wait_for_screen
-from tests.tui.polling import until
+from tests.tui.polling import caught_up, settled, until
 
 # Three forces a side, one of each arm, gathered by hand: the umpire overrides contact.
 FRENCH = ["xi_fressinet", "i_cavalry_corps", "guard_artillery"]
@@ -119,13 +119,15 @@ class Play:
 
 async def on_resolver(pilot) -> ResolverScreen:
     """From the overview to the resolver screen: the battle goes on the table (g)."""
+    from tui.screens.battles import BattlesScreen
+
     await pilot.press("x")
-    await pilot.pause()
+    await wait_for_screen(pilot, BattlesScreen)
     await pilot.press("enter")
     await wait_for_screen(pilot, FightScreen)
     await pilot.press(key(FightScreen, "fight.resolver"))
     await wait_for_screen(pilot, ResolverScreen)
-    await pilot.pause()
+    await settled(pilot)  # the battle on the table, read and drawn
     return pilot.app.screen  # type: ignore[return-value]
 
 
@@ -134,7 +136,7 @@ async def pick_unit(pilot, unit_id: str) -> None:
     screen.refresh_view()  # what the flow layer changed since
     grid = screen.query_one("#units", DataTable)
     grid.move_cursor(row=grid.get_row_index(unit_id))
-    await pilot.pause()
+    await until(pilot, lambda: screen.selected() == unit_id, f"the cursor on {unit_id}")
 
 
 def needs(modal: ResolutionScreen) -> str:
@@ -223,7 +225,7 @@ async def end_and_apply(pilot, winner: str = "defender") -> str:
     fight = battles.load(pilot.app.session, 1)
     if fight.pursuit_step() is not None:
         await pilot.press(key(FightScreen, "fight.roll"))
-        await pilot.pause()
+        await caught_up(pilot)  # the pursuit rolled and stored
     await pilot.press(key(FightScreen, "fight.apply"))
     await wait_for(pilot, "Apply the battle")
     await pilot.press("y")

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import io
-import itertools
-import time
 
 import pytest
 from rich.console import Console
@@ -20,9 +18,9 @@ from tui.screens.fight import FightScreen
 from tui.screens.recon import ReconnaissanceScreen
 from tui.widgets.marklist import MarkList, TickList
 
-from tests.tui.polling import caught_up
+from tests.tui.polling import caught_up, settled, until
 
-from .helpers import burst, key, letters, screen_text, stored, type_text, wait_for, wait_for_notice, wait_for_screen
+from .helpers import burst, key, letters, palette_offers, screen_text, stored, type_text, wait_for, wait_for_notice, wait_for_screen
 
 
 def with_weather(path):
@@ -53,23 +51,6 @@ async def set_up(pilot, where: str, resolver: str | None = None, pick: int = 2) 
     await burst(pilot, *letters("forces gathered from the whole map for the test"))
     await pilot.press("ctrl+s")
     await wait_for_screen(pilot, FightScreen)
-
-
-async def palette_offers(pilot, text: str, *, tries: int = 50, seconds: float = 15.0) -> None:
-    """Let the app run until the command palette's highlighted hit holds `text` (its search
-    runs in a task: Enter before it ends picks nothing). A wait on the hit, not a fixed sleep."""
-    from textual.command import CommandList
-
-    deadline = time.monotonic() + seconds
-    for done in itertools.count(1):
-        await pilot.pause()
-        hits = pilot.app.screen.query(CommandList)
-        if hits and hits.first().highlighted is not None:
-            hit = hits.first().get_option_at_index(hits.first().highlighted)
-            if text in str(hit.prompt):
-                return
-        if done >= tries and time.monotonic() > deadline:
-            raise AssertionError(f"the palette never offered {text!r}:\n{screen_text(pilot.app)}")
 
 
 async def test_a_battle_fought_from_the_keyboard_and_applied(campaign_file, make_app):
@@ -142,7 +123,7 @@ async def test_tabletop_hand_off_and_result_back(campaign_file, make_app):
         fight = battles.load(app.session, 1)
         if fight.pursuit_step() is not None:
             await pilot.press(key(FightScreen, "fight.roll"))
-            await pilot.pause()
+            await caught_up(pilot)  # the pursuit rolled and stored before the settlement is read
         plan = battles.settlement(app.session, 1)
         await pilot.press(key(FightScreen, "fight.apply"))
         await wait_for(pilot, "Apply the battle")
@@ -299,7 +280,7 @@ async def test_a_half_filled_set_up_is_kept_when_the_form_is_left(campaign_file,
         await wait_for_screen(pilot, BattlesScreen)
         await pilot.press(key(BattlesScreen, "battles.new"))
         await wait_for_screen(pilot, BattleSetupScreen)
-        await pilot.pause()
+        await settled(pilot)  # what the screen shows once built: nothing of the set-up discarded
         assert pilot.app.screen.query_one("#where", Input).value == ""
         assert "as you left it" not in str(pilot.app.screen.query_one("#error").render())
 def kleist_to_merseburg(path):
@@ -389,7 +370,11 @@ async def test_a_long_force_goes_on_under_its_name_with_its_figures_whole_and_th
         await pilot.press(key(BattlesScreen, "battles.new"))
         await wait_for_screen(pilot, BattleSetupScreen)
         screen = app.screen
-        await pilot.pause()
+        await until(
+            pilot,
+            lambda: all(screen.query_one(f"#units-{side.side}", MarkList).size.width for side in screen.sides),
+            "the set-up's lists laid out",
+        )
         wrapped = 0
         for side in screen.sides:
             marks = screen.query_one(f"#units-{side.side}", MarkList)
@@ -411,9 +396,9 @@ async def test_a_long_force_goes_on_under_its_name_with_its_figures_whole_and_th
         # on each row, one key instead of hundreds (each pressed key cost the pilot two idle
         # rounds: most of the test's time).
         await pilot.press("end")
-        await pilot.pause()
-        assert first.highlighted == len(first._rows) - 1
+        await until(pilot, lambda: first.highlighted == len(first._rows) - 1, "the cursor on the last row")
         last = str(first.get_option_at_index(len(first._rows) - 1).prompt).split("\n")
+        await until(pilot, lambda: all(line in screen_text(app) for line in last), "the form scrolled to the last row")
         shown = screen_text(app)
         assert all(line in shown for line in last)  # the form scrolled to the cursor's row
 

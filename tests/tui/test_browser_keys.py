@@ -12,6 +12,7 @@ from textual.dom import DOMNode
 import tui
 from tui.app import AdjutantApp
 from tui.commands import BROWSER_KEPT, browser_safe
+from tests.tui.polling import until
 
 
 def every_binding() -> list[tuple[str, Binding]]:
@@ -53,9 +54,7 @@ def test_second_keys_are_added_once_and_bind_nothing_else():
 async def test_alt_n_starts_a_new_campaign_on_the_start_screen():
     app = AdjutantApp(None, prepare=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert type(app.screen).__name__ == "StartScreen"
+        await until(pilot, lambda: type(app.screen).__name__ == "StartScreen", "the start screen")
         app.set_focus(None)
         await pilot.press("alt+n")
-        await pilot.pause()
-        assert app.focused is not None and app.focused.id == "scenario"
+        await until(pilot, lambda: app.focused is not None and app.focused.id == "scenario", "the focus on the scenario")

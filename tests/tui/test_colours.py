@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.segment import Segment
 
 from tests.tui.helpers import wait_for
+from tests.tui.polling import settled, until
 from tui.commands import SCREENS
 from tui.screens.registry import screen_class
 from tui.textual_private import screen_update
@@ -31,8 +32,9 @@ async def visit(pilot, keys: str) -> None:
     for key in keys:
         command = next(c for c in SCREENS if c.key == key)
         await pilot.press(key)
-        await pilot.pause()
-        assert isinstance(pilot.app.screen, screen_class(command.action.split("'")[1])), command.name
+        shown = screen_class(command.action.split("'")[1])
+        await until(pilot, lambda: isinstance(pilot.app.screen, shown), f"the {command.name} screen")  # noqa: B023
+        await settled(pilot)  # what its workers read, drawn
 
 
 async def test_no_color_shows_the_screens_in_shades_of_grey(campaign_file, make_app, monkeypatch):

@@ -8,7 +8,7 @@ from models import Army, CommandPointRoll, CommandPointSpend, DiceRoll, General
 from tests.tui.helpers import key, notices, stored, type_text, wait_for, wait_for_notice
 from tui.modals.form import FormScreen
 from tui.screens.command import CommandPointsScreen
-from tests.tui.polling import caught_up
+from tests.tui.polling import caught_up, until
 
 SPEND = key(CommandPointsScreen, "command.spend")
 
@@ -17,18 +17,20 @@ ARMIES = ["allied_army", "army_of_the_elbe", "army_of_the_main"]  # the order of
 
 async def choose(pilot, index: int) -> None:
     """Open the focused Select and take its option number `index` (0 first)."""
+    from textual.widgets import Select
+
+    chosen = pilot.app.focused
+    assert isinstance(chosen, Select), chosen
     await pilot.press("enter")
-    await pilot.pause()
+    await until(pilot, lambda: chosen.expanded, "the list opened")
     await pilot.press("home", *["down"] * index, "enter")
-    await pilot.pause()
+    await until(pilot, lambda: not chosen.expanded, "the list closed on the choice")
 
 
 async def roll_all(pilot) -> None:
     await pilot.press("c")
-    await pilot.pause()
     for _ in ARMIES:
-        await pilot.press("r", "down")
-        await pilot.pause()
+        await pilot.press("r", "down")  # each key delivered once the one before it has been handled
     await pilot.press(*["up"] * len(ARMIES))  # back to the first army
     await caught_up(pilot)  # every roll's worker ended and drawn (the last one's too)
 
@@ -99,8 +101,7 @@ async def test_overspending_is_refused_with_the_reason_and_nothing_stored(manual
         assert isinstance(form, FormScreen), "the form closed on an overspend"
         assert "has 1 PC left; 'Construct an entrenchment' costs 2" in str(form.query_one("#error").render())
         await pilot.press("escape")
-        await pilot.pause()
-        assert not isinstance(pilot.app.screen, FormScreen)
+        await until(pilot, lambda: not isinstance(pilot.app.screen, FormScreen), "the form closed by escape")
     with stored(manual_campaign_file) as db:
         spends = list(db.scalars(select(CommandPointSpend)))
         assert [(s.cost, s.balance) for s in spends] == [(2, 1)]

@@ -7,6 +7,7 @@ from sqlalchemy import select
 from campaigns.session import CampaignSession
 from models import Event, Turn
 from tests.tui.helpers import screen_text, stored, type_text, wait_for, wait_for_notice
+from tests.tui.polling import caught_up, until
 from tui.screens.files import SaveAsScreen
 
 
@@ -47,7 +48,7 @@ async def test_undo_and_redo_are_stored_and_survive_reopening_the_file(campaign_
 async def test_save_as_writes_a_copy_that_opens_and_the_app_stays_on_the_original(campaign_file, make_app, tmp_path):
     async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
         await pilot.press("w", "r")
-        await pilot.pause()
+        await caught_up(pilot)  # rolled and stored before the copy is made
         await pilot.press("s")
         await wait_for(pilot, "Save a copy of the campaign as")
         await type_text(pilot, "c.txt")
@@ -78,7 +79,7 @@ async def test_save_as_writes_a_copy_that_opens_and_the_app_stays_on_the_origina
 async def test_the_history_lists_rolls_and_changes_and_filters_them(campaign_file, make_app):
     async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
         await pilot.press("w", "r", "c", "r")
-        await pilot.pause()
+        await caught_up(pilot)
         await pilot.press("h")
         shown = await wait_for(pilot, "Command points of Russo-Prussian Army")
         assert "Weather for turn 1" in shown and "26 Apr 09:30:00" in shown  # the frozen clock
@@ -86,21 +87,31 @@ async def test_the_history_lists_rolls_and_changes_and_filters_them(campaign_fil
         everything = table.row_count
         await pilot.press("slash")
         await type_text(pilot, "weather")
-        await pilot.pause()
+
+        def events_shown() -> list[str]:
+            return [str(table.get_row_at(i)[2]) for i in range(table.row_count) if str(table.get_row_at(i)[0]).startswith("#")]
+
+        await until(
+            pilot,
+            lambda: table.row_count < everything and events_shown() and all("weather" in r.lower() for r in events_shown()),
+            "the history filtered to the weather",
+        )
         rows = [str(table.get_row_at(i)[2]) for i in range(table.row_count)]
         events = [r for i, r in enumerate(rows) if str(table.get_row_at(i)[0]).startswith("#")]
         assert events and all("weather" in r.lower() for r in events)
         assert any(r.startswith("  turn 1: weather (none) -> ") for r in rows)  # what it changed, old -> new
         assert table.row_count < everything
         await pilot.press("enter")  # back to the table
-        await pilot.pause()
-        assert pilot.app.focused is table
+        await until(pilot, lambda: pilot.app.focused is table, "the focus back on the table after enter")
         await pilot.press("slash", "ctrl+a", "ctrl+k", "escape")  # clear the filter, back to the table
-        await pilot.pause()
-        assert pilot.app.focused is table and table.row_count == everything
+        await until(pilot, lambda: pilot.app.focused is table and table.row_count == everything, "the whole history again")
         await pilot.press("d")  # dice only
-        await pilot.pause()
-        rows = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
+
+        def refs() -> list[str]:
+            return [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
+
+        await until(pilot, lambda: refs() and all(r.startswith("d") for r in refs()), "the dice only")
+        rows = refs()
         assert rows and all(r.startswith("d") for r in rows)
     with stored(campaign_file) as db:
         assert len(list(db.scalars(select(Event)))) >= 3
@@ -128,10 +139,7 @@ async def test_older_lines_are_read_a_page_at_a_time_as_the_cursor_reaches_the_e
         for page in (2, 3):
             shown_before = table.row_count
             await pilot.press("ctrl+end")  # the last line
-            for _ in range(50):
-                await pilot.pause()
-                if events() > (page - 1) * size:
-                    break
+            await until(pilot, lambda: events() > (page - 1) * size, f"page {page} read")  # noqa: B023
             if page == 2:
                 second_last = shown_before + (table.row_count - shown_before) - 1
         refs = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
@@ -171,8 +179,15 @@ async def test_long_changes_wrap_within_80_columns_and_are_read_whole(campaign_f
         shown = screen_text(pilot.app)
         assert "with its parks" in shown
         await pilot.resize_terminal(140, 30)
-        for _ in range(20):
-            await pilot.pause()
+
+        def fitting(width: int) -> bool:
+            try:
+                fits(width)
+            except AssertionError:
+                return False
+            return table.widths[2] > 80 - 2 - sum(w + 2 for w in table.widths[:2]) - 2  # laid out at the new width
+
+        await until(pilot, lambda: fitting(140), "the rows laid out again at 140 columns")
         fits(140)
 
 

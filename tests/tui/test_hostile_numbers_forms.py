@@ -15,6 +15,7 @@ import pytest
 from campaigns.session import CampaignSession
 from tests.test_hostile_files import run
 from tests.tui.helpers import type_text, wait_for
+from tests.tui.polling import until
 from tests.tui.test_oob import fill, find, form_error
 from tui.modals.form import FormScreen
 
@@ -64,8 +65,7 @@ async def test_a_units_sp_past_the_stores_integer_is_refused_by_the_form(campaig
             assert form_error(pilot) == said
             assert pilot.app.screen.query_one("#f-strength_points").value == value  # what was typed, kept
             await pilot.press("escape")
-            await pilot.pause()
-            assert not isinstance(pilot.app.screen, FormScreen)
+            await until(pilot, lambda: not isinstance(pilot.app.screen, FormScreen), "the form closed by escape")
     assert every_row(campaign) == before
 
 
@@ -82,7 +82,6 @@ async def test_a_turn_or_event_past_the_stores_integer_is_refused_by_the_past_fo
             assert isinstance(app.screen, FormScreen), f"the form closed on {typed}"
             assert str(app.screen.query_one("#error").render()) == said
             await pilot.press("escape")
-            await pilot.pause()
-            assert not isinstance(app.screen, FormScreen)
+            await until(pilot, lambda: not isinstance(app.screen, FormScreen), "the form closed by escape")
         assert "AS OF" not in await wait_for(pilot, "Overview")
     assert every_row(campaign) == before

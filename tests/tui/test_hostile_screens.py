@@ -25,6 +25,8 @@ from tui.app import AdjutantApp
 from tui.commands import SCREENS
 from tui.textual_private import notification_messages, screen_update
 
+from .polling import settled
+
 # What Textual itself writes in a frame: SGR colours, cursor moves and OSC 8 links.
 TEXTUAL_SEQUENCES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\]8;[^\x1b]*\x1b\\")
 CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
@@ -58,13 +60,13 @@ async def visit_every_screen(path: Path, what: str) -> None:
     app.animation_level = "none"
     try:
         async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause()
+            await settled(pilot)
             for command in SCREENS:
                 await app.run_action(command.action)
-                await pilot.pause()
+                await settled(pilot)  # shown (or refused in a notice), and what its workers read drawn
                 assert_inert(app, f"{what}: {command.name}")
             await pilot.press("question_mark")
-            await pilot.pause()
+            await settled(pilot)
             assert_inert(app, f"{what}: help")
     except AssertionError:
         raise

@@ -12,6 +12,7 @@ from textual import events
 
 from models import Event, Unit
 from tests.tui.helpers import burst, letters, stored, wait_for
+from tests.tui.polling import until
 from tui.modals.form import FormScreen
 from tui.screens.oob import OrderOfBattleScreen
 
@@ -61,8 +62,12 @@ async def test_an_open_form_lays_itself_out_again_when_the_terminal_is_resized(c
         assert isinstance(pilot.app.screen, FormScreen)
         for width, height in ((60, 20), (80, 24), (120, 40)):
             await pilot.resize_terminal(width, height)
-            await pilot.pause()
-            await pilot.pause()
+
+            def laid_out(width: int = width, height: int = height) -> bool:
+                box = pilot.app.screen.query_one("VerticalScroll").region
+                return box.right <= width and box.bottom <= height and box.width <= 66
+
+            await until(pilot, laid_out, f"the form laid out again at {width}x{height}")
             box = pilot.app.screen.query_one("VerticalScroll").region
             assert box.right <= width and box.bottom <= height and box.width <= 66, (width, box)
             assert pilot.app.focused is pilot.app.screen.query_one("#f-name")  # the focus stays in the form

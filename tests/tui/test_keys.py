@@ -6,7 +6,8 @@ import pytest
 from textual.command import CommandPalette
 from textual.widgets import Input, OptionList
 
-from tests.tui.helpers import type_text, wait_for, wait_for_screen
+from tests.tui.helpers import palette_offers, type_text, wait_for, wait_for_screen
+from tests.tui.polling import until
 from tui.commands import ACTIONS, SCREENS
 from tui.screens.help import HelpScreen
 from tui.screens.registry import screen_class
@@ -30,8 +31,7 @@ async def test_help_lists_the_keys_of_the_screen_and_of_the_app(campaign_file, m
             assert command.name in text
         assert "?,f1" in text
         await pilot.press(opener)  # the same key closes it
-        await pilot.pause()
-        assert isinstance(pilot.app.screen, WeatherScreen)
+        await until(pilot, lambda: isinstance(pilot.app.screen, WeatherScreen), f"the help closed by {opener}")
 
 
 async def test_the_palette_lists_every_screen_and_action_by_name(campaign_file, make_app):
@@ -40,11 +40,15 @@ async def test_the_palette_lists_every_screen_and_action_by_name(campaign_file, 
         await wait_for(pilot, "Search for commands")
         assert isinstance(pilot.app.screen, CommandPalette)
         results = pilot.app.screen.query_one(OptionList)
-        await pilot.pause()
-        names = {str(results.get_option_at_index(i).prompt).split("\n")[0] for i in range(results.option_count)}
-        missing = {c.name for c in SCREENS + ACTIONS} - names
+
+        def names() -> set[str]:
+            return {str(results.get_option_at_index(i).prompt).split("\n")[0] for i in range(results.option_count)}
+
+        wanted = {c.name for c in SCREENS + ACTIONS}
+        await until(pilot, lambda: wanted <= names(), "every screen and action in the palette")
+        missing = wanted - names()
         assert not missing, f"not in the palette: {missing}"
-        assert not any(n.endswith("Focus Next") for n in names)  # Textual's focus keys are not actions
+        assert not any(n.endswith("Focus Next") for n in names())  # Textual's focus keys are not actions
 
 
 async def test_every_screen_is_reached_through_the_palette(campaign_file, make_app):
@@ -56,24 +60,28 @@ async def test_every_screen_is_reached_through_the_palette(campaign_file, make_a
                 await type_text(pilot, command.name)
             else:  # each key searches again: the whole name at once keeps the test quick
                 pilot.app.screen.query_one(Input).value = command.name
-            await pilot.pause()
+            await palette_offers(pilot, command.name)
             await pilot.press("enter")
-            await pilot.pause()
-            assert isinstance(pilot.app.screen, screen_class(screen_name(command))), command.name
+            shown = screen_class(screen_name(command))
+            await until(pilot, lambda: isinstance(pilot.app.screen, shown), f"the {command.name} screen")  # noqa: B023
 
 
-async def palette_names(pilot, query: str) -> set[str]:
-    """The palette's results for `query`, by their first line."""
+async def palette_names(pilot, query: str, wanted: str) -> set[str]:
+    """The palette's results for `query`, by their first line, once `wanted` is among them
+    (the results of the query before stay until the new search has answered)."""
     from textual.widgets import OptionList
 
     pilot.app.screen.query_one(Input).value = query
     results = pilot.app.screen.query_one(OptionList)
-    for _ in range(50):
-        await pilot.pause()
-        names = {str(results.get_option_at_index(i).prompt).split("\n")[0] for i in range(results.option_count)}
-        if names and "No matches found" not in names:
-            return names
-    return names
+
+    def names() -> set[str]:
+        return {str(results.get_option_at_index(i).prompt).split("\n")[0] for i in range(results.option_count)}
+
+    try:
+        await until(pilot, lambda: wanted in names(), f"{wanted!r} in the palette's results for {query!r}")
+    except AssertionError as error:
+        raise AssertionError(f"{error}; shown: {sorted(names())}") from None
+    return names()
 
 
 async def test_every_action_of_every_screen_is_in_the_palette_by_its_key_bar_name(campaign_file, make_app):
@@ -85,8 +93,7 @@ async def test_every_action_of_every_screen_is_in_the_palette_by_its_key_bar_nam
         await pilot.press("ctrl+p")
         await wait_for_screen(pilot, CommandPalette)
         for _name, title, binding in walked:
-            names = await palette_names(pilot, binding.description)
-            assert f"{title}: {binding.description}" in names, (title, binding.description, names)
+            await palette_names(pilot, binding.description, f"{title}: {binding.description}")
 
 
 async def test_an_action_chosen_in_the_palette_opens_its_screen_and_starts(campaign_file, make_app):
@@ -96,9 +103,9 @@ async def test_an_action_chosen_in_the_palette_opens_its_screen_and_starts(campa
     async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+p")  # on the Overview
         await wait_for_screen(pilot, CommandPalette)
-        assert "Weather: Roll weather" in await palette_names(pilot, "roll")
+        await palette_names(pilot, "roll", "Weather: Roll weather")
         pilot.app.screen.query_one(Input).value = "Weather: Roll weather"
-        await pilot.pause()
+        await palette_offers(pilot, "Weather: Roll weather")
         await pilot.press("enter")
         await wait_for_notice(pilot, "Turn 1:")
         assert isinstance(pilot.app.screen, WeatherScreen)
@@ -116,13 +123,12 @@ async def test_the_key_bar_follows_the_focus_and_a_click_on_a_key_runs_it(campai
         line = pilot.app.screen.query_one(KeyLine)
         assert "Mark stack" not in str(line.render())
         await pilot.press("tab", "tab", "tab")  # into the first side's forces
-        await pilot.pause()
+        await until(pilot, lambda: "s Mark stack" in str(line.render()), "the key bar of the forces' list")
         shown = str(line.render())
         assert "space Mark" in shown and "s Mark stack" in shown and shown.rstrip().endswith("? all keys")
         x = shown.index(" esc Cancel") + 2
         await pilot.click(KeyLine, offset=(x, 0))
-        await pilot.pause()
-        assert not isinstance(pilot.app.screen, BattleSetupScreen)  # the click ran Cancel
+        await until(pilot, lambda: not isinstance(pilot.app.screen, BattleSetupScreen), "the click to run Cancel")
 
 
 async def test_a_long_description_in_help_goes_on_under_itself_at_80_columns(campaign_file, make_app, monkeypatch):

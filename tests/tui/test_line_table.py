@@ -8,7 +8,7 @@ import re
 from textual.app import App, ComposeResult
 
 from tests.tui.helpers import screen_text
-from tests.tui.polling import until
+from tests.tui.polling import settled, until
 from tui.widgets.line_table import LineTable
 
 LONG = "Attach Blücher's Corps: Brigade Zieten to General Kleist, with the reserve artillery of the corps and its parks"
@@ -36,8 +36,8 @@ class Lines(App):
 async def test_long_cells_wrap_within_the_width_and_nothing_is_cut_or_read_as_markup():
     app = Lines()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
         table = app.query_one(LineTable)
+        await until(pilot, lambda: table.row_count == len(ROWS) and table.widths and "#40" in screen_text(app), "the rows drawn")
         assert sum(w + 2 for w in table.widths) <= 80 - 2  # the columns and a scroll bar
         long_rows = [i for i, row in enumerate(ROWS) if row[2] == LONG]
         for i in range(table.row_count):
@@ -56,49 +56,49 @@ async def test_long_cells_wrap_within_the_width_and_nothing_is_cut_or_read_as_ma
 async def test_the_cursor_moves_a_row_at_a_time_a_page_and_to_either_end():
     app = Lines()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
         table = app.query_one(LineTable)
+        await until(pilot, lambda: table.row_count == len(ROWS) and table.widths and "#40" in screen_text(app), "the rows drawn")
         assert table.cursor_row == 0
         await pilot.press("down", "down")
-        assert table.cursor_row == 2
+        await until(pilot, lambda: table.cursor_row == 2, "the cursor down two rows")
         await pilot.press("up")
-        assert table.cursor_row == 1
+        await until(pilot, lambda: table.cursor_row == 1, "the cursor up a row")
         await pilot.press("end")
-        await pilot.pause()
-        assert table.cursor_row == len(ROWS) - 1
-        assert "#1 " in screen_text(app)  # scrolled to show the last row
+        await until(pilot, lambda: table.cursor_row == len(ROWS) - 1, "the cursor on the last row")
+        await until(pilot, lambda: "#1 " in screen_text(app), "the table scrolled to show the last row")
         await pilot.press("ctrl+home")
-        await pilot.pause()
-        assert table.cursor_row == 0
+        await until(pilot, lambda: table.cursor_row == 0, "the cursor on the first row")
         await pilot.press("pagedown")
+        await until(pilot, lambda: table.cursor_row > 0, "the cursor a page down")
         paged = table.cursor_row
         assert 5 < paged < 20  # about a screenful of lines, the wrapped rows counting for more
         await pilot.press("pageup")
-        assert table.cursor_row == 0
-        assert app.highlighted[-4:] == [len(ROWS) - 1, 0, paged, 0]
+        await until(pilot, lambda: table.cursor_row == 0, "the cursor a page up, on the first row")
+        await until(pilot, lambda: app.highlighted[-4:] == [len(ROWS) - 1, 0, paged, 0], "a Highlighted message for each move")
 
 
 async def test_a_click_moves_the_cursor_to_the_row_under_it():
     app = Lines()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
         table = app.query_one(LineTable)
+        await until(pilot, lambda: table.row_count == len(ROWS) and table.widths and "#40" in screen_text(app), "the rows drawn")
         # Line 0 is the header; rows #40 and #39 take a line each, #39 is on line 2.
         await pilot.click(LineTable, offset=(5, 2))
-        assert table.cursor_row == 1
+        await until(pilot, lambda: table.cursor_row == 1, "the cursor on the row clicked")
         await pilot.click(LineTable, offset=(5, 0))  # the header: no row
+        await settled(pilot)
         assert table.cursor_row == 1
 
 
 async def test_new_rows_keep_the_cursor_where_asked_and_within_the_rows():
     app = Lines()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
         table = app.query_one(LineTable)
+        await until(pilot, lambda: table.row_count == len(ROWS) and table.widths and "#40" in screen_text(app), "the rows drawn")
         await pilot.press("end")
+        await until(pilot, lambda: table.cursor_row == len(ROWS) - 1, "the cursor on the last row")
         table.set_rows(("#", "When", "What"), ROWS[:5], cursor=table.cursor_row)
         assert table.cursor_row == 4 and table.row_count == 5
         table.set_rows(("#", "When", "What"), [])
-        await pilot.pause()
-        assert table.row_count == 0
+        await until(pilot, lambda: table.row_count == 0 and "#" not in "".join(screen_text(app).splitlines()[1:]), "no rows drawn")
         assert HEADER.match(screen_text(app).splitlines()[0])  # the header still

@@ -3,7 +3,6 @@ a stack activated and moved from the map as one action that undo takes back; sna
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,7 @@ from campaigns import command_points, weather
 from campaigns.session import CampaignSession
 from models import General, Unit
 from tests.tui.helpers import key, screen_text, stored, type_text, wait_for, wait_for_notice, wait_for_screen
-from tests.tui.polling import settled
+from tests.tui.polling import settled, until
 from tui.modals.confirm import ConfirmScreen
 from tui.modals.pick import PickScreen
 from tui.screens.theatre import TheatreScreen
@@ -88,7 +87,7 @@ async def test_a_stack_is_activated_and_moved_from_the_map_then_undone(make_app,
             await type_text(pilot, choice)
             await pilot.press("enter")
             await wait_for_screen(pilot, TheatreScreen if choice == "Activate" else PickScreen)
-            await pilot.pause()
+            await settled(pilot)
         await type_text(pilot, "Erfurt")
         await pilot.press("enter")
         await wait_for_screen(pilot, ConfirmScreen)
@@ -135,14 +134,11 @@ async def test_typing_a_location_offers_the_places_and_an_unknown_one_is_refused
         box.focus()
         box.value = ""
         await type_text(pilot, "Lüb")
-        # The suggester answers in a task: wait for the completion (up to 5 s), not a fixed 0.2 s.
-        deadline = time.monotonic() + 5
-        while True:
-            await pilot.pause()
-            drawn = "".join(box.render_line(y).text for y in range(box.size.height))  # the completion offered as typed
-            if any(place in drawn for place in ("Lübben", "Lübbenau", "Lübeck")) or time.monotonic() > deadline:
-                break
-        assert any(place in drawn for place in ("Lübben", "Lübbenau", "Lübeck")), drawn
+        # The suggester answers in a task: wait for the completion, not a fixed 0.2 s.
+        def drawn() -> str:  # the completion offered as typed
+            return "".join(box.render_line(y).text for y in range(box.size.height))
+
+        await until(pilot, lambda: any(place in drawn() for place in ("Lübben", "Lübbenau", "Lübeck")), "a completion of 'Lüb'")
         box.value = "Lutzn"
         await pilot.press("ctrl+s")
         shown = await wait_for(pilot, "did you mean")
@@ -230,12 +226,16 @@ async def test_the_stacks_roads_and_legend_under_the_map_are_whole(make_app, tmp
         for place in held:
             screen.canvas.cursor = place.place.name
             screen.show_cursor()
-            await pilot.pause()
             info = screen.query_one("#info")
-            rows = screen_text(pilot.app).splitlines()[info.content_region.y : info.content_region.bottom]
+            stacks = "; ".join(s.summary() for s in place.stacks)
+
+            def info_rows() -> list[str]:
+                return screen_text(pilot.app).splitlines()[info.content_region.y : info.content_region.bottom]  # noqa: B023
+
+            await until(pilot, lambda: stacks in " ".join(row.strip() for row in info_rows()), f"the stacks at {place.place.name}")  # noqa: B023
+            rows = info_rows()
             text = " ".join(row.strip() for row in rows)
             assert "…" not in text
-            stacks = "; ".join(s.summary() for s in place.stacks)
             assert stacks in text
             assert (LEGEND in text) == (size[1] >= 30)  # at 24 rows the map keeps the legend's rows
             longest = max(longest, len(rows))

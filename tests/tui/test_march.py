@@ -8,7 +8,8 @@ from sqlalchemy import select
 from campaigns import forced_march
 from campaigns.session import CampaignSession
 from models import DiceRoll, Event, Unit
-from tests.tui.helpers import screen_text, stored, type_text, wait_for, wait_for_notice
+from tests.tui.helpers import screen_text, stored, type_text, wait_for, wait_for_notice, wait_for_screen
+from tests.tui.polling import settled, until
 
 STACK = "blucher"  # General Blücher's Prussian corps: five units
 
@@ -28,8 +29,11 @@ def strengths(db) -> dict[str, int]:
 
 
 async def open_stack(pilot, index: int) -> None:
+    from tui.screens.march import ForcedMarchScreen
+
     await pilot.press("m")
-    await pilot.pause()
+    await wait_for_screen(pilot, ForcedMarchScreen)
+    await settled(pilot)  # the stacks read and listed
     await pilot.press(*["down"] * index)
     await pilot.press("tab")  # to the units of the stack
 
@@ -97,15 +101,18 @@ async def test_the_modifiers_and_odds_of_the_stack_are_shown(campaign_file, make
     index, _ = stack_index(campaign_file)
     async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
         await open_stack(pilot, index)
-        await pilot.pause()
-        shown = str(pilot.app.screen.query_one("#mods").render())
+
+        def mods() -> str:
+            return str(pilot.app.screen.query_one("#mods").render())
+
+        await until(pilot, lambda: "Brigade Klüx (-2) loses" in mods(), "the odds of the first unit of the stack")
+        shown = mods()
         assert "Weather: clear (weather not rolled)" in shown
         assert "General with a CV of 3 or 4 in the stack -1" in shown
         # The odds of the unit under the cursor, readable at 80 columns.
         assert "Blücher's Corps: Brigade Klüx (-2) loses: 0 SP 100%" in shown
         await pilot.press("down")
-        await pilot.pause()
-        assert "Brigade Röder, with the Prussian Guard" in str(pilot.app.screen.query_one("#mods").render())
+        await until(pilot, lambda: "Brigade Röder, with the Prussian Guard" in mods(), "the odds of the next unit")
 
 
 @pytest.mark.parametrize("colour", [True, False], ids=["colour", "NO_COLOR"])
@@ -133,7 +140,12 @@ async def test_every_unit_name_of_every_stack_is_whole_and_nothing_runs_off_the_
         wrapped = 0
         for index, names in enumerate(stacks):
             screen.query_one("#stacks").highlighted = index
-            await pilot.pause()
+
+            def units_shown() -> list[str]:
+                cells = [str(table.get_row(row.key)[1]).split("\n") for row in table.ordered_rows]
+                return [" ".join(line.strip() for line in lines) for lines in cells]
+
+            await until(pilot, lambda: units_shown() == names, f"the units of stack {index}")  # noqa: B023
             assert [c.label.plain for c in table.ordered_columns] == ["", "Unit", "SP", "Coh", "Mod", "SP lost: odds"]
             assert table.virtual_size.width <= table.size.width  # nothing off the right edge
             cells = [str(table.get_row(row.key)[1]).split("\n") for row in table.ordered_rows]

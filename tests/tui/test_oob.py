@@ -15,7 +15,7 @@ from tui.modals.confirm import ConfirmScreen
 from tui.modals.form import FormScreen
 from tui.modals.pick import PickScreen
 from tui.screens.oob import OrderOfBattleScreen
-from tests.tui.polling import caught_up, until
+from tests.tui.polling import caught_up, settled, until
 
 REMOVE = key(OrderOfBattleScreen, "oob.remove")
 GUIDES = re.compile(r"^[│├└─▶▼ ]*")  # what stands before a label on a tree row
@@ -35,7 +35,7 @@ async def find(pilot, name: str) -> None:
     await pilot.press("slash")
     await type_text(pilot, name)
     await pilot.press("enter")
-    await pilot.pause()
+    await settled(pilot)  # the search ran and the cursor is on the find (or the notice raised)
 
 
 def cursor(pilot):
@@ -48,7 +48,7 @@ async def fill(pilot, field: str, value: str) -> None:
     box = form.query_one(f"#f-{field}")
     box.focus()
     box.value = ""
-    await pilot.pause()
+    await until(pilot, lambda: pilot.app.focused is box and box.value == "", f"the field {field} focused and empty")
     await type_text(pilot, value)
 
 
@@ -131,15 +131,14 @@ GENERAL_ERRORS = [
 async def refuse(pilot, opens: str, field: str, value: str, error: str) -> None:
     """Open a form, put one bad value in, save: the form stays open and says what is wrong."""
     await pilot.press(opens)
-    await pilot.pause()
+    await until(pilot, lambda: isinstance(pilot.app.screen, FormScreen), f"a form opened by {opens!r}")
     await fill(pilot, field, value)
     await pilot.press("ctrl+s")
     await caught_up(pilot)  # the form's check runs in a worker: closed, or the refusal shown
     assert isinstance(pilot.app.screen, FormScreen), f"the form closed on {field}={value!r}"
     assert form_error(pilot) == error
     await pilot.press("escape")
-    await pilot.pause()
-    assert not isinstance(pilot.app.screen, FormScreen)
+    await until(pilot, lambda: not isinstance(pilot.app.screen, FormScreen), "the form closed by escape")
 
 
 async def test_bad_values_in_the_unit_forms_keep_them_open_and_store_nothing(campaign_file, make_app):
@@ -204,7 +203,7 @@ async def test_remove_key_removes_after_the_confirmation_and_u_brings_it_back(ca
         await pilot.press(REMOVE)
         await wait_for(pilot, "Remove Blücher's Corps: Brigade Zieten?")
         await pilot.press("n")  # no: nothing happens
-        await pilot.pause()
+        await until(pilot, lambda: not isinstance(pilot.app.screen, ConfirmScreen), "the question closed by n")
         await pilot.press(REMOVE)
         await wait_for(pilot, "Remove Blücher's Corps: Brigade Zieten?")
         assert isinstance(pilot.app.screen, ConfirmScreen)
@@ -233,11 +232,9 @@ async def test_tab_moves_into_the_table_and_an_edit_shows_at_once_in_it(campaign
     async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
         await find(pilot, "zieten")
         await pilot.press("tab")
-        await pilot.pause()
-        assert pilot.app.focused.id == "detail"
+        await until(pilot, lambda: pilot.app.focused.id == "detail", "the focus on the table after tab")
         await pilot.press("shift+tab")
-        await pilot.pause()
-        assert pilot.app.focused.id == "tree"
+        await until(pilot, lambda: pilot.app.focused.id == "tree", "the focus on the tree after shift+tab")
         await pilot.press("e")
         await wait_for(pilot, "Edit Blücher's Corps: Brigade Zieten")
         await fill(pilot, "strength_points", "1")
@@ -297,7 +294,8 @@ async def test_no_line_of_the_opened_tree_is_cut(tmp_path, make_app, monkeypatch
             for node in list(screen._lines.values()):
                 screen._fill(node)
                 node.expand()
-        await pilot.pause()
+        await settled(pilot)
+        await until(pilot, lambda: len(list(tree.rows())) > 100, "every general's rows in the tree")
         assert tree.virtual_size.width <= tree.scrollable_content_region.width  # nothing to scroll sideways to
         rows = list(tree.rows())
         nodes = list(dict.fromkeys(node for node, _ in rows))
@@ -309,7 +307,8 @@ async def test_no_line_of_the_opened_tree_is_cut(tmp_path, make_app, monkeypatch
         top, last = 0, -1
         while len(checked) < len(nodes):  # page by page, each node read where it is whole in view
             tree.scroll_to(y=top, animate=False)
-            await pilot.pause()
+            want = min(top, tree.max_scroll_y)
+            await until(pilot, lambda: int(tree.scroll_offset.y) == want, f"the tree scrolled to {want}")  # noqa: B023
             first = int(tree.scroll_offset.y)
             assert first != last, f"{len(nodes) - len(checked)} nodes never whole in view"
             last = first
@@ -357,7 +356,7 @@ async def test_the_tree_moves_by_names_opens_with_space_and_reads_a_generals_uni
         army = screen._lines["a:grande_armee"]
         tree.move_cursor(army)
         await pilot.press("space")
-        await pilot.pause()
+        await until(pilot, lambda: "g:napoleon" in screen._lines, "the army opened, Napoleon's line read")
         napoleon = screen._lines["g:napoleon"]
         assert napoleon.children == ()  # his units are not read until he is opened
         await pilot.press("down")
@@ -383,8 +382,7 @@ async def test_the_tree_moves_by_names_opens_with_space_and_reads_a_generals_uni
         await pilot.press("shift+left")
         assert tree.cursor_node is saint_cyr
         await pilot.press("space")
-        await pilot.pause()
-        assert not saint_cyr.is_expanded and long.line == -1
+        await until(pilot, lambda: not saint_cyr.is_expanded and long.line == -1, "Saint-Cyr closed")
         await pilot.press("end")
         last = tree.cursor_node
         assert last is not None and last.line + 1 >= tree.virtual_size.height - 2
@@ -397,13 +395,11 @@ async def test_the_tree_moves_by_names_opens_with_space_and_reads_a_generals_uni
         assert tree.cursor_node is tree.root
         # The mouse: a click on a name takes the cursor there and opens it; on its icon, opens or closes.
         tree.scroll_to(y=0, animate=False)
-        await pilot.pause()
+        await until(pilot, lambda: tree.scroll_offset.y == 0, "the tree scrolled to the top")
         await pilot.click(tree, offset=(12, saint_cyr.line))
-        await pilot.pause()
-        assert tree.cursor_node is saint_cyr and saint_cyr.is_expanded
+        await until(pilot, lambda: tree.cursor_node is saint_cyr and saint_cyr.is_expanded, "Saint-Cyr opened by a click on his name")
         await pilot.click(tree, offset=(6, saint_cyr.line))  # "▼ " after three levels of two cells
-        await pilot.pause()
-        assert tree.cursor_node is saint_cyr and not saint_cyr.is_expanded
+        await until(pilot, lambda: tree.cursor_node is saint_cyr and not saint_cyr.is_expanded, "Saint-Cyr closed by a click on his icon")
 
 
 async def test_f_entrenches_a_unit_at_the_cards_price_or_says_why_not(campaign_file, make_app):
@@ -517,8 +513,7 @@ async def test_the_first_reading_answered_before_the_screen_is_composed_shows_on
     async with app.run_test(size=(80, 24)) as pilot:
         screen = OrderOfBattleScreen()
         await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert screen._early_answer is not None  # held: nothing of the screen is there to show it in
+        await until(pilot, lambda: screen._early_answer is not None, "the tree's first reading answered")  # held: nothing of the screen is there to show it in
         app.install_screen(screen, "oob")
         await app.run_action("show('oob')")
         text = await wait_for(pilot, "All sides:")

@@ -12,8 +12,10 @@ import pytest
 
 from campaigns import weather
 from campaigns.session import CampaignSession
+from textual.worker import WorkerState
+
 from tests.tui.helpers import screen_text
-from tests.tui.polling import settled
+from tests.tui.polling import settled, until
 from tui.app import PREPARED
 from tui.widgets.kept import KeptTable
 
@@ -66,14 +68,12 @@ async def test_a_prepared_screen_shows_a_change_made_since(make_app, campaign_fi
 async def test_kept_widgets_draw_anew_when_the_theme_changes(make_app, campaign_file: Path):
     app = make_app(campaign_file, start="oob")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         table = app.screen.query_one(KeptTable)
         looks = table._look
         before = screen_text(app)
         app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
-        await pilot.pause()
-        await pilot.pause()
-        assert table._look != looks
+        await until(pilot, lambda: table._look != looks, "the table drawn in the new theme")
         assert screen_text(app) == before  # the same text, in the new colours
 
 
@@ -88,8 +88,7 @@ async def test_background_work_waits_for_the_workers_of_the_screen_on_show(make_
         await _settled(pilot)
         try:
             reading = app.screen.run_worker(partial(release.wait, 10), thread=True, group="reading")
-            await pilot.pause()
-            assert app.screen_busy()
+            await until(pilot, app.screen_busy, "the screen busy with its reading")
             waiting = threading.Thread(target=app.wait_for_quiet, args=(0.05,))
             waiting.start()
             await pilot.pause(0.2)
@@ -101,7 +100,7 @@ async def test_background_work_waits_for_the_workers_of_the_screen_on_show(make_
             assert not waiting.is_alive()
             release.clear()
             hidden = app.get_screen("weather").run_worker(partial(release.wait, 10), thread=True, group="reading")
-            await pilot.pause()
+            await until(pilot, lambda: hidden.state == WorkerState.RUNNING, "the hidden screen's reading running")
             assert not app.screen_busy()  # a screen not on show: background work itself
         finally:
             release.set()

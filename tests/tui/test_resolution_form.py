@@ -112,7 +112,7 @@ async def test_uc_um_fire_at_cavalry_then_infantry_is_not_blocked(campaign_file,
         assert "target_cavalry" in ticked(modal)
         distance = modal.numbers["distance"]
         distance.value = "5"  # typed by the umpire: kept across the change of target
-        await pilot.pause()
+        await caught_up(pilot)
         await retarget(pilot, modal, "d2")
         assert "target_cavalry" not in ticked(modal) and modal.numbers["distance"].value == "5"
         assert modal.query_one("#error").render().plain == ""
@@ -188,21 +188,17 @@ async def test_the_form_scrolls_to_the_focused_field_at_80x24(campaign_file, mak
         last = [b for b in modal.ticks.values() if not b.disabled][-1]
         await pilot.press("tab", "tab")  # on the first number: Down and PageDown scroll the form
         await pilot.press("down")
-        await pilot.pause()
-        assert box.scroll_y == 1
+        await until(pilot, lambda: box.scroll_y == 1, "the form scrolled a line down")
         await pilot.press("pagedown")
-        await pilot.pause()
-        assert box.scroll_y > 1
+        await until(pilot, lambda: box.scroll_y > 1, "the form scrolled a page down")
         await pilot.press("pageup", "pageup")
-        await pilot.pause()
-        assert box.scroll_y == 0
+        await until(pilot, lambda: box.scroll_y == 0, "the form scrolled back to the top")
         for _ in range(40):  # Tab to the last modifier: the form follows the focus
             await pilot.press("tab")
             if app.focused is last:
                 break
         assert app.focused is last
-        await pilot.pause()
-        assert box.scroll_y > 0 and box.region.contains_region(last.region)
+        await until(pilot, lambda: box.scroll_y > 0 and box.region.contains_region(last.region), "the form scrolled to the focused modifier")
 
 
 async def test_a_unit_with_hits_waiting_offers_the_combat_table_first(campaign_file, make_app):

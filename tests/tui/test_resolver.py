@@ -12,11 +12,12 @@ from models import Battle, DiceRoll, Unit
 from rules.resolver import tactical_rulesets
 from tui.modals.resolution import ResolutionScreen, allowed_actions
 from tui.textual_private import select_options
+from tui.screens.battles import BattlesScreen
 from tui.screens.fight import FightScreen
 from tui.screens.resolver import ResolverScreen
 
 from .tabletop_play import on_resolver as to_resolver
-from tests.tui.polling import caught_up
+from tests.tui.polling import caught_up, until
 
 from .helpers import (
     key,
@@ -49,7 +50,7 @@ def handed_off(path, resolver: str = "kallistra_acw") -> int:
 async def pick_unit(pilot, unit_id: str) -> None:
     grid = pilot.app.screen.query_one("#units", DataTable)
     grid.move_cursor(row=grid.get_row_index(unit_id))
-    await pilot.pause()
+    await until(pilot, lambda: pilot.app.screen.selected() == unit_id, f"the cursor on {unit_id}")
 
 
 async def resolve(pilot, action: str | None = None) -> ResolutionScreen:
@@ -58,8 +59,7 @@ async def resolve(pilot, action: str | None = None) -> ResolutionScreen:
     modal: ResolutionScreen = pilot.app.screen  # type: ignore[assignment]
     if action:
         modal.query_one("#action", Select).value = action
-        await pilot.pause()
-        await pilot.pause()
+        await until(pilot, lambda: modal.built == action and not modal.building, f"the form rebuilt for {action}")
     return modal
 
 
@@ -153,7 +153,7 @@ async def test_a_tabletop_battle_from_hand_off_to_return(campaign_file, make_app
         assert fight.tabletop["winner"] == "defender" and "by_unit" in fight.tabletop
         if fight.pursuit_step() is not None:
             await pilot.press(key(FightScreen, "fight.roll"))
-            await pilot.pause()
+            await caught_up(pilot)  # the pursuit rolled and stored
         await pilot.press(key(FightScreen, "fight.apply"))
         await wait_for(pilot, "Apply the battle")
         await pilot.press("y")
@@ -205,7 +205,7 @@ async def test_a_game_outside_the_campaign_with_units_entered_by_hand(campaign_f
     app = make_app(campaign_file)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("x")
-        await pilot.pause()
+        await wait_for_screen(pilot, BattlesScreen)
         await pilot.press("g")
         await wait_for(pilot, "A tabletop game outside the campaign's forces")
         app.screen.query_one("#f-location", Input).value = "Gettysburg"
@@ -298,7 +298,7 @@ async def test_a_unit_added_by_hand_lists_the_types_of_its_arm(campaign_file, ma
             "infantry_column", "infantry_line", "infantry_square", "battalion_masse", "skirmishers"]
         form.query_one("#f-name", Input).value = "Foot battery"
         form.query_one("#f-arm", Select).value = "artillery"
-        await pilot.pause()
+        await until(pilot, lambda: unit_type.value == "limbered_artillery", "the unit types of the artillery offered")
         assert select_options(unit_type) == [("limbered artillery", "limbered_artillery"), ("artillery", "artillery")]
         assert unit_type.value == "limbered_artillery"
         unit_type.value = "artillery"

@@ -6,8 +6,11 @@ import pytest
 
 from campaigns import tabletop
 from campaigns.session import CampaignSession
-from tests.tui.helpers import wait_for
+from tests.tui.helpers import wait_for, wait_for_screen
+from tests.tui.polling import caught_up, until
 from tests.tui.test_resolver import handed_off
+from tui.screens.battles import BattlesScreen
+from tui.screens.fight import FightScreen
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
@@ -32,9 +35,9 @@ def fired_file(campaign_file):
 
 async def _open(pilot):
     await pilot.press("x")
-    await pilot.pause()
+    await wait_for_screen(pilot, BattlesScreen)
     await pilot.press("enter")
-    await pilot.pause()
+    await wait_for_screen(pilot, FightScreen)
     await pilot.press("g")
     await wait_for(pilot, "▶ simultaneous fire")
 
@@ -71,9 +74,9 @@ def on_the_table(campaign_file, request):
 
 async def _open_any(pilot):
     await pilot.press("x")
-    await pilot.pause()
+    await wait_for_screen(pilot, BattlesScreen)
     await pilot.press("enter")
-    await pilot.pause()
+    await wait_for_screen(pilot, FightScreen)
     await pilot.press("g")
     await wait_for(pilot, "▶")
 
@@ -100,12 +103,12 @@ def test_each_rule_sets_first_resolution(snap_compare, make_app, on_the_table):
         table = tabletop.load(pilot.app.session, 1)
         while not any(acts(table, u) for u in table.units):  # a phase where a unit acts
             await pilot.press("n")
-            await pilot.pause()
+            await caught_up(pilot)  # the next phase stored
             table = tabletop.load(pilot.app.session, 1)
         first = next(u for u in table.units.values() if acts(table, u.id))
         grid = screen.query_one("#units", DataTable)
         grid.move_cursor(row=grid.get_row_index(first.id))
-        await pilot.pause()
+        await until(pilot, lambda: screen.selected() == first.id, "the cursor on the first unit that acts")
         await pilot.press("r")
         await wait_for(pilot, "ctrl+r rolls")
 

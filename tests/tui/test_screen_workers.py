@@ -12,7 +12,7 @@ from models.errors import StoreError
 from tests.tui.helpers import key, notices, stored, type_text, wait_for, wait_for_notice
 from tui import keys
 from tui.screens.oob import OrderOfBattleScreen
-from tests.tui.polling import caught_up
+from tests.tui.polling import caught_up, settled, until
 
 REMOVE = key(OrderOfBattleScreen, "oob.remove")
 
@@ -21,7 +21,7 @@ async def find(pilot, name: str) -> None:
     await pilot.press("slash")
     await type_text(pilot, name)
     await pilot.press("enter")
-    await pilot.pause()
+    await settled(pilot)  # the search ran and the cursor is on the find
 
 
 def cursor(pilot):
@@ -53,8 +53,7 @@ async def test_the_next_key_waits_for_an_action_in_its_worker_and_the_screen_dra
         assert started.is_set()
         shown = cursor(pilot)
         await pilot.press("down")  # typed while the removal runs: held, not lost
-        await pilot.pause()
-        assert pilot.app.keys_held >= 1
+        await until(pilot, lambda: pilot.app.keys_held >= 1, "the key held")
         assert cursor(pilot) is shown
         assert pilot.app.screen.query_one("#tree").is_attached  # the UI thread is free: it still draws
         await wait_for(pilot, "Brigade Zieten")

@@ -13,7 +13,9 @@ import pytest
 
 from campaigns import battles, command_points, oob, turns, weather
 from campaigns.session import CampaignSession
-from tests.tui.helpers import type_text, wait_for
+from tests.tui.helpers import type_text, wait_for, wait_for_screen
+from tests.tui.polling import caught_up, settled, until
+from tui.modals.form import FormScreen
 
 # Forces from all over the map: the umpire overrides contact (campaigns/contact.py).
 GATHERED = "forces gathered from the whole map for the test"
@@ -49,20 +51,6 @@ def test_screen(snap_compare, make_app, played_file, name, size):
     assert snap_compare(make_app(played_file, start=name), run_before=settled, terminal_size=size)
 
 
-async def settled(pilot) -> None:
-    """Until the screen has shown what its workers read (the history, the order of battle)."""
-    from textual.worker import WorkerCancelled
-
-    await pilot.pause()
-    for _ in range(20):
-        try:
-            await pilot.app.workers.wait_for_complete()
-            break
-        except WorkerCancelled:  # an exclusive read replaced by a newer one (the cursor moved): wait for that one
-            await pilot.pause()
-    await pilot.pause()
-
-
 @pytest.mark.parametrize("size", SIZES)
 def test_help(snap_compare, make_app, played_file, size):
     assert snap_compare(make_app(played_file, start="command"), press=["question_mark"], terminal_size=size)
@@ -87,13 +75,14 @@ def test_form_with_an_error(snap_compare, make_app, played_file, size):
         await pilot.press("enter")
         await wait_for(pilot, "Brigade Zieten: 3 SP")  # the find selected before the form covers it
         await pilot.press("e")
-        await pilot.pause()
+        await wait_for_screen(pilot, FormScreen)
         box = pilot.app.screen.query_one("#f-strength_points")
         box.focus()
         box.value = ""
         await type_text(pilot, "-1")
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await caught_up(pilot)  # the form's check runs in a worker
+        await until(pilot, lambda: str(pilot.app.screen.query_one("#error").render()).strip(), "the form's refusal shown")
 
     assert snap_compare(make_app(played_file, start="oob"), run_before=edit_with_a_bad_sp, terminal_size=size)
 

@@ -8,6 +8,7 @@ from textual.widgets import Button, OptionList, Select
 
 from models import Campaign
 from tests.tui.helpers import stored, type_text, wait_for, wait_for_screen
+from tests.tui.polling import caught_up, until
 from tui.screens.overview import OverviewScreen
 from tui.screens.start import StartScreen
 
@@ -28,8 +29,7 @@ async def test_a_new_campaign_from_the_form(make_app, tmp_path, still_world):
         await pilot.press("tab")
         await type_text(pilot, "42")
         await pilot.press("tab", "enter", "down", "enter")  # the dice: typed in
-        await pilot.pause()
-        assert start.query_one("#dice", Select).value == "entered"
+        await until(pilot, lambda: start.query_one("#dice", Select).value == "entered", "the dice typed in chosen")
         await pilot.press("tab")
         await type_text(pilot, "bautzen")  # .campaign is added
         await pilot.press("tab")
@@ -81,9 +81,9 @@ async def test_an_existing_file_is_not_overwritten(make_app, campaign_file):
         await pilot.press("tab", "tab", "tab", "tab")
         await type_text(pilot, campaign_file.name)
         await pilot.press("enter")
-        await pilot.pause()
+        await caught_up(pilot)
+        await until(pilot, lambda: str(pilot.app.screen.query_one("#error").render()).strip(), "the refusal shown")
         assert isinstance(pilot.app.screen, StartScreen)
-        assert str(pilot.app.screen.query_one("#error").render()).strip()
     assert campaign_file.read_bytes() == before
 
 

@@ -14,6 +14,7 @@ from campaigns.session import CampaignSession
 from models import Event
 from tests.played import play
 from tests.tui.helpers import screen_text, type_text, wait_for
+from tests.tui.polling import settled, until
 from tui.textual_private import notification_messages
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
@@ -124,13 +125,12 @@ async def test_a_bookmark_from_the_history_is_an_action(make_app, played):
         session.close()
 
 
-async def notified(pilot, text: str, tries: int = 50) -> None:
+async def notified(pilot, text: str) -> None:
     """Wait for a notification holding `text` (toasts stack up, and at 80x24 one can be off screen)."""
-    for _ in range(tries):
-        await pilot.pause()
-        if any(text in m for m in notification_messages(pilot.app)):
-            return
-    raise AssertionError(f"no notification {text!r}: {notification_messages(pilot.app)}")
+    try:
+        await until(pilot, lambda: any(text in m for m in notification_messages(pilot.app)), f"a notification {text!r}")
+    except AssertionError as error:
+        raise AssertionError(f"{error}: {notification_messages(pilot.app)}") from None
 
 
 async def test_the_luck_tables_keep_80_columns_and_cut_no_name(make_app, played):
@@ -139,8 +139,8 @@ async def test_the_luck_tables_keep_80_columns_and_cut_no_name(make_app, played)
     app = make_app(played, start="luck")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, "French Empire")
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+        await settled(pilot)
+        await until(pilot, lambda: all(app.screen.query_one(n).row_count for n in ("#sides", "#rolls")), "both tables filled")
         for name in ("#sides", "#rolls"):
             table = app.screen.query_one(name)
             assert table.row_count

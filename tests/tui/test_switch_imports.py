@@ -14,6 +14,7 @@ SCRIPT = """
 import asyncio, json, sys
 from pathlib import Path
 from campaigns.session import CampaignSession
+from tests.tui.polling import until
 from tui.app import AdjutantApp
 
 SHOWN = {"oob": "#tree", "weather": "#turns", "command": "#armies", "history": "#events"}
@@ -25,20 +26,14 @@ async def main(path):
     async with app.run_test(size=(80, 24)) as pilot:
         for name in SHOWN:
             await app.run_action(f"show({name!r})")
-            for _ in range(1000):
-                await pilot.pause()
-                if app.screen.query(SHOWN[name]) and app.screen.query_one(SHOWN[name]).region.height and not app.keys_held:
-                    break
-            else:
-                raise SystemExit(f"the {name} screen never showed")
+            await until(pilot, lambda: app.screen.query(SHOWN[name]) and app.screen.query_one(SHOWN[name]).region.height
+                        and not app.keys_held, f"the {name} screen shown")
             await app.workers.wait_for_complete()
             imported[name] = "models.tables" in sys.modules
         await app.run_action("show('weather')")
         await pilot.press("r")  # an action (the weather rolled from the seed): the classes come with it
-        for _ in range(1000):
-            await pilot.pause()
-            if "not rolled yet" not in str(app.screen.query_one("#now").render()) and not app.keys_held:
-                break
+        await until(pilot, lambda: "not rolled yet" not in str(app.screen.query_one("#now").render()) and not app.keys_held,
+                    "the weather rolled")
         await app.workers.wait_for_complete()
         imported["rolled"] = "models.tables" in sys.modules
     print(json.dumps(imported))

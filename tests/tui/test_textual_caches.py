@@ -12,6 +12,8 @@ from textual.widgets import DataTable
 
 from tui.textual_private import forget_cached_widgets
 
+from .polling import until
+
 
 class _Tables(App):
     def compose(self) -> ComposeResult:
@@ -25,9 +27,10 @@ class _Tables(App):
 async def _draw_tables() -> None:
     app = _Tables()
     async with app.run_test(size=(40, 12)) as pilot:
-        await pilot.pause()
         table = app.query_one(DataTable)
-        assert "unit 3" in "".join(strip.text for strip in table.render_lines(table.region.reset_offset))
+        await until(
+            pilot, lambda: "unit 3" in "".join(strip.text for strip in table.render_lines(table.region.reset_offset)), "the table drawn"
+        )
 
 
 def _drawings() -> int:

@@ -14,10 +14,11 @@ from textual.widgets import DataTable, Static
 from tui import textual_private
 from tui.textual_private import (
     CatchesUnhandledErrors, draw_offscreen, draw_soon, driver, lay_out_offscreen, mount_offscreen,
-    notification_messages, screen_update, settle_offscreen, stop_at_once,
+    notification_messages, other_threads_running, screen_update, settle_offscreen, stop_at_once,
 )
 
 from .helpers import screen_text
+from .polling import until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -107,10 +108,7 @@ async def test_a_screen_built_off_screen_shows_without_being_built_again():
         table = screen.query_one("#table", DataTable)
         assert table.row_count == 40
         lay_out_offscreen(screen, app.size)
-        for _ in range(4):
-            await pilot.pause()
-            if not settle_offscreen(screen, app.size):
-                break
+        await until(pilot, lambda: not settle_offscreen(screen, app.size), "the screen laid out with nothing left to settle")
         laid_out = table.region
         assert laid_out.width > 70 and laid_out.height > 10  # laid out at the app's size, not shown
         draw_offscreen(screen)
@@ -118,7 +116,7 @@ async def test_a_screen_built_off_screen_shows_without_being_built_again():
         mounts = len(screen.children)
         await app.switch_screen("table")
         draw_soon(app.screen)
-        await pilot.pause()
+        await until(pilot, lambda: "unit 0" in screen_text(app), "the table shown")
         assert app.screen is screen and len(screen.children) == mounts
         assert table.region == laid_out  # shown as it was laid out
         assert "a table built off screen" in screen_text(app) and "unit 0" in screen_text(app)
@@ -128,7 +126,7 @@ async def test_the_test_helpers_see_notices_screens_and_send_keys():
     app = _Probe()
     async with app.run_test(size=(40, 10)) as pilot:
         app.notify("a notice")
-        await pilot.pause()
+        await until(pilot, lambda: notification_messages(app), "the notice")
         assert notification_messages(app) == ["a notice"]
         assert screen_update(app) is not None
         from textual import events
@@ -138,10 +136,7 @@ async def test_the_test_helpers_see_notices_screens_and_send_keys():
         key = events.Key("x", "x")
         key.set_sender(app)
         driver(app).send_message(key)
-        for _ in range(10):
-            await pilot.pause()
-            if app.pressed:
-                break
+        await until(pilot, lambda: app.pressed, "the key x delivered")
         assert app.pressed == ["x"]
 
 
@@ -154,3 +149,75 @@ async def test_an_unhandled_error_reaches_the_app_and_ends_it_with_its_code():
             await pilot.pause()
     assert [str(e) for e in app.caught] == ["broken on purpose"]
     assert app.return_code == 3
+
+
+async def test_pilot_waits_for_an_idle_app_in_the_slices_set(monkeypatch):
+    """Every pause and every key pressed waits in the slices tests/tui/conftest.py sets."""
+    import asyncio
+
+    from .conftest import PILOT_SLICE
+
+    slept: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def sleep(seconds: float, *args) -> None:
+        slept.append(seconds)
+        await real_sleep(seconds, *args)
+
+    monkeypatch.setattr(asyncio, "sleep", sleep)
+    app = _Probe()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        slept.clear()
+        await pilot.pause()
+        pause = list(slept)
+        slept.clear()
+        await pilot.press("x")
+    assert pause.count(PILOT_SLICE) >= 2 and 1 / 50 not in pause  # two looks at least, none of Textual's 20 ms
+    assert slept.count(PILOT_SLICE) >= 4 and 1 / 50 not in slept  # a key: two waits
+
+
+def test_a_thread_on_a_cpu_is_seen_running_and_one_asleep_is_not():
+    import threading
+    import time
+
+    stop = threading.Event()
+
+    def spin() -> None:
+        while not stop.is_set():
+            pass
+
+    asleep = threading.Thread(target=stop.wait)
+    asleep.start()
+    try:
+        time.sleep(0.05)
+        assert not other_threads_running()
+        spinning = threading.Thread(target=spin)
+        spinning.start()
+        time.sleep(0.05)
+        assert other_threads_running()
+    finally:
+        stop.set()
+    asleep.join()
+    spinning.join()
+
+
+async def test_a_pause_lasts_while_a_worker_thread_runs():
+    """The wait for an idle app does not end while a thread worker is still at work, even
+    when the machine has not given it a CPU in a slice (its state is R)."""
+    import time
+
+    app = _Probe()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        until = time.monotonic() + 0.3
+
+        def work() -> None:
+            while time.monotonic() < until:
+                pass
+
+        worker = app.run_worker(work, thread=True)
+        start = time.monotonic()
+        await pilot.pause()
+        assert time.monotonic() - start >= 0.25, "the pause ended while the worker ran"
+        await worker.wait()

@@ -11,6 +11,7 @@ from sqlalchemy import select
 from campaigns.session import CampaignSession
 from models import Campaign, CommandPointRoll, Turn
 from tests.tui.helpers import screen_text, stored, wait_for, wait_for_notice
+from tests.tui.polling import caught_up, until
 from tui.modals.confirm import ConfirmScreen
 
 PHASES = ["weather", "command_points", "movement", "reconnaissance", "battles", "end_of_turn"]
@@ -21,8 +22,7 @@ async def advance(pilot, expect: str = "") -> None:
     shown = await wait_for(pilot, expect or "(y)")
     assert isinstance(pilot.app.screen, ConfirmScreen)
     await pilot.press("y")
-    await pilot.pause()
-    assert not isinstance(pilot.app.screen, ConfirmScreen), shown
+    await until(pilot, lambda: not isinstance(pilot.app.screen, ConfirmScreen), f"the question answered: {shown}")
 
 
 async def test_n_then_y_moves_to_the_next_phase(campaign_file, make_app):
@@ -40,11 +40,12 @@ async def test_n_then_n_or_escape_leaves_the_phase_alone(campaign_file, make_app
         await pilot.press("t", "n")
         await wait_for(pilot, "Leave Weather for the next phase?")
         await pilot.press("n")
-        await pilot.pause()
+        await until(pilot, lambda: not isinstance(pilot.app.screen, ConfirmScreen), "the question answered no")
         await pilot.press("n")
         await wait_for(pilot, "Leave Weather")
         await pilot.press("escape")
-        await pilot.pause()
+        await until(pilot, lambda: not isinstance(pilot.app.screen, ConfirmScreen), "the question closed by escape")
+        await caught_up(pilot)
         assert "> 1. Weather" in screen_text(pilot.app)
     with stored(campaign_file) as db:
         assert db.get_one(Campaign, 1).phase == "weather"
@@ -56,7 +57,7 @@ async def test_a_full_turn_through_six_phases_moves_the_calendar_on(campaign_fil
         start, days = campaign.start_date, campaign.turn_days
     async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
         await pilot.press("w", "r")
-        await pilot.pause()
+        await caught_up(pilot)  # rolled and stored
         await pilot.press("t")
         await wait_for(pilot, "Nothing more is needed in this phase")
         await pilot.press("n")  # nothing outstanding: no question
@@ -64,10 +65,9 @@ async def test_a_full_turn_through_six_phases_moves_the_calendar_on(campaign_fil
         assert not isinstance(pilot.app.screen, ConfirmScreen)
         # Command points: every army rolls.
         await pilot.press("c")
-        await pilot.pause()
         for _ in range(3):
             await pilot.press("r", "down")
-            await pilot.pause()
+        await caught_up(pilot)  # every army rolled (the key gate delivers each key after the last one's roll)
         await pilot.press("t")
         await wait_for(pilot, "Nothing more is needed in this phase")
         for number, name in ((3, "Activations and movement"), (4, "Reconnaissance"), (5, "Battles"), (6, "End of turn")):

@@ -11,6 +11,7 @@ The forces and the way of playing are those of test_two_turns.py (tabletop_play)
 from __future__ import annotations
 
 from campaigns import tabletop, weather
+from tests.tui.polling import caught_up
 
 from .tabletop_play import (
     Play,
@@ -68,7 +69,7 @@ async def test_kallistra_acw_two_turns_to_the_end(campaign_file, make_app, capsy
         # Simultaneous fire, through the form: "+2 skirmishing infantry" follows the target
         modal = await open_form(pilot, "a1", "small_arms_fire")
         modal.numbers["range"].value = "1"
-        await pilot.pause()
+        await caught_up(pilot)
         at_line = await retarget(pilot, modal, "d4")
         at_skirmishers = await retarget(pilot, modal, "d11")
         assert "skirmishing" not in at_line and "+2 skirmishing" in at_skirmishers

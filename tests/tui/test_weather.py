@@ -7,7 +7,7 @@ from sqlalchemy import select
 from models import DiceRoll, Turn
 from tests.tui.helpers import screen_text, stored, type_text, wait_for, wait_for_notice
 from tui.modals.dice_entry import DiceEntryScreen
-from tests.tui.polling import caught_up
+from tests.tui.polling import caught_up, until
 
 
 def weather_rolls(db) -> list[DiceRoll]:
@@ -66,15 +66,13 @@ async def test_the_dice_modal_refuses_7_and_words_and_stores_nothing(manual_camp
         for bad in ("7", "abc", "0"):
             await type_text(pilot, bad)
             await pilot.press("enter")
-            await pilot.pause()
+            await caught_up(pilot)  # the key handled: the dice refused, or taken
             assert isinstance(pilot.app.screen, DiceEntryScreen), bad
-            error = str(pilot.app.screen.query_one("#error").render())
-            assert error.strip(), f"no error shown for {bad!r}"
+            await until(pilot, lambda: str(pilot.app.screen.query_one("#error").render()).strip(), f"an error shown for {bad!r}")  # noqa: B023
             await pilot.press("ctrl+a", "ctrl+k")  # clear the field
         await pilot.press("escape")
-        await pilot.pause()
-        assert not isinstance(pilot.app.screen, DiceEntryScreen)
-        assert "not rolled yet" in screen_text(pilot.app)
+        await until(pilot, lambda: not isinstance(pilot.app.screen, DiceEntryScreen), "the dice closed by escape")
+        await until(pilot, lambda: "not rolled yet" in screen_text(pilot.app), "the weather still not rolled")
     with stored(manual_campaign_file) as db:
         assert weather_rolls(db) == []
         assert db.get_one(Turn, 1).weather is None
@@ -83,7 +81,7 @@ async def test_the_dice_modal_refuses_7_and_words_and_stores_nothing(manual_camp
 async def test_a_second_roll_in_the_same_turn_is_refused(campaign_file, make_app):
     async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
         await pilot.press("w", "r")
-        await pilot.pause()
+        await caught_up(pilot)  # rolled and stored
         await pilot.press("r")
         await wait_for_notice(pilot, "already has its weather")
     with stored(campaign_file) as db:
@@ -106,8 +104,8 @@ async def test_a_long_calendar_lists_every_turn_and_its_strip_follows_the_cursor
         strip = str(pilot.app.screen.query_one("#strip").render())
         assert f"{WeatherScreen.AFTER + 1}:·" in strip and f"{WeatherScreen.AFTER + 2}:" not in strip
         await pilot.press("ctrl+end")  # the last turn: the strip moves to the turns around it
-        await pilot.pause()
-        assert table.cursor_row == 119
+        await until(pilot, lambda: table.cursor_row == 119, "the cursor on the last turn")
+        await until(pilot, lambda: "120:·" in str(pilot.app.screen.query_one("#strip").render()), "the strip around the last turn")
         strip = str(pilot.app.screen.query_one("#strip").render())
         assert "120:·" in strip and f" {120 - WeatherScreen.BEFORE}:" in strip and f" {119 - WeatherScreen.BEFORE}:" not in strip
         assert "…" in strip.split("\n")[0][:2]  # earlier turns before it

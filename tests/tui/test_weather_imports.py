@@ -14,6 +14,7 @@ SCRIPT = """
 import asyncio, json, sys
 from pathlib import Path
 from campaigns.session import CampaignSession
+from tests.tui.polling import until
 from tui.app import AdjutantApp
 
 async def main(path):
@@ -21,22 +22,13 @@ async def main(path):
     app.animation_level = "none"
     async with app.run_test(size=(80, 24)) as pilot:
         await app.run_action("show('weather')")
-        for _ in range(500):
-            await pilot.pause()
-            if type(app.screen).__name__ == "WeatherScreen" and app.screen.query_one("#turns").row_count:
-                break
-        else:
-            raise SystemExit("the weather never showed its track")
+        await until(pilot, lambda: type(app.screen).__name__ == "WeatherScreen" and app.screen.query_one("#turns").row_count,
+                    "the weather's track shown")
         for _ in range(3):
             await pilot.press("down")
         shown = "models.tables" in sys.modules
         await pilot.press("r")  # dice rolled from the campaign's seed: no form
-        for _ in range(500):
-            await pilot.pause()
-            if "not rolled yet" not in str(app.screen.query_one("#now").render()):
-                break
-        else:
-            raise SystemExit("the weather was never rolled")
+        await until(pilot, lambda: "not rolled yet" not in str(app.screen.query_one("#now").render()), "the weather rolled")
     print(json.dumps({"shown": shown, "rolled": "models.tables" in sys.modules}))
 
 asyncio.run(main(sys.argv[1]))

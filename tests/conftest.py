@@ -83,10 +83,10 @@ WORKERS_PER_CORE = 1
 
 # The files that hold the longest single tests, longest first, then the rest of
 # the end-to-end and app tests, then the quick ones. xdist (--dist worksteal,
-# pyproject.toml) gives the first worker the first half of this order and the second
-# the rest; a worker that runs out takes over the far end of the other's queue. So
-# the front of the list runs first, and the run ends where the two meet, among
-# short tests. Files keep their own order inside.
+# pyproject.toml) gives each worker a share of the list cut in order; `dealt` below
+# deals these files to the workers' shares in turn, so each starts with its part of
+# the long ones and ends with quick tests, and a worker that runs out takes over the
+# far end of another's share. Files keep their own order inside.
 # Measured file by file with -n 0 on a loaded machine (CPU seconds of the longest
 # test, this process, its children and the PostgreSQL server; its wall time): the
 # PostgreSQL numbers 30 / 83 s, hostile files 22 / 63, the quick judge 14 / 36,
@@ -153,10 +153,49 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 @pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     # After pytest's own ordering (which groups the tests sharing a module-scoped
     # fixture); a stable sort keeps that order inside each place.
     items.sort(key=_place)
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    if workers > 1:  # every worker sorts its own collection alike: xdist requires the same order
+        items[:] = dealt(items, workers)
+
+
+QUICK = "tests/rules/"  # 3,800 tests, some 25 CPU-s in all: they fill each worker's share
+
+
+def dealt(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """The tests in the order that gives each worker, in xdist's first share, its part of
+    the slow files, longest first, then quick tests. xdist (--dist worksteal) hands the
+    first worker the first len // workers tests, the next a like share of the rest, and
+    so on: sorted longest first and cut so, the first worker got every slow file, and
+    the other ones nothing but quick tests, then leftovers stolen a half queue at a time
+    (the tail of the run, two to three minutes). Here the slow files, in LONGEST_FIRST's
+    order, are dealt back and forth (0, 1, 1, 0, 0, 1, ...: each worker gets a long one
+    of each pair in turn), whole (a module's fixture is made once), and each share is
+    filled up with quick tests to the size xdist cuts it at; a worker that runs out
+    steals from the far end of another's share, which is quick tests."""
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::")[0], []).append(item)
+    quick = [item for name, tests in files.items() if name.startswith(QUICK) for item in tests]
+    shares: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    slow = [tests for name, tests in files.items() if not name.startswith(QUICK)]
+    for n, tests in enumerate(slow):
+        turn, step = divmod(n, workers)
+        shares[step if turn % 2 == 0 else workers - 1 - step].extend(tests)
+    sizes, left = [], len(items)
+    for worker in range(workers):  # xdist's cut: WorkStealingScheduling.check_schedule
+        sizes.append(left // (workers - worker))
+        left -= sizes[-1]
+    if any(len(share) > size for share, size in zip(shares, sizes)):
+        return items  # the slow files alone overfill a share: longest first, as sorted
+    for share, size in zip(shares, sizes):
+        need = size - len(share)
+        share.extend(quick[:need])
+        del quick[:need]
+    return [item for share in shares for item in share]
 
 
 def _postgres_bin() -> Path | None:

@@ -30,7 +30,7 @@ from .polling import settled
 # What Textual itself writes in a frame: SGR colours, cursor moves and OSC 8 links.
 TEXTUAL_SEQUENCES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\]8;[^\x1b]*\x1b\\")
 CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
-BAD_VALUES = 3  # files with a bad value in a column drawn each run; one of every other kind
+BAD_VALUES = 2  # files with a bad value in a column drawn each run; one of every other kind
 
 
 @pytest.fixture(scope="module")

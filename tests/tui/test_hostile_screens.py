@@ -109,7 +109,7 @@ def drawn(real: Path, seed: int) -> list[hostile.Maker]:
 
 async def test_a_sample_of_the_corpus_opens_inert_or_is_refused(real: Path, tmp_path: Path) -> None:
     """Every kind of the corpus once, its column, statement or bytes drawn with the run's seed
-    (tests/seeds.py); `python -m tests.tui.hostile_screens_corpus` opens the whole corpus."""
+    (tests/seeds.py); `python -m tests.tui.hostile_screens_corpus` opens the whole corpus in the app."""
     seed = seeds.run_seed()
     print(seeds.replay(seed))
     chosen = drawn(real, seed)

@@ -62,10 +62,16 @@ class Play:
     session: CampaignSession
     battle_id: int
     phases: set[tuple[int, str, str]] = field(default_factory=set)  # (turn, whose bound, phase) ticked off
+    _read: tuple[int, tabletop.Tabletop] | None = field(default=None, repr=False)
 
     @property
     def table(self) -> tabletop.Tabletop:
-        return tabletop.load(self.session, self.battle_id)
+        """The battle as stored now: read again whenever the campaign's version has moved on
+        (every change, through the flow layer or the screens, moves it), else the one read last."""
+        version = self.session.store.stored_version()
+        if self._read is None or self._read[0] != version:
+            self._read = (version, tabletop.load(self.session, self.battle_id))
+        return self._read[1]
 
     def prepared(self, action: str, actor: str, target: str | None = None, ticked: Sequence[str] = (),
                  numbers: Mapping[str, int] | None = None, ruling: str = ""):

@@ -19,7 +19,7 @@ import pytest
 from campaigns.errors import CampaignError
 from campaigns.session import CampaignSession
 from models import check_campaign
-from tests import hostile
+from tests import hostile, seeds
 from tests.test_hostile_files import played
 from tui.app import AdjutantApp
 from tui.commands import SCREENS
@@ -30,7 +30,7 @@ from .polling import settled
 # What Textual itself writes in a frame: SGR colours, cursor moves and OSC 8 links.
 TEXTUAL_SEQUENCES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\]8;[^\x1b]*\x1b\\")
 CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
-SAMPLE = 10
+BAD_VALUES = 2  # files with a bad value in a column drawn each run; one of every other kind
 
 
 @pytest.fixture(scope="module")
@@ -84,18 +84,41 @@ async def test_every_screen_shows_escapes_in_every_text_column_inert(real: Path,
     await visit_every_screen(path, "every text escaped")
 
 
+def kind_of(make: hostile.Maker) -> str:
+    """The kind of hostile file a maker makes: its name up to the column, table or statement it picks
+    ("bad value in", "escapes in", "sql:", "random_bytes", ...)."""
+    name = make.__name__
+    for kind in ("bad value in", "escapes in", "sql: DROP TABLE", "sql:"):
+        if name.startswith(kind):
+            return kind
+    return name
+
+
+def drawn(real: Path, seed: int) -> list[hostile.Maker]:
+    """One maker of every kind of the corpus, drawn with `seed`: over runs, every column and
+    statement is tried; each run, every kind (bytes, truncation, bit flips, foreign SQLite, WAL,
+    a trigger, view, table, index or version, a dropped table, a bad value in a column, escapes
+    in a column), and BAD_VALUES bad values, the corpus's largest kind."""
+    rng = random.Random(seed)
+    by_kind: dict[str, list[hostile.Maker]] = {}
+    for make in hostile.makers(real):
+        if make is not hostile.every_text_escaped:  # every run, in the test above
+            by_kind.setdefault(kind_of(make), []).append(make)
+    return [make for kind, makers in sorted(by_kind.items()) for make in rng.sample(makers, BAD_VALUES if kind == "bad value in" else 1)]
+
+
 async def test_a_sample_of_the_corpus_opens_inert_or_is_refused(real: Path, tmp_path: Path) -> None:
-    """The command-line test runs the whole corpus; here a seeded sample is opened in the app,
-    half of it files that open (escapes in one column each), half drawn from every kind."""
-    rng = random.Random(7)
-    kinds = hostile.makers(real)
-    escapes = [make for make in kinds if make.__name__.startswith("escapes")]
-    chosen = rng.sample(escapes, SAMPLE // 2) + rng.sample(kinds, SAMPLE // 2)
+    """Every kind of the corpus once, its column, statement or bytes drawn with the run's seed
+    (tests/seeds.py); `python -m tests.tui.hostile_screens_corpus` opens the whole corpus in the app."""
+    seed = seeds.run_seed()
+    print(seeds.replay(seed))
+    chosen = drawn(real, seed)
+    assert len({kind_of(make) for make in chosen}) == 9 and len(chosen) == 9 + BAD_VALUES - 1
     for number, make in enumerate(chosen):
         (tmp_path / str(number)).mkdir()
         path = tmp_path / str(number) / "hostile.campaign"
-        make(path, real, random.Random(number))
-        await visit_every_screen(path, make.__name__)
+        make(path, real, random.Random(seed + number))
+        await visit_every_screen(path, f"{make.__name__} ({seeds.replay(seed)})")
 
 
 async def test_a_screen_that_cannot_be_built_ends_the_app_in_one_sentence(

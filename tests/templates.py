@@ -11,6 +11,12 @@ identity, dice salt and creation time; a test about those, or about making a
 campaign at all (tests/campaigns/test_setup.py, `adjutant new`, the migrations),
 makes its own with create_campaign.
 
+Measured with -n 0, the tree before and after run side by side (CPU seconds of
+pytest and its children; the PostgreSQL server's not counted): tests/campaigns 128.7
+to 100.9, tests/models 89.1 to 78.8, tests/club 29.4 to 27.6. A campaign on
+PostgreSQL: 1.5 s of wall time and 0.29 CPU-s in the test against 0.23 s and 0.003
+(medians of 8, alternately, on a loaded machine).
+
 tests/tui/conftest.py keeps its own copy of the same idea for the app tests.
 """
 

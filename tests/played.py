@@ -9,6 +9,7 @@ from pathlib import Path
 
 from campaigns import battles, command_points, forced_march, oob, turns, weather
 from campaigns.session import CampaignSession
+from tests.templates import new_campaign
 
 BATTLES = {3: "Lützen", 7: "Bautzen"}
 NEY_ROUTE = ("Weimar", "Naumburg", "Weissenfels", "Lützen", "Grossgörschen", "Leipzig", "Wurzen", "Oschatz", "Riesa", "Meissen", "Dresden")
@@ -24,7 +25,7 @@ def play(path: Path | str, played: int = 10, *, seed: int = 1813, ney_unit_name:
 
     `ney_unit_name` renames the first unit of Ney's corps first (as a file from
     elsewhere could name it): it then marches and fights under that name."""
-    s = CampaignSession.new("spring1813", path, seed=seed)
+    s = CampaignSession.open(new_campaign(path, "spring1813", seed=seed))
     try:
         if ney_unit_name is not None:
             from models import Unit

@@ -25,6 +25,7 @@ import orjson
 import pytest
 
 from tests import hostile, seeds
+from tests.templates import new_campaign
 
 # Control characters other than newline, in what a command prints.
 CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
@@ -45,7 +46,7 @@ def played(path: Path) -> Path:
     from campaigns.session import CampaignSession
     from models import Nation, Unit
 
-    session = CampaignSession.new("spring1813", path, seed=1813)
+    session = CampaignSession.open(new_campaign(path, "spring1813", seed=1813))
     try:
         weather.roll(session)
         army = command_points.turn_points(session)[0]

@@ -7,6 +7,7 @@ from campaigns.account import all_accounts
 from campaigns.errors import CampaignError
 from campaigns.session import CampaignSession
 from models import Unit
+from tests.templates import new_campaign
 
 # Forces from all over the map: the umpire overrides contact (campaigns/contact.py).
 GATHERED = "forces gathered from the whole map for the test"
@@ -14,7 +15,7 @@ GATHERED = "forces gathered from the whole map for the test"
 
 @pytest.fixture
 def session(tmp_path):
-    s = CampaignSession.new("spring1813", tmp_path / "b.campaign", seed=1813)
+    s = CampaignSession.open(new_campaign(tmp_path / "b.campaign", "spring1813", seed=1813))
     weather.roll(s, [2])  # April +1: 3, Clear
     yield s
     s.close()
@@ -110,7 +111,7 @@ def test_open_terrain_with_mountain_is_refused_in_one_sentence(session, resolver
 
 
 def test_a_battle_needs_the_weather(tmp_path):
-    s = CampaignSession.new("spring1813", tmp_path / "w.campaign", seed=1)
+    s = CampaignSession.open(new_campaign(tmp_path / "w.campaign", "spring1813", seed=1))
     french, allies = forces(s)
     with pytest.raises(CampaignError, match="weather"):
         battles.begin(s, battles.Draft("X", french, allies))
@@ -227,7 +228,7 @@ def test_the_conversion_is_shown_and_can_be_edited_before_the_battle(session):
 def test_a_game_outside_the_campaign_has_no_losses_to_apply_and_says_so(tmp_path):
     from campaigns import tabletop
 
-    session = CampaignSession.new("spring1813", tmp_path / "game.campaign", seed=1)
+    session = CampaignSession.open(new_campaign(tmp_path / "game.campaign", "spring1813", seed=1))
     try:
         game = tabletop.new_game(session, "napoleonic_d10", "Wagram")
         with pytest.raises(CampaignError, match="units entered by hand: it has no campaign losses to apply"):

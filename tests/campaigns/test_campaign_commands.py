@@ -12,6 +12,7 @@ import pytest
 
 from models import open_campaign
 from tui.cli import main
+from tests.templates import new_campaign
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -183,7 +184,7 @@ def test_a_stored_battle_the_card_refuses_is_one_sentence(tmp_path: Path, capsys
     from models import Battle
 
     path = tmp_path / "old.campaign"
-    session = CampaignSession.new("spring1813", path, seed=1)
+    session = CampaignSession.open(new_campaign(path, "spring1813", seed=1))
     weather.roll(session, [2])
     tree = oob.tree(session)
     french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:1]

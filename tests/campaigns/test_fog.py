@@ -17,6 +17,7 @@ from campaigns.reconnaissance import reconnoitre_stack
 from campaigns.session import CampaignSession
 from models import Turn
 from tui.cli import main
+from tests.templates import new_campaign
 
 SEED = 1_234_567_891  # distinctive: its digits must not be in a side file
 
@@ -29,7 +30,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, st
 
 def new(tmp_path: Path, scenario: str = "spring1813") -> Path:
     path = tmp_path / f"{scenario}.campaign"
-    CampaignSession.new(scenario, path, seed=SEED).close()
+    new_campaign(path, scenario, seed=SEED)
     return path
 
 
@@ -205,7 +206,7 @@ def test_the_revealed_seed_verifies_and_an_altered_die_fails(tmp_path, capsys):
 
 def test_typed_dice_stay_typed_in_a_side_file(tmp_path, capsys):
     umpire = tmp_path / "manual.campaign"
-    CampaignSession.new("spring1813", umpire, seed=SEED, manual_dice=True).close()
+    new_campaign(umpire, "spring1813", seed=SEED, dice_mode="entered")
     session = CampaignSession.open(umpire)
     try:
         from campaigns import weather

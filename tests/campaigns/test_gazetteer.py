@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from campaigns.gazetteer import THEATRE_DIR, GazetteerError, UnknownPlace, gazetteer, split_location
+from tests.templates import new_campaign
 
 SCENARIOS = Path(__file__).parents[2] / "campaigns" / "scenarios"
 
@@ -168,7 +169,7 @@ def test_editing_a_location_takes_a_variant_and_refuses_an_unknown_place(tmp_pat
     from campaigns.session import CampaignSession
     from models import Unit
 
-    session = CampaignSession.new("spring1813", tmp_path / "c.campaign", seed=1)
+    session = CampaignSession.open(new_campaign(tmp_path / "c.campaign", "spring1813", seed=1))
     try:
         values = {"name": "III Corps", "kind": "infantry", "strength_points": "5", "cohesion": "3",
                   "artillery_bonus": "0", "cavalry_bonus": "0"}

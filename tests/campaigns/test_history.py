@@ -5,10 +5,11 @@ from sqlmodel import col
 
 from campaigns import history, oob, weather
 from campaigns.session import CampaignSession
+from tests.templates import new_campaign
 
 
 def test_filter_finds_old_changes_and_rolls(tmp_path):
-    session = CampaignSession.new("spring1813", tmp_path / "h.campaign", seed=3)
+    session = CampaignSession.open(new_campaign(tmp_path / "h.campaign", "spring1813", seed=3))
     weather.roll(session, [4])
     unit = oob.side_units(oob.tree(session)[0])[1]
     for n in range(history.LIMIT + 5):  # more recent actions than one screenful
@@ -26,7 +27,7 @@ def test_filter_finds_old_changes_and_rolls(tmp_path):
 
 
 def test_an_undone_edit_stays_with_its_changes_and_marks_by_name(tmp_path):
-    session = CampaignSession.new("spring1813", tmp_path / "h.campaign", seed=3)
+    session = CampaignSession.open(new_campaign(tmp_path / "h.campaign", "spring1813", seed=3))
     unit = oob.side_units(oob.tree(session)[0])[1]
     general = next(g for g in oob.tree(session)[0].armies[0].generals if g.general.id != unit.general).general
     note = "x" * 180  # a long marching note, within the 200 characters a location may have
@@ -50,7 +51,7 @@ def test_an_undone_edit_stays_with_its_changes_and_marks_by_name(tmp_path):
 def test_the_log_keeps_an_undone_roll_with_its_marks_on_sqlite_and_postgresql(campaign_target):
     from campaigns.log import log_lines
 
-    session = CampaignSession.new("spring1813", campaign_target, seed=3)
+    session = CampaignSession.open(new_campaign(campaign_target, "spring1813", seed=3))
     try:
         weather.roll(session)
         session.undo()
@@ -66,7 +67,7 @@ def test_the_log_keeps_an_undone_roll_with_its_marks_on_sqlite_and_postgresql(ca
 
 def test_the_marks_read_once_follow_each_undo_and_redo(tmp_path):
     # The marks are kept between reads (a scan of every event): an undo or a redo shows at once.
-    session = CampaignSession.new("spring1813", tmp_path / "m.campaign", seed=3)
+    session = CampaignSession.open(new_campaign(tmp_path / "m.campaign", "spring1813", seed=3))
     unit = oob.side_units(oob.tree(session)[0])[1]
     oob.set_unit_flags(session, unit.id, fatigued=True)
     assert not any("[undone" in e.text for e in history.entries(session))  # read, and kept
@@ -86,7 +87,7 @@ def test_names_read_a_table_at_a_time_are_the_names_read_one_by_one(campaign_tar
     from campaigns.changes import Names, change_lines, load
     from models import Event
 
-    session = CampaignSession.new("spring1813", campaign_target, seed=3)
+    session = CampaignSession.open(new_campaign(campaign_target, "spring1813", seed=3))
     try:
         units = oob.side_units(oob.tree(session)[0])
         unit, gone = units[1], units[2]
@@ -119,7 +120,7 @@ def test_a_page_reads_the_marks_of_its_own_events_and_older_pages_add_theirs(tmp
     the older marks first: the same marks, in the same order, as one read of them all."""
     from campaigns import replays
 
-    session = CampaignSession.new("spring1813", tmp_path / "r.campaign", seed=3)
+    session = CampaignSession.open(new_campaign(tmp_path / "r.campaign", "spring1813", seed=3))
     unit = oob.side_units(oob.tree(session)[0])[1]
     for n in range(4):
         oob.set_unit_flags(session, unit.id, fatigued=n % 2 == 0)
@@ -148,7 +149,7 @@ def test_the_plain_reading_shows_what_the_stored_rows_hold_on_sqlite_and_postgre
     from campaigns.log import dice_line
     from models import DiceRoll, Event
 
-    session = CampaignSession.new("spring1813", campaign_target, seed=3)
+    session = CampaignSession.open(new_campaign(campaign_target, "spring1813", seed=3))
     try:
         weather.roll(session, [4])
         session.undo()

@@ -10,10 +10,11 @@ from campaigns import oob
 from campaigns.log import log_lines
 from campaigns.session import CampaignSession
 from models import open_campaign
+from tests.templates import new_campaign
 
 
 def campaign_with_events(path: Path, events: int) -> Path:
-    session = CampaignSession.new("spring1813", path, seed=5)
+    session = CampaignSession.open(new_campaign(path, "spring1813", seed=5))
     unit = oob.side_units(oob.tree(session)[0])[1]
     oob.set_unit_flags(session, unit.id, fatigued=True)
     session.close()

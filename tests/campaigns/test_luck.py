@@ -22,6 +22,7 @@ import pytest
 from campaigns import battles, command_points, forced_march, luck, oob, weather
 from campaigns.session import CampaignSession
 from tui.cli import main
+from tests.templates import new_campaign
 
 @pytest.fixture(scope="module")
 def scripted(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -152,7 +153,7 @@ def test_the_examples_in_rules_luck_hold():
 def test_a_tabletop_resolution_counts_for_the_side_of_the_unit_that_acted(tmp_path):
     from campaigns import tabletop
 
-    s = CampaignSession.new("spring1813", tmp_path / "t.campaign", seed=1813)
+    s = CampaignSession.open(new_campaign(tmp_path / "t.campaign", "spring1813", seed=1813))
     try:
         weather.roll(s, [2])
         tree = oob.tree(s)

@@ -8,11 +8,12 @@ import pytest
 from campaigns import oob, oob_view
 from campaigns.session import CampaignSession
 from models import Unit
+from tests.templates import new_campaign
 
 
 @pytest.fixture
 def session(campaign_target: str):
-    session = CampaignSession.new("spring1813", campaign_target, seed=5)
+    session = CampaignSession.open(new_campaign(campaign_target, "spring1813", seed=5))
     sides = oob.tree(session)
     general = sides[0].armies[0].generals[0].general
     with session.store.action("more units, some without a general") as db:

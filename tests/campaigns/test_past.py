@@ -17,6 +17,7 @@ from campaigns.story import story
 from models import Event, General, Unit
 from tests.played import ney_location, play
 from tui.cli import main
+from tests.templates import new_campaign
 
 
 def sha256(path: Path) -> str:
@@ -174,10 +175,9 @@ def test_before_an_undone_action_and_before_its_undo_and_redo(tmp_path: Path) ->
     """An undo or a redo in the span rewound is itself taken back: found by the hostile numbers'
     corpus (`past --event 6` on a campaign whose last step undid #6 ended in a KeyError)."""
     from campaigns.scenario import load_scenario
-    from campaigns.setup import create_campaign
 
     path = tmp_path / "undo.campaign"
-    create_campaign(path, load_scenario("spring1813"), seed=7).close()
+    new_campaign(path, load_scenario("spring1813"), seed=7)
     session = CampaignSession.open(path)
     try:
         with session.store.action("Ney marches to Lützen") as db:

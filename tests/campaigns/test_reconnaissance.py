@@ -7,11 +7,12 @@ from campaigns import oob, reconnaissance
 from campaigns.errors import CampaignError
 from campaigns.session import CampaignSession
 from models import Campaign, DiceRoll
+from tests.templates import new_campaign
 
 
 @pytest.fixture
 def session(tmp_path):
-    s = CampaignSession.new("spring1813", tmp_path / "r.campaign", seed=5)
+    s = CampaignSession.open(new_campaign(tmp_path / "r.campaign", "spring1813", seed=5))
     yield s
     s.close()
 

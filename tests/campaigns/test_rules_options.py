@@ -9,11 +9,12 @@ from campaigns.errors import CampaignError
 from campaigns.session import CampaignSession
 from models import Campaign
 from tui.cli import main
+from tests.templates import new_campaign
 
 
 @pytest.fixture
 def session(tmp_path):
-    s = CampaignSession.new("spring1813", tmp_path / "o.campaign", seed=7)
+    s = CampaignSession.open(new_campaign(tmp_path / "o.campaign", "spring1813", seed=7))
     weather.roll(s, [2])  # Clear
     yield s
     s.close()

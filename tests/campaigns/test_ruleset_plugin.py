@@ -21,6 +21,7 @@ from rules import registry
 from rules.errors import RulesError
 from rules.resolver import get_resolver, tactical_rulesets
 from tui.cli import main as adjutant
+from tests.templates import new_campaign
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "fixtures" / "example_ruleset"
 
@@ -49,7 +50,7 @@ def installed(tmp_path, monkeypatch):
 
 @pytest.fixture
 def session(tmp_path):
-    s = CampaignSession.new("spring1813", tmp_path / "x.campaign", seed=1813)
+    s = CampaignSession.open(new_campaign(tmp_path / "x.campaign", "spring1813", seed=1813))
     yield s
     s.close()
 

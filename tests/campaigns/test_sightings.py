@@ -16,6 +16,7 @@ from campaigns.session import CampaignSession
 from models import General, Unit
 from rules.allemagne1813.sighting import learned, reading
 from rules.errors import RulesError
+from tests.templates import new_campaign
 
 
 def test_each_result_of_the_graded_reading_reveals_more():
@@ -42,7 +43,7 @@ def test_the_other_readings_of_a_result():
 
 @pytest.fixture
 def session(tmp_path):
-    s = CampaignSession.new("spring1813", tmp_path / "s.campaign", seed=1813)
+    s = CampaignSession.open(new_campaign(tmp_path / "s.campaign", "spring1813", seed=1813))
     weather.roll(s, [2])  # April +1: 3, Clear
     yield s
     s.close()
@@ -126,14 +127,13 @@ def test_an_order_naming_the_enemys_stack_is_not_obeyed(session, tmp_path):
 
 def test_a_despatch_of_a_postgresql_campaign_is_a_file_holding_one_side(postgres_url, tmp_path):
     from campaigns.scenario import load_scenario
-    from campaigns.setup import create_campaign
 
     from sqlalchemy import text
 
     from campaigns import command_points
     from models.visibility import FILTERS, predicate
 
-    create_campaign(postgres_url, load_scenario("spring1813"), seed=1813).close()
+    new_campaign(postgres_url, load_scenario("spring1813"), seed=1813)
     session = CampaignSession.open(postgres_url)
     try:
         weather.roll(session, [2])

@@ -11,6 +11,7 @@ from campaigns.errors import CampaignError
 from campaigns.session import CampaignSession
 from models import Unit
 from tests.campaigns.test_battles import draft, session, sp  # noqa: F401 - the session fixture
+from tests.templates import new_campaign
 
 
 @pytest.fixture
@@ -212,7 +213,7 @@ def test_a_tabletop_game_outside_the_campaign(session):  # noqa: F811
 
 
 def test_a_tabletop_battle_on_both_back_ends_and_two_umpires(campaign_target):
-    first = CampaignSession.new("spring1813", campaign_target, seed=7)
+    first = CampaignSession.open(new_campaign(campaign_target, "spring1813", seed=7))
     try:
         weather.roll(first, [2])
         battle_id = battles.begin(first, draft(first), resolver="kallistra_acw")

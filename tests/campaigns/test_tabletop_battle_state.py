@@ -10,11 +10,12 @@ from campaigns import tabletop
 from campaigns.errors import CampaignError
 from campaigns.session import CampaignSession
 from tui.screens.resolver import checklist
+from tests.templates import new_campaign
 
 
 @pytest.fixture
 def session(tmp_path):
-    s = CampaignSession.new("spring1813", tmp_path / "x.campaign", seed=1813)
+    s = CampaignSession.open(new_campaign(tmp_path / "x.campaign", "spring1813", seed=1813))
     yield s
     s.close()
 

@@ -14,11 +14,12 @@ from campaigns.session import CampaignSession
 from models import DiceRoll
 from models.dice_log import to_record
 from rules.dice import verify
+from tests.templates import new_campaign
 
 
 @pytest.fixture
 def session(tmp_path):
-    s = CampaignSession.new("spring1813", tmp_path / "x.campaign", seed=1813)
+    s = CampaignSession.open(new_campaign(tmp_path / "x.campaign", "spring1813", seed=1813))
     yield s
     s.close()
 

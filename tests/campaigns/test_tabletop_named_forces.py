@@ -12,11 +12,12 @@ from campaigns import battles, oob, tabletop, weather
 from campaigns.session import CampaignSession
 from rules.conversion import load_conversion
 from rules.resolver import get_resolver, tactical_rulesets
+from tests.templates import new_campaign
 
 
 @pytest.fixture(scope="module")
 def session(tmp_path_factory):
-    s = CampaignSession.new("spring1813", tmp_path_factory.mktemp("named") / "x.campaign", seed=1813)
+    s = CampaignSession.open(new_campaign(tmp_path_factory.mktemp("named") / "x.campaign", "spring1813", seed=1813))
     weather.roll(s, [2])
     yield s
     s.close()

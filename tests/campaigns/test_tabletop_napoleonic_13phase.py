@@ -16,6 +16,7 @@ from campaigns import battles, tabletop, weather
 from campaigns.errors import CampaignError
 from campaigns.session import CampaignSession
 from models import Battle, Unit
+from tests.templates import new_campaign
 
 # Forces from all over the map: the umpire overrides contact (campaigns/contact.py).
 GATHERED = "forces gathered from the whole map for the test"
@@ -27,7 +28,7 @@ ALLIES = ["brigade_klux", "barclay_cavalry", "blucher_artillery"]
 @pytest.fixture
 def fought(tmp_path):
     path = tmp_path / "x.campaign"
-    session = CampaignSession.new("spring1813", path, seed=1813)
+    session = CampaignSession.open(new_campaign(path, "spring1813", seed=1813))
     weather.roll(session, [2])
     draft = battles.Draft("Lützen", FRENCH, ALLIES, battles.leaders_at(session, FRENCH), battles.leaders_at(session, ALLIES), {}, override=GATHERED)
     battle_id = battles.begin(session, draft, resolver="napoleonic_13phase")

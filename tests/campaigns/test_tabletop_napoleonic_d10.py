@@ -11,11 +11,12 @@ from campaigns.errors import CampaignError
 from campaigns.session import CampaignSession
 from models import Unit as CampaignUnit
 from tests.campaigns.test_battles import draft
+from tests.templates import new_campaign
 
 
 def test_a_battle_on_the_d10_card_goes_back_to_the_campaign(tmp_path):
     path = tmp_path / "x.campaign"
-    s = CampaignSession.new("spring1813", path, seed=1813)
+    s = CampaignSession.open(new_campaign(path, "spring1813", seed=1813))
     weather.roll(s, [2])
     battle_id = battles.begin(s, draft(s), resolver="napoleonic_d10")
     assert tabletop.start(s, battle_id).endswith("under Napoleonic d10 battalion rules")

@@ -15,6 +15,7 @@ from campaigns.errors import CampaignError
 from campaigns.session import CampaignSession
 from models import Battle as BattleRow
 from models import Unit as CampaignUnit
+from tests.templates import new_campaign
 
 
 def forces(session):
@@ -36,7 +37,7 @@ def go_to(session, battle_id, phase_id, bound=None):
 
 @pytest.fixture
 def session(tmp_path):
-    s = CampaignSession.new("spring1813", tmp_path / "x.campaign", seed=1813)
+    s = CampaignSession.open(new_campaign(tmp_path / "x.campaign", "spring1813", seed=1813))
     weather.roll(s, [2])
     yield s
     s.close()

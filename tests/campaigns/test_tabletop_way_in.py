@@ -9,11 +9,12 @@ import pytest
 from campaigns import battles, oob, tabletop, weather
 from campaigns.errors import CampaignError
 from campaigns.session import CampaignSession
+from tests.templates import new_campaign
 
 
 @pytest.fixture
 def session(tmp_path):
-    s = CampaignSession.new("spring1813", tmp_path / "x.campaign", seed=1813)
+    s = CampaignSession.open(new_campaign(tmp_path / "x.campaign", "spring1813", seed=1813))
     yield s
     s.close()
 

@@ -10,6 +10,7 @@ from campaigns.errors import CampaignError
 from campaigns.session import CampaignSession
 from campaigns.text import NAME_LIMIT, TextError, one_line, plain_name, shown
 from tests.test_hostile_files import run
+from tests.templates import new_campaign
 
 HOSTILE = "Ney\x1b]0;pwned\x07\x1b[2J\x9b6n\x00\ud800"
 
@@ -36,7 +37,7 @@ def test_every_caller_refuses_such_names(tmp_path: Path) -> None:
     from campaigns import oob
     from campaigns.battles import checked_place
 
-    session = CampaignSession.new("spring1813", tmp_path / "t.campaign", seed=1)
+    session = CampaignSession.open(new_campaign(tmp_path / "t.campaign", "spring1813", seed=1))
     try:
         general = oob.tree(session)[0].armies[0].generals[0].general.id
         with pytest.raises(CampaignError, match="control characters"):

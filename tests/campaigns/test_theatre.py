@@ -16,6 +16,7 @@ from campaigns.errors import CampaignError
 from campaigns.session import CampaignSession
 from models import Activation, CommandPointSpend, General, Turn, Unit
 from tui.cli import main
+from tests.templates import new_campaign
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -26,7 +27,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 def new(tmp_path: Path, scenario: str = "spring1813") -> Path:
     path = tmp_path / f"{scenario}.campaign"
-    CampaignSession.new(scenario, path, seed=1813).close()
+    new_campaign(path, scenario, seed=1813)
     return path
 
 

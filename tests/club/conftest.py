@@ -11,8 +11,8 @@ import pytest
 from campaigns import battles, tabletop, weather
 from campaigns.scenario import load_scenario
 from campaigns.session import CampaignSession
-from campaigns.setup import create_campaign
 from tui.cli import main
+from tests.templates import new_campaign
 
 # Allied names the French never meet in `fought_club`: the umpire gives them to units of a
 # tabletop game outside the campaign, which no side fought.
@@ -51,7 +51,7 @@ def fight(umpire: CampaignSession) -> tuple[int, int, int]:
 
 @pytest.fixture
 def fought_club(postgres_url: str, capsys: pytest.CaptureFixture[str]) -> Iterator[Fought]:
-    create_campaign(postgres_url, load_scenario("spring1813"), seed=1813).close()
+    new_campaign(postgres_url, load_scenario("spring1813"), seed=1813)
     umpire = CampaignSession.open(postgres_url)
     try:
         ids = fight(umpire)

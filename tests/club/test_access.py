@@ -24,6 +24,7 @@ from models import Unit, open_campaign
 from models.access import ACCESS
 
 from tests.club.conftest import ENTERED_BY_HAND, Fought
+from tests.templates import new_campaign
 
 SCENARIO = load_scenario("spring1813")
 SIDE_OF_NATION = {nation: side.id for side in SCENARIO.sides for nation in side.nations}
@@ -37,7 +38,7 @@ def names(side: str) -> set[str]:
 
 @pytest.fixture
 def club(postgres_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[dict]:
-    create_campaign(postgres_url, SCENARIO, seed=7).close()
+    new_campaign(postgres_url, SCENARIO, seed=7)
     secrets = tmp_path / "passwords.toml"
     secrets.write_text('umpire = "u-secret-1"\nfrench = "f-secret-2"\nallies = "a-secret-3"\n')
     assert main(["club", "setup", "--db", postgres_url, "--json", "--password-file", str(secrets)]) == 0
@@ -190,7 +191,7 @@ def test_setup_twice_then_revoke(club: dict, postgres_url: str, capsys: pytest.C
 
 
 def test_a_role_adjutant_did_not_make_is_left_alone(postgres_url: str, capsys: pytest.CaptureFixture[str]):
-    create_campaign(postgres_url, SCENARIO, seed=7).close()
+    new_campaign(postgres_url, SCENARIO, seed=7)
     database = make_url(postgres_url).database
     with psycopg.connect(libpq(postgres_url), autocommit=True) as owner:
         owner.execute(sql.SQL("CREATE ROLE {}").format(sql.Identifier(f"{database}_french")))

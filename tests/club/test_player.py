@@ -17,7 +17,6 @@ from campaigns.errors import CampaignError
 from campaigns.past import moment
 from campaigns.player import ClubPlayerSession, ReadOnlySideFile, open_side
 from campaigns.session import CampaignSession
-from campaigns.setup import create_campaign
 from campaigns.scenario import load_scenario
 from campaigns.reconnaissance import reconnoitre_stack
 from campaigns.stacks import all_stacks
@@ -27,11 +26,12 @@ from tui.cli import main
 from tui.launch import main as launch
 
 from tests.club.conftest import Fought
+from tests.templates import new_campaign
 
 
 @pytest.fixture
 def club(postgres_url: str, capsys: pytest.CaptureFixture[str]) -> Iterator[dict]:
-    create_campaign(postgres_url, load_scenario("spring1813"), seed=1813).close()
+    new_campaign(postgres_url, load_scenario("spring1813"), seed=1813)
     umpire = CampaignSession.open(postgres_url)
     try:
         weather.roll(umpire, [2])
@@ -165,7 +165,7 @@ def test_a_side_that_is_not_the_roles_is_one_sentence(club: dict, postgres_url: 
 
 def test_side_checks_a_side_file_and_refuses_the_umpires_file(tmp_path, capsys: pytest.CaptureFixture[str]):
     umpire = tmp_path / "umpire.campaign"
-    create_campaign(umpire, load_scenario("spring1813"), seed=1813).close()
+    new_campaign(umpire, load_scenario("spring1813"), seed=1813)
     side = tmp_path / "fr.campaign"
     assert main(["despatch", str(umpire), "--side", "french", "-o", str(side)]) == 0
     capsys.readouterr()

@@ -21,6 +21,7 @@ from models import (
     overview,
 )
 from rules.dice import DiceError
+from tests.templates import new_campaign
 
 SCENARIO = load_scenario("spring1813")
 FIRST, SECOND = SCENARIO.units[0], SCENARIO.units[1]
@@ -28,7 +29,7 @@ FIRST, SECOND = SCENARIO.units[0], SCENARIO.units[1]
 
 @pytest.fixture
 def store(campaign_target: str) -> Iterator[CampaignStore]:
-    with create_campaign(campaign_target, SCENARIO, seed=1813) as store:
+    with open_campaign(new_campaign(campaign_target, SCENARIO, seed=1813)) as store:
         yield store
 
 

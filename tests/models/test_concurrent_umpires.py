@@ -8,7 +8,7 @@ import pytest
 from sqlmodel import func, select
 
 from campaigns.scenario import load_scenario
-from campaigns.setup import create_campaign
+from tests.templates import new_campaign
 from models import CampaignStore, ConcurrentEditError, Event, Unit, open_campaign
 
 SCENARIO = load_scenario("spring1813")
@@ -17,7 +17,7 @@ FIRST, SECOND = SCENARIO.units[0], SCENARIO.units[1]
 
 @pytest.fixture
 def target(campaign_target: str) -> str:
-    create_campaign(campaign_target, SCENARIO, seed=5).close()
+    new_campaign(campaign_target, SCENARIO, seed=5)
     return campaign_target
 
 

@@ -22,6 +22,7 @@ from models import (
     open_campaign,
     save_as,
 )
+from tests.templates import new_campaign
 
 SCENARIO = load_scenario("autumn1813")
 FIRST = SCENARIO.units[0].id
@@ -43,7 +44,7 @@ def play(store: CampaignStore) -> None:
 
 @pytest.fixture
 def played(campaign_target: str) -> Iterator[CampaignStore]:
-    with create_campaign(campaign_target, SCENARIO, seed=99) as store:
+    with open_campaign(new_campaign(campaign_target, SCENARIO, seed=99)) as store:
         play(store)
         yield store
 

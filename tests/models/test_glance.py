@@ -9,12 +9,13 @@ from pathlib import Path
 from campaigns import command_points, oob
 from campaigns.glance import glance
 from campaigns.session import CampaignSession
+from tests.templates import new_campaign
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_each_army_counts_the_units_of_its_order_of_battle(tmp_path: Path):
-    session = CampaignSession.new("autumn1813", tmp_path / "a.campaign", seed=1)
+    session = CampaignSession.open(new_campaign(tmp_path / "a.campaign", "autumn1813", seed=1))
     try:
         view = session.overview()
         sides = oob.tree(session)
@@ -37,7 +38,7 @@ def test_each_army_counts_the_units_of_its_order_of_battle(tmp_path: Path):
 
 
 def test_command_points_left_follow_the_ledger(tmp_path: Path):
-    session = CampaignSession.new("spring1813", tmp_path / "s.campaign", seed=1)
+    session = CampaignSession.open(new_campaign(tmp_path / "s.campaign", "spring1813", seed=1))
     try:
         army = command_points.turn_points(session)[0].army
         waiting = {a.id for a in session.overview().armies if a.points_rolled is None}
@@ -54,7 +55,7 @@ def test_command_points_left_follow_the_ledger(tmp_path: Path):
 
 def test_the_overview_reads_no_sqlmodel_class(tmp_path: Path):
     path = tmp_path / "s.campaign"
-    CampaignSession.new("spring1813", path, seed=1).close()
+    new_campaign(path, "spring1813", seed=1)
     code = (
         "import sys\n"
         "from campaigns.glance import glance\n"
@@ -70,7 +71,7 @@ def test_the_overview_reads_no_sqlmodel_class(tmp_path: Path):
 
 
 def test_glance_says_what_the_phase_still_needs(tmp_path: Path):
-    session = CampaignSession.new("spring1813", tmp_path / "s.campaign", seed=1)
+    session = CampaignSession.open(new_campaign(tmp_path / "s.campaign", "spring1813", seed=1))
     try:
         now = glance(session)
         assert now.phase.id == "weather"
@@ -86,7 +87,7 @@ def test_the_status_line_reads_the_same_without_the_overview(tmp_path: Path):
     from campaigns import turns, weather
     from models.glance import status
 
-    session = CampaignSession.new("spring1813", tmp_path / "s.campaign", seed=1)
+    session = CampaignSession.open(new_campaign(tmp_path / "s.campaign", "spring1813", seed=1))
     try:
         for step in (lambda: None, lambda: weather.roll(session), lambda: turns.advance(session)):
             step()

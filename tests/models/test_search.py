@@ -14,6 +14,7 @@ from campaigns.session import CampaignSession
 from models import DiceRoll, Unit, open_campaign
 from models.clock import utcnow
 from models.search import rebuild, SHORT_WINDOW, matching_ids, search_mode
+from tests.templates import new_campaign
 
 OLD_FILE = Path(__file__).parents[1] / "fixtures" / "spring1813-schema1.campaign"
 
@@ -24,7 +25,7 @@ def found(store, needle: str, table: str = "event") -> list[int]:
 
 
 def test_a_word_is_found_through_the_index_anywhere_in_the_text_ignoring_case(campaign_target: str) -> None:
-    session = CampaignSession.new("spring1813", campaign_target, seed=3)
+    session = CampaignSession.open(new_campaign(campaign_target, "spring1813", seed=3))
     store = session.store
     with store.connect() as connection:
         assert search_mode(connection) == ("fts5" if store.is_sqlite else "trigram")
@@ -42,7 +43,7 @@ def test_a_word_is_found_through_the_index_anywhere_in_the_text_ignoring_case(ca
 
 
 def test_the_index_changes_in_the_transaction_of_the_action_and_with_undo(campaign_target: str) -> None:
-    session = CampaignSession.new("spring1813", campaign_target, seed=3)
+    session = CampaignSession.open(new_campaign(campaign_target, "spring1813", seed=3))
     store = session.store
     unit = oob.side_units(oob.tree(session)[0])[0]
     with store.action("Blücher crosses the Elbe") as db:
@@ -93,7 +94,7 @@ def test_a_file_made_before_the_index_gets_it_when_opened(tmp_path: Path) -> Non
 
 
 def test_short_needles_look_through_the_newest_rows_only(tmp_path: Path) -> None:
-    session = CampaignSession.new("spring1813", tmp_path / "s.campaign", seed=3)
+    session = CampaignSession.open(new_campaign(tmp_path / "s.campaign", "spring1813", seed=3))
     store = session.store
     with store.engine.begin() as connection:
         connection.execute(
@@ -107,7 +108,7 @@ def test_short_needles_look_through_the_newest_rows_only(tmp_path: Path) -> None
 
 
 def test_wildcards_typed_by_the_umpire_are_plain_letters(campaign_target: str) -> None:
-    session = CampaignSession.new("spring1813", campaign_target, seed=3)
+    session = CampaignSession.open(new_campaign(campaign_target, "spring1813", seed=3))
     store = session.store
     unit = oob.side_units(oob.tree(session)[0])[0]
     for description in ("Move unit_042 to 50% of Leipzig", "Move unitX042 to 50x of Leipzig", "Back\\slash"):

@@ -3,18 +3,8 @@ sentence naming the key and the file, its default is used, and the good values s
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from campaigns import settings as config
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def write_config(folder: Path, text: str) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "config.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
+from tests.tui.test_settings import write_config
 
 
 def test_each_bad_value_is_one_sentence_and_its_default_is_used(still_world):

@@ -119,7 +119,7 @@ def startup(small: Path, big: Path, runs: int, folder: Path) -> dict[str, dict]:
 
 
 def screen_switches(big: Path, runs: int) -> dict:
-    """Overview, order of battle, weather, command points, history, twice round, from
+    """Every screen a key reaches (app_probe.SWITCHES), twice round, from
     a fresh start each run (the first key as soon as the overview shows), each until
     the screen shows the campaign's rows; beside the same switches in a bare Textual
     app whose screens are each a title, a table filled from the same file on first
@@ -138,7 +138,7 @@ def screen_switches(big: Path, runs: int) -> dict:
     return figure(
         value, 1.5, "ratio", ours_p95_ms=round(p95(ours) * 1000, 1), bare_p95_ms=round(p95(floor) * 1000, 1),
         baseline=(
-            "a bare Textual app whose five screens are each a title, a DataTable of 3-50 rows read with sqlite3 "
+            "a bare Textual app whose screens (one for each of ours) are each a title, a DataTable of 3-50 rows read with sqlite3 "
             "from the same file on first visit, and a Footer; built on first visit and kept, as ours are "
             "(before: one line of text a screen, which no screen of a campaign manager is)"
         ),

@@ -21,7 +21,13 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-SWITCHES = ("oob", "weather", "command", "history", "overview")
+# Every screen a key reaches (tui.commands.SCREENS), the overview last: a screen left
+# out of the switches is a screen whose cost no figure shows. The first five are the
+# ones the app prepares in the background (tui.app.PREPARED) and the overview.
+SWITCHES = (
+    "oob", "weather", "command", "history", "turn", "march", "battles", "recon",
+    "plots", "luck", "rules", "map", "sightings", "orders", "overview",
+)
 ROUNDS = 2  # per process: the first round is all first visits
 SIZE = (80, 24)
 
@@ -80,9 +86,24 @@ def _shown(app, name: str) -> bool:
     try:
         if name == "oob":
             return _oob_ready(screen)
-        return screen.query_one(FILLED[name]).row_count > 0
+        if name in FILLED:
+            return screen.query_one(FILLED[name]).row_count > 0
     except NoMatches:  # the screen is on show but not composed yet (built on the key)
         return False
+    return _settled(app, screen)
+
+
+def _settled(app, screen) -> bool:
+    """A screen with no table of its own to watch: shown once it has read the campaign's
+    version it shows (tui.screens.base.CampaignScreen.show_campaign, which starts its
+    loads) and none of the workers of the screen or its widgets still runs: what it
+    reads in the background counts, as the umpire waits for it."""
+    if not screen.is_mounted or getattr(screen, "shown_version", 0) is None:
+        return False
+    return not any(
+        worker.is_running and (worker.node is screen or screen in getattr(worker.node, "ancestors", ()))
+        for worker in app.workers
+    )
 
 
 def _prepared(app) -> bool:
@@ -117,10 +138,11 @@ BARE_TABLES = {
     "history": "SELECT id, description FROM event ORDER BY id DESC LIMIT 50",
     "overview": "SELECT id, name FROM side ORDER BY id",
 }
+BARE_UNITS = BARE_TABLES["oob"]  # every other screen of the switches: a page of units
 
 
 async def switch_bare(path: Path) -> list[float]:
-    """The floor of a screen switch: the same five switches, each screen a title, a
+    """The floor of a screen switch: the same switches, each screen a title, a
     table filled from the same file on its first visit, and Textual's footer; built
     on first visit and kept, as ours are. Plain sqlite3, no campaign logic."""
     import sqlite3
@@ -141,7 +163,7 @@ async def switch_bare(path: Path) -> list[float]:
             yield Footer()
 
         def on_mount(self) -> None:
-            cursor = db.execute(BARE_TABLES[self.name or ""])
+            cursor = db.execute(BARE_TABLES.get(self.name or "", BARE_UNITS))
             table = self.query_one(DataTable)
             table.add_columns(*(c[0] for c in cursor.description))
             table.add_rows(tuple(str(v) for v in row) for row in cursor)

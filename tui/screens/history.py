@@ -27,6 +27,7 @@ PAGE = 10
 CHROME = 7  # the lines of the screen that are not the list: title, filter, header, status, keys
 HEADERS = ("#", "When", "What")
 
+HEADING = "History: newest first (u undo, y redo)"
 FIRST: Query = ("", False, None)  # what a screen shows first: everything, newest first
 
 
@@ -90,7 +91,7 @@ class HistoryScreen(CampaignScreen):
         # frame on it then holds its lines, drawn once, rather than an empty table
         # drawn, then filled and drawn again once a read started after it answers.
         self._ask(FIRST)
-        yield Static("History: newest first (u undo, y redo)", classes="title", id="history-title")
+        yield Static(HEADING, classes="title", id="history-title")
         yield FilterBox(placeholder="filter: a word of the description, a unit, 'weather'...", id="filter")
         yield LineTable(id="events")
 
@@ -162,12 +163,16 @@ class HistoryScreen(CampaignScreen):
         self._full_page = len(heads) >= limit
         if heads:
             self._oldest = int(heads[-1].lstrip("#d"))
-        title = "History: newest first (u undo, y redo)"
+        title = HEADING
         if text.strip() and history.is_short(text):
-            title += f"; one or two letters look through the newest {history.SHORT_WINDOW:,} lines only"
+            title = f"History: one or two letters look through the newest {history.SHORT_WINDOW:,} lines only"
         shown = self.query_one("#history-title", Static)
-        if str(shown.content) != title:  # the same after most keys: no layout for it
-            shown.update(title)
+        old = str(shown.content)
+        if old != title:  # the same after most keys
+            # Each title holds on one line at 80 columns: the screen is laid out again
+            # only where one of them wraps (a narrower terminal).
+            width = shown.content_size.width
+            shown.update(title, layout=not width or max(cell_len(old), cell_len(title)) > width)
         # Drawn as soon as it is shown, not at the next tick of the screen's refresh
         # timer (up to a frame later), as a screen switch is (tui.app).
         draw_soon(self)

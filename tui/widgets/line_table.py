@@ -163,7 +163,39 @@ class LineTable(ScrollView, can_focus=True):
             line += len(last)
             starts.append(line)
         self._cells, self._starts = cells, starts
-        self.virtual_size = Size(sum(w + 2 * PADDING for w in widths), 1 + line)
+        self._resize(Size(sum(w + 2 * PADDING for w in widths), 1 + line))
+
+    def _resize(self, size: Size) -> None:
+        """Make the rows `size` in all. A new size lays the whole screen out again and draws
+        every widget of it (the table's height is its box's, never its rows'), only to
+        show or hide a scroll bar: when the bars stay as they are, the table takes its
+        size without a layout, and the bar that is shown is told its new proportions."""
+        if size == self.virtual_size:
+            return
+        if not self._bars_stay(size):
+            self.virtual_size = size  # a scroll bar comes or goes: the layout places it
+            return
+        self.set_reactive(LineTable.virtual_size, size)
+        if self.show_vertical_scrollbar:
+            self.vertical_scrollbar.window_virtual_size = size.height
+        if self.show_horizontal_scrollbar:
+            self.horizontal_scrollbar.window_virtual_size = size.width
+        self.scroll_x, self.scroll_y = self.validate_scroll_x(self.scroll_x), self.validate_scroll_y(self.scroll_y)  # within the rows
+
+    def _bars_stay(self, size: Size) -> bool:
+        """Whether the scroll bars shown at `size` are those shown now (as Textual decides
+        them for overflow auto: a bar for each way the rows are larger than the box, and
+        the other too if the first one's width makes them larger than what is left)."""
+        styles = self.styles
+        if not self.is_mounted or not self.container_size or (styles.overflow_x, styles.overflow_y) != ("auto", "auto"):
+            return False
+        width, height = self.container_size
+        horizontal, vertical = size.width > width, size.height > height
+        if vertical and not horizontal:
+            horizontal = size.width > width - styles.scrollbar_size_vertical
+        if horizontal and not vertical:
+            vertical = size.height > height - styles.scrollbar_size_horizontal
+        return (horizontal, vertical) == (self.show_horizontal_scrollbar, self.show_vertical_scrollbar)
 
     def on_resize(self, _event: events.Resize) -> None:
         if self._rows and self.size.width != self._laid_at:

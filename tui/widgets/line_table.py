@@ -132,11 +132,30 @@ class LineTable(ScrollView, can_focus=True):
 
     def set_rows(self, headers: Sequence[str], rows: Sequence[Sequence[object]], *, cursor: int = 0) -> None:
         """Show `rows` (their cells as text, never markup) under `headers`, the cursor on row `cursor`."""
+        seen = self._in_view()
         self.headers = tuple(headers)
         self._rows = [tuple(shown(c) for c in row) for row in rows]
         self._lay_out(self._width())
-        self._move(cursor, scroll=True, always=True)
-        self.refresh()
+        self._move(cursor, scroll=True, always=True, repaint=False)
+        self._repaint_changes(seen)
+
+    def _in_view(self) -> tuple[object, list[object]]:
+        """What the table shows: what every line depends on (its columns and where it
+        is scrolled to), then each line in view, as render_line draws it."""
+        whole = (self.widths, self.headers, round(self.scroll_x), round(self.scroll_y), self.size.width)
+        return whole, [self._line(y) for y in range(1, self.size.height)]
+
+    def _repaint_changes(self, seen: tuple[object, list[object]]) -> None:
+        """Draw again only the lines that changed since `seen` (new rows are often the
+        same as those shown, or most of them: the next letter of a filter finds the same
+        lines), or all of them when the columns or the scrolling changed."""
+        whole, lines = self._in_view()
+        if whole != seen[0] or not self.size.height:
+            self.refresh()
+            return
+        changed = [Region(0, y, self.size.width, 1) for y, (old, new) in enumerate(zip(seen[1], lines), 1) if old != new]
+        if changed:
+            self.refresh(*changed)
 
     def _width(self) -> int:
         return self.size.width or self.app.size.width
@@ -208,13 +227,13 @@ class LineTable(ScrollView, can_focus=True):
     def move_cursor(self, row: int) -> None:
         self._move(row, scroll=True)
 
-    def _move(self, row: int, *, scroll: bool, always: bool = False) -> None:
+    def _move(self, row: int, *, scroll: bool, always: bool = False, repaint: bool = True) -> None:
         row = max(0, min(row, len(self._rows) - 1))
         moved = row != self.cursor_row
         self.cursor_row = row
         if scroll and self._rows:
             self._scroll_to_cursor()
-        if moved:
+        if moved and repaint:
             self.refresh()
         if (moved or always) and self._rows:
             self.post_message(self.Highlighted(self, row))
@@ -283,6 +302,17 @@ class LineTable(ScrollView, can_focus=True):
         even, odd = base + part("line-table--even-row"), base + part("line-table--odd-row")
         return base, base + header, even, odd, even + cursor, odd + cursor
 
+    def _line(self, y: int) -> tuple[tuple[str, ...], int] | None:
+        """The cells line `y` of the table shows under the header, and its look (0 even
+        row, 1 odd, 2 and 3 the same under the cursor); None: a blank line under the rows."""
+        line = round(self.scroll_y) + y - 1
+        if line >= self._starts[-1] or not self._rows:
+            return None
+        row = bisect_right(self._starts, line) - 1
+        at = line - self._starts[row]
+        others, last = self._cells[row]
+        return (*(others if at == 0 else ("",) * len(others)), last[at]), row % 2 + 2 * (row == self.cursor_row)
+
     def render_line(self, y: int) -> Strip:
         base, header, even, odd, even_cursor, odd_cursor = self._styles or self._current_styles()
         width = self.size.width
@@ -290,17 +320,11 @@ class LineTable(ScrollView, can_focus=True):
         if y == 0:
             cells, style = self.headers, header
         else:
-            line = round(self.scroll_y) + y - 1
-            if line >= self._starts[-1] or not self._rows:
+            shows = self._line(y)
+            if shows is None:
                 return Strip.blank(width, base)
-            row = bisect_right(self._starts, line) - 1
-            at = line - self._starts[row]
-            others, last = self._cells[row]
-            cells = (*(others if at == 0 else ("",) * len(others)), last[at])
-            if row == self.cursor_row:
-                style = even_cursor if row % 2 == 0 else odd_cursor
-            else:
-                style = even if row % 2 == 0 else odd
+            cells, look = shows
+            style = (even, odd, even_cursor, odd_cursor)[look]
         text = "".join(" " * PADDING + c + " " * (w - cell_len(c) + PADDING) for c, w in zip(cells, self.widths))
         strip = Strip([Segment(text, style)], cell_len(text))
         if scroll_x:

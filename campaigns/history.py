@@ -15,7 +15,7 @@ from campaigns.log import dice_line, stored_dice
 from campaigns.replays import kept_marks
 from campaigns.session import CampaignSession
 from models.journal import REPLAYS, target
-from models.search import SHORT_WINDOW, is_short, matching_ids  # noqa: F401  (the screen reads the window through here)
+from models.search import SHORT_WINDOW, is_short, matching_ids, needle_kind, search_mode  # noqa: F401  (the screen reads the window through here)
 
 LIMIT = 200  # the newest lines that match; the log command prints everything
 WIDTH = 60  # a value longer than this is cut on screen; `adjutant log` prints it whole
@@ -45,8 +45,9 @@ def entries(
     # (a change landing meanwhile moves the version on, and they are read again next time).
     version = session.version()
     with plainly(), session.store.connect() as db:
+        mode = search_mode(db) if needle else "scan"
         if dice_only:
-            found = _found(db, "dice_roll", needle, limit, before) if needle else None
+            found = _found(session, version, db, mode, "dice_roll", needle, limit, before) if needle else None
             rolls = _rolls(db, ["1 = 1"], before=before, among=found, limit=limit)
             return [Entry(f"d{r.id}", _when(r.when), dice_line(r)) for r in rolls]
         found = None
@@ -54,8 +55,8 @@ def entries(
             # An event matches by its description or by one of its rolls. A roll is
             # written in the transaction of its event, so newer rolls belong to newer
             # events: the newest `limit` matching rolls name the newest matching events.
-            matched = set(_found(db, "event", needle, limit, before))
-            rolled = _found(db, "dice_roll", needle, limit, _first_roll_of(db, before))
+            matched = set(_found(session, version, db, mode, "event", needle, limit, before))
+            rolled = _found(session, version, db, mode, "dice_roll", needle, limit, _first_roll_of(db, before))
             if rolled:
                 matched.update(e for e in db.execute(ROLLS_EVENTS, {"ids": rolled}).scalars() if e is not None)
             found = sorted(matched)
@@ -173,9 +174,35 @@ def _event_entries(event: Any, marks: list[str], names: Names, changes: list[dic
     return out
 
 
-def _found(db: Connection, table: str, needle: str, limit: int, before: int | None) -> list[int]:
+# The whole answers (fewer rows than asked for: every row that matches) to the needles
+# typed last, kept for the campaign's version: the next letter typed is looked for among
+# those rows only (models.search.needle_kind), and a word that matched nothing is not
+# looked for again letter after letter ("xylophone" after "xy": 20,000 rows read again
+# at every key).
+_WHOLE: weakref.WeakKeyDictionary[CampaignSession, tuple[int, dict[tuple[str, str, str], list[int]]]] = weakref.WeakKeyDictionary()
+WHOLE_KEPT = 64  # needles, then forgotten all at once
+
+
+def _found(
+    session: CampaignSession, version: int, db: Connection, mode: str, table: str, needle: str, limit: int,
+    before: int | None,
+) -> list[int]:
     """Ids of `table` whose text holds `needle`, newest first, through the search index."""
-    return matching_ids(db, table, needle, limit, before=before)
+    kind = needle_kind(mode, needle)
+    if before is not None or kind is None:  # a next page reads on from the last
+        return matching_ids(db, table, needle, limit, before=before, mode=mode)
+    kept = _WHOLE.get(session)
+    if kept is None or kept[0] != version or len(kept[1]) >= WHOLE_KEPT:
+        kept = (version, {})
+        _WHOLE[session] = kept
+    among: list[int] | None = None
+    for (other_table, other_kind, other), ids in kept[1].items():
+        if other_table == table and other_kind == kind and other in needle and (among is None or len(ids) < len(among)):
+            among = ids
+    found = matching_ids(db, table, needle, limit, among=among, mode=mode)
+    if len(found) < limit:
+        kept[1][(table, kind, needle)] = found
+    return found
 
 
 def _first_roll_of(db: Connection, event: int | None) -> int | None:

@@ -27,6 +27,7 @@ from sqlalchemy import Connection, bindparam, text
 
 SHORT_WINDOW = 20_000  # rows looked through for a needle of one or two letters
 TRIGRAM = 3
+RARE_RUN = 5  # letters between two "_" of a needle that the index is asked for on their own
 
 # What migration 0003 makes; tests and the schema comparison know them by these names.
 SQLITE_TABLES = {"event_search": ("event", "description"), "dice_roll_search": ("dice_roll", "purpose")}
@@ -163,11 +164,13 @@ def matching_ids(
         if re.search(r"[\\%]", needle):
             where, values["value"] = f"{table}_search MATCH :value", '"' + needle.replace('"', '""') + '"'
         elif "_" in needle:
-            # The index is asked for the longest run of letters between the "_" only: the
-            # others are often in every row ("unit" of unit_004212), and reading their
-            # lists cost more than the rest of the search (10 ms against 2 at 1M events).
+            # A run of letters between the "_" long enough to be rare on its own (five
+            # letters, three trigrams) is the only one the index is asked for: the others
+            # are often in every row ("unit" of unit_004212), and reading their lists cost
+            # more than the rest of the search (5-10 ms against 1-2 at 1M events). A
+            # shorter run alone would find too many rows to check ("0042").
             longest = max(needle.split("_"), key=len)
-            if len(longest) >= TRIGRAM:
+            if len(longest) >= RARE_RUN:
                 values["value"] = f"%{longest}%"
             where = f"{column} LIKE :value AND instr(lower({column}), :needle) > 0"
         else:

@@ -29,10 +29,12 @@ class Entry:
 
 
 def entries(
-    session: CampaignSession, text: str = "", *, dice_only: bool = False, limit: int = LIMIT, before: int | None = None
+    session: CampaignSession, text: str = "", *, dice_only: bool = False, limit: int = LIMIT, before: int | None = None,
+    version: int | None = None,
 ) -> list[Entry]:
     """The newest events, each with its rolls, and rolls on their own when `dice_only`;
     only those older than the event (or roll) `before` when it is given: the next page.
+    `version`: the campaign's version, if the caller has just read it (session.version()).
 
     A word is looked up in the history's search index (models.search), so a
     word finds a change however old it is without reading every event.
@@ -43,11 +45,10 @@ def entries(
     needle = text.strip()
     # Read before the page: the marks and names kept for this version then hold all of it
     # (a change landing meanwhile moves the version on, and they are read again next time).
-    version = session.version()
+    version = session.version() if version is None else version
     with plainly(), session.store.connect() as db:
-        mode = search_mode(db) if needle else "scan"
         if dice_only:
-            found = _found(session, version, db, mode, "dice_roll", needle, limit, before) if needle else None
+            found = _found(session, version, db, "dice_roll", needle, limit, before) if needle else None
             rolls = _rolls(db, ["1 = 1"], before=before, among=found, limit=limit)
             return [Entry(f"d{r.id}", _when(r.when), dice_line(r)) for r in rolls]
         found = None
@@ -55,8 +56,8 @@ def entries(
             # An event matches by its description or by one of its rolls. A roll is
             # written in the transaction of its event, so newer rolls belong to newer
             # events: the newest `limit` matching rolls name the newest matching events.
-            matched = set(_found(session, version, db, mode, "event", needle, limit, before))
-            rolled = _found(session, version, db, mode, "dice_roll", needle, limit, _first_roll_of(db, before))
+            matched = set(_found(session, version, db, "event", needle, limit, before))
+            rolled = _found(session, version, db, "dice_roll", needle, limit, _first_roll_of(db, before))
             if rolled:
                 matched.update(e for e in db.execute(ROLLS_EVENTS, {"ids": rolled}).scalars() if e is not None)
             found = sorted(matched)
@@ -179,29 +180,31 @@ def _event_entries(event: Any, marks: list[str], names: Names, changes: list[dic
 # those rows only (models.search.needle_kind), and a word that matched nothing is not
 # looked for again letter after letter ("xylophone" after "xy": 20,000 rows read again
 # at every key).
-_WHOLE: weakref.WeakKeyDictionary[CampaignSession, tuple[int, dict[tuple[str, str, str], list[int]]]] = weakref.WeakKeyDictionary()
+# The search mode (models.search.search_mode) is kept with them: a migration, the only
+# thing that changes it, runs as a campaign is opened, before anything is read.
+_WHOLE: weakref.WeakKeyDictionary[CampaignSession, tuple[int, str, dict[tuple[str, str, str], list[int]]]] = weakref.WeakKeyDictionary()
 WHOLE_KEPT = 64  # needles, then forgotten all at once
 
 
 def _found(
-    session: CampaignSession, version: int, db: Connection, mode: str, table: str, needle: str, limit: int,
-    before: int | None,
+    session: CampaignSession, version: int, db: Connection, table: str, needle: str, limit: int, before: int | None,
 ) -> list[int]:
     """Ids of `table` whose text holds `needle`, newest first, through the search index."""
+    kept = _WHOLE.get(session)
+    if kept is None or kept[0] != version or len(kept[2]) >= WHOLE_KEPT:
+        kept = (version, kept[1] if kept is not None else search_mode(db), {})
+        _WHOLE[session] = kept
+    mode, whole = kept[1], kept[2]
     kind = needle_kind(mode, needle)
     if before is not None or kind is None:  # a next page reads on from the last
         return matching_ids(db, table, needle, limit, before=before, mode=mode)
-    kept = _WHOLE.get(session)
-    if kept is None or kept[0] != version or len(kept[1]) >= WHOLE_KEPT:
-        kept = (version, {})
-        _WHOLE[session] = kept
     among: list[int] | None = None
-    for (other_table, other_kind, other), ids in kept[1].items():
+    for (other_table, other_kind, other), ids in whole.items():
         if other_table == table and other_kind == kind and other in needle and (among is None or len(ids) < len(among)):
             among = ids
     found = matching_ids(db, table, needle, limit, among=among, mode=mode)
     if len(found) < limit:
-        kept[1][(table, kind, needle)] = found
+        whole[(table, kind, needle)] = found
     return found
 
 

@@ -167,7 +167,7 @@ class HistoryScreen(CampaignScreen):
         try:
             version = self.session.version()  # first: the lines read are at least as new
             rows: list[history.Entry] | str = history.entries(
-                self.session, text, dice_only=dice_only, before=before, limit=limit
+                self.session, text, dice_only=dice_only, before=before, limit=limit, version=version
             )
         except CampaignError as exc:
             rows = str(exc)

@@ -61,21 +61,48 @@ def entries(
             if rolled:
                 matched.update(e for e in db.execute(ROLLS_EVENTS, {"ids": rolled}).scalars() if e is not None)
             found = sorted(matched)
-        events = _events(db, before=before, among=found, limit=limit)
-        ids = [e.id for e in events]
-        rolls = _rolls(db, ["event IN :events"], events=ids) if ids else []
-        by_event: dict[int | None, list[Any]] = {}
-        for roll in rolls:
-            by_event.setdefault(roll.event, []).append(roll)
-        changes = {event.id: load(event.changes) for event in events if event.kind not in REPLAYS}
-        # The marks of this page's events only: the undo and redo events after its oldest.
-        marks = kept_marks(session, db, version, after=min(ids, default=0))
-        names = _names(session, db, version, changes.values())
-        out: list[Entry] = []
-        for event in events:
-            out.extend(_event_entries(event, marks.get(event.id, []), names, changes.get(event.id)))
-            out.extend(Entry(f"  d{r.id}", _when(r.when), "  " + dice_line(r)) for r in by_event.get(event.id, []))
-    return out
+        if found is not None and not found:
+            return []
+        ids = [row.id for row in _select(db, "event", "id", {}, _newest(before, found), before=before, among=found, limit=limit)]
+        lines = _lines(session, version, db, ids)
+    return [entry for i in ids for entry in lines.get(i, ())]
+
+
+def _newest(before: int | None, among: list[int] | None) -> list[str]:
+    return ["1 = 1"] + (["id < :before"] if before is not None else []) + (["id IN :among"] if among is not None else [])
+
+
+# The lines of each event read, kept for the campaign's version (its marks, its rolls
+# and the names of what it changed only change with it): the next letter of a filter
+# mostly finds the same events, and their lines are not read and written again.
+_LINES: weakref.WeakKeyDictionary[CampaignSession, tuple[int, dict[int, list[Entry]]]] = weakref.WeakKeyDictionary()
+LINES_KEPT = 2_000  # events, then forgotten all at once
+
+
+def _lines(session: CampaignSession, version: int, db: Connection, ids: list[int]) -> dict[int, list[Entry]]:
+    """The lines of events `ids` (of the campaign at `version`), each with its rolls under it, by event."""
+    kept = _LINES.get(session)
+    if kept is None or kept[0] != version or len(kept[1]) > LINES_KEPT:
+        kept = (version, {})
+        _LINES[session] = kept
+    known = kept[1]
+    missing = [i for i in ids if i not in known]
+    if not missing:
+        return known
+    events = _events(db, before=None, among=missing, limit=len(missing))
+    rolls = _rolls(db, ["event IN :events"], events=missing)
+    by_event: dict[int | None, list[Any]] = {}
+    for roll in rolls:
+        by_event.setdefault(roll.event, []).append(roll)
+    changes = {event.id: load(event.changes) for event in events if event.kind not in REPLAYS}
+    # The marks of these events only: the undo and redo events after the oldest.
+    marks = kept_marks(session, db, version, after=min(missing))
+    names = _names(session, db, version, changes.values())
+    for event in events:
+        known[event.id] = _event_entries(event, marks.get(event.id, []), names, changes.get(event.id)) + [
+            Entry(f"  d{r.id}", _when(r.when), "  " + dice_line(r)) for r in by_event.get(event.id, [])
+        ]
+    return known
 
 
 # The columns the screen shows, typed as the tables type them (moments, flags and the

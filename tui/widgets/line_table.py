@@ -33,6 +33,7 @@ from campaigns.text import shown
 from tui.widgets.cells import MIN_WRAP, SCROLL_BAR, wrapped
 
 PADDING = 1  # cells each side of a column's text, as a DataTable's cell_padding
+WRAPPED_KEPT = 4096  # long texts kept wrapped, then forgotten all at once
 
 
 class LineTable(ScrollView, can_focus=True):
@@ -112,6 +113,7 @@ class LineTable(ScrollView, can_focus=True):
         self._starts: list[int] = [0]  # the first line of each row, then the line after the last
         self.widths: list[int] = []  # of each column's text, padding not counted
         self._laid_at = 0  # the width the rows were wrapped at
+        self._wrapped: dict[tuple[str, int], list[str]] = {}  # the lines of a long text at a width
         self.cursor_row = 0
         self._styles: tuple[Style, ...] | None = None
         self._looks: dict[bool, tuple[Style, ...]] = {}
@@ -133,9 +135,10 @@ class LineTable(ScrollView, can_focus=True):
     def set_rows(self, headers: Sequence[str], rows: Sequence[Sequence[object]], *, cursor: int = 0) -> None:
         """Show `rows` (their cells as text, never markup) under `headers`, the cursor on row `cursor`."""
         seen = self._in_view()
-        self.headers = tuple(headers)
-        self._rows = [tuple(shown(c) for c in row) for row in rows]
-        self._lay_out(self._width())
+        headers, given = tuple(headers), [tuple(shown(c) for c in row) for row in rows]
+        if headers != self.headers or given != self._rows or self._width() != self._laid_at:  # else laid out already
+            self.headers, self._rows = headers, given
+            self._lay_out(self._width())
         self._move(cursor, scroll=True, always=True, repaint=False)
         self._repaint_changes(seen)
 
@@ -175,9 +178,15 @@ class LineTable(ScrollView, can_focus=True):
         self.widths = widths
         cells: list[tuple[tuple[str, ...], list[str]]] = []
         starts, line = [0], 0
+        if len(self._wrapped) > WRAPPED_KEPT:
+            self._wrapped.clear()
         for row in self._rows:
-            # Only a text longer than its column is wrapped: most lines are not.
-            last = wrapped(row[-1], widths[-1]) if cell_len(row[-1]) > widths[-1] else [row[-1]]
+            # Only a text longer than its column is wrapped: most lines are not. The next
+            # rows given hold most of these again (the next letter of the history's filter).
+            key = (row[-1], widths[-1])
+            last = [row[-1]] if cell_len(row[-1]) <= widths[-1] else self._wrapped.get(key) or wrapped(*key)
+            if len(last) > 1:
+                self._wrapped[key] = last
             cells.append((row[:-1], last))
             line += len(last)
             starts.append(line)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from time import monotonic
 from typing import Any, NamedTuple, Self
 
@@ -10,7 +11,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.geometry import Region
-from textual.timer import Timer
 from textual.widgets import Input, Static
 
 from campaigns import history
@@ -62,7 +62,7 @@ class FilterBox(Input):
         self.answered = ""  # the text the screen shows an answer to
         self._held = False  # a drawing waits for the answer
         self._since: float | None = None  # when the first drawing of the text not answered yet was held
-        self._deadline: Timer | None = None
+        self._deadline: asyncio.TimerHandle | None = None  # the loop's own: a Textual timer is a task a key
         super().__init__(**kwargs)  # sets its text, which refreshes it
 
     @property
@@ -75,7 +75,7 @@ class FilterBox(Input):
             now = monotonic()
             if self._since is None:
                 self._since = now
-                self._deadline = self.set_timer(self.HOLD, self._let_go)
+                self._deadline = asyncio.get_running_loop().call_later(self.HOLD, self._let_go)
             if now < self._since + self.HOLD:
                 self._held = True
                 return self
@@ -86,7 +86,7 @@ class FilterBox(Input):
         self.answered = text
         self._since = None
         if self._deadline is not None:
-            self._deadline.stop()
+            self._deadline.cancel()
             self._deadline = None
         self._let_go()
 
@@ -94,6 +94,10 @@ class FilterBox(Input):
         if self._held:
             self._held = False
             super().refresh()
+
+    def on_unmount(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
 
 
 class HistoryScreen(CampaignScreen):

@@ -15,7 +15,7 @@ from campaigns.log import dice_line, stored_dice
 from campaigns.replays import kept_marks
 from campaigns.session import CampaignSession
 from models.journal import REPLAYS, target
-from models.search import SHORT_WINDOW, is_short, matching_ids  # noqa: F401  (the screen reads the window through here)
+from models.search import SHORT_WINDOW, is_short, matching_ids, needle_kind, search_mode  # noqa: F401  (the screen reads the window through here)
 
 LIMIT = 200  # the newest lines that match; the log command prints everything
 WIDTH = 60  # a value longer than this is cut on screen; `adjutant log` prints it whole
@@ -29,10 +29,12 @@ class Entry:
 
 
 def entries(
-    session: CampaignSession, text: str = "", *, dice_only: bool = False, limit: int = LIMIT, before: int | None = None
+    session: CampaignSession, text: str = "", *, dice_only: bool = False, limit: int = LIMIT, before: int | None = None,
+    version: int | None = None,
 ) -> list[Entry]:
     """The newest events, each with its rolls, and rolls on their own when `dice_only`;
     only those older than the event (or roll) `before` when it is given: the next page.
+    `version`: the campaign's version, if the caller has just read it (session.version()).
 
     A word is looked up in the history's search index (models.search), so a
     word finds a change however old it is without reading every event.
@@ -43,10 +45,10 @@ def entries(
     needle = text.strip()
     # Read before the page: the marks and names kept for this version then hold all of it
     # (a change landing meanwhile moves the version on, and they are read again next time).
-    version = session.version()
+    version = session.version() if version is None else version
     with plainly(), session.store.connect() as db:
         if dice_only:
-            found = _found(db, "dice_roll", needle, limit, before) if needle else None
+            found = _found(session, version, db, "dice_roll", needle, limit, before) if needle else None
             rolls = _rolls(db, ["1 = 1"], before=before, among=found, limit=limit)
             return [Entry(f"d{r.id}", _when(r.when), dice_line(r)) for r in rolls]
         found = None
@@ -54,26 +56,53 @@ def entries(
             # An event matches by its description or by one of its rolls. A roll is
             # written in the transaction of its event, so newer rolls belong to newer
             # events: the newest `limit` matching rolls name the newest matching events.
-            matched = set(_found(db, "event", needle, limit, before))
-            rolled = _found(db, "dice_roll", needle, limit, _first_roll_of(db, before))
+            matched = set(_found(session, version, db, "event", needle, limit, before))
+            rolled = _found(session, version, db, "dice_roll", needle, limit, _first_roll_of(db, before))
             if rolled:
                 matched.update(e for e in db.execute(ROLLS_EVENTS, {"ids": rolled}).scalars() if e is not None)
             found = sorted(matched)
-        events = _events(db, before=before, among=found, limit=limit)
-        ids = [e.id for e in events]
-        rolls = _rolls(db, ["event IN :events"], events=ids) if ids else []
-        by_event: dict[int | None, list[Any]] = {}
-        for roll in rolls:
-            by_event.setdefault(roll.event, []).append(roll)
-        changes = {event.id: load(event.changes) for event in events if event.kind not in REPLAYS}
-        # The marks of this page's events only: the undo and redo events after its oldest.
-        marks = kept_marks(session, db, version, after=min(ids, default=0))
-        names = _names(session, db, version, changes.values())
-        out: list[Entry] = []
-        for event in events:
-            out.extend(_event_entries(event, marks.get(event.id, []), names, changes.get(event.id)))
-            out.extend(Entry(f"  d{r.id}", _when(r.when), "  " + dice_line(r)) for r in by_event.get(event.id, []))
-    return out
+        if found is not None and not found:
+            return []
+        ids = [row.id for row in _select(db, "event", "id", {}, _newest(before, found), before=before, among=found, limit=limit)]
+        lines = _lines(session, version, db, ids)
+    return [entry for i in ids for entry in lines.get(i, ())]
+
+
+def _newest(before: int | None, among: list[int] | None) -> list[str]:
+    return ["1 = 1"] + (["id < :before"] if before is not None else []) + (["id IN :among"] if among is not None else [])
+
+
+# The lines of each event read, kept for the campaign's version (its marks, its rolls
+# and the names of what it changed only change with it): the next letter of a filter
+# mostly finds the same events, and their lines are not read and written again.
+_LINES: weakref.WeakKeyDictionary[CampaignSession, tuple[int, dict[int, list[Entry]]]] = weakref.WeakKeyDictionary()
+LINES_KEPT = 2_000  # events, then forgotten all at once
+
+
+def _lines(session: CampaignSession, version: int, db: Connection, ids: list[int]) -> dict[int, list[Entry]]:
+    """The lines of events `ids` (of the campaign at `version`), each with its rolls under it, by event."""
+    kept = _LINES.get(session)
+    if kept is None or kept[0] != version or len(kept[1]) > LINES_KEPT:
+        kept = (version, {})
+        _LINES[session] = kept
+    known = kept[1]
+    missing = [i for i in ids if i not in known]
+    if not missing:
+        return known
+    events = _events(db, before=None, among=missing, limit=len(missing))
+    rolls = _rolls(db, ["event IN :events"], events=missing)
+    by_event: dict[int | None, list[Any]] = {}
+    for roll in rolls:
+        by_event.setdefault(roll.event, []).append(roll)
+    changes = {event.id: load(event.changes) for event in events if event.kind not in REPLAYS}
+    # The marks of these events only: the undo and redo events after the oldest.
+    marks = kept_marks(session, db, version, after=min(missing))
+    names = _names(session, db, version, changes.values())
+    for event in events:
+        known[event.id] = _event_entries(event, marks.get(event.id, []), names, changes.get(event.id)) + [
+            Entry(f"  d{r.id}", _when(r.when), "  " + dice_line(r)) for r in by_event.get(event.id, [])
+        ]
+    return known
 
 
 # The columns the screen shows, typed as the tables type them (moments, flags and the
@@ -173,9 +202,37 @@ def _event_entries(event: Any, marks: list[str], names: Names, changes: list[dic
     return out
 
 
-def _found(db: Connection, table: str, needle: str, limit: int, before: int | None) -> list[int]:
+# The whole answers (fewer rows than asked for: every row that matches) to the needles
+# typed last, kept for the campaign's version: the next letter typed is looked for among
+# those rows only (models.search.needle_kind), and a word that matched nothing is not
+# looked for again letter after letter ("xylophone" after "xy": 20,000 rows read again
+# at every key).
+# The search mode (models.search.search_mode) is kept with them: a migration, the only
+# thing that changes it, runs as a campaign is opened, before anything is read.
+_WHOLE: weakref.WeakKeyDictionary[CampaignSession, tuple[int, str, dict[tuple[str, str, str], list[int]]]] = weakref.WeakKeyDictionary()
+WHOLE_KEPT = 64  # needles, then forgotten all at once
+
+
+def _found(
+    session: CampaignSession, version: int, db: Connection, table: str, needle: str, limit: int, before: int | None,
+) -> list[int]:
     """Ids of `table` whose text holds `needle`, newest first, through the search index."""
-    return matching_ids(db, table, needle, limit, before=before)
+    kept = _WHOLE.get(session)
+    if kept is None or kept[0] != version or len(kept[2]) >= WHOLE_KEPT:
+        kept = (version, kept[1] if kept is not None else search_mode(db), {})
+        _WHOLE[session] = kept
+    mode, whole = kept[1], kept[2]
+    kind = needle_kind(mode, needle)
+    if before is not None or kind is None:  # a next page reads on from the last
+        return matching_ids(db, table, needle, limit, before=before, mode=mode)
+    among: list[int] | None = None
+    for (other_table, other_kind, other), ids in whole.items():
+        if other_table == table and other_kind == kind and other in needle and (among is None or len(ids) < len(among)):
+            among = ids
+    found = matching_ids(db, table, needle, limit, among=among, mode=mode)
+    if len(found) < limit:
+        whole[(table, kind, needle)] = found
+    return found
 
 
 def _first_roll_of(db: Connection, event: int | None) -> int | None:

@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import re
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, bindparam, text
 
 SHORT_WINDOW = 20_000  # rows looked through for a needle of one or two letters
 TRIGRAM = 3
+RARE_RUN = 5  # letters between two "_" of a needle that the index is asked for on their own
 
 # What migration 0003 makes; tests and the schema comparison know them by these names.
 SQLITE_TABLES = {"event_search": ("event", "description"), "dice_roll_search": ("dice_roll", "purpose")}
@@ -116,37 +117,69 @@ def is_short(needle: str) -> bool:
     return len(needle.strip()) < TRIGRAM
 
 
+def needle_kind(mode: str, needle: str) -> str | None:
+    """How `needle` is looked for in a database of search `mode` (search_mode). The rows
+    that match a needle holding another needle of the same kind, as typed, are among
+    those that match the other: "Dresde" only among the rows "Dresd" matched. None where
+    that does not hold (PostgreSQL's full text matches words by their start: "b" finds
+    "bridge", "ab" does not)."""
+    needle = needle.strip()
+    if mode == "scan":
+        return "scan"
+    if is_short(needle):
+        return "window"  # the same newest rows, while no row is added
+    if mode == "words":
+        return None
+    return "phrase" if mode == "fts5" and re.search(r"[\\%]", needle) else "substring"
+
+
 def matching_ids(
-    connection: Connection, table: str, needle: str, limit: int, *, before: int | None = None
+    connection: Connection, table: str, needle: str, limit: int, *, before: int | None = None,
+    among: list[int] | None = None, mode: str | None = None,
 ) -> list[int]:
     """The ids of the newest rows of `table` ("event" or "dice_roll") whose text
-    holds `needle`, newest first, at most `limit`; only ids below `before` if given."""
+    holds `needle`, newest first, at most `limit`; only ids below `before` if given,
+    and only among the ids `among` if given. `mode`: the database's search_mode, if known."""
+    if among is not None and not among:
+        return []
     column = POSTGRES_INDEXES[table]
     needle = needle.strip()
-    mode = search_mode(connection)
-    older = "" if before is None else f"AND {'rowid' if mode == 'fts5' and not is_short(needle) else 'id'} < {int(before)}"
+    mode = mode or search_mode(connection)
+    key = "rowid" if mode == "fts5" and not is_short(needle) else "id"
+    older = "" if before is None else f"AND {key} < {int(before)}"
+    if among is not None:
+        older += f" AND {key} IN :among"
     like = "ILIKE" if connection.dialect.name == "postgresql" else "LIKE"  # SQLite's LIKE ignores case
+    values: dict[str, object] = {"limit": limit} if among is None else {"limit": limit, "among": among}
     if is_short(needle) or mode == "scan":
         window = "" if mode == "scan" else f"AND id > (SELECT coalesce(max(id), 0) FROM {table}) - {SHORT_WINDOW}"
         query = f"SELECT id FROM {table} WHERE {column} {like} :like ESCAPE '\\' {window} {older} ORDER BY id DESC LIMIT :limit"
-        return list(connection.execute(text(query), {"like": _pattern(needle), "limit": limit}).scalars())
+        return _ids(connection, query, {**values, "like": _pattern(needle)})
     if mode == "fts5":
         # FTS5 answers LIKE from the trigram index, and faster than the same letters as
         # a phrase (MATCH): fewer position lists are read. A LIKE with ESCAPE would not
         # reach the index: a "_" (any one letter to LIKE) is checked again with instr(),
         # and a needle holding "%" or "\\" is matched as a phrase.
-        values = {"value": f"%{needle}%", "needle": needle.lower(), "limit": limit}
+        values.update({"value": f"%{needle}%", "needle": needle.lower()})
         if re.search(r"[\\%]", needle):
             where, values["value"] = f"{table}_search MATCH :value", '"' + needle.replace('"', '""') + '"'
         elif "_" in needle:
+            # A run of letters between the "_" long enough to be rare on its own (five
+            # letters, three trigrams) is the only one the index is asked for: the others
+            # are often in every row ("unit" of unit_004212), and reading their lists cost
+            # more than the rest of the search (5-10 ms against 1-2 at 1M events). A
+            # shorter run alone would find too many rows to check ("0042").
+            longest = max(needle.split("_"), key=len)
+            if len(longest) >= RARE_RUN:
+                values["value"] = f"%{longest}%"
             where = f"{column} LIKE :value AND instr(lower({column}), :needle) > 0"
         else:
             where = f"{column} LIKE :value"
         query = f"SELECT rowid FROM {table}_search WHERE {where} {older} ORDER BY rowid DESC LIMIT :limit"
-        return list(connection.execute(text(query), values).scalars())
+        return _ids(connection, query, values)
     if mode == "trigram":
         query = f"SELECT id FROM {table} WHERE {column} ILIKE :like ESCAPE '\\' {older} ORDER BY id DESC LIMIT :limit"
-        return list(connection.execute(text(query), {"like": _pattern(needle), "limit": limit}).scalars())
+        return _ids(connection, query, {**values, "like": _pattern(needle)})
     words = re.findall(r"\w+", needle)
     if not words:
         return []
@@ -154,7 +187,14 @@ def matching_ids(
         f"SELECT id FROM {table} WHERE to_tsvector('simple', {column}) @@ to_tsquery('simple', :words) "
         f"{older} ORDER BY id DESC LIMIT :limit"
     )
-    return list(connection.execute(text(query), {"words": " & ".join(f"{w}:*" for w in words), "limit": limit}).scalars())
+    return _ids(connection, query, {**values, "words": " & ".join(f"{w}:*" for w in words)})
+
+
+def _ids(connection: Connection, query: str, values: dict[str, object]) -> list[int]:
+    statement = text(query)
+    if "among" in values:
+        statement = statement.bindparams(bindparam("among", expanding=True))
+    return list(connection.execute(statement, values).scalars())
 
 
 def _pattern(needle: str) -> str:

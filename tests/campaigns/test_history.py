@@ -172,3 +172,39 @@ def test_the_plain_reading_shows_what_the_stored_rows_hold_on_sqlite_and_postgre
     assert len(rolls) == 1 and ("  d1", history._when(rolls[0].when), "  " + dice_line(rolls[0])) in [(e.ref, e.when, e.text) for e in shown]
     assert "Weather for turn 1 [undone #3, redone #4, undone #5]" in undone
     assert "  " + dice_line(rolls[0], undone=True) in undone  # its roll taken back, kept in the event's record
+
+
+def test_a_longer_word_is_looked_for_among_the_rows_the_shorter_found_until_the_campaign_changes(campaign_target):
+    """The filter reads what a word matched once when the next letter is typed (a word that
+    matched nothing is not looked for again): the lines are those a fresh search finds."""
+    from models import Unit
+
+    session = CampaignSession.open(new_campaign(campaign_target, "spring1813", seed=3))
+    unit = oob.side_units(oob.tree(session)[0])[0]
+
+    def act(description: str) -> None:
+        with session.store.action(description) as db:
+            db.get_one(Unit, unit.id).location = description[:60]
+
+    def heads(word: str) -> list[str]:
+        return [e.text for e in history.entries(session, word) if e.ref.startswith("#")]
+
+    def fresh(word: str) -> list[str]:
+        history._WHOLE.pop(session, None)  # what was kept of the words before
+        return heads(word)
+
+    try:
+        for description in ("Rain at Zwickau", "Snow at Zwenkau", "Rain at Zwickau bridge"):
+            act(description)
+        typed = ["Z", "Zw", "Zwi", "Zwic", "Zwickau b", "Zwe", "Zwenkau", "Zwickau", "xq", "xqz", "xqzw"]
+        answers = [heads(word) for word in typed]
+        assert answers[2] == answers[3] == answers[7] == ["Rain at Zwickau bridge", "Rain at Zwickau"]
+        assert answers[4] == ["Rain at Zwickau bridge"]
+        assert answers[5] == answers[6] == ["Snow at Zwenkau"]
+        assert answers[8:] == [[], [], []]
+        assert answers == [fresh(word) for word in typed]
+        act("Fog at xqzw")  # the campaign changed: a word that matched nothing may match now
+        assert heads("xqz") == heads("xqzw") == fresh("xqzw") == ["Fog at xqzw"]
+        assert heads("xq") == ["Fog at xqzw"]
+    finally:
+        session.close()

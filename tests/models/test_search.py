@@ -13,15 +13,15 @@ from campaigns import history, oob
 from campaigns.session import CampaignSession
 from models import DiceRoll, Unit, open_campaign
 from models.clock import utcnow
-from models.search import rebuild, SHORT_WINDOW, matching_ids, search_mode
+from models.search import rebuild, SHORT_WINDOW, matching_ids, needle_kind, search_mode
 from tests.templates import new_campaign
 
 OLD_FILE = Path(__file__).parents[1] / "fixtures" / "spring1813-schema1.campaign"
 
 
-def found(store, needle: str, table: str = "event") -> list[int]:
+def found(store, needle: str, table: str = "event", among: list[int] | None = None) -> list[int]:
     with store.connect() as connection:
-        return matching_ids(connection, table, needle, 50)
+        return matching_ids(connection, table, needle, 50, among=among)
 
 
 def test_a_word_is_found_through_the_index_anywhere_in_the_text_ignoring_case(campaign_target: str) -> None:
@@ -120,3 +120,31 @@ def test_wildcards_typed_by_the_umpire_are_plain_letters(campaign_target: str) -
     assert found(store, "50% of") == [first]
     assert found(store, "k\\sl") == newest
     session.close()
+
+
+def test_a_unit_id_is_found_whole_and_only_among_the_rows_given(campaign_target: str) -> None:
+    session = CampaignSession.open(new_campaign(campaign_target, "spring1813", seed=3))
+    store = session.store
+    unit = oob.side_units(oob.tree(session)[0])[0]
+    for description in ("Mark unit_004212: fatigued", "Mark unitX004212: fatigued", "Mark unit_0042129: fatigued", "Mark UNIT_004212"):
+        with store.action(description) as db:
+            db.get_one(Unit, unit.id).location = description
+    newest = found(store, "Mark")[0]
+    # The index is asked for 004212 alone (a long run between the "_"): "unit_" is still required.
+    assert found(store, "unit_004212") == [newest, newest - 1, newest - 3]
+    assert found(store, "it_00421") == [newest, newest - 1, newest - 3]
+    assert found(store, "unit_004212:") == [newest - 3]
+    assert found(store, "unit_004212", among=[newest - 1, newest - 2]) == [newest - 1]
+    assert found(store, "Mark", among=[]) == []
+    assert found(store, "M", among=[newest - 2]) == [newest - 2]  # one letter too
+    session.close()
+
+
+def test_which_needles_are_looked_for_alike() -> None:
+    """A needle holding another of the same kind matches among the rows the other matched."""
+    assert needle_kind("fts5", "ab") == needle_kind("trigram", " ab ") == "window"  # the newest rows only
+    assert needle_kind("fts5", "abc") == needle_kind("fts5", "a_bc") == needle_kind("trigram", "50%") == "substring"
+    assert needle_kind("fts5", "50%") == needle_kind("fts5", "k\\sl") == "phrase"  # FTS5 matches them as a phrase
+    assert needle_kind("scan", "ab") == needle_kind("scan", "abc") == "scan"
+    assert needle_kind("words", "abc") is None  # full text matches words by their start: "ab" is not within "b"
+    assert needle_kind("words", "ab") == "window"

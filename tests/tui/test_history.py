@@ -197,7 +197,40 @@ async def test_the_note_on_a_short_filter_is_read_whole_at_80_columns(campaign_f
         await pilot.press("slash")
         await type_text(pilot, "w")
         shown = await wait_for(pilot, "one or two letters")
-        assert "lines only" in shown  # the end of the note, on the title's second line
+        assert "lines only" in shown  # the end of the note, on the title's one line
+
+
+async def test_a_letter_is_drawn_without_its_answer_when_the_search_is_slow(campaign_file, make_app, monkeypatch):
+    """A letter waits to be drawn with its answer, in one pass over the screen, but no
+    longer than FilterBox.HOLD: a slow database never hides what is typed."""
+    import threading
+
+    from campaigns import history
+
+    gate = threading.Event()
+    gate.set()
+    read = history.entries
+
+    def slow(*args, **kwargs):  # the real search, once the test lets it go on
+        gate.wait(60)
+        return read(*args, **kwargs)
+
+    async with make_app(campaign_file, start="history").run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "New campaign")
+        screen = pilot.app.screen
+        monkeypatch.setattr(history, "entries", slow)
+        box_line = lambda: screen_text(pilot.app).splitlines()[2]  # noqa: E731  (the filter box's text, under its border)
+        await pilot.press("slash", "w")
+        await until(pilot, lambda: screen.shown_query is not None and screen.shown_query[0] == "w", "the answer to w")
+        assert "w " in box_line()
+        gate.clear()  # the searches from here wait
+        try:
+            await pilot.press("e")
+            await until(pilot, lambda: "we " in box_line(), "the letter drawn")
+            assert screen.shown_query[0] == "w"  # the answer to "we" has not come
+        finally:
+            gate.set()
+        await until(pilot, lambda: screen.shown_query is not None and screen.shown_query[0] == "we", "the answer to we")
 
 
 async def test_the_filter_deletes_a_word_with_alt_w_as_with_ctrl_w(campaign_file, make_app):

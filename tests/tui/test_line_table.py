@@ -102,3 +102,22 @@ async def test_new_rows_keep_the_cursor_where_asked_and_within_the_rows():
         table.set_rows(("#", "When", "What"), [])
         await until(pilot, lambda: table.row_count == 0 and "#" not in "".join(screen_text(app).splitlines()[1:]), "no rows drawn")
         assert HEADER.match(screen_text(app).splitlines()[0])  # the header still
+
+
+async def test_new_rows_show_line_for_line_as_the_whole_table_drawn_again():
+    """New rows draw again only the lines that changed (and lay nothing out while the scroll
+    bars stay): what shows is what the table drawn again from nothing shows."""
+    app = Lines()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = app.query_one(LineTable)
+        await until(pilot, lambda: table.row_count == len(ROWS) and table.widths and "#40" in screen_text(app), "the rows drawn")
+        changed = [(ref, when, f"Changed {ref}" if int(ref[1:]) % 4 == 0 else what) for ref, when, what in ROWS]
+        for rows, cursor in ((changed, 0), (changed, 2), (ROWS[3:], 0), (ROWS[:5], 1), (ROWS, 0), (ROWS[1:], 0), ([], 0), (ROWS, 3)):
+            table.set_rows(("#", "When", "What"), rows, cursor=cursor)
+            await settled(pilot)
+            shown = screen_text(app)
+            table.refresh()  # every line drawn again
+            await settled(pilot)
+            assert screen_text(app) == shown
+            first = shown.splitlines()[1]
+            assert (rows[0][0] in first and rows[0][2][:20] in first) if rows else not first.strip()

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import asyncio
+from time import monotonic
+from typing import Any, NamedTuple, Self
 
 from rich.cells import cell_len
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.geometry import Region
 from textual.widgets import Input, Static
 
 from campaigns import history
@@ -27,6 +30,7 @@ PAGE = 10
 CHROME = 7  # the lines of the screen that are not the list: title, filter, header, status, keys
 HEADERS = ("#", "When", "What")
 
+HEADING = "History: newest first (u undo, y redo)"
 FIRST: Query = ("", False, None)  # what a screen shows first: everything, newest first
 
 
@@ -48,10 +52,52 @@ class FilterBox(Input):
     # A browser keeps ctrl+w (adjutant serve): deleting a word answers to alt+w too.
     BINDINGS = [Binding(browser_safe("ctrl+w"), "delete_left_word", "Delete left to start of word", show=False)]
 
+    # A key's letter is drawn with the key's answer, in one pass over the screen, rather
+    # than alone first (a pass costs as much as the search): the box holds its drawing
+    # until the screen shows an answer to its text, at most HOLD seconds after a key;
+    # past that (a slow search), it draws the letter alone, as any Input would.
+    HOLD = 0.1
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.answered = ""  # the text the screen shows an answer to
+        self._held = False  # a drawing waits for the answer
+        self._since: float | None = None  # when the first drawing of the text not answered yet was held
+        self._deadline: asyncio.TimerHandle | None = None  # the loop's own: a Textual timer is a task a key
+        super().__init__(**kwargs)  # sets its text, which refreshes it
+
     @property
     def content_width(self) -> int:
         text = self.value or self.placeholder
         return max(cell_len(text) + 1, self.scrollable_content_region.width)
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
+        if self.value != self.answered and not (layout or recompose) and self.is_mounted:
+            now = monotonic()
+            if self._since is None:
+                self._since = now
+                self._deadline = asyncio.get_running_loop().call_later(self.HOLD, self._let_go)
+            if now < self._since + self.HOLD:
+                self._held = True
+                return self
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def show_answer(self, text: str) -> None:
+        """The screen shows the answer to `text` (or why it has none): what was held is drawn with it."""
+        self.answered = text
+        self._since = None
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+        self._let_go()
+
+    def _let_go(self) -> None:
+        if self._held:
+            self._held = False
+            super().refresh()
+
+    def on_unmount(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
 
 
 class HistoryScreen(CampaignScreen):
@@ -90,7 +136,7 @@ class HistoryScreen(CampaignScreen):
         # frame on it then holds its lines, drawn once, rather than an empty table
         # drawn, then filled and drawn again once a read started after it answers.
         self._ask(FIRST)
-        yield Static("History: newest first (u undo, y redo)", classes="title", id="history-title")
+        yield Static(HEADING, classes="title", id="history-title")
         yield FilterBox(placeholder="filter: a word of the description, a unit, 'weather'...", id="filter")
         yield LineTable(id="events")
 
@@ -125,7 +171,7 @@ class HistoryScreen(CampaignScreen):
         try:
             version = self.session.version()  # first: the lines read are at least as new
             rows: list[history.Entry] | str = history.entries(
-                self.session, text, dice_only=dice_only, before=before, limit=limit
+                self.session, text, dice_only=dice_only, before=before, limit=limit, version=version
             )
         except CampaignError as exc:
             rows = str(exc)
@@ -135,6 +181,7 @@ class HistoryScreen(CampaignScreen):
         self._asked = None
         query, rows = answer.query, answer.rows
         if isinstance(rows, str):
+            self.query_one("#filter", FilterBox).show_answer(query[0])  # no answer to wait for: the letter is drawn
             self.notify(rows, severity="error", timeout=8)
         elif self.shown_version is None:
             self._early = answer  # the first page, come before the screen shows the campaign: refresh_view shows it
@@ -162,12 +209,17 @@ class HistoryScreen(CampaignScreen):
         self._full_page = len(heads) >= limit
         if heads:
             self._oldest = int(heads[-1].lstrip("#d"))
-        title = "History: newest first (u undo, y redo)"
+        title = HEADING
         if text.strip() and history.is_short(text):
-            title += f"; one or two letters look through the newest {history.SHORT_WINDOW:,} lines only"
+            title = f"History: one or two letters look through the newest {history.SHORT_WINDOW:,} lines only"
+        self.query_one("#filter", FilterBox).show_answer(text)  # the letter drawn with its answer
         shown = self.query_one("#history-title", Static)
-        if str(shown.content) != title:  # the same after most keys: no layout for it
-            shown.update(title)
+        old = str(shown.content)
+        if old != title:  # the same after most keys
+            # Each title holds on one line at 80 columns: the screen is laid out again
+            # only where one of them wraps (a narrower terminal).
+            width = shown.content_size.width
+            shown.update(title, layout=not width or max(cell_len(old), cell_len(title)) > width)
         # Drawn as soon as it is shown, not at the next tick of the screen's refresh
         # timer (up to a frame later), as a screen switch is (tui.app).
         draw_soon(self)

@@ -33,6 +33,7 @@ from campaigns.text import shown
 from tui.widgets.cells import MIN_WRAP, SCROLL_BAR, wrapped
 
 PADDING = 1  # cells each side of a column's text, as a DataTable's cell_padding
+WRAPPED_KEPT = 4096  # long texts kept wrapped, then forgotten all at once
 
 
 class LineTable(ScrollView, can_focus=True):
@@ -112,6 +113,7 @@ class LineTable(ScrollView, can_focus=True):
         self._starts: list[int] = [0]  # the first line of each row, then the line after the last
         self.widths: list[int] = []  # of each column's text, padding not counted
         self._laid_at = 0  # the width the rows were wrapped at
+        self._wrapped: dict[tuple[str, int], list[str]] = {}  # the lines of a long text at a width
         self.cursor_row = 0
         self._styles: tuple[Style, ...] | None = None
         self._looks: dict[bool, tuple[Style, ...]] = {}
@@ -132,11 +134,31 @@ class LineTable(ScrollView, can_focus=True):
 
     def set_rows(self, headers: Sequence[str], rows: Sequence[Sequence[object]], *, cursor: int = 0) -> None:
         """Show `rows` (their cells as text, never markup) under `headers`, the cursor on row `cursor`."""
-        self.headers = tuple(headers)
-        self._rows = [tuple(shown(c) for c in row) for row in rows]
-        self._lay_out(self._width())
-        self._move(cursor, scroll=True, always=True)
-        self.refresh()
+        seen = self._in_view()
+        headers, given = tuple(headers), [tuple(shown(c) for c in row) for row in rows]
+        if headers != self.headers or given != self._rows or self._width() != self._laid_at:  # else laid out already
+            self.headers, self._rows = headers, given
+            self._lay_out(self._width())
+        self._move(cursor, scroll=True, always=True, repaint=False)
+        self._repaint_changes(seen)
+
+    def _in_view(self) -> tuple[object, list[object]]:
+        """What the table shows: what every line depends on (its columns and where it
+        is scrolled to), then each line in view, as render_line draws it."""
+        whole = (self.widths, self.headers, round(self.scroll_x), round(self.scroll_y), self.size.width)
+        return whole, [self._line(y) for y in range(1, self.size.height)]
+
+    def _repaint_changes(self, seen: tuple[object, list[object]]) -> None:
+        """Draw again only the lines that changed since `seen` (new rows are often the
+        same as those shown, or most of them: the next letter of a filter finds the same
+        lines), or all of them when the columns or the scrolling changed."""
+        whole, lines = self._in_view()
+        if whole != seen[0] or not self.size.height:
+            self.refresh()
+            return
+        changed = [Region(0, y, self.size.width, 1) for y, (old, new) in enumerate(zip(seen[1], lines), 1) if old != new]
+        if changed:
+            self.refresh(*changed)
 
     def _width(self) -> int:
         return self.size.width or self.app.size.width
@@ -156,14 +178,52 @@ class LineTable(ScrollView, can_focus=True):
         self.widths = widths
         cells: list[tuple[tuple[str, ...], list[str]]] = []
         starts, line = [0], 0
+        if len(self._wrapped) > WRAPPED_KEPT:
+            self._wrapped.clear()
         for row in self._rows:
-            # Only a text longer than its column is wrapped: most lines are not.
-            last = wrapped(row[-1], widths[-1]) if cell_len(row[-1]) > widths[-1] else [row[-1]]
+            # Only a text longer than its column is wrapped: most lines are not. The next
+            # rows given hold most of these again (the next letter of the history's filter).
+            key = (row[-1], widths[-1])
+            last = [row[-1]] if cell_len(row[-1]) <= widths[-1] else self._wrapped.get(key) or wrapped(*key)
+            if len(last) > 1:
+                self._wrapped[key] = last
             cells.append((row[:-1], last))
             line += len(last)
             starts.append(line)
         self._cells, self._starts = cells, starts
-        self.virtual_size = Size(sum(w + 2 * PADDING for w in widths), 1 + line)
+        self._resize(Size(sum(w + 2 * PADDING for w in widths), 1 + line))
+
+    def _resize(self, size: Size) -> None:
+        """Make the rows `size` in all. A new size lays the whole screen out again and draws
+        every widget of it (the table's height is its box's, never its rows'), only to
+        show or hide a scroll bar: when the bars stay as they are, the table takes its
+        size without a layout, and the bar that is shown is told its new proportions."""
+        if size == self.virtual_size:
+            return
+        if not self._bars_stay(size):
+            self.virtual_size = size  # a scroll bar comes or goes: the layout places it
+            return
+        self.set_reactive(LineTable.virtual_size, size)
+        if self.show_vertical_scrollbar:
+            self.vertical_scrollbar.window_virtual_size = size.height
+        if self.show_horizontal_scrollbar:
+            self.horizontal_scrollbar.window_virtual_size = size.width
+        self.scroll_x, self.scroll_y = self.validate_scroll_x(self.scroll_x), self.validate_scroll_y(self.scroll_y)  # within the rows
+
+    def _bars_stay(self, size: Size) -> bool:
+        """Whether the scroll bars shown at `size` are those shown now (as Textual decides
+        them for overflow auto: a bar for each way the rows are larger than the box, and
+        the other too if the first one's width makes them larger than what is left)."""
+        styles = self.styles
+        if not self.is_mounted or not self.container_size or (styles.overflow_x, styles.overflow_y) != ("auto", "auto"):
+            return False
+        width, height = self.container_size
+        horizontal, vertical = size.width > width, size.height > height
+        if vertical and not horizontal:
+            horizontal = size.width > width - styles.scrollbar_size_vertical
+        if horizontal and not vertical:
+            vertical = size.height > height - styles.scrollbar_size_horizontal
+        return (horizontal, vertical) == (self.show_horizontal_scrollbar, self.show_vertical_scrollbar)
 
     def on_resize(self, _event: events.Resize) -> None:
         if self._rows and self.size.width != self._laid_at:
@@ -176,13 +236,13 @@ class LineTable(ScrollView, can_focus=True):
     def move_cursor(self, row: int) -> None:
         self._move(row, scroll=True)
 
-    def _move(self, row: int, *, scroll: bool, always: bool = False) -> None:
+    def _move(self, row: int, *, scroll: bool, always: bool = False, repaint: bool = True) -> None:
         row = max(0, min(row, len(self._rows) - 1))
         moved = row != self.cursor_row
         self.cursor_row = row
         if scroll and self._rows:
             self._scroll_to_cursor()
-        if moved:
+        if moved and repaint:
             self.refresh()
         if (moved or always) and self._rows:
             self.post_message(self.Highlighted(self, row))
@@ -251,6 +311,17 @@ class LineTable(ScrollView, can_focus=True):
         even, odd = base + part("line-table--even-row"), base + part("line-table--odd-row")
         return base, base + header, even, odd, even + cursor, odd + cursor
 
+    def _line(self, y: int) -> tuple[tuple[str, ...], int] | None:
+        """The cells line `y` of the table shows under the header, and its look (0 even
+        row, 1 odd, 2 and 3 the same under the cursor); None: a blank line under the rows."""
+        line = round(self.scroll_y) + y - 1
+        if line >= self._starts[-1] or not self._rows:
+            return None
+        row = bisect_right(self._starts, line) - 1
+        at = line - self._starts[row]
+        others, last = self._cells[row]
+        return (*(others if at == 0 else ("",) * len(others)), last[at]), row % 2 + 2 * (row == self.cursor_row)
+
     def render_line(self, y: int) -> Strip:
         base, header, even, odd, even_cursor, odd_cursor = self._styles or self._current_styles()
         width = self.size.width
@@ -258,17 +329,11 @@ class LineTable(ScrollView, can_focus=True):
         if y == 0:
             cells, style = self.headers, header
         else:
-            line = round(self.scroll_y) + y - 1
-            if line >= self._starts[-1] or not self._rows:
+            shows = self._line(y)
+            if shows is None:
                 return Strip.blank(width, base)
-            row = bisect_right(self._starts, line) - 1
-            at = line - self._starts[row]
-            others, last = self._cells[row]
-            cells = (*(others if at == 0 else ("",) * len(others)), last[at])
-            if row == self.cursor_row:
-                style = even_cursor if row % 2 == 0 else odd_cursor
-            else:
-                style = even if row % 2 == 0 else odd
+            cells, look = shows
+            style = (even, odd, even_cursor, odd_cursor)[look]
         text = "".join(" " * PADDING + c + " " * (w - cell_len(c) + PADDING) for c, w in zip(cells, self.widths))
         strip = Strip([Segment(text, style)], cell_len(text))
         if scroll_x:

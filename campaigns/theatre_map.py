@@ -19,7 +19,7 @@ from campaigns.contact import contacts
 from campaigns.errors import CampaignError, plainly
 from campaigns.gazetteer import Place, gazetteer
 from campaigns.session import CampaignSession
-from campaigns.stacks import Stack, all_stacks
+from campaigns.stacks import Stack, all_stacks, counted_stacks
 from models import Battle, Campaign, Event, General, Turn, Unit
 from rules.numbers import TURN
 
@@ -103,13 +103,16 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
         battles = tuple(
             b.location for b in db.scalars(select(Battle).where(col(Battle.turn) == shown, col(Battle.status) == "pending"))
         )
-    stacks = all_stacks(session)
+    # Today's stacks are counted by the database (stacks.counted_stacks); a past turn's are put
+    # back where they stood unit by unit, from the history.
+    past = positions_at_end_of(session, shown) if turn is not None else None
+    every: list[Stack] = list(counted_stacks(session)) if past is None else all_stacks(session)
+    stacks = every
     if side is not None:
         from campaigns.knowledge import sighted_stacks
 
         battles = tuple(b for b in battles if b in _battles_of(session, side, shown))
-        stacks = [s for s in stacks if s.side == side] + sighted_stacks(session, side, shown)
-    past = positions_at_end_of(session, shown) if turn is not None else None
+        stacks = [s for s in every if s.side == side] + sighted_stacks(session, side, shown)
     if past is not None:
         from campaigns.stacks import SightedStack
 
@@ -132,7 +135,7 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
         tuple((r.a, r.b, r.kind) for r in g.roads),
         tuple((r.name, r.size, r.course) for r in g.rivers.values()),
         battles, sides, tuple(unknown),
-        () if past is not None or side is not None else tuple(c.place for c in contacts(session)),
+        () if past is not None or side is not None else tuple(c.place for c in contacts(session, every)),
     )
 
 

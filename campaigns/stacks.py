@@ -158,7 +158,11 @@ def counted_stacks(session: CampaignSession) -> list[CountedStack]:
     """Every stack on the map as `all_stacks` finds them (by place then side), its units
     counted and summed by the database rather than read: what the map and the contacts
     show, in time that does not grow with the units in Python. A unit is its nation's side's,
-    as in `all_stacks` and models.visibility."""
+    as in `all_stacks` and models.visibility. Read once per version of the campaign."""
+    return list(session.kept("stacks.counted", lambda: _count_stacks(session)))
+
+
+def _count_stacks(session: CampaignSession) -> tuple[CountedStack, ...]:
     with plainly(), session.store.read() as db:
         sides = {s.id: s.name for s in db.scalars(select(Side).order_by(col(Side.position)))}
         nation_side = {n.id: n.side for n in db.scalars(select(Nation))}
@@ -179,10 +183,10 @@ def counted_stacks(session: CampaignSession) -> list[CountedStack]:
             counted[0] += int(count)
             counted[1] += int(total)
     order = {sid: i for i, sid in enumerate(sides)}
-    return [
+    return tuple(
         CountedStack(side_id, sides[side_id], place, tuple(gs), (), count, total)
         for (place, side_id), (gs, (count, total)) in sorted(groups.items(), key=lambda kv: (kv[0][0], order[kv[0][1]]))
-    ]
+    )
 
 
 def stack_of(session: CampaignSession, text: str) -> Stack:

@@ -139,6 +139,30 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
     )
 
 
+@dataclass(frozen=True)
+class Opened:
+    """The stacks at one place of the map, opened for their actions: their units read
+    (stacks.stacks_at), whether the place is in contact, and for each stack (by key) the
+    enemy stacks its reconnaissance reaches (counted, as the map shows them)."""
+
+    place: str
+    in_contact: bool
+    stacks: dict[str, Stack]
+    enemies: dict[str, tuple[Stack, ...]]
+
+
+def opened(session: CampaignSession, place: str) -> Opened:
+    """What the umpire's actions on the stacks at `place` need, read for that place alone."""
+    from campaigns.reconnaissance import reach_from
+    from campaigns.stacks import stacks_at
+
+    counted = counted_stacks(session)
+    here = {s.key: s for s in stacks_at(session, place)}
+    reach = reach_from(session, place)
+    enemies: dict[str, tuple[Stack, ...]] = {key: tuple(e for e in counted if e.side != s.side and e.place in reach) for key, s in here.items()}
+    return Opened(place, place in {c.place for c in contacts(session, counted)}, here, enemies)
+
+
 def _battles_of(session: CampaignSession, side: str, turn: int) -> set[str]:
     from campaigns.despatch import fought_by
 

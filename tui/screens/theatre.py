@@ -65,6 +65,7 @@ class TheatreScreen(CampaignScreen):
         Binding("v", "view_as", "View as", id="map.view_as", tooltip="The umpire: draw the map as one side sees it (fog of war), or whole"),
     ]
     view_side: str | None = None  # the side whose view the umpire is looking at; None: everything
+    shown_side: str | None = None  # the side whose view the map drawn shows (read after view_side changes)
     DEFAULT_CSS = """
     TheatreScreen #head { height: auto; padding: 0 1; }
     TheatreScreen #info { height: auto; padding: 0 1; border-top: solid $primary; }
@@ -94,11 +95,12 @@ class TheatreScreen(CampaignScreen):
         except CampaignError as exc:
             back_to(self, self.notify, str(exc), severity="error", timeout=8, app=app)
             return
-        back_to(self, self._show_map, data, number, app=app)
+        back_to(self, self._show_map, data, side, number, app=app)
 
-    def _show_map(self, data: MapData, number: int) -> None:
+    def _show_map(self, data: MapData, side: str | None, number: int) -> None:
         if number != self._reads:
             return  # a later reading was started meanwhile (another side's view): its answer follows
+        self.shown_side = side
         canvas = self.canvas
         canvas.data = data
         if canvas.cursor is None:
@@ -119,7 +121,7 @@ class TheatreScreen(CampaignScreen):
         battles = f" | battles pending: {', '.join(data.battles)}" if data.battles else ""
         waiting = [c for c in data.contacts if c not in data.battles]
         battles += f" | contact: {', '.join(waiting)}" if waiting else ""
-        fog = self.session.side or self.view_side
+        fog = self.session.side or self.shown_side
         seen = f" | as {fog} sees it" if fog else ""
         self.query_one("#head", Static).update(
             f"Map{seen}: turn {data.turn}, {data.date:%d %b %Y}, {weather} | zoom x{ZOOMS[canvas.view.zoom]:g}{battles}"

@@ -192,26 +192,26 @@ def _count_stacks(session: CampaignSession) -> tuple[CountedStack, ...]:
 def stack_of(session: CampaignSession, text: str) -> Stack:
     """The stack a general (id or name) stands in, or SIDE@PLACE; one sentence if there is none."""
     wanted = text.strip()
-    stacks = all_stacks(session)
     if "@" in wanted:
         side, _, place = wanted.partition("@")
         try:
             place = gazetteer().place(place).name
         except GazetteerError as exc:
             raise CampaignError(str(exc)) from None
-        for stack in stacks:
+        for stack in all_stacks(session, {place}):  # the units of that place alone
             if stack.side == side.strip() and stack.place == place:
                 return stack
         raise CampaignError(f"side {side.strip()!r} has no stack at {place}")
     key = fold(wanted)
-    for stack in stacks:
+    with plainly(), session.store.read() as db:
+        named = [g for g in db.scalars(select(General).order_by(General.id)) if g.id == wanted or fold(g.name) == key]
+    # The stacks at the places of the generals so named (the first, by place, if several are).
+    for stack in all_stacks(session, {g.location for g in named if g.location}) if named else ():
         for g in stack.generals:
             if g.id == wanted or fold(g.name) == key:
                 return stack
-    with plainly(), session.store.read() as db:
-        general = next((g for g in db.scalars(select(General)) if g.id == wanted or fold(g.name) == key), None)
-    if general is not None:
-        raise CampaignError(f"{general.name} stands at no place of the map")
+    if named:
+        raise CampaignError(f"{named[0].name} stands at no place of the map")
     raise CampaignError(f"there is no general {wanted!r} (give a general's id or name, or SIDE@PLACE)")
 
 

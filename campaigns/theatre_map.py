@@ -149,10 +149,12 @@ class Opened:
     in_contact: bool
     stacks: dict[str, Stack]
     enemies: dict[str, tuple[Stack, ...]]
+    entrench_cost: int  # PC, by the rules (campaigns.movement)
 
 
 def opened(session: CampaignSession, place: str) -> Opened:
     """What the umpire's actions on the stacks at `place` need, read for that place alone."""
+    from campaigns.movement import entrench_cost
     from campaigns.reconnaissance import reach_from
     from campaigns.stacks import stacks_at
 
@@ -160,7 +162,7 @@ def opened(session: CampaignSession, place: str) -> Opened:
     here = {s.key: s for s in stacks_at(session, place)}
     reach = reach_from(session, place)
     enemies: dict[str, tuple[Stack, ...]] = {key: tuple(e for e in counted if e.side != s.side and e.place in reach) for key, s in here.items()}
-    return Opened(place, place in {c.place for c in contacts(session, counted)}, here, enemies)
+    return Opened(place, place in {c.place for c in contacts(session, counted)}, here, enemies, entrench_cost())
 
 
 def _battles_of(session: CampaignSession, side: str, turn: int) -> set[str]:

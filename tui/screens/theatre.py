@@ -16,7 +16,6 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
-from campaigns import movement, reconnaissance
 from campaigns.errors import CampaignError
 from campaigns.stacks import SightedStack
 from campaigns.theatre_map import MapData, Opened, map_data, opened
@@ -199,7 +198,7 @@ class TheatreScreen(CampaignScreen):
             units = ", ".join(f"{u.name} ({u.kind}, {u.strength_points} SP)" for u in s.units)
             items.append((f"move:{s.key}", f"Move: {s.side_name}, {who}: {units}"))
             items.append((f"activate:{s.key}", f"Activate: {s.side_name}, {who}"))
-            items.append((f"entrench:{s.key}", f"Entrench ({movement.entrench_cost()} PC): {s.side_name}, {who}"))
+            items.append((f"entrench:{s.key}", f"Entrench ({found.entrench_cost} PC): {s.side_name}, {who}"))
             for enemy in found.enemies.get(s.key, ()):
                 items.append((f"recon:{s.key}>{enemy.key}", f"Reconnoitre from {s.side_name} ({who}) against {enemy.badge()} at {enemy.place}"))
         self.app.push_screen(PickScreen(f"Stacks at {here.place.name}: pick an action", items), self.stack_action)
@@ -265,6 +264,8 @@ class TheatreScreen(CampaignScreen):
 
             self.app.push_screen(BattleSetupScreen(key))
             return
+        from campaigns import movement, reconnaissance  # the routes' graph: loaded once a stack is opened, not with the map
+
         if action == "activate":
             self.attempt(lambda: movement.activate(self.session, key), worker=True)
             return
@@ -289,6 +290,8 @@ class TheatreScreen(CampaignScreen):
         self.app.push_screen(PickScreen("Move to: type the place (any spelling)", items), lambda to: self.confirm_move(key, to))
 
     def confirm_move(self, key: str, destination: str | None) -> None:
+        from campaigns import movement
+
         if not destination:
             return
         from tui.modals.confirm import ConfirmScreen

@@ -46,7 +46,7 @@ def _places(args: argparse.Namespace, session: Any) -> int:
     data = map_data(session)
     for place in data.places if args.all else sorted((p for p in data.places if p.stacks), key=lambda p: p.place.name):
         stacks = "; ".join(
-            f"{s.side_name}: {', '.join(g.name for g in s.generals) or 'no general'}, {len(s.units)} unit{'' if len(s.units) == 1 else 's'}, {s.strength_points} SP"
+            f"{s.side_name}: {', '.join(g.name for g in s.generals) or 'no general'}, {s.unit_count} unit{'' if s.unit_count == 1 else 's'}, {s.strength_points} SP"
             for s in place.stacks
         )
         battle = " [battle]" if place.battle else " [contact]" if place.place.name in data.contacts else ""

@@ -7,12 +7,13 @@ battle only when the umpire overrides with a reason, which is recorded.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.gazetteer import GazetteerError, gazetteer
 from campaigns.session import CampaignSession
-from campaigns.stacks import Stack, all_stacks
+from campaigns.stacks import Stack, all_stacks, counted_stacks
 from models import General, Unit
 
 
@@ -34,18 +35,26 @@ def reach(place: str, rule: str) -> set[str]:
     return {place} | (gazetteer().neighbours(place) if rule == "adjacent" else set())
 
 
-def contacts(session: CampaignSession) -> list[Contact]:
+def contacts(session: CampaignSession, stacks: Sequence[Stack] | None = None) -> list[Contact]:
     """Each place holding a stack with an enemy stack in contact: the battles to set up this turn.
 
     With the option contact = adjacent, two stacks one road apart are listed at both places.
+    The stacks are counted, not read unit by unit (stacks.counted_stacks; `stacks`: those
+    already counted, every side's).
     """
     rule = session.options()["contact"]
-    stacks = [s for s in all_stacks(session) if s.place in gazetteer().places]
+    places = gazetteer().places
+    at: dict[str, list[Stack]] = {}  # by place, each place's by side; the places in order
+    for s in counted_stacks(session) if stacks is None else stacks:
+        if s.place not in places:
+            continue
+        at.setdefault(s.place, []).append(s)
     out: list[Contact] = []
-    for place in sorted({s.place for s in stacks}):
+    for place in sorted(at):
         near = reach(place, rule)
-        here = [s for s in stacks if s.place == place]
-        enemies = [s for s in stacks if s.place in near and s.side not in {h.side for h in here}]
+        here = at[place]
+        sides_here = {h.side for h in here}
+        enemies = [s for p in sorted(near) if p in at for s in at[p] if s.side not in sides_here]
         if enemies or len({s.side for s in here}) > 1:
             out.append(Contact(place, tuple(here) + tuple(e for e in enemies if e not in here)))
     return out
@@ -85,6 +94,6 @@ def forces_at(session: CampaignSession, place: str) -> list[Stack]:
     """The stacks a battle at `place` can draw on, both sides."""
     near = reach(gazetteer().place(place).name, session.options()["contact"])
     with plainly():
-        return [s for s in all_stacks(session) if s.place in near]
+        return all_stacks(session, near)
 
 

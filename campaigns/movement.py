@@ -172,7 +172,7 @@ def plan_move(session: CampaignSession, stack_text: str, place_text: str, only: 
 
 
 def _stacking_problem(session: CampaignSession, moving: Stack, destination: str) -> str | None:
-    there = next((s for s in all_stacks(session) if s.place == destination and s.side == moving.side), None)
+    there = next((s for s in all_stacks(session, {destination}) if s.place == destination and s.side == moving.side), None)
     units = list(moving.units) + (list(there.units) if there else [])
     generals = list(moving.generals) + (list(there.generals) if there else [])
     with plainly(), session.store.read() as db:

@@ -7,8 +7,9 @@ the store, so it commits at once and can be undone.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import JSON, text
 
@@ -24,6 +25,9 @@ OPTIONS = text("SELECT ruleset, options FROM campaign WHERE id = 1").columns(opt
 if TYPE_CHECKING:  # the SQLModel classes are built when first needed, after the first screen
     from models.tables import Campaign
     from models.targets import Target
+
+
+T = TypeVar("T")
 
 
 def load_undo_checks() -> None:
@@ -42,6 +46,7 @@ class CampaignSession:
     def __init__(self, store: CampaignStore) -> None:
         self.store = store
         self._overview: tuple[int, Overview] | None = None  # the last one read, and at what version
+        self._kept: dict[str, tuple[int, Any]] = {}  # kept(): by name, the answer and its version
 
     # -- opening -------------------------------------------------------------
 
@@ -107,6 +112,20 @@ class CampaignSession:
             if self._overview is None or self._overview[0] != version:
                 self._overview = (version, overview(self.store))
         return self._overview[1]
+
+    def kept(self, name: str, read: Callable[[], T]) -> T:
+        """`read()`'s answer, read again only when the campaign has changed since it was last
+        read (every action, undo and redo moves the version on, whoever made them): what
+        several screens show of the same rows (the stacks counted for the map, the battles
+        and the turn) is read once per version. The answer is shared: not to be changed."""
+        with plainly():
+            version = self.store.stored_version()  # before reading: a change meanwhile reads again next time
+        found = self._kept.get(name)
+        if found is not None and found[0] == version:
+            return found[1]
+        answer = read()
+        self._kept[name] = (version, answer)
+        return answer
 
     def options(self) -> dict[str, str]:
         from rules.options import resolve_options

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlmodel import col
 
 from campaigns.errors import CampaignError, plainly
@@ -39,6 +39,10 @@ class Stack:
         return sum(u.strength_points for u in self.units)
 
     @property
+    def unit_count(self) -> int:
+        return len(self.units)
+
+    @property
     def leader(self) -> General | None:
         """The general of the highest rank (then command value) in the stack."""
         return max(self.generals, key=lambda g: (g.rank, g.command_value, g.id), default=None)
@@ -64,7 +68,29 @@ class Stack:
 
     def summary(self) -> str:
         who = ", ".join(g.name for g in self.generals) or "no general"
-        return f"{self.side_name}: {who} ({len(self.units)} units, {self.strength_points} SP)"
+        return f"{self.side_name}: {who} ({self.unit_count} units, {self.strength_points} SP)"
+
+
+@dataclass(frozen=True)
+class CountedStack(Stack):
+    """A stack as the map and the contacts show it: its generals, and its units counted and
+    their SP summed by the database; `units` is empty (`stacks_at` reads them, for the
+    stacks of one place when they are opened)."""
+
+    count: int = 0
+    total: int = 0
+
+    @property
+    def strength_points(self) -> int:
+        return self.total
+
+    @property
+    def unit_count(self) -> int:
+        return self.count
+
+    @property
+    def members(self) -> tuple[str, ...]:
+        raise TypeError("a counted stack has no units read: stacks_at reads them")
 
 
 @dataclass(frozen=True)
@@ -95,13 +121,20 @@ class SightedStack(Stack):
         return f"{self.side_name}, seen turn {self.seen_turn}: {self.learned}"
 
 
-def all_stacks(session: CampaignSession) -> list[Stack]:
-    """Every stack on the map, by place then side; generals and units without a place are left out."""
+def all_stacks(session: CampaignSession, places: set[str] | None = None) -> list[Stack]:
+    """Every stack on the map, by place then side; generals and units without a place are left out.
+
+    With `places`, only the stacks at those places (their units alone are read)."""
     with plainly(), session.store.read() as db:
         sides = {s.id: s for s in db.scalars(select(Side).order_by(col(Side.position)))}
         nation_side = {n.id: n.side for n in db.scalars(select(Nation))}
-        generals = list(db.scalars(select(General).order_by(General.id)))
-        units = list(db.scalars(select(Unit).order_by(Unit.id)))
+        general_query = select(General).order_by(General.id)
+        unit_query = select(Unit).order_by(Unit.id)
+        if places is not None:
+            general_query = general_query.where(col(General.location).in_(sorted(places)))
+            unit_query = unit_query.where(col(Unit.location).in_(sorted(places)))
+        generals = list(db.scalars(general_query))
+        units = list(db.scalars(unit_query))
     groups: dict[tuple[str, str], tuple[list[General], list[Unit]]] = {}
     for g in generals:
         if g.location:
@@ -116,29 +149,69 @@ def all_stacks(session: CampaignSession) -> list[Stack]:
     ]
 
 
+def stacks_at(session: CampaignSession, place: str) -> list[Stack]:
+    """The stacks at one place, units and all."""
+    return all_stacks(session, {place})
+
+
+def counted_stacks(session: CampaignSession) -> list[CountedStack]:
+    """Every stack on the map as `all_stacks` finds them (by place then side), its units
+    counted and summed by the database rather than read: what the map and the contacts
+    show, in time that does not grow with the units in Python. A unit is its nation's side's,
+    as in `all_stacks` and models.visibility. Read once per version of the campaign."""
+    return list(session.kept("stacks.counted", lambda: _count_stacks(session)))
+
+
+def _count_stacks(session: CampaignSession) -> tuple[CountedStack, ...]:
+    with plainly(), session.store.read() as db:
+        sides = {s.id: s.name for s in db.scalars(select(Side).order_by(col(Side.position)))}
+        nation_side = {n.id: n.side for n in db.scalars(select(Nation))}
+        generals = list(db.scalars(select(General).where(col(General.location) != "").order_by(General.id)))
+        sums = db.execute(
+            select(col(Unit.location), col(Nation.side), func.count(), func.coalesce(func.sum(col(Unit.strength_points)), 0))
+            .join(Nation, col(Nation.id) == col(Unit.nation))
+            .where(col(Unit.location) != "")
+            .group_by(col(Unit.location), col(Nation.side))
+        ).all()
+    groups: dict[tuple[str, str], tuple[list[General], list[int]]] = {}
+    for g in generals:
+        if g.location:
+            groups.setdefault((g.location, nation_side[g.nation]), ([], [0, 0]))[0].append(g)
+    for place, side_id, count, total in sums:
+        if place:
+            counted = groups.setdefault((place, side_id), ([], [0, 0]))[1]
+            counted[0] += int(count)
+            counted[1] += int(total)
+    order = {sid: i for i, sid in enumerate(sides)}
+    return tuple(
+        CountedStack(side_id, sides[side_id], place, tuple(gs), (), count, total)
+        for (place, side_id), (gs, (count, total)) in sorted(groups.items(), key=lambda kv: (kv[0][0], order[kv[0][1]]))
+    )
+
+
 def stack_of(session: CampaignSession, text: str) -> Stack:
     """The stack a general (id or name) stands in, or SIDE@PLACE; one sentence if there is none."""
     wanted = text.strip()
-    stacks = all_stacks(session)
     if "@" in wanted:
         side, _, place = wanted.partition("@")
         try:
             place = gazetteer().place(place).name
         except GazetteerError as exc:
             raise CampaignError(str(exc)) from None
-        for stack in stacks:
+        for stack in all_stacks(session, {place}):  # the units of that place alone
             if stack.side == side.strip() and stack.place == place:
                 return stack
         raise CampaignError(f"side {side.strip()!r} has no stack at {place}")
     key = fold(wanted)
-    for stack in stacks:
+    with plainly(), session.store.read() as db:
+        named = [g for g in db.scalars(select(General).order_by(General.id)) if g.id == wanted or fold(g.name) == key]
+    # The stacks at the places of the generals so named (the first, by place, if several are).
+    for stack in all_stacks(session, {g.location for g in named if g.location}) if named else ():
         for g in stack.generals:
             if g.id == wanted or fold(g.name) == key:
                 return stack
-    with plainly(), session.store.read() as db:
-        general = next((g for g in db.scalars(select(General)) if g.id == wanted or fold(g.name) == key), None)
-    if general is not None:
-        raise CampaignError(f"{general.name} stands at no place of the map")
+    if named:
+        raise CampaignError(f"{named[0].name} stands at no place of the map")
     raise CampaignError(f"there is no general {wanted!r} (give a general's id or name, or SIDE@PLACE)")
 
 

@@ -19,7 +19,7 @@ from campaigns.contact import contacts
 from campaigns.errors import CampaignError, plainly
 from campaigns.gazetteer import Place, gazetteer
 from campaigns.session import CampaignSession
-from campaigns.stacks import Stack, all_stacks
+from campaigns.stacks import Stack, all_stacks, counted_stacks
 from models import Battle, Campaign, Event, General, Turn, Unit
 from rules.numbers import TURN
 
@@ -103,13 +103,16 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
         battles = tuple(
             b.location for b in db.scalars(select(Battle).where(col(Battle.turn) == shown, col(Battle.status) == "pending"))
         )
-    stacks = all_stacks(session)
+    # Today's stacks are counted by the database (stacks.counted_stacks); a past turn's are put
+    # back where they stood unit by unit, from the history.
+    past = positions_at_end_of(session, shown) if turn is not None else None
+    every: list[Stack] = list(counted_stacks(session)) if past is None else all_stacks(session)
+    stacks = every
     if side is not None:
         from campaigns.knowledge import sighted_stacks
 
         battles = tuple(b for b in battles if b in _battles_of(session, side, shown))
-        stacks = [s for s in stacks if s.side == side] + sighted_stacks(session, side, shown)
-    past = positions_at_end_of(session, shown) if turn is not None else None
+        stacks = [s for s in every if s.side == side] + sighted_stacks(session, side, shown)
     if past is not None:
         from campaigns.stacks import SightedStack
 
@@ -132,8 +135,34 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
         tuple((r.a, r.b, r.kind) for r in g.roads),
         tuple((r.name, r.size, r.course) for r in g.rivers.values()),
         battles, sides, tuple(unknown),
-        () if past is not None or side is not None else tuple(c.place for c in contacts(session)),
+        () if past is not None or side is not None else tuple(c.place for c in contacts(session, every)),
     )
+
+
+@dataclass(frozen=True)
+class Opened:
+    """The stacks at one place of the map, opened for their actions: their units read
+    (stacks.stacks_at), whether the place is in contact, and for each stack (by key) the
+    enemy stacks its reconnaissance reaches (counted, as the map shows them)."""
+
+    place: str
+    in_contact: bool
+    stacks: dict[str, Stack]
+    enemies: dict[str, tuple[Stack, ...]]
+    entrench_cost: int  # PC, by the rules (campaigns.movement)
+
+
+def opened(session: CampaignSession, place: str) -> Opened:
+    """What the umpire's actions on the stacks at `place` need, read for that place alone."""
+    from campaigns.movement import entrench_cost
+    from campaigns.reconnaissance import reach_from
+    from campaigns.stacks import stacks_at
+
+    counted = counted_stacks(session)
+    here = {s.key: s for s in stacks_at(session, place)}
+    reach = reach_from(session, place)
+    enemies: dict[str, tuple[Stack, ...]] = {key: tuple(e for e in counted if e.side != s.side and e.place in reach) for key, s in here.items()}
+    return Opened(place, place in {c.place for c in contacts(session, counted)}, here, enemies, entrench_cost())
 
 
 def _battles_of(session: CampaignSession, side: str, turn: int) -> set[str]:

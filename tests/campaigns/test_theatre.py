@@ -459,3 +459,29 @@ def test_an_off_road_route_says_the_umpire_rules_on_the_rivers_on_the_way(sessio
         line.strip().startswith("off road (option off_road = as_poor_road)") and "the umpire rules" in line
         for line in across.lines()
     )
+
+
+@pytest.mark.parametrize("scenario", ["spring1813", "autumn1813"])
+def test_the_stacks_counted_by_the_database_are_the_stacks_read_unit_by_unit(tmp_path, scenario):
+    """The map and the contacts count a stack's units and sum their SP in SQL; what they show
+    is what reading every unit gives: the same stacks, in the same order, with the same
+    generals, units and SP (a unit split off its general, one taken off the map)."""
+    from campaigns.stacks import all_stacks, counted_stacks, stacks_at
+
+    session = CampaignSession.open(new(tmp_path, scenario))
+    try:
+        with session.store.action("A brigade detached; another off the map") as db:
+            first, second = db.exec(select(Unit).order_by(Unit.id)).all()[:2]
+            first.general, first.location = None, "Dresden"
+            second.location = ""
+
+        def shown(stacks) -> list[tuple]:
+            return [(s.side, s.side_name, s.place, tuple(g.id for g in s.generals), s.unit_count, s.strength_points,
+                     s.badge(), s.summary()) for s in stacks]
+
+        read = all_stacks(session)
+        assert shown(counted_stacks(session)) == shown(read)
+        assert any(s.place == "Dresden" for s in read) and sum(s.unit_count for s in read) > 0
+        assert [s.units for s in stacks_at(session, "Dresden")] == [s.units for s in read if s.place == "Dresden"]
+    finally:
+        session.close()

@@ -63,6 +63,7 @@ async def test_arrows_move_the_cursor_place_to_place_and_zoom_keeps_it(make_app,
     app = make_app(ready_file, start="map")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_screen(pilot, TheatreScreen)
+        await settled(pilot)  # the map is read in a worker
         canvas = app.screen.canvas
         assert canvas.cursor == "Weimar"
         await pilot.press("right")
@@ -80,6 +81,7 @@ async def test_a_stack_is_activated_and_moved_from_the_map_then_undone(make_app,
     app = make_app(ready_file, start="map")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_screen(pilot, TheatreScreen)
+        await settled(pilot)  # the map is read in a worker
         app.screen.canvas.cursor = "Gotha"  # Marmont
         for choice in ("Activate", "Move"):
             await pilot.press(key(TheatreScreen, "map.stacks"))
@@ -168,6 +170,7 @@ async def test_the_stack_actions_at_the_cursor_include_entrenching_and_reconnais
     app = make_app(ready_file, start="map")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_screen(pilot, TheatreScreen)
+        await settled(pilot)  # the map is read in a worker
         app.screen.canvas.cursor = "Weissenfels"  # Winzingerode's cavalry, one road from Macdonald at Merseburg
         await pilot.press(key(TheatreScreen, "map.stacks"))
         await wait_for_screen(pilot, PickScreen)
@@ -192,12 +195,14 @@ async def test_a_battle_is_set_up_from_the_map_at_a_place_in_contact(make_app, r
     app = make_app(ready_file, start="map")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_screen(pilot, TheatreScreen)
+        await settled(pilot)  # the map is read in a worker
         app.screen.canvas.cursor = "Gotha"  # Marmont, nobody in contact with him: no battle offered
         await pilot.press(key(TheatreScreen, "map.stacks"))
         await wait_for_screen(pilot, PickScreen)
         assert "Battle at" not in screen_text(app)
         await pilot.press("escape")
         await wait_for_screen(pilot, TheatreScreen)
+        await settled(pilot)  # the map is read in a worker
         app.screen.canvas.cursor = "Altenburg"
         await pilot.press(key(TheatreScreen, "map.stacks"))
         await wait_for_screen(pilot, PickScreen)

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from textual.app import ComposeResult
+from textual import work
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Input, Label, Select, Static
 
 from campaigns import battles, forces
-from campaigns.contact import OutOfContact, battle_reach, contacts
+from campaigns.contact import Contact, OutOfContact, battle_reach, contacts
 from campaigns.errors import CampaignError
 from rules import registry
 from tui.modals.form import FormScreen
@@ -18,6 +20,10 @@ from tui.modals.pick import PickScreen
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import fill
 from tui.widgets.marklist import MarkList, TickList
+from tui.workers import back_to
+
+if TYPE_CHECKING:
+    from campaigns.session import CampaignSession
 
 
 
@@ -54,21 +60,45 @@ class BattlesScreen(CampaignScreen):
     def on_mount(self) -> None:
         self.query_one("#list", DataTable).focus()
 
+    # The battles and the stacks in contact are read in a worker (the stacks counted by the
+    # database, once per version of the campaign: campaigns.stacks.counted_stacks); a resize
+    # draws again what was read.
+    _reads = 0  # readings started: only the answer to the last one is shown
+    _shown: tuple[list, list[Contact]] | None = None  # what was read last: the battles, the contacts
+
     def refresh_view(self) -> None:
+        self._reads += 1
+        self._read(self._reads, self.app, self.session)
+
+    @work(thread=True, exclusive=True, group="battles")
+    def _read(self, number: int, app: App, session: CampaignSession) -> None:
+        try:
+            rows, found = battles.battles(session), contacts(session)
+        except CampaignError as exc:
+            back_to(self, self.notify, str(exc), severity="error", timeout=8, app=app)
+            return
+        back_to(self, self._show, rows, found, number, app=app)
+
+    def _show(self, rows: list, found: list[Contact], number: int) -> None:
+        if number != self._reads:
+            return  # a later reading was started meanwhile: its answer follows
+        self._shown = (rows, found)
+        self._draw()
+
+    def _draw(self) -> None:
+        if self._shown is None:
+            return
+        rows, found = self._shown
         table = self.query_one("#list", DataTable)
         keep = table.cursor_row
         fill(
             table,
             ("#", "Turn", "Where", "Status", "Resolver", "Result"),
-            (
-                (str(row.id), (row.id, row.turn, row.location, row.status, row.resolver, row.result or "-"))
-                for row in battles.battles(self.session)
-            ),
+            ((str(row.id), (row.id, row.turn, row.location, row.status, row.resolver, row.result or "-")) for row in rows),
             wrap_to=table.size.width or self.app.size.width,  # the result wraps rather than runs off the edge
         )
         if table.row_count:
             table.move_cursor(row=min(keep, table.row_count - 1))
-        found = contacts(self.session)
         self.query_one("#contacts", Static).update(
             "Stacks in contact (n sets up a battle at one of these places):\n"
             + "\n".join(f"  {c.describe()}" for c in found)
@@ -77,13 +107,16 @@ class BattlesScreen(CampaignScreen):
         )
 
     def on_resize(self, _event) -> None:
-        if self.shown_version is not None:
-            self.call_after_refresh(self.refresh_view)
+        if self._shown is not None:
+            self.call_after_refresh(self._draw)
 
     def action_new(self) -> None:
         """A battle starts from a place where stacks are in contact, offering the stacks there;
         elsewhere, every place's forces are listed and the umpire gives a reason."""
-        found = contacts(self.session)
+        session = self.session
+        self.attempt(lambda: contacts(session), worker=True, writes=False, then=self._new_at)
+
+    def _new_at(self, found: list[Contact]) -> None:
         if not found:
             self.app.push_screen(BattleSetupScreen())
             return

@@ -7,21 +7,25 @@ the cursor with their actions (activate, move), g writes the same map as SVG.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual import work
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
-from campaigns import movement, reconnaissance
-from campaigns.contact import contacts
 from campaigns.errors import CampaignError
 from campaigns.stacks import SightedStack
-from campaigns.theatre_map import MapData, map_data
+from campaigns.theatre_map import MapData, Opened, map_data, opened
 from tui.screens.base import CampaignScreen
 from tui.widgets.hanging import Hanging
+from tui.workers import back_to
 from tui.widgets.theatre_canvas import LEGEND, ZOOMS, View, badges, draw, step, whole_theatre
+
+if TYPE_CHECKING:
+    from campaigns.session import CampaignSession
 
 
 class TheatreCanvas(Widget):
@@ -60,6 +64,7 @@ class TheatreScreen(CampaignScreen):
         Binding("v", "view_as", "View as", id="map.view_as", tooltip="The umpire: draw the map as one side sees it (fog of war), or whole"),
     ]
     view_side: str | None = None  # the side whose view the umpire is looking at; None: everything
+    shown_side: str | None = None  # the side whose view the map drawn shows (read after view_side changes)
     DEFAULT_CSS = """
     TheatreScreen #head { height: auto; padding: 0 1; }
     TheatreScreen #info { height: auto; padding: 0 1; border-top: solid $primary; }
@@ -74,8 +79,27 @@ class TheatreScreen(CampaignScreen):
     def canvas(self) -> TheatreCanvas:
         return self.query_one("#canvas", TheatreCanvas)
 
+    _reads = 0  # readings of the map started: only the answer to the last one is shown
+
     def refresh_view(self) -> None:
-        data = map_data(self.session, side=self.view_side)
+        self._reads += 1
+        self._read_map(self.view_side, self._reads, self.app, self.session)
+
+    @work(thread=True, exclusive=True, group="map")
+    def _read_map(self, side: str | None, number: int, app: App, session: CampaignSession) -> None:
+        # In a worker: the stacks are counted by the database (campaigns.stacks.counted_stacks),
+        # which leaves Python's lock to the UI thread meanwhile.
+        try:
+            data = map_data(session, side=side)
+        except CampaignError as exc:
+            back_to(self, self.notify, str(exc), severity="error", timeout=8, app=app)
+            return
+        back_to(self, self._show_map, data, side, number, app=app)
+
+    def _show_map(self, data: MapData, side: str | None, number: int) -> None:
+        if number != self._reads:
+            return  # a later reading was started meanwhile (another side's view): its answer follows
+        self.shown_side = side
         canvas = self.canvas
         canvas.data = data
         if canvas.cursor is None:
@@ -96,7 +120,7 @@ class TheatreScreen(CampaignScreen):
         battles = f" | battles pending: {', '.join(data.battles)}" if data.battles else ""
         waiting = [c for c in data.contacts if c not in data.battles]
         battles += f" | contact: {', '.join(waiting)}" if waiting else ""
-        fog = self.session.side or self.view_side
+        fog = self.session.side or self.shown_side
         seen = f" | as {fog} sees it" if fog else ""
         self.query_one("#head", Static).update(
             f"Map{seen}: turn {data.turn}, {data.date:%d %b %Y}, {weather} | zoom x{ZOOMS[canvas.view.zoom]:g}{battles}"
@@ -144,8 +168,6 @@ class TheatreScreen(CampaignScreen):
     # -- the stacks at the cursor and their actions --------------------------------
 
     def action_stacks(self) -> None:
-        from tui.modals.pick import PickScreen
-
         canvas = self.canvas
         if canvas.data is None or canvas.cursor is None:
             return
@@ -156,18 +178,28 @@ class TheatreScreen(CampaignScreen):
         if self.session.side:
             self.order_actions(here)
             return
+        # The units of the stacks here only, read in a worker (the map counts them, not reads them).
+        session, place = self.session, here.place.name
+        self.attempt(lambda: opened(session, place), worker=True, writes=False, then=lambda found: self.pick_action(here, found))
+
+    def pick_action(self, here, found: Opened) -> None:
+        from tui.modals.pick import PickScreen
+
         items: list[tuple[str, str]] = []
-        if here.place.name in {c.place for c in contacts(self.session)}:
+        if found.in_contact:
             items.append((f"battle:{here.place.name}", f"Battle at {here.place.name}: set it up with the stacks in contact"))
-        for s in here.stacks:
-            if isinstance(s, SightedStack):
+        for shown in here.stacks:
+            if isinstance(shown, SightedStack):
+                continue
+            s = found.stacks.get(shown.key)
+            if s is None:  # gone since the map was read: the map is redrawn with what is there now
                 continue
             who = ", ".join(g.name for g in s.generals) or "no general"
             units = ", ".join(f"{u.name} ({u.kind}, {u.strength_points} SP)" for u in s.units)
             items.append((f"move:{s.key}", f"Move: {s.side_name}, {who}: {units}"))
             items.append((f"activate:{s.key}", f"Activate: {s.side_name}, {who}"))
-            items.append((f"entrench:{s.key}", f"Entrench ({movement.entrench_cost()} PC): {s.side_name}, {who}"))
-            for enemy in reconnaissance.enemies_in_reach(self.session, s.key):
+            items.append((f"entrench:{s.key}", f"Entrench ({found.entrench_cost} PC): {s.side_name}, {who}"))
+            for enemy in found.enemies.get(s.key, ()):
                 items.append((f"recon:{s.key}>{enemy.key}", f"Reconnoitre from {s.side_name} ({who}) against {enemy.badge()} at {enemy.place}"))
         self.app.push_screen(PickScreen(f"Stacks at {here.place.name}: pick an action", items), self.stack_action)
 
@@ -232,6 +264,8 @@ class TheatreScreen(CampaignScreen):
 
             self.app.push_screen(BattleSetupScreen(key))
             return
+        from campaigns import movement, reconnaissance  # the routes' graph: loaded once a stack is opened, not with the map
+
         if action == "activate":
             self.attempt(lambda: movement.activate(self.session, key), worker=True)
             return
@@ -256,6 +290,8 @@ class TheatreScreen(CampaignScreen):
         self.app.push_screen(PickScreen("Move to: type the place (any spelling)", items), lambda to: self.confirm_move(key, to))
 
     def confirm_move(self, key: str, destination: str | None) -> None:
+        from campaigns import movement
+
         if not destination:
             return
         from tui.modals.confirm import ConfirmScreen

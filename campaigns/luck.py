@@ -25,11 +25,12 @@ before the roll do.  Undone actions' rolls are left out.
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import String, func, or_, select
 from sqlalchemy import cast as sql_cast
@@ -38,7 +39,7 @@ from sqlmodel import col
 from campaigns.errors import plainly
 from campaigns.session import CampaignSession
 from campaigns.words import column as quoted
-from models import Army, Battle, CommandPointRoll, DiceRoll, Event, General, Nation, Side, Turn, Unit
+from models import Army, Battle, CommandPointRoll, DiceRoll, Event, Nation, Side, Turn, Unit
 from rules.luck import Counted, RunLuck, expectation, mid_rank, run_luck
 from rules.odds import roll_distribution
 
@@ -205,8 +206,9 @@ def _special() -> Any:
 
 def _kept(query: Any) -> Any:
     """`query` without the rolls of undone actions."""
-    undone = select(col(Event.id)).where(col(Event.undone) == True)  # noqa: E712
-    return query.where(or_(col(DiceRoll.event).is_(None), col(DiceRoll.event).not_in(undone)))
+    return query.outerjoin(Event, col(Event.id) == col(DiceRoll.event)).where(
+        or_(col(DiceRoll.event).is_(None), col(Event.undone) == False)  # noqa: E712
+    )
 
 
 def _plain_counts(db: Any, turn_ends: list[int], check: Callable[[], None]) -> list[Plain]:
@@ -237,7 +239,7 @@ def _plain_counts(db: Any, turn_ends: list[int], check: Callable[[], None]) -> l
     out = []
     for (turn, dice, modifier, result), count in found.items():
         if (dice, modifier) not in distributions:
-            distributions[(dice, modifier)] = roll_distribution(dice, modifier)
+            distributions[(dice, modifier)] = _distribution(dice, modifier)
         out.append(Plain(turn, dice, modifier, result, count, distributions[(dice, modifier)]))
     return out
 
@@ -280,6 +282,19 @@ def luck_of(side: str, turn: int | None, rolls: list[RollLuck], plain: Sequence[
 # -- reading each roll ---------------------------------------------------------
 
 
+class _UnitRow(NamedTuple):
+    id: str
+    name: str
+    nation: str
+    strength_points: int
+
+
+@functools.lru_cache(maxsize=512)
+def _distribution(dice: str, modifier: int) -> dict[int, Fraction]:
+    """A roll's exact distribution, computed once for each dice and modifier (not to be changed)."""
+    return roll_distribution(dice, modifier)
+
+
 class _Reader:
     """Finds out what each stored roll decided, from the rows that kept its result."""
 
@@ -291,10 +306,13 @@ class _Reader:
         self.weather = {t.dice_roll: t for t in db.scalars(select(Turn).where(col(Turn.dice_roll).is_not(None)))}
         self.command = {r.dice_roll: r for r in db.scalars(select(CommandPointRoll).where(col(CommandPointRoll.dice_roll).is_not(None)))}
         self.armies = {a.id: a for a in db.scalars(select(Army))}
-        nations = {n.id: n.side for n in db.scalars(select(Nation))}
-        self.units = list(db.scalars(select(Unit)))
+        # Only a march or a reconnaissance asks which unit rolled: its units are read as plain rows then.
+        wanted = any(r.purpose.startswith(("forced march of ", "reconnaissance, column ")) for r in rows)
+        self.units = [_UnitRow(*u) for u in db.execute(
+            select(col(Unit.id), col(Unit.name), col(Unit.nation), col(Unit.strength_points))
+        )] if wanted else []
+        nations = {n.id: n.side for n in db.scalars(select(Nation))} if wanted else {}
         self.unit_side = {u.id: nations.get(u.nation, BOTH) for u in self.units}
-        self.generals = {g.id: g for g in db.scalars(select(General))}
         self.battles = _battle_rolls(session, db, rows)
         self.marching = _marching_sp(db, rows, self.units)
         recon = {r.event for r in rows if r.event and r.purpose.startswith("reconnaissance, column ")}
@@ -307,7 +325,7 @@ class _Reader:
 
     def read(self, row: DiceRoll) -> RollLuck:
         modifier = sum(int(m["value"]) for m in row.modifiers)
-        distribution = roll_distribution(row.dice, modifier)
+        distribution = _distribution(row.dice, modifier)
         base: dict[str, Any] = dict(  # RollLuck's fields shared by every kind of roll
             roll_id=row.id, event=row.event, turn=self.turn_of(row.event), purpose=row.purpose, dice=row.dice,
             raw=tuple(row.raw), modifier=modifier, result=row.result, mode=row.mode,
@@ -450,7 +468,7 @@ def _tactical_reading(row: DiceRoll, entry: dict, units: list[dict], sides: dict
     side = sides.get(role, BOTH)
     needed = str(entry.get("needed") or "")
     favour = -1 if ("or less" in needed or needed.rstrip().endswith("-")) else 1
-    distribution = roll_distribution(row.dice, sum(int(m["value"]) for m in row.modifiers))
+    distribution = _distribution(row.dice, sum(int(m["value"]) for m in row.modifiers))
     return dict(
         kind=TACTICAL, turn=turn, favours=((side, favour),) if side else (),
         decided=f"{entry.get('action', '?')} by {entry.get('actor', '?')}, needs {needed}: {entry.get('text', '')}",
@@ -523,7 +541,7 @@ def _pursuit_reading(step: Any, row: DiceRoll, fight: Any, sides: dict, enemy: d
     )
 
 
-def _marching_sp(db: Any, rows: list[DiceRoll], units: list[Unit]) -> dict[int, tuple[Unit, int]]:
+def _marching_sp(db: Any, rows: list[DiceRoll], units: list[_UnitRow]) -> dict[int, tuple[_UnitRow, int]]:
     """Each forced-march roll's unit and the SP it had when it marched.
 
     The SP are found by walking the history back from today's SP: a unit's SP
@@ -532,7 +550,7 @@ def _marching_sp(db: Any, rows: list[DiceRoll], units: list[Unit]) -> dict[int, 
     marches = [r for r in rows if r.purpose.startswith("forced march of ") and r.event is not None]
     if not marches:
         return {}
-    by_name: dict[str, list[Unit]] = {}
+    by_name: dict[str, list[_UnitRow]] = {}
     for unit in units:
         by_name.setdefault(unit.name, []).append(unit)
     sp = {u.id: u.strength_points for u in units}
@@ -540,7 +558,7 @@ def _marching_sp(db: Any, rows: list[DiceRoll], units: list[Unit]) -> dict[int, 
     for row in marches:
         wanted.setdefault(row.event, []).append(row)  # type: ignore[arg-type]  # event is not None: filtered in `marches`
     first = min(wanted)
-    out: dict[int, tuple[Unit, int]] = {}
+    out: dict[int, tuple[_UnitRow, int]] = {}
     query = select(Event).where(col(Event.id) >= first, col(Event.undone) == False).order_by(col(Event.id).desc())  # noqa: E712
     for event in db.scalars(query.execution_options(yield_per=500)):
         changed = {c["key"].get("id"): c for c in event.changes if c.get("table") == "unit"}

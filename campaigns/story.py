@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import String, or_, select
+from sqlalchemy import cast as sql_cast
 from sqlmodel import col
 
 from campaigns.battles import ATTACKER, DEFENDER, load
@@ -90,7 +91,12 @@ def _sp_by_turn(db: Any, sides: dict[str, str], units: dict[str, tuple[str, int]
     out = {s: [0] * current for s in sides}
     for s, total in totals().items():
         out[s][current - 1] = total
-    query = select(Event).where(col(Event.undone) == False).order_by(col(Event.id).desc())  # noqa: E712
+    # Only the ends of turns and the events that changed a unit's SP (or made or removed a
+    # unit, whose row names its SP) matter: the database leaves the others out.
+    query = select(Event).where(
+        col(Event.undone) == False,  # noqa: E712
+        or_(col(Event.description).like("End of turn %"), sql_cast(col(Event.changes), String).like("%strength_points%")),
+    ).order_by(col(Event.id).desc())
     for event in db.scalars(query.execution_options(yield_per=500)):
         if event.description.startswith("End of turn "):
             ended = current_turn_ended(event.description)

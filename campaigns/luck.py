@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import String, func, or_, select
+from sqlalchemy import String, and_, func, or_, select
 from sqlalchemy import cast as sql_cast
 from sqlmodel import col
 
@@ -149,7 +149,7 @@ def ledger(session: CampaignSession, side: str | None = None, latest: int | None
         sides = {s.id: s.name for s in db.scalars(select(Side).order_by(col(Side.position), col(Side.id)))}
         if side is not None and side not in sides:
             raise_unknown_side(side, sides)
-        turn_ends = list(db.scalars(
+        turn_ends: list[int] = list(db.scalars(
             select(col(Event.id)).where(col(Event.description).like("End of turn %"), col(Event.undone) == False)  # noqa: E712
             .order_by(col(Event.id))
         ))
@@ -220,14 +220,15 @@ def _plain_counts(db: Any, turn_ends: list[int], check: Callable[[], None]) -> l
         .where(~_special())
         .group_by(col(DiceRoll.dice), modifiers, col(DiceRoll.result))
     )
+    # turn n: the events after the end of turn n - 1, up to its own end (as _Reader.turn_of)
     bounds: list[tuple[int | None, Any]] = [(None, col(DiceRoll.event).is_(None))]
-    low = None
-    for turn, high in enumerate([*turn_ends, None], start=1):
-        where = [col(DiceRoll.event) > low] if low is not None else [col(DiceRoll.event).is_not(None)]
+    lows: list[int | None] = [None, *turn_ends]
+    highs: list[int | None] = [*turn_ends, None]
+    for number, (low, high) in enumerate(zip(lows, highs), start=1):
+        where: list[Any] = [col(DiceRoll.event) > low if low is not None else col(DiceRoll.event).is_not(None)]
         if high is not None:
             where.append(col(DiceRoll.event) <= high)
-        bounds.append((turn, where[0] if len(where) == 1 else where[0] & where[1]))
-        low = high
+        bounds.append((number, and_(*where)))
     distributions: dict[tuple[str, int], dict[int, Fraction]] = {}
     found: dict[tuple[int | None, str, int, int], int] = {}
     for turn, where in bounds:

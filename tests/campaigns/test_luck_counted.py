@@ -39,7 +39,7 @@ def many(tmp_path_factory: pytest.TempPathFactory) -> Path:
         purposes = ["a die", "tabletop", "reconnaissance, column Nowhere", "forced march of Nobody"]
         for i in range(ADDED):
             dice, modifiers = rng.choice(DICE)
-            d = roll_distribution(dice, sum(m["value"] for m in modifiers))
+            d = roll_distribution(dice, sum(int(str(m["value"])) for m in modifiers))
             result = rng.choices(list(d), weights=[float(p) for p in d.values()])[0]
             event = rng.choice([*events, None, top + 1, top + 2, top + 3]) if i % 50 else None
             db.execute(

@@ -159,7 +159,7 @@ def ledger(session: CampaignSession, side: str | None = None, latest: int | None
         check()
         read = [reader.read(row) for row in rows]
         check()
-        plain = _plain_counts(db, turn_ends, check)
+        plain = _plain_counts(db, turn_ends, check) if side is None else []  # they count for no side
         listed = read
         if side is None:  # the others count for nobody: no side lists them
             query = _kept(select(DiceRoll).where(~special)).order_by(col(DiceRoll.id).desc())

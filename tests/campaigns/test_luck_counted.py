@@ -87,3 +87,44 @@ def test_counted_totals_are_those_of_the_rolls_one_by_one(many):
     assert latest.rolls == book.rolls[-40:]
     mine = [r for r in book.rolls if luck.counts_for(r, "french")]
     assert (french.totals["french"], french.rolls, french.counted) == (book.totals["french"], mine[-5:], len(mine))
+
+
+def test_counted_on_sqlite_and_postgresql(campaign_target):
+    from datetime import datetime, timezone
+
+    from sqlalchemy import select
+
+    from campaigns import command_points, turns, weather
+    from models import DiceRoll, Event
+    from tests.templates import new_campaign
+
+    s = CampaignSession.open(new_campaign(campaign_target, "spring1813", seed=5))
+    try:
+        weather.roll(s)
+        for army in command_points.turn_points(s):
+            command_points.roll(s, army.army)
+        while turns.status(s).turn == 1:
+            turns.advance(s, anyway=True)
+        weather.roll(s)
+        with s.store.read() as db:
+            events = list(db.scalars(select(Event.id)))
+        rng = random.Random(7)
+        with s.store.action("Add dice for a test") as db:
+            for _ in range(200):
+                dice, modifiers = rng.choice(DICE)
+                d = roll_distribution(dice, sum(int(str(m["value"])) for m in modifiers))
+                db.add(DiceRoll(event=rng.choice([*events, None]), purpose="a die", dice=dice, raw=[], modifiers=modifiers,
+                                result=rng.choice(list(d)), mode="rolled", when=datetime(2025, 1, 1, tzinfo=timezone.utc)))
+        book = luck.ledger(s)
+        latest = luck.ledger(s, latest=3)
+    finally:
+        s.close()
+    assert book.totals[luck.BOTH].run.rolls >= 200
+    assert {r.turn for r in book.rolls if r.kind == luck.OTHER} >= {1, 2}
+    for side, item in book.totals.items():
+        mine = [r for r in book.rolls if luck.counts_for(r, side)]
+        assert (item.sums, item.run) == reference(side, mine), side
+        for t in {r.turn for r in mine if r.turn is not None}:
+            by = next(b for b in book.by_turn if (b.side, b.turn) == (side, t))
+            assert (by.sums, by.run) == reference(side, [r for r in mine if r.turn == t]), (side, t)
+    assert (latest.totals, latest.by_turn, latest.rolls) == (book.totals, book.by_turn, book.rolls[-3:])

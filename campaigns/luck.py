@@ -25,19 +25,22 @@ before the roll do.  Undone actions' rolls are left out.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Iterator
+import functools
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
-from sqlalchemy import select
+from sqlalchemy import String, and_, func, or_, select
+from sqlalchemy import cast as sql_cast
 from sqlmodel import col
 
 from campaigns.errors import plainly
 from campaigns.session import CampaignSession
 from campaigns.words import column as quoted
-from models import Army, Battle, CommandPointRoll, DiceRoll, Event, General, Nation, Side, Turn, Unit
-from rules.luck import RunLuck, expectation, mid_rank, run_p_value
+from models import Army, Battle, CommandPointRoll, DiceRoll, Event, Nation, Side, Turn, Unit
+from rules.luck import Counted, RunLuck, expectation, mid_rank, run_luck
 from rules.odds import roll_distribution
 
 SP_LOST, SP_INFLICTED, PC, MP, MORALE_PASSED, RECON, POINTS = (
@@ -97,43 +100,148 @@ class Luck:
     run: RunLuck
 
 
+@dataclass(frozen=True)
+class Plain:
+    """`count` rolls that decided nothing the campaign knows of (kind OTHER, nobody's
+    luck), all of the same dice, modifier and result, in the same turn: counted in
+    the database rather than read one by one."""
+
+    turn: int | None
+    dice: str
+    modifier: int
+    result: int
+    count: int
+    distribution: dict[int, Fraction]
+
+
 @dataclass
 class Ledger:
-    rolls: list[RollLuck]
+    rolls: list[RollLuck]  # every roll counted, or the latest of them (see `counted`)
     sides: dict[str, str]  # id -> name, in the campaign's order
     totals: dict[str, Luck] = field(default_factory=dict)  # side -> its whole run
     by_turn: list[Luck] = field(default_factory=list)  # (side, turn), turn order
+    counted: int = 0  # how many rolls the totals count (`rolls` may list only the latest)
 
     def side_name(self, side: str) -> str:
         return self.sides.get(side, "both sides") if side else "both sides"
 
 
-def ledger(session: CampaignSession, side: str | None = None) -> Ledger:
-    """The ledger of the whole campaign; with `side`, only the rolls that count for it."""
+class Superseded(Exception):
+    """The ledger was no longer wanted (`stop()` said so): nothing to show."""
+
+
+def ledger(session: CampaignSession, side: str | None = None, latest: int | None = None,
+           stop: Callable[[], bool] | None = None) -> Ledger:
+    """The ledger of the whole campaign; with `side`, only the rolls that count for it.
+
+    `latest`: list only that many of the latest rolls one by one (the totals still
+    count every roll); None lists every roll.  The rolls that decided something the
+    campaign knows (weather, command points, battles, marches, reconnaissance) are
+    read one by one; the others, which count for nobody, are counted in the
+    database by turn, dice, modifiers and result.  `stop`: asked between steps (a
+    screen's worker superseded by a newer one), raises Superseded when it says so."""
+
+    def check() -> None:
+        if stop is not None and stop():
+            raise Superseded()
+
     with plainly(), session.store.read() as db:
         sides = {s.id: s.name for s in db.scalars(select(Side).order_by(col(Side.position), col(Side.id)))}
-        rows = [r for r in db.scalars(select(DiceRoll).order_by(col(DiceRoll.id)))]
-        undone = set(db.scalars(select(col(Event.id)).where(col(Event.undone) == True)))  # noqa: E712
-        rows = [r for r in rows if r.event not in undone]
-        turn_ends = [
-            cast(int, e.id) for e in db.scalars(select(Event).where(col(Event.description).like("End of turn %")).order_by(col(Event.id)))
-            if not e.undone
-        ]
+        if side is not None and side not in sides:
+            raise_unknown_side(side, sides)
+        turn_ends: list[int] = list(db.scalars(
+            select(col(Event.id)).where(col(Event.description).like("End of turn %"), col(Event.undone) == False)  # noqa: E712
+            .order_by(col(Event.id))
+        ))
+        special = _special()
+        rows = list(db.scalars(_kept(select(DiceRoll).where(special)).order_by(col(DiceRoll.id))))
         reader = _Reader(session, db, rows, turn_ends)
-        rolls = [reader.read(row) for row in rows]
-    if side is not None and side not in sides:
-        raise_unknown_side(side, sides)
-    out = Ledger(rolls, sides)
+        check()
+        read = [reader.read(row) for row in rows]
+        check()
+        plain = _plain_counts(db, turn_ends, check) if side is None else []  # they count for no side
+        listed = read
+        if side is None:  # the others count for nobody: no side lists them
+            query = _kept(select(DiceRoll).where(~special)).order_by(col(DiceRoll.id).desc())
+            if latest is not None:
+                query = query.limit(latest)
+            others = [reader.read(row) for row in db.scalars(query)]
+            check()
+            listed = sorted([*read, *others], key=lambda r: r.roll_id)
+    out = Ledger([], sides)
     for key in ([side] if side is not None else [*sides, BOTH]):
-        mine = [r for r in rolls if counts_for(r, key)]
-        if key == BOTH and not mine:
+        mine = [r for r in read if counts_for(r, key)]
+        extra = plain if key == BOTH else []
+        if key == BOTH and not mine and not extra:
             continue
-        out.totals[key] = luck_of(key, None, mine)
-        turns = sorted({r.turn for r in mine if r.turn is not None})
-        out.by_turn.extend(luck_of(key, t, [r for r in mine if r.turn == t]) for t in turns)
+        out.totals[key] = luck_of(key, None, mine, extra)
+        by_turn: dict[int, tuple[list[RollLuck], list[Plain]]] = {}
+        for r in mine:
+            if r.turn is not None:
+                by_turn.setdefault(r.turn, ([], []))[0].append(r)
+        for g in extra:
+            if g.turn is not None:
+                by_turn.setdefault(g.turn, ([], []))[1].append(g)
+        for t in sorted(by_turn):
+            check()
+            out.by_turn.append(luck_of(key, t, *by_turn[t]))
     out.by_turn.sort(key=lambda luck: (luck.turn or 0, list(out.totals).index(luck.side)))
-    if side is not None:
-        out.rolls = [r for r in rolls if counts_for(r, side)]
+    listed = [r for r in listed if side is None or counts_for(r, side)]
+    out.rolls = listed if latest is None else listed[max(0, len(listed) - latest):]
+    out.counted = (len(read) + sum(g.count for g in plain)) if side is None else len([r for r in read if counts_for(r, side)])
+    return out
+
+
+def _special() -> Any:
+    """The rolls that may have decided something the campaign knows of (a superset:
+    whatever proves not to is read as OTHER all the same)."""
+    return or_(
+        col(DiceRoll.id).in_(select(col(Turn.dice_roll)).where(col(Turn.dice_roll).is_not(None))),
+        col(DiceRoll.id).in_(select(col(CommandPointRoll.dice_roll)).where(col(CommandPointRoll.dice_roll).is_not(None))),
+        col(DiceRoll.battle).is_not(None),
+        col(DiceRoll.purpose).like("forced march of %"),
+        col(DiceRoll.purpose).like("reconnaissance, column %"),
+    )
+
+
+def _kept(query: Any) -> Any:
+    """`query` without the rolls of undone actions."""
+    # The undone events are few and indexed: cheaper than looking up every roll's event.
+    undone = select(col(Event.id)).where(col(Event.undone) == True)  # noqa: E712
+    return query.where(or_(col(DiceRoll.event).is_(None), col(DiceRoll.event).not_in(undone)))
+
+
+def _plain_counts(db: Any, turn_ends: list[int], check: Callable[[], None]) -> list[Plain]:
+    """The rolls that count for nobody, counted by turn, dice, modifiers and result: one
+    query a turn, each reading its own range of the dice by their event."""
+    modifiers = sql_cast(DiceRoll.modifiers, String)
+    base = _kept(
+        select(col(DiceRoll.dice), modifiers, col(DiceRoll.result), func.count())
+        .where(~_special())
+        .group_by(col(DiceRoll.dice), modifiers, col(DiceRoll.result))
+    )
+    # turn n: the events after the end of turn n - 1, up to its own end (as _Reader.turn_of)
+    bounds: list[tuple[int | None, Any]] = [(None, col(DiceRoll.event).is_(None))]
+    lows: list[int | None] = [None, *turn_ends]
+    highs: list[int | None] = [*turn_ends, None]
+    for number, (low, high) in enumerate(zip(lows, highs), start=1):
+        where: list[Any] = [col(DiceRoll.event) > low if low is not None else col(DiceRoll.event).is_not(None)]
+        if high is not None:
+            where.append(col(DiceRoll.event) <= high)
+        bounds.append((number, and_(*where)))
+    distributions: dict[tuple[str, int], dict[int, Fraction]] = {}
+    found: dict[tuple[int | None, str, int, int], int] = {}
+    for turn, where in bounds:
+        check()
+        for dice, text, result, count in db.execute(base.where(where)):
+            modifier = sum(int(m["value"]) for m in json.loads(text)) if text else 0
+            key = (turn, dice, modifier, result)
+            found[key] = found.get(key, 0) + count
+    out = []
+    for (turn, dice, modifier, result), count in found.items():
+        if (dice, modifier) not in distributions:
+            distributions[(dice, modifier)] = _distribution(dice, modifier)
+        out.append(Plain(turn, dice, modifier, result, count, distributions[(dice, modifier)]))
     return out
 
 
@@ -149,19 +257,43 @@ def counts_for(roll: RollLuck, side: str) -> bool:
     return any(s == side for s, _ in roll.favours) or any(e.side == side for e in roll.effects)
 
 
-def luck_of(side: str, turn: int | None, rolls: list[RollLuck]) -> Luck:
-    """The luck of `side` over these rolls (BOTH: the rolls that fall on nobody)."""
+def luck_of(side: str, turn: int | None, rolls: list[RollLuck], plain: Sequence[Plain] = ()) -> Luck:
+    """The luck of `side` over these rolls (BOTH: the rolls that fall on nobody, with
+    the `plain` ones counted in the database)."""
     sums: dict[str, Fraction] = {}
     for roll in rolls:
         for effect in roll.effects:
             if effect.side == side:
                 sums[effect.unit] = sums.get(effect.unit, Fraction(0)) + effect.difference
-    turned = [(r, f) for r in rolls for s, f in r.favours if s == side] if side else [(r, 1) for r in rolls]
-    run = run_p_value([(r.distribution, r.result) for r, _ in turned], [f for _, f in turned])
+    counted = [Counted(r.distribution, r.result, f) for r in rolls for s, f in r.favours if s == side] if side else [
+        Counted(r.distribution, r.result) for r in rolls
+    ]
+    if not side:
+        means: dict[tuple[str, int], Fraction] = {}
+        for g in plain:
+            mean = means.get((g.dice, g.modifier))
+            if mean is None:
+                mean = means[(g.dice, g.modifier)] = expectation(g.distribution)
+            sums[POINTS] = sums.get(POINTS, Fraction(0)) + g.count * (g.result - mean)
+            counted.append(Counted(g.distribution, g.result, 1, g.count))
+    run = run_luck(counted)
     return Luck(side, turn, dict(sorted(sums.items(), key=lambda kv: UNITS.index(kv[0]))), run)
 
 
 # -- reading each roll ---------------------------------------------------------
+
+
+class _UnitRow(NamedTuple):
+    id: str
+    name: str
+    nation: str
+    strength_points: int
+
+
+@functools.lru_cache(maxsize=512)
+def _distribution(dice: str, modifier: int) -> dict[int, Fraction]:
+    """A roll's exact distribution, computed once for each dice and modifier (not to be changed)."""
+    return roll_distribution(dice, modifier)
 
 
 class _Reader:
@@ -175,10 +307,13 @@ class _Reader:
         self.weather = {t.dice_roll: t for t in db.scalars(select(Turn).where(col(Turn.dice_roll).is_not(None)))}
         self.command = {r.dice_roll: r for r in db.scalars(select(CommandPointRoll).where(col(CommandPointRoll.dice_roll).is_not(None)))}
         self.armies = {a.id: a for a in db.scalars(select(Army))}
-        nations = {n.id: n.side for n in db.scalars(select(Nation))}
-        self.units = list(db.scalars(select(Unit)))
+        # Only a march or a reconnaissance asks which unit rolled: its units are read as plain rows then.
+        wanted = any(r.purpose.startswith(("forced march of ", "reconnaissance, column ")) for r in rows)
+        self.units = [_UnitRow(*u) for u in db.execute(
+            select(col(Unit.id), col(Unit.name), col(Unit.nation), col(Unit.strength_points))
+        )] if wanted else []
+        nations = {n.id: n.side for n in db.scalars(select(Nation))} if wanted else {}
         self.unit_side = {u.id: nations.get(u.nation, BOTH) for u in self.units}
-        self.generals = {g.id: g for g in db.scalars(select(General))}
         self.battles = _battle_rolls(session, db, rows)
         self.marching = _marching_sp(db, rows, self.units)
         recon = {r.event for r in rows if r.event and r.purpose.startswith("reconnaissance, column ")}
@@ -191,7 +326,7 @@ class _Reader:
 
     def read(self, row: DiceRoll) -> RollLuck:
         modifier = sum(int(m["value"]) for m in row.modifiers)
-        distribution = roll_distribution(row.dice, modifier)
+        distribution = _distribution(row.dice, modifier)
         base: dict[str, Any] = dict(  # RollLuck's fields shared by every kind of roll
             roll_id=row.id, event=row.event, turn=self.turn_of(row.event), purpose=row.purpose, dice=row.dice,
             raw=tuple(row.raw), modifier=modifier, result=row.result, mode=row.mode,
@@ -334,7 +469,7 @@ def _tactical_reading(row: DiceRoll, entry: dict, units: list[dict], sides: dict
     side = sides.get(role, BOTH)
     needed = str(entry.get("needed") or "")
     favour = -1 if ("or less" in needed or needed.rstrip().endswith("-")) else 1
-    distribution = roll_distribution(row.dice, sum(int(m["value"]) for m in row.modifiers))
+    distribution = _distribution(row.dice, sum(int(m["value"]) for m in row.modifiers))
     return dict(
         kind=TACTICAL, turn=turn, favours=((side, favour),) if side else (),
         decided=f"{entry.get('action', '?')} by {entry.get('actor', '?')}, needs {needed}: {entry.get('text', '')}",
@@ -407,7 +542,7 @@ def _pursuit_reading(step: Any, row: DiceRoll, fight: Any, sides: dict, enemy: d
     )
 
 
-def _marching_sp(db: Any, rows: list[DiceRoll], units: list[Unit]) -> dict[int, tuple[Unit, int]]:
+def _marching_sp(db: Any, rows: list[DiceRoll], units: list[_UnitRow]) -> dict[int, tuple[_UnitRow, int]]:
     """Each forced-march roll's unit and the SP it had when it marched.
 
     The SP are found by walking the history back from today's SP: a unit's SP
@@ -416,7 +551,7 @@ def _marching_sp(db: Any, rows: list[DiceRoll], units: list[Unit]) -> dict[int, 
     marches = [r for r in rows if r.purpose.startswith("forced march of ") and r.event is not None]
     if not marches:
         return {}
-    by_name: dict[str, list[Unit]] = {}
+    by_name: dict[str, list[_UnitRow]] = {}
     for unit in units:
         by_name.setdefault(unit.name, []).append(unit)
     sp = {u.id: u.strength_points for u in units}
@@ -424,7 +559,7 @@ def _marching_sp(db: Any, rows: list[DiceRoll], units: list[Unit]) -> dict[int, 
     for row in marches:
         wanted.setdefault(row.event, []).append(row)  # type: ignore[arg-type]  # event is not None: filtered in `marches`
     first = min(wanted)
-    out: dict[int, tuple[Unit, int]] = {}
+    out: dict[int, tuple[_UnitRow, int]] = {}
     query = select(Event).where(col(Event.id) >= first, col(Event.undone) == False).order_by(col(Event.id).desc())  # noqa: E712
     for event in db.scalars(query.execution_options(yield_per=500)):
         changed = {c["key"].get("id"): c for c in event.changes if c.get("table") == "unit"}

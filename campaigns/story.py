@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import String, or_, select
+from sqlalchemy import cast as sql_cast
 from sqlmodel import col
 
 from campaigns.battles import ATTACKER, DEFENDER, load
@@ -57,7 +58,13 @@ def story(session: CampaignSession, book: Ledger | None = None) -> Story:
         out = Story(sides, turns)
         nation_side = {n.id: n.side for n in db.scalars(select(Nation))}
         army_side = {a.id: a.side for a in db.scalars(select(Army))}
-        units = {u.id: (nation_side.get(u.nation, ""), u.strength_points) for u in db.scalars(select(Unit)) if u.kind != "dummy"}
+        units = {
+            unit: (nation_side.get(nation, ""), sp)
+            for unit, nation, sp in db.execute(
+                select(col(Unit.id), col(Unit.nation), col(Unit.strength_points))
+                .where(or_(col(Unit.kind).is_(None), col(Unit.kind) != "dummy"))
+            )
+        }
         out.sp = _sp_by_turn(db, sides, units, nation_side, campaign.turn)
         out.losses = {s: {cause: [0] * len(turns) for cause in CAUSES} for s in sides}
         _battle_losses(session, db, out)
@@ -86,16 +93,29 @@ def _sp_by_turn(db: Any, sides: dict[str, str], units: dict[str, tuple[str, int]
     """Each side's SP at the end of each turn up to the current one (which is: now)."""
     now = {u: sp for u, (_, sp) in units.items()}
     side_of = {u: s for u, (s, _) in units.items()}
-    totals = lambda: {s: sum(sp for u, sp in now.items() if side_of.get(u) == s) for s in sides}  # noqa: E731
+    running = {s: 0 for s in sides}  # each side's SP as of the event reached, kept as `now` changes
+    for u, sp in now.items():
+        if side_of.get(u) in running:
+            running[side_of[u]] += sp
+
+    def count(unit: str, sign: int) -> None:
+        if unit in now and side_of.get(unit) in running:
+            running[side_of[unit]] += sign * now[unit]
+
     out = {s: [0] * current for s in sides}
-    for s, total in totals().items():
+    for s, total in running.items():
         out[s][current - 1] = total
-    query = select(Event).where(col(Event.undone) == False).order_by(col(Event.id).desc())  # noqa: E712
+    # Only the ends of turns and the events that changed a unit's SP (or made or removed a
+    # unit, whose row names its SP) matter: the database leaves the others out.
+    query = select(Event).where(
+        col(Event.undone) == False,  # noqa: E712
+        or_(col(Event.description).like("End of turn %"), sql_cast(col(Event.changes), String).like("%strength_points%")),
+    ).order_by(col(Event.id).desc())
     for event in db.scalars(query.execution_options(yield_per=500)):
         if event.description.startswith("End of turn "):
             ended = current_turn_ended(event.description)
             if ended is not None and 1 <= ended < current:
-                for s, total in totals().items():
+                for s, total in running.items():
                     out[s][ended - 1] = total
         for change in reversed(event.changes):
             if change.get("table") != "unit":
@@ -103,13 +123,18 @@ def _sp_by_turn(db: Any, sides: dict[str, str], units: dict[str, tuple[str, int]
             unit_id = change["key"].get("id")
             before, after = change.get("before"), change.get("after")
             if before is None:  # created by this event: before it, the unit was not there
+                count(unit_id, -1)
                 now.pop(unit_id, None)
             elif after is None:  # removed by this event: before it, it was
                 if before.get("kind") != "dummy":
+                    count(unit_id, -1)
                     now[unit_id] = int(before.get("strength_points", 0))
                     side_of[unit_id] = nation_side.get(before.get("nation", ""), "")
+                    count(unit_id, 1)
             elif "strength_points" in before and unit_id in now:
+                count(unit_id, -1)
                 now[unit_id] = int(before["strength_points"])
+                count(unit_id, 1)
     return out
 
 

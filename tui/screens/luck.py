@@ -19,6 +19,7 @@ from tui.workers import back_to
 COLUMNS = (SP_LOST, SP_INFLICTED, PC, MP)
 
 
+LISTED = 1000  # the latest rolls listed one by one; the totals count every roll
 NAME_CELLS = 10  # the least a side's name wraps to: eight columns of figures keep 80 columns
 
 
@@ -49,17 +50,26 @@ class LuckScreen(CampaignScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False)
     def load(self) -> None:
-        from campaigns.luck import ledger
+        from textual.worker import get_current_worker
 
-        book = ledger(self.session, self.side)
-        back_to(self, self._show, book)
+        from campaigns.luck import Superseded, ledger
+
+        worker = get_current_worker()
+        try:
+            # A newer load (another side, a change) cancels this one: it stops at its next step.
+            book = ledger(self.session, self.side, latest=LISTED, stop=lambda: worker.is_cancelled)
+        except Superseded:
+            return
+        if not worker.is_cancelled:
+            back_to(self, self._show, book)
 
     def _show(self, book: Ledger) -> None:
         if not self.sides:
             self.sides = list(book.sides)
         shown = book.side_name(self.side) if self.side else "every side"
+        listed = f"  The latest {len(book.rolls):,} of {book.counted:,} rolls." if book.counted > len(book.rolls) else ""
         self.query_one("#method", Static).update(printable(
-            f"{shown} (s)  Pct: mid-rank in exact odds; p two-sided, ~ approx."
+            f"{shown} (s)  Pct: mid-rank in exact odds; p two-sided, ~ approx.{listed}"
         ))
         rows = []
         for side, total in book.totals.items():

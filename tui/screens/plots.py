@@ -46,12 +46,22 @@ class PlotsScreen(CampaignScreen):
     @work(thread=True, exclusive=True, exit_on_error=False)
     def load(self) -> None:
         # The luck ledger replays every battle: off the UI thread.
-        from campaigns.luck import ledger
+        from textual.worker import get_current_worker
+
+        from campaigns.luck import Superseded, ledger
         from campaigns.story import story
 
-        book = ledger(self.session)
+        worker = get_current_worker()
+        try:
+            # Only the luck by turn is drawn: no roll is listed.  A newer load cancels this one.
+            book = ledger(self.session, latest=0, stop=lambda: worker.is_cancelled)
+        except Superseded:
+            return
+        if worker.is_cancelled:
+            return
         found = charts(story(self.session, book))
-        back_to(self, self._show, found)
+        if not worker.is_cancelled:
+            back_to(self, self._show, found)
 
     def _show(self, found: list[Chart]) -> None:
         self.charts = found

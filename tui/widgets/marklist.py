@@ -221,7 +221,7 @@ class MarkList(ScrollView, can_focus=True):
         return self._starts[-1]
 
     def on_resize(self) -> None:
-        if self._laid_at != self._width:
+        if self._width and self._laid_at != self._width:
             self._lay_out(self._width)
             self.refresh(layout=True)  # as tall as its rows, now wrapped anew
             self.scroll_to_highlight()
@@ -345,7 +345,8 @@ class MarkList(ScrollView, can_focus=True):
         index = bisect_right(self._starts, line) - 1
         text = self.lines_of(index)[line - self._starts[index]]
         style = cursor_style if index == self._highlighted else row_style
-        return Strip([Segment(text, style)], _width_of(text)).adjust_cell_length(width, style)
+        # The text, then the rest of the row as a segment of its own, as an OptionList draws it.
+        return Strip([Segment(text, style)], _width_of(text)).crop(0, width).extend_cell_length(width, style)
 
 
 class TickList(OptionList):

@@ -15,7 +15,7 @@ from campaigns.session import CampaignSession
 from tui.screens.base import CampaignScreen
 from tui.widgets.bars import odds_bar
 from tui.widgets.cells import fill
-from tui.widgets.kept import KeptTable
+from tui.widgets.kept import PagedTable
 
 
 NARROW = 110  # columns
@@ -53,7 +53,7 @@ class ForcedMarchScreen(CampaignScreen):
         with Horizontal(id="body"):
             yield OptionList(id="stacks")
             with Vertical(id="right"):
-                yield KeptTable(id="units", cursor_type="row")
+                yield PagedTable(id="units", cursor_type="row")
                 yield Static(id="mods", markup=False)
 
     def on_mount(self) -> None:
@@ -119,7 +119,7 @@ class ForcedMarchScreen(CampaignScreen):
 
     def show_stack(self) -> None:
         """The units of the highlighted stack, as planned when it was read."""
-        table = self.query_one("#units", DataTable)
+        table = self.query_one("#units", PagedTable)
         keep = table.cursor_row
         plans = list(self.plans.values())
         width = table.size.width or self.app.size.width
@@ -135,7 +135,12 @@ class ForcedMarchScreen(CampaignScreen):
             mark = "[x]" if p.unit.id in self.marked else "[ ]"
             rows.append((p.unit.id, (mark, p.unit.name, p.unit.strength_points, p.unit.cohesion, f"{p.modifier:+d}", odds)))
         # The unit's name wraps onto more lines of its row, whole, as in the order of battle.
-        fill(table, ("", "Unit", "SP", "Coh", "Mod", "SP lost: odds"), rows, wrap_to=width, wrap="Unit")
+        # A screenful now, the others as they scroll into view: a stack of a thousand units
+        # costs about what one of twenty does.
+        table.rest = None
+        table.rest = fill(
+            table, ("", "Unit", "SP", "Coh", "Mod", "SP lost: odds"), rows, wrap_to=width, wrap="Unit", first=self.app.size.height
+        )
         if self.stack() is None:
             return
         if table.row_count:

@@ -14,7 +14,7 @@ from campaigns.session import CampaignSession
 from campaigns.words import column
 from tui.screens.base import CampaignScreen
 from tui.widgets.bars import odds_bar
-from tui.widgets.marklist import MarkList
+from tui.widgets.marklist import MarkList, Rows, rows_of
 
 
 class ReconnaissanceScreen(CampaignScreen):
@@ -64,14 +64,14 @@ class ReconnaissanceScreen(CampaignScreen):
         )
 
     def _show(self, view: tuple) -> None:
-        number, ours, theirs, title, preview = view
+        number, ours, our_rows, theirs, their_rows, title, preview = view
         if number != self._reads:
             return  # a later reading was started meanwhile: its answer follows
         our_list, their_list = self.query_one("#ours", MarkList), self.query_one("#theirs", MarkList)
         if ours is not our_list.stacks:
-            our_list.set_stacks(ours)
+            our_list.set_stacks(ours, rows=our_rows)
         if theirs is not their_list.stacks:
-            their_list.set_stacks(theirs)
+            their_list.set_stacks(theirs, rows=their_rows)
         if title is not None:
             self.query_one("#theirs-title", Static).update(title)
         self.query_one("#preview", Static).update(preview)
@@ -104,12 +104,15 @@ class ReconnaissanceScreen(CampaignScreen):
 def _view(
     session: CampaignSession, who: str, ours: list[Stack] | None, marked: set[str],
     theirs: list[Stack] | None, screening: list[str],
-) -> tuple[list[Stack], list[Stack], str | None, str]:
+) -> tuple[list[Stack], Rows | None, list[Stack], Rows | None, str | None, str]:
     """What the screen shows for these marks, read off the UI thread: the reconnoitring
     side's stacks (read unless given), the enemy stacks in reach of the marked stack
-    (read unless given), the title over them (None: as it is) and the preview."""
+    (read unless given), the rows of each list read, the title over them (None: as it
+    is) and the preview."""
+    our_rows = their_rows = None
     if ours is None:
         ours = [st for side in forces.stacks(session, of_sides=[who]) if side.side == who for st in side.stacks]
+        our_rows = rows_of(ours)
     reconnoitring = [f.id for st in ours for c in st.commands for f in c.forces if f.id in marked]
     title = None
     if theirs is None:
@@ -126,9 +129,10 @@ def _view(
             others = [side for side, _name in forces.sides(session) if side != who]
             theirs = [st for side in forces.stacks(session, others, reach) if side.side != who for st in side.stacks if st.place in reach]
             title = f"Screening units in reach of {place}{'' if theirs else ': no enemy stack in reach'}"
+        their_rows = rows_of(theirs)
     kept = {f.id for st in theirs for f in st.forces}
     screening = [f for f in screening if f in kept]
-    return ours, theirs, title, _preview(session, reconnoitring, screening)
+    return ours, our_rows, theirs, their_rows, title, _preview(session, reconnoitring, screening)
 
 
 def _preview(session: CampaignSession, ours: list[str], theirs: list[str]) -> str:

@@ -81,6 +81,21 @@ def _wrap(row: _Row, width: int) -> list[str]:
     return [line.replace(NBSP, " ") for line in lines]
 
 
+Rows = list[_Row]  # a list's rows, as rows_of makes them
+
+
+def rows_of(stacks: Iterable[Stack]) -> Rows:
+    """Each place, general and unit of `stacks` as a row of the list."""
+    rows: Rows = []
+    for number, stack in enumerate(stacks):
+        sp = sum(f.strength_points for f in stack.forces if not f.dummy)
+        rows.append(_row(0, f"{stack.place}: {stack.leader}, {_together(f'{sp} SP')}", tuple(f.id for f in stack.forces), number))
+        for command in stack.commands:
+            rows.append(_row(1, command.general_name, tuple(f.id for f in command.forces), number))
+            rows += [_row(2, f"{f.name}  {_together(f.short())}", (f.id,), number) for f in command.forces]
+    return rows
+
+
 class MarkList(ScrollView, can_focus=True):
     """The rows of forces, drawn a line at a time: a side of 50,000 units is listed,
     measured and marked without drawing more than the lines in view. Only a row longer
@@ -154,17 +169,12 @@ class MarkList(ScrollView, can_focus=True):
 
     # -- what is listed -------------------------------------------------------
 
-    def set_stacks(self, stacks: Iterable[Stack], *, keep: Iterable[str] = ()) -> None:
-        """List these stacks; marks on forces still listed are kept."""
+    def set_stacks(self, stacks: Iterable[Stack], *, keep: Iterable[str] = (), rows: Rows | None = None) -> None:
+        """List these stacks; marks on forces still listed are kept. `rows`: their rows,
+        made with rows_of beforehand (in a worker: a side of 50,000 units takes a while)."""
         self.stacks = list(stacks)
-        rows: list[_Row] = []
-        for number, stack in enumerate(self.stacks):
-            sp = sum(f.strength_points for f in stack.forces if not f.dummy)
-            rows.append(_row(0, f"{stack.place}: {stack.leader}, {_together(f'{sp} SP')}", tuple(f.id for f in stack.forces), number))
-            for command in stack.commands:
-                rows.append(_row(1, command.general_name, tuple(f.id for f in command.forces), number))
-                rows += [_row(2, f"{f.name}  {_together(f.short())}", (f.id,), number) for f in command.forces]
-        listed = {f for row in rows for f in row.forces}
+        rows = rows_of(self.stacks) if rows is None else rows
+        listed = {row.forces[0] for row in rows if row.depth == 2}
         self.marked = (self.marked | set(keep)) & listed
         self._rows = rows
         if self._highlighted is not None:

@@ -10,15 +10,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from sqlalchemy import select
-from sqlmodel import col
+from sqlalchemy import text
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
-from models import Campaign, General, Turn, Unit
+from models import Campaign, Turn, Unit
 from rules.allemagne1813.forced_march import forced_march_loss, forced_march_modifiers, forced_march_odds
 from rules.allemagne1813.weather import weather_name
 from rules.dice import Modifier
+
+
+@dataclass(frozen=True)
+class Marcher:
+    """A unit that may march: what its roll and its row need."""
+
+    id: str
+    name: str
+    strength_points: int
+    cohesion: int
 
 
 @dataclass(frozen=True)
@@ -27,12 +36,12 @@ class Stack:
     label: str
     location: str
     general_cvs: tuple[int, ...]
-    units: tuple[Unit, ...]
+    size: int  # units (dummies not counted): read one stack at a time with units()
 
 
 @dataclass(frozen=True)
 class UnitMarch:
-    unit: Unit
+    unit: Marcher
     modifiers: tuple[Modifier, ...]
     odds: dict[int, Fraction]  # SP lost -> chance
 
@@ -41,27 +50,49 @@ class UnitMarch:
         return sum(m.value for m in self.modifiers)
 
 
+# Counted, not read: the screen lists stacks and shows the units of one of them.
+GENERALS = text("SELECT id, name, location, command_value FROM general")
+COUNTS = text("SELECT general, location, COUNT(*) FROM unit WHERE kind != 'dummy' GROUP BY general, location")
+UNITS_OF_GENERAL = text(
+    "SELECT id, name, strength_points, cohesion FROM unit WHERE kind != 'dummy' AND general = :general ORDER BY name, id"
+)
+UNITS_LOOSE_AT = text(
+    "SELECT id, name, strength_points, cohesion FROM unit WHERE kind != 'dummy' AND location = :location "
+    "AND (general IS NULL OR general NOT IN (SELECT id FROM general)) ORDER BY name, id"
+)
+
+
 def stacks(session: CampaignSession) -> list[Stack]:
     """Each general with the units attached to him, and any loose units by place."""
-    with plainly(), session.store.read() as db:
-        generals = {g.id: g for g in db.scalars(select(General))}
-        units = list(db.scalars(select(Unit).where(col(Unit.kind) != "dummy").order_by(col(Unit.name))))
-    by_general: dict[str, list[Unit]] = {}
-    loose: dict[str, list[Unit]] = {}
-    for unit in units:
-        if unit.general in generals:
-            by_general.setdefault(unit.general, []).append(unit)
+    with plainly(), session.store.connect() as db:
+        generals = {gid: (name, location, cv) for gid, name, location, cv in db.execute(GENERALS)}
+        counts = list(db.execute(COUNTS))
+    by_general: dict[str, int] = {}
+    loose: dict[str, int] = {}
+    for general, location, count in counts:
+        if general in generals:
+            by_general[general] = by_general.get(general, 0) + count
         else:
-            loose.setdefault(unit.location, []).append(unit)
+            loose[location] = loose.get(location, 0) + count
     out = []
-    for gid, members in sorted(by_general.items(), key=lambda kv: generals[kv[0]].name):
-        g = generals[gid]
+    for gid, size in sorted(by_general.items(), key=lambda kv: generals[kv[0]][0]):
+        name, location, _cv = generals[gid]
         # Other generals standing in the same place are in the stack too.
-        cvs = tuple(o.command_value for o in generals.values() if o.id == gid or (g.location and o.location == g.location))
-        out.append(Stack(gid, f"{g.name} ({g.location or 'no location'})", g.location, cvs, tuple(members)))
-    for location, members in sorted(loose.items()):
-        out.append(Stack(f"at:{location}", f"Units without a general at {location or '?'}", location, (), tuple(members)))
+        cvs = tuple(cv for oid, (_n, there, cv) in generals.items() if oid == gid or (location and there == location))
+        out.append(Stack(gid, f"{name} ({location or 'no location'})", location, cvs, size))
+    for location, size in sorted(loose.items()):
+        out.append(Stack(f"at:{location}", f"Units without a general at {location or '?'}", location, (), size))
     return out
+
+
+def units(session: CampaignSession, stack: Stack) -> list[Marcher]:
+    """The units of one stack, by name."""
+    with plainly(), session.store.connect() as db:
+        if stack.key.startswith("at:"):
+            rows = db.execute(UNITS_LOOSE_AT, {"location": stack.location})
+        else:
+            rows = db.execute(UNITS_OF_GENERAL, {"general": stack.key})
+        return [Marcher(*row) for row in rows]
 
 
 def weather_now(session: CampaignSession) -> str | None:
@@ -71,10 +102,11 @@ def weather_now(session: CampaignSession) -> str | None:
 
 
 def plan(session: CampaignSession, stack: Stack) -> list[UnitMarch]:
+    """Each unit of the stack with its modifiers and the odds of its losses."""
     weather = weather_now(session) or "clear"
     options = session.options()
     out = []
-    for unit in stack.units:
+    for unit in units(session, stack):
         mods = tuple(forced_march_modifiers(stack.general_cvs, unit.cohesion, weather))
         out.append(UnitMarch(unit, mods, forced_march_odds(max(unit.strength_points, 1), sum(m.value for m in mods), options)))
     return out

@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from sqlalchemy import text
+from sqlalchemy import bindparam, text
 
 from campaigns.errors import plainly
 from campaigns.session import CampaignSession
 from campaigns.words import plural
 
 NOWHERE = "(no place given)"
-UNITS = text(
+UNITS = (
     "SELECT n.side, u.id, u.name, u.kind, u.strength_points, u.cohesion, u.location, u.general, g.name, g.rank "
     "FROM unit u JOIN nation n ON u.nation = n.id LEFT JOIN general g ON g.id = u.general"
 )
@@ -77,11 +77,31 @@ class SideStacks:
     stacks: tuple[Stack, ...]
 
 
-def stacks(session: CampaignSession) -> list[SideStacks]:
-    """Every side's stacks: places by name, generals by rank then name, units by name."""
+def sides(session: CampaignSession) -> list[tuple[str, str]]:
+    """Each side's id and name, in their order."""
+    with plainly(), session.store.connect() as db:
+        return [(side, name) for side, name in db.execute(SIDES)]
+
+
+def stacks(
+    session: CampaignSession, of_sides: Collection[str] | None = None, places: Collection[str] | None = None
+) -> list[SideStacks]:
+    """Every side's stacks: places by name, generals by rank then name, units by name.
+    Only the units of `of_sides` and at `places` are read, when given (the other sides
+    are listed without stacks)."""
+    query, where, given = UNITS, [], {}
+    if of_sides is not None:
+        where.append("n.side IN :sides")
+        given["sides"] = list(of_sides)
+    if places is not None and NOWHERE not in places:
+        where.append("TRIM(u.location) IN :places")
+        given["places"] = list(places)
+    if where:
+        query += " WHERE " + " AND ".join(where)
+    statement = text(query).bindparams(*(bindparam(name, expanding=True) for name in given))
     with plainly(), session.store.connect() as db:
         sides = list(db.execute(SIDES))
-        rows = list(db.execute(UNITS))
+        rows = list(db.execute(statement, given))
     by_side: dict[str, dict[str, dict[str | None, tuple[str, int, list[Force]]]]] = {}
     for side, uid, name, kind, sp, cohesion, location, general, general_name, rank in rows:
         place = (location or "").strip() or NOWHERE
@@ -115,7 +135,7 @@ def stacks(session: CampaignSession) -> list[SideStacks]:
 def stacks_in(session: CampaignSession, places: Collection[str] | None) -> list[SideStacks]:
     """Every side's stacks standing at one of `places` (all of them when None): the forces
     a battle or a reconnaissance at a place can draw on."""
-    sides = stacks(session)
+    sides = stacks(session, places=places)
     if places is None:
         return sides
     return [SideStacks(s.side, s.name, tuple(st for st in s.stacks if st.place in places)) for s in sides]

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
+
+from sqlalchemy import bindparam, text
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.knowledge import sight_reconnaissance
 from campaigns.session import CampaignSession
 from campaigns.words import column
-from models import Unit
 from rules.allemagne1813.reconnaissance import (
     ReconnaissanceStep,
     check_reconnoitring_arms,
@@ -17,15 +19,34 @@ from rules.allemagne1813.reconnaissance import (
 )
 
 
-def _units(session: CampaignSession, ids: list[str]) -> list[Unit]:
-    with plainly(), session.store.read() as db:
-        units = [db.get(Unit, i) for i in ids]
-    if any(u is None for u in units):
+@dataclass(frozen=True)
+class _Unit:
+    id: str
+    name: str
+    kind: str
+    strength_points: int
+    cohesion: int
+    location: str
+
+
+UNITS = text("SELECT id, name, kind, strength_points, cohesion, location FROM unit WHERE id IN :ids").bindparams(
+    bindparam("ids", expanding=True)
+)
+CHUNK = 5000  # ids a query: under every database's limit of parameters
+
+
+def _units(session: CampaignSession, ids: list[str]) -> list[_Unit]:
+    # A stack of a thousand units is marked at once: read in one query, not a unit at a time.
+    found: dict[str, _Unit] = {}
+    with plainly(), session.store.connect() as db:
+        for start in range(0, len(ids), CHUNK):
+            found.update((row[0], _Unit(*row)) for row in db.execute(UNITS, {"ids": ids[start : start + CHUNK]}))
+    if any(i not in found for i in ids):
         raise CampaignError("one of the chosen units no longer exists")
-    return [u for u in units if u is not None]
+    return [found[i] for i in ids]
 
 
-def _average_cohesion(units: list[Unit]) -> Fraction:
+def _average_cohesion(units: list[_Unit]) -> Fraction:
     real = [u for u in units if u.kind != "dummy"]
     return Fraction(sum(u.cohesion for u in real), len(real)) if real else Fraction(0)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import lru_cache
 
 from rules.dice import Dice
 from rules.errors import RulesError
@@ -43,8 +44,17 @@ def icepool_die(dice: Dice | str, modifier: int = 0):
 
 def roll_distribution(dice: Dice | str, modifier: int = 0) -> dict[int, Fraction]:
     """Each result of the roll with its exact probability."""
-    die = icepool_die(dice, modifier)
-    return {int(o): Fraction(p) for o, p in zip(die.outcomes(), die.probabilities())}
+    return dict(_distribution(Dice.parse(dice) if isinstance(dice, str) else dice, modifier))
+
+
+# The same roll is asked for over and over (each unit of a forced march of a thousand
+# units, each step of a battle): its distribution is computed once and kept, as pairs
+# the caller cannot change. A card rolls a few dice with a few modifiers; the bound
+# keeps a hostile file's many different rolls from growing it without end.
+@lru_cache(maxsize=1024)
+def _distribution(spec: Dice, modifier: int) -> tuple[tuple[int, Fraction], ...]:
+    die = icepool_die(spec, modifier)
+    return tuple((int(o), Fraction(p)) for o, p in zip(die.outcomes(), die.probabilities()))
 
 
 def table_distribution(

@@ -32,7 +32,7 @@ def play(path: Path | str, played: int = 10, *, seed: int = 1813, ney_unit_name:
 
             stack = next(st for st in forced_march.stacks(s) if st.key == "ney")
             with s.store.action("Rename a unit") as db:
-                db.get_one(Unit, stack.units[0].id).name = ney_unit_name
+                db.get_one(Unit, forced_march.units(s, stack)[0].id).name = ney_unit_name
         for turn in range(1, played + 1):
             _turn(s, turn)
             while turns.status(s).turn == turn:
@@ -58,7 +58,7 @@ def _turn(s: CampaignSession, turn: int) -> None:
     })
     if turn % 3 == 1:
         stack = next(st for st in forced_march.stacks(s) if st.key == "ney")
-        forced_march.march(s, stack, [u.id for u in stack.units])
+        forced_march.march(s, stack, [u.id for u in forced_march.units(s, stack)])
     if turn in BATTLES:
         _battle(s, BATTLES[turn])
 

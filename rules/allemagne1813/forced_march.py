@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from functools import lru_cache
 
 from rules.allemagne1813.combat import read_roll
 from rules.allemagne1813.data import modifiers
@@ -44,9 +45,17 @@ def forced_march_odds(
     sp: int, modifier: int, options: Mapping[str, str] | None = None
 ) -> dict[int, Fraction]:
     """The exact chance of each SP loss before the roll."""
-    resolve_options(RULESET, options)  # a bad option is an error even when unused
+    return dict(_odds(sp, modifier, tuple(sorted((options or {}).items()))))
+
+
+# A stack of a thousand units has a few (SP, modifier) pairs among them: each pair's odds
+# are read off the table once. Bounded, as a hostile file may give many.
+@lru_cache(maxsize=1024)
+def _odds(sp: int, modifier: int, options: tuple[tuple[str, str], ...]) -> tuple[tuple[int, Fraction], ...]:
+    chosen = dict(options)
+    resolve_options(RULESET, chosen)  # a bad option is an error even when unused
     out: dict[int, Fraction] = {}
     for roll, chance in roll_distribution("1d6", modifier).items():
-        loss = forced_march_loss(roll, sp, options)
+        loss = forced_march_loss(roll, sp, chosen)
         out[loss] = out.get(loss, Fraction(0)) + chance
-    return dict(sorted(out.items()))
+    return tuple(sorted(out.items()))

@@ -1134,3 +1134,14 @@ def test_procedures_refuse_unknown_options(call, bad):
     An unknown option name or choice given to a procedure raises RulesError."""
     with pytest.raises(RulesError):
         call(bad)
+
+
+def test_forced_march_odds_kept_per_sp_modifier_and_options():
+    """Read off the table once for each SP, modifier and options: each answer stays its own."""
+    mine = forced_march_odds(9, 2)
+    mine[0] = Fraction(1)
+    assert forced_march_odds(9, 2) == {0: Fraction(1, 6), 1: Fraction(1, 3), 2: Fraction(1, 2)}
+    with pytest.raises(RulesError):  # a bad option still refused, asked again
+        forced_march_odds(9, 2, {"no_such_option": "x"})
+    with pytest.raises(RulesError):
+        forced_march_odds(9, 2, {"no_such_option": "x"})

@@ -131,3 +131,11 @@ def test_the_rules_command_reads_the_response_to_charge_as_the_card_does(capsys)
     assert main(["rules", "odds", "kallistra_acw", "stand", "class=elite", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["dice"] == "1d6" and out["results"][0] == {"text": "success", "probability": "2/3", "float": 2 / 3}
+
+
+def test_a_distribution_kept_for_the_next_caller_is_not_the_one_handed_out():
+    """Distributions are computed once and kept (a forced march asks for 1d6+1 once a unit):
+    what one caller does with its dict leaves the next caller's answer as it was."""
+    first = roll_distribution("1d6", 1)
+    first[7] = Fraction(1)  # a caller's own change
+    assert roll_distribution("1d6", 1) == {r: Fraction(1, 6) for r in range(2, 8)}

@@ -381,7 +381,7 @@ async def test_a_long_force_goes_on_under_its_name_with_its_figures_whole_and_th
             assert marks.max_scroll_y == 0  # the list does not scroll inside the form
             forces = {f.id: f for stack in side.stacks for f in stack.forces}
             for index, row in enumerate(marks._rows):
-                lines = str(marks.get_option_at_index(index).prompt).split("\n")
+                lines = marks.lines_of(index)
                 assert all(len(line) <= marks.size.width for line in lines)
                 indent = len(lines[0]) - len(lines[0].lstrip(" ")) + len("[x] ")
                 assert all(line.startswith(" " * indent) and line[indent] != " " for line in lines[1:])
@@ -397,7 +397,7 @@ async def test_a_long_force_goes_on_under_its_name_with_its_figures_whole_and_th
         # rounds: most of the test's time).
         await pilot.press("end")
         await until(pilot, lambda: first.highlighted == len(first._rows) - 1, "the cursor on the last row")
-        last = str(first.get_option_at_index(len(first._rows) - 1).prompt).split("\n")
+        last = first.lines_of(len(first._rows) - 1)
         await until(pilot, lambda: all(line in screen_text(app) for line in last), "the form scrolled to the last row")
         shown = screen_text(app)
         assert all(line in shown for line in last)  # the form scrolled to the cursor's row

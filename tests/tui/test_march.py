@@ -18,10 +18,11 @@ def stack_index(path, key: str = STACK) -> tuple[int, list[str]]:
     session = CampaignSession.open(path)
     try:
         stacks = forced_march.stacks(session)
+        index = next(i for i, s in enumerate(stacks) if s.key == key)
+        units = [u.id for u in forced_march.units(session, stacks[index])]
     finally:
         session.close()
-    index = next(i for i, s in enumerate(stacks) if s.key == key)
-    return index, [u.id for u in stacks[index].units]
+    return index, units
 
 
 def strengths(db) -> dict[str, int]:
@@ -129,7 +130,7 @@ async def test_every_unit_name_of_every_stack_is_whole_and_nothing_runs_off_the_
     path = new_campaign(tmp_path / "autumn.campaign", scenario="autumn1813")
     session = CampaignSession.open(path)
     try:
-        stacks = [[u.name for u in s.units] for s in forced_march.stacks(session)]
+        stacks = [[u.name for u in forced_march.units(session, s)] for s in forced_march.stacks(session)]
     finally:
         session.close()
     async with make_app(path).run_test(size=size) as pilot:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -9,10 +11,11 @@ from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
 from campaigns import forced_march
+from campaigns.session import CampaignSession
 from tui.screens.base import CampaignScreen
 from tui.widgets.bars import odds_bar
 from tui.widgets.cells import fill
-from tui.widgets.kept import KeptTable
+from tui.widgets.kept import PagedTable
 
 
 NARROW = 110  # columns
@@ -50,7 +53,7 @@ class ForcedMarchScreen(CampaignScreen):
         with Horizontal(id="body"):
             yield OptionList(id="stacks")
             with Vertical(id="right"):
-                yield KeptTable(id="units", cursor_type="row")
+                yield PagedTable(id="units", cursor_type="row")
                 yield Static(id="mods", markup=False)
 
     def on_mount(self) -> None:
@@ -62,29 +65,63 @@ class ForcedMarchScreen(CampaignScreen):
         if self.shown_version is not None:
             self.call_after_refresh(self.show_stack)  # the odds wrap to the new width
 
+    _reads = 0  # readings started: only the latest one's answer is shown
+    _weather: str | None = None
+
     def refresh_view(self) -> None:
-        self.stacks = forced_march.stacks(self.session)
-        stacks = self.query_one("#stacks", OptionList)
-        keep = stacks.highlighted or 0
-        stacks.clear_options()
-        stacks.add_options([Option(s.label, id=s.key) for s in self.stacks])
-        if self.stacks:
-            stacks.highlighted = min(keep, len(self.stacks) - 1)
+        # The stacks counted and the highlighted one's units planned in a worker; the list
+        # of stacks stays where it was.
+        keep = self.query_one("#stacks", OptionList).highlighted or 0
+        self._read(lambda session: self._reading(session, keep))
+
+    def _read(self, reading: Callable[[CampaignSession], tuple]) -> None:
+        self._reads += 1
+        number, session = self._reads, self.session
+        self.attempt(lambda: (number, *reading(session)), worker=True, writes=False, then=self._show)
+
+    @staticmethod
+    def _reading(session: CampaignSession, index: int) -> tuple:
+        stacks = forced_march.stacks(session)
+        index = min(index, len(stacks) - 1)
+        plans = forced_march.plan(session, stacks[index]) if stacks else []
+        return stacks, index, plans, forced_march.weather_now(session)
+
+    def _show(self, read: tuple) -> None:
+        number, stacks, index, plans, weather = read
+        if number != self._reads:
+            return  # a later reading was started meanwhile: its answer follows
+        self._weather = weather
+        listed = self.query_one("#stacks", OptionList)
+        if [(s.key, s.label) for s in stacks] != [(s.key, s.label) for s in self.stacks]:
+            listed.clear_options()
+            listed.add_options([Option(s.label, id=s.key) for s in stacks])
+        self.stacks = stacks
+        self.marked.clear()  # read again: the units marked before may have marched
+        self.plans = {p.unit.id: p for p in plans}
+        self._planned = stacks[index].key if stacks else None
+        if stacks and listed.highlighted != index:
+            listed.highlighted = index  # its highlight shows these plans, read already
         self.show_stack()
 
     def stack(self) -> forced_march.Stack | None:
         index = self.query_one("#stacks", OptionList).highlighted
         return self.stacks[index] if index is not None and index < len(self.stacks) else None
 
+    _planned: str | None = None  # the key of the stack whose plans are kept
+
     def on_option_list_option_highlighted(self, _event: OptionList.OptionHighlighted) -> None:
+        stack = self.stack()
+        if stack is None or stack.key == self._planned:
+            return
         self.marked.clear()
-        self.show_stack()
+        stacks, index, weather = self.stacks, self.stacks.index(stack), self._weather
+        self._read(lambda session: (stacks, index, forced_march.plan(session, stack), weather))
 
     def show_stack(self) -> None:
-        table = self.query_one("#units", DataTable)
+        """The units of the highlighted stack, as planned when it was read."""
+        table = self.query_one("#units", PagedTable)
         keep = table.cursor_row
-        stack = self.stack()
-        plans = forced_march.plan(self.session, stack) if stack is not None else []
+        plans = list(self.plans.values())
         width = table.size.width or self.app.size.width
         # The odds keep their bars only where the unit's name still has room beside them.
         bars = not self.has_class("narrow") and width - BARRED_ODDS >= MIN_NAME
@@ -98,17 +135,21 @@ class ForcedMarchScreen(CampaignScreen):
             mark = "[x]" if p.unit.id in self.marked else "[ ]"
             rows.append((p.unit.id, (mark, p.unit.name, p.unit.strength_points, p.unit.cohesion, f"{p.modifier:+d}", odds)))
         # The unit's name wraps onto more lines of its row, whole, as in the order of battle.
-        fill(table, ("", "Unit", "SP", "Coh", "Mod", "SP lost: odds"), rows, wrap_to=width, wrap="Unit")
-        if stack is None:
+        # A screenful now, the others as they scroll into view: a stack of a thousand units
+        # costs about what one of twenty does.
+        table.rest = None
+        table.rest = fill(
+            table, ("", "Unit", "SP", "Coh", "Mod", "SP lost: odds"), rows, wrap_to=width, wrap="Unit", first=self.app.size.height
+        )
+        if self.stack() is None:
             return
         if table.row_count:
             table.move_cursor(row=min(keep, table.row_count - 1))
-        self.plans = {p.unit.id: p for p in plans}
         self.show_mods()
 
     def show_mods(self) -> None:
         plans = list(self.plans.values())
-        weather = forced_march.weather_now(self.session) or "clear (weather not rolled)"
+        weather = self._weather or "clear (weather not rolled)"
         mods = sorted({f"{m.label} {m.value:+d}" for p in plans for m in p.modifiers})
         lines = [f"Weather: {weather}. Modifiers here: " + ("; ".join(mods) if mods else "none")]
         # The odds column of the table is off screen at 80 columns: the cursor's unit gets them here too.
@@ -137,7 +178,7 @@ class ForcedMarchScreen(CampaignScreen):
     def action_toggle_all(self) -> None:
         stack = self.stack()
         if stack:
-            every = {u.id for u in stack.units}
+            every = set(self.plans)
             self.marked = set() if self.marked == every else every
             self.show_stack()
 
@@ -146,7 +187,7 @@ class ForcedMarchScreen(CampaignScreen):
         if stack is None:
             return
         selected = self._selected_unit()
-        chosen = [u.id for u in stack.units if u.id in self.marked] or ([selected] if selected else [])
+        chosen = [u for u in self.plans if u in self.marked] or ([selected] if selected else [])
         if not typed and self.session.campaign().dice_mode != "entered":
             self.attempt(lambda: forced_march.march(self.session, stack, chosen), worker=True, then=self._done)
             return
@@ -157,7 +198,7 @@ class ForcedMarchScreen(CampaignScreen):
             if values is not None:
                 entered[pending.pop(0)] = values
             if pending:
-                name = next(u.name for u in stack.units if u.id == pending[0])
+                name = self.plans[pending[0]].unit.name
                 self.with_dice(f"the forced march of {name}", "1d6", ask_next, typed=True)
             else:
                 self.attempt(lambda: forced_march.march(self.session, stack, chosen, entered), worker=True, then=self._done)

@@ -10,7 +10,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Static
 
 from campaigns import oob_view
@@ -18,9 +17,9 @@ from campaigns.errors import CampaignError
 from campaigns.oob_view import GeneralRow, UnitRow
 from campaigns.words import plural
 from tui.screens.base import CampaignScreen
-from tui.widgets.cells import Rest, fill, more
+from tui.widgets.cells import fill
 from tui.screens.oob_labels import army_label, general_label, side_label, unit_label
-from tui.widgets.kept import KeptTable
+from tui.widgets.kept import PagedTable
 from tui.widgets.wrapped_tree import Node, WrappedTree
 from tui.workers import back_to
 
@@ -52,30 +51,6 @@ GENERAL_FIELDS = [
     ("tactical_bonus", "Tactical bonus"),
     ("location", "Location"),
 ]
-
-
-class UnitTable(KeptTable):
-    """The units listed beside the tree: filled a screenful at a time (cells.fill's
-    `first`), the rest added as the table scrolls or its cursor moves toward them."""
-
-    rest: Rest | None = None
-
-    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
-        super().watch_scroll_y(old_value, new_value)
-        # Rows are a line or more: as many rows as lines down to a screen below the one in view.
-        self._more(int(new_value) + 2 * max(self.size.height, 1))
-
-    def watch_cursor_coordinate(self, old_coordinate: Coordinate, new_coordinate: Coordinate) -> None:
-        self._more(new_coordinate.row + 1 + max(self.size.height, 1))
-        super().watch_cursor_coordinate(old_coordinate, new_coordinate)
-
-    def action_scroll_bottom(self) -> None:
-        self._more(self.row_count + len(self.rest or ()))  # End goes to the last unit listed, not the last added
-        super().action_scroll_bottom()
-
-    def _more(self, rows: int) -> None:
-        if self.rest and self.row_count < rows:
-            more(self, self.rest, rows - self.row_count)
 
 
 class OrderOfBattleScreen(CampaignScreen):
@@ -125,7 +100,7 @@ class OrderOfBattleScreen(CampaignScreen):
             yield WrappedTree("Order of battle", id="tree")
             with Vertical(id="right"):
                 yield Static(id="totals", markup=False)
-                yield UnitTable(id="detail", cursor_type="row", zebra_stripes=True)
+                yield PagedTable(id="detail", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
         tree = self.query_one("#tree", WrappedTree)
@@ -414,7 +389,7 @@ class OrderOfBattleScreen(CampaignScreen):
             return  # the cursor moved on meanwhile: its own read follows
         if isinstance(item, UnitRow):
             self._show_totals(item)
-        table = self.query_one("#detail", UnitTable)
+        table = self.query_one("#detail", PagedTable)
         table.rest = None  # the rows of what was listed before are not to be added meanwhile
         self._wrapped_to = self._table_width()
         table.rest = fill(

@@ -9,10 +9,12 @@ from textual.widgets import Select, Static
 
 from campaigns import forces, reconnaissance
 from campaigns.errors import CampaignError
+from campaigns.forces import Stack
+from campaigns.session import CampaignSession
 from campaigns.words import column
 from tui.screens.base import CampaignScreen
 from tui.widgets.bars import odds_bar
-from tui.widgets.marklist import MarkList
+from tui.widgets.marklist import MarkList, Rows, rows_of
 
 
 class ReconnaissanceScreen(CampaignScreen):
@@ -30,9 +32,9 @@ class ReconnaissanceScreen(CampaignScreen):
     """
 
     def body(self) -> ComposeResult:
-        self.sides = forces.stacks(self.session)
+        self.sides = forces.sides(self.session)
         yield Static("Reconnaissance (6.3): Space marks, s a whole stack; ctrl+r rolls", classes="title")
-        yield Select([(f"{s.name} reconnoitres", s.side) for s in self.sides], allow_blank=False, id="who", compact=True)
+        yield Select([(f"{name} reconnoitres", side) for side, name in self.sides], allow_blank=False, id="who", compact=True)
         with Vertical(id="lists"):
             yield Static("Reconnoitring units (one stack), by place and general", id="ours-title")
             yield MarkList(id="ours")
@@ -40,65 +42,52 @@ class ReconnaissanceScreen(CampaignScreen):
             yield MarkList(id="theirs")
         yield Static(id="preview", markup=False)
 
+    _reads = 0  # readings started: only the latest one's answer is shown
+    _side: str | None = None  # the side whose stacks were last asked for
+
     def refresh_view(self) -> None:
-        who = str(self.query_one("#who", Select).value)
-        self.sides = forces.stacks(self.session)
-        ours = self.query_one("#ours", MarkList)
-        ours.set_stacks([st for side in self.sides if side.side == who for st in side.stacks])
-        self.show_screens()
-        self.show_preview()
+        self._side = str(self.query_one("#who", Select).value)
+        self._read(ours=True)
 
-    def show_screens(self) -> None:
-        """The enemy stacks in reach of the stack the reconnaissance is made from (option
-        reconnaissance_reach): a screen is chosen from those only."""
-        who = str(self.query_one("#who", Select).value)
-        title = self.query_one("#theirs-title", Static)
-        try:
-            place = reconnaissance.from_one_place(self.session, self.query_one("#ours", MarkList).selected)
-        except CampaignError:
-            place = None  # units of several places: the preview says why
-        theirs = self.query_one("#theirs", MarkList)
-        if place is None:
-            theirs.set_stacks([])
-            title.update("Screening units: mark the reconnoitring stack first")
-            return
-        reach = reconnaissance.reach_from(self.session, place)
-        theirs.set_stacks([st for side in self.sides if side.side != who for st in side.stacks if st.place in reach])
-        found = "" if theirs.stacks else ": no enemy stack in reach"
-        title.update(f"Screening units in reach of {place}{found}")
+    def _read(self, *, ours: bool = False, screens: bool = True) -> None:
+        """Read again, in a worker, what the marks show: the reconnoitring side's stacks
+        (`ours`), the screens in reach of the stack marked (`screens`) and the preview."""
+        self._reads += 1
+        number, session, who = self._reads, self.session, str(self.query_one("#who", Select).value)
+        our_list, their_list = self.query_one("#ours", MarkList), self.query_one("#theirs", MarkList)
+        listed = None if ours else our_list.stacks
+        marked, screening = set(our_list.marked), their_list.selected
+        shown_screens = None if screens else their_list.stacks
+        self.attempt(
+            lambda: (number, *_view(session, who, listed, marked, shown_screens, screening)),
+            worker=True, writes=False, then=self._show,
+        )
 
-    def on_select_changed(self, _event: Select.Changed) -> None:
+    def _show(self, view: tuple) -> None:
+        number, ours, our_rows, theirs, their_rows, title, preview = view
+        if number != self._reads:
+            return  # a later reading was started meanwhile: its answer follows
+        our_list, their_list = self.query_one("#ours", MarkList), self.query_one("#theirs", MarkList)
+        if ours is not our_list.stacks:
+            our_list.set_stacks(ours, rows=our_rows)
+        if theirs is not their_list.stacks:
+            their_list.set_stacks(theirs, rows=their_rows)
+        if title is not None:
+            self.query_one("#theirs-title", Static).update(title)
+        self.query_one("#preview", Static).update(preview)
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if str(event.value) == self._side:
+            return  # the side shown (the Select tells its first value as it is mounted)
         for list_id in ("#ours", "#theirs"):
             self.query_one(list_id, MarkList).marked = set()
         self.refresh_view()
 
     def on_mark_list_changed(self, event: MarkList.Changed) -> None:
-        if event.marks.id == "ours":
-            self.show_screens()
-        self.show_preview()
+        self._read(screens=event.marks.id == "ours")
 
     def chosen(self) -> tuple[list[str], list[str]]:
         return self.query_one("#ours", MarkList).selected, self.query_one("#theirs", MarkList).selected
-
-    def show_preview(self) -> None:
-        ours, theirs = self.chosen()
-        preview = self.query_one("#preview", Static)
-        if not ours:
-            preview.update("Mark the units making the reconnaissance, and the units screening.")
-            return
-        try:
-            reconnaissance.check_reach(self.session, ours, theirs)
-            step = reconnaissance.plan(self.session, ours, theirs)
-        except CampaignError as exc:
-            preview.update(str(exc))
-            return
-        if step.column is None:
-            preview.update(f"Cavalry SP differential {step.differential}: no column, nothing to roll.")
-            return
-        mods = ", ".join(f"{m.label} {m.value:+d}" for m in step.modifiers) or "none"
-        lines = [f"Cavalry SP differential {step.differential}: column {column(step.column)}; modifiers: {mods}"]
-        lines += [f"  {k:>2} {odds_bar(p, 12)} {float(p) * 100:5.1f}%" for k, p in step.odds.items()]
-        preview.update("\n".join(lines))
 
     def _roll(self, typed: bool) -> None:
         ours, theirs = self.chosen()
@@ -110,3 +99,53 @@ class ReconnaissanceScreen(CampaignScreen):
 
     def action_enter(self) -> None:
         self._roll(typed=True)
+
+
+def _view(
+    session: CampaignSession, who: str, ours: list[Stack] | None, marked: set[str],
+    theirs: list[Stack] | None, screening: list[str],
+) -> tuple[list[Stack], Rows | None, list[Stack], Rows | None, str | None, str]:
+    """What the screen shows for these marks, read off the UI thread: the reconnoitring
+    side's stacks (read unless given), the enemy stacks in reach of the marked stack
+    (read unless given), the rows of each list read, the title over them (None: as it
+    is) and the preview."""
+    our_rows = their_rows = None
+    if ours is None:
+        ours = [st for side in forces.stacks(session, of_sides=[who]) if side.side == who for st in side.stacks]
+        our_rows = rows_of(ours)
+    reconnoitring = [f.id for st in ours for c in st.commands for f in c.forces if f.id in marked]
+    title = None
+    if theirs is None:
+        # The enemy stacks in reach of the stack the reconnaissance is made from (option
+        # reconnaissance_reach): a screen is chosen from those only.
+        try:
+            place = reconnaissance.from_one_place(session, reconnoitring)
+        except CampaignError:
+            place = None  # units of several places: the preview says why
+        if place is None:
+            theirs, title = [], "Screening units: mark the reconnoitring stack first"
+        else:
+            reach = reconnaissance.reach_from(session, place)
+            others = [side for side, _name in forces.sides(session) if side != who]
+            theirs = [st for side in forces.stacks(session, others, reach) if side.side != who for st in side.stacks if st.place in reach]
+            title = f"Screening units in reach of {place}{'' if theirs else ': no enemy stack in reach'}"
+        their_rows = rows_of(theirs)
+    kept = {f.id for st in theirs for f in st.forces}
+    screening = [f for f in screening if f in kept]
+    return ours, our_rows, theirs, their_rows, title, _preview(session, reconnoitring, screening)
+
+
+def _preview(session: CampaignSession, ours: list[str], theirs: list[str]) -> str:
+    if not ours:
+        return "Mark the units making the reconnaissance, and the units screening."
+    try:
+        reconnaissance.check_reach(session, ours, theirs)
+        step = reconnaissance.plan(session, ours, theirs)
+    except CampaignError as exc:
+        return str(exc)
+    if step.column is None:
+        return f"Cavalry SP differential {step.differential}: no column, nothing to roll."
+    mods = ", ".join(f"{m.label} {m.value:+d}" for m in step.modifiers) or "none"
+    lines = [f"Cavalry SP differential {step.differential}: column {column(step.column)}; modifiers: {mods}"]
+    lines += [f"  {k:>2} {odds_bar(p, 12)} {float(p) * 100:5.1f}%" for k, p in step.odds.items()]
+    return "\n".join(lines)

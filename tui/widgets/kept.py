@@ -12,10 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from rich.style import Style
+from textual.coordinate import Coordinate
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import DataTable
+
+from tui.widgets.cells import Rest, more
 
 _Kept = Any  # a widget with _KeptLook mixed in
 
@@ -58,3 +61,26 @@ class KeptTable(_KeptLook, DataTable):
     def _forget_drawing(self) -> None:
         DataTable.notify_style_update(self)  # the table's own: it forgets every line drawn
 
+
+class PagedTable(KeptTable):
+    """A table of many rows (the units of a general, of a stack) filled a screenful at a
+    time (cells.fill's `first`), the rest added as it scrolls or its cursor moves toward them."""
+
+    rest: Rest | None = None
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        # Rows are a line or more: as many rows as lines down to a screen below the one in view.
+        self._more(int(new_value) + 2 * max(self.size.height, 1))
+
+    def watch_cursor_coordinate(self, old_coordinate: Coordinate, new_coordinate: Coordinate) -> None:
+        self._more(new_coordinate.row + 1 + max(self.size.height, 1))
+        super().watch_cursor_coordinate(old_coordinate, new_coordinate)
+
+    def action_scroll_bottom(self) -> None:
+        self._more(self.row_count + len(self.rest or ()))  # End goes to the last unit listed, not the last added
+        super().action_scroll_bottom()
+
+    def _more(self, rows: int) -> None:
+        if self.rest and self.row_count < rows:
+            more(self, self.rest, rows - self.row_count)

@@ -15,22 +15,31 @@ fast the keys come. When the list takes the focus its cursor is on a row.
 from __future__ import annotations
 
 import textwrap
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.containers import ScrollableContainer
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from campaigns.forces import Stack
+from campaigns.text import one_line
 
 
 NBSP = "\u00a0"  # joins the words of a row's figures: a wrap never parts them
 MIN_LABEL = 12  # narrower than this beside the box, a row is left to the list's own wrapping
+BOX = 3  # cells of "[x]"
 
 
 def _together(figures: str) -> str:
@@ -43,21 +52,96 @@ class _Row:
     label: str
     forces: tuple[str, ...]  # the unit ids this row marks
     stack: int  # index of its stack
+    cells: int  # the label's width
+
+    @property
+    def indent(self) -> int:
+        return 2 * self.depth
 
 
-class MarkList(OptionList):
+def _width_of(text: str) -> int:
+    return len(text) if text.isascii() else cell_len(text)
+
+
+def _row(depth: int, label: str, forces: tuple[str, ...], stack: int) -> _Row:
+    label = one_line(label)  # names from a file: no control characters or line breaks reach the terminal
+    return _Row(depth, label, forces, stack, _width_of(label.replace(NBSP, " ")))
+
+
+def _wrap(row: _Row, width: int) -> list[str]:
+    """The row's prompt in lines of `width` cells, its box left as "[x]": a long name goes
+    on under itself, past its box and indent, and its figures ("infantry 7 SP") never part."""
+    prompt = f"{' ' * row.indent}[x] {row.label}"
+    indent = row.indent + BOX + 1
+    if width <= indent + MIN_LABEL:  # too narrow to indent: plain lines
+        return [line.replace(NBSP, " ") for line in textwrap.wrap(prompt, max(width, 1))] or [prompt]
+    lines = textwrap.wrap(prompt, width, subsequent_indent=" " * indent, break_on_hyphens=False, drop_whitespace=True)
+    # The leading indent of the first line is kept: textwrap drops only the spaces it wraps at.
+    lines[0] = " " * row.indent + lines[0].lstrip(" ")
+    return [line.replace(NBSP, " ") for line in lines]
+
+
+Rows = list[_Row]  # a list's rows, as rows_of makes them
+
+
+def rows_of(stacks: Iterable[Stack]) -> Rows:
+    """Each place, general and unit of `stacks` as a row of the list."""
+    rows: Rows = []
+    for number, stack in enumerate(stacks):
+        sp = sum(f.strength_points for f in stack.forces if not f.dummy)
+        rows.append(_row(0, f"{stack.place}: {stack.leader}, {_together(f'{sp} SP')}", tuple(f.id for f in stack.forces), number))
+        for command in stack.commands:
+            rows.append(_row(1, command.general_name, tuple(f.id for f in command.forces), number))
+            rows += [_row(2, f"{f.name}  {_together(f.short())}", (f.id,), number) for f in command.forces]
+    return rows
+
+
+class MarkList(ScrollView, can_focus=True):
+    """The rows of forces, drawn a line at a time: a side of 50,000 units is listed,
+    measured and marked without drawing more than the lines in view. Only a row longer
+    than the list is wide is wrapped (when laid out at a width); each row's box is
+    written when its line is drawn, from the marks."""
+
     BINDINGS = [
         Binding("space", "mark", "Mark", id="marks.mark", tooltip="Mark or unmark the force, general or place under the cursor"),
         Binding("s", "mark_stack", "Mark stack", id="marks.stack", tooltip="Mark or unmark the whole stack at the cursor's place"),
+        Binding("enter", "mark", "Mark", show=False),
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "first", "First", show=False),
+        Binding("end", "last", "Last", show=False),
     ]
-    # No frame: two lines more of forces at 80x24; the focused list shows its cursor row.
+    COMPONENT_CLASSES = {"mark-list--row", "mark-list--cursor"}
+    # The OptionList's look (textual/widgets/_option_list.py), part for part, without its
+    # frame: two lines more of forces at 80x24; the focused list shows its cursor row.
     # As tall as its rows: in a scrolling form the form scrolls (scroll_to_highlight), one
-    # scroll bar; a screen that gives the list a height has it scroll itself. OptionList caps
-    # itself at 100% of its container and Textual's CSS has no `max-height: none`: a bound
-    # no list reaches stands for it.
+    # scroll bar; a screen that gives the list a height has it scroll itself. Textual's CSS
+    # has no `max-height: none`: a bound no list reaches stands for it.
     DEFAULT_CSS = """
-    MarkList { height: auto; max-height: 10000; border: none; padding: 0; }
-    MarkList:focus { border: none; background-tint: $foreground 5%; }
+    MarkList {
+        height: auto;
+        max-height: 10000;
+        color: $foreground;
+        overflow-x: hidden;
+        border: none;
+        padding: 0;
+        background: $surface;
+        & > .mark-list--cursor {
+            color: $foreground;
+            background: $block-cursor-blurred-background;
+            text-style: $block-cursor-blurred-text-style;
+        }
+        &:focus {
+            background-tint: $foreground 5%;
+            & > .mark-list--cursor {
+                color: $block-cursor-foreground;
+                background: $block-cursor-background;
+                text-style: $block-cursor-text-style;
+            }
+        }
+    }
     """
 
     class Changed(Message):
@@ -76,60 +160,159 @@ class MarkList(OptionList):
         self.marked: set[str] = set()
         self.stacks: list[Stack] = []
         self._rows: list[_Row] = []
-        self._shown: list[str] = []
-        self._wrapped_at = 0
+        self._highlighted: int | None = None
+        self._laid_at = -1  # the width the rows were measured at
+        self._starts: list[int] = [0]  # the first line of each row, then the line after the last
+        self._wrapped: dict[int, list[str]] = {}  # the rows that take more than a line, by index
+        self._looks: dict[bool, tuple[Style, Style]] = {}
         self.set_stacks(stacks)
 
     # -- what is listed -------------------------------------------------------
 
-    def set_stacks(self, stacks: Iterable[Stack], *, keep: Iterable[str] = ()) -> None:
-        """List these stacks; marks on forces still listed are kept."""
+    def set_stacks(self, stacks: Iterable[Stack], *, keep: Iterable[str] = (), rows: Rows | None = None) -> None:
+        """List these stacks; marks on forces still listed are kept. `rows`: their rows,
+        made with rows_of beforehand (in a worker: a side of 50,000 units takes a while)."""
         self.stacks = list(stacks)
-        rows: list[_Row] = []
-        for number, stack in enumerate(self.stacks):
-            sp = sum(f.strength_points for f in stack.forces if not f.dummy)
-            rows.append(_Row(0, f"{stack.place}: {stack.leader}, {_together(f'{sp} SP')}", tuple(f.id for f in stack.forces), number))
-            for command in stack.commands:
-                rows.append(_Row(1, command.general_name, tuple(f.id for f in command.forces), number))
-                rows += [_Row(2, f"{f.name}  {_together(f.short())}", (f.id,), number) for f in command.forces]
-        listed = {f for row in rows for f in row.forces}
+        rows = rows_of(self.stacks) if rows is None else rows
+        listed = {row.forces[0] for row in rows if row.depth == 2}
         self.marked = (self.marked | set(keep)) & listed
         self._rows = rows
-        highlighted = self.highlighted
-        self._shown = [self._prompt(row) for row in rows]
-        self.clear_options()
-        self.add_options([Option(self._text(prompt), id=str(i)) for i, prompt in enumerate(self._shown)])
-        if rows:
-            self.highlighted = min(highlighted or 0, len(rows) - 1) if highlighted is not None else None
+        if self._highlighted is not None:
+            self._highlighted = min(self._highlighted, len(rows) - 1) if rows else None
+        self._lay_out(self._laid_at if self._laid_at >= 0 else self._width)
+        self.refresh(layout=True)  # as tall as its rows
+        self.scroll_to_highlight()
 
     @property
     def selected(self) -> list[str]:
         """The marked unit ids, in the order listed."""
-        seen: list[str] = []
-        for row in self._rows:
-            if row.depth == 2 and row.forces[0] in self.marked:
-                seen.append(row.forces[0])
-        return seen
+        return [row.forces[0] for row in self._rows if row.depth == 2 and row.forces[0] in self.marked]
+
+    def _box(self, row: _Row) -> str:
+        marked = sum(1 for f in row.forces if f in self.marked)
+        return "[x]" if row.forces and marked == len(row.forces) else "[-]" if marked else "[ ]"
 
     def _prompt(self, row: _Row) -> str:
-        marked = sum(1 for f in row.forces if f in self.marked)
-        box = "[x]" if row.forces and marked == len(row.forces) else "[-]" if marked else "[ ]"
-        return f"{'  ' * row.depth}{box} {row.label}"
+        return f"{' ' * row.indent}{self._box(row)} {row.label}"
 
-    # -- marking ----------------------------------------------------------------
+    def lines_of(self, index: int) -> list[str]:
+        """The lines row `index` is shown in, as wrapped at the list's width."""
+        row = self._rows[index]
+        lines = self._wrapped.get(index) or [self._prompt(row).replace(NBSP, " ")]
+        first = lines[0]
+        return [first[: row.indent] + self._box(row) + first[row.indent + BOX :], *lines[1:]]
+
+    # -- measuring: every row's height, the text only of those that wrap -------------
+
+    @property
+    def _width(self) -> int:
+        # Cells a row may take: the list's content less a scroll bar's room, kept free
+        # whether or not it shows so a bar appearing does not re-wrap every row.
+        return max(0, self.size.width - self.styles.scrollbar_size_vertical) if self.size.width else 0
+
+    def _lay_out(self, width: int) -> None:
+        self._laid_at = width
+        starts, line, wrapped = [0], 0, {}
+        for index, row in enumerate(self._rows):
+            # Most rows fit: only their length is counted.
+            if width and row.indent + BOX + 1 + row.cells > width:
+                wrapped[index] = _wrap(row, width)
+                line += len(wrapped[index])
+            else:
+                line += 1
+            starts.append(line)
+        self._starts, self._wrapped = starts, wrapped
+        self.virtual_size = Size(width, line)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        wrap_at = max(0, width - self.styles.scrollbar_size_vertical)
+        if wrap_at != self._laid_at:
+            self._lay_out(wrap_at)
+        return self._starts[-1]
+
+    def on_resize(self) -> None:
+        if self._width and self._laid_at != self._width:
+            self._lay_out(self._width)
+            self.refresh(layout=True)  # as tall as its rows, now wrapped anew
+            self.scroll_to_highlight()
+
+    # -- the cursor -------------------------------------------------------------
+
+    @property
+    def highlighted(self) -> int | None:
+        """The row under the cursor (None before the list has had the focus)."""
+        return self._highlighted
+
+    @highlighted.setter
+    def highlighted(self, row: int | None) -> None:
+        row = None if row is None or not self._rows else max(0, min(row, len(self._rows) - 1))
+        if row != self._highlighted:
+            self._highlighted = row
+            self.refresh()
+        self.scroll_to_highlight()
+
+    def scroll_to_highlight(self, top: bool = False) -> None:
+        """The row under the cursor in view; a list as tall as its rows, in a
+        scrolling form (the battle set-up), has the form scroll to it instead: one
+        scroll bar, not the list's beside the form's."""
+        if self._highlighted is None or not self.is_mounted:
+            return
+        y = self._starts[self._highlighted]
+        height = self._starts[self._highlighted + 1] - y
+        self.scroll_to_region(Region(0, y, self.scrollable_content_region.width, height), force=True, animate=False, top=top, immediate=True)
+        if self.max_scroll_y or not isinstance(self.parent, ScrollableContainer):
+            return
+        box = self.virtual_region
+        self.parent.scroll_to_region(Region(box.x, box.y + y, box.width, height), animate=False)
+
+    def action_cursor(self, step: int) -> None:
+        self.highlighted = 0 if self._highlighted is None else self._highlighted + step
+
+    def action_page(self, direction: int) -> None:
+        if self._highlighted is None:
+            self.highlighted = 0 if direction < 0 else len(self._rows) - 1
+            return
+        line = self._starts[self._highlighted] + direction * self.scrollable_content_region.height
+        line = max(0, min(line, self._starts[-1] - 1))
+        self.highlighted = bisect_right(self._starts, line) - 1
+
+    def action_first(self) -> None:
+        self.highlighted = 0
+
+    def action_last(self) -> None:
+        self.highlighted = len(self._rows) - 1
+
+    def on_show(self) -> None:
+        self.scroll_to_highlight()
 
     def on_focus(self) -> None:
         # The cursor on a row as soon as the list has the focus: the first Space marks.
-        if self.highlighted is None and self._rows:
+        if self._highlighted is None and self._rows:
             self.highlighted = 0
+        self.refresh()  # the cursor's look follows the focus
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def on_click(self, event: events.Click) -> None:
+        # A click on a row marks it, as Space does.
+        offset = event.get_content_offset(self)
+        if offset is None or not self._rows:
+            return
+        line = round(self.scroll_y) + offset.y
+        if line < self._starts[-1]:
+            self.highlighted = bisect_right(self._starts, line) - 1
+            self.action_mark()
+
+    # -- marking ----------------------------------------------------------------
 
     def action_mark(self) -> None:
-        if self.highlighted is not None and self._rows:
-            self._toggle(self._rows[self.highlighted].forces)
+        if self._highlighted is not None and self._rows:
+            self._toggle(self._rows[self._highlighted].forces)
 
     def action_mark_stack(self) -> None:
-        if self.highlighted is not None and self._rows:
-            stack = self._rows[self.highlighted].stack
+        if self._highlighted is not None and self._rows:
+            stack = self._rows[self._highlighted].stack
             self._toggle(next(r.forces for r in self._rows if r.depth == 0 and r.stack == stack))
 
     def mark(self, forces: Iterable[str], on: bool = True) -> None:
@@ -145,59 +328,35 @@ class MarkList(OptionList):
         self.mark(forces, on=not all(f in self.marked for f in forces))
 
     def _redraw(self) -> None:
-        for i, row in enumerate(self._rows):
-            prompt = self._prompt(row)
-            if prompt != self._shown[i]:
-                self._shown[i] = prompt
-                self.replace_option_prompt_at_index(i, self._text(prompt))
+        self.refresh()  # the boxes in view are written again from the marks
         self.post_message(self.Changed(self))
 
-    # -- wrapping ---------------------------------------------------------------
+    # -- drawing -------------------------------------------------------------------
 
-    def _text(self, prompt: str) -> Text:
-        """The row's prompt in lines of the list's width: a long name goes on under
-        itself, past its box and indent, and its figures ("infantry 7 SP") never part."""
-        body = prompt.lstrip(" ")
-        indent = len(prompt) - len(body) + len("[x] ")
-        width = self._width
-        if not width or len(prompt) <= width or width <= indent + MIN_LABEL:
-            return Text(prompt.replace(NBSP, " "))
-        lines = textwrap.wrap(
-            prompt, width, subsequent_indent=" " * indent, break_on_hyphens=False, drop_whitespace=True
-        )
-        # The leading indent of the first line is kept: textwrap drops only the spaces it wraps at.
-        lines[0] = " " * (len(prompt) - len(body)) + lines[0].lstrip(" ")
-        return Text("\n".join(lines).replace(NBSP, " "))
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._looks.clear()  # the theme or the focus changed: read the parts' styles again
 
-    @property
-    def _width(self) -> int:
-        # Cells a row may take: the list's content less a scroll bar's room, kept free
-        # whether or not it shows so a bar appearing does not re-wrap every row.
-        return max(0, self.size.width - self.styles.scrollbar_size_vertical) if self.size.width else 0
+    def _styles(self) -> tuple[Style, Style]:
+        focused = self.has_focus
+        if focused not in self._looks:
+            self._looks[focused] = (
+                self.get_visual_style("mark-list--row").rich_style,
+                self.get_visual_style("mark-list--row", "mark-list--cursor").rich_style,
+            )
+        return self._looks[focused]
 
-    def on_resize(self) -> None:
-        if self._wrapped_at != self._width:
-            self._wrapped_at = self._width
-            for i, prompt in enumerate(self._shown):
-                self.replace_option_prompt_at_index(i, self._text(prompt))
-            self.refresh(layout=True)  # as tall as its rows, now wrapped anew
-
-    def scroll_to_highlight(self, top: bool = False) -> None:
-        """The row under the cursor in view; a list as tall as its rows, in a
-        scrolling form (the battle set-up), has the form scroll to it instead: one
-        scroll bar, not the list's beside the form's."""
-        super().scroll_to_highlight(top)
-        if self.highlighted is None or self.max_scroll_y or not isinstance(self.parent, ScrollableContainer):
-            return
-        y = sum(len(str(self.get_option_at_index(i).prompt).split("\n")) for i in range(self.highlighted))
-        height = len(str(self.get_option_at_index(self.highlighted).prompt).split("\n"))
-        box = self.virtual_region
-        self.parent.scroll_to_region(Region(box.x, box.y + y, box.width, height), animate=False)
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        # Enter (or a click) on a row marks it, as Space does.
-        event.stop()
-        self.action_mark()
+    def render_line(self, y: int) -> Strip:
+        row_style, cursor_style = self._styles()
+        width = self.scrollable_content_region.width
+        line = round(self.scroll_y) + y
+        if line >= self._starts[-1]:
+            return Strip.blank(width, row_style)
+        index = bisect_right(self._starts, line) - 1
+        text = self.lines_of(index)[line - self._starts[index]]
+        style = cursor_style if index == self._highlighted else row_style
+        # The text, then the rest of the row as a segment of its own, as an OptionList draws it.
+        return Strip([Segment(text, style)], _width_of(text)).crop(0, width).extend_cell_length(width, style)
 
 
 class TickList(OptionList):

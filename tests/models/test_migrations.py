@@ -445,3 +445,27 @@ def test_a_schema_built_again_from_nothing_is_the_one_alembic_builds(
     with _another(campaign_target) as second:
         _migrate(second)
         assert _catalogue(second) == _catalogue(campaign_target)
+
+
+def test_a_reflected_schema_is_shared_by_databases_of_the_same_schema_only(campaign_target: str) -> None:
+    """models.exchange.reflected keeps a reading for the schema's text: a second database of the
+    same schema gets it again; one with a column more gets its own, with that column."""
+    from sqlalchemy import text
+
+    from models.exchange import reflected
+
+    _migrate(campaign_target)
+    with _another(campaign_target) as second:
+        _migrate(second)
+        readings = []
+        for target, change in ((campaign_target, None), (second, None), (second, "ALTER TABLE unit ADD COLUMN spy INTEGER")):
+            engine = make_engine(to_url(target))
+            try:
+                with writer(engine).begin() as connection:
+                    if change:
+                        connection.execute(text(change))
+                    readings.append(reflected(connection))
+            finally:
+                engine.dispose()
+    assert readings[1] is readings[0]
+    assert readings[2] is not readings[0] and "spy" in readings[2].tables["unit"].c and "spy" not in readings[0].tables["unit"].c

@@ -157,7 +157,6 @@ def compare(real: Path, seed: int | None, drawn: int = DRAWN) -> collections.Cou
                 assert quick == model, f"{table.name}.{column.name} = {value}"
                 kinds_read.add(kind)
                 columns_read.add(where)
-                seen["compared"] += 1
                 seen["refused" if isinstance(model, str) else "taken"] += 1
     finally:
         engine.dispose()
@@ -166,7 +165,6 @@ def compare(real: Path, seed: int | None, drawn: int = DRAWN) -> collections.Cou
     cases = collections.Counter(key for *_rest, kind, where in grid for key in (kind, where))
     unread = [key for key in cases if key not in kinds_read and key not in columns_read]
     assert all(refused_by_sqlite[key] == cases[key] for key in unread), [k for k in unread if refused_by_sqlite[k] != cases[k]][:3]
-    seen["classes"] = len({kind[0] for kind in kinds_read})
     return seen
 
 
@@ -185,7 +183,7 @@ def test_the_quick_judge_and_the_row_model_read_every_bad_value_alike(real: Path
     seed = seeds.run_seed()
     print(seeds.replay(seed))
     seen = compare(real, seed)
-    assert seen["compared"] > 500 and seen["refused"] > 100, seen  # the cases ran, and many were refused
+    assert seen["refused"] + seen["taken"] > 500 and seen["refused"] > 100, seen  # the cases ran, and many were refused
 
 
 def test_the_quick_judge_reads_a_sound_campaign_without_the_row_model(

@@ -174,7 +174,27 @@ def first_orphan(connection: Connection, name: str) -> str | None:
     return f"{name} is damaged: a row of {row[0]!r} points at a row of {row[1]!r} that does not exist"
 
 
-# Reflected schemas by what SQLite holds of them (see `reflected`), the latest few.
+# What PostgreSQL holds of the tables of the current schema, as text (see `reflected`).
+_POSTGRESQL_SCHEMA = """
+SELECT 'column', c.relname, c.relkind::text, a.attnum::text, a.attname::text, format_type(a.atttypid, a.atttypmod),
+       a.attnotnull::text, coalesce(pg_get_expr(d.adbin, d.adrelid), ''), a.attidentity::text || a.attgenerated::text
+FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
+WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+  AND a.attnum > 0 AND NOT a.attisdropped
+UNION ALL
+SELECT 'constraint', c.relname, k.contype::text, k.conname::text, pg_get_constraintdef(k.oid, true),
+       k.condeferrable::text, k.condeferred::text, '', ''
+FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid WHERE c.relnamespace = current_schema()::regnamespace
+UNION ALL
+SELECT 'index', tablename::text, '', indexname::text, indexdef, '', '', '', ''
+FROM pg_indexes WHERE schemaname = current_schema()
+UNION ALL
+SELECT 'comment', c.relname, '', '', coalesce(obj_description(c.oid, 'pg_class'), ''), '', '', '', ''
+FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+ORDER BY 1, 2, 3, 4, 5
+"""
+
+# Reflected schemas by what the database holds of them (see `reflected`), the latest few.
 _REFLECTED: OrderedDict[tuple[Any, ...], MetaData] = OrderedDict()
 _REFLECTED_KEPT = 8
 _reflecting = threading.Lock()
@@ -182,27 +202,30 @@ _reflecting = threading.Lock()
 
 def reflected(connection: Connection, only: Collection[str] | None = None) -> MetaData:
     """The tables of the database (those named in `only`), as they are there, not as
-    this version makes them. Not to be changed: on SQLite it is shared.
+    this version makes them. Not to be changed: it is shared.
 
-    SQLAlchemy reads them with a dozen PRAGMAs a table, a tenth of a second a file,
-    yet nearly every file holds one of the few schemas the migrations make. So on
-    SQLite a reading is kept for the text SQLite builds its schema from (every
-    table's and index's `CREATE` in sqlite_master) and given again for a file with
-    the same text: the same tables, and the same row models (models.export_format,
-    which keeps one per table)."""
+    SQLAlchemy reads them with a dozen queries a table, a tenth of a second or more,
+    yet nearly every database holds one of the few schemas the migrations make. So a
+    reading is kept for the text the database builds its schema from and given again
+    for a database with the same text: the same tables, and the same row models
+    (models.export_format, which keeps one per table). On SQLite the text is every
+    table's and index's `CREATE` in sqlite_master; on PostgreSQL every column of the
+    schema's tables (its type, NOT NULL, default, identity), every constraint's and
+    every index's definition, as the server prints them."""
     def read() -> MetaData:
         metadata = MetaData()
         metadata.reflect(connection, only=None if only is None else list(only))
         return metadata
 
-    if connection.dialect.name != "sqlite":
-        return read()
-    key = (
-        None if only is None else tuple(sorted(only)),
-        tuple(connection.exec_driver_sql(
+    if connection.dialect.name == "sqlite":
+        schema_text = tuple(connection.exec_driver_sql(
             "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY type, name"
-        )),
-    )
+        ))
+    elif connection.dialect.name == "postgresql":
+        schema_text = tuple(connection.exec_driver_sql(_POSTGRESQL_SCHEMA))
+    else:
+        return read()
+    key = (connection.dialect.name, None if only is None else tuple(sorted(only)), schema_text)
     with _reflecting:
         if key in _REFLECTED:
             _REFLECTED.move_to_end(key)

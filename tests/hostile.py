@@ -267,8 +267,9 @@ def corpus(real: Path, folder: Path, count: int, seed: int = 1813,
 # -- hostile exports ---------------------------------------------------------------------
 
 
-def hostile_exports(good: dict, seed: int = 1813) -> Iterator[tuple[str, bytes]]:
-    """(what, text) of exports a hostile sender might write, from a `good` export document."""
+def hostile_exports(good: dict, seed: int = 1813, mangled: int = 20) -> Iterator[tuple[str, bytes]]:
+    """(what, text) of exports a hostile sender might write, from a `good` export document:
+    every kind, then `mangled` with random bytes changed."""
     import copy
     import json
 
@@ -315,7 +316,7 @@ def hostile_exports(good: dict, seed: int = 1813) -> Iterator[tuple[str, bytes]]
     yield variant("a deep options document", lambda d: d["tables"]["campaign"][0].update(options=_deep(60)))
     rng = random.Random(seed)
     text = json.dumps(good).encode()
-    for number in range(20):
+    for number in range(mangled):
         data = bytearray(text)
         for _ in range(rng.choice([1, 3, 10])):
             data[rng.randrange(len(data))] = rng.randrange(256)

@@ -76,6 +76,8 @@ def _inputs(folder: Path, count: int, seed: int) -> Iterator[tuple[str, Callable
     yield "password files (serve)", lambda: inputs.check_serve(folder / "serve", count, seed)
     yield "numbers (every numeric argument)", lambda: inputs.check_numbers(folder / "numbers", max(count // 5, 1), seed)
     yield "event histories (undo and redo)", lambda: _histories(folder / "histories", count, seed)
+    yield "bad values read by the quick judge and the row model (every column, every value)", lambda: _quick_judge(folder)
+    yield "hostile exports read row by row and as one document (all of them)", lambda: _exports(folder)
     with _postgresql() as url:
         if url is None:
             print("password files (club setup): SKIPPED, no PostgreSQL (set ADJUTANT_TEST_POSTGRES_URL or apt-get install postgresql)")
@@ -95,6 +97,24 @@ def _numbers_on_postgres(url: str, folder: Path, count: int, seed: int) -> colle
     with psycopg.connect(_libpq(url), autocommit=True) as connection:
         connection.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
     return check_numbers_on_postgres(url, folder / "numbers-postgresql", max(count // 5, 1), seed)
+
+
+def _quick_judge(folder: Path) -> collections.Counter[str]:
+    """Every bad value in every column, read alike by models.export_quick and the row model
+    (tests/models/test_export_quick.py runs the core and a drawn sample)."""
+    from tests.models.test_export_quick import compare, cut_campaign
+
+    (folder / "quick").mkdir()
+    return compare(cut_campaign(folder / "quick"), None)
+
+
+def _exports(folder: Path) -> collections.Counter[str]:
+    """Every hostile export, streamed and read whole alike (tests/models/test_import_stream.py
+    runs every kind and a drawn sample of the rest)."""
+    from tests.models.test_import_stream import compare_exports
+
+    (folder / "exports").mkdir()
+    return compare_exports(played(folder / "exports" / "real.campaign"), folder / "exports", 200)
 
 
 def _histories(folder: Path, count: int, seed: int) -> collections.Counter[str]:

@@ -9,17 +9,22 @@ rows, or the same refusal.
 
 from __future__ import annotations
 
+import collections
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
-from sqlalchemy import MetaData, create_engine
+from sqlalchemy import Column, MetaData, Table, TypeDecorator, create_engine
 
 from models import export_quick
 from models.errors import CampaignFileError
 from models.exchange import batches, tables
-from tests import hostile
+from tests import hostile, seeds
 from tests.test_hostile_files import played
 
 ALMOST_RIGHT = [
@@ -67,10 +72,14 @@ def read_all(connection, table) -> object:
 
 @pytest.fixture(scope="module")
 def real(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return cut_campaign(tmp_path_factory.mktemp("quick"))
+
+
+def cut_campaign(folder: Path) -> Path:
     """A played campaign cut to a few rows a table, so that each case reads in a moment."""
     import sqlite3
 
-    path = played(tmp_path_factory.mktemp("quick") / "real.campaign")
+    path = played(folder / "real.campaign")
     db = sqlite3.connect(path, isolation_level=None)
     for table in ("unit", "general", "turn", "nation", "army"):
         db.execute(f"DELETE FROM {table} WHERE rowid NOT IN (SELECT rowid FROM {table} ORDER BY rowid LIMIT 4)")
@@ -78,40 +87,103 @@ def real(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_the_quick_judge_and_the_row_model_read_every_bad_value_alike(
-    real: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+# Cases drawn with the run's seed beyond the core (every value on every class of column, and every
+# column once); `python -m tests.hostile_corpus` compares every column with every value.
+DRAWN = 200
+
+
+def column_class(table: Table, column: Column[Any], reflected: bool) -> tuple[Any, ...]:
+    """Which of the quick judge's ways a column is read by (models.export_quick `_column_judge`):
+    its type and the type it stands for, with a shape or limits of its own or not, nullable or
+    not, a model's table or one reflected, and whether its table is left to the row model."""
+    from models.export_format import DOMAIN, ROW_CHECKS, SHAPES
+
+    kind = column.type.impl_instance if isinstance(column.type, TypeDecorator) else column.type
+    where = (table.name, column.name)
+    return (
+        table.name in ROW_CHECKS or export_quick.table_judge(table) is None,  # left to the row model
+        reflected, type(column.type).__name__, type(kind).__name__, column.nullable,
+        where in SHAPES, where in DOMAIN,
+    )
+
+
+def compare(real: Path, seed: int | None, drawn: int = DRAWN) -> collections.Counter[str]:
+    """Give columns of `real` bad values one at a time and read the table with the quick judge and
+    with the row model alone: the same rows or the same refusal. With `seed`, the core (every value
+    on a column of every class, and every column) and `drawn` more cases; without, every column
+    with every value. A case SQLite itself refuses (a NOT NULL, a key) has nothing to read: the
+    next column of the class, or value for the column, stands in for it."""
+    rng = random.Random(seed)
     engine = create_engine(f"sqlite:///{real}", json_deserializer=orjson.loads)
-    compared = unsure = 0
-    with engine.connect() as connection:
-        connection.exec_driver_sql("PRAGMA foreign_keys = OFF")
-        metadata = MetaData()
-        names = [table.name for table in tables()]
-        metadata.reflect(connection, only=names)
-        # The models' tables, and as reflected (by `export --salvage`) those with moments and
-        # Booleans, whose reflected types read otherwise (no UTC offset added).
-        reflected = [t for t in metadata.sorted_tables if any(c.type.python_type in (bool, datetime) for c in t.columns)]
-        for table in [*tables(), *reflected]:
-            if table.name == "campaign" or not connection.exec_driver_sql(f'SELECT count(*) FROM "{table.name}"').scalar():
-                continue
-            for column in table.columns:
-                for value in hostile.BAD_VALUES + ALMOST_RIGHT:
-                    savepoint = connection.begin_nested()
-                    try:
-                        connection.exec_driver_sql(f'UPDATE "{table.name}" SET "{column.name}" = {value}')
-                    except Exception:  # noqa: BLE001 - a value SQLite itself refuses here: nothing to read
-                        savepoint.rollback()
+    seen: collections.Counter[str] = collections.Counter()
+    try:
+        with engine.connect() as connection:
+            connection.exec_driver_sql("PRAGMA foreign_keys = OFF")
+            metadata = MetaData()
+            names = [table.name for table in tables()]
+            metadata.reflect(connection, only=names)
+            # The models' tables, and as reflected (by `export --salvage`) those with moments and
+            # Booleans, whose reflected types read otherwise (no UTC offset added).
+            reflected = [t for t in metadata.sorted_tables if any(c.type.python_type in (bool, datetime) for c in t.columns)]
+            grid = [
+                (table, column, value, (column_class(table, column, table.metadata is metadata), value),
+                 (table.name, table.metadata is metadata, column.name))
+                for table in [*tables(), *reflected]
+                if table.name != "campaign" and connection.exec_driver_sql(f'SELECT count(*) FROM "{table.name}"').scalar()
+                for column in table.columns
+                for value in hostile.BAD_VALUES + ALMOST_RIGHT
+            ]
+            rng.shuffle(grid)
+            kinds_read: set[tuple[Any, ...]] = set()
+            columns_read: set[tuple[str, bool, str]] = set()
+            refused_by_sqlite: collections.Counter[Any] = collections.Counter()
+            for table, column, value, kind, where in grid:
+                if seed is not None and kind in kinds_read and where in columns_read:
+                    if drawn <= 0:
                         continue
-                    quick = read_all(connection, table)
-                    with monkeypatch.context() as patch:
-                        patch.setattr(export_quick, "table_judge", lambda _table: None)  # exchange imports it when it reads
-                        model = read_all(connection, table)
+                    drawn -= 1
+                savepoint = connection.begin_nested()
+                try:
+                    connection.exec_driver_sql(f'UPDATE "{table.name}" SET "{column.name}" = {value}')
+                except Exception:  # noqa: BLE001 - a value SQLite itself refuses here: nothing to read
                     savepoint.rollback()
-                    assert quick == model, f"{table.name}.{column.name} = {value}"
-                    compared += 1
-                    unsure += isinstance(model, str)
-    engine.dispose()
-    assert compared > 500 and unsure > 100  # the cases ran, and many were refused
+                    refused_by_sqlite[kind] += 1
+                    refused_by_sqlite[where] += 1
+                    continue
+                quick = read_all(connection, table)
+                with _row_model_only():
+                    model = read_all(connection, table)
+                savepoint.rollback()
+                assert quick == model, f"{table.name}.{column.name} = {value}"
+                kinds_read.add(kind)
+                columns_read.add(where)
+                seen["refused" if isinstance(model, str) else "taken"] += 1
+    finally:
+        engine.dispose()
+    # The core ran: every value was read on every class of column, and every column was read,
+    # unless SQLite refused each of its cases.
+    cases = collections.Counter(key for *_rest, kind, where in grid for key in (kind, where))
+    unread = [key for key in cases if key not in kinds_read and key not in columns_read]
+    assert all(refused_by_sqlite[key] == cases[key] for key in unread), [k for k in unread if refused_by_sqlite[k] != cases[k]][:3]
+    return seen
+
+
+@contextmanager
+def _row_model_only() -> Iterator[None]:
+    """Read with the row model alone: exchange imports export_quick's table_judge when it reads."""
+    kept = export_quick.table_judge
+    export_quick.table_judge = lambda _table: None  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        export_quick.table_judge = kept  # type: ignore[assignment]
+
+
+def test_the_quick_judge_and_the_row_model_read_every_bad_value_alike(real: Path) -> None:
+    seed = seeds.run_seed()
+    print(seeds.replay(seed))
+    seen = compare(real, seed)
+    assert seen["refused"] + seen["taken"] > 500 and seen["refused"] > 100, seen  # the cases ran, and many were refused
 
 
 def test_the_quick_judge_reads_a_sound_campaign_without_the_row_model(

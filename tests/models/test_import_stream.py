@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import io
 import json
 import tracemalloc
@@ -54,22 +55,29 @@ def test_another_layout_is_imported_as_one_document(real: Path, tmp_path: Path) 
 def test_every_hostile_export_in_the_export_layout_gets_the_verdict_of_the_whole_document(
     real: Path, tmp_path: Path
 ) -> None:
+    seen = compare_exports(real, tmp_path)
+    assert seen["refused"] + seen["taken"] > 20  # most were read row by row, not handed to the whole-document reading
+
+
+def compare_exports(real: Path, folder: Path, mangled: int = 20) -> collections.Counter[str]:
+    """Each hostile export (tests/hostile.py), laid out as `adjutant export` writes it, read row
+    by row and as one document: refused by both, or taken by both."""
     good = orjson.loads(exported(real))
-    streamed = 0
-    for number, (what, text) in enumerate(hostile.hostile_exports(good)):
+    seen: collections.Counter[str] = collections.Counter()
+    for number, (what, text) in enumerate(hostile.hostile_exports(good, mangled=mangled)):
         try:
             document = json.loads(text)
         except (ValueError, RecursionError):
             continue  # not JSON: refused before any row is read, the same way for both
         text = laid_out(document)
         try:
-            by_rows = _verdict(lambda target, text=text: load_stream(target, io.BytesIO(text)), tmp_path / f"r{number}")
+            by_rows = _verdict(lambda target, text=text: load_stream(target, io.BytesIO(text)), folder / f"r{number}")
         except NotLaidOut:
             continue  # handed to the whole document's reading, by construction the same verdict
-        whole = _verdict(lambda target, text=text: loads(target, text), tmp_path / f"w{number}")
+        whole = _verdict(lambda target, text=text: loads(target, text), folder / f"w{number}")
         assert (whole is None) == (by_rows is None), f"{what}: {whole!r} / {by_rows!r}"
-        streamed += 1
-    assert streamed > 20  # most were read row by row, not handed to the whole-document reading
+        seen["taken" if whole is None else "refused"] += 1
+    return seen
 
 
 def _verdict(make, target: Path) -> str | None:

@@ -7,6 +7,8 @@ import json
 import importlib.util
 import shutil
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
@@ -367,3 +369,103 @@ def test_down_from_schema_9_and_up_again_finds_the_undos_and_redos_by_their_inde
             assert replay_marks(connection) == marks
     finally:
         engine.dispose()
+
+
+def _catalogue(target: str) -> object:
+    """Everything a schema is made of, as the database describes it."""
+    engine = make_engine(to_url(target))
+    try:
+        with engine.connect() as connection:
+            if connection.dialect.name == "sqlite":
+                return (
+                    connection.exec_driver_sql("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY rowid").all(),
+                    [connection.exec_driver_sql(f"PRAGMA {p}").all() for p in ("user_version", "application_id")],
+                    connection.exec_driver_sql("SELECT version_num FROM alembic_version").all(),
+                )
+            queries = [
+                "SELECT table_name, column_name, ordinal_position, data_type, is_nullable, column_default"
+                " FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 3",
+                "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint"
+                " WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2",
+                "SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1, 2",
+                "SELECT sequencename, data_type, start_value, increment_by FROM pg_sequences ORDER BY 1",
+                "SELECT extname FROM pg_extension ORDER BY 1",
+                "SELECT version_num FROM alembic_version",
+            ]
+            return [connection.exec_driver_sql(query).all() for query in queries]
+    finally:
+        engine.dispose()
+
+
+def _migrate(target: str) -> None:
+    engine = make_engine(to_url(target))
+    try:
+        with writer(engine).begin() as connection:
+            upgrade(connection)
+    finally:
+        engine.dispose()
+
+
+@contextmanager
+def _another(target: str) -> Iterator[str]:
+    """A second empty campaign target beside `target`: a file, or a database on the same server."""
+    if not target.startswith("postgresql"):
+        yield str(Path(target).with_name("second.campaign"))
+        return
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    url = make_url(target)
+    name = f"{url.database}_second"
+    admin = url.set(drivername="postgresql", database="postgres").render_as_string(hide_password=False)
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_a_schema_built_again_from_nothing_is_the_one_alembic_builds(
+    campaign_target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """models.schema sends the statements Alembic sent for the first empty database to the next:
+    the second database must be the first, and Alembic must not run for it."""
+    from models import schema
+
+    monkeypatch.setattr(schema, "_FROM_NOTHING", {})
+    _migrate(campaign_target)
+    assert len(schema._FROM_NOTHING) == 1
+
+    def alembic(*_args: object) -> None:
+        raise AssertionError("Alembic ran for a second empty database")
+
+    monkeypatch.setattr(schema, "_alembic_upgrade", alembic)
+    with _another(campaign_target) as second:
+        _migrate(second)
+        assert _catalogue(second) == _catalogue(campaign_target)
+
+
+def test_a_reflected_schema_is_shared_by_databases_of_the_same_schema_only(campaign_target: str) -> None:
+    """models.exchange.reflected keeps a reading for the schema's text: a second database of the
+    same schema gets it again; one with a column more gets its own, with that column."""
+    from sqlalchemy import text
+
+    from models.exchange import reflected
+
+    _migrate(campaign_target)
+    with _another(campaign_target) as second:
+        _migrate(second)
+        readings = []
+        for target, change in ((campaign_target, None), (second, None), (second, "ALTER TABLE unit ADD COLUMN spy INTEGER")):
+            engine = make_engine(to_url(target))
+            try:
+                with writer(engine).begin() as connection:
+                    if change:
+                        connection.execute(text(change))
+                    readings.append(reflected(connection))
+            finally:
+                engine.dispose()
+    assert readings[1] is readings[0]
+    assert readings[2] is not readings[0] and "spy" in readings[2].tables["unit"].c and "spy" not in readings[0].tables["unit"].c

@@ -2,7 +2,8 @@
 
 The whole campaign is copied into a temporary file (SQLite's backup, or an
 export of a PostgreSQL campaign), and in that copy every event from the chosen
-one on is undone from the event log, newest first, and forgotten.  The copy is
+one on is undone from the event log, newest first, and forgotten (in one pass over
+those events and written in bulk: models.rewind).  The copy is
 opened read-only: every screen shows it as it was, and any action on it is
 refused with one sentence.  The campaign itself is only read.
 """
@@ -29,6 +30,7 @@ from models import Campaign, Event, EventNote, open_campaign, save_as
 from models.engine import writer
 from models.history import redo, undo
 from models.journal import REDO, REPLAYS, UNDO, target
+from models.rewind import rewind
 from models.store import CampaignStore, guard
 from rules.errors import RulesError
 from rules.numbers import EVENT, TURN
@@ -111,7 +113,29 @@ def open_past(session: CampaignSession, when: Moment) -> "PastSession":
 
 
 def _rewind(store: CampaignStore, first: int) -> None:
-    """Undo every live event from `first` on, newest first, and forget them: in one transaction."""
+    """Undo every live event from `first` on and forget them, in one transaction: read in one pass and
+    written in bulk (models.rewind); a history out of the ordinary, one event at a time (`_rewind_each`),
+    which gives its sentence."""
+    done = False
+    with plainly(), guard(store.name), writer(store.engine).connect() as connection:
+        transaction = connection.begin()
+        try:
+            done = rewind(connection, first)
+            if done:
+                connection.execute(delete(EventNote).where(col(EventNote.event) >= first))
+                connection.execute(delete(Event).where(col(Event.id) >= first))
+                transaction.commit()
+        finally:
+            if transaction.is_active:
+                transaction.rollback()
+    if not done:
+        _rewind_each(store, first)
+    store.reload()
+
+
+def _rewind_each(store: CampaignStore, first: int) -> None:
+    """Undo every live event from `first` on, newest first, one at a time through the ORM, and forget
+    them: in one transaction. The reading `models.rewind` follows (and its tests' independent one)."""
     with plainly(), guard(store.name), Session(writer(store.engine)) as db:
         newer = select(Event).where(col(Event.id) >= first).order_by(col(Event.id).desc())
         try:
@@ -130,7 +154,6 @@ def _rewind(store: CampaignStore, first: int) -> None:
         db.execute(delete(EventNote).where(col(EventNote.event) >= first))
         db.execute(delete(Event).where(col(Event.id) >= first))
         db.commit()
-    store.reload()
 
 
 class PastSession(CampaignSession):

@@ -116,21 +116,25 @@ def _rewind(store: CampaignStore, first: int) -> None:
     """Undo every live event from `first` on and forget them, in one transaction: read in one pass and
     written in bulk (models.rewind); a history out of the ordinary, one event at a time (`_rewind_each`),
     which gives its sentence."""
-    done = False
+    if not _rewind_in_bulk(store, first):
+        _rewind_each(store, first)
+    store.reload()
+
+
+def _rewind_in_bulk(store: CampaignStore, first: int) -> bool:
+    """`_rewind` in one pass (models.rewind); False, with nothing written, for a history out of the ordinary."""
     with plainly(), guard(store.name), writer(store.engine).connect() as connection:
         transaction = connection.begin()
         try:
-            done = rewind(connection, first)
-            if done:
-                connection.execute(delete(EventNote).where(col(EventNote.event) >= first))
-                connection.execute(delete(Event).where(col(Event.id) >= first))
-                transaction.commit()
+            if not rewind(connection, first):
+                return False
+            connection.execute(delete(EventNote).where(col(EventNote.event) >= first))
+            connection.execute(delete(Event).where(col(Event.id) >= first))
+            transaction.commit()
         finally:
             if transaction.is_active:
                 transaction.rollback()
-    if not done:
-        _rewind_each(store, first)
-    store.reload()
+    return True
 
 
 def _rewind_each(store: CampaignStore, first: int) -> None:

@@ -156,3 +156,59 @@ def test_the_past_in_one_pass_is_the_past_one_event_at_a_time(tmp_path: Path, se
         assert bulk["dice_roll_search"] == "agrees", f"#{first}: {bulk['dice_roll_search']}"
         for table in each:
             assert bulk[table] == each[table], f"just before #{first} ({kinds[first]}): {table} differs"
+
+
+# -- a hostile history -------------------------------------------------------------------------
+
+DRAWN = 12  # of the corpus's cases beyond its core (each kind of bad value once, the replays, the controls)
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from tests.test_hostile_history import imported_campaign
+
+    return imported_campaign(tmp_path_factory.mktemp("hostile"))
+
+
+def past_of(source: Path, first: int, folder: Path, *, each: bool) -> Any:
+    """The product's rewind (bulk, or one at a time where it declines) or the one-at-a-time rewind
+    of a copy of `source`: the sentence refusing it, or the rows."""
+    copy = folder / f"{'each' if each else 'past'}.campaign"
+    shutil.copyfile(source, copy)
+    store = open_campaign(copy)
+    try:
+        (past._rewind_each if each else past._rewind)(store, first)
+    except CampaignError as refused:
+        return str(refused)
+    finally:
+        store.close()
+    return dump(copy)
+
+
+def test_a_hostile_history_is_refused_as_one_event_at_a_time_refuses_it(imported: Any, tmp_path: Path) -> None:
+    """Each case planted where an undo (of the action undo would undo) or a redo (of the action
+    the undo event names) reads it: the sentence of the one-at-a-time rewind, word for word, or
+    for the corpus's controls the same rows, taken in one pass."""
+    from tests.hostile_history import sample
+    from tests.test_hostile_history import plant
+
+    pristine, campaign = imported
+    seed = seeds.run_seed()
+    print(seeds.replay(seed))
+    first = min(campaign.undo, campaign.undo_event, campaign.redo)
+    path = tmp_path / "hostile.campaign"
+    seen = {"refused": 0, "taken": 0}
+    for case in sample(campaign, seed, DRAWN):
+        plant(pristine, path, case)
+        each = past_of(path, first, tmp_path, each=True)
+        product = past_of(path, first, tmp_path, each=False)
+        assert product == each, f"{case.what}: {product if isinstance(product, str) else 'rows'} / {each if isinstance(each, str) else 'rows'}"
+        if case.taken is not None:
+            assert isinstance(each, dict), f"{case.what}: refused: {each}"
+            store = open_campaign(path)
+            try:
+                assert past._rewind_in_bulk(store, first), f"{case.what}: a control left to the one-at-a-time rewind"
+            finally:
+                store.close()
+        seen["taken" if isinstance(each, dict) else "refused"] += 1
+    assert seen["refused"] >= 60 and seen["taken"] >= 10, seen

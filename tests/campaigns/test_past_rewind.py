@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import select
+from sqlmodel import col
 
 from campaigns import notes, past
 from campaigns.errors import CampaignError
@@ -95,7 +96,7 @@ def history(path: Path, seed: int, steps: int) -> Path:
                     session.store.dice().roll("2d6", f"roll {rng.randrange(5)} for forage")
                 elif draw < 0.5:
                     with session.store.read() as db:
-                        latest = db.scalars(select(Event.id).order_by(Event.id.desc()).limit(8)).all()
+                        latest = [n for n in db.scalars(select(col(Event.id)).order_by(col(Event.id).desc()).limit(8)) if n is not None]
                     notes.toggle_bookmark(session, rng.choice(latest))
                 elif draw < 0.55:
                     added += 1

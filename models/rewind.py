@@ -29,7 +29,7 @@ the marks of the actions the undos and redos name; the events are read a batch a
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -42,6 +42,7 @@ from rules.numbers import EVENT
 
 BATCH = 2_000  # events read at a time
 IN_BATCH = 500  # keys looked up in one statement
+REMEMBERED = 100_000  # updates' columns and values remembered as judged good: the memory they take is bounded
 
 # What a row is left as: no row, or the columns given (over the row the campaign holds now, or whole).
 ABSENT, PATCH, WHOLE = 0, 1, 2
@@ -87,96 +88,117 @@ class _Plan:
         self.event = Event.__table__  # type: ignore[attr-defined]  # a table class
         self._keys_ok: set[tuple[str, Any]] = set()
         self._targets_ok: set[tuple[str, bytes]] = set()
+        self._known: dict[str, tuple[Table, Any, type, frozenset[str]]] = {}
+        from models import history_checks  # pydantic's models: only once a rewind needs them
+        from models.export_format import ROW_CHECKED_COLUMNS, ROW_CHECKS
+
+        self.checks, self.row_checks, self.row_checked = history_checks, ROW_CHECKS, ROW_CHECKED_COLUMNS
 
     # -- reading ------------------------------------------------------------------------------
 
     def read(self, first: int) -> None:
-        for kind, changes, undone, number in self._events(first):
-            if kind in REPLAYS:
-                action = target(changes)
-                if action is None or not EVENT.holds(action):
-                    raise _Refer
-                found = self.connection.execute(
-                    select(self.event.c.changes, self.event.c.undone).where(self.event.c.id == action)
-                ).first()
-                if found is None:
-                    raise _Refer
-                self._replay(found[0], undo=kind != UNDO)
-                self.marks[action] = kind == REDO
-            elif not self.marks.get(number, undone):
-                self._replay(changes, undo=True)
-
-    def _events(self, first: int) -> Iterator[tuple[Any, Any, bool, int]]:
-        # Every column, through the ORM's types: a value the ORM cannot read stops this rewind as it stops that one.
-        columns = self.event.c
-        query = select(columns.id, columns.when, columns.kind, columns.description, columns.changes, columns.undone)
-        result = self.connection.execute(
-            query.where(columns.id >= first).order_by(columns.id.desc()).execution_options(yield_per=BATCH)
+        """Each event from `first` on, newest first, each column as the ORM reads it (a moment that
+        `datetime.fromisoformat` reads, changes that orjson reads), so that what the ORM refuses
+        stops this rewind as it stops that one."""
+        cursor = self.connection.connection.driver_connection.execute(  # type: ignore[union-attr]  # an sqlite3 connection: the copy is a file
+            'SELECT id, "when", kind, description, changes, undone FROM event WHERE id >= ? ORDER BY id DESC', (first,)
         )
-        for batch in result.partitions():
-            for number, _when, kind, _description, changes, undone in batch:
-                yield kind, changes, undone, number
+        try:
+            loads, moment, marks, replay = orjson.loads, datetime.fromisoformat, self.marks, self._replay
+            while batch := cursor.fetchmany(BATCH):
+                for number, when, kind, _description, changes, undone in batch:  # text read as UTF-8, as the ORM reads it
+                    if type(when) is not str:
+                        raise _Refer
+                    moment(when)
+                    if changes is not None:
+                        changes = loads(changes)
+                    if kind in REPLAYS:
+                        self._replayed(kind, changes)
+                    elif not marks.get(number, undone):  # undone as the ORM reads it: None, or 0 or 1 as a Boolean
+                        replay(changes, undo=True)
+        finally:
+            cursor.close()
+
+    def _replayed(self, kind: str, changes: Any) -> None:
+        """An undo (its action made again, and marked not undone) or a redo (undone again, and marked)."""
+        action = target(changes)
+        if action is None or not EVENT.holds(action):
+            raise _Refer
+        found = self.connection.execute(select(self.event.c.changes).where(self.event.c.id == action)).first()
+        if found is None:
+            raise _Refer
+        self._replay(found[0], undo=kind != UNDO)
+        self.marks[action] = kind == REDO
 
     def _replay(self, changes: Any, *, undo: bool) -> None:
-        if not isinstance(changes, list):
+        if type(changes) is not list:
             raise _Refer
-        for change in changes:
-            self._judge(change, undo=undo)
-        for change in reversed(changes) if undo else changes:
+        if len(changes) == 1:
+            change = changes[0]
+            where = self._judge(change, undo=undo)
             before, after = change["before"], change["after"]
-            self._write(change, before if undo else after, after if undo else before)
+            self._write(where, change, before if undo else after, after if undo else before)
+            return
+        judged = [(self._judge(change, undo=undo), change) for change in changes]
+        for where, change in reversed(judged) if undo else judged:
+            before, after = change["before"], change["after"]
+            self._write(where, change, before if undo else after, after if undo else before)
 
-    def _judge(self, change: Any, *, undo: bool) -> None:
-        """`models.history_checks.check` of one change, with the row a rule set reads as this rewind has it."""
-        from models import history_checks as checks
-        from models.export_format import ROW_CHECKED_COLUMNS, ROW_CHECKS
-
-        if type(change) is not dict or change.keys() != checks.CHANGE_KEYS:
+    def _judge(self, change: Any, *, undo: bool) -> tuple[str, Any]:
+        """`models.history_checks.check` of one change, with the row a rule set reads as this rewind has
+        it; the row it writes (its table, its key)."""
+        checks = self.checks
+        if type(change) is not dict or len(change) != 4:
             raise _Refer
-        before, after = change["before"], change["after"]
-        name, key = change["table"], change["key"]
         try:
-            table = checks._writable(name)
-            self._key(table, key)
-            for side in (before, after):
-                if side is not None and type(side) is not dict:
-                    raise _Refer
+            name, key, before, after = change["table"], change["key"], change["before"], change["after"]
+        except KeyError:
+            raise _Refer from None
+        known = self._known.get(name) if type(name) is str else None
+        table, pk, pk_type, checked = known if known is not None else self._table(name)
+        if type(key) is not dict or len(key) != 1:
+            raise _Refer
+        value = key.get(pk.name)
+        if type(value) is not pk_type:
+            raise _Refer  # a key as Adjutant writes one, so that rows are told apart by value alone
+        where = (name, value)
+        try:
+            if where not in self._keys_ok:
+                checks._key(table, key)
+                self._keys_ok.add(where)
             if before is None or after is None:  # an insert or a delete: judged whole
                 checks._check(self.connection, change, undo=undo)
-                return
-            wanted = before if undo else after
-            if set(before) != set(after) or not before:
+                return where
+            if type(before) is not dict or type(after) is not dict or before.keys() != after.keys() or not before:
                 raise _Refer
+            wanted = before if undo else after
             self._target(table, wanted)
-            if not ROW_CHECKED_COLUMNS.get(table.name, frozenset()).isdisjoint(wanted):
+            if checked and not checked.isdisjoint(wanted):
                 stored = self._row_now(table, key)
                 if stored is not None:
                     whole = {**stored, **wanted}
-                    for rule in ROW_CHECKS[table.name]:
+                    for rule in self.row_checks[name]:
                         try:
                             rule(whole)
                         except Exception:  # noqa: BLE001 - as history_checks: any refusal of a rule set
                             raise _Refer from None
         except checks.BadHistory:
             raise _Refer from None
+        return where
 
-    def _key(self, table: Table, key: Any) -> None:
-        from models import history_checks as checks
-
+    def _table(self, name: Any) -> tuple[Table, Any, type, frozenset[str]]:
+        try:
+            table = self.checks._writable(name)
+        except self.checks.BadHistory:
+            raise _Refer from None
         pk = _pk(table)
-        if type(key) is not dict or len(key) != 1 or pk.name not in key:
-            raise _Refer
-        value = key[pk.name]
-        if type(value) is not (int if isinstance(pk.type, Integer) else str):
-            raise _Refer  # a key as Adjutant writes one, so that rows are told apart by value alone
-        if (table.name, value) not in self._keys_ok:
-            checks._key(table, key)
-            self._keys_ok.add((table.name, value))
+        known = (table, pk, int if isinstance(pk.type, Integer) else str, self.row_checked.get(table.name, frozenset()))
+        self._known[table.name] = known
+        return known
 
     def _target(self, table: Table, values: dict[str, Any]) -> None:
         """What `history_checks._update` judges of the columns an update writes, remembered by their JSON."""
-        from models import history_checks as checks
-
+        checks = self.checks
         try:
             remembered = (table.name, orjson.dumps(values))
         except TypeError:  # a number orjson does not write: judged each time
@@ -187,7 +209,7 @@ class _Plan:
         if any(table.c[name].primary_key for name in values):
             raise _Refer
         checks._values(table, values)
-        if remembered is not None and len(self._targets_ok) < 100_000:
+        if remembered is not None and len(self._targets_ok) < REMEMBERED:
             self._targets_ok.add(remembered)
 
     def _row_now(self, table: Table, key: dict[str, Any]) -> dict[str, Any] | None:
@@ -203,11 +225,10 @@ class _Plan:
             return None
         return {**row_to_json(table, stored), **(row.values if row is not None and row.values else {})}
 
-    def _write(self, change: dict[str, Any], wanted: dict[str, Any] | None, current: dict[str, Any] | None) -> None:
+    def _write(
+        self, where: tuple[str, Any], change: dict[str, Any], wanted: dict[str, Any] | None, current: dict[str, Any] | None
+    ) -> None:
         """`models.history._apply` of one change, on the rows in memory."""
-        table = self.tables[change["table"]]
-        value = change["key"][_pk(table).name]
-        where = (table.name, value)
         row = self.rows.get(where)
         if wanted is None:  # the row is deleted: it must be there
             if row is None:

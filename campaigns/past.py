@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import Connection, delete, func, select
 from sqlmodel import col
 from sqlalchemy.orm import Session
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.printable import printable
 from campaigns.session import CampaignSession
-from models import Campaign, Event, EventNote, open_campaign, save_as
+from models import Campaign, Event, EventNote, open_campaign, save_as, search
 from models.engine import writer
 from models.history import redo, undo
 from models.journal import REDO, REPLAYS, UNDO, target
@@ -128,8 +128,7 @@ def _rewind_in_bulk(store: CampaignStore, first: int) -> bool:
         try:
             if not rewind(connection, first):
                 return False
-            connection.execute(delete(EventNote).where(col(EventNote.event) >= first))
-            connection.execute(delete(Event).where(col(Event.id) >= first))
+            _forget(connection, first)
             transaction.commit()
         finally:
             if transaction.is_active:
@@ -155,9 +154,26 @@ def _rewind_each(store: CampaignStore, first: int) -> None:
                     undo(db, event)
         except ValueError:  # NaN, 1e400, a lone surrogate: JSON of a hand-made file, which orjson refuses
             raise CampaignError("the history holds changes that are not JSON Adjutant reads: its past cannot be shown") from None
-        db.execute(delete(EventNote).where(col(EventNote.event) >= first))
-        db.execute(delete(Event).where(col(Event.id) >= first))
+        _forget(db.connection(), first)
         db.commit()
+
+
+def _forget(connection: Connection, first: int) -> None:
+    """Delete the events from `first` on, their notes, and their text from the history's search index
+    (which, holding the text of events no longer there, would make SQLite call the file damaged):
+    one at a time where fewer go than stay, else the index built again from those that stay."""
+    fts = search.search_mode(connection) == "fts5"
+    gone = connection.execute(select(func.count()).where(col(Event.id) >= first)).scalar() or 0
+    kept = connection.execute(select(func.count()).where(col(Event.id) < first)).scalar() or 0
+    if fts and gone <= kept:
+        connection.exec_driver_sql(
+            "INSERT INTO event_search(event_search, rowid, description) "
+            "SELECT 'delete', id, description FROM event WHERE id >= ?", (first,)
+        )
+    connection.execute(delete(EventNote).where(col(EventNote.event) >= first))
+    connection.execute(delete(Event).where(col(Event.id) >= first))
+    if fts and gone > kept:
+        connection.exec_driver_sql("INSERT INTO event_search(event_search) VALUES ('rebuild')")
 
 
 class PastSession(CampaignSession):

@@ -86,7 +86,6 @@ class _Plan:
         self.rows: dict[tuple[str, Any], _Row] = {}
         self.marks: dict[int, bool] = {}  # the undone mark of each action an undo or redo named, as last set
         self.event = Event.__table__  # type: ignore[attr-defined]  # a table class
-        self._keys_ok: set[tuple[str, Any]] = set()
         self._targets_ok: set[tuple[str, bytes]] = set()
         self._known: dict[str, tuple[Table, Any, type, frozenset[str]]] = {}
         from models import history_checks  # pydantic's models: only once a rewind needs them
@@ -163,9 +162,8 @@ class _Plan:
             raise _Refer  # a key as Adjutant writes one, so that rows are told apart by value alone
         where = (name, value)
         try:
-            if where not in self._keys_ok:
+            if where not in self.rows:  # a row written already had its key judged
                 checks._key(table, key)
-                self._keys_ok.add(where)
             if before is None or after is None:  # an insert or a delete: judged whole
                 checks._check(self.connection, change, undo=undo)
                 return where

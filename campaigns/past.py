@@ -2,7 +2,8 @@
 
 The whole campaign is copied into a temporary file (SQLite's backup, or an
 export of a PostgreSQL campaign), and in that copy every event from the chosen
-one on is undone from the event log, newest first, and forgotten.  The copy is
+one on is undone from the event log, newest first, and forgotten (in one pass over
+those events and written in bulk: models.rewind).  The copy is
 opened read-only: every screen shows it as it was, and any action on it is
 refused with one sentence.  The campaign itself is only read.
 """
@@ -18,17 +19,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import Connection, delete, func, select
 from sqlmodel import col
 from sqlalchemy.orm import Session
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.printable import printable
 from campaigns.session import CampaignSession
-from models import Campaign, Event, EventNote, open_campaign, save_as
+from models import Campaign, Event, EventNote, open_campaign, save_as, search
 from models.engine import writer
 from models.history import redo, undo
 from models.journal import REDO, REPLAYS, UNDO, target
+from models.rewind import rewind
 from models.store import CampaignStore, guard
 from rules.errors import RulesError
 from rules.numbers import EVENT, TURN
@@ -111,7 +113,32 @@ def open_past(session: CampaignSession, when: Moment) -> "PastSession":
 
 
 def _rewind(store: CampaignStore, first: int) -> None:
-    """Undo every live event from `first` on, newest first, and forget them: in one transaction."""
+    """Undo every live event from `first` on and forget them, in one transaction: read in one pass and
+    written in bulk (models.rewind); a history out of the ordinary, one event at a time (`_rewind_each`),
+    which gives its sentence."""
+    if not _rewind_in_bulk(store, first):
+        _rewind_each(store, first)
+    store.reload()
+
+
+def _rewind_in_bulk(store: CampaignStore, first: int) -> bool:
+    """`_rewind` in one pass (models.rewind); False, with nothing written, for a history out of the ordinary."""
+    with plainly(), guard(store.name), writer(store.engine).connect() as connection:
+        transaction = connection.begin()
+        try:
+            if not rewind(connection, first):
+                return False
+            _forget(connection, first)
+            transaction.commit()
+        finally:
+            if transaction.is_active:
+                transaction.rollback()
+    return True
+
+
+def _rewind_each(store: CampaignStore, first: int) -> None:
+    """Undo every live event from `first` on, newest first, one at a time through the ORM, and forget
+    them: in one transaction. The reading `models.rewind` follows (and its tests' independent one)."""
     with plainly(), guard(store.name), Session(writer(store.engine)) as db:
         newer = select(Event).where(col(Event.id) >= first).order_by(col(Event.id).desc())
         try:
@@ -127,10 +154,26 @@ def _rewind(store: CampaignStore, first: int) -> None:
                     undo(db, event)
         except ValueError:  # NaN, 1e400, a lone surrogate: JSON of a hand-made file, which orjson refuses
             raise CampaignError("the history holds changes that are not JSON Adjutant reads: its past cannot be shown") from None
-        db.execute(delete(EventNote).where(col(EventNote.event) >= first))
-        db.execute(delete(Event).where(col(Event.id) >= first))
+        _forget(db.connection(), first)
         db.commit()
-    store.reload()
+
+
+def _forget(connection: Connection, first: int) -> None:
+    """Delete the events from `first` on, their notes, and their text from the history's search index
+    (which, holding the text of events no longer there, would make SQLite call the file damaged):
+    one at a time where fewer go than stay, else the index built again from those that stay."""
+    fts = search.search_mode(connection) == "fts5"
+    gone = connection.execute(select(func.count()).where(col(Event.id) >= first)).scalar() or 0
+    kept = connection.execute(select(func.count()).where(col(Event.id) < first)).scalar() or 0
+    if fts and gone <= kept:
+        connection.exec_driver_sql(
+            "INSERT INTO event_search(event_search, rowid, description) "
+            "SELECT 'delete', id, description FROM event WHERE id >= ?", (first,)
+        )
+    connection.execute(delete(EventNote).where(col(EventNote.event) >= first))
+    connection.execute(delete(Event).where(col(Event.id) >= first))
+    if fts and gone > kept:
+        connection.exec_driver_sql("INSERT INTO event_search(event_search) VALUES ('rebuild')")
 
 
 class PastSession(CampaignSession):

@@ -1,0 +1,333 @@
+"""A campaign rewound to just before one of its events, in one pass over the later events.
+
+Undoing a million events one at a time through the ORM (`models.history.undo`) takes
+minutes. The same end state is reached by reading the events from the newest down,
+as that rewind does, and keeping in memory, for every row the undos and redos would
+write, only what the last write leaves there (a value per column, the whole row, or
+no row); then writing that in bulk, in one transaction.
+
+The reading follows the one-at-a-time rewind (campaigns.past) exactly:
+
+- an action (any event but an undo or a redo) whose changes are in the campaign is
+  undone: its changes' `before`, newest change first;
+- an undo event makes its action again (its changes' `after`, oldest first) and marks
+  it not undone; a redo event undoes its action again and marks it undone; those marks
+  are what the older events are then read with, and an action older than the cut keeps
+  its new mark;
+- an action already undone is left as it is.
+
+Every change is judged as `models.history_checks` judges it before an undo or redo
+writes it, and every row it updates or deletes must be there (and a row it inserts
+must not). Where anything is out of the ordinary (a history that is refused, a row that
+is not there, JSON that is not read), `rewind` writes nothing and answers False: the
+one-at-a-time rewind then gives the history's own sentence.
+
+Memory: a dict entry per row written (its columns as the rewind leaves them), and
+the marks of the actions the undos and redos name; the events are read a batch at a time.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime
+from typing import Any
+
+import orjson
+from sqlalchemy import Connection, Integer, Table, bindparam, delete, insert, select, update
+
+from models import search, table_metadata
+from models.journal import REDO, REPLAYS, UNDO, target
+from models.values import row_from_json, row_to_json
+from rules.numbers import EVENT
+
+BATCH = 2_000  # events read at a time
+IN_BATCH = 500  # keys looked up in one statement
+REMEMBERED = 100_000  # updates' columns and values remembered as judged good: the memory they take is bounded
+
+# What a row is left as: no row, or the columns given (over the row the campaign holds now, or whole).
+ABSENT, PATCH, WHOLE = 0, 1, 2
+
+
+class _Refer(Exception):
+    """Not for the bulk rewind: the one-at-a-time rewind gives the answer."""
+
+
+class _Row:
+    __slots__ = ("state", "values", "there")
+
+    def __init__(self, state: int, values: dict[str, Any] | None, there: bool) -> None:
+        self.state = state
+        self.values = values
+        self.there = there  # whether the row is in the campaign now, as its first write takes it
+
+
+def rewind(connection: Connection, first: int) -> bool:
+    """Put the campaign back as it stood just before event `first` and forget the events from it on,
+    within `connection`'s transaction. False, with nothing written, where the history is for the
+    one-at-a-time rewind to judge."""
+    try:
+        plan = _Plan(connection)
+        plan.read(first)
+        plan.confirm()
+    except _Refer:
+        return False
+    except ValueError:  # JSON or a moment that the ORM refuses too: its sentence is the other rewind's
+        return False
+    plan.write(first)
+    return True
+
+
+class _Plan:
+    def __init__(self, connection: Connection) -> None:
+        from models.tables import Event
+
+        self.connection = connection
+        self.tables = table_metadata().tables
+        self.rows: dict[tuple[str, Any], _Row] = {}
+        self.marks: dict[int, bool] = {}  # the undone mark of each action an undo or redo named, as last set
+        self.event = Event.__table__  # type: ignore[attr-defined]  # a table class
+        self._targets_ok: set[tuple[str, bytes]] = set()
+        self._known: dict[str, tuple[Table, Any, type, frozenset[str]]] = {}
+        from models import history_checks  # pydantic's models: only once a rewind needs them
+        from models.export_format import ROW_CHECKED_COLUMNS, ROW_CHECKS
+
+        self.checks, self.row_checks, self.row_checked = history_checks, ROW_CHECKS, ROW_CHECKED_COLUMNS
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def read(self, first: int) -> None:
+        """Each event from `first` on, newest first, each column as the ORM reads it (a moment that
+        `datetime.fromisoformat` reads, changes that orjson reads), so that what the ORM refuses
+        stops this rewind as it stops that one."""
+        cursor = self.connection.connection.driver_connection.execute(  # type: ignore[union-attr]  # an sqlite3 connection: the copy is a file
+            'SELECT id, "when", kind, description, changes, undone FROM event WHERE id >= ? ORDER BY id DESC', (first,)
+        )
+        try:
+            loads, moment, marks, replay = orjson.loads, datetime.fromisoformat, self.marks, self._replay
+            while batch := cursor.fetchmany(BATCH):
+                for number, when, kind, _description, changes, undone in batch:  # text read as UTF-8, as the ORM reads it
+                    if type(when) is not str:
+                        raise _Refer
+                    moment(when)
+                    if changes is not None:
+                        changes = loads(changes)
+                    if kind in REPLAYS:
+                        self._replayed(kind, changes)
+                    elif not marks.get(number, undone):  # undone as the ORM reads it: None, or 0 or 1 as a Boolean
+                        replay(changes, undo=True)
+        finally:
+            cursor.close()
+
+    def _replayed(self, kind: str, changes: Any) -> None:
+        """An undo (its action made again, and marked not undone) or a redo (undone again, and marked)."""
+        action = target(changes)
+        if action is None or not EVENT.holds(action):
+            raise _Refer
+        found = self.connection.execute(select(self.event.c.changes).where(self.event.c.id == action)).first()
+        if found is None:
+            raise _Refer
+        self._replay(found[0], undo=kind != UNDO)
+        self.marks[action] = kind == REDO
+
+    def _replay(self, changes: Any, *, undo: bool) -> None:
+        if type(changes) is not list:
+            raise _Refer
+        if len(changes) == 1:
+            change = changes[0]
+            where = self._judge(change, undo=undo)
+            before, after = change["before"], change["after"]
+            self._write(where, change, before if undo else after, after if undo else before)
+            return
+        judged = [(self._judge(change, undo=undo), change) for change in changes]
+        for where, change in reversed(judged) if undo else judged:
+            before, after = change["before"], change["after"]
+            self._write(where, change, before if undo else after, after if undo else before)
+
+    def _judge(self, change: Any, *, undo: bool) -> tuple[str, Any]:
+        """`models.history_checks.check` of one change, with the row a rule set reads as this rewind has
+        it; the row it writes (its table, its key)."""
+        checks = self.checks
+        if type(change) is not dict or len(change) != 4:
+            raise _Refer
+        try:
+            name, key, before, after = change["table"], change["key"], change["before"], change["after"]
+        except KeyError:
+            raise _Refer from None
+        known = self._known.get(name) if type(name) is str else None
+        table, pk, pk_type, checked = known if known is not None else self._table(name)
+        if type(key) is not dict or len(key) != 1:
+            raise _Refer
+        value = key.get(pk.name)
+        if type(value) is not pk_type:
+            raise _Refer  # a key as Adjutant writes one, so that rows are told apart by value alone
+        where = (name, value)
+        try:
+            if where not in self.rows:  # a row written already had its key judged
+                checks._key(table, key)
+            if before is None or after is None:  # an insert or a delete: judged whole
+                checks._check(self.connection, change, undo=undo)
+                return where
+            if type(before) is not dict or type(after) is not dict or before.keys() != after.keys() or not before:
+                raise _Refer
+            wanted = before if undo else after
+            self._target(table, wanted)
+            if checked and not checked.isdisjoint(wanted):
+                stored = self._row_now(table, key)
+                if stored is not None:
+                    whole = {**stored, **wanted}
+                    for rule in self.row_checks[name]:
+                        try:
+                            rule(whole)
+                        except Exception:  # noqa: BLE001 - as history_checks: any refusal of a rule set
+                            raise _Refer from None
+        except checks.BadHistory:
+            raise _Refer from None
+        return where
+
+    def _table(self, name: Any) -> tuple[Table, Any, type, frozenset[str]]:
+        try:
+            table = self.checks._writable(name)
+        except self.checks.BadHistory:
+            raise _Refer from None
+        pk = _pk(table)
+        known = (table, pk, int if isinstance(pk.type, Integer) else str, self.row_checked.get(table.name, frozenset()))
+        self._known[table.name] = known
+        return known
+
+    def _target(self, table: Table, values: dict[str, Any]) -> None:
+        """What `history_checks._update` judges of the columns an update writes, remembered by their JSON."""
+        checks = self.checks
+        try:
+            remembered = (table.name, orjson.dumps(values))
+        except TypeError:  # a number orjson does not write: judged each time
+            remembered = None
+        if remembered is not None and remembered in self._targets_ok:
+            return
+        checks._columns(table, values)
+        if any(table.c[name].primary_key for name in values):
+            raise _Refer
+        checks._values(table, values)
+        if remembered is not None and len(self._targets_ok) < REMEMBERED:
+            self._targets_ok.add(remembered)
+
+    def _row_now(self, table: Table, key: dict[str, Any]) -> dict[str, Any] | None:
+        """The row as this rewind has it so far (None: no row)."""
+        pk = _pk(table)
+        row = self.rows.get((table.name, key[pk.name]))
+        if row is not None and row.state == ABSENT:
+            return None
+        if row is not None and row.state == WHOLE:
+            return dict(row.values or {})
+        stored = self.connection.execute(select(table).where(pk == key[pk.name])).mappings().first()
+        if stored is None:
+            return None
+        return {**row_to_json(table, stored), **(row.values if row is not None and row.values else {})}
+
+    def _write(
+        self, where: tuple[str, Any], change: dict[str, Any], wanted: dict[str, Any] | None, current: dict[str, Any] | None
+    ) -> None:
+        """`models.history._apply` of one change, on the rows in memory."""
+        row = self.rows.get(where)
+        if wanted is None:  # the row is deleted: it must be there
+            if row is None:
+                self.rows[where] = _Row(ABSENT, None, there=True)
+            elif row.state == ABSENT:
+                raise _Refer
+            else:
+                row.state, row.values = ABSENT, None
+        elif current is None:  # the row is inserted: it must not be there
+            whole = {**change["key"], **wanted}
+            if row is None:
+                self.rows[where] = _Row(WHOLE, whole, there=False)
+            elif row.state != ABSENT:
+                raise _Refer
+            else:
+                row.state, row.values = WHOLE, whole
+        elif row is None:  # updated: it must be there
+            self.rows[where] = _Row(PATCH, dict(wanted), there=True)
+        elif row.state == ABSENT:
+            raise _Refer
+        else:
+            assert row.values is not None
+            row.values.update(wanted)
+
+    # -- confirming and writing ---------------------------------------------------------------
+
+    def confirm(self) -> None:
+        """Every row taken to be in the campaign now is, and every other is not."""
+        for name, values in self._by_table().items():
+            table = self.tables[name]
+            there = self._present(table, values)
+            for value in values:
+                if self.rows[name, value].there != (value in there):
+                    raise _Refer
+
+    def _by_table(self) -> dict[str, list[Any]]:
+        grouped: dict[str, list[Any]] = defaultdict(list)
+        for name, value in self.rows:
+            grouped[name].append(value)
+        return grouped
+
+    def _present(self, table: Table, values: list[Any]) -> set[Any]:
+        pk = _pk(table)
+        found: set[Any] = set()
+        for start in range(0, len(values), IN_BATCH):
+            chunk = values[start:start + IN_BATCH]
+            found.update(self.connection.execute(select(pk).where(pk.in_(chunk))).scalars())
+        return found
+
+    def write(self, first: int) -> None:
+        connection = self.connection
+        for name, values in self._by_table().items():
+            table = self.tables[name]
+            pk = _pk(table)
+            indexed = search.CONTENT.get(name)
+            old_texts: dict[Any, Any] = {}
+            if indexed:  # the search index forgets the text the row holds now
+                for start in range(0, len(values), IN_BATCH):
+                    chunk = values[start:start + IN_BATCH]
+                    old_texts.update((k, v) for k, v in connection.execute(select(pk, table.c[indexed]).where(pk.in_(chunk))))
+            gone = [v for v in values if self.rows[name, v].there and self.rows[name, v].state != PATCH]
+            for start in range(0, len(gone), IN_BATCH):
+                connection.execute(delete(table).where(pk.in_(gone[start:start + IN_BATCH])))
+            inserts: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
+            updates: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
+            for value in values:
+                row = self.rows[name, value]
+                if row.state == WHOLE:
+                    assert row.values is not None
+                    inserts[tuple(sorted(row.values))].append(row_from_json(table, row.values))
+                elif row.state == PATCH:
+                    assert row.values is not None
+                    updates[tuple(sorted(row.values))].append(
+                        {f"v_{column}": v for column, v in row_from_json(table, row.values).items()} | {"k_row": value}
+                    )
+            for rows in inserts.values():
+                connection.execute(insert(table), rows)
+            for columns, rows in updates.items():
+                statement = update(table).where(pk == bindparam("k_row")).values(
+                    {column: bindparam(f"v_{column}") for column in columns}
+                )
+                connection.execute(statement, rows)
+            if indexed:
+                for value in values:
+                    row = self.rows[name, value]
+                    old = old_texts.get(value) if row.there else None
+                    if row.state == ABSENT:
+                        new = None
+                    elif row.state == WHOLE:
+                        new = (row.values or {}).get(indexed)
+                    else:
+                        new = (row.values or {}).get(indexed, old)
+                    search.index_row(connection, name, value, old=old, new=new)
+        event = self.event
+        older = [{"_id": number, "_undone": mark} for number, mark in self.marks.items() if number < first]
+        if older:
+            connection.execute(
+                update(event).where(event.c.id == bindparam("_id")).values(undone=bindparam("_undone")), older
+            )
+
+
+def _pk(table: Table) -> Any:
+    (column,) = table.primary_key.columns
+    return column

@@ -1,0 +1,216 @@
+"""The past rebuilt in one pass (models.rewind) against the past rebuilt one event at a time.
+
+`past._rewind_each` undoes the events newest first through the ORM (models.history.undo
+and redo), as `adjutant past` did before it read them in one pass: it is the independent
+reading here. On histories drawn with a seed (actions that change, insert and delete rows,
+roll dice, bookmark events; undos and redos, and actions that abandon what was undone),
+for many cut points, both rewinds must leave the same rows in every table, and a search
+index that agrees with its table. The hostile-history corpus (tests/hostile_history.py)
+planted in the history: the same sentence, or the same rows for its controls.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+from sqlmodel import col
+
+from campaigns import notes, past
+from campaigns.errors import CampaignError
+from campaigns.session import CampaignSession
+from models import Event, Unit, open_campaign, table_metadata
+from models.errors import StoreError
+from tests import seeds
+from tests.played import play
+
+TOWNS = ("Leipzig", "Dresden", "Halle", "Lützen", "Erfurt", "Weimar", "Naumburg")
+
+
+def dump(path: Path) -> dict[str, Any]:
+    """Every row of every table of the campaign, in key order; and whether the search indexes of the
+    dice and of the history agree with their tables (FTS5's integrity check against the content
+    table, which writes nothing but is asked for as an INSERT: `path` is a scratch copy)."""
+    db = sqlite3.connect(path)
+    try:
+        rows: dict[str, Any] = {
+            table.name: db.execute(f'SELECT * FROM "{table.name}" ORDER BY 1').fetchall()
+            for table in table_metadata().sorted_tables
+        }
+        for index in ("dice_roll_search", "event_search"):
+            try:
+                db.execute(f"INSERT INTO {index}({index}, rank) VALUES ('integrity-check', 1)")
+                rows[index] = "agrees"
+            except sqlite3.DatabaseError as error:
+                rows[index] = str(error)
+        rows["found 'roll'"] = db.execute(
+            "SELECT rowid FROM dice_roll_search WHERE purpose LIKE '%roll%' ORDER BY rowid"
+        ).fetchall()
+        return rows
+    finally:
+        db.close()
+
+
+def rewound(source: Path, first: int, folder: Path, *, each: bool) -> Any:
+    """The rows of a copy of `source` rewound to just before `first` (or the sentence refusing it)."""
+    copy = folder / f"{'each' if each else 'bulk'}-{first}.campaign"
+    shutil.copyfile(source, copy)
+    store = open_campaign(copy)
+    try:
+        if each:
+            past._rewind_each(store, first)
+        else:
+            assert past._rewind_in_bulk(store, first), f"#{first}: left to the one-at-a-time rewind"
+    except CampaignError as refused:
+        return str(refused)
+    finally:
+        store.close()
+    try:
+        return dump(copy)
+    finally:
+        copy.unlink()
+
+
+def history(path: Path, seed: int, steps: int) -> Path:
+    """Three turns of the played campaign, then `steps` drawn actions, undos and redos."""
+    play(path, 3)
+    rng = random.Random(seed)
+    session = CampaignSession.open(path)
+    try:
+        with session.store.read() as db:
+            units = [u.id for u in db.scalars(select(Unit).order_by(Unit.id))][:12]
+        added = 0
+        for _ in range(steps):
+            draw = rng.random()
+            try:
+                if draw < 0.25:  # a run of undos, and sometimes a redo of the last
+                    for _n in range(rng.randint(1, 3)):
+                        session.store.undo()
+                    if rng.random() < 0.6:
+                        session.store.redo()
+                elif draw < 0.4:
+                    session.store.dice().roll("2d6", f"roll {rng.randrange(5)} for forage")
+                elif draw < 0.5:
+                    with session.store.read() as db:
+                        latest = [n for n in db.scalars(select(col(Event.id)).order_by(col(Event.id).desc()).limit(8)) if n is not None]
+                    notes.toggle_bookmark(session, rng.choice(latest))
+                elif draw < 0.55:
+                    added += 1
+                    with session.store.action(f"Raise unit {added}") as db:
+                        model = db.get_one(Unit, units[0])  # never disbanded
+                        db.add(Unit(**{**model.model_dump(), "id": f"raised_{added}", "name": f"Raised {added}"}))
+                    units.append(f"raised_{added}")
+                elif draw < 0.6:
+                    gone = rng.choice(units[1:])
+                    with session.store.action(f"Disband {gone}") as db:
+                        unit = db.get(Unit, gone)
+                        if unit is None:
+                            continue
+                        db.delete(unit)
+                else:
+                    with session.store.action("Move and mark") as db:
+                        for _n in range(rng.randint(1, 3)):
+                            unit = db.get(Unit, rng.choice(units))
+                            if unit is None:
+                                continue
+                            column = rng.choice(("location", "strength_points", "fatigued"))
+                            unit.location = rng.choice(TOWNS) if column == "location" else unit.location
+                            if column == "strength_points":
+                                unit.strength_points = rng.randint(0, 12)
+                            if column == "fatigued":
+                                unit.fatigued = not unit.fatigued
+                        if rng.random() < 0.2:
+                            db.get_one(Unit, units[0]).location = rng.choice(TOWNS)
+            except (CampaignError, StoreError):  # nothing to undo or redo, an action that changed nothing
+                continue
+    finally:
+        session.close()
+    return path
+
+
+def cut_points(path: Path) -> list[int]:
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return [n for (n,) in db.execute("SELECT id FROM event WHERE kind IN ('action', 'undo', 'redo') ORDER BY id")]
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_past_in_one_pass_is_the_past_one_event_at_a_time(tmp_path: Path, seed: int) -> None:
+    run = seeds.run_seed()
+    print(seeds.replay(run))
+    source = history(tmp_path / "drawn.campaign", run + seed, 70)
+    points = cut_points(source)
+    kinds = dict(sqlite3.connect(source).execute("SELECT id, kind FROM event").fetchall())
+    assert {"undo", "redo"} <= set(kinds.values())
+    chosen = sorted({points[0], points[-1], *random.Random(run + seed).sample(points, 22)})
+    chosen += [n for n in points if kinds[n] in ("undo", "redo") and n not in chosen][:6]
+    for first in chosen:
+        each = rewound(source, first, tmp_path, each=True)
+        bulk = rewound(source, first, tmp_path, each=False)
+        assert isinstance(each, dict), f"#{first}: {each}"
+        assert bulk["dice_roll_search"] == bulk["event_search"] == "agrees", f"#{first}: the search index differs from its table"
+        for table in each:
+            assert bulk[table] == each[table], f"just before #{first} ({kinds[first]}): {table} differs"
+
+
+# -- a hostile history -------------------------------------------------------------------------
+
+DRAWN = 12  # of the corpus's cases beyond its core (each kind of bad value once, the replays, the controls)
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from tests.test_hostile_history import imported_campaign
+
+    return imported_campaign(tmp_path_factory.mktemp("hostile"))
+
+
+def past_of(source: Path, first: int, folder: Path, *, each: bool) -> Any:
+    """The product's rewind (bulk, or one at a time where it declines) or the one-at-a-time rewind
+    of a copy of `source`: the sentence refusing it, or the rows."""
+    copy = folder / f"{'each' if each else 'past'}.campaign"
+    shutil.copyfile(source, copy)
+    store = open_campaign(copy)
+    try:
+        (past._rewind_each if each else past._rewind)(store, first)
+    except CampaignError as refused:
+        return str(refused)
+    finally:
+        store.close()
+    return dump(copy)
+
+
+def test_a_hostile_history_is_refused_as_one_event_at_a_time_refuses_it(imported: Any, tmp_path: Path) -> None:
+    """Each case planted where an undo (of the action undo would undo) or a redo (of the action
+    the undo event names) reads it: the sentence of the one-at-a-time rewind, word for word, or
+    for the corpus's controls the same rows, taken in one pass."""
+    from tests.hostile_history import sample
+    from tests.test_hostile_history import plant
+
+    pristine, campaign = imported
+    seed = seeds.run_seed()
+    print(seeds.replay(seed))
+    first = min(campaign.undo, campaign.undo_event, campaign.redo)
+    path = tmp_path / "hostile.campaign"
+    seen = {"refused": 0, "taken": 0}
+    for case in sample(campaign, seed, DRAWN):
+        plant(pristine, path, case)
+        each = past_of(path, first, tmp_path, each=True)
+        product = past_of(path, first, tmp_path, each=False)
+        assert product == each, f"{case.what}: {product if isinstance(product, str) else 'rows'} / {each if isinstance(each, str) else 'rows'}"
+        if case.taken is not None:
+            assert isinstance(each, dict), f"{case.what}: refused: {each}"
+            store = open_campaign(path)
+            try:
+                assert past._rewind_in_bulk(store, first), f"{case.what}: a control left to the one-at-a-time rewind"
+            finally:
+                store.close()
+        seen["taken" if isinstance(each, dict) else "refused"] += 1
+    assert seen["refused"] >= 60 and seen["taken"] >= 10, seen

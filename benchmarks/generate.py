@@ -22,7 +22,10 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-GENERATOR = "2"  # bump when what is generated changes
+# bump when what is generated changes. 3: a roll is in its event's changes (the dice_roll
+# row inserted, the campaign's dice_next_index moved), as the store records an action's
+# roll; before, `adjutant past` could not forget the events of rolls it did not know of.
+GENERATOR = "3"
 KINDS = ("infantry", "infantry", "infantry", "cavalry", "artillery", "dummy")
 PLACES = (
     "Dresden", "Leipzig", "Lützen", "Bautzen", "Torgau", "Wittenberg", "Magdeburg", "Halle", "Naumburg", "Jena",
@@ -93,10 +96,10 @@ def _fill(path: Path, base, units: int, events: int) -> None:
                 'INSERT INTO event (id, "when", kind, description, changes, undone) VALUES (?,?,?,?,?,0)',
                 [row[:5] for row in batch],
             )
-            dice = [(row[0], *row[5]) for row in batch if row[5] is not None]
+            dice = [(row[5][0], row[0], *row[5][1:]) for row in batch if row[5] is not None]
             db.executemany(
-                'INSERT INTO dice_roll (event, purpose, dice, raw, modifiers, result, mode, stream_index, "by", "when") '
-                "VALUES (?,?,'1d6',?,'[]',?,'rolled',NULL,'umpire',?)",
+                'INSERT INTO dice_roll (id, event, purpose, dice, raw, modifiers, result, mode, stream_index, "by", "when") '
+                "VALUES (?,?,?,'1d6',?,'[]',?,'rolled',NULL,'umpire',?)",
                 dice,
             )
             rolls += len(dice)
@@ -138,11 +141,21 @@ def _events(chance: random.Random, unit_ids: list[str], count: int) -> Iterator[
         else:
             description = f"Attach {unit} to the corps at {place}"
             change = {"table": "unit", "key": {"id": unit}, "before": {"location": other}, "after": {"location": place}}
+        changes = [change]
         roll = None
-        if n % 3 == 0:
-            value = chance.randint(1, 6)
-            roll = (chance.choice(PURPOSES), json.dumps([value]), value, when)
-        yield event_id, when, "action", description, json.dumps([change]), roll
+        if n % 3 == 0:  # the action's roll, recorded as the store records it (models.history)
+            value, purpose = chance.randint(1, 6), chance.choice(PURPOSES)
+            index = n // 3  # rolls so far; no stream index: the values are not the seed's
+            stamp = (start + timedelta(seconds=n * 7)).isoformat()
+            roll = (index + 1, purpose, json.dumps([value]), value, when)
+            changes[:0] = [
+                {"table": "dice_roll", "key": {"id": index + 1}, "before": None, "after": {
+                    "id": index + 1, "event": event_id, "purpose": purpose, "dice": "1d6", "raw": [value], "modifiers": [],
+                    "result": value, "mode": "rolled", "stream_index": None, "by": "umpire", "when": stamp, "battle": None,
+                }},
+                {"table": "campaign", "key": {"id": 1}, "before": {"dice_next_index": index}, "after": {"dice_next_index": index + 1}},
+            ]
+        yield event_id, when, "action", description, json.dumps(changes), roll
 
 
 def _batches(rows: Iterator[tuple]) -> Iterator[list[tuple]]:

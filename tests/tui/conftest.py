@@ -109,6 +109,27 @@ def new_campaign(path: Path, *, manual_dice: bool = False, scenario: str = "spri
     return path
 
 
+_built: dict[str, Path] = {}
+
+
+def built_once(path: Path, name: str, build: Callable[[Path], object], **kwargs) -> Path:
+    """At `path`, the campaign `build` makes of a new one (new_campaign's `kwargs`):
+    built once per worker under `name` and copied, as new_campaign is. For a fixture
+    that plays the same actions before every one of its tests (a turn under way, a
+    battle begun): with the seed fixed and the clock frozen they make the same file
+    every time, and playing them took a quarter of a snapshot test's time."""
+    made = _built.get(name)
+    if made is None:
+        folder = Path(tempfile.mkdtemp(prefix="adjutant-built-"))
+        atexit.register(shutil.rmtree, folder, True)
+        made = new_campaign(folder / f"{name}.campaign", **kwargs)
+        build(made)
+        assert [p.name for p in folder.iterdir()] == [made.name], "a campaign is more than one file: copy them all"
+        _built[name] = made
+    shutil.copyfile(made, path)
+    return path
+
+
 @pytest.fixture
 def campaign_file(tmp_path: Path) -> Path:
     """A new spring 1813 campaign, dice rolled from the fixed seed."""

@@ -17,6 +17,8 @@ from models import CampaignStore, open_campaign
 from tui.textual_private import driver as keyboard
 from tui.textual_private import notification_messages, screen_update
 
+from .polling import rest
+
 
 def screen_text(app: App) -> str:
     """The terminal as plain text, modals included."""
@@ -40,6 +42,7 @@ async def wait_for(pilot: Pilot, text: str, *, tries: int = 50, seconds: float =
         done += 1
         if done >= tries and time.monotonic() > deadline:
             raise AssertionError(f"{text!r} never appeared on the screen:\n{shown}")
+        await rest(pilot, done)
 
 
 def key(owner: type, binding_id: str) -> str:
@@ -62,6 +65,7 @@ async def wait_for_screen(pilot: Pilot, screen_type: type, *, tries: int = 50, s
         done += 1
         if done >= tries and time.monotonic() > deadline:
             raise AssertionError(f"the screen is {pilot.app.screen!r}, not a {screen_type.__name__}")
+        await rest(pilot, done)
 
 
 async def palette_offers(pilot: Pilot, text: str, *, seconds: float = 15.0) -> None:
@@ -104,6 +108,7 @@ async def wait_for_notice(pilot: Pilot, text: str, *, tries: int = 50, seconds: 
         done += 1
         if done >= tries and time.monotonic() > deadline:
             raise AssertionError(f"no notice holding {text!r}; notices: {notices(pilot.app)}")
+        await rest(pilot, done)
 
 
 async def type_text(pilot: Pilot, text: str) -> None:

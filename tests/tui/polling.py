@@ -14,18 +14,31 @@ from collections.abc import Callable
 from textual.pilot import Pilot
 
 SECONDS = 15.0  # for any one state to come about on a loaded two-core machine
+# Between two looks: 10 ms at first, a quarter longer at each look, up to 50 ms. A look
+# costs the test's process about 5 ms of CPU (a pause goes round every widget of the
+# screen, then a full drawing of it for a test that reads its text); at a look every 10
+# ms, a wait of seconds (a locked file, a notice after half a second) used a seventh of
+# a CPU doing nothing. Most waits end at the first or second look, as soon as before.
+FIRST_REST, LAST_REST = 0.01, 0.05
+
+
+async def rest(pilot: Pilot, looked: int) -> None:
+    """Let the app run before the next look at what a test waits for, after `looked` looks."""
+    await pilot.pause(min(LAST_REST, FIRST_REST * 1.25**looked))
 
 
 async def until(pilot: Pilot, check: Callable[[], object], what: str, *, seconds: float = SECONDS) -> None:
     """Let the app run until `check()` is true; fail naming `what` after `seconds`."""
     deadline = time.monotonic() + seconds
+    looked = 0
     while True:
         await pilot.pause()
         if check():
             return
         if time.monotonic() > deadline:
             raise AssertionError(f"waited {seconds:g} s for {what}")
-        await pilot.pause(0.01)  # a little time for the worker threads
+        await rest(pilot, looked)  # a little time for the worker threads
+        looked += 1
 
 
 async def caught_up(pilot: Pilot, *, seconds: float = SECONDS) -> None:

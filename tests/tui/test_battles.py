@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 from rich.console import Console
 from sqlmodel import select
 from textual.widgets import Input, Select
 
-from campaigns import battles, oob, weather
+from campaigns import battles, forces, oob, weather
 from campaigns.session import CampaignSession
 from models import Battle, DiceRoll, Unit
 from tui.modals.form import FormScreen
@@ -403,27 +404,53 @@ async def test_a_long_force_goes_on_under_its_name_with_its_figures_whole_and_th
         assert all(line in shown for line in last)  # the form scrolled to the cursor's row
 
 
-@pytest.mark.parametrize("colour", [True, False], ids=["colour", "NO_COLOR"])
-async def test_a_units_loss_that_wraps_goes_on_under_itself_at_80_columns(campaign_file, make_app, monkeypatch, colour):
-    """The losses, unit by unit, in the half-width step pane: "  1st Young Guard Division
-    (Dumoustier): -2" goes on four cells in, never back at the pane's edge."""
-    if not colour:
-        monkeypatch.setenv("NO_COLOR", "1")
-    with_weather(campaign_file)
-    app = make_app(campaign_file)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await set_up(pilot, "Grossgörschen", pick=12)
-        await wait_for(pilot, "Round 1: the attacker")
+def fought_at_grossgoerschen(path: Path) -> None:
+    """Twelve forces a side, the first of each side's list as the set-up lists them (set_up
+    with pick=12), fought at Grossgörschen to the end, every step rolled and every morale
+    test passed as the keyboard test above takes them (fight.roll, fight.pass), through
+    the same flow-layer calls the fight screen makes."""
+    with_weather(path)
+    session = CampaignSession.open(path)
+    try:
+        att, dfn = ([f.id for stack in side.stacks for f in stack.forces if not f.dummy][:12] for side in forces.stacks_in(session, None))
+        draft = battles.Draft(
+            "Grossgörschen", att, dfn, battles.leaders_at(session, att), battles.leaders_at(session, dfn),
+            facts=battles.suggested_facts(session, att, dfn), override="forces gathered from the whole map for the test",
+        )
+        battle_id = battles.begin(session, draft)
         for _ in range(60):
-            fight = battles.load(app.session, 1)
+            fight = battles.load(session, battle_id)
             if fight.ready_to_apply:
                 break
             step = fight.next_step
             if step is not None and step.kind == "morale test" and step.dice is None:
-                await pilot.press(key(FightScreen, "fight.pass"))
+                battles.record_morale(session, battle_id, True)
+            elif step is not None:
+                battles.roll_step(session, battle_id)
             else:
-                await pilot.press(key(FightScreen, "fight.roll"))
-            await caught_up(pilot)  # the step is rolled in a worker: read once it is stored
+                battles.roll_pursuit(session, battle_id)
+        assert battles.load(session, battle_id).ready_to_apply
+    finally:
+        session.close()
+
+
+@pytest.mark.parametrize("colour", [True, False], ids=["colour", "NO_COLOR"])
+async def test_a_units_loss_that_wraps_goes_on_under_itself_at_80_columns(tmp_path, make_app, monkeypatch, colour):
+    """The losses, unit by unit, in the half-width step pane: "  1st Young Guard Division
+    (Dumoustier): -2" goes on four cells in, never back at the pane's edge.
+
+    The battle is fought once per worker through the flow layer (fought_at_grossgoerschen)
+    and opened on its screen: fighting it from the keyboard, as it once was here, took 60
+    keys and most of the test's time, and is what the first test of this file proves."""
+    from tests.tui.conftest import built_once
+
+    if not colour:
+        monkeypatch.setenv("NO_COLOR", "1")
+    path = built_once(tmp_path / "spring.campaign", "fought-at-grossgoerschen", fought_at_grossgoerschen)
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_battle(1)
+        await wait_for_screen(pilot, FightScreen)
         plan = battles.settlement(app.session, 1)
         await wait_for(pilot, "SP lost: attacker")
         pane = app.screen.query_one("#step-text")

@@ -13,6 +13,7 @@ import pytest
 
 from campaigns import battles, command_points, oob, turns, weather
 from campaigns.session import CampaignSession
+from tests.tui.conftest import built_once
 from tests.tui.helpers import type_text, wait_for, wait_for_screen
 from tests.tui.polling import caught_up, settled, until
 from tui.modals.form import FormScreen
@@ -23,10 +24,9 @@ GATHERED = "forces gathered from the whole map for the test"
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
 
-@pytest.fixture
-def played_file(campaign_file: Path) -> Path:
+def play_a_turn(path: Path) -> None:
     """Turn 1 under way: the weather rolled, every army's command points rolled, one spent."""
-    session = CampaignSession.open(campaign_file)
+    session = CampaignSession.open(path)
     try:
         weather.roll(session)
         turns.advance(session)
@@ -35,7 +35,12 @@ def played_file(campaign_file: Path) -> Path:
         command_points.spend(session, "army_of_the_main", "activate_general", True, "Ney to Lützen")
     finally:
         session.close()
-    return campaign_file
+
+
+@pytest.fixture
+def played_file(tmp_path: Path) -> Path:
+    """Turn 1 under way (play_a_turn), played once per worker and copied."""
+    return built_once(tmp_path / "spring.campaign", "played", play_a_turn)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -87,10 +92,10 @@ def test_form_with_an_error(snap_compare, make_app, played_file, size):
     assert snap_compare(make_app(played_file, start="oob"), run_before=edit_with_a_bad_sp, terminal_size=size)
 
 
-@pytest.fixture
-def battle_file(played_file: Path) -> Path:
-    """A battle at Lützen under way: two rolls taken."""
-    session = CampaignSession.open(played_file)
+def begin_a_battle(path: Path) -> None:
+    """A battle at Lützen under way in turn 1 (play_a_turn): two rolls taken."""
+    play_a_turn(path)
+    session = CampaignSession.open(path)
     try:
         tree = oob.tree(session)
         french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:2]
@@ -101,7 +106,12 @@ def battle_file(played_file: Path) -> Path:
         battles.roll_step(session, battle_id, [3])
     finally:
         session.close()
-    return played_file
+
+
+@pytest.fixture
+def battle_file(tmp_path: Path) -> Path:
+    """A battle at Lützen under way (begin_a_battle), played once per worker and copied."""
+    return built_once(tmp_path / "spring.campaign", "battle", begin_a_battle)
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -18,7 +18,8 @@ has already left.
 An action a key starts in a thread worker (`Attempts.attempt` with `worker=True`)
 counts as part of the key: the next key waits until it has finished and its
 outcome is shown, as if it had run on the UI thread (but the screen still draws),
-however long that takes. A key is never let go early: under load, a key let go
+however long that takes; so does an action that no key started (a screen's first
+reading, begun as the app shows it at start-up). A key is never let go early: under load, a key let go
 after a fixed time landed on the screen the action then left (a general's name
 typed after a search, stored under another name). Instead, when the wait lasts
 longer than WORKING_AFTER, a "Working…" notice shows on the screen; if the
@@ -84,6 +85,15 @@ class KeyGate(App):
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
+            if not self._key_busy and self._actions_running:
+                # An action runs that no key in flight started (a screen's reading, begun
+                # as the app showed it at start-up): the key waits for it, as it would
+                # for a key's own action, then goes to what it leaves on the screen.
+                self._key_busy = self._key_settled = True
+                self._key_generation += 1
+                self._key_screen = self.screen
+                generation = self._key_generation
+                self.set_timer(WORKING_AFTER, lambda: self._show_working(generation))
             if self._key_busy:
                 if event.key == STOP_WAITING and self._working_shown is not None:
                     self._stop_waiting()

@@ -126,3 +126,14 @@ def test_fight(snap_compare, make_app, battle_file, size):
 @pytest.mark.parametrize("size", SIZES)
 def test_battle_setup(snap_compare, make_app, played_file, size):
     assert snap_compare(make_app(played_file, start="battles"), press=["n"], terminal_size=size)
+
+
+@pytest.mark.parametrize("start", ["overview", "battles"])
+async def test_enter_typed_with_the_key_that_shows_the_battles_opens_the_battle(make_app, battle_file, start):
+    """The battles screen reads its list in a worker: an Enter typed at once, with x or as
+    the app starts on the screen, waits for the list (tui.keys) and opens the battle
+    rather than falling on an empty table."""
+    app = make_app(battle_file, start=start)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*(["x"] if start == "overview" else []), "enter")
+        await wait_for(pilot, "Round 2")

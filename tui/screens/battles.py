@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from textual import work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Input, Label, Select, Static
@@ -20,10 +18,6 @@ from tui.modals.pick import PickScreen
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import fill
 from tui.widgets.marklist import MarkList, TickList
-from tui.workers import back_to
-
-if TYPE_CHECKING:
-    from campaigns.session import CampaignSession
 
 
 
@@ -67,17 +61,14 @@ class BattlesScreen(CampaignScreen):
     _shown: tuple[list, list[Contact]] | None = None  # what was read last: the battles, the contacts
 
     def refresh_view(self) -> None:
+        # Through attempt's worker, which holds the keys typed meanwhile (tui.keys): Enter
+        # pressed at once after x opens the battle the list then shows, not nothing.
         self._reads += 1
-        self._read(self._reads, self.app, self.session)
+        number, session = self._reads, self.session
+        self.attempt(lambda: (battles.battles(session), contacts(session), number), worker=True, writes=False, then=self._read)
 
-    @work(thread=True, exclusive=True, group="battles")
-    def _read(self, number: int, app: App, session: CampaignSession) -> None:
-        try:
-            rows, found = battles.battles(session), contacts(session)
-        except CampaignError as exc:
-            back_to(self, self.notify, str(exc), severity="error", timeout=8, app=app)
-            return
-        back_to(self, self._show, rows, found, number, app=app)
+    def _read(self, read: tuple[list, list[Contact], int]) -> None:
+        self._show(*read)
 
     def _show(self, rows: list, found: list[Contact], number: int) -> None:
         if number != self._reads:

@@ -7,11 +7,9 @@ the cursor with their actions (activate, move), g writes the same map as SVG.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
@@ -21,11 +19,7 @@ from campaigns.stacks import SightedStack
 from campaigns.theatre_map import MapData, Opened, map_data, opened
 from tui.screens.base import CampaignScreen
 from tui.widgets.hanging import Hanging
-from tui.workers import back_to
 from tui.widgets.theatre_canvas import LEGEND, ZOOMS, View, badges, draw, step, whole_theatre
-
-if TYPE_CHECKING:
-    from campaigns.session import CampaignSession
 
 
 class TheatreCanvas(Widget):
@@ -82,19 +76,16 @@ class TheatreScreen(CampaignScreen):
     _reads = 0  # readings of the map started: only the answer to the last one is shown
 
     def refresh_view(self) -> None:
-        self._reads += 1
-        self._read_map(self.view_side, self._reads, self.app, self.session)
-
-    @work(thread=True, exclusive=True, group="map")
-    def _read_map(self, side: str | None, number: int, app: App, session: CampaignSession) -> None:
         # In a worker: the stacks are counted by the database (campaigns.stacks.counted_stacks),
-        # which leaves Python's lock to the UI thread meanwhile.
-        try:
-            data = map_data(session, side=side)
-        except CampaignError as exc:
-            back_to(self, self.notify, str(exc), severity="error", timeout=8, app=app)
-            return
-        back_to(self, self._show_map, data, side, number, app=app)
+        # which leaves Python's lock to the UI thread meanwhile. Through attempt's worker,
+        # which holds the keys typed meanwhile (tui.keys): a cursor key or Enter pressed at
+        # once after p acts on the map drawn, not on nothing.
+        self._reads += 1
+        number, session, side = self._reads, self.session, self.view_side
+        self.attempt(lambda: (map_data(session, side=side), side, number), worker=True, writes=False, then=self._read_map)
+
+    def _read_map(self, read: tuple[MapData, str | None, int]) -> None:
+        self._show_map(*read)
 
     def _show_map(self, data: MapData, side: str | None, number: int) -> None:
         if number != self._reads:

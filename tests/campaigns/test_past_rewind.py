@@ -25,6 +25,7 @@ from campaigns import notes, past
 from campaigns.errors import CampaignError
 from campaigns.session import CampaignSession
 from models import Event, Unit, open_campaign, table_metadata
+from models import rewind
 from models.errors import StoreError
 from tests import seeds
 from tests.played import play
@@ -142,7 +143,9 @@ def cut_points(path: Path) -> list[int]:
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_the_past_in_one_pass_is_the_past_one_event_at_a_time(tmp_path: Path, seed: int) -> None:
+def test_the_past_in_one_pass_is_the_past_one_event_at_a_time(tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    if seed == 2:  # the search indexes built again from their tables, as after thousands of rows forgotten
+        monkeypatch.setattr(rewind, "INDEX_ROW_BY_ROW", 0)
     run = seeds.run_seed()
     print(seeds.replay(run))
     source = history(tmp_path / "drawn.campaign", run + seed, 70)

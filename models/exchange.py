@@ -31,12 +31,12 @@ from sqlalchemy import (
     select,
     text,
 )
-from models import schema, search, table_metadata
+from models import columns, schema, search
 from models.errors import CampaignFileError
 from models.opening import build_new
 from models.store import CampaignStore
 from models.targets import Target
-from models.values import row_from_json, row_to_json, to_json
+from models.values import row_from_json, to_json
 
 # The export's checks (models.export_format, export_quick, export_checks: the row models,
 # the rule sets' options, pydantic's validators) are imported where rows are checked, not
@@ -75,13 +75,16 @@ def batches(connection: Connection, table: Table, name: str) -> Iterator[list[di
         yield from _sqlite_batches(connection, table, query, name)
         return
     number = 0
+    # str(): a Core table's names are SQLAlchemy's quoted_name, a subclass of str that orjson
+    # refuses as a key (models.columns, and a reflected table's for --salvage).
+    names = [(str(column.name), column.name) for column in table.columns]
     try:
         result = connection.execution_options(yield_per=READ_BATCH).execute(query)
         for partition in result.mappings().partitions():
             batch = []
             for row in partition:
                 number += 1
-                values = row_to_json(table, row)
+                values = {name: to_json(row[key]) for name, key in names}
                 validate_row(table, values)
                 batch.append(values)
             yield batch
@@ -216,8 +219,9 @@ def reflected(connection: Connection, only: Collection[str] | None = None) -> Me
 
 
 def tables() -> list[Table]:
-    """The exported tables, by name (the order of the export's keys)."""
-    return sorted(table_metadata().sorted_tables, key=lambda table: table.name)
+    """The exported tables, by name (the order of the export's keys): read from their plain
+    description (models.columns), not from the SQLModel classes, which `export` need not build."""
+    return columns.tables()
 
 
 def write(store: CampaignStore, out: Callable[[bytes | memoryview], Any]) -> None:

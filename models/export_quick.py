@@ -19,6 +19,7 @@ row model, which then accepts it or names the row and the column as before.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Sequence
 from datetime import date
 from functools import cache
@@ -41,8 +42,8 @@ from sqlalchemy import (
     Table,
     TypeDecorator,
 )
-from sqlmodel.sql.sqltypes import UTCDateTime
 
+from models.columns import UTCDateTime
 from models.export_shapes import Check, batch_check
 from models.export_format import (
     DOMAIN,
@@ -225,7 +226,7 @@ def _batch_pattern(pattern: str) -> re.Pattern[str]:
 def _datetimes(column: Column[Any]) -> Judge | None:
     """ISO 8601 as `datetime.isoformat` writes what SQLAlchemy reads: "2025-01-01T00:00:07+00:00"
     (no microseconds when they are zero), the offset only for the UTC type that adds it."""
-    if isinstance(column.type, UTCDateTime):
+    if _utc(column):
         offset = "+00:00"
     elif isinstance(column.type, TypeDecorator):
         return None
@@ -240,6 +241,14 @@ def _datetimes(column: Column[Any]) -> Judge | None:
         return text.replace(" ", "T").replace(".000000\n", "\n").replace("\n", offset + "\n").split("\n")[:-1]
 
     return datetimes
+
+
+def _utc(column: Column[Any]) -> bool:
+    """A moment read back in UTC (with its offset): the described tables' type (models.columns),
+    or SQLModel's own where SQLModel is imported (a class's table: SQLModel builds none otherwise)."""
+    sqltypes = sys.modules.get("sqlmodel.sql.sqltypes")
+    own = getattr(sqltypes, "UTCDateTime", UTCDateTime)
+    return isinstance(column.type, (UTCDateTime, own))
 
 
 def _dates(values: Values) -> Values:

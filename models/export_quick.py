@@ -158,14 +158,31 @@ def _or_none(judge: Judge) -> Judge:
     return nullable
 
 
-def _types(values: Values, kind: type) -> None:
-    if values and set(map(type, values)) != {kind}:
+# A batch's values are what sqlite3 hands back: int, float, str, bytes or None, never a subclass.
+# So `sum` over a column is a whole number exactly when every value is one (any float makes it
+# a float; text, bytes and None refuse to be added), and joining a column succeeds exactly when
+# every value is text: each a C-level pass, where `set(map(type, values))` calls `type` per value.
+
+
+def _whole_numbers(values: Values) -> None:
+    try:
+        total = sum(values)
+    except TypeError:
+        raise Unsure from None
+    if type(total) is not int:
         raise Unsure
+
+
+def _joined(values: Values, separator: str = "") -> str:
+    try:
+        return separator.join(values)
+    except TypeError:
+        raise Unsure from None
 
 
 def _integers(low: int, high: int) -> Judge:
     def integers(values: Values) -> Values:
-        _types(values, int)
+        _whole_numbers(values)
         if values and (min(values) < low or max(values) > high):
             raise Unsure
         return values
@@ -173,18 +190,22 @@ def _integers(low: int, high: int) -> Judge:
     return integers
 
 
+_BOOLEANS = {0: False, 1: True}
+
+
 def _booleans(values: Values) -> list[bool]:
     # SQLAlchemy reads any number as a Boolean; Adjutant writes only 0 and 1.
-    _types(values, int)
-    if not set(values) <= {0, 1}:
-        raise Unsure
-    return list(map(bool, values))
+    _whole_numbers(values)
+    try:
+        return list(map(_BOOLEANS.__getitem__, values))
+    except KeyError:
+        raise Unsure from None
 
 
 def _texts(allowed: frozenset[str] | None) -> Judge:
     def texts(values: Values) -> Values:
-        _types(values, str)
-        if values and max(map(len, values)) > MAX_TEXT:
+        # No value is longer than the batch's text joined: most batches are cleared by that alone.
+        if len(_joined(values)) > MAX_TEXT and max(map(len, values)) > MAX_TEXT:
             raise Unsure
         if allowed is not None and not set(values) <= allowed:
             raise Unsure
@@ -193,15 +214,15 @@ def _texts(allowed: frozenset[str] | None) -> Judge:
     return texts
 
 
-def _matching(values: Values, pattern: str) -> None:
-    """Every value in the one stored form (one regular expression over them all, joined)
-    on a real day (the 31st of February is refused, as `fromisoformat` refuses it)."""
-    _types(values, str)
-    if not values:
-        return
-    if _batch_pattern(pattern).fullmatch("\n".join(values)) is None:
+def _matching(values: Values, pattern: str) -> str:
+    """Every value in the one stored form (one regular expression over them all, joined
+    by newlines, which is returned) on a real day (the 31st of February is refused, as
+    `fromisoformat` refuses it)."""
+    text = _joined(values, "\n")
+    if values and _batch_pattern(pattern).fullmatch(text) is None:
         raise Unsure
     _real_dates(values)
+    return text
 
 
 _DAY = itemgetter(slice(0, 10))
@@ -234,10 +255,9 @@ def _datetimes(column: Column[Any]) -> Judge | None:
         offset = ""
 
     def datetimes(values: Values) -> list[str]:
-        _matching(values, STORED_DATETIMES)
+        text = _matching(values, STORED_DATETIMES) + "\n"
         if not values:
             return []
-        text = "\n".join(values) + "\n"
         return text.replace(" ", "T").replace(".000000\n", "\n").replace("\n", offset + "\n").split("\n")[:-1]
 
     return datetimes
@@ -285,9 +305,9 @@ def _json(adapters: tuple[TypeAdapter[Any], ...], quick: Check | None = None) ->
     by pydantic."""
 
     def json_values(values: Values) -> list[Any]:
-        _types(values, str)
         if not values:
             return []
+        total = len(_joined(values))  # text, all of it: orjson would read bytes too
         # One call per text: joining a batch's texts into one array to parse would need
         # SQLite's json_valid of each first (a text can close and open brackets), which
         # costs more than the calls it saves.
@@ -295,7 +315,7 @@ def _json(adapters: tuple[TypeAdapter[Any], ...], quick: Check | None = None) ->
             parsed = list(map(orjson.loads, values))
         except orjson.JSONDecodeError:
             raise Unsure from None
-        longest = max(map(len, values))
+        longest = max(map(len, values)) if total > SHALLOW_CHARS else total
         if longest > SMALL_CHARS or (longest > SHALLOW_CHARS and _brackets(values) > MAX_JSON_DEPTH):
             for text, value in zip(values, parsed, strict=True):
                 if len(text) > SMALL_CHARS or text.count("[") + text.count("{") > MAX_JSON_DEPTH:

@@ -94,11 +94,14 @@ class TableJudge:
         return list(map(self.row, *[judge(values) for judge, values in zip(self.judges, columns, strict=True)]))
 
 
-def table_judge(table: Table) -> TableJudge | None:
-    """The judge of `table`'s raw rows; None when a column's type is one it does not know."""
+def table_judge(table: Table, *, depth_in_text: bool = False) -> TableJudge | None:
+    """The judge of `table`'s raw rows; None when a column's type is one it does not know.
+
+    `depth_in_text`: how deep a JSON value nests is left to the caller, who reads it from the
+    rows' text (models.exchange: the export)."""
     if table.name in ROW_CHECKS:  # rows the rule sets judge too: a handful, left to the row model
         return None
-    judges = [_column_judge(table.name, column) for column in table.columns]
+    judges = [_column_judge(table.name, column, depth_in_text) for column in table.columns]
     known = [judge for judge in judges if judge is not None]
     if len(known) != len(judges):
         return None
@@ -118,7 +121,7 @@ def _row_maker(names: list[str]) -> Callable[..., dict[str, Any]]:
     return eval(f"lambda {parameters}: {{{items}}}", {"__builtins__": {}})
 
 
-def _column_judge(table: str, column: Column[Any]) -> Judge | None:
+def _column_judge(table: str, column: Column[Any], depth_in_text: bool = False) -> Judge | None:
     kind = _kind(column)
     shape = SHAPES.get((table, column.name))
     judge: Judge | None
@@ -133,7 +136,8 @@ def _column_judge(table: str, column: Column[Any]) -> Judge | None:
     elif isinstance(kind, Date):
         judge = _dates if not isinstance(column.type, TypeDecorator) else None
     elif isinstance(kind, JSON):
-        judge = _json(_shape_adapters(table, column.name) if shape is not None else (), _shape_check(table, column.name))
+        adapters = _shape_adapters(table, column.name) if shape is not None else ()
+        judge = _json(adapters, _shape_check(table, column.name), depth_in_text)
     elif isinstance(kind, String):
         if shape is None:
             judge = _texts(None)
@@ -299,10 +303,13 @@ def _shape_check(table: str, column: str) -> Check | None:
     return batch_check(first)
 
 
-def _json(adapters: tuple[TypeAdapter[Any], ...], quick: Check | None = None) -> Judge:
+def _json(adapters: tuple[TypeAdapter[Any], ...], quick: Check | None = None, depth_in_text: bool = False) -> Judge:
     """JSON text as SQLAlchemy reads it (orjson), sane as `_sane_json` wants it, and of its
     column's shape (a JSON object where none is named): by `quick` where it can tell, else
-    by pydantic."""
+    by pydantic. With `depth_in_text`, the depth is the caller's to check (`table_judge`)."""
+    # A batch this long in all may hold a value to look at closely: one too long, or (with its
+    # depth judged here) one long enough to nest too deep.
+    bound = SMALL_CHARS if depth_in_text else SHALLOW_CHARS
 
     def json_values(values: Values) -> list[Any]:
         if not values:
@@ -315,14 +322,16 @@ def _json(adapters: tuple[TypeAdapter[Any], ...], quick: Check | None = None) ->
             parsed = list(map(orjson.loads, values))
         except orjson.JSONDecodeError:
             raise Unsure from None
-        longest = max(map(len, values)) if total > SHALLOW_CHARS else total
-        if longest > SMALL_CHARS or (longest > SHALLOW_CHARS and _brackets(values) > MAX_JSON_DEPTH):
-            for text, value in zip(values, parsed, strict=True):
-                if len(text) > SMALL_CHARS or text.count("[") + text.count("{") > MAX_JSON_DEPTH:
-                    try:
-                        _sane_json(value)  # the exact check, for the few values the bound does not clear
-                    except ValueError:
-                        raise Unsure from None
+        if total > bound:
+            longest = max(map(len, values))
+            deep = not depth_in_text and longest > SHALLOW_CHARS and _brackets(values) > MAX_JSON_DEPTH
+            if longest > SMALL_CHARS or deep:
+                for text, value in zip(values, parsed, strict=True):
+                    if len(text) > SMALL_CHARS or text.count("[") + text.count("{") > MAX_JSON_DEPTH:
+                        try:
+                            _sane_json(value)  # the exact check, for the few values the bound does not clear
+                        except ValueError:
+                            raise Unsure from None
         if not adapters:
             if set(map(type, parsed)) != {dict}:
                 raise Unsure

@@ -120,8 +120,8 @@ def _sqlite_batches(
     from models.export_quick import Unsure, table_judge
 
     dialect = connection.dialect
-    judge = table_judge(table, depth_in_text=encoded)
-    careful = table_judge(table) if encoded else judge
+    careful = table_judge(table)
+    judge = table_judge(table, depth_in_text=True) if encoded and careful is not None else careful
     deep = _deep_line()
     processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in table.columns]
     names = [str(column.name) for column in table.columns]  # not quoted_name (a reflected table's): see TableJudge

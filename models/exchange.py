@@ -115,7 +115,8 @@ def _sqlite_batches(
 
     `encoded`: each batch as the export's text (`_encoded`) instead. The quick judge then leaves
     the depth of JSON values to that text, which shows it in C: a value nested more than
-    MAX_JSON_DEPTH deep is written indented past DEEP (or, deeper still, is refused by orjson).
+    MAX_JSON_DEPTH deep has a line indented as far as `_deep_line` (or, deeper still, is
+    refused by orjson).
     Such a batch is judged again with the depth counted, and so refused as `batches` refuses it."""
     from models.export_quick import Unsure, table_judge
 

@@ -31,12 +31,12 @@ from sqlalchemy import (
     select,
     text,
 )
-from models import schema, search, table_metadata
+from models import columns, schema, search
 from models.errors import CampaignFileError
 from models.opening import build_new
 from models.store import CampaignStore
 from models.targets import Target
-from models.values import row_from_json, row_to_json, to_json
+from models.values import row_from_json, to_json
 
 # The export's checks (models.export_format, export_quick, export_checks: the row models,
 # the rule sets' options, pydantic's validators) are imported where rows are checked, not
@@ -65,23 +65,21 @@ def batches(connection: Connection, table: Table, name: str) -> Iterator[list[di
     checked against the export format; CampaignFileError names the first row that does not fit."""
     from models.export_format import BadRow, validate_row
 
-    keys = list(table.primary_key.columns)
-    # Ordered by code point on both back ends, as Python sorts text (PostgreSQL's own
-    # collation depends on the server's locale).
-    postgres = connection.dialect.name == "postgresql"
-    order = [key.collate("C") if postgres and isinstance(key.type, String) else key for key in keys]
-    query = select(table).order_by(*order)
+    query = _in_key_order(connection, table)
     if connection.dialect.name == "sqlite":
         yield from _sqlite_batches(connection, table, query, name)
         return
     number = 0
+    # str(): a Core table's names are SQLAlchemy's quoted_name, a subclass of str that orjson
+    # refuses as a key (models.columns, and a reflected table's for --salvage).
+    names = [(str(column.name), column.name) for column in table.columns]
     try:
         result = connection.execution_options(yield_per=READ_BATCH).execute(query)
         for partition in result.mappings().partitions():
             batch = []
             for row in partition:
                 number += 1
-                values = row_to_json(table, row)
+                values = {name: to_json(row[key]) for name, key in names}
                 validate_row(table, values)
                 batch.append(values)
             yield batch
@@ -91,27 +89,65 @@ def batches(connection: Connection, table: Table, name: str) -> Iterator[list[di
         raise CampaignFileError(_unreadable(name, table, number + 1, error)) from None
 
 
+def _in_key_order(connection: Connection, table: Table) -> Select[Any]:
+    keys = list(table.primary_key.columns)
+    # Ordered by code point on both back ends, as Python sorts text (PostgreSQL's own
+    # collation depends on the server's locale).
+    postgres = connection.dialect.name == "postgresql"
+    return select(table).order_by(*[key.collate("C") if postgres and isinstance(key.type, String) else key for key in keys])
+
+
+def _encoded_batches(connection: Connection, table: Table, name: str) -> Iterator[bytes]:
+    """The export's text of `table`'s rows (`_encoded`), a batch at a time, each checked as `batches` checks it."""
+    if connection.dialect.name == "sqlite":
+        yield from _sqlite_batches(connection, table, _in_key_order(connection, table), name, encoded=True)
+        return
+    for batch in batches(connection, table, name):
+        if batch:
+            yield _encoded(batch, table, name)
+
+
 def _sqlite_batches(
-    connection: Connection, table: Table, query: Select[Any], name: str
-) -> Iterator[list[dict[str, Any]]]:
+    connection: Connection, table: Table, query: Select[Any], name: str, *, encoded: bool = False
+) -> Iterator[Any]:
     """The rows straight from sqlite3, judged EXPORT_BATCH at a time by models.export_quick; a
-    batch it is unsure of is read and judged row by row as SQLAlchemy and the row model do."""
+    batch it is unsure of is read and judged row by row as SQLAlchemy and the row model do.
+
+    `encoded`: each batch as the export's text (`_encoded`) instead. The quick judge then leaves
+    the depth of JSON values to that text, which shows it in C: a value nested more than
+    MAX_JSON_DEPTH deep has a line indented as far as `_deep_line` (or, deeper still, is
+    refused by orjson).
+    Such a batch is judged again with the depth counted, and so refused as `batches` refuses it."""
     from models.export_quick import Unsure, table_judge
 
     dialect = connection.dialect
-    judge = table_judge(table)
+    careful = table_judge(table)
+    judge = table_judge(table, depth_in_text=True) if encoded and careful is not None else careful
+    deep = _deep_line()
     processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in table.columns]
     names = [str(column.name) for column in table.columns]  # not quoted_name (a reflected table's): see TableJudge
     cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]  # open: the connection is in use
     number = 0
+
+    def judged(judge: Any, raw: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
+        try:
+            return judge(raw) if judge is not None else None
+        except Unsure:
+            return None
+
     try:
         cursor.execute(str(query.compile(dialect=dialect)))
         while raw := cursor.fetchmany(EXPORT_BATCH):
-            try:
-                batch = judge(raw) if judge is not None else None
-            except Unsure:
-                batch = None
-            yield batch if batch is not None else _judged_one_by_one(table, names, processors, raw, number, name)
+            batch = judged(judge, raw)
+            if not encoded:
+                yield batch if batch is not None else _judged_one_by_one(table, names, processors, raw, number, name)
+            elif batch is not None and (text := _shallow(batch, deep)) is not None:
+                yield text
+            else:
+                batch = judged(careful, raw) if batch is not None else None
+                if batch is None:
+                    batch = _judged_one_by_one(table, names, processors, raw, number, name)
+                yield _encoded(batch, table, name)
             number += len(raw)
     except sqlite3.Error as error:
         raise CampaignFileError(_unreadable(name, table, number + 1, error)) from None
@@ -239,8 +275,9 @@ def reflected(connection: Connection, only: Collection[str] | None = None) -> Me
 
 
 def tables() -> list[Table]:
-    """The exported tables, by name (the order of the export's keys)."""
-    return sorted(table_metadata().sorted_tables, key=lambda table: table.name)
+    """The exported tables, by name (the order of the export's keys): read from their plain
+    description (models.columns), not from the SQLModel classes, which `export` need not build."""
+    return columns.tables()
 
 
 def write(store: CampaignStore, out: Callable[[bytes | memoryview], Any]) -> None:
@@ -342,16 +379,37 @@ def no_collection() -> Iterator[None]:
             gc.enable()
 
 
+def _deep_line() -> bytes:
+    """A line of a batch's text indented this far is inside a JSON value nested MAX_JSON_DEPTH
+    deep or more: a column's value opens at 8 spaces (WRAPPED, then the row), and each level
+    of it indents its items 2 more; an empty list or object is written on its parent's line.
+    So a text without such a line holds no value too deep."""
+    from models.export_format import MAX_JSON_DEPTH
+
+    return b"\n" + b" " * (8 + 2 * MAX_JSON_DEPTH)
+
+
+def _encoded(batch: list[dict[str, Any]], table: Table, name: str) -> bytes:
+    """A batch of rows as the export writes them, within WRAPPED."""
+    try:
+        return orjson.dumps({"t": {"t": batch}}, option=ROW)
+    except orjson.JSONEncodeError as error:
+        raise CampaignFileError(f"{name} is damaged: table {table.name!r} holds {error}") from None
+
+
+def _shallow(batch: list[dict[str, Any]], deep: bytes) -> bytes | None:
+    """`_encoded` of a batch whose JSON values are no deeper than MAX_JSON_DEPTH; None for any other."""
+    try:
+        text = orjson.dumps({"t": {"t": batch}}, option=ROW)
+    except orjson.JSONEncodeError:
+        return None
+    return None if deep in text else text
+
+
 def _write_rows(connection: Connection, table: Table, name: str, out: Callable[[bytes | memoryview], Any]) -> None:
     empty = True
     head, tail = WRAPPED
-    for batch in batches(connection, table, name):
-        if not batch:
-            continue
-        try:
-            encoded = orjson.dumps({"t": {"t": batch}}, option=ROW)
-        except orjson.JSONEncodeError as error:
-            raise CampaignFileError(f"{name} is damaged: table {table.name!r} holds {error}") from None
+    for encoded in _encoded_batches(connection, table, name):  # never of no rows
         out(b"\n" if empty else b",\n")
         body = memoryview(encoded)[len(head) : -len(tail)]  # no copy of the batch's text
         out(body if _is_inert(encoded) else _inert(bytes(body)))

@@ -19,6 +19,7 @@ row model, which then accepts it or names the row and the column as before.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Sequence
 from datetime import date
 from functools import cache
@@ -41,8 +42,8 @@ from sqlalchemy import (
     Table,
     TypeDecorator,
 )
-from sqlmodel.sql.sqltypes import UTCDateTime
 
+from models.columns import UTCDateTime
 from models.export_shapes import Check, batch_check
 from models.export_format import (
     DOMAIN,
@@ -93,11 +94,14 @@ class TableJudge:
         return list(map(self.row, *[judge(values) for judge, values in zip(self.judges, columns, strict=True)]))
 
 
-def table_judge(table: Table) -> TableJudge | None:
-    """The judge of `table`'s raw rows; None when a column's type is one it does not know."""
+def table_judge(table: Table, *, depth_in_text: bool = False) -> TableJudge | None:
+    """The judge of `table`'s raw rows; None when a column's type is one it does not know.
+
+    `depth_in_text`: how deep a JSON value nests is left to the caller, who reads it from the
+    rows' text (models.exchange: the export)."""
     if table.name in ROW_CHECKS:  # rows the rule sets judge too: a handful, left to the row model
         return None
-    judges = [_column_judge(table.name, column) for column in table.columns]
+    judges = [_column_judge(table.name, column, depth_in_text) for column in table.columns]
     known = [judge for judge in judges if judge is not None]
     if len(known) != len(judges):
         return None
@@ -117,7 +121,7 @@ def _row_maker(names: list[str]) -> Callable[..., dict[str, Any]]:
     return eval(f"lambda {parameters}: {{{items}}}", {"__builtins__": {}})
 
 
-def _column_judge(table: str, column: Column[Any]) -> Judge | None:
+def _column_judge(table: str, column: Column[Any], depth_in_text: bool = False) -> Judge | None:
     kind = _kind(column)
     shape = SHAPES.get((table, column.name))
     judge: Judge | None
@@ -132,7 +136,8 @@ def _column_judge(table: str, column: Column[Any]) -> Judge | None:
     elif isinstance(kind, Date):
         judge = _dates if not isinstance(column.type, TypeDecorator) else None
     elif isinstance(kind, JSON):
-        judge = _json(_shape_adapters(table, column.name) if shape is not None else (), _shape_check(table, column.name))
+        adapters = _shape_adapters(table, column.name) if shape is not None else ()
+        judge = _json(adapters, _shape_check(table, column.name), depth_in_text)
     elif isinstance(kind, String):
         if shape is None:
             judge = _texts(None)
@@ -157,14 +162,31 @@ def _or_none(judge: Judge) -> Judge:
     return nullable
 
 
-def _types(values: Values, kind: type) -> None:
-    if values and set(map(type, values)) != {kind}:
+# A batch's values are what sqlite3 hands back: int, float, str, bytes or None, never a subclass.
+# So `sum` over a column is a whole number exactly when every value is one (any float makes it
+# a float; text, bytes and None refuse to be added), and joining a column succeeds exactly when
+# every value is text: each a C-level pass, where `set(map(type, values))` calls `type` per value.
+
+
+def _whole_numbers(values: Values) -> None:
+    try:
+        total = sum(values)
+    except TypeError:
+        raise Unsure from None
+    if type(total) is not int:
         raise Unsure
+
+
+def _joined(values: Values, separator: str = "") -> str:
+    try:
+        return separator.join(values)
+    except TypeError:
+        raise Unsure from None
 
 
 def _integers(low: int, high: int) -> Judge:
     def integers(values: Values) -> Values:
-        _types(values, int)
+        _whole_numbers(values)
         if values and (min(values) < low or max(values) > high):
             raise Unsure
         return values
@@ -172,18 +194,22 @@ def _integers(low: int, high: int) -> Judge:
     return integers
 
 
+_BOOLEANS = {0: False, 1: True}
+
+
 def _booleans(values: Values) -> list[bool]:
     # SQLAlchemy reads any number as a Boolean; Adjutant writes only 0 and 1.
-    _types(values, int)
-    if not set(values) <= {0, 1}:
-        raise Unsure
-    return list(map(bool, values))
+    _whole_numbers(values)
+    try:
+        return list(map(_BOOLEANS.__getitem__, values))
+    except KeyError:
+        raise Unsure from None
 
 
 def _texts(allowed: frozenset[str] | None) -> Judge:
     def texts(values: Values) -> Values:
-        _types(values, str)
-        if values and max(map(len, values)) > MAX_TEXT:
+        # No value is longer than the batch's text joined: most batches are cleared by that alone.
+        if len(_joined(values)) > MAX_TEXT and max(map(len, values)) > MAX_TEXT:
             raise Unsure
         if allowed is not None and not set(values) <= allowed:
             raise Unsure
@@ -192,15 +218,15 @@ def _texts(allowed: frozenset[str] | None) -> Judge:
     return texts
 
 
-def _matching(values: Values, pattern: str) -> None:
-    """Every value in the one stored form (one regular expression over them all, joined)
-    on a real day (the 31st of February is refused, as `fromisoformat` refuses it)."""
-    _types(values, str)
-    if not values:
-        return
-    if _batch_pattern(pattern).fullmatch("\n".join(values)) is None:
+def _matching(values: Values, pattern: str) -> str:
+    """Every value in the one stored form (one regular expression over them all, joined
+    by newlines, which is returned) on a real day (the 31st of February is refused, as
+    `fromisoformat` refuses it)."""
+    text = _joined(values, "\n")
+    if values and _batch_pattern(pattern).fullmatch(text) is None:
         raise Unsure
     _real_dates(values)
+    return text
 
 
 _DAY = itemgetter(slice(0, 10))
@@ -225,7 +251,7 @@ def _batch_pattern(pattern: str) -> re.Pattern[str]:
 def _datetimes(column: Column[Any]) -> Judge | None:
     """ISO 8601 as `datetime.isoformat` writes what SQLAlchemy reads: "2025-01-01T00:00:07+00:00"
     (no microseconds when they are zero), the offset only for the UTC type that adds it."""
-    if isinstance(column.type, UTCDateTime):
+    if _utc(column):
         offset = "+00:00"
     elif isinstance(column.type, TypeDecorator):
         return None
@@ -233,13 +259,20 @@ def _datetimes(column: Column[Any]) -> Judge | None:
         offset = ""
 
     def datetimes(values: Values) -> list[str]:
-        _matching(values, STORED_DATETIMES)
+        text = _matching(values, STORED_DATETIMES) + "\n"
         if not values:
             return []
-        text = "\n".join(values) + "\n"
         return text.replace(" ", "T").replace(".000000\n", "\n").replace("\n", offset + "\n").split("\n")[:-1]
 
     return datetimes
+
+
+def _utc(column: Column[Any]) -> bool:
+    """A moment read back in UTC (with its offset): the described tables' type (models.columns),
+    or SQLModel's own where SQLModel is imported (a class's table: SQLModel builds none otherwise)."""
+    sqltypes = sys.modules.get("sqlmodel.sql.sqltypes")
+    own = getattr(sqltypes, "UTCDateTime", UTCDateTime)
+    return isinstance(column.type, (UTCDateTime, own))
 
 
 def _dates(values: Values) -> Values:
@@ -270,15 +303,18 @@ def _shape_check(table: str, column: str) -> Check | None:
     return batch_check(first)
 
 
-def _json(adapters: tuple[TypeAdapter[Any], ...], quick: Check | None = None) -> Judge:
+def _json(adapters: tuple[TypeAdapter[Any], ...], quick: Check | None = None, depth_in_text: bool = False) -> Judge:
     """JSON text as SQLAlchemy reads it (orjson), sane as `_sane_json` wants it, and of its
     column's shape (a JSON object where none is named): by `quick` where it can tell, else
-    by pydantic."""
+    by pydantic. With `depth_in_text`, the depth is the caller's to check (`table_judge`)."""
+    # A batch this long in all may hold a value to look at closely: one too long, or (with its
+    # depth judged here) one long enough to nest too deep.
+    bound = SMALL_CHARS if depth_in_text else SHALLOW_CHARS
 
     def json_values(values: Values) -> list[Any]:
-        _types(values, str)
         if not values:
             return []
+        total = len(_joined(values))  # text, all of it: orjson would read bytes too
         # One call per text: joining a batch's texts into one array to parse would need
         # SQLite's json_valid of each first (a text can close and open brackets), which
         # costs more than the calls it saves.
@@ -286,14 +322,16 @@ def _json(adapters: tuple[TypeAdapter[Any], ...], quick: Check | None = None) ->
             parsed = list(map(orjson.loads, values))
         except orjson.JSONDecodeError:
             raise Unsure from None
-        longest = max(map(len, values))
-        if longest > SMALL_CHARS or (longest > SHALLOW_CHARS and _brackets(values) > MAX_JSON_DEPTH):
-            for text, value in zip(values, parsed, strict=True):
-                if len(text) > SMALL_CHARS or text.count("[") + text.count("{") > MAX_JSON_DEPTH:
-                    try:
-                        _sane_json(value)  # the exact check, for the few values the bound does not clear
-                    except ValueError:
-                        raise Unsure from None
+        if total > bound:
+            longest = max(map(len, values))
+            deep = not depth_in_text and longest > SHALLOW_CHARS and _brackets(values) > MAX_JSON_DEPTH
+            if longest > SMALL_CHARS or deep:
+                for text, value in zip(values, parsed, strict=True):
+                    if len(text) > SMALL_CHARS or text.count("[") + text.count("{") > MAX_JSON_DEPTH:
+                        try:
+                            _sane_json(value)  # the exact check, for the few values the bound does not clear
+                        except ValueError:
+                            raise Unsure from None
         if not adapters:
             if set(map(type, parsed)) != {dict}:
                 raise Unsure

@@ -63,11 +63,18 @@ def _check(shape: Any) -> Check:
     raise _NotPlain
 
 
-def _only_types(allowed: set[type]) -> Check:
-    def check(values: Sequence[Any]) -> bool:
-        return set(map(type, values)) <= allowed
+class _OnlyTypes:
+    """A shape its values' types alone decide: an object's field then asks for no list of its values."""
 
-    return check
+    def __init__(self, allowed: set[type]) -> None:
+        self.allowed = frozenset(allowed)
+
+    def __call__(self, values: Sequence[Any]) -> bool:
+        return set(map(type, values)) <= self.allowed
+
+
+def _only_types(allowed: set[type]) -> Check:
+    return _OnlyTypes(allowed)
 
 
 def _optional_object(shape: Any) -> Check:
@@ -128,12 +135,15 @@ def _scalar(shape: Any) -> Check:
     if base is str and set(limits) <= {"max_length"}:
         longest = limits.get("max_length")
 
+        if longest is None:
+            return _only_types({str})
+
         def texts(values: Sequence[Any]) -> bool:
             if not values:
                 return True
             if set(map(type, values)) != {str}:
                 return False
-            return longest is None or max(map(len, values)) <= longest
+            return max(map(len, values)) <= longest
 
         return texts
     raise _NotPlain
@@ -145,15 +155,21 @@ def _typed_dict(shape: Any) -> Check:
     if set(shape.__required_keys__) != set(hints):
         raise _NotPlain
     keys = frozenset(hints)
-    fields = [(itemgetter(name), _check(kind)) for name, kind in hints.items()]
+    fields = [(itemgetter(name), _check(kind)) for name, kind in hints.items() if kind is not Any]
+    # Fields whose values' types alone decide are read without a list of their values.
+    typed = [(get, field.allowed) for get, field in fields if isinstance(field, _OnlyTypes)]
+    other = [(get, field) for get, field in fields if not isinstance(field, _OnlyTypes)]
 
     def check(values: Sequence[Any]) -> bool:
         if not values:
             return True
-        if set(map(type, values)) != {dict}:
+        try:  # each value an object (dict.keys refuses anything else) with exactly these keys
+            if not all(map(eq, map(dict.keys, values), repeat(keys))):
+                return False
+        except TypeError:
             return False
-        if not all(map(eq, map(dict.keys, values), repeat(keys))):
-            return False
-        return all(field(list(map(get, values))) for get, field in fields)
+        return all(set(map(type, map(get, values))) <= allowed for get, allowed in typed) and all(
+            field(list(map(get, values))) for get, field in other
+        )
 
     return check

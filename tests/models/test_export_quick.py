@@ -199,3 +199,55 @@ def test_the_quick_judge_reads_a_sound_campaign_without_the_row_model(
             read_all(connection, table)
     engine.dispose()
     assert set(calls) <= set(export_format.ROW_CHECKS)  # only the rows the rule sets judge too (a handful)
+
+
+def _nested(depth: int, opening: str = "[", closing: str = "]") -> str:
+    return opening * depth + "1" + closing * depth
+
+
+def _change(depth: int, opening: str = "[", closing: str = "]") -> str:
+    """An event's changes nested `depth` deep in all: its list, the change, the row after it, then a value."""
+    return '[{"table": "unit", "key": {"id": "x"}, "before": null, "after": {"a": ' + _nested(depth - 3, opening, closing) + "}}]"
+
+
+@pytest.mark.parametrize(
+    ("value", "refused"),
+    [
+        (_change(31), False), (_change(32), False), (_change(33), True), (_change(300), True), (_change(2000), True),
+        (_change(32, '{"a": ', "}"), False), (_change(33, '{"a": ', "}"), True),
+        (_change(5, "[" + "[1], " * 40, "]"), False),  # many brackets, not deep
+    ],
+)
+def test_the_export_reads_the_depth_of_json_from_its_text_as_the_row_model_does(
+    real: Path, monkeypatch: pytest.MonkeyPatch, value: str, refused: bool
+) -> None:
+    """The export leaves a JSON value's depth to the text it writes (models.exchange._shallow):
+    what it writes, or the sentence it refuses with, is the row model's."""
+    import io
+
+    from models import schema
+    from models.exchange import _write_tables
+
+    def export(connection, table) -> object:
+        out = io.BytesIO()
+        try:
+            _write_tables(connection, "the file", schema.head(), [table], out.write)
+        except CampaignFileError as error:
+            return str(error)
+        return out.getvalue()
+
+    engine = create_engine(f"sqlite:///{real}", json_deserializer=orjson.loads)
+    with engine.connect() as connection:
+        connection.exec_driver_sql("PRAGMA foreign_keys = OFF")
+        described = {table.name: table for table in tables()}
+        for table, column in (("event", "changes"),):
+            savepoint = connection.begin_nested()
+            connection.exec_driver_sql(f'UPDATE "{table}" SET "{column}" = ? WHERE rowid = (SELECT max(rowid) FROM "{table}")', (value,))
+            quick = export(connection, described[table])
+            with monkeypatch.context() as patch:
+                patch.setattr(export_quick, "table_judge", lambda _table, **_options: None)
+                model = export(connection, described[table])
+            savepoint.rollback()
+            assert quick == model, f"{table}.{column} = {value[:40]}"
+    engine.dispose()
+    assert isinstance(quick, str) == refused, quick

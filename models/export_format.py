@@ -31,6 +31,7 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
+    TypeAdapter,
     ValidationError,
     create_model,
 )
@@ -89,6 +90,27 @@ class Replay(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
     event: StrictInt = Field(ge=1)
+
+
+class SetupLeader(TypedDict):
+    name: StrictStr
+    rank: StrictInt
+    tactical_bonus: StrictInt
+
+
+class SetupSide(TypedDict):
+    """What the battles read of a side of a battle's set-up (campaigns.battles: _side, _combat_side)."""
+
+    sp_by_arm: dict[StrictStr, StrictInt]
+    generals: list[SetupLeader]
+    average_cohesion: tuple[StrictInt, Annotated[StrictInt, Field(ge=1)]]  # a fraction: numerator, denominator
+    artillery_bonus: StrictInt
+    cavalry_bonus: StrictInt
+
+
+class SetupSides(TypedDict):
+    attacker: SetupSide
+    defender: SetupSide
 
 
 # The JSON columns whose contents other code reads item by item.
@@ -228,6 +250,24 @@ def _battle_options(row: Mapping[str, Any]) -> None:
         resolve_options(str(tactical.get("ruleset")), tactical["options"])
 
 
+def _battle_sides(row: Mapping[str, Any]) -> None:
+    """The sides of a battle's set-up, as the battles read them: a key lost or a number turned
+    to text is a damaged battle, which `check` names, not a command's crash later."""
+    setup = (row.get("detail") or {}).get("setup")
+    if isinstance(setup, dict) and "sides" in setup:
+        try:
+            _sides_adapter().validate_python(setup["sides"])
+        except ValidationError as error:
+            first = error.errors(include_url=False, include_input=False)[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise RulesError(f"the battle's set-up has a bad side ({where}: {first['msg'].lower()})") from None
+
+
+@cache
+def _sides_adapter() -> TypeAdapter[SetupSides]:
+    return TypeAdapter(SetupSides)
+
+
 def _campaign_ruleset_options(resolver: str, options: Mapping[str, Any]) -> None:
     from rules.registry import ruleset_ids, tactical_ids
 
@@ -261,7 +301,7 @@ def _turn_weather(row: Mapping[str, Any]) -> None:
 
 # What a row's types cannot say but the rules can: options and the weather are read by name.
 ROW_CHECKS: dict[str, tuple[Any, ...]] = {
-    "campaign": (_campaign_options,), "battle": (_battle_options,), "turn": (_turn_weather,),
+    "campaign": (_campaign_options,), "battle": (_battle_options, _battle_sides), "turn": (_turn_weather,),
 }
 # The columns those checks read: a change of other columns (an undo's, models.history_checks)
 # leaves their verdict as it was.

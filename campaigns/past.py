@@ -173,7 +173,7 @@ def _forget(connection: Connection, first: int) -> None:
     connection.execute(delete(EventNote).where(col(EventNote.event) >= first))
     connection.execute(delete(Event).where(col(Event.id) >= first))
     if fts and gone > kept:
-        connection.exec_driver_sql("INSERT INTO event_search(event_search) VALUES ('rebuild')")
+        search.rebuild_table(connection, "event")
 
 
 class PastSession(CampaignSession):

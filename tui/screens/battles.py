@@ -65,10 +65,10 @@ class BattlesScreen(CampaignScreen):
         # pressed at once after x opens the battle the list then shows, not nothing.
         self._reads += 1
         number, session = self._reads, self.session
-        self.attempt(lambda: (battles.battles(session), contacts(session), number), worker=True, writes=False, then=self._read)
-
-    def _read(self, read: tuple[list, list[Contact], int]) -> None:
-        self._show(*read)
+        self.attempt(
+            lambda: (battles.battles(session), contacts(session), number), worker=True, writes=False,
+            then=lambda read: self._show(*read),
+        )
 
     def _show(self, rows: list, found: list[Contact], number: int) -> None:
         if number != self._reads:

@@ -82,10 +82,10 @@ class TheatreScreen(CampaignScreen):
         # once after p acts on the map drawn, not on nothing.
         self._reads += 1
         number, session, side = self._reads, self.session, self.view_side
-        self.attempt(lambda: (map_data(session, side=side), side, number), worker=True, writes=False, then=self._read_map)
-
-    def _read_map(self, read: tuple[MapData, str | None, int]) -> None:
-        self._show_map(*read)
+        self.attempt(
+            lambda: (map_data(session, side=side), side, number), worker=True, writes=False,
+            then=lambda read: self._show_map(*read),
+        )
 
     def _show_map(self, data: MapData, side: str | None, number: int) -> None:
         if number != self._reads:

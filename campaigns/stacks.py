@@ -6,7 +6,7 @@ ney PLACE`), or by SIDE@PLACE for a force without a general.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import func, select
 from sqlmodel import col
@@ -74,8 +74,8 @@ class Stack:
 @dataclass(frozen=True)
 class CountedStack(Stack):
     """A stack as the map and the contacts show it: its generals, and its units counted and
-    their SP summed by the database; `units` is empty (`stacks_at` reads them, for the
-    stacks of one place when they are opened)."""
+    their SP summed by the database; `units` is empty (`stacks_at` reads them all), or the
+    first few by id (`first_units`), as many as a line can name."""
 
     count: int = 0
     total: int = 0
@@ -187,6 +187,33 @@ def _count_stacks(session: CampaignSession) -> tuple[CountedStack, ...]:
         CountedStack(side_id, sides[side_id], place, tuple(gs), (), count, total)
         for (place, side_id), (gs, (count, total)) in sorted(groups.items(), key=lambda kv: (kv[0][0], order[kv[0][1]]))
     )
+
+
+def first_units(session: CampaignSession, stacks: list[CountedStack], limit: int) -> list[CountedStack]:
+    """The counted stacks of one place, each with its first `limit` units read (by id):
+    what a line naming their units shows of a crowded place, read in one pass over the
+    units, with no more than `limit` of each side's built."""
+    places = {s.place for s in stacks}
+    if not stacks or limit <= 0:
+        return list(stacks)
+    if len(places) > 1:
+        raise ValueError("first_units reads the stacks of one place")
+    numbered = (
+        select(col(Unit.id).label("id"), col(Nation.side).label("side"),
+               func.row_number().over(partition_by=col(Nation.side), order_by=col(Unit.id)).label("n"))
+        .join(Nation, col(Nation.id) == col(Unit.nation))
+        .where(col(Unit.location) == stacks[0].place)
+        .subquery()
+    )
+    with plainly(), session.store.read() as db:
+        rows = db.execute(
+            select(Unit, numbered.c.side).join(numbered, numbered.c.id == col(Unit.id))
+            .where(numbered.c.n <= limit).order_by(col(Unit.id))
+        ).all()
+    units: dict[str, list[Unit]] = {}
+    for unit, side in rows:
+        units.setdefault(side, []).append(unit)
+    return [replace(s, units=tuple(units.get(s.side, ()))) for s in stacks]
 
 
 def stack_of(session: CampaignSession, text: str) -> Stack:

@@ -19,7 +19,7 @@ from campaigns.contact import contacts
 from campaigns.errors import CampaignError, plainly
 from campaigns.gazetteer import Place, gazetteer
 from campaigns.session import CampaignSession
-from campaigns.stacks import Stack, all_stacks, counted_stacks
+from campaigns.stacks import CountedStack, Stack, all_stacks, counted_stacks
 from models import Battle, Campaign, Event, General, Turn, Unit
 from rules.numbers import TURN
 
@@ -139,15 +139,21 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
     )
 
 
+# The units an opened stack's line names, at most: a crowded place (thousands of units at
+# 50,000) is read and drawn in time that does not grow with its stacks.
+NAMED_UNITS = 12
+
+
 @dataclass(frozen=True)
 class Opened:
-    """The stacks at one place of the map, opened for their actions: their units read
-    (stacks.stacks_at), whether the place is in contact, and for each stack (by key) the
-    enemy stacks its reconnaissance reaches (counted, as the map shows them)."""
+    """The stacks at one place of the map, opened for their actions: counted as the map
+    shows them, each with its first NAMED_UNITS units read (stacks.first_units), whether the
+    place is in contact, and for each stack (by key) the enemy stacks its reconnaissance
+    reaches (counted)."""
 
     place: str
     in_contact: bool
-    stacks: dict[str, Stack]
+    stacks: dict[str, CountedStack]
     enemies: dict[str, tuple[Stack, ...]]
     entrench_cost: int  # PC, by the rules (campaigns.movement)
 
@@ -156,10 +162,10 @@ def opened(session: CampaignSession, place: str) -> Opened:
     """What the umpire's actions on the stacks at `place` need, read for that place alone."""
     from campaigns.movement import entrench_cost
     from campaigns.reconnaissance import reach_from
-    from campaigns.stacks import stacks_at
+    from campaigns.stacks import first_units
 
     counted = counted_stacks(session)
-    here = {s.key: s for s in stacks_at(session, place)}
+    here = {s.key: s for s in first_units(session, [s for s in counted if s.place == place], NAMED_UNITS)}
     reach = reach_from(session, place)
     enemies: dict[str, tuple[Stack, ...]] = {key: tuple(e for e in counted if e.side != s.side and e.place in reach) for key, s in here.items()}
     return Opened(place, place in {c.place for c in contacts(session, counted)}, here, enemies, entrench_cost())

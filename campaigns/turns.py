@@ -13,7 +13,6 @@ from campaigns.errors import CampaignError, plainly
 from campaigns.glance import glance
 from campaigns.phases import Phase, next_phase, phases
 from campaigns.session import CampaignSession
-from models import Campaign
 
 
 @dataclass(frozen=True)
@@ -56,6 +55,9 @@ def advance(session: CampaignSession, *, anyway: bool = False) -> str:
         if following
         else f"End of turn {now.turn}: turn {now.turn + 1} begins"
     )
+    # The SQLModel classes only to write: the screen reads the turn without them (glance).
+    from models import Campaign
+
     with plainly(), session.store.action(description) as db:
         campaign = db.get_one(Campaign, 1)
         if following is None:

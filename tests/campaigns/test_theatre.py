@@ -485,3 +485,27 @@ def test_the_stacks_counted_by_the_database_are_the_stacks_read_unit_by_unit(tmp
         assert [s.units for s in stacks_at(session, "Dresden")] == [s.units for s in read if s.place == "Dresden"]
     finally:
         session.close()
+
+
+def test_a_crowded_place_opened_on_the_map_reads_only_the_units_its_lines_name(tmp_path):
+    """Opening the stacks of a place (the map's Enter) reads each stack's first units by id,
+    as many as a line names (theatre_map.NAMED_UNITS), and counts the rest as the map does:
+    the same stacks, generals, first units, count and SP as reading every unit gives."""
+    from campaigns.stacks import stacks_at
+    from campaigns.theatre_map import NAMED_UNITS, opened
+
+    session = CampaignSession.open(new(tmp_path))
+    try:
+        with session.store.action("Every unit to Dresden") as db:
+            for unit in db.exec(select(Unit)).all():
+                unit.location = "Dresden"
+        read = {s.key: s for s in stacks_at(session, "Dresden")}
+        found = opened(session, "Dresden").stacks
+        assert list(found) == list(read) and len(found) == 2
+        assert any(len(s.units) > NAMED_UNITS for s in read.values())  # crowded: some units left unread
+        for key, stack in found.items():
+            whole = read[key]
+            assert stack.units == whole.units[:NAMED_UNITS]
+            assert (stack.unit_count, stack.strength_points, stack.generals) == (whole.unit_count, whole.strength_points, whole.generals)
+    finally:
+        session.close()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 from sqlmodel import col
@@ -26,14 +26,18 @@ from campaigns.text import TextError, plain_name
 from campaigns.words import column
 from models import Battle as BattleRow
 from models import Campaign, General, Nation, Side, Turn, Unit
-from rules.allemagne1813.battle import MORALE, UMPIRE_RESULT, Battle, Step
-from rules.allemagne1813.combat import CombatSide, Leader
 from rules.allemagne1813.data import Situation
-from rules.allemagne1813.pursuit import PursuitStep, pursuit_step, resolve_pursuit
 from rules.allemagne1813.weather import weather_name
 from rules.dice import DiceService
 from rules.errors import RulesError
 from rules.numbers import PIECES, STRENGTH
+
+if TYPE_CHECKING:
+    # The rules' battle, imported where a battle is fought or rebuilt: the battles' list
+    # (the Battles screen's first visit, `adjutant battles`) does without it.
+    from rules.allemagne1813.battle import Battle, Step
+    from rules.allemagne1813.combat import CombatSide
+    from rules.allemagne1813.pursuit import PursuitStep
 
 TABLES = "allemagne1813"  # the campaign's own combat tables as the resolver
 ATTACKER, DEFENDER = "attacker", "defender"
@@ -97,6 +101,8 @@ def _side(db, unit_ids: Iterable[str], general_ids: Iterable[str]) -> dict[str, 
 
 
 def _combat_side(data: Mapping[str, Any]) -> CombatSide:
+    from rules.allemagne1813.combat import CombatSide, Leader
+
     return CombatSide(
         sp_by_arm=dict(data["sp_by_arm"]),
         leaders=tuple(Leader(g["name"], g["rank"], g["tactical_bonus"]) for g in data["generals"]),
@@ -222,6 +228,8 @@ def begin(session: CampaignSession, draft: Draft, resolver: str = TABLES) -> int
 
 
 def _rebuild(setup: Mapping[str, Any], journal: list[dict]) -> Battle:
+    from rules.allemagne1813.battle import Battle
+
     try:
         situation = Situation(weather=setup["weather"], **setup["facts"])
         battle = Battle(
@@ -282,6 +290,8 @@ class Fight:
         loser = DEFENDER if winner == ATTACKER else ATTACKER
         if self.tabletop[loser] >= sum(self.setup["sides"][loser]["sp_by_arm"].values()):
             return None
+        from rules.allemagne1813.pursuit import pursuit_step
+
         return pursuit_step(self.setup["sides"][winner]["cavalry_bonus"], self.setup["weather"], self.setup["options"])
 
     @property
@@ -345,6 +355,7 @@ def _journal(session: CampaignSession, battle_id: int, description: str, do) -> 
 
 def roll_step(session: CampaignSession, battle_id: int, entered: list[int] | None = None) -> str:
     """Roll (or read the typed dice of) the next step of the battle."""
+    from rules.allemagne1813.battle import MORALE, UMPIRE_RESULT
 
     def do(fight: Fight, dice):
         battle = _tables(fight)
@@ -422,6 +433,8 @@ def _tables(fight: Fight) -> Battle:
 
 
 def describe_result(step: Step, result) -> str:
+    from rules.allemagne1813.battle import MORALE
+
     if step.kind == MORALE:
         return f"{step.side} morale test: {'passed' if result.passed else 'failed'}"
     if result.record is None:
@@ -436,6 +449,8 @@ def describe_result(step: Step, result) -> str:
 
 
 def record_morale(session: CampaignSession, battle_id: int, passed: bool) -> str:
+    from rules.allemagne1813.battle import MORALE
+
     fight = load(session, battle_id)
     step = fight.next_step
     if step is None or step.kind != MORALE:
@@ -457,6 +472,8 @@ def record_result(session: CampaignSession, battle_id: int, cell: str) -> str:
 
 
 def roll_pursuit(session: CampaignSession, battle_id: int, entered: list[int] | None = None) -> str:
+    from rules.allemagne1813.pursuit import resolve_pursuit
+
     def do(fight: Fight, dice):
         step = fight.pursuit_step()
         if step is None:

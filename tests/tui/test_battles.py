@@ -14,7 +14,8 @@ from campaigns import battles, forces, oob, weather
 from campaigns.session import CampaignSession
 from models import Battle, DiceRoll, Unit
 from tui.modals.form import FormScreen
-from tui.screens.battles import BattlesScreen, BattleSetupScreen
+from tui.screens.battle_setup import BattleSetupScreen
+from tui.screens.battles import BattlesScreen
 from tui.screens.fight import FightScreen
 from tui.screens.recon import ReconnaissanceScreen
 from tui.widgets.marklist import MarkList, TickList

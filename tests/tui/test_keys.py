@@ -114,7 +114,7 @@ async def test_an_action_chosen_in_the_palette_opens_its_screen_and_starts(campa
 
 
 async def test_the_key_bar_follows_the_focus_and_a_click_on_a_key_runs_it(campaign_file, make_app):
-    from tui.screens.battles import BattleSetupScreen
+    from tui.screens.battle_setup import BattleSetupScreen
     from tui.widgets.status import KeyLine
 
     async with make_app(campaign_file, start="battles").run_test(size=(80, 24)) as pilot:

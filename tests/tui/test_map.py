@@ -182,7 +182,7 @@ async def test_the_stack_actions_at_the_cursor_include_entrenching_and_reconnais
 
 
 async def test_a_battle_is_set_up_from_the_map_at_a_place_in_contact(make_app, ready_file):
-    from tui.screens.battles import BattleSetupScreen
+    from tui.screens.battle_setup import BattleSetupScreen
 
     session = CampaignSession.open(ready_file)
     try:

@@ -253,7 +253,7 @@ class TheatreScreen(CampaignScreen):
             return
         action, _, key = choice.partition(":")
         if action == "battle":
-            from tui.screens.battles import BattleSetupScreen
+            from tui.screens.battle_setup import BattleSetupScreen
 
             self.app.push_screen(BattleSetupScreen(key))
             return

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -9,12 +12,33 @@ from textual.screen import Screen
 from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
-from rules import load_ruleset, ruleset_ids
+from rules import load_ruleset, registry, ruleset_ids
+from rules.loader import load_table
 from rules.layout import grid
 from tui.widgets.cells import plain
 from tui.widgets.hanging import Hanging
 from tui.widgets.kept import KeptTable
 from tui.widgets.status import BottomBar
+
+
+# A table file's own id, on a line of its own before the first [section] (rules/*/tables/*.toml).
+_ID = re.compile(r'^id\s*=\s*"([^"\\]*)"\s*(?:#.*)?$', re.MULTILINE)
+
+
+def _table_id(path: Path, ruleset: str) -> str:
+    """The id of the table in `path`, read from its id line; a file whose id is not written
+    plainly so is read whole (and checked), as load_ruleset reads it."""
+    text = path.read_text(encoding="utf-8")
+    head = re.split(r"^\s*\[", text, maxsplit=1, flags=re.MULTILINE)[0]
+    found = _ID.findall(head)
+    return found[0] if len(found) == 1 else load_table(path, ruleset).id
+
+
+def table_ids(ruleset: str) -> list[str]:
+    """The ids of the rule set's tables, in load_ruleset's order, without reading the tables:
+    the list names them all, and a table is read (and checked) when it is shown."""
+    folder = registry.get_ruleset(ruleset).folder / "tables"
+    return [_table_id(path, ruleset) for path in sorted(folder.glob("*.toml"))]
 
 
 class RulesScreen(Screen[None]):
@@ -29,9 +53,9 @@ class RulesScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         options = []
         for ruleset in ruleset_ids():
-            for table in load_ruleset(ruleset).values():
+            for table_id in table_ids(ruleset):
                 # A name that wraps in the narrow list goes on two cells in, not at its edge.
-                options.append(Option(Hanging([(f"{ruleset}: {table.id}", 2)]), id=f"{ruleset}/{table.id}"))
+                options.append(Option(Hanging([(f"{ruleset}: {table_id}", 2)]), id=f"{ruleset}/{table_id}"))
         with Horizontal():
             yield OptionList(*options, id="tables")
             with VerticalScroll(id="table-side"):

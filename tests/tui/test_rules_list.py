@@ -1,0 +1,29 @@
+"""The rules screen lists every table of every rule set from the tables' id lines, and reads a
+table (checked) only when it is shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rules import load_ruleset, registry, ruleset_ids
+from rules.loader import load_table
+from tui.screens.rules import _table_id, table_ids
+
+
+def test_the_list_names_the_tables_load_ruleset_reads_in_its_order() -> None:
+    for ruleset in ruleset_ids():
+        assert table_ids(ruleset) == list(load_ruleset(ruleset)), ruleset
+
+
+def test_an_id_the_line_does_not_say_plainly_is_what_toml_reads(tmp_path: Path) -> None:
+    """A literal string is read from the whole table; a commented-out id line is no id."""
+    path = sorted((registry.get_ruleset("allemagne1813").folder / "tables").glob("*.toml"))[0]
+    text = path.read_text(encoding="utf-8")
+    table_id = load_table(path, "allemagne1813").id
+    assert f'id = "{table_id}"' in text
+    quoted = tmp_path / "quoted.toml"
+    quoted.write_text(text.replace(f'id = "{table_id}"', f"id = '{table_id}'", 1), encoding="utf-8")
+    commented = tmp_path / "commented.toml"
+    commented.write_text(f'# id = "not-this"\n{text}', encoding="utf-8")
+    for written in (quoted, commented):
+        assert _table_id(written, "allemagne1813") == table_id == load_table(written, "allemagne1813").id

@@ -141,7 +141,7 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
 
 # The units an opened stack's line names, at most: a crowded place (thousands of units at
 # 50,000) is read and drawn in time that does not grow with its stacks.
-NAMED_UNITS = 12
+NAMED_UNITS = 8
 
 
 @dataclass(frozen=True)

@@ -174,8 +174,8 @@ async def test_the_stack_actions_at_the_cursor_include_entrenching_and_reconnais
         app.screen.canvas.cursor = "Weissenfels"  # Winzingerode's cavalry, one road from Macdonald at Merseburg
         await pilot.press(key(TheatreScreen, "map.stacks"))
         await wait_for_screen(pilot, PickScreen)
-        shown = screen_text(app)
-        assert "Entrench (2 PC)" in shown and "Reconnoitre from Russia and Prussia" in shown
+        shown = await wait_for(pilot, "Entrench (2 PC)")  # drawn a frame after the modal is pushed
+        assert "Reconnoitre from Russia and Prussia" in shown
         await type_text(pilot, "Reconnoitre")
         await pilot.press("enter")
         await wait_for_notice(pilot, "Reconnaissance by")
@@ -245,3 +245,30 @@ async def test_the_stacks_roads_and_legend_under_the_map_are_whole(make_app, tmp
             assert (LEGEND in text) == (size[1] >= 30)  # at 24 rows the map keeps the legend's rows
             longest = max(longest, len(rows))
         assert longest > 3 or size[0] > 80  # at 80 columns the long lines reach the wrapping
+
+
+async def test_a_crowded_place_opened_names_its_first_units_and_counts_the_rest(make_app, campaign_file):
+    """Every unit at Dresden: Enter names each stack's first units (theatre_map.NAMED_UNITS) and
+    counts the others with the stack's SP, rather than a line naming every unit."""
+    from campaigns.theatre_map import NAMED_UNITS
+
+    session = CampaignSession.open(campaign_file)
+    try:
+        with session.store.action("Every unit to Dresden") as db:
+            units = db.exec(select(Unit).order_by(Unit.id)).all()
+            for unit in units:
+                unit.location = "Dresden"
+        french = [u for u in units if u.nation == units[0].nation]
+    finally:
+        session.close()
+    app = make_app(campaign_file, start="map")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_screen(pilot, TheatreScreen)
+        await settled(pilot)
+        app.screen.canvas.cursor = "Dresden"
+        await pilot.press(key(TheatreScreen, "map.stacks"))
+        await wait_for_screen(pilot, PickScreen)
+        moves = [label for name, label in app.screen.items if name.startswith("move:")]
+        assert len(moves) == 2 and all(" more units (" in m and m.endswith(" SP in all)") for m in moves)
+        assert all(m.count(" SP), ") == NAMED_UNITS for m in moves)  # each named unit, then "and N more"
+        assert f"{french[0].name} ({french[0].kind}, {french[0].strength_points} SP)" in "".join(moves)

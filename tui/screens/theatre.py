@@ -174,6 +174,7 @@ class TheatreScreen(CampaignScreen):
         self.attempt(lambda: opened(session, place), worker=True, writes=False, then=lambda found: self.pick_action(here, found))
 
     def pick_action(self, here, found: Opened) -> None:
+        from campaigns.words import plural
         from tui.modals.pick import PickScreen
 
         items: list[tuple[str, str]] = []
@@ -188,7 +189,7 @@ class TheatreScreen(CampaignScreen):
             who = ", ".join(g.name for g in s.generals) or "no general"
             units = ", ".join(f"{u.name} ({u.kind}, {u.strength_points} SP)" for u in s.units)
             if s.unit_count > len(s.units):  # a crowded stack: its first units named (campaigns.theatre_map.NAMED_UNITS)
-                units += f", and {s.unit_count - len(s.units)} more units ({s.strength_points} SP in all)"
+                units += f", and {plural(s.unit_count - len(s.units), 'more unit')} ({s.strength_points} SP in all)"
             items.append((f"move:{s.key}", f"Move: {s.side_name}, {who}: {units}"))
             items.append((f"activate:{s.key}", f"Activate: {s.side_name}, {who}"))
             items.append((f"entrench:{s.key}", f"Entrench ({found.entrench_cost} PC): {s.side_name}, {who}"))

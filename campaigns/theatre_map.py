@@ -155,20 +155,26 @@ class Opened:
     in_contact: bool
     stacks: dict[str, CountedStack]
     enemies: dict[str, tuple[Stack, ...]]
-    entrench_cost: int  # PC, by the rules (campaigns.movement)
+    entrench_cost: int  # PC, by the rules (campaigns.movement.entrench_cost)
 
 
 def opened(session: CampaignSession, place: str) -> Opened:
-    """What the umpire's actions on the stacks at `place` need, read for that place alone."""
-    from campaigns.movement import entrench_cost
+    """What the umpire's actions on the stacks at `place` need, read for that place alone.
+
+    The entrenchment's price is read from the card as campaigns.movement.entrench_cost reads
+    it, without importing movement and the routes' graph (networkx, a third of a second):
+    they are needed once an action is picked (tui.screens.theatre warms them meanwhile)."""
     from campaigns.reconnaissance import reach_from
+    from rules.allemagne1813.command import action_cost
     from campaigns.stacks import first_units
 
     counted = counted_stacks(session)
     here = {s.key: s for s in first_units(session, [s for s in counted if s.place == place], NAMED_UNITS)}
     reach = reach_from(session, place)
     enemies: dict[str, tuple[Stack, ...]] = {key: tuple(e for e in counted if e.side != s.side and e.place in reach) for key, s in here.items()}
-    return Opened(place, place in {c.place for c in contacts(session, counted)}, here, enemies, entrench_cost())
+    cost = action_cost("entrench", True)
+    assert cost is not None, "the card prices an entrenchment"
+    return Opened(place, place in {c.place for c in contacts(session, counted)}, here, enemies, cost)
 
 
 def _battles_of(session: CampaignSession, side: str, turn: int) -> set[str]:

@@ -196,6 +196,9 @@ class TheatreScreen(CampaignScreen):
             for enemy in found.enemies.get(s.key, ()):
                 items.append((f"recon:{s.key}>{enemy.key}", f"Reconnoitre from {s.side_name} ({who}) against {enemy.badge()} at {enemy.place}"))
         self.app.push_screen(PickScreen(f"Stacks at {here.place.name}: pick an action", items), self.stack_action)
+        # What the actions need (the routes' graph), imported while the umpire reads the list,
+        # once it is drawn: the pick then finds it loaded.
+        self.call_after_refresh(lambda: self.run_worker(_import_actions, thread=True, group="map-actions", exit_on_error=False))
 
     def action_view_as(self) -> None:
         from campaigns.knowledge import side_ids
@@ -333,3 +336,7 @@ class TheatreScreen(CampaignScreen):
             self.notify(f"The map could not be written: {exc.strerror or exc}", severity="error")
             return
         self.notify(f"Wrote {written}")
+
+
+def _import_actions() -> None:
+    from campaigns import movement, reconnaissance  # noqa: F401  (imported for stack_action)

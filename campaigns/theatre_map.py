@@ -9,10 +9,12 @@ latitude, so a degree east is as long as it is at 52 N), x east and y south, in 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 from sqlmodel import col
 
 from campaigns.contact import contacts
@@ -68,23 +70,54 @@ class MapData:
 def positions_at_end_of(session: CampaignSession, turn: int) -> dict[tuple[str, str], str] | None:
     """Where every general and unit stood when turn `turn` ended, read back from the history.
 
-    None when the campaign has not passed that turn yet (the positions are today's).
+    None when the campaign has not passed that turn yet (the positions are today's). The
+    history is read newest first, HISTORY_BATCH events at a time as their stored text, until
+    the turn's end: memory does not grow with the history, and only the events since that
+    turn are read.
     """
     with plainly(), session.store.read() as db:
         if turn >= db.get_one(Campaign, 1).turn:
             return None
-        events = list(db.scalars(select(Event).where(col(Event.undone) == False).order_by(col(Event.id).desc())))  # noqa: E712
-        where = {("general", g.id): g.location for g in db.scalars(select(General))}
-        where |= {("unit", u.id): u.location for u in db.scalars(select(Unit))}
-    for event in events:  # newest first, putting back what each one changed
-        changes = event.changes or []
-        if any(c.get("table") == "campaign" and (c.get("after") or {}).get("turn") == turn + 1 for c in changes):
-            return where  # the turn advanced here: what stood then is what stood when it ended
-        for change in reversed(changes):
-            before = change.get("before") or {}
-            if change.get("table") in ("general", "unit") and "location" in before:
-                where[(change["table"], change["key"]["id"])] = before["location"]
+        where = {("general", id_): location for id_, location in db.execute(select(col(General.id), col(General.location)))}
+        where |= {("unit", id_): location for id_, location in db.execute(select(col(Unit.id), col(Unit.location)))}
+        for changes in _changes_newest_first(db.connection()):
+            if any(c.get("table") == "campaign" and (c.get("after") or {}).get("turn") == turn + 1 for c in changes):
+                return where  # the turn advanced here: what stood then is what stood when it ended
+            for change in reversed(changes):
+                before = change.get("before") or {}
+                if change.get("table") in ("general", "unit") and "location" in before:
+                    where[(change["table"], change["key"]["id"])] = before["location"]
     return where
+
+
+HISTORY_BATCH = 1000
+# What a change that moves a stack or ends a turn holds in its stored text; an event without
+# any of them (or an escape, which could spell one) changes no position and no turn.
+_MOVING = (b"location", b"turn", b"\\")
+
+
+def _changes_newest_first(db: Connection) -> Iterator[list[dict[str, Any]]]:
+    """The `changes` of every event not undone, newest first, read as Event.changes reads them
+    (orjson); those that cannot move a stack or end a turn are passed over unparsed."""
+    import orjson
+    from sqlalchemy import Text, cast
+
+    before: int | None = None
+    while True:
+        query = select(col(Event.id), cast(col(Event.changes), Text)).where(col(Event.undone) == False)  # noqa: E712
+        if before is not None:
+            query = query.where(col(Event.id) < before)
+        rows = db.execute(query.order_by(col(Event.id).desc()).limit(HISTORY_BATCH)).all()
+        if not rows:
+            return
+        for _id, stored in rows:
+            if stored is None:
+                yield []
+                continue
+            encoded = stored.encode()
+            if any(word in encoded for word in _MOVING):
+                yield orjson.loads(stored) or []
+        before = rows[-1][0]
 
 
 def map_data(session: CampaignSession, turn: int | None = None, side: str | None = None) -> MapData:

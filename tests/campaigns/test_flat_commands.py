@@ -185,3 +185,27 @@ def test_redo_with_nothing_to_redo_asks_the_index_not_every_event(tmp_path):
         plan = " ".join(row[-1] for row in db.execute("EXPLAIN QUERY PLAN " + str(journal.ANY_UNDONE), {"yes": 1}))
     db.close()
     assert "USING INDEX ix_event_undone" in plan  # not SCAN event: a million events cost one index lookup
+
+
+def test_a_sighting_reads_the_units_at_a_place_as_plain_rows(tmp_path):
+    from campaigns import knowledge
+
+    path = tmp_path / "c.campaign"
+    new_campaign(path, "spring1813", seed=1813)
+    s = CampaignSession.open(path)
+    try:
+        place = sorted({st.place for st in knowledge.all_stacks_of(s, "french")})[0]
+        with objects_of(Unit) as made:
+            said = knowledge.report(s, "allies", place, 4, "a deserter")
+        with s.store.read() as db:
+            generals, units = knowledge.stack_seen(db, "french", place)
+    finally:
+        s.close()
+    assert made == [] and units and said
+    with sqlite3.connect(path) as db:
+        expected = db.execute(
+            "SELECT u.name, u.kind, u.strength_points FROM unit u JOIN nation n ON u.nation = n.id "
+            "WHERE u.location = ? AND n.side = 'french' ORDER BY u.id", (place,)
+        ).fetchall()
+    db.close()
+    assert units == expected

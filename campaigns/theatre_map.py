@@ -21,8 +21,8 @@ from campaigns.contact import contacts
 from campaigns.errors import CampaignError, plainly
 from campaigns.gazetteer import Place, gazetteer
 from campaigns.session import CampaignSession
-from campaigns.stacks import Stack, all_stacks, counted_stacks
-from models import Battle, Campaign, Event, General, Turn, Unit
+from campaigns.stacks import CountedStack, Stack, counted_stacks
+from models import Battle, Campaign, Event, General, Nation, Side, Turn, Unit
 from rules.numbers import TURN
 
 KM_PER_DEGREE = 111.2
@@ -137,9 +137,9 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
             b.location for b in db.scalars(select(Battle).where(col(Battle.turn) == shown, col(Battle.status) == "pending"))
         )
     # Today's stacks are counted by the database (stacks.counted_stacks); a past turn's are put
-    # back where they stood unit by unit, from the history.
+    # back where they stood unit by unit, from the history, and counted here (_stacks_then).
     past = positions_at_end_of(session, shown) if turn is not None else None
-    every: list[Stack] = list(counted_stacks(session)) if past is None else all_stacks(session)
+    every: list[Stack] = list(counted_stacks(session)) if past is None else _stacks_then(session, past)
     stacks = every
     if side is not None:
         from campaigns.knowledge import sighted_stacks
@@ -150,7 +150,7 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
         from campaigns.stacks import SightedStack
 
         seen: list[Stack] = [s for s in stacks if isinstance(s, SightedStack)]  # sightings stand where they were seen
-        stacks = _regroup([_moved_back(s, past) for s in stacks if not isinstance(s, SightedStack)]) + seen
+        stacks = [s for s in stacks if not isinstance(s, SightedStack)] + seen
     by_place: dict[str, list[Stack]] = {}
     unknown: list[str] = []
     for stack in stacks:
@@ -205,22 +205,32 @@ def _battles_of(session: CampaignSession, side: str, turn: int) -> set[str]:
         return {b.location for b in db.scalars(select(Battle).where(col(Battle.turn) == turn)) if fought_by(b, side)}
 
 
-def _moved_back(stack: Stack, where: dict[tuple[str, str], str]) -> Stack:
-    from dataclasses import replace
-
-    generals = tuple(g.model_copy(update={"location": where.get(("general", g.id), g.location)}) for g in stack.generals)
-    units = tuple(u.model_copy(update={"location": where.get(("unit", u.id), u.location)}) for u in stack.units)
-    return replace(stack, generals=generals, units=units)
-
-
-def _regroup(stacks: list[Stack]) -> list[Stack]:
-    """Stacks again, by the place each member stood at."""
-    groups: dict[tuple[str, str, str], tuple[list, list]] = {}
-    for stack in stacks:
-        for g in stack.generals:
-            if g.location:
-                groups.setdefault((g.location, stack.side, stack.side_name), ([], []))[0].append(g)
-        for u in stack.units:
-            if u.location:
-                groups.setdefault((u.location, stack.side, stack.side_name), ([], []))[1].append(u)
-    return [Stack(side, name, place, tuple(gs), tuple(us)) for (place, side, name), (gs, us) in sorted(groups.items())]
+def _stacks_then(session: CampaignSession, where: dict[tuple[str, str], str]) -> list[Stack]:
+    """Every stack as it stood when a past turn ended (`where`: positions_at_end_of), by place,
+    side id and side name: its generals moved back, its units counted and their SP summed from
+    plain rows (id, nation, SP, place), not an object each. A member without a place now or
+    then is left out, as the map leaves out one without a place."""
+    with plainly(), session.store.read() as db:
+        sides = {side.id: side.name for side in db.scalars(select(Side).order_by(col(Side.position)))}
+        nation_side = {n.id: n.side for n in db.scalars(select(Nation))}
+        generals = [g for g in db.scalars(select(General).order_by(col(General.id))) if g.location]
+        units = db.execute(select(col(Unit.id), col(Unit.nation), col(Unit.strength_points), col(Unit.location)).order_by(col(Unit.id))).all()
+    order = {side_id: i for i, side_id in enumerate(sides)}
+    groups: dict[tuple[str, str, str], tuple[list[General], list[int]]] = {}
+    # A general joins his group in the order the stacks of today list him: by place, side, id.
+    for g in sorted(generals, key=lambda g: (g.location, order[nation_side[g.nation]], g.id)):
+        then = where.get(("general", g.id), g.location)
+        if then:
+            side_id = nation_side[g.nation]
+            groups.setdefault((then, side_id, sides[side_id]), ([], [0, 0]))[0].append(g.model_copy(update={"location": then}))
+    for unit_id, nation, strength_points, location in units:
+        then = where.get(("unit", unit_id), location) if location else ""
+        if then:
+            side_id = nation_side[nation]
+            counted = groups.setdefault((then, side_id, sides[side_id]), ([], [0, 0]))[1]
+            counted[0] += 1
+            counted[1] += strength_points
+    return [
+        CountedStack(side_id, name, place, tuple(gs), (), count, total)
+        for (place, side_id, name), (gs, (count, total)) in sorted(groups.items())
+    ]

@@ -209,3 +209,19 @@ def test_a_sighting_reads_the_units_at_a_place_as_plain_rows(tmp_path):
         ).fetchall()
     db.close()
     assert units == expected
+
+
+def test_the_map_of_a_past_turn_counts_the_units_without_an_object_each(tmp_path):
+    path = tmp_path / "played.campaign"
+    _played(path, 3)
+    s = CampaignSession.open(path)
+    try:
+        with objects_of(Unit) as made:
+            then = theatre_map.map_data(s, 1)
+        now = theatre_map.map_data(s)
+    finally:
+        s.close()
+    assert made == []
+    # Every unit is on the map then as now, counted where it stood: the same SP in all.
+    assert sum(st.strength_points for p in then.places for st in p.stacks) == sum(st.strength_points for p in now.places for st in p.stacks) > 0
+    assert any(g.id == "marmont" for st in then.at("Erfurt").stacks for g in st.generals)

@@ -225,3 +225,24 @@ def test_the_map_of_a_past_turn_counts_the_units_without_an_object_each(tmp_path
     # Every unit is on the map then as now, counted where it stood: the same SP in all.
     assert sum(st.strength_points for p in then.places for st in p.stacks) == sum(st.strength_points for p in now.places for st in p.stacks) > 0
     assert any(g.id == "marmont" for st in then.at("Erfurt").stacks for g in st.generals)
+
+
+def test_the_printed_despatch_lists_every_unit_without_an_object_each(tmp_path):
+    from campaigns import despatch_report
+    from campaigns.despatch import despatch_session
+
+    umpire = tmp_path / "umpire.campaign"
+    new_campaign(umpire, "spring1813", seed=1813)
+    session = CampaignSession.open(umpire)
+    try:
+        with objects_of(Unit) as made, despatch_session(session, "allies") as side_file:
+            letter = despatch_report.markdown(side_file)
+    finally:
+        session.close()
+    assert made == []
+    with sqlite3.connect(umpire) as db:
+        names = [row[0] for row in db.execute(
+            "SELECT u.name FROM unit u JOIN nation n ON u.nation = n.id WHERE n.side = 'allies'"
+        )]
+    db.close()
+    assert names and all(f"| {name} |" in letter or f"- {name}:" in letter for name in names)

@@ -278,7 +278,7 @@ def _log(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     from campaigns.cli_fog import revealed_seed
-    from campaigns.log import audit_dice
+    from campaigns.dice_audit import audit_dice  # the rolls streamed a batch at a time
     from models.opening import open_campaign
 
     with open_campaign(_target(args)) as store:

@@ -64,7 +64,8 @@ def _as_of(session: CampaignSession, turn: int) -> Iterator[CampaignSession]:
 
 
 def side_rows(session: CampaignSession, side: str, turn: int) -> tuple[Campaign, list[SQLModel]]:
-    """The campaign row and every other row of side `side`'s file at `turn`."""
+    """The campaign row and every other row of side `side`'s file at `turn` but its units
+    (`side_units`: thousands of them, copied as plain values)."""
     rows: list[SQLModel] = []
     with plainly(), session.store.read() as db:
         campaign = db.get_one(Campaign, 1)
@@ -74,7 +75,6 @@ def side_rows(session: CampaignSession, side: str, turn: int) -> tuple[Campaign,
         rows += [_copy(n) for n in db.scalars(select(Nation).where(col(Nation.side) == side))]
         rows += [_copy(a) for a in db.scalars(select(Army).where(col(Army.side) == side))]
         rows += [_copy(g) for g in db.scalars(select(General).where(col(General.nation).in_(nations)))]
-        rows += [_copy(u) for u in db.scalars(select(Unit).where(col(Unit.nation).in_(nations)))]
         dice: set[int] = set()
         for t in db.scalars(select(Turn).order_by(col(Turn.number))):
             so_far = t.number <= turn
@@ -105,6 +105,22 @@ def side_rows(session: CampaignSession, side: str, turn: int) -> tuple[Campaign,
     return head, rows
 
 
+COPY_BATCH = 1000
+
+
+def side_units(session: CampaignSession, side: str) -> Iterator[list[dict[str, Any]]]:
+    """The units of side `side`'s nations as plain values, COPY_BATCH at a time, in the order
+    the database holds them: one batch in memory, and no ORM object per unit."""
+    from sqlalchemy import Table
+
+    units: Table = Unit.__table__  # type: ignore[attr-defined]  # a table class gets __table__ from SQLAlchemy
+    nations = select(col(Nation.id)).where(col(Nation.side) == side)
+    with plainly(), session.store.connect() as db:
+        read = db.execution_options(yield_per=COPY_BATCH).execute(select(units).where(units.c.nation.in_(nations)))
+        for batch in read.partitions():
+            yield [dict(row._mapping) for row in batch]
+
+
 def _battle_dice(db: Any, battle: Battle) -> set[int]:
     """The rolls made for a battle (an undone step's went with it): marked with its id."""
     return set(db.scalars(select(col(DiceRoll.id)).where(col(DiceRoll.battle) == battle.id)))
@@ -118,8 +134,11 @@ def write_despatch(session: CampaignSession, side: str, out: Path, turn: int | N
     knowledge = known(session, side, turn)
     with _as_of(session, knowledge.turn) as source:
         head, rows = side_rows(source, side, knowledge.turn)
-    with plainly():
-        store = create_store(out, head, rows, f"Despatch to {knowledge.side_name}, turn {knowledge.turn} of {campaign.name}")
+        with plainly():
+            store = create_store(
+                out, head, rows, f"Despatch to {knowledge.side_name}, turn {knowledge.turn} of {campaign.name}",
+                copied=[(Unit.__table__, side_units(source, side))],  # type: ignore[attr-defined]  # as in side_units
+            )
     store.close()
     return out
 

@@ -43,7 +43,14 @@ def _lines(session: CampaignSession) -> Iterator[str]:
         yield "## Your order of battle"
         yield ""
         generals = list(db.scalars(select(General).order_by(col(General.army), col(General.rank).desc(), col(General.name))))
-        units = list(db.scalars(select(Unit).order_by(Unit.general, Unit.name)))
+        # Plain rows, each general's found once: a side's file may hold tens of thousands of units.
+        units = db.execute(
+            select(col(Unit.general), col(Unit.name), col(Unit.kind), col(Unit.strength_points), col(Unit.cohesion), col(Unit.location))
+            .order_by(col(Unit.general), col(Unit.name))
+        ).all()
+        under: dict[str | None, list] = {}
+        for u in units:
+            under.setdefault(u.general, []).append(u)
         for army in db.scalars(select(Army).order_by(Army.id)):
             yield f"### {_cell(army.name)}"
             yield ""
@@ -51,10 +58,11 @@ def _lines(session: CampaignSession) -> Iterator[str]:
             yield "|---|---|---|---|---|"
             for g in (g for g in generals if g.army == army.id):
                 yield f"| **{_cell(g.name)}** (rank {g.rank}, CV {g.command_value}) | general | | | {_cell(g.location)} |"
-                for u in (u for u in units if u.general == g.id):
+                for u in under.get(g.id, ()):
                     yield f"| {_cell(u.name)} | {u.kind} | {u.strength_points} | {u.cohesion} | {_cell(u.location)} |"
             yield ""
-        loose = [u for u in units if u.general is None or u.general not in {g.id for g in generals}]
+        known = {g.id for g in generals}
+        loose = [u for u in units if u.general is None or u.general not in known]
         if loose:
             yield "### Units under no general"
             yield ""

@@ -37,10 +37,12 @@ def stack_seen(db: Session, enemy_side: str, place: str) -> tuple[list[str], lis
     """The generals' names and the units (name, arm, SP) of `enemy_side` standing at `place`."""
     sides = _side_of_nation(db)
     generals = [g.name for g in db.scalars(select(General).where(col(General.location) == place).order_by(col(General.id))) if sides[g.nation] == enemy_side]
+    # Plain columns, not a Unit object each: a place may hold thousands of units.
+    at_place = select(col(Unit.name), col(Unit.kind), col(Unit.strength_points), col(Unit.nation)).where(col(Unit.location) == place)
     units = [
-        (u.name, u.kind, u.strength_points)
-        for u in db.scalars(select(Unit).where(col(Unit.location) == place).order_by(col(Unit.id)))
-        if sides[u.nation] == enemy_side
+        (name, kind, strength_points)
+        for name, kind, strength_points, nation in db.execute(at_place.order_by(col(Unit.id)))
+        if sides[nation] == enemy_side
     ]
     return generals, units
 

@@ -9,18 +9,20 @@ latitude, so a degree east is as long as it is at 52 N), x east and y south, in 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 from sqlmodel import col
 
 from campaigns.contact import contacts
 from campaigns.errors import CampaignError, plainly
 from campaigns.gazetteer import Place, gazetteer
 from campaigns.session import CampaignSession
-from campaigns.stacks import CountedStack, Stack, all_stacks, counted_stacks
-from models import Battle, Campaign, Event, General, Turn, Unit
+from campaigns.stacks import CountedStack, Stack, counted_stacks
+from models import Battle, Campaign, Event, General, Nation, Side, Turn, Unit
 from rules.numbers import TURN
 
 KM_PER_DEGREE = 111.2
@@ -68,23 +70,54 @@ class MapData:
 def positions_at_end_of(session: CampaignSession, turn: int) -> dict[tuple[str, str], str] | None:
     """Where every general and unit stood when turn `turn` ended, read back from the history.
 
-    None when the campaign has not passed that turn yet (the positions are today's).
+    None when the campaign has not passed that turn yet (the positions are today's). The
+    history is read newest first, HISTORY_BATCH events at a time as their stored text, until
+    the turn's end: memory does not grow with the history, and only the events since that
+    turn are read.
     """
     with plainly(), session.store.read() as db:
         if turn >= db.get_one(Campaign, 1).turn:
             return None
-        events = list(db.scalars(select(Event).where(col(Event.undone) == False).order_by(col(Event.id).desc())))  # noqa: E712
-        where = {("general", g.id): g.location for g in db.scalars(select(General))}
-        where |= {("unit", u.id): u.location for u in db.scalars(select(Unit))}
-    for event in events:  # newest first, putting back what each one changed
-        changes = event.changes or []
-        if any(c.get("table") == "campaign" and (c.get("after") or {}).get("turn") == turn + 1 for c in changes):
-            return where  # the turn advanced here: what stood then is what stood when it ended
-        for change in reversed(changes):
-            before = change.get("before") or {}
-            if change.get("table") in ("general", "unit") and "location" in before:
-                where[(change["table"], change["key"]["id"])] = before["location"]
+        where = {("general", id_): location for id_, location in db.execute(select(col(General.id), col(General.location)))}
+        where |= {("unit", id_): location for id_, location in db.execute(select(col(Unit.id), col(Unit.location)))}
+        for changes in _changes_newest_first(db.connection()):
+            if any(c.get("table") == "campaign" and (c.get("after") or {}).get("turn") == turn + 1 for c in changes):
+                return where  # the turn advanced here: what stood then is what stood when it ended
+            for change in reversed(changes):
+                before = change.get("before") or {}
+                if change.get("table") in ("general", "unit") and "location" in before:
+                    where[(change["table"], change["key"]["id"])] = before["location"]
     return where
+
+
+HISTORY_BATCH = 1000
+# What a change that moves a stack or ends a turn holds in its stored text; an event without
+# any of them (or an escape, which could spell one) changes no position and no turn.
+_MOVING = (b"location", b"turn", b"\\")
+
+
+def _changes_newest_first(db: Connection) -> Iterator[list[dict[str, Any]]]:
+    """The `changes` of every event not undone, newest first, read as Event.changes reads them
+    (orjson); those that cannot move a stack or end a turn are passed over unparsed."""
+    import orjson
+    from sqlalchemy import Text, cast
+
+    before: int | None = None
+    while True:
+        query = select(col(Event.id), cast(col(Event.changes), Text)).where(col(Event.undone) == False)  # noqa: E712
+        if before is not None:
+            query = query.where(col(Event.id) < before)
+        rows = db.execute(query.order_by(col(Event.id).desc()).limit(HISTORY_BATCH)).all()
+        if not rows:
+            return
+        for _id, stored in rows:
+            if stored is None:
+                yield []
+                continue
+            encoded = stored.encode()
+            if any(word in encoded for word in _MOVING):
+                yield orjson.loads(stored) or []
+        before = rows[-1][0]
 
 
 def map_data(session: CampaignSession, turn: int | None = None, side: str | None = None) -> MapData:
@@ -104,9 +137,9 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
             b.location for b in db.scalars(select(Battle).where(col(Battle.turn) == shown, col(Battle.status) == "pending"))
         )
     # Today's stacks are counted by the database (stacks.counted_stacks); a past turn's are put
-    # back where they stood unit by unit, from the history.
+    # back where they stood unit by unit, from the history, and counted here (_stacks_then).
     past = positions_at_end_of(session, shown) if turn is not None else None
-    every: list[Stack] = list(counted_stacks(session)) if past is None else all_stacks(session)
+    every: list[Stack] = list(counted_stacks(session)) if past is None else _stacks_then(session, past)
     stacks = every
     if side is not None:
         from campaigns.knowledge import sighted_stacks
@@ -117,7 +150,7 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
         from campaigns.stacks import SightedStack
 
         seen: list[Stack] = [s for s in stacks if isinstance(s, SightedStack)]  # sightings stand where they were seen
-        stacks = _regroup([_moved_back(s, past) for s in stacks if not isinstance(s, SightedStack)]) + seen
+        stacks = [s for s in stacks if not isinstance(s, SightedStack)] + seen
     by_place: dict[str, list[Stack]] = {}
     unknown: list[str] = []
     for stack in stacks:
@@ -184,22 +217,32 @@ def _battles_of(session: CampaignSession, side: str, turn: int) -> set[str]:
         return {b.location for b in db.scalars(select(Battle).where(col(Battle.turn) == turn)) if fought_by(b, side)}
 
 
-def _moved_back(stack: Stack, where: dict[tuple[str, str], str]) -> Stack:
-    from dataclasses import replace
-
-    generals = tuple(g.model_copy(update={"location": where.get(("general", g.id), g.location)}) for g in stack.generals)
-    units = tuple(u.model_copy(update={"location": where.get(("unit", u.id), u.location)}) for u in stack.units)
-    return replace(stack, generals=generals, units=units)
-
-
-def _regroup(stacks: list[Stack]) -> list[Stack]:
-    """Stacks again, by the place each member stood at."""
-    groups: dict[tuple[str, str, str], tuple[list, list]] = {}
-    for stack in stacks:
-        for g in stack.generals:
-            if g.location:
-                groups.setdefault((g.location, stack.side, stack.side_name), ([], []))[0].append(g)
-        for u in stack.units:
-            if u.location:
-                groups.setdefault((u.location, stack.side, stack.side_name), ([], []))[1].append(u)
-    return [Stack(side, name, place, tuple(gs), tuple(us)) for (place, side, name), (gs, us) in sorted(groups.items())]
+def _stacks_then(session: CampaignSession, where: dict[tuple[str, str], str]) -> list[Stack]:
+    """Every stack as it stood when a past turn ended (`where`: positions_at_end_of), by place,
+    side id and side name: its generals moved back, its units counted and their SP summed from
+    plain rows (id, nation, SP, place), not an object each. A member without a place now or
+    then is left out, as the map leaves out one without a place."""
+    with plainly(), session.store.read() as db:
+        sides = {side.id: side.name for side in db.scalars(select(Side).order_by(col(Side.position)))}
+        nation_side = {n.id: n.side for n in db.scalars(select(Nation))}
+        generals = [g for g in db.scalars(select(General).order_by(col(General.id))) if g.location]
+        units = db.execute(select(col(Unit.id), col(Unit.nation), col(Unit.strength_points), col(Unit.location)).order_by(col(Unit.id))).all()
+    order = {side_id: i for i, side_id in enumerate(sides)}
+    groups: dict[tuple[str, str, str], tuple[list[General], list[int]]] = {}
+    # A general joins his group in the order the stacks of today list him: by place, side, id.
+    for g in sorted(generals, key=lambda g: (g.location, order[nation_side[g.nation]], g.id)):
+        then = where.get(("general", g.id), g.location)
+        if then:
+            side_id = nation_side[g.nation]
+            groups.setdefault((then, side_id, sides[side_id]), ([], [0, 0]))[0].append(g.model_copy(update={"location": then}))
+    for unit_id, nation, strength_points, location in units:
+        then = where.get(("unit", unit_id), location) if location else ""
+        if then:
+            side_id = nation_side[nation]
+            counted = groups.setdefault((then, side_id, sides[side_id]), ([], [0, 0]))[1]
+            counted[0] += 1
+            counted[1] += strength_points
+    return [
+        CountedStack(side_id, name, place, tuple(gs), (), count, total)
+        for (place, side_id, name), (gs, (count, total)) in sorted(groups.items())
+    ]

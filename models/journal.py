@@ -42,7 +42,8 @@ UNDONE_SINCE = text(
     "SELECT id FROM event WHERE undone = :yes AND kind = 'action' AND id > :since ORDER BY id DESC"
 ).bindparams(yes=True)
 NAMED_SINCE = text("SELECT changes FROM event WHERE id > :since AND kind IN ('undo', 'redo')")
-ABANDONED = text("SELECT count(*) FROM event WHERE undone AND kind = 'action'")
+# Whether any action is undone: one row of the index ix_event_undone, not a count over every event.
+ANY_UNDONE = text("SELECT 1 FROM event WHERE undone = :yes AND kind = 'action' LIMIT 1").bindparams(yes=True)
 
 
 def target(changes: Any) -> int | None:
@@ -91,6 +92,6 @@ def redo_stack(replays: Iterable[Any]) -> list[int]:
     return stack
 
 
-def abandoned(db: Connection) -> int:
-    """How many actions are undone in all (the redoable ones and those a later action abandoned)."""
-    return db.execute(ABANDONED).scalar() or 0
+def abandoned(db: Connection) -> bool:
+    """Whether any action is undone (a redoable one, or one a later action abandoned)."""
+    return db.execute(ANY_UNDONE).first() is not None

@@ -269,6 +269,34 @@ async def test_coming_back_after_a_change_relabels_only_the_lines_that_changed(c
         assert str(zieten.label) == "Blücher's Corps: Brigade Zieten 5 SP"
 
 
+async def test_a_change_to_one_unit_labels_that_units_line_again_and_no_other(campaign_file, make_app, monkeypatch):
+    from campaigns import oob
+    from tui.screens import oob as oob_screen
+
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await find(pilot, "zieten")
+        await wait_for(pilot, "Brigade Zieten: 3 SP")
+        screen = pilot.app.screen
+        zieten = screen.query_one("#tree").cursor_node
+        assert len(zieten.parent.children) > 2  # his general's other units are open beside him
+        labelled: list[str] = []
+        label = oob_screen.unit_label
+
+        def counted(unit: UnitRow):
+            labelled.append(unit.id)
+            return label(unit)
+
+        monkeypatch.setattr(oob_screen, "unit_label", counted)
+        oob.set_unit_flags(pilot.app.session, "brigade_zieten", fatigued=True)
+        await pilot.press("o")  # away, and back to a changed campaign
+        await pilot.press("b")
+        await until(pilot, lambda: str(zieten.label).endswith("[F]"), "Zieten's line marked fatigued")
+        await pilot.app.workers.wait_for_complete()
+        # A general with a thousand units open relabels one line, not a thousand (the 1M-event
+        # benchmark campaign's commit was spent labelling lines that had not changed).
+        assert labelled == ["brigade_zieten"]
+
+
 @pytest.mark.parametrize("colour", [True, False], ids=["colour", "NO_COLOR"])
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 async def test_no_line_of_the_opened_tree_is_cut(tmp_path, make_app, monkeypatch, size, colour):

@@ -250,8 +250,11 @@ class OrderOfBattleScreen(CampaignScreen):
                 continue
             leaves = [c for c in node.children if isinstance(c.data, UnitRow)]
             if [leaf.data.id for leaf in leaves if isinstance(leaf.data, UnitRow)] == [u.id for u in rows]:
+                # A line's label is made from its row alone: only the rows that changed are
+                # labelled again (one unit marked among a general's thousand costs one label).
                 for leaf, unit in zip(leaves, rows):
-                    _update(leaf, unit_label(unit), unit)
+                    if leaf.data != unit:
+                        _update(leaf, unit_label(unit), unit)
                 continue
             moved = True
             for leaf in leaves:

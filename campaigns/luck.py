@@ -32,14 +32,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import String, and_, func, or_, select
+from sqlalchemy import String, and_, func, or_, select, text
 from sqlalchemy import cast as sql_cast
 from sqlmodel import col
 
 from campaigns.errors import plainly
 from campaigns.session import CampaignSession
 from campaigns.words import column as quoted
-from models import Army, Battle, CommandPointRoll, DiceRoll, Event, Nation, Side, Turn, Unit
+from models import Army, Battle, CommandPointRoll, DiceRoll, Event, Nation, Side, Turn, Unit, tally
+from models.tables import STRENGTH_CHANGES, TURN_ENDS
 from rules.luck import Counted, RunLuck, expectation, mid_rank, run_luck
 from rules.odds import roll_distribution
 
@@ -149,17 +150,14 @@ def ledger(session: CampaignSession, side: str | None = None, latest: int | None
         sides = {s.id: s.name for s in db.scalars(select(Side).order_by(col(Side.position), col(Side.id)))}
         if side is not None and side not in sides:
             raise_unknown_side(side, sides)
-        turn_ends: list[int] = list(db.scalars(
-            select(col(Event.id)).where(col(Event.description).like("End of turn %"), col(Event.undone) == False)  # noqa: E712
-            .order_by(col(Event.id))
-        ))
+        turn_ends = turn_end_events(db)
         special = _special()
         rows = list(db.scalars(_kept(select(DiceRoll).where(special)).order_by(col(DiceRoll.id))))
         reader = _Reader(session, db, rows, turn_ends)
         check()
         read = [reader.read(row) for row in rows]
         check()
-        plain = _plain_counts(db, turn_ends, check) if side is None else []  # they count for no side
+        plain = _plain_counts(db, turn_ends, check, rows) if side is None else []  # they count for no side
         listed = read
         if side is None:  # the others count for nobody: no side lists them
             query = _kept(select(DiceRoll).where(~special)).order_by(col(DiceRoll.id).desc())
@@ -211,7 +209,84 @@ def _kept(query: Any) -> Any:
     return query.where(or_(col(DiceRoll.event).is_(None), col(DiceRoll.event).not_in(undone)))
 
 
-def _plain_counts(db: Any, turn_ends: list[int], check: Callable[[], None]) -> list[Plain]:
+def turn_end_events(db: Any) -> list[int]:
+    """The ids of the events that ended a turn (not undone), oldest first, through their index."""
+    return list(db.scalars(
+        select(col(Event.id)).where(text(TURN_ENDS), col(Event.undone) == False).order_by(col(Event.id))  # noqa: E712
+    ))
+
+
+def _plain_counts(db: Any, turn_ends: list[int], check: Callable[[], None], special: list[DiceRoll]) -> list[Plain]:
+    """The rolls that count for nobody, counted by turn, dice, modifiers and result: from the
+    dice tally (models.tally) where it is in step, else from the rolls themselves."""
+    found = _tallied(db.connection(), turn_ends, check, special)
+    if found is None:
+        found = _counted(db, turn_ends, check)
+    distributions: dict[tuple[str, int], dict[int, Fraction]] = {}
+    out = []
+    for (turn, dice, modifier, result), count in found.items():
+        if (dice, modifier) not in distributions:
+            distributions[(dice, modifier)] = _distribution(dice, modifier)
+        out.append(Plain(turn, dice, modifier, result, count, distributions[(dice, modifier)]))
+    return out
+
+
+_Group = tuple[int | None, str, int, int]  # turn, dice, modifier, result
+
+
+def _tallied(connection: Any, turn_ends: list[int], check: Callable[[], None], special: list[DiceRoll]) -> dict[_Group, int] | None:
+    """The plain rolls counted from the tally: every block of events within one turn as the tally
+    counts it, a block a turn ends in read from its rolls; then the rolls of undone actions and
+    the special ones (`special`, read one by one) taken away. None where the tally cannot say
+    (not there, not in step, a roll's modifiers that do not add up): the rolls are counted then."""
+    if not tally.usable(connection) or not tally.in_step(connection):
+        return None
+
+    def turn_of(event: int | None) -> int | None:
+        return None if event is None else 1 + bisect.bisect_left(turn_ends, event)
+
+    found: dict[_Group, int] = {}
+
+    def count(event: int | None, dice: str, modifier: int, result: int, n: int) -> None:
+        key = (turn_of(event), dice, modifier, result)
+        found[key] = found.get(key, 0) + n
+
+    ranges: list[tuple[int | None, int | None]] = []  # events whose rolls are read one group at a time
+    for block, dice, modifier, result, n in tally.read(connection):
+        if block == tally.UNREADABLE:
+            return None
+        if block == tally.NO_EVENT:
+            count(None, dice, modifier, result, n)
+        elif block == tally.NEGATIVE:
+            ranges.append((None, -1))
+        elif turn_of(block * tally.BLOCK) == turn_of(block * tally.BLOCK + tally.BLOCK - 1):
+            count(block * tally.BLOCK, dice, modifier, result, n)
+        else:
+            ranges.append((block * tally.BLOCK, block * tally.BLOCK + tally.BLOCK - 1))
+    check()
+    stored = sql_cast(DiceRoll.modifiers, String)
+    grouped = select(col(DiceRoll.event), col(DiceRoll.dice), stored, col(DiceRoll.result), func.count()).group_by(
+        col(DiceRoll.event), col(DiceRoll.dice), stored, col(DiceRoll.result)
+    )
+    undone = select(col(Event.id)).where(col(Event.undone) == True)  # noqa: E712
+    reads = [(grouped.where(col(DiceRoll.event).in_(undone)), -1)]
+    for low, high in dict.fromkeys(ranges):
+        where = col(DiceRoll.event) <= high if low is None else col(DiceRoll.event).between(low, high)
+        reads.append((grouped.where(where), 1))
+    for query, sign in reads:
+        for event, dice, text_, result, n in connection.execute(query):
+            modifier = tally.modifier_sum(text_)
+            if modifier is None:
+                return None
+            count(event, dice, modifier, result, sign * n)
+    for row in special:
+        count(row.event, row.dice, sum(int(m["value"]) for m in row.modifiers), row.result, -1)
+    if any(n < 0 for n in found.values()):
+        return None  # the tally and the rolls disagree: the rolls are counted
+    return {key: n for key, n in found.items() if n}
+
+
+def _counted(db: Any, turn_ends: list[int], check: Callable[[], None]) -> dict[_Group, int]:
     """The rolls that count for nobody, counted by turn, dice, modifiers and result: one
     query a turn, each reading its own range of the dice by their event."""
     modifiers = sql_cast(DiceRoll.modifiers, String)
@@ -229,20 +304,14 @@ def _plain_counts(db: Any, turn_ends: list[int], check: Callable[[], None]) -> l
         if high is not None:
             where.append(col(DiceRoll.event) <= high)
         bounds.append((number, and_(*where)))
-    distributions: dict[tuple[str, int], dict[int, Fraction]] = {}
-    found: dict[tuple[int | None, str, int, int], int] = {}
+    found: dict[_Group, int] = {}
     for turn, where in bounds:
         check()
-        for dice, text, result, count in db.execute(base.where(where)):
-            modifier = sum(int(m["value"]) for m in json.loads(text)) if text else 0
+        for dice, stored, result, count in db.execute(base.where(where)):
+            modifier = sum(int(m["value"]) for m in json.loads(stored)) if stored else 0
             key = (turn, dice, modifier, result)
             found[key] = found.get(key, 0) + count
-    out = []
-    for (turn, dice, modifier, result), count in found.items():
-        if (dice, modifier) not in distributions:
-            distributions[(dice, modifier)] = _distribution(dice, modifier)
-        out.append(Plain(turn, dice, modifier, result, count, distributions[(dice, modifier)]))
-    return out
+    return found
 
 
 def raise_unknown_side(side: str, sides: dict[str, str]) -> None:
@@ -560,8 +629,13 @@ def _marching_sp(db: Any, rows: list[DiceRoll], units: list[_UnitRow]) -> dict[i
         wanted.setdefault(row.event, []).append(row)  # type: ignore[arg-type]  # event is not None: filtered in `marches`
     first = min(wanted)
     out: dict[int, tuple[_UnitRow, int]] = {}
-    query = select(Event).where(col(Event.id) >= first, col(Event.undone) == False).order_by(col(Event.id).desc())  # noqa: E712
-    for event in db.scalars(query.execution_options(yield_per=500)):
+    # Only the marches and the events that changed a unit's SP matter: each found through its index.
+    kept = col(Event.undone) == False  # noqa: E712
+    numbers = sorted({
+        *db.scalars(select(col(Event.id)).where(text(STRENGTH_CHANGES), kept, col(Event.id) >= first)),
+        *db.scalars(select(col(Event.id)).where(col(Event.id).in_(list(wanted)), kept)),
+    }, reverse=True)
+    for event in _events(db, numbers):
         changed = {c["key"].get("id"): c for c in event.changes if c.get("table") == "unit"}
         for row in wanted.get(event.id, []):
             name = row.purpose.removeprefix("forced march of ")
@@ -576,6 +650,14 @@ def _marching_sp(db: Any, rows: list[DiceRoll], units: list[_UnitRow]) -> dict[i
             if unit_id in sp and "strength_points" in before:
                 sp[unit_id] = int(before["strength_points"])
     return out
+
+
+def _events(db: Any, numbers: list[int]) -> Iterator[Event]:
+    """These events, in this order, read a batch at a time."""
+    for start in range(0, len(numbers), 500):
+        batch = numbers[start:start + 500]
+        read = {e.id: e for e in db.scalars(select(Event).where(col(Event.id).in_(batch)))}
+        yield from (read[n] for n in batch if n in read)
 
 
 def as_json(book: Ledger) -> dict[str, Any]:

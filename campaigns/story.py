@@ -15,15 +15,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import String, or_, select
-from sqlalchemy import cast as sql_cast
+from sqlalchemy import or_, select, text
 from sqlmodel import col
 
 from campaigns.battles import ATTACKER, DEFENDER, load
 from campaigns.errors import plainly
-from campaigns.luck import Ledger
+from campaigns.luck import Ledger, turn_end_events
 from campaigns.session import CampaignSession
 from models import Army, Battle, Campaign, CommandPointRoll, CommandPointSpend, Event, Nation, Side, Turn, Unit
+from models.tables import FORCED_MARCHES, STRENGTH_CHANGES, TURN_ENDS
 
 BATTLE, FORCED_MARCH, PURSUIT = "battle", "forced march", "pursuit"
 CAUSES = (BATTLE, FORCED_MARCH, PURSUIT)
@@ -106,12 +106,14 @@ def _sp_by_turn(db: Any, sides: dict[str, str], units: dict[str, tuple[str, int]
     for s, total in running.items():
         out[s][current - 1] = total
     # Only the ends of turns and the events that changed a unit's SP (or made or removed a
-    # unit, whose row names its SP) matter: the database leaves the others out.
-    query = select(Event).where(
-        col(Event.undone) == False,  # noqa: E712
-        or_(col(Event.description).like("End of turn %"), sql_cast(col(Event.changes), String).like("%strength_points%")),
-    ).order_by(col(Event.id).desc())
-    for event in db.scalars(query.execution_options(yield_per=500)):
+    # unit, whose row names its SP) matter: each is found through its index (models.tables).
+    ends = {number: text_ for number, text_ in db.execute(
+        select(col(Event.id), col(Event.description)).where(text(TURN_ENDS), col(Event.undone) == False)  # noqa: E712
+    )}
+    changed = list(db.scalars(
+        select(col(Event.id)).where(text(STRENGTH_CHANGES), col(Event.undone) == False).order_by(col(Event.id).desc())  # noqa: E712
+    ))
+    for event in _newest_first(db, ends, changed):
         if event.description.startswith("End of turn "):
             ended = current_turn_ended(event.description)
             if ended is not None and 1 <= ended < current:
@@ -136,6 +138,27 @@ def _sp_by_turn(db: Any, sides: dict[str, str], units: dict[str, tuple[str, int]
                 now[unit_id] = int(before["strength_points"])
                 count(unit_id, 1)
     return out
+
+
+class _Seen:
+    """An event as _sp_by_turn reads it: its description and changes."""
+
+    __slots__ = ("description", "changes")
+
+    def __init__(self, description: str, changes: list) -> None:
+        self.description, self.changes = description, changes
+
+
+def _newest_first(db: Any, ends: dict[int, str], changed: list[int]) -> Iterator[_Seen]:
+    """The turn ends and the events that changed SP, newest first; the changes read a batch at a time."""
+    order = sorted({*ends, *changed}, reverse=True)
+    wanted = set(changed)
+    for start in range(0, len(order), 500):
+        batch = order[start:start + 500]
+        reading = [n for n in batch if n in wanted]
+        read = dict(db.execute(select(col(Event.id), col(Event.changes)).where(col(Event.id).in_(reading)))) if reading else {}
+        for number in batch:
+            yield _Seen(ends.get(number, ""), read.get(number, []))
 
 
 def current_turn_ended(description: str) -> int | None:
@@ -168,8 +191,8 @@ def _battle_losses(session: CampaignSession, db: Any, out: Story) -> None:
 
 def _march_losses(db: Any, out: Story, units: dict[str, tuple[str, int]]) -> None:
     """The SP each forced-march action took, by the side of the unit and the turn it was in."""
-    end_ids = list(db.scalars(select(col(Event.id)).where(col(Event.description).like("End of turn %"), col(Event.undone) == False).order_by(col(Event.id))))  # noqa: E712
-    query = select(Event).where(col(Event.description).like("Forced march: %"), col(Event.undone) == False)  # noqa: E712
+    end_ids = turn_end_events(db)
+    query = select(Event).where(text(FORCED_MARCHES), col(Event.undone) == False)  # noqa: E712
     for event in db.scalars(query):
         turn = 1 + bisect.bisect_left(end_ids, event.id)
         for change in event.changes:

@@ -40,7 +40,7 @@ from campaigns.errors import plainly
 from campaigns.session import CampaignSession
 from campaigns.words import column as quoted
 from models import Army, Battle, CommandPointRoll, DiceRoll, Event, Nation, Side, Turn, Unit, tally
-from models.tables import STRENGTH_CHANGES, TURN_ENDS
+from models.tables import MARCH_ROLLS, RECONNAISSANCE_ROLLS, STRENGTH_CHANGES, TURN_ENDS
 from rules.luck import Counted, RunLuck, expectation, mid_rank, run_luck
 from rules.odds import roll_distribution
 
@@ -152,7 +152,7 @@ def ledger(session: CampaignSession, side: str | None = None, latest: int | None
             raise_unknown_side(side, sides)
         turn_ends = turn_end_events(db)
         special = _special()
-        rows = list(db.scalars(_kept(select(DiceRoll).where(special)).order_by(col(DiceRoll.id))))
+        rows = _special_rows(db)
         reader = _Reader(session, db, rows, turn_ends)
         check()
         read = [reader.read(row) for row in rows]
@@ -202,6 +202,26 @@ def _special() -> Any:
     )
 
 
+def _special_rows(db: Any) -> list[DiceRoll]:
+    """The rolls `_special` finds, not undone, oldest first: each kind found through its own index
+    (the purposes through migration 0010's partial ones), then read a batch at a time."""
+    numbers: set[int] = set()
+    for query in (
+        select(col(Turn.dice_roll)).where(col(Turn.dice_roll).is_not(None)),
+        select(col(CommandPointRoll.dice_roll)).where(col(CommandPointRoll.dice_roll).is_not(None)),
+        select(col(DiceRoll.id)).where(col(DiceRoll.battle).is_not(None)),
+        select(col(DiceRoll.id)).where(text(MARCH_ROLLS)),
+        select(col(DiceRoll.id)).where(text(RECONNAISSANCE_ROLLS)),
+    ):
+        numbers.update(db.scalars(query))
+    ordered = sorted(numbers)
+    out: list[DiceRoll] = []
+    for start in range(0, len(ordered), 500):
+        batch = ordered[start:start + 500]
+        out.extend(db.scalars(_kept(select(DiceRoll).where(col(DiceRoll.id).in_(batch))).order_by(col(DiceRoll.id))))
+    return out
+
+
 def _kept(query: Any) -> Any:
     """`query` without the rolls of undone actions."""
     # The undone events are few and indexed: cheaper than looking up every roll's event.
@@ -211,9 +231,14 @@ def _kept(query: Any) -> Any:
 
 def turn_end_events(db: Any) -> list[int]:
     """The ids of the events that ended a turn (not undone), oldest first, through their index."""
-    return list(db.scalars(
-        select(col(Event.id)).where(text(TURN_ENDS), col(Event.undone) == False).order_by(col(Event.id))  # noqa: E712
-    ))
+    return [number for number, undone in db.execute(indexed(TURN_ENDS, col(Event.undone))) if not undone]
+
+
+def indexed(where: str, *columns: Any) -> Any:
+    """The id and `columns` of the events that meet `where`, a partial index's own condition
+    (models.tables), oldest first. Nothing else is asked of the database: SQLite would rather
+    read every event through another index (`undone = 0`) than this one."""
+    return select(col(Event.id), *columns).where(text(where)).order_by(col(Event.id))
 
 
 def _plain_counts(db: Any, turn_ends: list[int], check: Callable[[], None], special: list[DiceRoll]) -> list[Plain]:
@@ -365,6 +390,16 @@ def _distribution(dice: str, modifier: int) -> dict[int, Fraction]:
     return roll_distribution(dice, modifier)
 
 
+@functools.lru_cache(maxsize=512)
+def _mean(dice: str, modifier: int) -> Fraction:
+    return expectation(_distribution(dice, modifier))
+
+
+@functools.lru_cache(maxsize=4096)
+def _percentile(dice: str, modifier: int, result: int) -> Fraction:
+    return mid_rank(_distribution(dice, modifier), result)
+
+
 class _Reader:
     """Finds out what each stored roll decided, from the rows that kept its result."""
 
@@ -399,13 +434,13 @@ class _Reader:
         base: dict[str, Any] = dict(  # RollLuck's fields shared by every kind of roll
             roll_id=row.id, event=row.event, turn=self.turn_of(row.event), purpose=row.purpose, dice=row.dice,
             raw=tuple(row.raw), modifier=modifier, result=row.result, mode=row.mode,
-            distribution=distribution, percentile=mid_rank(distribution, row.result),
+            distribution=distribution, percentile=_percentile(row.dice, modifier, row.result),
         )
         for reading in (self._weather, self._command, self._battle, self._march, self._recon):
             found = reading(row, distribution)
             if found is not None:
                 return RollLuck(**{**base, **found})
-        mean = expectation(distribution)
+        mean = _mean(row.dice, modifier)
         unit = "hits" if ">=" in row.dice else POINTS
         return RollLuck(
             **base, kind=OTHER, favours=(), decided=f"{row.result} {unit}",
@@ -630,12 +665,12 @@ def _marching_sp(db: Any, rows: list[DiceRoll], units: list[_UnitRow]) -> dict[i
     first = min(wanted)
     out: dict[int, tuple[_UnitRow, int]] = {}
     # Only the marches and the events that changed a unit's SP matter: each found through its index.
-    kept = col(Event.undone) == False  # noqa: E712
     numbers = sorted({
-        *db.scalars(select(col(Event.id)).where(text(STRENGTH_CHANGES), kept, col(Event.id) >= first)),
-        *db.scalars(select(col(Event.id)).where(col(Event.id).in_(list(wanted)), kept)),
+        *(n for n, undone in db.execute(indexed(STRENGTH_CHANGES, col(Event.undone))) if n >= first and not undone),
+        *(n for n, undone in db.execute(select(col(Event.id), col(Event.undone)).where(col(Event.id).in_(list(wanted))))
+          if not undone),
     }, reverse=True)
-    for event in _events(db, numbers):
+    for event in events_in_order(db, numbers):
         changed = {c["key"].get("id"): c for c in event.changes if c.get("table") == "unit"}
         for row in wanted.get(event.id, []):
             name = row.purpose.removeprefix("forced march of ")
@@ -652,7 +687,7 @@ def _marching_sp(db: Any, rows: list[DiceRoll], units: list[_UnitRow]) -> dict[i
     return out
 
 
-def _events(db: Any, numbers: list[int]) -> Iterator[Event]:
+def events_in_order(db: Any, numbers: list[int]) -> Iterator[Event]:
     """These events, in this order, read a batch at a time."""
     for start in range(0, len(numbers), 500):
         batch = numbers[start:start + 500]

@@ -15,12 +15,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import or_, select, text
+from sqlalchemy import or_, select
 from sqlmodel import col
 
 from campaigns.battles import ATTACKER, DEFENDER, load
 from campaigns.errors import plainly
-from campaigns.luck import Ledger, turn_end_events
+from campaigns.luck import Ledger, events_in_order, indexed, turn_end_events
 from campaigns.session import CampaignSession
 from models import Army, Battle, Campaign, CommandPointRoll, CommandPointSpend, Event, Nation, Side, Turn, Unit
 from models.tables import FORCED_MARCHES, STRENGTH_CHANGES, TURN_ENDS
@@ -107,12 +107,8 @@ def _sp_by_turn(db: Any, sides: dict[str, str], units: dict[str, tuple[str, int]
         out[s][current - 1] = total
     # Only the ends of turns and the events that changed a unit's SP (or made or removed a
     # unit, whose row names its SP) matter: each is found through its index (models.tables).
-    ends = {number: text_ for number, text_ in db.execute(
-        select(col(Event.id), col(Event.description)).where(text(TURN_ENDS), col(Event.undone) == False)  # noqa: E712
-    )}
-    changed = list(db.scalars(
-        select(col(Event.id)).where(text(STRENGTH_CHANGES), col(Event.undone) == False).order_by(col(Event.id).desc())  # noqa: E712
-    ))
+    ends = {n: words for n, words, undone in db.execute(indexed(TURN_ENDS, col(Event.description), col(Event.undone))) if not undone}
+    changed = [n for n, undone in db.execute(indexed(STRENGTH_CHANGES, col(Event.undone))) if not undone]
     for event in _newest_first(db, ends, changed):
         if event.description.startswith("End of turn "):
             ended = current_turn_ended(event.description)
@@ -192,8 +188,8 @@ def _battle_losses(session: CampaignSession, db: Any, out: Story) -> None:
 def _march_losses(db: Any, out: Story, units: dict[str, tuple[str, int]]) -> None:
     """The SP each forced-march action took, by the side of the unit and the turn it was in."""
     end_ids = turn_end_events(db)
-    query = select(Event).where(text(FORCED_MARCHES), col(Event.undone) == False)  # noqa: E712
-    for event in db.scalars(query):
+    marches = [n for n, undone in db.execute(indexed(FORCED_MARCHES, col(Event.undone))) if not undone]
+    for event in events_in_order(db, marches):
         turn = 1 + bisect.bisect_left(end_ids, event.id)
         for change in event.changes:
             before, after = change.get("before") or {}, change.get("after") or {}

@@ -22,6 +22,14 @@ from sqlmodel.main import SQLModelConfig
 from models import search, tally
 
 
+# As every query of them writes it, so it finds its partial index (migration 0010).
+TURN_ENDS = "description LIKE 'End of turn %'"
+FORCED_MARCHES = "description LIKE 'Forced march: %'"
+STRENGTH_CHANGES = "CAST(changes AS TEXT) LIKE '%strength_points%'"
+MARCH_ROLLS = "purpose LIKE 'forced march of %'"
+RECONNAISSANCE_ROLLS = "purpose LIKE 'reconnaissance, column %'"
+
+
 def _ref(target: str, *, nullable: bool = False, index: bool = True) -> Any:
     """A column holding the key of a row of another table, checked at commit."""
     return Field(
@@ -160,6 +168,12 @@ class DiceRoll(_Table, table=True):
     """
 
     __tablename__ = "dice_roll"
+    # The forced marches' and the reconnaissances' rolls (migration 0010): the luck reads them
+    # without going through every roll.
+    __table_args__ = tuple(
+        Index(name, "id", sqlite_where=text(where), postgresql_where=text(where))
+        for name, where in (("ix_dice_roll_marches", MARCH_ROLLS), ("ix_dice_roll_reconnaissance", RECONNAISSANCE_ROLLS))
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     event: int | None = _ref("event.id", nullable=True)
@@ -272,10 +286,6 @@ class Battle(_Table, table=True):
 
 
 REPLAY_KINDS = "kind IN ('undo', 'redo')"  # as every query of them writes it, so it finds ix_event_replays
-# As every query of them writes it, so it finds its partial index (migration 0010).
-TURN_ENDS = "description LIKE 'End of turn %'"
-FORCED_MARCHES = "description LIKE 'Forced march: %'"
-STRENGTH_CHANGES = "CAST(changes AS TEXT) LIKE '%strength_points%'"
 
 
 class Event(_Table, table=True):

@@ -1,5 +1,5 @@
 """The luck and the plots read a few thousand rows, not the whole history: `dice_tally`
-and three partial indexes of `event`.
+and partial indexes of `event` and `dice_roll`.
 
 - `dice_tally` (block, dice, modifier, result) -> count: how many stored rolls there are
   of each dice, sum of modifiers and result, in each block of 1,024 events
@@ -10,6 +10,9 @@ and three partial indexes of `event`.
   march: %', and CAST(changes AS TEXT) LIKE '%strength_points%': the ends of turns,
   the forced marches and the events that changed a unit's SP, found without reading
   every event. A query finds each when its WHERE holds the same text (models.tables).
+- `ix_dice_roll_marches`, `ix_dice_roll_reconnaissance` on `dice_roll(id)`, WHERE
+  purpose LIKE 'forced march of %' and purpose LIKE 'reconnaissance, column %': the
+  rolls whose luck the campaign reads from what they decided.
 
 Going down, the table and the indexes go.
 
@@ -38,6 +41,10 @@ INDEXES = {
     "ix_event_forced_marches": "description LIKE 'Forced march: %'",
     "ix_event_strength_changes": "CAST(changes AS TEXT) LIKE '%strength_points%'",
 }
+ROLL_INDEXES = {
+    "ix_dice_roll_marches": "purpose LIKE 'forced march of %'",
+    "ix_dice_roll_reconnaissance": "purpose LIKE 'reconnaissance, column %'",
+}
 TABLE = "dice_tally"
 BLOCK = 1024
 NO_EVENT, NEGATIVE, UNREADABLE = -1, -2, -3
@@ -51,6 +58,8 @@ dice_roll = sa.table(
 def upgrade() -> None:
     for name, where in INDEXES.items():
         op.create_index(name, "event", ["id"], sqlite_where=sa.text(where), postgresql_where=sa.text(where))
+    for name, where in ROLL_INDEXES.items():
+        op.create_index(name, "dice_roll", ["id"], sqlite_where=sa.text(where), postgresql_where=sa.text(where))
     tally = op.create_table(
         TABLE,
         sa.Column("block", sa.BigInteger, nullable=False),
@@ -90,4 +99,6 @@ def downgrade() -> None:
     op.drop_table(TABLE)
     for name in INDEXES:
         op.drop_index(name, "event")
+    for name in ROLL_INDEXES:
+        op.drop_index(name, "dice_roll")
     mark_sqlite_schema(9)

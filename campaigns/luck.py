@@ -300,10 +300,10 @@ def _tallied(connection: Any, turn_ends: list[int], check: Callable[[], None], s
         reads.append((grouped.where(where), 1))
     for query, sign in reads:
         for event, dice, text_, result, n in connection.execute(query):
-            modifier = tally.modifier_sum(text_)
-            if modifier is None:
+            summed = tally.modifier_sum(text_)
+            if summed is None:
                 return None
-            count(event, dice, modifier, result, sign * n)
+            count(event, dice, summed, result, sign * n)
     for row in special:
         count(row.event, row.dice, sum(int(m["value"]) for m in row.modifiers), row.result, -1)
     if any(n < 0 for n in found.values()):
@@ -672,7 +672,7 @@ def _marching_sp(db: Any, rows: list[DiceRoll], units: list[_UnitRow]) -> dict[i
     }, reverse=True)
     for event in events_in_order(db, numbers):
         changed = {c["key"].get("id"): c for c in event.changes if c.get("table") == "unit"}
-        for row in wanted.get(event.id, []):
+        for row in wanted.get(cast(int, event.id), []):
             name = row.purpose.removeprefix("forced march of ")
             candidates = by_name.get(name, [])
             marched = next((u for u in candidates if u.id in changed), candidates[0] if candidates else None)

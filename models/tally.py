@@ -155,7 +155,7 @@ def in_step(connection: Connection) -> bool:
 
 def read(connection: Connection) -> list[tuple[int, str, int, int, int]]:
     """(block, dice, modifier, result, count) for every count not zero."""
-    return [tuple(row) for row in connection.execute(  # type: ignore[misc]
+    return [tuple(row) for row in connection.execute(
         text(f"SELECT block, dice, modifier, result, count FROM {TABLE} WHERE count <> 0")
     )]
 

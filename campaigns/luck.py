@@ -278,8 +278,8 @@ def _tallied(connection: Any, turn_ends: list[int], check: Callable[[], None], s
 
     ranges: list[tuple[int | None, int | None]] = []  # events whose rolls are read one group at a time
     for block, dice, modifier, result, n in tally.read(connection):
-        if block == tally.UNREADABLE:
-            return None
+        if block == tally.UNREADABLE or not isinstance(dice, str) or not all(type(x) is int for x in (block, modifier, result, n)):
+            return None  # a roll whose modifiers do not add up, or a tally a hand has written in
         if block == tally.NO_EVENT:
             count(None, dice, modifier, result, n)
         elif block == tally.NEGATIVE:

@@ -301,7 +301,7 @@ def _tallied(connection: Any, turn_ends: list[int], check: Callable[[], None], s
     for query, sign in reads:
         for event, dice, text_, result, n in connection.execute(query):
             summed = tally.modifier_sum(text_)
-            if summed is None:
+            if summed is None or (event is not None and type(event) is not int):
                 return None
             count(event, dice, summed, result, sign * n)
     for row in special:

@@ -7,8 +7,8 @@ now, one count under its key (block, dice, modifier, result):
 
 - block: the roll's event // BLOCK; NO_EVENT for a roll of no event, NEGATIVE for an
   event below 0 (a hand-made file), UNREADABLE for a roll whose modifiers do not
-  add up as integers (the reader then counts from `dice_roll` itself, and says what
-  is wrong as it always did);
+  add up as integers, or whose event or result is not a number (the reader then
+  counts from `dice_roll` itself, and says what is wrong as it always did);
 - modifier: the sum of the modifiers' values, as campaigns.luck reads them.
 
 It counts the rows as they are, undone actions' rolls included: what is undone is
@@ -45,6 +45,8 @@ Key = tuple[int, str, int, int]  # block, dice, modifier, result
 def block_of(event: int | None) -> int:
     if event is None:
         return NO_EVENT
+    if type(event) is not int:  # text where a number belongs (a hand-made file): the tally cannot place it
+        return UNREADABLE
     if event < 0:
         return NEGATIVE
     return event // BLOCK
@@ -63,9 +65,10 @@ def modifier_sum(stored: str | None) -> int | None:
 
 def key_of(event: int | None, dice: str, modifiers: str | None, result: int) -> Key:
     modifier = modifier_sum(modifiers)
-    if modifier is None:
+    block = block_of(event)
+    if modifier is None or block == UNREADABLE or type(result) is not int or not isinstance(dice, str):
         return (UNREADABLE, "", 0, 0)
-    return (block_of(event), dice, modifier, result)
+    return (block, dice, modifier, result)
 
 
 def _dice_roll() -> Any:

@@ -91,6 +91,8 @@ def _key(event: int | None, dice: str, modifiers: str | None, result: int) -> tu
         modifier = sum(int(m["value"]) for m in json.loads(modifiers)) if modifiers else 0
     except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError):
         return (UNREADABLE, "", 0, 0)
+    if (event is not None and type(event) is not int) or type(result) is not int or not isinstance(dice, str):
+        return (UNREADABLE, "", 0, 0)
     block = NO_EVENT if event is None else NEGATIVE if event < 0 else event // BLOCK
     return (block, dice, modifier, result)
 

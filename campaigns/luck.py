@@ -160,10 +160,12 @@ def ledger(session: CampaignSession, side: str | None = None, latest: int | None
         plain = _plain_counts(db, turn_ends, check, rows) if side is None else []  # they count for no side
         listed = read
         if side is None:  # the others count for nobody: no side lists them
-            query = _kept(select(DiceRoll).where(~special)).order_by(col(DiceRoll.id).desc())
+            # Plain rows, not ORM objects: a thousand rolls listed cost what their reading does.
+            table = DiceRoll.__table__  # type: ignore[attr-defined]  # a table class gets __table__ from SQLAlchemy
+            query = _kept(select(table).where(~special)).order_by(col(DiceRoll.id).desc())
             if latest is not None:
                 query = query.limit(latest)
-            others = [reader.read(row) for row in db.scalars(query)]
+            others = [reader.read(cast(DiceRoll, row)) for row in db.execute(query)]  # a row has a roll's attributes
             check()
             listed = sorted([*read, *others], key=lambda r: r.roll_id)
     out = Ledger([], sides)

@@ -25,7 +25,8 @@ from pathlib import Path
 # bump when what is generated changes. 3: a roll is in its event's changes (the dice_roll
 # row inserted, the campaign's dice_next_index moved), as the store records an action's
 # roll; before, `adjutant past` could not forget the events of rolls it did not know of.
-GENERATOR = "3"
+# 4: the dice tally (models.tally, schema 0010) counts the rolls written.
+GENERATOR = "4"
 KINDS = ("infantry", "infantry", "infantry", "cavalry", "artillery", "dummy")
 PLACES = (
     "Dresden", "Leipzig", "Lützen", "Bautzen", "Torgau", "Wittenberg", "Magdeburg", "Halle", "Naumburg", "Jena",
@@ -109,6 +110,21 @@ def _fill(path: Path, base, units: int, events: int) -> None:
         db.execute("COMMIT")
     finally:
         db.close()
+    _count_dice(path)
+
+
+def _count_dice(path: Path) -> None:
+    """The dice tally counted once, as an import does (models.tally)."""
+    from sqlalchemy import create_engine
+
+    from models import tally
+
+    engine = create_engine(f"sqlite:///{path}")
+    try:
+        with engine.begin() as connection:
+            tally.rebuild(connection)
+    finally:
+        engine.dispose()
 
 
 def _units(chance: random.Random, unit_ids: list[str], generals: list[tuple[str, str]]) -> Iterator[tuple]:

@@ -32,14 +32,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import String, and_, func, or_, select
+from sqlalchemy import String, and_, func, or_, select, text
 from sqlalchemy import cast as sql_cast
 from sqlmodel import col
 
 from campaigns.errors import plainly
 from campaigns.session import CampaignSession
 from campaigns.words import column as quoted
-from models import Army, Battle, CommandPointRoll, DiceRoll, Event, Nation, Side, Turn, Unit
+from models import Army, Battle, CommandPointRoll, DiceRoll, Event, Nation, Side, Turn, Unit, tally
+from models.tables import MARCH_ROLLS, RECONNAISSANCE_ROLLS, STRENGTH_CHANGES, TURN_ENDS
 from rules.luck import Counted, RunLuck, expectation, mid_rank, run_luck
 from rules.odds import roll_distribution
 
@@ -149,23 +150,22 @@ def ledger(session: CampaignSession, side: str | None = None, latest: int | None
         sides = {s.id: s.name for s in db.scalars(select(Side).order_by(col(Side.position), col(Side.id)))}
         if side is not None and side not in sides:
             raise_unknown_side(side, sides)
-        turn_ends: list[int] = list(db.scalars(
-            select(col(Event.id)).where(col(Event.description).like("End of turn %"), col(Event.undone) == False)  # noqa: E712
-            .order_by(col(Event.id))
-        ))
+        turn_ends = turn_end_events(db)
         special = _special()
-        rows = list(db.scalars(_kept(select(DiceRoll).where(special)).order_by(col(DiceRoll.id))))
+        rows = _special_rows(db)
         reader = _Reader(session, db, rows, turn_ends)
         check()
         read = [reader.read(row) for row in rows]
         check()
-        plain = _plain_counts(db, turn_ends, check) if side is None else []  # they count for no side
+        plain = _plain_counts(db, turn_ends, check, rows) if side is None else []  # they count for no side
         listed = read
         if side is None:  # the others count for nobody: no side lists them
-            query = _kept(select(DiceRoll).where(~special)).order_by(col(DiceRoll.id).desc())
+            # Plain rows, not ORM objects: a thousand rolls listed cost what their reading does.
+            table = DiceRoll.__table__  # type: ignore[attr-defined]  # a table class gets __table__ from SQLAlchemy
+            query = _kept(select(table).where(~special)).order_by(col(DiceRoll.id).desc())
             if latest is not None:
                 query = query.limit(latest)
-            others = [reader.read(row) for row in db.scalars(query)]
+            others = [reader.read(cast(DiceRoll, row)) for row in db.execute(query)]  # a row has a roll's attributes
             check()
             listed = sorted([*read, *others], key=lambda r: r.roll_id)
     out = Ledger([], sides)
@@ -204,6 +204,26 @@ def _special() -> Any:
     )
 
 
+def _special_rows(db: Any) -> list[DiceRoll]:
+    """The rolls `_special` finds, not undone, oldest first: each kind found through its own index
+    (the purposes through migration 0010's partial ones), then read a batch at a time."""
+    numbers: set[int] = set()
+    for query in (
+        select(col(Turn.dice_roll)).where(col(Turn.dice_roll).is_not(None)),
+        select(col(CommandPointRoll.dice_roll)).where(col(CommandPointRoll.dice_roll).is_not(None)),
+        select(col(DiceRoll.id)).where(col(DiceRoll.battle).is_not(None)),
+        select(col(DiceRoll.id)).where(text(MARCH_ROLLS)),
+        select(col(DiceRoll.id)).where(text(RECONNAISSANCE_ROLLS)),
+    ):
+        numbers.update(db.scalars(query))
+    ordered = sorted(numbers)
+    out: list[DiceRoll] = []
+    for start in range(0, len(ordered), 500):
+        batch = ordered[start:start + 500]
+        out.extend(db.scalars(_kept(select(DiceRoll).where(col(DiceRoll.id).in_(batch))).order_by(col(DiceRoll.id))))
+    return out
+
+
 def _kept(query: Any) -> Any:
     """`query` without the rolls of undone actions."""
     # The undone events are few and indexed: cheaper than looking up every roll's event.
@@ -211,7 +231,89 @@ def _kept(query: Any) -> Any:
     return query.where(or_(col(DiceRoll.event).is_(None), col(DiceRoll.event).not_in(undone)))
 
 
-def _plain_counts(db: Any, turn_ends: list[int], check: Callable[[], None]) -> list[Plain]:
+def turn_end_events(db: Any) -> list[int]:
+    """The ids of the events that ended a turn (not undone), oldest first, through their index."""
+    return [number for number, undone in db.execute(indexed(TURN_ENDS, col(Event.undone))) if not undone]
+
+
+def indexed(where: str, *columns: Any) -> Any:
+    """The id and `columns` of the events that meet `where`, a partial index's own condition
+    (models.tables), oldest first. Nothing else is asked of the database: SQLite would rather
+    read every event through another index (`undone = 0`) than this one."""
+    return select(col(Event.id), *columns).where(text(where)).order_by(col(Event.id))
+
+
+def _plain_counts(db: Any, turn_ends: list[int], check: Callable[[], None], special: list[DiceRoll]) -> list[Plain]:
+    """The rolls that count for nobody, counted by turn, dice, modifiers and result: from the
+    dice tally (models.tally) where it is in step, else from the rolls themselves."""
+    found = _tallied(db.connection(), turn_ends, check, special)
+    if found is None:
+        found = _counted(db, turn_ends, check)
+    distributions: dict[tuple[str, int], dict[int, Fraction]] = {}
+    out = []
+    for (turn, dice, modifier, result), count in found.items():
+        if (dice, modifier) not in distributions:
+            distributions[(dice, modifier)] = _distribution(dice, modifier)
+        out.append(Plain(turn, dice, modifier, result, count, distributions[(dice, modifier)]))
+    return out
+
+
+_Group = tuple[int | None, str, int, int]  # turn, dice, modifier, result
+
+
+def _tallied(connection: Any, turn_ends: list[int], check: Callable[[], None], special: list[DiceRoll]) -> dict[_Group, int] | None:
+    """The plain rolls counted from the tally: every block of events within one turn as the tally
+    counts it, a block a turn ends in read from its rolls; then the rolls of undone actions and
+    the special ones (`special`, read one by one) taken away. None where the tally cannot say
+    (not there, not in step, a roll's modifiers that do not add up): the rolls are counted then."""
+    if not tally.usable(connection) or not tally.in_step(connection):
+        return None
+
+    def turn_of(event: int | None) -> int | None:
+        return None if event is None else 1 + bisect.bisect_left(turn_ends, event)
+
+    found: dict[_Group, int] = {}
+
+    def count(event: int | None, dice: str, modifier: int, result: int, n: int) -> None:
+        key = (turn_of(event), dice, modifier, result)
+        found[key] = found.get(key, 0) + n
+
+    ranges: list[tuple[int | None, int | None]] = []  # events whose rolls are read one group at a time
+    for block, dice, modifier, result, n in tally.read(connection):
+        if block == tally.UNREADABLE or not isinstance(dice, str) or not all(type(x) is int for x in (block, modifier, result, n)):
+            return None  # a roll whose modifiers do not add up, or a tally a hand has written in
+        if block == tally.NO_EVENT:
+            count(None, dice, modifier, result, n)
+        elif block == tally.NEGATIVE:
+            ranges.append((None, -1))
+        elif turn_of(block * tally.BLOCK) == turn_of(block * tally.BLOCK + tally.BLOCK - 1):
+            count(block * tally.BLOCK, dice, modifier, result, n)
+        else:
+            ranges.append((block * tally.BLOCK, block * tally.BLOCK + tally.BLOCK - 1))
+    check()
+    stored = sql_cast(DiceRoll.modifiers, String)
+    grouped = select(col(DiceRoll.event), col(DiceRoll.dice), stored, col(DiceRoll.result), func.count()).group_by(
+        col(DiceRoll.event), col(DiceRoll.dice), stored, col(DiceRoll.result)
+    )
+    undone = select(col(Event.id)).where(col(Event.undone) == True)  # noqa: E712
+    reads = [(grouped.where(col(DiceRoll.event).in_(undone)), -1)]
+    for low, high in dict.fromkeys(ranges):
+        where = col(DiceRoll.event) <= high if low is None else col(DiceRoll.event).between(low, high)
+        reads.append((grouped.where(where), 1))
+    for query, sign in reads:
+        for event, dice, text_, result, n in connection.execute(query):
+            summed = tally.modifier_sum(text_)
+            if summed is None or (event is not None and type(event) is not int):
+                return None
+            count(event, dice, summed, result, sign * n)
+    for row in special:
+        count(row.event, row.dice, sum(int(m["value"]) for m in row.modifiers), row.result, -1)
+    if any(n < 0 for n in found.values()):
+        return None  # the tally and the rolls disagree: the rolls are counted
+    return {key: n for key, n in found.items() if n}
+
+
+def _counted(db: Any, turn_ends: list[int], check: Callable[[], None]) -> dict[_Group, int]:
     """The rolls that count for nobody, counted by turn, dice, modifiers and result: one
     query a turn, each reading its own range of the dice by their event."""
     modifiers = sql_cast(DiceRoll.modifiers, String)
@@ -229,20 +331,14 @@ def _plain_counts(db: Any, turn_ends: list[int], check: Callable[[], None]) -> l
         if high is not None:
             where.append(col(DiceRoll.event) <= high)
         bounds.append((number, and_(*where)))
-    distributions: dict[tuple[str, int], dict[int, Fraction]] = {}
-    found: dict[tuple[int | None, str, int, int], int] = {}
+    found: dict[_Group, int] = {}
     for turn, where in bounds:
         check()
-        for dice, text, result, count in db.execute(base.where(where)):
-            modifier = sum(int(m["value"]) for m in json.loads(text)) if text else 0
+        for dice, stored, result, count in db.execute(base.where(where)):
+            modifier = sum(int(m["value"]) for m in json.loads(stored)) if stored else 0
             key = (turn, dice, modifier, result)
             found[key] = found.get(key, 0) + count
-    out = []
-    for (turn, dice, modifier, result), count in found.items():
-        if (dice, modifier) not in distributions:
-            distributions[(dice, modifier)] = _distribution(dice, modifier)
-        out.append(Plain(turn, dice, modifier, result, count, distributions[(dice, modifier)]))
-    return out
+    return found
 
 
 def raise_unknown_side(side: str, sides: dict[str, str]) -> None:
@@ -296,6 +392,16 @@ def _distribution(dice: str, modifier: int) -> dict[int, Fraction]:
     return roll_distribution(dice, modifier)
 
 
+@functools.lru_cache(maxsize=512)
+def _mean(dice: str, modifier: int) -> Fraction:
+    return expectation(_distribution(dice, modifier))
+
+
+@functools.lru_cache(maxsize=4096)
+def _percentile(dice: str, modifier: int, result: int) -> Fraction:
+    return mid_rank(_distribution(dice, modifier), result)
+
+
 class _Reader:
     """Finds out what each stored roll decided, from the rows that kept its result."""
 
@@ -330,13 +436,13 @@ class _Reader:
         base: dict[str, Any] = dict(  # RollLuck's fields shared by every kind of roll
             roll_id=row.id, event=row.event, turn=self.turn_of(row.event), purpose=row.purpose, dice=row.dice,
             raw=tuple(row.raw), modifier=modifier, result=row.result, mode=row.mode,
-            distribution=distribution, percentile=mid_rank(distribution, row.result),
+            distribution=distribution, percentile=_percentile(row.dice, modifier, row.result),
         )
         for reading in (self._weather, self._command, self._battle, self._march, self._recon):
             found = reading(row, distribution)
             if found is not None:
                 return RollLuck(**{**base, **found})
-        mean = expectation(distribution)
+        mean = _mean(row.dice, modifier)
         unit = "hits" if ">=" in row.dice else POINTS
         return RollLuck(
             **base, kind=OTHER, favours=(), decided=f"{row.result} {unit}",
@@ -560,10 +666,15 @@ def _marching_sp(db: Any, rows: list[DiceRoll], units: list[_UnitRow]) -> dict[i
         wanted.setdefault(row.event, []).append(row)  # type: ignore[arg-type]  # event is not None: filtered in `marches`
     first = min(wanted)
     out: dict[int, tuple[_UnitRow, int]] = {}
-    query = select(Event).where(col(Event.id) >= first, col(Event.undone) == False).order_by(col(Event.id).desc())  # noqa: E712
-    for event in db.scalars(query.execution_options(yield_per=500)):
+    # Only the marches and the events that changed a unit's SP matter: each found through its index.
+    numbers = sorted({
+        *(n for n, undone in db.execute(indexed(STRENGTH_CHANGES, col(Event.undone))) if n >= first and not undone),
+        *(n for n, undone in db.execute(select(col(Event.id), col(Event.undone)).where(col(Event.id).in_(list(wanted))))
+          if not undone),
+    }, reverse=True)
+    for event in events_in_order(db, numbers):
         changed = {c["key"].get("id"): c for c in event.changes if c.get("table") == "unit"}
-        for row in wanted.get(event.id, []):
+        for row in wanted.get(cast(int, event.id), []):
             name = row.purpose.removeprefix("forced march of ")
             candidates = by_name.get(name, [])
             marched = next((u for u in candidates if u.id in changed), candidates[0] if candidates else None)
@@ -576,6 +687,14 @@ def _marching_sp(db: Any, rows: list[DiceRoll], units: list[_UnitRow]) -> dict[i
             if unit_id in sp and "strength_points" in before:
                 sp[unit_id] = int(before["strength_points"])
     return out
+
+
+def events_in_order(db: Any, numbers: list[int]) -> Iterator[Event]:
+    """These events, in this order, read a batch at a time."""
+    for start in range(0, len(numbers), 500):
+        batch = numbers[start:start + 500]
+        read = {e.id: e for e in db.scalars(select(Event).where(col(Event.id).in_(batch)))}
+        yield from (read[n] for n in batch if n in read)
 
 
 def as_json(book: Ledger) -> dict[str, Any]:

@@ -11,19 +11,19 @@ the pursuit, and forced marches (the SP the march actions took).
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import String, or_, select
-from sqlalchemy import cast as sql_cast
+from sqlalchemy import func, or_, select
 from sqlmodel import col
 
 from campaigns.battles import ATTACKER, DEFENDER, load
 from campaigns.errors import plainly
-from campaigns.luck import Ledger
+from campaigns.luck import Ledger, events_in_order, indexed, turn_end_events
 from campaigns.session import CampaignSession
 from models import Army, Battle, Campaign, CommandPointRoll, CommandPointSpend, Event, Nation, Side, Turn, Unit
+from models.tables import FORCED_MARCHES, STRENGTH_CHANGES, TURN_ENDS
 
 BATTLE, FORCED_MARCH, PURSUIT = "battle", "forced march", "pursuit"
 CAUSES = (BATTLE, FORCED_MARCH, PURSUIT)
@@ -58,17 +58,10 @@ def story(session: CampaignSession, book: Ledger | None = None) -> Story:
         out = Story(sides, turns)
         nation_side = {n.id: n.side for n in db.scalars(select(Nation))}
         army_side = {a.id: a.side for a in db.scalars(select(Army))}
-        units = {
-            unit: (nation_side.get(nation, ""), sp)
-            for unit, nation, sp in db.execute(
-                select(col(Unit.id), col(Unit.nation), col(Unit.strength_points))
-                .where(or_(col(Unit.kind).is_(None), col(Unit.kind) != "dummy"))
-            )
-        }
-        out.sp = _sp_by_turn(db, sides, units, nation_side, campaign.turn)
+        out.sp = _sp_by_turn(db, sides, nation_side, campaign.turn)
         out.losses = {s: {cause: [0] * len(turns) for cause in CAUSES} for s in sides}
         _battle_losses(session, db, out)
-        _march_losses(db, out, units)
+        _march_losses(db, out, nation_side)
         out.points_rolled = {s: [0] * len(turns) for s in sides}
         out.points_spent = {s: [0] * len(turns) for s in sides}
         for roll in db.scalars(select(CommandPointRoll)):
@@ -89,14 +82,41 @@ def _add(series: dict[str, list[int]], side: str | None, turn: int, amount: int)
         series[side][turn - 1] += amount
 
 
-def _sp_by_turn(db: Any, sides: dict[str, str], units: dict[str, tuple[str, int]], nation_side: dict[str, str], current: int) -> dict[str, list[int]]:
-    """Each side's SP at the end of each turn up to the current one (which is: now)."""
-    now = {u: sp for u, (_, sp) in units.items()}
-    side_of = {u: s for u, (s, _) in units.items()}
+_COUNTED = or_(col(Unit.kind).is_(None), col(Unit.kind) != "dummy")  # a dummy counter holds no SP
+
+
+def _units(db: Any, ids: Iterable[Any], nation_side: dict[str, str]) -> dict[str, tuple[str, int]]:
+    """The side and SP now of these units (not the dummies): the rest are not read."""
+    wanted = sorted({u for u in ids if isinstance(u, str)})
+    out: dict[str, tuple[str, int]] = {}
+    for start in range(0, len(wanted), 500):
+        query = select(col(Unit.id), col(Unit.nation), col(Unit.strength_points)).where(
+            col(Unit.id).in_(wanted[start:start + 500]), _COUNTED
+        )
+        out.update((unit, (nation_side.get(nation, ""), sp)) for unit, nation, sp in db.execute(query))
+    return out
+
+
+def _sp_by_turn(db: Any, sides: dict[str, str], nation_side: dict[str, str], current: int) -> dict[str, list[int]]:
+    """Each side's SP at the end of each turn up to the current one (which is: now).
+
+    Today's totals are summed by the database; only the units the history changed are read,
+    each once, before the first (newest) event that names it."""
+    now: dict[str, int] = {}
+    side_of: dict[str, str] = {}
+    looked_up: set[Any] = set()
     running = {s: 0 for s in sides}  # each side's SP as of the event reached, kept as `now` changes
-    for u, sp in now.items():
-        if side_of.get(u) in running:
-            running[side_of[u]] += sp
+    for nation, total in db.execute(
+        select(col(Unit.nation), func.sum(col(Unit.strength_points))).where(_COUNTED).group_by(col(Unit.nation))
+    ):
+        if nation_side.get(nation, "") in running:
+            running[nation_side.get(nation, "")] += int(total or 0)
+
+    def look_up(changes: list) -> None:
+        ids = {c["key"].get("id") for c in changes if c.get("table") == "unit"} - looked_up
+        for unit, (side, sp) in _units(db, ids, nation_side).items():
+            now[unit], side_of[unit] = sp, side
+        looked_up.update(i for i in ids if isinstance(i, str))
 
     def count(unit: str, sign: int) -> None:
         if unit in now and side_of.get(unit) in running:
@@ -106,12 +126,10 @@ def _sp_by_turn(db: Any, sides: dict[str, str], units: dict[str, tuple[str, int]
     for s, total in running.items():
         out[s][current - 1] = total
     # Only the ends of turns and the events that changed a unit's SP (or made or removed a
-    # unit, whose row names its SP) matter: the database leaves the others out.
-    query = select(Event).where(
-        col(Event.undone) == False,  # noqa: E712
-        or_(col(Event.description).like("End of turn %"), sql_cast(col(Event.changes), String).like("%strength_points%")),
-    ).order_by(col(Event.id).desc())
-    for event in db.scalars(query.execution_options(yield_per=500)):
+    # unit, whose row names its SP) matter: each is found through its index (models.tables).
+    ends = {n: words for n, words, undone in db.execute(indexed(TURN_ENDS, col(Event.description), col(Event.undone))) if not undone}
+    changed = [n for n, undone in db.execute(indexed(STRENGTH_CHANGES, col(Event.undone))) if not undone]
+    for event in _newest_first(db, ends, changed, look_up):
         if event.description.startswith("End of turn "):
             ended = current_turn_ended(event.description)
             if ended is not None and 1 <= ended < current:
@@ -136,6 +154,30 @@ def _sp_by_turn(db: Any, sides: dict[str, str], units: dict[str, tuple[str, int]
                 now[unit_id] = int(before["strength_points"])
                 count(unit_id, 1)
     return out
+
+
+class _Seen:
+    """An event as _sp_by_turn reads it: its description and changes."""
+
+    __slots__ = ("description", "changes")
+
+    def __init__(self, description: str, changes: list) -> None:
+        self.description, self.changes = description, changes
+
+
+def _newest_first(db: Any, ends: dict[int, str], changed: list[int], seen: Callable[[list], None]) -> Iterator[_Seen]:
+    """The turn ends and the events that changed SP, newest first; the changes read a batch at a
+    time, and each batch's changes given to `seen` before its events are."""
+    order = sorted({*ends, *changed}, reverse=True)
+    wanted = set(changed)
+    for start in range(0, len(order), 500):
+        batch = order[start:start + 500]
+        reading = [n for n in batch if n in wanted]
+        query = select(col(Event.id), col(Event.changes)).where(col(Event.id).in_(reading))
+        read = {number: changes for number, changes in db.execute(query)} if reading else {}
+        seen([c for changes in read.values() for c in changes])
+        for number in batch:
+            yield _Seen(ends.get(number, ""), read.get(number, []))
 
 
 def current_turn_ended(description: str) -> int | None:
@@ -166,12 +208,15 @@ def _battle_losses(session: CampaignSession, db: Any, out: Story) -> None:
                 out.losses[side][PURSUIT][battle.turn - 1] += chased
 
 
-def _march_losses(db: Any, out: Story, units: dict[str, tuple[str, int]]) -> None:
+def _march_losses(db: Any, out: Story, nation_side: dict[str, str]) -> None:
     """The SP each forced-march action took, by the side of the unit and the turn it was in."""
-    end_ids = list(db.scalars(select(col(Event.id)).where(col(Event.description).like("End of turn %"), col(Event.undone) == False).order_by(col(Event.id))))  # noqa: E712
-    query = select(Event).where(col(Event.description).like("Forced march: %"), col(Event.undone) == False)  # noqa: E712
-    for event in db.scalars(query):
-        turn = 1 + bisect.bisect_left(end_ids, event.id)
+    end_ids = turn_end_events(db)
+    marches = [n for n, undone in db.execute(indexed(FORCED_MARCHES, col(Event.undone))) if not undone]
+    units: dict[str, tuple[str, int]] = {}
+    for event in events_in_order(db, marches):
+        turn = 1 + bisect.bisect_left(end_ids, cast(int, event.id))
+        named = {c["key"].get("id") for c in event.changes if c.get("table") == "unit"}
+        units.update(_units(db, {u for u in named if isinstance(u, str)} - set(units), nation_side))
         for change in event.changes:
             before, after = change.get("before") or {}, change.get("after") or {}
             if change.get("table") != "unit" or "strength_points" not in before or "strength_points" not in after:

@@ -92,6 +92,8 @@ ACCESS: dict[str, Rule] = {
         f" OR battle IN (SELECT id FROM battle WHERE {_FOUGHT})",
         "the weather's rolls, its own command points and its battles' dice, up to the turn now",
     ),
+    # The dice counted ahead (models.tally): both sides' rolls; a side's luck counts the rolls it reads.
+    "dice_tally": nothing("it counts every roll of both sides"),
     "event": nothing("the history holds every move of both sides"),
     "event_note": nothing("the umpire's bookmarks and notes on the history"),
     # Fog of war (issue 17): what a side saw, and the orders it sends. Skipped where absent.

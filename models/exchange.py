@@ -31,7 +31,7 @@ from sqlalchemy import (
     select,
     text,
 )
-from models import columns, schema, search
+from models import columns, schema, search, tally
 from models.errors import CampaignFileError
 from models.opening import build_new
 from models.store import CampaignStore
@@ -470,6 +470,7 @@ def load(target: Target, document: Any, *, source: str = "the export") -> Campai
         for table in present:
             _insert(connection, table, found[table.name], source)
         search.rebuild(connection)  # rows written in bulk: the history's index is built once
+        tally.rebuild(connection)  # and the dice tally counted once (models.tally)
         if connection.dialect.name == "postgresql":
             # Check the rows' references now: PostgreSQL alters no table with checks pending.
             connection.execute(text("SET CONSTRAINTS ALL IMMEDIATE"))

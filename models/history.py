@@ -12,6 +12,7 @@ play, and are not recorded.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -20,7 +21,7 @@ from sqlalchemy import Table, and_, delete, event, insert, inspect, select, upda
 from sqlalchemy.orm import Session
 from sqlmodel import SQLModel
 
-from models import search, table_metadata
+from models import search, table_metadata, tally
 from models.values import from_json, row_from_json, to_json
 
 if TYPE_CHECKING:
@@ -169,6 +170,10 @@ def _apply(
     indexed = search.CONTENT.get(change["table"])
     # The search index forgets the text the row holds, not the text the history says it holds.
     old = session.execute(select(table.c[indexed]).where(where)).scalar() if indexed and current is not None else None
+    # The dice tally takes away the roll as the table holds it and adds it as written (models.tally).
+    rolled = [change["key"]["id"]] if change["table"] == "dice_roll" and isinstance(change["key"].get("id"), int) else []
+    counted = bool(rolled) and tally.present_cached(session.connection())
+    before = tally.keys(session.connection(), rolled) if counted and current is not None else None
     if target is None:
         statement: Any = delete(table).where(where)
     elif current is None:
@@ -178,6 +183,8 @@ def _apply(
     result = session.execute(statement)
     if current is not None and result.rowcount != 1:  # type: ignore[attr-defined]  # an UPDATE's result is a CursorResult, typed as Result
         return False
+    if counted:
+        tally.replace(session.connection(), before or Counter(), rolled)
     if indexed:
         search.index_row(
             session.connection(), change["table"], change["key"]["id"], old=old,

@@ -33,7 +33,7 @@ from typing import IO, Any
 import orjson
 from sqlalchemy import Connection, Table, exc, exists, select, text
 
-from models import schema, search
+from models import schema, search, tally
 from models.errors import CampaignFileError
 from models.exchange import (
     FORMAT,
@@ -119,6 +119,7 @@ def load_stream(target: Target, stream: IO[bytes], *, source: str = "the export"
             raise CampaignFileError(f"{source} must hold exactly one campaign row")
         _check_references(connection, [known[name] for name in counts], source)
         search.rebuild(connection)  # rows written in bulk: the history's index is built once
+        tally.rebuild(connection)  # and the dice tally counted once (models.tally)
         if connection.dialect.name == "postgresql":
             connection.execute(text("SET CONSTRAINTS ALL IMMEDIATE"))
             _advance_sequences(connection, metadata)

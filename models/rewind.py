@@ -35,7 +35,7 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, Integer, Table, bindparam, delete, insert, select, update
 
-from models import search, table_metadata
+from models import search, table_metadata, tally
 from models.journal import REDO, REPLAYS, UNDO, target
 from models.values import row_from_json, row_to_json
 from rules.numbers import EVENT
@@ -291,6 +291,9 @@ class _Plan:
                 for start in range(0, len(values), IN_BATCH):
                     chunk = values[start:start + IN_BATCH]
                     old_texts.update((k, v) for k, v in connection.execute(select(pk, table.c[indexed]).where(pk.in_(chunk))))
+            # The dice tally takes away the rolls as the table holds them and adds them as written (models.tally).
+            counted = name == "dice_roll" and tally.present_cached(connection)
+            before = tally.keys(connection, values) if counted and len(values) <= INDEX_ROW_BY_ROW else None
             gone = [v for v in values if self.rows[name, v].there and self.rows[name, v].state != PATCH]
             for start in range(0, len(gone), IN_BATCH):
                 connection.execute(delete(table).where(pk.in_(gone[start:start + IN_BATCH])))
@@ -313,6 +316,10 @@ class _Plan:
                     {column: bindparam(f"v_{column}") for column in columns}
                 )
                 connection.execute(statement, rows)
+            if counted and before is None:
+                tally.rebuild(connection)
+            elif counted and before is not None:
+                tally.replace(connection, before, values)
             if indexed and len(values) > INDEX_ROW_BY_ROW:
                 search.rebuild_table(connection, name)
             elif indexed:

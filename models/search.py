@@ -96,8 +96,9 @@ def is_search_object(name: str | None) -> bool:
 
 
 def outside_models(name: str | None, _type: str, _parent: object) -> bool:
-    """Alembic's `include_name`: False for what migration 0003 made outside the SQLModel tables."""
-    return not is_search_object(name)
+    """Alembic's `include_name`: False for what migrations 0003 and 0010 made outside the SQLModel
+    tables (the search index, and the dice tally of models.tally)."""
+    return not is_search_object(name) and name != "dice_tally"
 
 
 def postgres_index(table: str, kind: str) -> str:

@@ -19,7 +19,15 @@ from sqlalchemy import JSON, BigInteger, ForeignKey, Index, text
 from sqlmodel import Field, SQLModel
 from sqlmodel.main import SQLModelConfig
 
-from models import search
+from models import search, tally
+
+
+# As every query of them writes it, so it finds its partial index (migration 0010).
+TURN_ENDS = "description LIKE 'End of turn %'"
+FORCED_MARCHES = "description LIKE 'Forced march: %'"
+STRENGTH_CHANGES = "CAST(changes AS TEXT) LIKE '%strength_points%'"
+MARCH_ROLLS = "purpose LIKE 'forced march of %'"
+RECONNAISSANCE_ROLLS = "purpose LIKE 'reconnaissance, column %'"
 
 
 def _ref(target: str, *, nullable: bool = False, index: bool = True) -> Any:
@@ -160,6 +168,12 @@ class DiceRoll(_Table, table=True):
     """
 
     __tablename__ = "dice_roll"
+    # The forced marches' and the reconnaissances' rolls (migration 0010): the luck reads them
+    # without going through every roll.
+    __table_args__ = tuple(
+        Index(name, "id", sqlite_where=text(where), postgresql_where=text(where))
+        for name, where in (("ix_dice_roll_marches", MARCH_ROLLS), ("ix_dice_roll_reconnaissance", RECONNAISSANCE_ROLLS))
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     event: int | None = _ref("event.id", nullable=True)
@@ -288,6 +302,15 @@ class Event(_Table, table=True):
     # read without going through every event.
     __table_args__ = (
         Index("ix_event_replays", "id", sqlite_where=text(REPLAY_KINDS), postgresql_where=text(REPLAY_KINDS)),
+        # The ends of turns, the forced marches and the events that changed a unit's SP (migration 0010):
+        # the luck and the plots read them without going through every event.
+        *(
+            Index(name, "id", sqlite_where=text(where), postgresql_where=text(where))
+            for name, where in (
+                ("ix_event_turn_ends", TURN_ENDS), ("ix_event_forced_marches", FORCED_MARCHES),
+                ("ix_event_strength_changes", STRENGTH_CHANGES),
+            )
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -366,3 +389,4 @@ class SideOrder(_Table, table=True):
 # The history's search index follows every event and roll the ORM writes (models.search).
 search.listen(Event, "event")
 search.listen(DiceRoll, "dice_roll")
+tally.listen(DiceRoll)

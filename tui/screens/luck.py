@@ -13,7 +13,7 @@ from campaigns.luck import MP, PC, SP_INFLICTED, SP_LOST, Ledger, Luck
 from campaigns.printable import printable
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import fill
-from tui.widgets.kept import KeptTable
+from tui.widgets.kept import KeptTable, PagedTable
 from tui.workers import back_to
 
 COLUMNS = (SP_LOST, SP_INFLICTED, PC, MP)
@@ -43,7 +43,7 @@ class LuckScreen(CampaignScreen):
         yield Static("Luck: actual - expected, and how unusual the dice were", classes="title")
         yield Static("Reading every roll...", id="method", markup=False)
         yield KeptTable(id="sides", cursor_type="row", zebra_stripes=True)
-        yield KeptTable(id="rolls", cursor_type="row", zebra_stripes=True)
+        yield PagedTable(id="rolls", cursor_type="row", zebra_stripes=True)
 
     def refresh_view(self) -> None:
         self.load()
@@ -79,8 +79,11 @@ class LuckScreen(CampaignScreen):
         # The side's name wraps onto more lines of its row, whole, rather than cut.
         fill(sides, ("Side", "Turn", "Rolls", "Mean", "p", "SP lost", "SP infl.", "PC", "MP"), rows,
              wrap_to=sides.size.width or self.app.size.width, wrap="Side", narrowest=NAME_CELLS)
-        table = self.query_one("#rolls", DataTable)
-        fill(
+        table = self.query_one("#rolls", PagedTable)
+        # A screenful of rolls now, the others as they scroll into view: a thousand rolls cost
+        # about what a screenful does.
+        table.rest = None
+        table.rest = fill(
             table,
             ("#", "Turn", "What", "Dice", "Pct", "Decided"),
             (
@@ -92,6 +95,7 @@ class LuckScreen(CampaignScreen):
             ),
             # What a roll decided wraps onto more lines of its row rather than running off the edge.
             wrap_to=table.size.width or self.app.size.width,
+            first=self.app.size.height,
         )
 
     def action_side(self) -> None:

@@ -137,7 +137,12 @@ class Unit(_Table, table=True):
     __tablename__ = "unit"
     # Totals by nation, general and kind read from this index alone, never from the
     # rows: the overview and the order of battle of 50,000 units sum it in milliseconds.
-    __table_args__ = (Index("ix_unit_strength", "nation", "general", "kind", "strength_points"),)
+    # The stacks (units by place and side, counted and summed) from ix_unit_location alone
+    # (migration 0011): the map and the battles list count 50,000 units without reading them.
+    __table_args__ = (
+        Index("ix_unit_strength", "nation", "general", "kind", "strength_points"),
+        Index("ix_unit_location", "location", "nation", "strength_points"),
+    )
 
     id: str = Field(primary_key=True)
     name: str

@@ -34,6 +34,7 @@ USED = {
     "Compositor": ("render_update",),
     "Select": ("_options",),
     "textual._wait": ("SLEEP_GRANULARITY", "SLEEP_IDLE", "wait_for_idle"),
+    "textual._callback": ("_count_parameters",),
 }
 # The parameters each method is called with, first ones first.
 PARAMETERS = {
@@ -46,6 +47,7 @@ PARAMETERS = {
     ("Screen", "_on_timer_update"): ("self",),
     ("Compositor", "render_update"): ("self", "full", "screen_stack"),
     ("textual._wait", "wait_for_idle"): ("min_sleep", "max_sleep"),
+    ("textual._callback", "_count_parameters"): ("func",),
 }
 
 
@@ -61,9 +63,10 @@ def problems() -> list[str]:
     from textual.screen import Screen
     from textual.widgets import Select
 
-    from textual import _wait
+    from textual import _callback, _wait
 
-    owners = {"App": App, "Screen": Screen, "Compositor": Compositor, "Select": Select, "textual._wait": _wait}
+    owners = {"App": App, "Screen": Screen, "Compositor": Compositor, "Select": Select, "textual._wait": _wait,
+              "textual._callback": _callback}
     found = []
     for owner, names in USED.items():
         cls = owners[owner]
@@ -76,10 +79,13 @@ def problems() -> list[str]:
         called = getattr(importlib.import_module(module), "wait_for_idle", None)
         if called is not _wait.wait_for_idle and not getattr(called, "in_slices", False):  # not ours either
             found.append(f"{module} no longer calls textual._wait.wait_for_idle")
+    if getattr(_callback, "count_parameters", None) is None:  # what calls the count replaced below
+        found.append("textual._callback.count_parameters is gone")
     for (owner, name), expected in PARAMETERS.items():
         method = getattr(owners[owner], name, None)
         if method is None:
             continue
+        method = getattr(method, "replaces", method)  # ours, in place of Textual's (count_parameters_quickly)
         given = [("*" if p.kind is inspect.Parameter.VAR_POSITIONAL else "") + p.name
                  for p in inspect.signature(method).parameters.values()]
         if tuple(given[: len(expected)]) != expected:
@@ -276,3 +282,46 @@ def wait_for_idle_in_slices(seconds: float, idle: float, looks: int = 2) -> None
     _wait.SLEEP_IDLE = idle
     for module in (textual.app, textual.pilot):
         module.wait_for_idle = wait_for_idle  # type: ignore[attr-defined]
+
+
+# -- counting a callback's parameters (tui.app, tests/tui/conftest.py) ----------------------
+
+
+# Attributes through which inspect.signature would answer otherwise than the function's code.
+_SIGNATURE_FROM_ELSEWHERE = ("__wrapped__", "__signature__", "__partialmethod__", "_partialmethod")
+
+
+def count_parameters_quickly() -> None:
+    """Count a callback's parameters from its code rather than with inspect.signature.
+
+    Textual calls every callback (call_later, call_after_refresh, a message handler, a
+    timer) with as many arguments as it takes, counted by textual._callback._count_parameters
+    with inspect.signature. It keeps the count on the callable, so a method is counted
+    once; but a callback with arguments bound (call_later(f, x) makes a new partial each
+    time) or a lambda made afresh is counted again at every call: about 15-40 µs of CPU
+    each, 12,600 times in tests/tui/test_resolution_form.py (2% of its CPU). For a plain
+    Python function, or a method bound to one with a parameter besides `self`, the count
+    is read from its code object (the same number: tests/tui/test_textual_private.py);
+    anything else (a builtin, a class, a decorated or wrapped function) goes to Textual's
+    own count. There is no public way to give Textual the count."""
+    from inspect import CO_VARARGS, CO_VARKEYWORDS
+    from types import FunctionType, MethodType
+
+    from textual import _callback
+
+    textual_count = getattr(_callback._count_parameters, "replaces", _callback._count_parameters)
+
+    def _count_parameters(func: Any) -> int:
+        bound = type(func) is MethodType
+        function = func.__func__ if bound else func
+        if type(function) is FunctionType and not any(name in function.__dict__ for name in _SIGNATURE_FROM_ELSEWHERE):
+            code = function.__code__
+            count = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & CO_VARARGS) + bool(code.co_flags & CO_VARKEYWORDS)
+            if not bound:
+                return count
+            if code.co_argcount:  # `self` is bound (a method of only *args keeps them)
+                return count - 1
+        return int(textual_count(func))
+
+    _count_parameters.replaces = textual_count  # type: ignore[attr-defined]
+    _callback._count_parameters = _count_parameters

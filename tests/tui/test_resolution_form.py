@@ -286,7 +286,7 @@ async def test_typed_dice_are_asked_for_each_side_by_name(campaign_file, make_ap
         labels = [str(label.render()) for label in entry.query("Label")]
         assert labels == ["attacker 8e Ligne 8d6", "defender IR 4 4d6"]
         await pilot.press(*"4 4 4 1 1 1 1 1", "enter")  # on to the defender's line
-        assert app.focused is entry.query_one("#dice-1")
+        await until(pilot, lambda: app.focused is entry.query_one("#dice-1"), "the defender's line focused after enter")
         await pilot.press(*"6 6 1", "enter")
         await wait_for(pilot, "4d6 needs 4 dice typed in, not 3")
         await pilot.press("space", "1", "enter")

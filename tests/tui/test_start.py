@@ -33,7 +33,7 @@ async def test_a_new_campaign_from_the_form(make_app, tmp_path, still_world):
         await pilot.press("tab")
         await type_text(pilot, "bautzen")  # .campaign is added
         await pilot.press("tab")
-        assert pilot.app.focused is start.query_one("#create", Button)
+        await until(pilot, lambda: pilot.app.focused is start.query_one("#create", Button), "the Create button focused after tab")
         await pilot.press("enter")
         await wait_for(pilot, "Turn 1 of")
         assert isinstance(pilot.app.screen, OverviewScreen)

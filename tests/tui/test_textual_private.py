@@ -221,3 +221,57 @@ async def test_a_pause_lasts_while_a_worker_thread_runs():
         await pilot.pause()
         assert time.monotonic() - start >= 0.25, "the pause ended while the worker ran"
         await worker.wait()
+
+
+def _decorated(f):
+    import functools
+
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        return f(*args, **kwargs)
+    return wrapper
+
+
+class _Callbacks:
+    def none(self): ...
+    def one(self, a): ...
+    def many(self, a, /, b, *args, c, d=1, **kwargs): ...
+    def only_args(*args): ...
+    @classmethod
+    def of_class(cls, a, b): ...
+    @staticmethod
+    def static(a): ...
+    @_decorated
+    def wrapped(self, a, b, c): ...
+    def __call__(self, a): ...
+
+    import functools as _functools
+    part = _functools.partialmethod(many, 1, c=2)
+
+
+def test_a_callbacks_parameters_are_counted_from_its_code_as_textual_counts_them():
+    import functools
+
+    from textual import _callback
+
+    AdjutantApp_ = __import__("tui.app", fromlist=["AdjutantApp"]).AdjutantApp
+    AdjutantApp_(None, prepare=False)  # the app turns the quick count on
+    ours = _callback._count_parameters
+    textual_count = ours.replaces
+    assert textual_count.__module__ == "textual._callback"
+    made = _Callbacks()
+
+    def plain(a, b=2, *, c): ...
+    def signed(a, b): ...
+    signed.__signature__ = __import__("inspect").signature(lambda a: None)  # type: ignore[attr-defined]
+
+    callables = [
+        plain, lambda: None, lambda x, *y, **z: None, signed, _decorated(plain),
+        made.none, made.one, made.many, made.only_args, made.of_class, _Callbacks.of_class, made.static,
+        _Callbacks.many, made.wrapped, made.part, made, len, print, _Callbacks, functools.partial(plain, 1),
+    ]
+    for f in callables:
+        assert ours(f) == textual_count(f), f
+    # a fresh partial of a method each time, as call_later(method, x) makes: counted by ours
+    for f in (made.one, made.many, plain):
+        assert _callback.count_parameters(functools.partial(f, 1)) == textual_count(f) - 1, f

@@ -5,13 +5,19 @@ export of a PostgreSQL campaign), and in that copy every event from the chosen
 one on is undone from the event log, newest first, and forgotten (in one pass over
 those events and written in bulk: models.rewind).  The copy is
 opened read-only: every screen shows it as it was, and any action on it is
-refused with one sentence.  The campaign itself is only read.
+refused with one sentence.  The campaign itself is only read, and only while it is
+copied (a consistent snapshot, however long the rewind takes after).
+
+The copy is ours alone, in a folder of its own that goes with the view or with a
+failure: it is written without a rollback journal and without waiting for the disk
+(a million events forgotten would otherwise journal and sync most of the file twice).
 """
 
 from __future__ import annotations
 
 import re
 import shutil
+import sqlite3
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,6 +33,7 @@ from campaigns.errors import CampaignError, plainly
 from campaigns.printable import printable
 from campaigns.session import CampaignSession
 from models import Campaign, Event, EventNote, open_campaign, save_as, search
+from models.errors import CampaignFileError
 from models.engine import writer
 from models.history import redo, undo
 from models.journal import REDO, REPLAYS, UNDO, target
@@ -98,7 +105,7 @@ def open_past(session: CampaignSession, when: Moment) -> "PastSession":
     try:
         copy = folder / "past.campaign"
         with plainly():
-            save_as(session.store, copy)
+            _copy(session.store, copy)
             store = open_campaign(copy)
         try:
             if when.before_event is not None:
@@ -110,6 +117,35 @@ def open_past(session: CampaignSession, when: Moment) -> "PastSession":
         shutil.rmtree(folder, ignore_errors=True)
         raise
     return PastSession(store, when, folder)
+
+
+def _copy(store: CampaignStore, copy: Path) -> None:
+    """The campaign into the private file `copy`: SQLite's backup of a file, unsynced (see the module's
+    note); a PostgreSQL campaign exported (models.saving)."""
+    if not store.is_sqlite:
+        save_as(store, copy)
+        return
+    with guard(store.name):
+        source = store.engine.raw_connection()
+        try:
+            target = sqlite3.connect(copy)
+            try:
+                _unjournaled(target)
+                source.driver_connection.backup(target)  # type: ignore[union-attr]  # an sqlite3 connection: the store is a file
+            finally:
+                target.close()
+        except sqlite3.Error as error:
+            raise CampaignFileError(f"cannot write {copy}: {error}") from None
+        except OSError as error:
+            raise CampaignFileError(f"cannot write {copy}: {error.strerror or error}") from None
+        finally:
+            source.close()
+
+
+def _unjournaled(connection: Any) -> None:
+    """A private copy's connection (sqlite3's, outside a transaction): no rollback journal, no sync."""
+    connection.execute("PRAGMA journal_mode = OFF")
+    connection.execute("PRAGMA synchronous = OFF")
 
 
 def _rewind(store: CampaignStore, first: int) -> None:
@@ -124,6 +160,7 @@ def _rewind(store: CampaignStore, first: int) -> None:
 def _rewind_in_bulk(store: CampaignStore, first: int) -> bool:
     """`_rewind` in one pass (models.rewind); False, with nothing written, for a history out of the ordinary."""
     with plainly(), guard(store.name), writer(store.engine).connect() as connection:
+        _unjournaled(connection.connection.driver_connection)  # `_rewind` writes only a private copy
         transaction = connection.begin()
         try:
             if not rewind(connection, first):
@@ -139,7 +176,8 @@ def _rewind_in_bulk(store: CampaignStore, first: int) -> bool:
 def _rewind_each(store: CampaignStore, first: int) -> None:
     """Undo every live event from `first` on, newest first, one at a time through the ORM, and forget
     them: in one transaction. The reading `models.rewind` follows (and its tests' independent one)."""
-    with plainly(), guard(store.name), Session(writer(store.engine)) as db:
+    with plainly(), guard(store.name), writer(store.engine).connect() as connection, Session(connection) as db:
+        _unjournaled(connection.connection.driver_connection)  # `_rewind` writes only a private copy
         newer = select(Event).where(col(Event.id) >= first).order_by(col(Event.id).desc())
         try:
             for event in db.scalars(newer.execution_options(yield_per=200)):

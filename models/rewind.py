@@ -41,7 +41,7 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Integer, Table, bindparam, delete, insert, select, update
+from sqlalchemy import Connection, Integer, Table, bindparam, insert, select, update
 
 from models import search, table_metadata
 from models.journal import REDO, REPLAYS, UNDO, target
@@ -49,7 +49,7 @@ from models.values import row_from_json, row_to_json
 from rules.numbers import EVENT
 
 BATCH = 2_000  # events read at a time
-IN_BATCH = 500  # keys looked up in one statement
+IN_BATCH = 5_000  # keys looked up, rows written, in one statement
 # Past this many rows of an indexed table written, its search index is built again from the
 # table rather than kept row by row: 33,333 rolls forgotten took 8 s one statement a row,
 # a rebuild of the whole dice_roll index at a million events about a second.
@@ -105,6 +105,8 @@ class _Plan:
         self.event = Event.__table__  # type: ignore[attr-defined]  # a table class
         self._targets_ok: set[tuple[str, bytes]] = set()
         self._columns_ok: set[tuple[str, tuple[str, ...]]] = set()  # (table, the columns of a row added) judged good
+        self._tests: dict[tuple[str, tuple[str, ...]], tuple[Callable[[Any], bool], ...]] = {}  # an update's columns judged good
+        self._plains: dict[tuple[str, str], Callable[[Any], bool]] = {}  # (table, column): `_plain`
         self._known: dict[str, tuple[Table, Any, type, frozenset[str], Callable[[Any], bool]]] = {}
         from models import history_checks  # pydantic's models: only once a rewind needs them
         from models.export_format import ROW_CHECKED_COLUMNS, ROW_CHECKS
@@ -226,26 +228,41 @@ class _Plan:
         except self.checks.BadHistory:
             raise _Refer from None
         pk = _pk(table)
-        plain = _plain(self.checks._adapter(table, pk.name).core_schema, self.checks.CONTROL)
+        plain = self._plain_test(table, pk.name)
         known = (table, pk, int if isinstance(pk.type, Integer) else str, self.row_checked.get(table.name, frozenset()), plain)
         self._known[table.name] = known
         return known
 
     def _target(self, table: Table, values: dict[str, Any]) -> None:
-        """What `history_checks._update` judges of the columns an update writes, remembered by their JSON."""
+        """What `history_checks._update` judges of the columns an update writes: its columns remembered,
+        each value by its column's plain test (`_plain`), else the whole remembered by its JSON."""
         checks = self.checks
+        names = (table.name, tuple(values))
+        tests = self._tests.get(names)
+        if tests is None:
+            checks._columns(table, values)
+            if any(table.c[name].primary_key for name in values):
+                raise _Refer
+            tests = tuple(self._plain_test(table, name) for name in values)
+            if len(self._tests) < REMEMBERED:
+                self._tests[names] = tests
+        if all(test(value) for test, value in zip(tests, values.values())):
+            return
         try:
             remembered = (table.name, orjson.dumps(values))
         except TypeError:  # a number orjson does not write: judged each time
             remembered = None
         if remembered is not None and remembered in self._targets_ok:
             return
-        checks._columns(table, values)
-        if any(table.c[name].primary_key for name in values):
-            raise _Refer
         checks._values(table, values)
         if remembered is not None and len(self._targets_ok) < REMEMBERED:
             self._targets_ok.add(remembered)
+
+    def _plain_test(self, table: Table, name: str) -> Callable[[Any], bool]:
+        found = self._plains.get((table.name, name))
+        if found is None:
+            found = self._plains[table.name, name] = _plain(self.checks._adapter(table, name).core_schema, self.checks.CONTROL)
+        return found
 
     def _row_now(self, table: Table, key: dict[str, Any]) -> dict[str, Any] | None:
         """The row as this rewind has it so far (None: no row)."""
@@ -298,8 +315,15 @@ class _Plan:
                         raise _Refer
 
     def _present(self, table: Table, values: list[Any]) -> set[Any]:
-        pk = _pk(table)
-        return set(self.connection.execute(select(pk).where(pk.in_(values))).scalars())
+        return {found for (found,) in self._keyed(table, f'SELECT "{_pk(table).name}" FROM "{table.name}"', values)}
+
+    def _keyed(self, table: Table, statement: str, values: list[Any]) -> Any:
+        """`statement` (on `table`, up to its WHERE) for the rows whose key is one of `values`: one
+        parameter, the keys as JSON (each a whole number or a text, as `_judge` saw to), rather than a
+        statement with a parameter a key compiled for each batch."""
+        return self.connection.exec_driver_sql(
+            f'{statement} WHERE "{_pk(table).name}" IN (SELECT value FROM json_each(?))', (orjson.dumps(values),)
+        )
 
     def write(self, first: int) -> None:
         """Each table's rows deleted, then added, then updated (as a whole table at a time before: the
@@ -313,9 +337,9 @@ class _Plan:
             old_texts: dict[Any, Any] = {}
             if by_row and indexed:  # the search index forgets the text the row holds now
                 for values in _chunks(list(rows)):
-                    old_texts.update((k, v) for k, v in connection.execute(select(pk, table.c[indexed]).where(pk.in_(values))))
+                    old_texts.update(self._keyed(table, f'SELECT "{pk.name}", "{indexed}" FROM "{table.name}"', values).all())
             for values in _chunks([v for v, row in rows.items() if row.there and row.state != PATCH]):
-                connection.execute(delete(table).where(pk.in_(values)))
+                self._keyed(table, f'DELETE FROM "{table.name}"', values)
             for values in _chunks([v for v, row in rows.items() if row.state == WHOLE]):
                 inserts: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
                 for value in values:
@@ -361,25 +385,36 @@ def _chunks(values: list[Any]) -> Any:
 
 
 def _plain(schema: Any, control: Any) -> Callable[[Any], bool]:
-    """A key's validator read from its pydantic schema: where it is a plain strict whole number with
-    bounds, or a plain strict text with a length, a test that says True only of a value it accepts
-    (and, for a text, with no control character: history_checks' own rule); else a test that says
-    False, and the validator judges each key."""
-    plain = {"type", "strict", "ge", "le", "max_length", "metadata"}
-    if not isinstance(schema, dict) or not schema.get("strict") or set(schema) - plain or schema.get("metadata"):
-        return lambda _value: False
-    if schema["type"] == "int" and "max_length" not in schema:
-        low, high = schema.get("ge"), schema.get("le")
+    """A column's validator read from its pydantic schema, where that schema is a plain strict whole
+    number with bounds, a strict Boolean, a plain strict text with a length, a choice of texts, or
+    one of those or null: a test that says True only of a value the validator accepts (and, for a
+    text, with no control character: history_checks' own rule). Else a test that says False, and
+    the validator judges each value."""
+    never: Callable[[Any], bool] = lambda _value: False  # noqa: E731 - a test, as the others
+    if not isinstance(schema, dict):
+        return never
+    kind, keys = schema.get("type"), set(schema) - {"metadata"}
+    if schema.get("metadata"):
+        return never
+    if kind == "nullable" and keys == {"type", "schema"}:
+        inner = _plain(schema["schema"], control)
+        return lambda value: value is None or inner(value)
+    if kind == "bool" and keys == {"type", "strict"} and schema["strict"] is True:
+        return lambda value: type(value) is bool
+    if kind == "literal" and keys == {"type", "expected"} and all(type(v) is str and not control.search(v) for v in schema["expected"]):
+        expected = frozenset(schema["expected"])
+        return lambda value: type(value) is str and value in expected
+    if kind == "int" and keys == {"type", "strict", "ge", "le"} and schema["strict"] is True:
+        low, high = schema["ge"], schema["le"]
         if type(low) is not int or type(high) is not int:
-            return lambda _value: False
+            return never
         return lambda value: type(value) is int and low <= value <= high
-    if schema["type"] == "str" and "ge" not in schema and "le" not in schema:
-        longest = schema.get("max_length")
+    if kind == "str" and keys == {"type", "strict", "max_length"} and schema["strict"] is True:
+        longest, search_control = schema["max_length"], control.search
         if type(longest) is not int:
-            return lambda _value: False
-        search_control = control.search
+            return never
         return lambda value: type(value) is str and len(value) <= longest and search_control(value) is None
-    return lambda _value: False
+    return never
 
 
 def _pk(table: Table) -> Any:

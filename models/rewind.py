@@ -73,6 +73,10 @@ class _Row:
         self.there = there  # whether the row is in the campaign now, as its first write takes it
 
 
+# A table as `_judge` reads it: the table, its key's name and type, the columns its rule set reads,
+# its key's plain test (`_plain`), and its rows as the rewind leaves them.
+_Known = tuple[Table, str, type, frozenset[str], Callable[[Any], bool], dict[Any, "_Row"]]
+
 # The commonest row of a long history: added after the cut (a dice roll), so deleted by the rewind.
 # One object for all of them, never changed: a later write to such a row puts a new _Row in its place.
 _GONE = _Row(ABSENT, None, there=True)
@@ -105,9 +109,9 @@ class _Plan:
         self.event = Event.__table__  # type: ignore[attr-defined]  # a table class
         self._targets_ok: set[tuple[str, bytes]] = set()
         self._columns_ok: set[tuple[str, tuple[str, ...]]] = set()  # (table, the columns of a row added) judged good
-        self._tests: dict[tuple[str, tuple[str, ...]], tuple[Callable[[Any], bool], ...]] = {}  # an update's columns judged good
+        self._tests: dict[tuple[str, ...], tuple[Callable[[Any], bool], ...]] = {}  # (table, an update's columns): judged good
         self._plains: dict[tuple[str, str], Callable[[Any], bool]] = {}  # (table, column): `_plain`
-        self._known: dict[str, tuple[Table, Any, type, frozenset[str], Callable[[Any], bool]]] = {}
+        self._known: dict[str, _Known] = {}
         from models import history_checks  # pydantic's models: only once a rewind needs them
         from models.export_format import ROW_CHECKED_COLUMNS, ROW_CHECKS
 
@@ -152,21 +156,19 @@ class _Plan:
     def _replay(self, changes: Any, *, undo: bool) -> None:
         if type(changes) is not list:
             raise _Refer
+        judge, write = self._judge, self._write
         if len(changes) == 1:
             change = changes[0]
-            rows, value = self._judge(change, undo=undo)
-            before, after = change["before"], change["after"]
-            self._write(rows, value, change, before if undo else after, after if undo else before)
+            rows, value, before, after = judge(change, undo)
+            write(rows, value, change, before if undo else after, after if undo else before)
             return
-        judged = [(self._judge(change, undo=undo), change) for change in changes]
-        for (rows, value), change in reversed(judged) if undo else judged:
-            before, after = change["before"], change["after"]
-            self._write(rows, value, change, before if undo else after, after if undo else before)
+        judged = [judge(change, undo) for change in changes]
+        for (rows, value, before, after), change in zip(reversed(judged), reversed(changes)) if undo else zip(judged, changes):
+            write(rows, value, change, before if undo else after, after if undo else before)
 
-    def _judge(self, change: Any, *, undo: bool) -> tuple[dict[Any, _Row], Any]:
+    def _judge(self, change: Any, undo: bool) -> tuple[dict[Any, _Row], Any, Any, Any]:
         """`models.history_checks.check` of one change, with the row a rule set reads as this rewind has
-        it; the rows of its table as this rewind has them, and its key."""
-        checks = self.checks
+        it: the rows of its table as this rewind has them, its key, its before and after."""
         if type(change) is not dict or len(change) != 4:
             raise _Refer
         try:
@@ -174,35 +176,45 @@ class _Plan:
         except KeyError:
             raise _Refer from None
         known = self._known.get(name) if type(name) is str else None
-        table, pk, pk_type, checked, plain_key = known if known is not None else self._table(name)
+        table, pk_name, pk_type, checked, plain_key, rows = known if known is not None else self._table(name)
         if type(key) is not dict or len(key) != 1:
             raise _Refer
-        value = key.get(pk.name)
+        value = key.get(pk_name)
         if type(value) is not pk_type:
             raise _Refer  # a key as Adjutant writes one, so that rows are told apart by value alone
-        rows = self.rows[name]
         try:
             if value not in rows and not plain_key(value):  # a row written already had its key judged
-                checks._key(table, key)
+                self.checks._key(table, key)
             if before is None or after is None:  # an insert or a delete: judged whole
                 self._whole(table, change, before, after, undo=undo)
-                return rows, value
+                return rows, value, before, after
             if type(before) is not dict or type(after) is not dict or before.keys() != after.keys() or not before:
                 raise _Refer
             wanted = before if undo else after
-            self._target(table, wanted)
+            tests = self._tests.get((name, *wanted))
+            if tests is None:
+                self._target(table, wanted)
+            else:
+                for test, written in zip(tests, wanted.values()):
+                    if not test(written):
+                        self._target(table, wanted)
+                        break
             if checked and not checked.isdisjoint(wanted):
-                stored = self._row_now(table, key)
-                if stored is not None:
-                    whole = {**stored, **wanted}
-                    for rule in self.row_checks[name]:
-                        try:
-                            rule(whole)
-                        except Exception:  # noqa: BLE001 - as history_checks: any refusal of a rule set
-                            raise _Refer from None
-        except checks.BadHistory:
+                self._rules(table, key, wanted)
+        except self.checks.BadHistory:
             raise _Refer from None
-        return rows, value
+        return rows, value, before, after
+
+    def _rules(self, table: Table, key: dict[str, Any], wanted: dict[str, Any]) -> None:
+        """The rule set's checks of the row as the update leaves it (history_checks._update)."""
+        stored = self._row_now(table, key)
+        if stored is not None:
+            whole = {**stored, **wanted}
+            for rule in self.row_checks[table.name]:
+                try:
+                    rule(whole)
+                except Exception:  # noqa: BLE001 - as history_checks: any refusal of a rule set
+                    raise _Refer from None
 
     def _whole(self, table: Table, change: dict[str, Any], before: Any, after: Any, *, undo: bool) -> None:
         """`history_checks._check` of an insert or a delete. Where it writes no row (an insert undone,
@@ -222,14 +234,16 @@ class _Plan:
             if name in row and row[name] != key[name]:
                 raise _Refer
 
-    def _table(self, name: Any) -> tuple[Table, Any, type, frozenset[str], Callable[[Any], bool]]:
+    def _table(self, name: Any) -> _Known:
         try:
             table = self.checks._writable(name)
         except self.checks.BadHistory:
             raise _Refer from None
         pk = _pk(table)
-        plain = self._plain_test(table, pk.name)
-        known = (table, pk, int if isinstance(pk.type, Integer) else str, self.row_checked.get(table.name, frozenset()), plain)
+        known = (
+            table, pk.name, int if isinstance(pk.type, Integer) else str, self.row_checked.get(table.name, frozenset()),
+            self._plain_test(table, pk.name), self.rows[table.name],
+        )
         self._known[table.name] = known
         return known
 
@@ -237,7 +251,7 @@ class _Plan:
         """What `history_checks._update` judges of the columns an update writes: its columns remembered,
         each value by its column's plain test (`_plain`), else the whole remembered by its JSON."""
         checks = self.checks
-        names = (table.name, tuple(values))
+        names = (table.name, *values)
         tests = self._tests.get(names)
         if tests is None:
             checks._columns(table, values)

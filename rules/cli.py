@@ -21,7 +21,6 @@ from rules.errors import RulesError
 from rules.layout import render_table
 from rules.loader import get_table, load_ruleset, ruleset_ids
 from rules.numbers import whole
-from rules.options import render_options
 from rules.tables import Table
 
 
@@ -51,6 +50,8 @@ def _options(ruleset: str) -> str:
 
     if ruleset not in ruleset_ids():
         raise RulesError(f"no rule set {ruleset!r}; the rule sets are " + ", ".join(ruleset_ids()))
+    from rules.options import render_options  # pydantic's schema: only for the options
+
     out = render_options(ruleset)
     conversion = load_conversion(ruleset)
     if conversion is not None and conversion.ab_reason:  # editorial, not a card's reading, but a rule all the same

@@ -13,7 +13,7 @@ import re
 import sys
 import textwrap
 from collections.abc import Callable
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from rules import registry
 from rules.commandline import UsageError
@@ -22,6 +22,9 @@ from rules.layout import render_table
 from rules.loader import get_table, load_ruleset, ruleset_ids
 from rules.numbers import whole
 from rules.tables import Table
+
+if TYPE_CHECKING:
+    from fractions import Fraction  # the odds' exact chances: imported by rules.odds, not by a lookup
 
 
 OPTIONS = "options"  # `adjutant rules show RULESET options`: the named readings, not a table

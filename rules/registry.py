@@ -22,7 +22,9 @@ package, the declaration the metadata is built from.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import re
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -73,9 +75,14 @@ class _Found:
     distribution: str
 
     def load(self) -> Any:
-        from importlib import metadata
+        """What EntryPoint.load gives: a plain "module:attribute" imported here, without importlib.metadata
+        (a tenth of a lookup's time); any other form through EntryPoint itself."""
+        plain = re.fullmatch(r"([\w.]+):([\w.]+)", self.value)
+        if plain is None:
+            from importlib import metadata
 
-        return metadata.EntryPoint(self.name, self.value, GROUP).load()
+            return metadata.EntryPoint(self.name, self.value, GROUP).load()
+        return functools.reduce(getattr, plain.group(2).split("."), importlib.import_module(plain.group(1)))
 
 
 def _source_tree() -> list[_Found] | None:

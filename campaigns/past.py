@@ -72,7 +72,26 @@ def parse_when(text: str) -> dict[str, int] | None:
 
 
 def moment(session: CampaignSession, *, turn: int | None = None, event: int | None = None) -> Moment:
-    """Where to rewind to: the end of `turn` (its last action), or just before `event`."""
+    """Where to rewind to: the end of `turn` (its last action), or just before `event`. The end of a
+    turn is looked for through the whole history (a million events: most of a second): off the UI's
+    thread, which asks `check_moment` as a person types."""
+    check_moment(session, turn=turn, event=event)
+    if turn is None:
+        return Moment(f"just before event #{event}", event)
+    with plainly(), session.store.read() as db:
+        ends = db.scalars(
+            select(col(Event.id)).where(col(Event.description).like(f"End of turn {turn}:%"), col(Event.undone) == False)  # noqa: E712
+            .order_by(col(Event.id)).limit(1)
+        ).first()
+    label = f"the end of turn {turn}" if ends is not None else f"turn {turn} (under way)"
+    return Moment(label, ends)
+
+
+def check_moment(session: CampaignSession, *, turn: int | None = None, event: int | None = None) -> None:
+    """CampaignError, in `moment`'s sentence, unless `moment` can rewind to that turn or event: two
+    rows read by their keys.
+
+    :raises CampaignError: a turn not played, an event not there or the campaign's creation, a side's view."""
     from campaigns.player import ClubPlayerSession
 
     if (turn is None) == (event is None):
@@ -84,19 +103,13 @@ def moment(session: CampaignSession, *, turn: int | None = None, event: int | No
         if turn is not None:
             if not 1 <= turn <= current:
                 raise CampaignError(f"turn {turn} has not been played: the campaign is at turn {current}")
-            ends = db.scalars(
-                select(col(Event.id)).where(col(Event.description).like(f"End of turn {turn}:%"), col(Event.undone) == False)  # noqa: E712
-                .order_by(col(Event.id)).limit(1)
-            ).first()
-            label = f"the end of turn {turn}" if ends is not None else f"turn {turn} (under way)"
-            return Moment(label, ends)
+            return
         # an event's number beyond the store's integer is none of its events (and PostgreSQL refuses to look)
         found = db.get(Event, event) if event is not None and EVENT.holds(event) else None
         if found is None:
             raise CampaignError(f"there is no event #{event}")
         if found.kind not in ("action", *REPLAYS):  # just before an undo is as well defined as before an action
             raise CampaignError(f"#{event} is the campaign's creation: there is nothing before it")
-        return Moment(f"just before event #{event}", event)
 
 
 def open_past(session: CampaignSession, when: Moment) -> "PastSession":

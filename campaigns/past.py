@@ -11,6 +11,14 @@ copied (a consistent snapshot, however long the rewind takes after).
 The copy is ours alone, in a folder of its own that goes with the view or with a
 failure: it is written without a rollback journal and without waiting for the disk
 (a million events forgotten would otherwise journal and sync most of the file twice).
+
+Why a whole copy, rather than one of only the rows that stay: the copy is SQLite's
+page copy, about a second for 500 MB, and it holds the campaign's read lock only for
+that second; the rewind then reads the events it undoes from the copy, with no lock
+on the campaign, which others may go on writing. A copy of only the events before the
+cut would write less for an early cut, but must read the later events from the
+campaign itself, under its read lock for the whole rewind (tens of seconds at a
+million events, with every writer kept waiting), or copy them aside first.
 """
 
 from __future__ import annotations

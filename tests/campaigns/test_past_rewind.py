@@ -49,6 +49,7 @@ def dump(path: Path) -> dict[str, Any]:
                 rows[index] = "agrees"
             except sqlite3.DatabaseError as error:
                 rows[index] = str(error)
+        rows["schema"] = db.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()  # as it was
         rows["found 'roll'"] = db.execute(
             "SELECT rowid FROM dice_roll_search WHERE purpose LIKE '%roll%' ORDER BY rowid"
         ).fetchall()

@@ -5,13 +5,27 @@ export of a PostgreSQL campaign), and in that copy every event from the chosen
 one on is undone from the event log, newest first, and forgotten (in one pass over
 those events and written in bulk: models.rewind).  The copy is
 opened read-only: every screen shows it as it was, and any action on it is
-refused with one sentence.  The campaign itself is only read.
+refused with one sentence.  The campaign itself is only read, and only while it is
+copied (a consistent snapshot, however long the rewind takes after).
+
+The copy is ours alone, in a folder of its own that goes with the view or with a
+failure: it is written without a rollback journal and without waiting for the disk
+(a million events forgotten would otherwise journal and sync most of the file twice).
+
+Why a whole copy, rather than one of only the rows that stay: the copy is SQLite's
+page copy, about a second for 500 MB, and it holds the campaign's read lock only for
+that second; the rewind then reads the events it undoes from the copy, with no lock
+on the campaign, which others may go on writing. A copy of only the events before the
+cut would write less for an early cut, but must read the later events from the
+campaign itself, under its read lock for the whole rewind (tens of seconds at a
+million events, with every writer kept waiting), or copy them aside first.
 """
 
 from __future__ import annotations
 
 import re
 import shutil
+import sqlite3
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,6 +41,7 @@ from campaigns.errors import CampaignError, plainly
 from campaigns.printable import printable
 from campaigns.session import CampaignSession
 from models import Campaign, Event, EventNote, open_campaign, save_as, search
+from models.errors import CampaignFileError
 from models.engine import writer
 from models.history import redo, undo
 from models.journal import REDO, REPLAYS, UNDO, target
@@ -65,7 +80,26 @@ def parse_when(text: str) -> dict[str, int] | None:
 
 
 def moment(session: CampaignSession, *, turn: int | None = None, event: int | None = None) -> Moment:
-    """Where to rewind to: the end of `turn` (its last action), or just before `event`."""
+    """Where to rewind to: the end of `turn` (its last action), or just before `event`. The end of a
+    turn is looked for through the whole history (a million events: most of a second): off the UI's
+    thread, which asks `check_moment` as a person types."""
+    check_moment(session, turn=turn, event=event)
+    if turn is None:
+        return Moment(f"just before event #{event}", event)
+    with plainly(), session.store.read() as db:
+        ends = db.scalars(
+            select(col(Event.id)).where(col(Event.description).like(f"End of turn {turn}:%"), col(Event.undone) == False)  # noqa: E712
+            .order_by(col(Event.id)).limit(1)
+        ).first()
+    label = f"the end of turn {turn}" if ends is not None else f"turn {turn} (under way)"
+    return Moment(label, ends)
+
+
+def check_moment(session: CampaignSession, *, turn: int | None = None, event: int | None = None) -> None:
+    """CampaignError, in `moment`'s sentence, unless `moment` can rewind to that turn or event: two
+    rows read by their keys.
+
+    :raises CampaignError: a turn not played, an event not there or the campaign's creation, a side's view."""
     from campaigns.player import ClubPlayerSession
 
     if (turn is None) == (event is None):
@@ -77,19 +111,13 @@ def moment(session: CampaignSession, *, turn: int | None = None, event: int | No
         if turn is not None:
             if not 1 <= turn <= current:
                 raise CampaignError(f"turn {turn} has not been played: the campaign is at turn {current}")
-            ends = db.scalars(
-                select(col(Event.id)).where(col(Event.description).like(f"End of turn {turn}:%"), col(Event.undone) == False)  # noqa: E712
-                .order_by(col(Event.id)).limit(1)
-            ).first()
-            label = f"the end of turn {turn}" if ends is not None else f"turn {turn} (under way)"
-            return Moment(label, ends)
+            return
         # an event's number beyond the store's integer is none of its events (and PostgreSQL refuses to look)
         found = db.get(Event, event) if event is not None and EVENT.holds(event) else None
         if found is None:
             raise CampaignError(f"there is no event #{event}")
         if found.kind not in ("action", *REPLAYS):  # just before an undo is as well defined as before an action
             raise CampaignError(f"#{event} is the campaign's creation: there is nothing before it")
-        return Moment(f"just before event #{event}", event)
 
 
 def open_past(session: CampaignSession, when: Moment) -> "PastSession":
@@ -98,7 +126,7 @@ def open_past(session: CampaignSession, when: Moment) -> "PastSession":
     try:
         copy = folder / "past.campaign"
         with plainly():
-            save_as(session.store, copy)
+            _copy(session.store, copy)
             store = open_campaign(copy)
         try:
             if when.before_event is not None:
@@ -110,6 +138,35 @@ def open_past(session: CampaignSession, when: Moment) -> "PastSession":
         shutil.rmtree(folder, ignore_errors=True)
         raise
     return PastSession(store, when, folder)
+
+
+def _copy(store: CampaignStore, copy: Path) -> None:
+    """The campaign into the private file `copy`: SQLite's backup of a file, unsynced (see the module's
+    note); a PostgreSQL campaign exported (models.saving)."""
+    if not store.is_sqlite:
+        save_as(store, copy)
+        return
+    with guard(store.name):
+        source = store.engine.raw_connection()
+        try:
+            target = sqlite3.connect(copy)
+            try:
+                _unjournaled(target)
+                source.driver_connection.backup(target)  # type: ignore[union-attr]  # an sqlite3 connection: the store is a file
+            finally:
+                target.close()
+        except sqlite3.Error as error:
+            raise CampaignFileError(f"cannot write {copy}: {error}") from None
+        except OSError as error:
+            raise CampaignFileError(f"cannot write {copy}: {error.strerror or error}") from None
+        finally:
+            source.close()
+
+
+def _unjournaled(connection: Any) -> None:
+    """A private copy's connection (sqlite3's, outside a transaction): no rollback journal, no sync."""
+    connection.execute("PRAGMA journal_mode = OFF")
+    connection.execute("PRAGMA synchronous = OFF")
 
 
 def _rewind(store: CampaignStore, first: int) -> None:
@@ -124,6 +181,7 @@ def _rewind(store: CampaignStore, first: int) -> None:
 def _rewind_in_bulk(store: CampaignStore, first: int) -> bool:
     """`_rewind` in one pass (models.rewind); False, with nothing written, for a history out of the ordinary."""
     with plainly(), guard(store.name), writer(store.engine).connect() as connection:
+        _unjournaled(connection.connection.driver_connection)  # `_rewind` writes only a private copy
         transaction = connection.begin()
         try:
             if not rewind(connection, first):
@@ -139,7 +197,8 @@ def _rewind_in_bulk(store: CampaignStore, first: int) -> bool:
 def _rewind_each(store: CampaignStore, first: int) -> None:
     """Undo every live event from `first` on, newest first, one at a time through the ORM, and forget
     them: in one transaction. The reading `models.rewind` follows (and its tests' independent one)."""
-    with plainly(), guard(store.name), Session(writer(store.engine)) as db:
+    with plainly(), guard(store.name), writer(store.engine).connect() as connection, Session(connection) as db:
+        _unjournaled(connection.connection.driver_connection)  # `_rewind` writes only a private copy
         newer = select(Event).where(col(Event.id) >= first).order_by(col(Event.id).desc())
         try:
             for event in db.scalars(newer.execution_options(yield_per=200)):

@@ -13,7 +13,7 @@ import re
 import sys
 import textwrap
 from collections.abc import Callable
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from rules import registry
 from rules.commandline import UsageError
@@ -21,8 +21,10 @@ from rules.errors import RulesError
 from rules.layout import render_table
 from rules.loader import get_table, load_ruleset, ruleset_ids
 from rules.numbers import whole
-from rules.options import render_options
 from rules.tables import Table
+
+if TYPE_CHECKING:
+    from fractions import Fraction  # the odds' exact chances: imported by rules.odds, not by a lookup
 
 
 OPTIONS = "options"  # `adjutant rules show RULESET options`: the named readings, not a table
@@ -51,6 +53,8 @@ def _options(ruleset: str) -> str:
 
     if ruleset not in ruleset_ids():
         raise RulesError(f"no rule set {ruleset!r}; the rule sets are " + ", ".join(ruleset_ids()))
+    from rules.options import render_options  # pydantic's schema: only for the options
+
     out = render_options(ruleset)
     conversion = load_conversion(ruleset)
     if conversion is not None and conversion.ab_reason:  # editorial, not a card's reading, but a rule all the same

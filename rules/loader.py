@@ -10,14 +10,15 @@ from __future__ import annotations
 import tomllib
 from functools import cache
 from pathlib import Path
-from typing import Any, get_args
-
-from pydantic import ValidationError
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, get_args
 
 from rules import registry
 from rules.errors import RulesError
-from rules.schema import BandSpec, TableFile, Target, faults, keys_at, unknown_key, where_in_file
-from rules.tables import Axis, Band, Table
+from rules.tables import Axis, Band, Table, Target
+
+if TYPE_CHECKING:
+    from rules.schema import BandSpec, TableFile
 
 
 class DataFileError(RulesError):
@@ -61,7 +62,16 @@ def _axis(name: str, label: str | None, bands: list[BandSpec], where: str) -> Ax
 
 def _table_file(data: dict[str, Any], path: Path) -> TableFile:
     """The file checked against the schema (rules/schema.py), or one sentence naming
-    the file, the table and the key or row at fault."""
+    the file, the table and the key or row at fault. A file that is plainly sound (`plain_table_file`)
+    is taken without pydantic, whose import is most of a lookup's time; any other is judged by the
+    schema itself, which takes it or names its fault."""
+    plain = plain_table_file(data)
+    if plain is not None:
+        return plain  # the schema's fields, as TableFile has them
+    from pydantic import ValidationError
+
+    from rules.schema import TableFile, faults, keys_at, unknown_key, where_in_file
+
     try:
         return TableFile.model_validate(data)
     except ValidationError as exc:
@@ -93,6 +103,109 @@ def _table_file(data: dict[str, Any], path: Path) -> TableFile:
             raise DataFileError(f"{row_where}: cells must be a list of strings")
         raise DataFileError(f"{row_where}, {where_in_file(loc[2:])}: {message}{also}")
     raise DataFileError(f"{where}, {where_in_file(loc)}: {message}{also}")
+
+
+# -- a table file the schema plainly takes --------------------------------------------------
+# TableFile (rules/schema.py) in strict mode, unknown keys refused: here as plain tests that say
+# yes only where the schema says yes, and give the same fields, with the same defaults
+# (tests/rules/test_plain_table_file.py holds them to it, on every table and on files spoilt
+# every way). A no here is no verdict: the schema judges the file.
+
+_TOP = frozenset({"id", "title", "source", "rows", "columns", "pages", "row", "dice", "target", "legend", "notes", "card_notes"})
+_INT64 = 1 << 63
+
+
+def _text(value: Any) -> bool:
+    return type(value) is str
+
+
+def _text_or_none(value: Any) -> bool:
+    return value is None or type(value) is str
+
+
+def _texts(value: Any) -> bool:
+    return type(value) is list and all(type(item) is str for item in value)
+
+
+def _text_or_int(value: Any) -> bool:
+    return type(value) is str or type(value) is int and -_INT64 <= value < _INT64
+
+
+def _section(value: Any, required: frozenset[str], allowed: frozenset[str]) -> bool:
+    return type(value) is dict and required <= value.keys() <= allowed
+
+
+def _plain_band(value: Any) -> Any:
+    """A band as BandSpec takes it (a text, or {label, values}); None: not plainly."""
+    if type(value) is str:
+        return value
+    if not _section(value, frozenset({"label", "values"}), frozenset({"label", "values"})):
+        return None
+    values = value["values"]
+    if not _text(value["label"]) or type(values) is not list or not values or not all(_text_or_int(v) for v in values):
+        return None
+    return SimpleNamespace(label=value["label"], values=values)
+
+
+def _plain_axis(value: Any, *, bands: bool) -> Any:
+    keys = frozenset({"axis", "label", "bands"} if bands else {"axis", "label"})
+    if not _section(value, frozenset({"axis"}), keys) or not _text(value["axis"]) or not _text_or_none(value.get("label")):
+        return None
+    axis = SimpleNamespace(axis=value["axis"], label=value.get("label"))
+    if bands:
+        listed = value.get("bands", [])
+        parsed = [_plain_band(band) for band in listed] if type(listed) is list else [None]
+        if any(band is None for band in parsed):
+            return None
+        axis.bands = parsed
+    return axis
+
+
+def _plain_row(value: Any) -> Any:
+    if not _section(value, frozenset({"band", "cells"}), frozenset({"band", "cells", "printed", "page"})):
+        return None
+    band, page = _plain_band(value["band"]), value.get("page")
+    if band is None or not _texts(value["cells"]) or not _text_or_none(value.get("printed")):
+        return None
+    if page is not None and not _text_or_int(page):
+        return None
+    return SimpleNamespace(band=band, cells=value["cells"], printed=value.get("printed"), page=page)
+
+
+def plain_table_file(data: Any) -> Any:
+    """The fields of a table file the schema (TableFile) plainly takes, defaults filled in as it fills
+    them; None for any other file, which the schema itself judges."""
+    if not _section(data, frozenset({"id", "source", "rows", "row"}), _TOP):
+        return None
+    get = data.get
+    source, rows, listed = data["source"], _plain_axis(data["rows"], bands=False), data["row"]
+    if not _text(data["id"]) or not _text_or_none(get("title")) or not _text_or_none(get("dice")) or rows is None:
+        return None
+    if not _section(source, frozenset({"file", "heading"}), frozenset({"file", "heading"})) or not (
+        _text(source["file"]) and _text(source["heading"])
+    ):
+        return None
+    target = get("target")
+    if target is not None and not (type(target) is str and target in TARGETS):
+        return None
+    legend, notes, card_notes = get("legend", {}), get("notes", []), get("card_notes", [])
+    if type(legend) is not dict or not all(_text(k) and _text(v) for k, v in legend.items()):
+        return None
+    if not _texts(notes) or not _texts(card_notes) or type(listed) is not list or not listed:
+        return None
+    axes = {}
+    for name in ("columns", "pages"):
+        axes[name] = None if get(name) is None else _plain_axis(get(name), bands=True)
+        if get(name) is not None and axes[name] is None:
+            return None
+    row = [_plain_row(item) for item in listed]
+    if any(item is None for item in row):
+        return None
+    return SimpleNamespace(
+        id=data["id"], title=get("title"), source=SimpleNamespace(file=source["file"], heading=source["heading"]),
+        rows=rows, columns=axes["columns"], pages=axes["pages"], row=row, dice=get("dice"), target=target,
+        legend=legend, notes=notes, card_notes=card_notes,
+    )
 
 
 def load_table(path: Path, ruleset: str) -> Table:

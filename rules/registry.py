@@ -22,11 +22,13 @@ package, the declaration the metadata is built from.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import re
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +75,14 @@ class _Found:
     distribution: str
 
     def load(self) -> Any:
-        return metadata.EntryPoint(self.name, self.value, GROUP).load()
+        """What EntryPoint.load gives: a plain "module:attribute" imported here, without importlib.metadata
+        (a tenth of a lookup's time); any other form through EntryPoint itself."""
+        plain = re.fullmatch(r"([\w.]+):([\w.]+)", self.value)
+        if plain is None:
+            from importlib import metadata
+
+            return metadata.EntryPoint(self.name, self.value, GROUP).load()
+        return functools.reduce(getattr, plain.group(2).split("."), importlib.import_module(plain.group(1)))
 
 
 def _source_tree() -> list[_Found] | None:
@@ -90,8 +99,15 @@ def _source_tree() -> list[_Found] | None:
     return [_Found(name, str(value), label) for name, value in declared.items()]
 
 
+@cache
+def _own() -> tuple[_Found, ...] | None:
+    return None if (own := _source_tree()) is None else tuple(own)
+
+
 def _entry_points() -> list[_Found]:
-    own = _source_tree()
+    from importlib import metadata  # the installed distributions, read when a lookup needs more than our own
+
+    own = _own()
     found = []
     for point in metadata.entry_points(group=GROUP):
         dist = point.dist
@@ -100,12 +116,20 @@ def _entry_points() -> list[_Found]:
             continue  # the source tree's own declaration stands for it
         version = f" {dist.version}" if dist is not None else ""
         found.append(_Found(point.name, point.value, f"{name}{version}"))
-    return (own or []) + found
+    return [*(own or ())] + found
 
 
 @cache
 def _declared() -> tuple[_Found, ...]:
     return tuple(_entry_points())
+
+
+def _in_order() -> Iterator[_Found]:
+    """`_declared()`, with the source tree's own declarations first read on their own: a lookup of one
+    of Adjutant's rule sets that loads needs no scan of every installed distribution."""
+    own = _own()
+    yield from own or ()
+    yield from _declared()[len(own or ()):]
 
 
 @cache
@@ -128,7 +152,7 @@ def _loaded(point: _Found) -> Registered | str:
 def _first(name: str) -> Registered | str | None:
     """The first usable declaration of `name` (or the first one's fault); None: none."""
     fault = None
-    for point in _declared():
+    for point in _in_order():
         if point.name == name:
             found = _loaded(point)
             if isinstance(found, Registered):
@@ -201,5 +225,5 @@ def load_resolver(ruleset: str) -> Any:
 
 def reload() -> None:
     """Look for plug-ins again (after installing one while running: the tests)."""
-    for cached in (_declared, _loaded, _scan):
+    for cached in (_own, _declared, _loaded, _scan):
         cached.cache_clear()

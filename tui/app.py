@@ -471,7 +471,7 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
             return
         from campaigns.errors import CampaignError
         from campaigns.notes import BOOKMARK, marked
-        from campaigns.past import moment, parse_when
+        from campaigns.past import check_moment, parse_when
         from campaigns.printable import printable
         from tui.modals.form import FormScreen
 
@@ -489,8 +489,8 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
             when = when_of(values)
             if when is None and self.present is None:
                 raise CampaignError("type a turn number, or # and an event number (see the history)")
-            if when is not None:
-                moment(present, **when)
+            if when is not None:  # two rows by their keys; the end of a turn is looked for in the worker
+                check_moment(present, **when)
 
         def chosen(values: dict[str, str] | None) -> None:
             if values is None:
@@ -510,7 +510,8 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
 
     @work(thread=True, exclusive=True, group="past", exit_on_error=False)
     def _open_past(self, present, when: dict) -> None:
-        # A copy of the whole campaign, rewound: off the UI thread.
+        # Where the turn ended (a look through the whole history) and a copy of the campaign, rewound:
+        # off the UI thread.
         from campaigns.errors import CampaignError
         from campaigns.past import moment, open_past
         from tui.workers import back_to

@@ -103,7 +103,34 @@ def test_what_cannot_be_shown_is_said_in_one_sentence(campaign, typed, message):
     try:
         with pytest.raises(CampaignError, match=re.escape(message)):
             past.moment(session, **past.parse_when(typed))
+        with pytest.raises(CampaignError, match=re.escape(message)):  # the app's form, as a person types
+            past.check_moment(session, **past.parse_when(typed))
     finally:
+        session.close()
+
+
+@pytest.mark.parametrize("typed", ["5", "#40"])
+def test_the_forms_check_reads_rows_by_their_keys_and_never_the_whole_history(campaign, typed):
+    """The app asks `check_moment` on its UI thread: at a million events, looking for the end of a
+    turn through the history took most of a second there. `moment`, in the worker, looks."""
+    from sqlalchemy import event
+
+    session = CampaignSession.open(campaign)
+    said: list[str] = []
+
+    def heard(_connection, _cursor, statement, *_args) -> None:
+        said.append(statement)
+
+    event.listen(session.store.engine, "before_cursor_execute", heard)
+    try:
+        past.check_moment(session, **past.parse_when(typed))
+        assert said and not any("LIKE" in statement.upper() for statement in said), said
+        assert all(statement == "BEGIN" or re.search(r"WHERE \S+\.id = \?$", statement.strip()) for statement in said), said
+        said.clear()
+        past.moment(session, **past.parse_when(typed))
+        assert any("LIKE" in statement.upper() for statement in said) == (typed == "5")
+    finally:
+        event.remove(session.store.engine, "before_cursor_execute", heard)
         session.close()
 
 

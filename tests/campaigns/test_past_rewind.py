@@ -49,6 +49,7 @@ def dump(path: Path) -> dict[str, Any]:
                 rows[index] = "agrees"
             except sqlite3.DatabaseError as error:
                 rows[index] = str(error)
+        rows["schema"] = db.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()  # as it was
         rows["found 'roll'"] = db.execute(
             "SELECT rowid FROM dice_roll_search WHERE purpose LIKE '%roll%' ORDER BY rowid"
         ).fetchall()
@@ -146,6 +147,8 @@ def cut_points(path: Path) -> list[int]:
 def test_the_past_in_one_pass_is_the_past_one_event_at_a_time(tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     if seed == 2:  # the search indexes built again from their tables, as after thousands of rows forgotten
         monkeypatch.setattr(rewind, "INDEX_ROW_BY_ROW", 0)
+    else:  # rows confirmed and written a few at a time, as a million events' are in batches
+        monkeypatch.setattr(rewind, "IN_BATCH", 3)
     run = seeds.run_seed()
     print(seeds.replay(run))
     source = history(tmp_path / "drawn.campaign", run + seed, 70)
@@ -217,3 +220,30 @@ def test_a_hostile_history_is_refused_as_one_event_at_a_time_refuses_it(imported
                 store.close()
         seen["taken" if isinstance(each, dict) else "refused"] += 1
     assert seen["refused"] >= 60 and seen["taken"] >= 10, seen
+
+
+# -- the plain tests of a value (models.rewind._plain) -------------------------------------------
+
+PROBES: list[Any] = [
+    None, True, False, 0, 1, -1, 5, 99, 100, 9_999, 10_000, -(1 << 31), (1 << 31) - 1, 1 << 31, -(1 << 31) - 1,
+    1 << 63, -(1 << 63), 1.0, 0.5, "", "a", "rolled", "entered", "Rolled", "x" * 100_000, "x" * 100_001,
+    "tab\there", "new\nline", "esc\x1b[2J", "nul\x00", "c1\x85", "del\x7f", "lone\ud800", "Lützen",
+    "2025-01-01", "2025-01-01T00:00:00+00:00", [], [1], {}, {"a": 1},
+]
+
+
+def test_a_value_the_plain_test_takes_is_one_the_undo_checks_take() -> None:
+    """`_plain` reads a column's pydantic schema to judge a key or an updated value without pydantic:
+    what it takes, `models.history_checks._value` (the validator, then no control character) must take,
+    for every column of every table."""
+    from models import history_checks
+
+    taken = 0
+    for table in table_metadata().sorted_tables:
+        for column in table.columns:
+            test = rewind._plain(history_checks._adapter(table, column.name).core_schema, history_checks.CONTROL)
+            for value in PROBES:
+                if test(value):
+                    taken += 1
+                    history_checks._value(table, column.name, value, "would write")  # raises BadHistory if not
+    assert taken > 200

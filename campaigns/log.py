@@ -102,19 +102,22 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
                 numbers, whens, times, kinds, descriptions, stored_changes, updates, undone_flags, strict=True
             ):
                 changes: list[dict[str, Any]] | None = None
+                quick: list[str] | None = None
                 if update is not None:
                     # `update_line` of its one change, read from its text, each pair of values shown once
                     table, ident, pair = update.group(1, 2, 3)
                     fields = shown_fields.get(pair)
                     if fields is None:
-                        fields = _plain_fields(*update.group(4, 5, 6))
+                        fields = _plain_fields("unit", *update.group(4, 5, 6))  # the same label for each named table
                         if len(shown_fields) < KEPT_FIELDS:
                             shown_fields[pair] = fields
                 elif kind in REPLAYS:
                     fields, changes = "", []
                     description = f"#{target(stored)} {description}"
+                elif type(stored) is str and (quick := _quick_lines(stored, undone, by_table, shown_fields)) is not None:
+                    fields, changes = "", []  # its lines below, after the event's own
                 else:
-                    fields, changes = "", load(stored)
+                    fields, changes, quick = "", load(stored), None
                 mark = mark_of(number)
                 state = f"  [{', '.join(mark)}]" if mark else ("  [undone]" if undone else "")
                 shown_kind = padded.get(kind)
@@ -125,6 +128,8 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
                 add(f"#{number}  {shown if shown is not None else _shown_time(when)}  {shown_kind}  {description}{state}")
                 if fields:
                     add(f"{INDENT}{table} {by_table[table].get(ident) or ident}: {fields}")
+                elif quick is not None:
+                    lines += quick
                 else:
                     if changes is None:  # a reference or a name: read as any other change
                         changes = load(stored)
@@ -158,6 +163,24 @@ _ONE_UPDATE = re.compile(
     rf'\[\{{"table": "(unit|general|army|side)", "key": \{{"id": {_ID}\}}, '
     rf'"before": \{{(({_TEXT}): ({_VALUE})\}}, "after": \{{\4: ({_VALUE}))\}}\}}\]'
 )
+# One change of an event of several, or of one that _ONE_UPDATE does not read: a one-value
+# update of a named row or of the campaign (groups 1-6 as _ONE_UPDATE's), or the head of a
+# dice roll inserted (shown by its dice line, not as a change), whose row is read by orjson
+# up to where the next change begins (`_quick_lines`).
+_OR_NULL = rf"(?:{_NUMBER}|null)"
+_ROLL = (  # the row of a roll as the store records it (models.history), its columns in their order
+    rf'\{{"id": {_NUMBER}, "event": {_OR_NULL}, "purpose": {_TEXT}, "dice": {_TEXT}, "raw": \[(?:{_NUMBER}(?:, {_NUMBER})*)?\], '
+    rf'"modifiers": \[\], "result": {_OR_NULL}, "mode": {_TEXT}, "stream_index": {_OR_NULL}, "by": {_TEXT}, '
+    rf'"when": (?:{_TEXT}|null), "battle": {_OR_NULL}\}}'
+)
+_CHANGE = re.compile(
+    rf'\{{"table": "(?:(unit|general|army|side|campaign)", "key": \{{"id": (?:{_ID}|(?:0|[1-9][0-9]{{0,17}}))\}}, '
+    rf'"before": \{{(({_TEXT}): ({_VALUE})\}}, "after": \{{\4: ({_VALUE}))\}}\}}'
+    rf'|dice_roll", (?:"key": \{{"id": {_NUMBER}\}}, "before": null, "after": {_ROLL}\}}())?)'
+)
+_NEXT = '}, {"table": "'  # where a change ends and the next begins (no JSON text holds it: its quotes)
+_WHOLE = re.compile(r"0|-?[1-9][0-9]{0,17}")  # a whole number as JSON writes it, and as `str` shows it
+_CAMPAIGN_LABELS: dict[str, str] = {}  # a column of the campaign as stored (JSON text) -> its label, "" if none
 KEPT_FIELDS = 4096  # pairs of values kept shown: the memory the log holds for them, however long the history
 
 
@@ -172,15 +195,96 @@ def _one_updates(stored: tuple[Any, ...], kinds: tuple[Any, ...]) -> list[re.Mat
     return matched
 
 
-def _plain_fields(column: str, old: str, new: str) -> str:
-    """`update_line`'s field of a column and its two values, each a JSON text as _ONE_UPDATE
-    matched it; "" where it is no plain value (a reference, a phase, a name) or a text orjson
-    does not read (then the change is read as `load` reads it)."""
+def _quick_lines(
+    stored: str, undone: Any, by_table: dict[str, dict[Any, str | None]], shown_fields: dict[Any, str]
+) -> list[str] | None:
+    """The lines `change_lines` gives an event's changes where each is a one-value update of a
+    different row or a dice roll inserted (_CHANGE), read from their text: None for any other
+    form, or where two update one row (`change_lines` merges them), or where an undone event
+    holds its dice (shown from its changes), which are then read as JSON."""
+    if not stored.startswith("[{") or not stored.endswith("}]"):
+        return None
+    lines: list[str] = []
+    rows: set[Any] = set()
+    end = len(stored) - 1
+    match = _CHANGE.match
+    position, dice = 1, False
+    while True:
+        change = match(stored, position)
+        if change is None:
+            return None
+        table = change[1]
+        if table is None and change[7] is not None:  # a dice roll inserted, as the store records one
+            dice, position = True, change.end()
+        elif table is None:  # a dice roll inserted, otherwise: its text to the next change's, read as JSON
+            after = stored.find(_NEXT, position)
+            after = end if after < 0 else after + 1
+            try:
+                row = orjson.loads(stored[position:after])
+            except orjson.JSONDecodeError:
+                return None
+            # read as `change_lines` reads it: a later "table" or "before" key is the one read
+            if type(row) is not dict or row.get("table") != "dice_roll" or row.get("before", True) is not None:
+                return None
+            dice, position = True, after
+        else:
+            ident, pair = change.group(2, 3)
+            if table == "campaign":
+                if "campaign" in rows:  # any two of the campaign's: merged or not, read as JSON
+                    return None
+                rows.add("campaign")
+                column, old, new = change.group(4, 5, 6)
+                label = _CAMPAIGN_LABELS.get(column)
+                if label is None:
+                    label = _campaign_label(column)
+                    if len(_CAMPAIGN_LABELS) < KEPT_FIELDS:
+                        _CAMPAIGN_LABELS[column] = label
+                if not label:
+                    return None
+                # the stream position: a new pair each time, shown without reading it as JSON
+                fields = f"{label} {old} -> {new}" if _WHOLE.fullmatch(old) and _WHOLE.fullmatch(new) else _plain_fields(table, column, old, new)
+                if not fields:
+                    return None
+                lines.append(f"{INDENT}campaign: {fields}")
+            else:
+                if ident is None or (table, ident) in rows:  # a named row by number, or one updated twice (merged)
+                    return None
+                rows.add((table, ident))
+                fields = shown_fields.get(pair)  # a named table's columns are labelled alike
+                if fields is None:
+                    fields = _plain_fields(table, *change.group(4, 5, 6))
+                    if len(shown_fields) < KEPT_FIELDS:
+                        shown_fields[pair] = fields
+                if not fields:
+                    return None
+                lines.append(f"{INDENT}{table} {by_table[table].get(ident) or ident}: {fields}")
+            position = change.end()
+        if position == end:
+            return None if undone and dice else lines
+        if not stored.startswith(", ", position):
+            return None
+        position += 2
+
+
+def _campaign_label(column: str) -> str:
+    """How `update_line` labels a column of the campaign stored as this JSON text; "" where it
+    shows no plain value (the phase) or the text is none orjson reads."""
+    try:
+        name = orjson.loads(column)
+    except orjson.JSONDecodeError:
+        return ""
+    return "" if name == "name" else _plain_label("campaign", name)
+
+
+def _plain_fields(table: str, column: str, old: str, new: str) -> str:
+    """`update_line`'s field of a column of `table` and its two values, each a JSON text as
+    _ONE_UPDATE matched it; "" where it is no plain value (a reference, a phase, a name) or a
+    text orjson does not read (then the change is read as `load` reads it)."""
     try:
         name, before, after = orjson.loads(column), orjson.loads(old), orjson.loads(new)
     except orjson.JSONDecodeError:
         return ""
-    label = _plain_label("unit", name)  # the same for each named table
+    label = _plain_label(table, name)
     if not label or name == "name":
         return ""
     return f"{label} {_show(before)} -> {_show(after)}"

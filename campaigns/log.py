@@ -168,9 +168,10 @@ _ONE_UPDATE = re.compile(
 # dice roll inserted (shown by its dice line, not as a change), whose row is read by orjson
 # up to where the next change begins (`_quick_lines`).
 _OR_NULL = rf"(?:{_NUMBER}|null)"
+_MODIFIER = rf'\{{"label": {_TEXT}, "value": {_NUMBER}\}}'
 _ROLL = (  # the row of a roll as the store records it (models.history), its columns in their order
     rf'\{{"id": {_NUMBER}, "event": {_OR_NULL}, "purpose": {_TEXT}, "dice": {_TEXT}, "raw": \[(?:{_NUMBER}(?:, {_NUMBER})*)?\], '
-    rf'"modifiers": \[\], "result": {_OR_NULL}, "mode": {_TEXT}, "stream_index": {_OR_NULL}, "by": {_TEXT}, '
+    rf'"modifiers": \[(?:{_MODIFIER}(?:, {_MODIFIER})*)?\], "result": {_OR_NULL}, "mode": {_TEXT}, "stream_index": {_OR_NULL}, "by": {_TEXT}, '
     rf'"when": (?:{_TEXT}|null), "battle": {_OR_NULL}\}}'
 )
 _CHANGE = re.compile(

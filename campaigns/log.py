@@ -243,10 +243,10 @@ def _quick_lines(
                 if not label:
                     return None
                 # the stream position: a new pair each time, shown without reading it as JSON
-                fields = f"{label} {old} -> {new}" if _WHOLE.fullmatch(old) and _WHOLE.fullmatch(new) else _plain_fields(table, column, old, new)
-                if not fields:
+                shown = f"{label} {old} -> {new}" if _WHOLE.fullmatch(old) and _WHOLE.fullmatch(new) else _plain_fields(table, column, old, new)
+                if not shown:
                     return None
-                lines.append(f"{INDENT}campaign: {fields}")
+                lines.append(f"{INDENT}campaign: {shown}")
             else:
                 if ident is None or (table, ident) in rows:  # a named row by number, or one updated twice (merged)
                     return None

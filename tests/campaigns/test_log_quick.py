@@ -331,7 +331,7 @@ def drawn_events(seed: int, count: int) -> list[tuple[str, str, str, str, int]]:
         when = f"2025-02-01 10:{n // 60 % 60:02d}:{n % 60:02d}.000000"
         if chance.random() < 0.3:  # the form of generated campaigns: a roll, the stream position, a row updated
             ident = chance.randint(1, 50)
-            changes = [
+            changes: list[dict[str, Any]] = [
                 {"table": "dice_roll", "key": {"id": ident}, "before": None, "after": drawn_roll(chance, ident, n)},
                 {"table": "campaign", "key": {"id": 1}, "before": {"dice_next_index": n}, "after": {"dice_next_index": n + 1}},
                 {"table": chance.choice(["unit", "general", "side"]), "key": {"id": chance.choice(NAMED_IDS)},
@@ -411,8 +411,8 @@ def test_drawn_events_of_every_form_log_as_row_by_row(
         alone = tmp_path / f"refused-{len(refused)}-{event[2]}.campaign"
         alone.write_bytes(real.read_bytes())
         with_drawn(alone, [event])
-        fast = outcome(alone)
+        alike = outcome(alone)
         with monkeypatch.context() as patch:
             row_by_row(patch)
-            assert outcome(alone) == fast, f"seed {seed}: {event}"
-        assert isinstance(fast, str), f"seed {seed}: {event}"
+            assert outcome(alone) == alike, f"seed {seed}: {event}"
+        assert isinstance(alike, str), f"seed {seed}: {event}"

@@ -95,7 +95,7 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
         for batch in batches(EVENTS):
             # Read a batch at a time where one call does a column: the moments, the changes.
             numbers, whens, kinds, descriptions, stored_changes, undone_flags = zip(*batch, strict=True)
-            times, updates = _shown_times(whens), _one_updates(stored_changes, kinds)
+            times, updates = _shown_times(whens), _one_updates(stored_changes, kinds, undone_flags)
             lines: list[str] = []
             add = lines.append
             for number, when, shown, kind, description, stored, update, undone in zip(
@@ -105,10 +105,10 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
                 quick: list[str] | None = None
                 if update is not None:
                     # `update_line` of its one change, read from its text, each pair of values shown once
-                    table, ident, pair = update.group(1, 2, 3)
+                    stream, table, ident, pair = update.group(1, 3, 4, 5)
                     fields = shown_fields.get(pair)
                     if fields is None:
-                        fields = _plain_fields("unit", *update.group(4, 5, 6))  # the same label for each named table
+                        fields = _plain_fields("unit", *update.group(6, 7, 8))  # the same label for each named table
                         if len(shown_fields) < KEPT_FIELDS:
                             shown_fields[pair] = fields
                 elif kind in REPLAYS:
@@ -127,6 +127,8 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
                         padded[kind] = shown_kind
                 add(f"#{number}  {shown if shown is not None else _shown_time(when)}  {shown_kind}  {description}{state}")
                 if fields:
+                    if stream is not None:  # the roll's stream position moved, before the update
+                        add(f"{INDENT}campaign: {_STREAM} {stream} -> {update[2]}")
                     add(f"{INDENT}{table} {by_table[table].get(ident) or ident}: {fields}")
                 elif quick is not None:
                     lines += quick
@@ -159,14 +161,6 @@ _ID = r'"([^"\\\x00-\x1f]*)"'  # a JSON string without escapes is its own text
 _TEXT = r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
 _NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
 _VALUE = rf"{_TEXT}|{_NUMBER}|true|false|null"
-_ONE_UPDATE = re.compile(
-    rf'\[\{{"table": "(unit|general|army|side)", "key": \{{"id": {_ID}\}}, '
-    rf'"before": \{{(({_TEXT}): ({_VALUE})\}}, "after": \{{\4: ({_VALUE}))\}}\}}\]'
-)
-# One change of an event of several, or of one that _ONE_UPDATE does not read: a one-value
-# update of a named row or of the campaign (groups 1-6 as _ONE_UPDATE's), or the head of a
-# dice roll inserted (shown by its dice line, not as a change), whose row is read by orjson
-# up to where the next change begins (`_quick_lines`).
 _OR_NULL = rf"(?:{_NUMBER}|null)"
 _MODIFIER = rf'\{{"label": {_TEXT}, "value": {_NUMBER}\}}'
 _ROLL = (  # the row of a roll as the store records it (models.history), its columns in their order
@@ -174,25 +168,45 @@ _ROLL = (  # the row of a roll as the store records it (models.history), its col
     rf'"modifiers": \[(?:{_MODIFIER}(?:, {_MODIFIER})*)?\], "result": {_OR_NULL}, "mode": {_TEXT}, "stream_index": {_OR_NULL}, "by": {_TEXT}, '
     rf'"when": (?:{_TEXT}|null), "battle": {_OR_NULL}\}}'
 )
+_ROLLED = rf'\{{"table": "dice_roll", "key": \{{"id": {_NUMBER}\}}, "before": null, "after": {_ROLL}\}}'
+_WHOLE = r"0|-?[1-9][0-9]{0,17}"  # a whole number as JSON writes it, and as `str` shows it
+# ... and its form in an event that rolled: the roll inserted (shown by its dice line), the
+# stream position moved (groups 1 and 2), then the one update (groups 3-8).
+_ONE_UPDATE = re.compile(
+    rf'\[(?:{_ROLLED}, \{{"table": "campaign", "key": \{{"id": (?:{_NUMBER}|{_TEXT})\}}, '
+    rf'"before": \{{"dice_next_index": ({_WHOLE})\}}, "after": \{{"dice_next_index": ({_WHOLE})\}}\}}, )?'
+    rf'\{{"table": "(unit|general|army|side)", "key": \{{"id": {_ID}\}}, '
+    rf'"before": \{{(({_TEXT}): ({_VALUE})\}}, "after": \{{\6: ({_VALUE}))\}}\}}\]'
+)
+_STREAM = _plain_label("campaign", "dice_next_index")
+# One change of an event of several, or of one that _ONE_UPDATE does not read: a one-value
+# update of a named row or of the campaign (groups 1-6 as _ONE_UPDATE's), or the head of a
+# dice roll inserted (shown by its dice line, not as a change), whose row is read by orjson
+# up to where the next change begins (`_quick_lines`).
 _CHANGE = re.compile(
     rf'\{{"table": "(?:(unit|general|army|side|campaign)", "key": \{{"id": (?:{_ID}|(?:0|[1-9][0-9]{{0,17}}))\}}, '
     rf'"before": \{{(({_TEXT}): ({_VALUE})\}}, "after": \{{\4: ({_VALUE}))\}}\}}'
     rf'|dice_roll", (?:"key": \{{"id": {_NUMBER}\}}, "before": null, "after": {_ROLL}\}}())?)'
 )
 _NEXT = '}, {"table": "'  # where a change ends and the next begins (no JSON text holds it: its quotes)
-_WHOLE = re.compile(r"0|-?[1-9][0-9]{0,17}")  # a whole number as JSON writes it, and as `str` shows it
+_WHOLE_NUMBER = re.compile(_WHOLE)
 _CAMPAIGN_LABELS: dict[str, str] = {}  # a column of the campaign as stored (JSON text) -> its label, "" if none
 KEPT_FIELDS = 4096  # pairs of values kept shown: the memory the log holds for them, however long the history
 
 
-def _one_updates(stored: tuple[Any, ...], kinds: tuple[Any, ...]) -> list[re.Match[str] | None]:
+def _one_updates(
+    stored: tuple[Any, ...], kinds: tuple[Any, ...], undone: tuple[Any, ...] = ()
+) -> list[re.Match[str] | None]:
     """For each change of a batch, its match of _ONE_UPDATE, or None (for an undo or a redo
-    too: its changes name the action it replays)."""
+    too: its changes name the action it replays; and for an undone event that rolled: its
+    dice are shown from its changes)."""
     if set(map(type, stored)) != {str}:
         return [None] * len(stored)
     matched = list(map(_ONE_UPDATE.fullmatch, stored))
     if UNDO in kinds or REDO in kinds:
-        return [None if kind in REPLAYS else match for kind, match in zip(kinds, matched, strict=True)]
+        matched = [None if kind in REPLAYS else match for kind, match in zip(kinds, matched, strict=True)]
+    if any(undone):
+        matched = [None if taken and match and match[1] is not None else match for taken, match in zip(undone, matched, strict=True)]
     return matched
 
 
@@ -243,7 +257,7 @@ def _quick_lines(
                 if not label:
                     return None
                 # the stream position: a new pair each time, shown without reading it as JSON
-                shown = f"{label} {old} -> {new}" if _WHOLE.fullmatch(old) and _WHOLE.fullmatch(new) else _plain_fields(table, column, old, new)
+                shown = f"{label} {old} -> {new}" if _WHOLE_NUMBER.fullmatch(old) and _WHOLE_NUMBER.fullmatch(new) else _plain_fields(table, column, old, new)
                 if not shown:
                     return None
                 lines.append(f"{INDENT}campaign: {shown}")

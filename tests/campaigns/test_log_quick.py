@@ -390,7 +390,7 @@ def test_drawn_events_of_every_form_log_as_row_by_row(
         refused = [event for event in drawn if slow_refuses(event[3], event[1], event[4], names)]
     kept = [event for event in drawn if event not in refused]
     with_drawn(copy, kept)
-    taken: list[list[str]] = []
+    taken: list[Any] = []  # the events read from their text, by either path
     quick_lines = log._quick_lines
 
     def counted(*args: Any) -> list[str] | None:
@@ -399,7 +399,15 @@ def test_drawn_events_of_every_form_log_as_row_by_row(
             taken.append(lines)
         return lines
 
+    one_updates = log._one_updates
+
+    def matched(*args: Any) -> list[Any]:
+        matches = one_updates(*args)
+        taken.extend(match for match in matches if match is not None)
+        return matches
+
     monkeypatch.setattr(log, "_quick_lines", counted)
+    monkeypatch.setattr(log, "_one_updates", matched)
     quick = outcome(copy)
     with monkeypatch.context() as patch:
         row_by_row(patch)
@@ -407,7 +415,7 @@ def test_drawn_events_of_every_form_log_as_row_by_row(
     assert isinstance(quick, list), f"seed {seed}: {quick}"
     for number, (fast, plain) in enumerate(zip(quick, slow, strict=True)):
         assert fast == plain, f"seed {seed}, line {number}"
-    assert len(taken) > 60, f"seed {seed}: {len(taken)} events read from their text"  # the quick path was taken
+    assert len(taken) > 60, f"seed {seed}: {len(taken)} events read from their text"  # the quick paths were taken
     for event in refused[:4]:  # and a change the row-by-row log refuses is refused alike
         alone = tmp_path / f"refused-{len(refused)}-{event[2]}.campaign"
         alone.write_bytes(real.read_bytes())

@@ -95,26 +95,29 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
         for batch in batches(EVENTS):
             # Read a batch at a time where one call does a column: the moments, the changes.
             numbers, whens, kinds, descriptions, stored_changes, undone_flags = zip(*batch, strict=True)
-            times, updates = _shown_times(whens), _one_updates(stored_changes, kinds)
+            times, updates = _shown_times(whens), _one_updates(stored_changes, kinds, undone_flags)
             lines: list[str] = []
             add = lines.append
             for number, when, shown, kind, description, stored, update, undone in zip(
                 numbers, whens, times, kinds, descriptions, stored_changes, updates, undone_flags, strict=True
             ):
                 changes: list[dict[str, Any]] | None = None
+                quick: list[str] | None = None
                 if update is not None:
                     # `update_line` of its one change, read from its text, each pair of values shown once
-                    table, ident, pair = update.group(1, 2, 3)
+                    stream, table, ident, pair = update.group(1, 3, 4, 5)
                     fields = shown_fields.get(pair)
                     if fields is None:
-                        fields = _plain_fields(*update.group(4, 5, 6))
+                        fields = _plain_fields("unit", *update.group(6, 7, 8))  # the same label for each named table
                         if len(shown_fields) < KEPT_FIELDS:
                             shown_fields[pair] = fields
                 elif kind in REPLAYS:
                     fields, changes = "", []
                     description = f"#{target(stored)} {description}"
+                elif type(stored) is str and (quick := _quick_lines(stored, undone, by_table, shown_fields)) is not None:
+                    fields, changes = "", []  # its lines below, after the event's own
                 else:
-                    fields, changes = "", load(stored)
+                    fields, changes, quick = "", load(stored), None
                 mark = mark_of(number)
                 state = f"  [{', '.join(mark)}]" if mark else ("  [undone]" if undone else "")
                 shown_kind = padded.get(kind)
@@ -124,7 +127,11 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
                         padded[kind] = shown_kind
                 add(f"#{number}  {shown if shown is not None else _shown_time(when)}  {shown_kind}  {description}{state}")
                 if fields:
+                    if stream is not None:  # the roll's stream position moved, before the update
+                        add(f"{INDENT}campaign: {_STREAM} {stream} -> {update[2]}")
                     add(f"{INDENT}{table} {by_table[table].get(ident) or ident}: {fields}")
+                elif quick is not None:
+                    lines += quick
                 else:
                     if changes is None:  # a reference or a name: read as any other change
                         changes = load(stored)
@@ -154,33 +161,145 @@ _ID = r'"([^"\\\x00-\x1f]*)"'  # a JSON string without escapes is its own text
 _TEXT = r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
 _NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
 _VALUE = rf"{_TEXT}|{_NUMBER}|true|false|null"
-_ONE_UPDATE = re.compile(
-    rf'\[\{{"table": "(unit|general|army|side)", "key": \{{"id": {_ID}\}}, '
-    rf'"before": \{{(({_TEXT}): ({_VALUE})\}}, "after": \{{\4: ({_VALUE}))\}}\}}\]'
+_OR_NULL = rf"(?:{_NUMBER}|null)"
+_MODIFIER = rf'\{{"label": {_TEXT}, "value": {_NUMBER}\}}'
+_ROLL = (  # the row of a roll as the store records it (models.history), its columns in their order
+    rf'\{{"id": {_NUMBER}, "event": {_OR_NULL}, "purpose": {_TEXT}, "dice": {_TEXT}, "raw": \[(?:{_NUMBER}(?:, {_NUMBER})*)?\], '
+    rf'"modifiers": \[(?:{_MODIFIER}(?:, {_MODIFIER})*)?\], "result": {_OR_NULL}, "mode": {_TEXT}, "stream_index": {_OR_NULL}, "by": {_TEXT}, '
+    rf'"when": (?:{_TEXT}|null), "battle": {_OR_NULL}\}}'
 )
+_ROLLED = rf'\{{"table": "dice_roll", "key": \{{"id": {_NUMBER}\}}, "before": null, "after": {_ROLL}\}}'
+_WHOLE = r"0|-?[1-9][0-9]{0,17}"  # a whole number as JSON writes it, and as `str` shows it
+# ... and its form in an event that rolled: the roll inserted (shown by its dice line), the
+# stream position moved (groups 1 and 2), then the one update (groups 3-8).
+_ONE_UPDATE = re.compile(
+    rf'\[(?:{_ROLLED}, \{{"table": "campaign", "key": \{{"id": (?:{_NUMBER}|{_TEXT})\}}, '
+    rf'"before": \{{"dice_next_index": ({_WHOLE})\}}, "after": \{{"dice_next_index": ({_WHOLE})\}}\}}, )?'
+    rf'\{{"table": "(unit|general|army|side)", "key": \{{"id": {_ID}\}}, '
+    rf'"before": \{{(({_TEXT}): ({_VALUE})\}}, "after": \{{\6: ({_VALUE}))\}}\}}\]'
+)
+_STREAM = _plain_label("campaign", "dice_next_index")
+# One change of an event of several, or of one that _ONE_UPDATE does not read: a one-value
+# update of a named row or of the campaign (groups 1-6 as _ONE_UPDATE's), or the head of a
+# dice roll inserted (shown by its dice line, not as a change), whose row is read by orjson
+# up to where the next change begins (`_quick_lines`).
+_CHANGE = re.compile(
+    rf'\{{"table": "(?:(unit|general|army|side|campaign)", "key": \{{"id": (?:{_ID}|(?:0|[1-9][0-9]{{0,17}}))\}}, '
+    rf'"before": \{{(({_TEXT}): ({_VALUE})\}}, "after": \{{\4: ({_VALUE}))\}}\}}'
+    rf'|dice_roll", (?:"key": \{{"id": {_NUMBER}\}}, "before": null, "after": {_ROLL}\}}())?)'
+)
+_NEXT = '}, {"table": "'  # where a change ends and the next begins (no JSON text holds it: its quotes)
+_WHOLE_NUMBER = re.compile(_WHOLE)
+_CAMPAIGN_LABELS: dict[str, str] = {}  # a column of the campaign as stored (JSON text) -> its label, "" if none
 KEPT_FIELDS = 4096  # pairs of values kept shown: the memory the log holds for them, however long the history
 
 
-def _one_updates(stored: tuple[Any, ...], kinds: tuple[Any, ...]) -> list[re.Match[str] | None]:
+def _one_updates(
+    stored: tuple[Any, ...], kinds: tuple[Any, ...], undone: tuple[Any, ...] = ()
+) -> list[re.Match[str] | None]:
     """For each change of a batch, its match of _ONE_UPDATE, or None (for an undo or a redo
-    too: its changes name the action it replays)."""
+    too: its changes name the action it replays; and for an undone event that rolled: its
+    dice are shown from its changes)."""
     if set(map(type, stored)) != {str}:
         return [None] * len(stored)
     matched = list(map(_ONE_UPDATE.fullmatch, stored))
     if UNDO in kinds or REDO in kinds:
-        return [None if kind in REPLAYS else match for kind, match in zip(kinds, matched, strict=True)]
+        matched = [None if kind in REPLAYS else match for kind, match in zip(kinds, matched, strict=True)]
+    if any(undone):
+        matched = [None if taken and match and match[1] is not None else match for taken, match in zip(undone, matched, strict=True)]
     return matched
 
 
-def _plain_fields(column: str, old: str, new: str) -> str:
-    """`update_line`'s field of a column and its two values, each a JSON text as _ONE_UPDATE
-    matched it; "" where it is no plain value (a reference, a phase, a name) or a text orjson
-    does not read (then the change is read as `load` reads it)."""
+def _quick_lines(
+    stored: str, undone: Any, by_table: dict[str, dict[Any, str | None]], shown_fields: dict[Any, str]
+) -> list[str] | None:
+    """The lines `change_lines` gives an event's changes where each is a one-value update of a
+    different row or a dice roll inserted (_CHANGE), read from their text: None for any other
+    form, or where two update one row (`change_lines` merges them), or where an undone event
+    holds its dice (shown from its changes), which are then read as JSON."""
+    if not stored.startswith("[{") or not stored.endswith("}]"):
+        return None
+    lines: list[str] = []
+    rows: set[Any] = set()
+    end = len(stored) - 1
+    match = _CHANGE.match
+    position, dice = 1, False
+    while True:
+        change = match(stored, position)
+        if change is None:
+            return None
+        table = change[1]
+        if table is None and change[7] is not None:  # a dice roll inserted, as the store records one
+            dice, position = True, change.end()
+        elif table is None:  # a dice roll inserted, otherwise: its text to the next change's, read as JSON
+            after = stored.find(_NEXT, position)
+            after = end if after < 0 else after + 1
+            try:
+                row = orjson.loads(stored[position:after])
+            except orjson.JSONDecodeError:
+                return None
+            # read as `change_lines` reads it: a later "table" or "before" key is the one read
+            if type(row) is not dict or row.get("table") != "dice_roll" or row.get("before", True) is not None:
+                return None
+            dice, position = True, after
+        else:
+            ident, pair = change.group(2, 3)
+            if table == "campaign":
+                if "campaign" in rows:  # any two of the campaign's: merged or not, read as JSON
+                    return None
+                rows.add("campaign")
+                column, old, new = change.group(4, 5, 6)
+                label = _CAMPAIGN_LABELS.get(column)
+                if label is None:
+                    label = _campaign_label(column)
+                    if len(_CAMPAIGN_LABELS) < KEPT_FIELDS:
+                        _CAMPAIGN_LABELS[column] = label
+                if not label:
+                    return None
+                # the stream position: a new pair each time, shown without reading it as JSON
+                shown = f"{label} {old} -> {new}" if _WHOLE_NUMBER.fullmatch(old) and _WHOLE_NUMBER.fullmatch(new) else _plain_fields(table, column, old, new)
+                if not shown:
+                    return None
+                lines.append(f"{INDENT}campaign: {shown}")
+            else:
+                if ident is None or (table, ident) in rows:  # a named row by number, or one updated twice (merged)
+                    return None
+                rows.add((table, ident))
+                fields = shown_fields.get(pair)  # a named table's columns are labelled alike
+                if fields is None:
+                    fields = _plain_fields(table, *change.group(4, 5, 6))
+                    if len(shown_fields) < KEPT_FIELDS:
+                        shown_fields[pair] = fields
+                if not fields:
+                    return None
+                lines.append(f"{INDENT}{table} {by_table[table].get(ident) or ident}: {fields}")
+            position = change.end()
+        if position == end:
+            return None if undone and dice else lines
+        if not stored.startswith(", ", position):
+            return None
+        position += 2
+
+
+def _campaign_label(column: str) -> str:
+    """How `update_line` labels a column of the campaign stored as this JSON text; "" where it
+    shows no plain value (the phase) or the text is none orjson reads."""
+    try:
+        name = orjson.loads(column)
+    except orjson.JSONDecodeError:
+        return ""
+    return "" if name == "name" else _plain_label("campaign", name)
+
+
+def _plain_fields(table: str, column: str, old: str, new: str) -> str:
+    """`update_line`'s field of a column of `table` and its two values, each a JSON text as
+    _ONE_UPDATE matched it; "" where it is no plain value (a reference, a phase, a name) or a
+    text orjson does not read (then the change is read as `load` reads it)."""
     try:
         name, before, after = orjson.loads(column), orjson.loads(old), orjson.loads(new)
     except orjson.JSONDecodeError:
         return ""
-    label = _plain_label("unit", name)  # the same for each named table
+    label = _plain_label(table, name)
     if not label or name == "name":
         return ""
     return f"{label} {_show(before)} -> {_show(after)}"

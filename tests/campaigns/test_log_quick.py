@@ -4,6 +4,9 @@ change and moment, odd ones included; and they are the paths a played campaign t
 
 from __future__ import annotations
 
+import json
+import os
+import random
 import sqlite3
 import time
 from pathlib import Path
@@ -14,6 +17,7 @@ import pytest
 from campaigns import log
 from campaigns.changes import Names, change_lines, load, update_line
 from models import open_campaign
+from models.journal import REPLAYS, target
 from tests.test_hostile_files import played
 
 ODD_EVENTS = [  # ("when", changes as stored): forms a played campaign may not hold
@@ -109,8 +113,9 @@ def zone(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Any
 
 def row_by_row(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(log, "_shown_times", lambda whens: [None] * len(whens))
-    monkeypatch.setattr(log, "_one_updates", lambda stored, _kinds: [None] * len(stored))
+    monkeypatch.setattr(log, "_one_updates", lambda stored, *_: [None] * len(stored))
     monkeypatch.setattr(log, "update_line", lambda _change, _names: None)
+    monkeypatch.setattr(log, "_quick_lines", lambda *_: None)
 
 
 def test_the_quick_log_is_the_row_by_row_log(campaign: Path, zone: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -220,3 +225,203 @@ def test_faces_that_are_no_list_of_faces_refuse_the_log_each_time(raw: str) -> N
         with pytest.raises((TypeError, ValueError)):
             log._dice_text(roll)
     assert raw not in log._SHOWN_FACES
+
+
+# -- drawn events: every form of change, in every combination, against the row-by-row log --------
+
+NAMED_IDS = ["old_guard", "young_guard_1", "brigade_klux", "nobody", "L\u00fctzen", "a b", "", 'x"y', "\u65e5\u672c"]
+ODD_TEXTS = [
+    "", " ", "\t", "a\nb", "\x00", "\x1f", "\x7f", "\x85", "\u2028", "L\u00fctzen", "\u65e5\u672c", "\U0001f600",
+    'say "no"', "back\\slash", "/", "Clear", "  padded  ", "\u00a0",
+]
+ODD_NUMBERS = ["-0", "1.0", "1e2", "-5", "0", "-0.0", "5E+1", "123456789012345678901234567890", "999999999999999999"]
+COLUMNS = [
+    "location", "strength_points", "fatigued", "cohesion", "name", "general", "superior", "army", "side", "phase",
+    "dice_next_index", "dice_roll", "detail", "note", "out_of_command", "weather", "", "a_b",
+]
+TABLES = ["unit", "general", "army", "side", "campaign", "battle", "turn", "dice_roll", "command_point_roll", "odd table"]
+
+
+def drawn_value(chance: random.Random, depth: int = 0) -> Any:
+    pick = chance.random()
+    if pick < 0.3:
+        return chance.choice(ODD_TEXTS)
+    if pick < 0.55:
+        return chance.choice([0, 1, -7, 12, 1.5, -0.25, 1e300, 2**40, 10**17, True, False])
+    if pick < 0.7:
+        return None
+    if pick < 0.85 and depth < 3:
+        return [drawn_value(chance, depth + 1) for _ in range(chance.randint(0, 3))]
+    if depth < 3:
+        return {chance.choice(COLUMNS + ODD_TEXTS): drawn_value(chance, depth + 1) for _ in range(chance.randint(0, 3))}
+    return chance.choice(ODD_TEXTS)
+
+
+def drawn_key(chance: random.Random, table: str) -> Any:
+    pick = chance.random()
+    if pick < 0.6:
+        return {"id": chance.choice(NAMED_IDS)}
+    if pick < 0.8:
+        return {"id": chance.choice([0, 1, 7, 10**17, 10**19, -1, 1.0, "1", "7"])}
+    if pick < 0.9:
+        return {"number": chance.randint(1, 3)} if table == "turn" else {"id": None}
+    return chance.choice([{}, {"id": 1, "number": 2}])
+
+
+def drawn_roll(chance: random.Random, ident: int, event: int) -> dict[str, Any]:
+    """A roll's row as the store records it (models.history), at times with odd values."""
+    row: dict[str, Any] = {
+        "id": ident, "event": event, "purpose": chance.choice(["weather", "forced march", "battle round 1: attacker combat roll, column 7-10"]),
+        "dice": "1d6", "raw": [chance.randint(1, 6) for _ in range(chance.randint(1, 2))],
+        "modifiers": [{"label": chance.choice(ODD_TEXTS), "value": chance.randint(-2, 2)} for _ in range(chance.randint(0, 2))],
+        "result": chance.randint(1, 12), "mode": chance.choice(["rolled", "typed"]), "stream_index": chance.choice([None, 0, 5]),
+        "by": chance.choice(["umpire", "\u65e5\u672c"]), "when": chance.choice(["2026-11-26T21:27:54.085471+00:00", None]),
+        "battle": chance.choice([None, 1]),
+    }
+    if chance.random() < 0.2:  # nested values, keys added or lost: no longer the store's form
+        row[chance.choice(list(row) + ["extra"])] = drawn_value(chance)
+    return row
+
+
+def drawn_change(chance: random.Random, event: int) -> dict[str, Any]:
+    pick = chance.random()
+    if pick < 0.25:
+        ident = chance.randint(1, 50)
+        return {"table": "dice_roll", "key": {"id": ident}, "before": None, "after": drawn_roll(chance, ident, event)}
+    table = chance.choice(TABLES)
+    if pick < 0.35:  # a row added or removed, its values nested at times
+        row = {column: drawn_value(chance) for column in chance.sample(COLUMNS, chance.randint(0, 4))}
+        before, after = (None, row) if chance.random() < 0.5 else (row, None)
+        return {"table": table, "key": drawn_key(chance, table), "before": before, "after": after}
+    columns = chance.sample(COLUMNS, 1 if pick < 0.8 else chance.randint(0, 3))
+    before = {column: drawn_value(chance) if chance.random() < 0.5 else chance.choice(ODD_TEXTS + [3, None]) for column in columns}
+    after = {column: drawn_value(chance) if chance.random() < 0.5 else chance.choice(ODD_TEXTS + [2, True]) for column in columns}
+    if chance.random() < 0.05:
+        before.pop(columns[0], None) if columns else None
+    return {"table": table, "key": drawn_key(chance, table), "before": before, "after": after}
+
+
+def stored_text(chance: random.Random, changes: list[dict[str, Any]]) -> str:
+    """As SQLAlchemy stores them (json.dumps), or otherwise: unescaped, compact, edited by hand."""
+    pick = chance.random()
+    if pick < 0.75:
+        return json.dumps(changes)
+    if pick < 0.85:
+        return json.dumps(changes, ensure_ascii=False)
+    if pick < 0.9:
+        return json.dumps(changes, separators=(",", ":"))
+    text = json.dumps(changes)
+    edits = [  # texts a hand or another program may leave: each read as JSON reads it
+        ('"table": "dice_roll", ', '"table": "dice_roll", "table": "unit", '),
+        ('"before": null, ', '"before": null, "before": {}, '),
+        (', "after": {', ', "after": {"location": "x"}, "after": {'),
+        ("12", "12.0"), ("1, ", "1e0, "), ("7", "-0"), ('"umpire"', '"\\ud800"'), ('"Clear"', '"Cl\\u0065ar"'),
+        ("null", "NaN"), ("}]", "}] "), ('"id": "', '"id": "\\u0061'), (", {", ",{"), ("[", "[ "),
+    ]
+    old, new = chance.choice(edits)
+    return text.replace(old, new, chance.randint(1, 2))
+
+
+def drawn_events(seed: int, count: int) -> list[tuple[str, str, str, str, int]]:
+    """("when", kind, description, changes as stored, undone): one to four changes each, the
+    product's forms (a roll, the stream position, a unit moved) mixed with every other."""
+    chance = random.Random(seed)
+    events = []
+    for n in range(count):
+        when = f"2025-02-01 10:{n // 60 % 60:02d}:{n % 60:02d}.000000"
+        if chance.random() < 0.3:  # the form of generated campaigns: a roll, the stream position, a row updated
+            ident = chance.randint(1, 50)
+            changes: list[dict[str, Any]] = [
+                {"table": "dice_roll", "key": {"id": ident}, "before": None, "after": drawn_roll(chance, ident, n)},
+                {"table": "campaign", "key": {"id": 1}, "before": {"dice_next_index": n}, "after": {"dice_next_index": n + 1}},
+                {"table": chance.choice(["unit", "general", "side"]), "key": {"id": chance.choice(NAMED_IDS)},
+                 "before": {"location": chance.choice(ODD_TEXTS)}, "after": {"location": chance.choice(ODD_TEXTS)}},
+            ]
+            if chance.random() < 0.5:  # the store's order, or another
+                chance.shuffle(changes)
+        else:
+            changes = [drawn_change(chance, n) for _ in range(chance.randint(1, 4))]
+        if chance.random() < 0.1:  # one row updated twice: shown merged
+            changes.append({**changes[0], "before": {"cohesion": 1}, "after": {"cohesion": 2}})
+        kind = chance.choice(["action"] * 12 + ["setup", "undo", "redo"])
+        text = json.dumps([{"event": chance.randint(1, 9)}]) if kind in ("undo", "redo") and chance.random() < 0.7 else stored_text(chance, changes)
+        if chance.random() < 0.2:  # the stream position as another program may write it
+            text = text.replace(f'"before": {{"dice_next_index": {n}}}', f'"before": {{"dice_next_index": {chance.choice(ODD_NUMBERS)}}}')
+        events.append((when, kind, f"drawn {n}", text, int(chance.random() < 0.15)))
+    return events
+
+
+def slow_refuses(text: str, kind: str, undone: int, names: Names) -> bool:
+    """Whether the row-by-row log ends at this event's changes (campaigns.cli.reading names why)."""
+    try:
+        if kind in REPLAYS:
+            target(text)
+            return False
+        changes = load(text)
+        line = update_line(changes[0], names) if len(changes) == 1 and type(changes[0]) is dict else None
+        if line is None:
+            list(change_lines(changes, names))
+        if undone and changes:
+            [log.dice_line(kept, undone=True) for kept in log.stored_dice(changes)]
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError):
+        return True
+    return False
+
+
+def with_drawn(path: Path, events: list[tuple[str, str, str, str, int]]) -> Path:
+    db = sqlite3.connect(path, isolation_level=None)
+    db.executemany('INSERT INTO event ("when", kind, description, changes, undone) VALUES (?, ?, ?, ?, ?)', events)
+    db.close()
+    return path
+
+
+SEEDS = [1, 2, 3, int.from_bytes(os.urandom(4), "big")]  # the last a new one each run: named when it fails
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_drawn_events_of_every_form_log_as_row_by_row(
+    seed: int, real: Path, tmp_path: Path, zone: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn = drawn_events(seed, 600)
+    copy = tmp_path / "drawn.campaign"
+    copy.write_bytes(real.read_bytes())
+    with open_campaign(copy) as store, store.connect() as connection:
+        names = Names(connection, preload=True)
+        refused = [event for event in drawn if slow_refuses(event[3], event[1], event[4], names)]
+    kept = [event for event in drawn if event not in refused]
+    with_drawn(copy, kept)
+    taken: list[Any] = []  # the events read from their text, by either path
+    quick_lines = log._quick_lines
+
+    def counted(*args: Any) -> list[str] | None:
+        lines = quick_lines(*args)
+        if lines is not None:
+            taken.append(lines)
+        return lines
+
+    one_updates = log._one_updates
+
+    def matched(*args: Any) -> list[Any]:
+        matches = one_updates(*args)
+        taken.extend(match for match in matches if match is not None)
+        return matches
+
+    monkeypatch.setattr(log, "_quick_lines", counted)
+    monkeypatch.setattr(log, "_one_updates", matched)
+    quick = outcome(copy)
+    with monkeypatch.context() as patch:
+        row_by_row(patch)
+        slow = outcome(copy)
+    assert isinstance(quick, list), f"seed {seed}: {quick}"
+    for number, (fast, plain) in enumerate(zip(quick, slow, strict=True)):
+        assert fast == plain, f"seed {seed}, line {number}"
+    assert len(taken) > 60, f"seed {seed}: {len(taken)} events read from their text"  # the quick paths were taken
+    for event in refused[:4]:  # and a change the row-by-row log refuses is refused alike
+        alone = tmp_path / f"refused-{len(refused)}-{event[2]}.campaign"
+        alone.write_bytes(real.read_bytes())
+        with_drawn(alone, [event])
+        alike = outcome(alone)
+        with monkeypatch.context() as patch:
+            row_by_row(patch)
+            assert outcome(alone) == alike, f"seed {seed}: {event}"
+        assert isinstance(alike, str), f"seed {seed}: {event}"

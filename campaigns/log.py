@@ -11,7 +11,6 @@ import re
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import ExitStack, closing
-from dataclasses import dataclass
 from datetime import datetime
 from itertools import chain
 from types import SimpleNamespace
@@ -23,12 +22,12 @@ from campaigns.words import column
 from campaigns.changes import Names, _plain_label, _show, change_lines, inserted_dice, load, update_line
 from campaigns.replays import replay_marks
 from models.journal import REDO, REPLAYS, UNDO, target
-from rules.dice import ROLLED, verify
+from rules.dice import ROLLED
 
 if TYPE_CHECKING:  # the SQLModel classes (models.tables, 90 ms and more): the history screen reads without them
     from sqlalchemy import Connection
 
-    from models import CampaignStore, DiceRoll
+    from models import CampaignStore
 
 DICE_COLUMNS = 'id, event, purpose, dice, raw, modifiers, result, mode, stream_index, "by", "when"'
 # Read as plain rows (the database driver's own values): see `_plain_batches`.
@@ -429,22 +428,3 @@ def _shown_time(when: Any) -> str:
             return when[:19]
         when = moment
     return when.astimezone().strftime(TIME)
-
-
-@dataclass(frozen=True)
-class DiceAudit:
-    rolled: int  # how many stored rolls came from the dice service
-    mismatches: tuple[DiceRoll, ...]  # those that a replay from the seed does not give
-    typed: int = 0  # how many were typed in by the umpire: nothing to replay
-
-
-def audit_dice(store: CampaignStore, seed: int | None = None) -> DiceAudit:
-    """Replay every rolled die from the campaign's seed (or `seed`, as revealed) and stream position."""
-    from models import dice_rolls, to_record
-
-    seed = store.campaign().dice_seed if seed is None else seed
-    with store.read() as session:
-        stored = dice_rolls(session)
-    rows = [row for row in stored if row.mode == ROLLED]
-    mismatches = tuple(row for row in rows if verify(seed, [to_record(row)]))
-    return DiceAudit(len(rows), mismatches, typed=len(stored) - len(rows))

@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Select, Static
 
-from campaigns import forces, reconnaissance
+from campaigns import forces
 from campaigns.errors import CampaignError
 from campaigns.listed import Listing
 from campaigns.session import CampaignSession
@@ -91,6 +91,8 @@ class ReconnaissanceScreen(CampaignScreen):
         return self.query_one("#ours", MarkList).selected, self.query_one("#theirs", MarkList).selected
 
     def _roll(self, typed: bool) -> None:
+        from campaigns import reconnaissance
+
         ours, theirs = self.chosen()
         self.with_dice("the reconnaissance", "1d6",
                        lambda d: self.attempt(lambda: reconnaissance.reconnoitre(self.session, ours, theirs, d, in_reach=True), worker=True), typed=typed)
@@ -114,7 +116,12 @@ def _view(
         ours = listed_rows(Listing(session, [who]), width)
     reconnoitring = ours.listing.in_order(marked)
     title = None
+    if theirs is None and not reconnoitring:
+        theirs, title = listed_rows(Listing(session, [])), "Screening units: mark the reconnoitring stack first"
     if theirs is None:
+        # The card's modules, imported once a unit is marked: the screen is shown without them.
+        from campaigns import reconnaissance
+
         # The enemy stacks in reach of the stack the reconnaissance is made from (option
         # reconnaissance_reach): a screen is chosen from those only.
         try:
@@ -134,6 +141,8 @@ def _view(
 def _preview(session: CampaignSession, ours: list[str], theirs: list[str]) -> str:
     if not ours:
         return "Mark the units making the reconnaissance, and the units screening."
+    from campaigns import reconnaissance
+
     try:
         reconnaissance.check_reach(session, ours, theirs)
         step = reconnaissance.plan(session, ours, theirs)

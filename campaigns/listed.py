@@ -187,6 +187,42 @@ class Listing:
             done = self._all[(stack, command)] = self._read(stack, command, 0, None)
         return done
 
+    def read_whole(self, commands: Collection[tuple[int, int]]) -> None:
+        """Every unit of these (stack, command)s, read in one pass over the units (units()
+        then asks nothing more): looked up a general at a time, each query read every unit
+        of the general, at every place, to keep the few at one place."""
+        commands = [key for key in commands if key not in self._all]
+        if not commands:
+            return
+        at = {(self.stacks[s].side, location, self.stacks[s].commands[c].general): (s, c)
+              for s, c in commands for location in self.stacks[s].commands[c].locations}
+        locations = sorted({location for _s, location, _g in at if location is not None})
+        generals = sorted({general for _s, _l, general in at if general is not None})
+        where = ["n.side IN :sides", "(u.location IN :locations OR u.location IS NULL)"]
+        given: dict[str, Any] = {"sides": sorted({side for side, _l, _g in at}), "locations": locations or [""]}
+        test = ["u.general IN :generals"] if generals else []
+        if generals:
+            given["generals"] = generals
+        if any(general is None for _s, _l, general in at):
+            test.append("u.general IS NULL")
+        where.append(f"({' OR '.join(test)})")
+        scan = " NOT INDEXED" if self.dialect == "sqlite" else ""  # in the table's order: no lookup a unit
+        statement = text(
+            "SELECT n.side, u.location, u.general, u.id, u.name, u.kind, u.strength_points, u.cohesion "
+            f"FROM unit u{scan} JOIN nation n ON u.nation = n.id WHERE {' AND '.join(where)}"
+        ).bindparams(*(bindparam(name, expanding=True) for name in ("sides", "locations", "generals") if name in given))
+        found: dict[tuple[int, int], list[Force]] = {key: [] for key in commands}
+        with plainly(), self.session.store.connect() as db:
+            for side, location, general, uid, name, kind, sp, cohesion in db.execute(statement, given):
+                key = at.get((side, location, general))
+                if key is not None:
+                    found[key].append(Force(uid, name, kind, sp, cohesion, general))
+        for key, forces in found.items():
+            forces.sort(key=lambda f: (f.name, f.id))  # as the pages read them (_by_name)
+            for force in forces:
+                self._where[force.id] = key
+            self._all[key] = forces
+
     def ids(self, stack: int, command: int | None = None) -> tuple[str, ...]:
         """The unit ids of a command, or of the whole stack, in the order listed."""
         commands = range(len(self.stacks[stack].commands)) if command is None else (command,)

@@ -159,6 +159,12 @@ class ListedRows:
             return self._laid[width]
         starts, line = [0], 0
         wrapped: dict[int, list[str]] = {}
+        room = width - (2 * 2 + BOX + 1)  # a unit row's cells, past its indent and box
+        if width:  # the generals whose longest row might not fit: their units read at once
+            self.listing.read_whole([
+                (st.number, number) for st in self.listing.stacks for number, command in enumerate(st.commands)
+                if command.longest * (1 if command.ascii else 2) > room
+            ])
         for head, row in enumerate(self.heads):
             index = self.head_at[head]
             line = _place(row, index, width, starts, wrapped, line)
@@ -166,7 +172,6 @@ class ListedRows:
             if number < 0:
                 continue
             command = self.listing.stacks[stack].commands[number]
-            room = width - (2 * 2 + BOX + 1)
             if not width or command.longest * (1 if command.ascii else 2) <= room:
                 starts.extend(range(line + 1, line + command.units + 1))  # every row a line
                 line += command.units

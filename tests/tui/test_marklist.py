@@ -131,3 +131,39 @@ def test_a_listing_read_a_page_at_a_time_shows_the_rows_of_every_unit_read_at_on
             assert [lazy.lines_of(i) for i in range(len(rows))] == [eager.lines_of(i) for i in range(len(rows))]
     finally:
         session.close()
+
+
+@pytest.mark.parametrize("width", [40, 78])
+def test_a_listing_reads_the_same_rows_from_sqlite_and_postgresql(campaign_target, width):
+    """The listing's own SQL (its byte lengths, its order of names) on either store: the
+    rows and lines of campaigns.forces read whole, a name not ASCII and a long one included."""
+    from sqlalchemy import create_engine, text
+
+    from campaigns import forces
+    from campaigns.listed import Listing
+    from campaigns.session import CampaignSession
+    from models.targets import to_url
+    from tests.templates import new_campaign
+    from tui.widgets.marklist import listed_rows
+
+    target = new_campaign(campaign_target, "spring1813", seed=3)
+    engine = create_engine(to_url(target))
+    with engine.begin() as db:
+        ids = [row[0] for row in db.execute(text("SELECT id FROM unit ORDER BY id"))]
+        db.execute(text("UPDATE unit SET name = :name WHERE id = :id"), {"name": "Württemberg Jäger Zwölf", "id": ids[0]})
+        db.execute(text("UPDATE unit SET name = :name WHERE id = :id"), {"name": LONG, "id": ids[1]})
+        db.execute(text("UPDATE unit SET name = :name WHERE id = :id"), {"name": "Zz last by bytes é", "id": ids[2]})
+        db.execute(text("UPDATE unit SET name = :name WHERE id = :id"), {"name": "a lower case name", "id": ids[3]})
+    engine.dispose()
+    session = CampaignSession.open(target)
+    try:
+        for side, _name in forces.sides(session):
+            eager, lazy = MarkList(), MarkList()
+            eager.set_stacks([st for s in forces.stacks(session, [side]) if s.side == side for st in s.stacks])
+            eager._lay_out(width)
+            lazy.set_listing(listed_rows(Listing(session, [side]), width))
+            lazy._lay_out(width)
+            assert [lazy.lines_of(i) for i in range(len(lazy._rows))] == [eager.lines_of(i) for i in range(len(eager._rows))]
+            assert (lazy._starts, lazy._wrapped) == (eager._starts, eager._wrapped)
+    finally:
+        session.close()

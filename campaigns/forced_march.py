@@ -10,11 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from sqlalchemy import text
+from sqlalchemy import bindparam, text
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
-from models import Campaign, Turn, Unit
 from rules.allemagne1813.forced_march import forced_march_loss, forced_march_modifiers, forced_march_odds
 from rules.allemagne1813.weather import weather_name
 from rules.dice import Modifier
@@ -36,7 +35,6 @@ class Stack:
     label: str
     location: str
     general_cvs: tuple[int, ...]
-    size: int  # units (dummies not counted): read one stack at a time with units()
 
 
 @dataclass(frozen=True)
@@ -50,9 +48,19 @@ class UnitMarch:
         return sum(m.value for m in self.modifiers)
 
 
-# Counted, not read: the screen lists stacks and shows the units of one of them.
-GENERALS = text("SELECT id, name, location, command_value FROM general")
-COUNTS = text("SELECT general, location, COUNT(*) FROM unit WHERE kind != 'dummy' GROUP BY general, location")
+# Named, not counted: the screen lists stacks and shows the units of one of them. A
+# stack is listed when one real unit is attached to its general (an index lookup per
+# general); loose units are found through the generals' index (the ids no general
+# has), never by reading every unit: at 50,000 units a count of each stack read the
+# whole table (0.2 s), for a number no screen shows.
+GENERALS = text(
+    "SELECT g.id, g.name, g.location, g.command_value, "
+    "EXISTS (SELECT 1 FROM unit u WHERE u.general = g.id AND u.kind != 'dummy') FROM general g"
+)
+ATTACHED_TO = text("SELECT general FROM unit WHERE general IS NOT NULL GROUP BY general")
+LOOSE = text(
+    "SELECT location FROM unit WHERE kind != 'dummy' AND (general IS NULL OR general IN :dangling) GROUP BY location"
+).bindparams(bindparam("dangling", expanding=True))
 UNITS_OF_GENERAL = text(
     "SELECT id, name, strength_points, cohesion FROM unit WHERE kind != 'dummy' AND general = :general ORDER BY name, id"
 )
@@ -60,28 +68,28 @@ UNITS_LOOSE_AT = text(
     "SELECT id, name, strength_points, cohesion FROM unit WHERE kind != 'dummy' AND location = :location "
     "AND (general IS NULL OR general NOT IN (SELECT id FROM general)) ORDER BY name, id"
 )
+WEATHER = text("SELECT c.turn, t.weather FROM campaign c LEFT JOIN turn t ON t.number = c.turn WHERE c.id = 1")
 
 
 def stacks(session: CampaignSession) -> list[Stack]:
-    """Each general with the units attached to him, and any loose units by place."""
+    """Each general with real units attached to him, and any loose units by place."""
     with plainly(), session.store.connect() as db:
-        generals = {gid: (name, location, cv) for gid, name, location, cv in db.execute(GENERALS)}
-        counts = list(db.execute(COUNTS))
-    by_general: dict[str, int] = {}
-    loose: dict[str, int] = {}
-    for general, location, count in counts:
-        if general in generals:
-            by_general[general] = by_general.get(general, 0) + count
-        else:
-            loose[location] = loose.get(location, 0) + count
+        generals = {gid: (name, location, cv, bool(has)) for gid, name, location, cv, has in db.execute(GENERALS)}
+        dangling = [gid for (gid,) in db.execute(ATTACHED_TO) if gid not in generals]
+        loose = sorted({location for (location,) in db.execute(LOOSE, {"dangling": dangling})}, key=lambda p: (p is None, p or ""))
+    at: dict[str, list[int]] = {}  # the command values of the generals standing at each place
+    for _name, location, cv, _has in generals.values():
+        if location:
+            at.setdefault(location, []).append(cv)
     out = []
-    for gid, size in sorted(by_general.items(), key=lambda kv: generals[kv[0]][0]):
-        name, location, _cv = generals[gid]
+    for gid, (name, location, cv, has) in sorted(generals.items(), key=lambda kv: kv[1][0]):
+        if not has:
+            continue
         # Other generals standing in the same place are in the stack too.
-        cvs = tuple(cv for oid, (_n, there, cv) in generals.items() if oid == gid or (location and there == location))
-        out.append(Stack(gid, f"{name} ({location or 'no location'})", location, cvs, size))
-    for location, size in sorted(loose.items()):
-        out.append(Stack(f"at:{location}", f"Units without a general at {location or '?'}", location, (), size))
+        cvs = tuple(at[location]) if location else (cv,)
+        out.append(Stack(gid, f"{name} ({location or 'no location'})", location, cvs))
+    for location in loose:
+        out.append(Stack(f"at:{location}", f"Units without a general at {location or '?'}", location, ()))
     return out
 
 
@@ -96,9 +104,12 @@ def units(session: CampaignSession, stack: Stack) -> list[Marcher]:
 
 
 def weather_now(session: CampaignSession) -> str | None:
-    with plainly(), session.store.read() as db:
-        turn = db.get(Turn, db.get_one(Campaign, 1).turn)
-        return weather_name(turn.weather) if turn and turn.weather else None
+    """The weather of the turn being played, as its tables read it (None: not rolled)."""
+    with plainly(), session.store.connect() as db:
+        row = db.execute(WEATHER).first()
+    if row is None:
+        raise CampaignError("the campaign's own row is missing from the file")
+    return weather_name(row[1]) if row[1] else None
 
 
 def plan(session: CampaignSession, stack: Stack) -> list[UnitMarch]:
@@ -106,9 +117,18 @@ def plan(session: CampaignSession, stack: Stack) -> list[UnitMarch]:
     weather = weather_now(session) or "clear"
     options = session.options()
     out = []
+    # A stack of a thousand units has a few cohesions and a few (SP, modifier) pairs:
+    # each is read off the card and the table once.
+    by_cohesion: dict[int, tuple[Modifier, ...]] = {}
+    odds: dict[tuple[int, int], dict[int, Fraction]] = {}
     for unit in units(session, stack):
-        mods = tuple(forced_march_modifiers(stack.general_cvs, unit.cohesion, weather))
-        out.append(UnitMarch(unit, mods, forced_march_odds(max(unit.strength_points, 1), sum(m.value for m in mods), options)))
+        mods = by_cohesion.get(unit.cohesion)
+        if mods is None:
+            mods = by_cohesion[unit.cohesion] = tuple(forced_march_modifiers(stack.general_cvs, unit.cohesion, weather))
+        key = (max(unit.strength_points, 1), sum(m.value for m in mods))
+        if key not in odds:
+            odds[key] = forced_march_odds(*key, options)
+        out.append(UnitMarch(unit, mods, dict(odds[key])))
     return out
 
 
@@ -120,6 +140,8 @@ def march(session: CampaignSession, stack: Stack, unit_ids: list[str], entered: 
     unknown = [u for u in unit_ids if u not in marches]
     if unknown:
         raise CampaignError(f"{unknown[0]} is not in the stack of {stack.label}")
+    from models import Unit  # the ORM, for the action only: the screen reads with plain SQL
+
     options = session.options()
     lines = []
     with plainly(), session.store.action(f"Forced march: {stack.label}") as db:

@@ -139,3 +139,17 @@ def test_a_distribution_kept_for_the_next_caller_is_not_the_one_handed_out():
     first = roll_distribution("1d6", 1)
     first[7] = Fraction(1)  # a caller's own change
     assert roll_distribution("1d6", 1) == {r: Fraction(1, 6) for r in range(2, 8)}
+
+
+@pytest.mark.parametrize("sides", [2, 6, 10, 20, 100])
+@pytest.mark.parametrize("modifier", [-3, 0, 2])
+def test_one_die_is_read_as_icepool_reads_it(sides, modifier):
+    # One die is counted without icepool (rules.odds._distribution): the same outcomes, in
+    # the same order, with the same exact chances.
+    from rules.dice import Dice
+    from rules.odds import icepool_die
+
+    die = icepool_die(Dice(1, sides), modifier)
+    assert list(roll_distribution(f"1d{sides}", modifier).items()) == [
+        (int(o), Fraction(p)) for o, p in zip(die.outcomes(), die.probabilities())
+    ]

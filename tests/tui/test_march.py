@@ -153,3 +153,35 @@ async def test_every_unit_name_of_every_stack_is_whole_and_nothing_runs_off_the_
             assert [" ".join(line.strip() for line in lines) for lines in cells] == names
             wrapped += sum(len(lines) > 1 for lines in cells)
         assert wrapped  # the long names reach the wrapping
+
+
+def test_the_stacks_named_through_the_generals_index_are_those_of_every_unit_counted(campaign_file):
+    """forced_march.stacks asks the generals' index which generals have a real unit, and
+    which ids no general has: the stacks, labels and command values of counting every unit,
+    with a general left with dummies only, units of a general the file no longer has,
+    and units of none."""
+    import sqlite3
+
+    db = sqlite3.connect(campaign_file)
+    generals = [g for (g,) in db.execute("SELECT id FROM general ORDER BY id")]
+    db.execute("UPDATE unit SET kind = 'dummy' WHERE general = ?", (generals[0],))
+    db.execute("UPDATE unit SET general = 'gone' WHERE general = ?", (generals[1],))
+    db.execute("UPDATE unit SET general = NULL WHERE id = (SELECT MIN(id) FROM unit WHERE general = ?)", (generals[2],))
+    rows = list(db.execute("SELECT general, location, kind FROM unit"))
+    cvs = {g: (name, location, cv) for g, name, location, cv in db.execute("SELECT id, name, location, command_value FROM general")}
+    db.commit()
+    db.close()
+    real = [(general, location) for general, location, kind in rows if kind != "dummy"]
+    attached = {g for g, _l in real if g in cvs}
+    loose = sorted({location for g, location in real if g not in cvs})
+    expected = [
+        (g, f"{cvs[g][0]} ({cvs[g][1] or 'no location'})", sorted(cv for o, (_n, there, cv) in cvs.items() if o == g or there == cvs[g][1]))
+        for g in sorted(attached, key=lambda g: cvs[g][0])
+    ] + [(f"at:{location}", f"Units without a general at {location}", []) for location in loose]
+    assert generals[0] not in attached and "gone" not in cvs and loose  # the file is as awkward as meant
+    session = CampaignSession.open(campaign_file)
+    try:
+        got = [(s.key, s.label, sorted(s.general_cvs)) for s in forced_march.stacks(session)]
+    finally:
+        session.close()
+    assert got == expected

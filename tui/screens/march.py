@@ -126,12 +126,16 @@ class ForcedMarchScreen(CampaignScreen):
         # The odds keep their bars only where the unit's name still has room beside them.
         bars = not self.has_class("narrow") and width - BARRED_ODDS >= MIN_NAME
         rows = []
+        bar = (lambda c: odds_bar(c, 5)) if bars else (lambda _c: "")  # noqa: E731
+        written: dict[tuple, str] = {}  # a stack of a thousand units has a few odds: each written once
         for p in plans:
-            bar = (lambda c: odds_bar(c, 5)) if bars else (lambda _c: "")  # noqa: E731
-            # One loss and its chance never part when the column wraps (no-break spaces inside).
-            odds = "  ".join(
-                f"{loss}:{bar(chance)}{float(chance) * 100:3.0f}%".replace(" ", "\u00a0") for loss, chance in p.odds.items()
-            )
+            chances = tuple(p.odds.items())
+            odds = written.get(chances)
+            if odds is None:
+                # One loss and its chance never part when the column wraps (no-break spaces inside).
+                odds = written[chances] = "  ".join(
+                    f"{loss}:{bar(chance)}{float(chance) * 100:3.0f}%".replace(" ", "\u00a0") for loss, chance in chances
+                )
             mark = "[x]" if p.unit.id in self.marked else "[ ]"
             rows.append((p.unit.id, (mark, p.unit.name, p.unit.strength_points, p.unit.cohesion, f"{p.modifier:+d}", odds)))
         # The unit's name wraps onto more lines of its row, whole, as in the order of battle.

@@ -7,14 +7,14 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Select, Static
 
-from campaigns import forces, reconnaissance
+from campaigns import forces
 from campaigns.errors import CampaignError
-from campaigns.forces import Stack
+from campaigns.listed import Listing
 from campaigns.session import CampaignSession
 from campaigns.words import column
 from tui.screens.base import CampaignScreen
 from tui.widgets.bars import odds_bar
-from tui.widgets.marklist import MarkList, Rows, rows_of
+from tui.widgets.marklist import ListedRows, MarkList, listed_rows
 
 
 class ReconnaissanceScreen(CampaignScreen):
@@ -55,23 +55,24 @@ class ReconnaissanceScreen(CampaignScreen):
         self._reads += 1
         number, session, who = self._reads, self.session, str(self.query_one("#who", Select).value)
         our_list, their_list = self.query_one("#ours", MarkList), self.query_one("#theirs", MarkList)
-        listed = None if ours else our_list.stacks
-        marked, screening = set(our_list.marked), their_list.selected
-        shown_screens = None if screens else their_list.stacks
+        listed = None if ours else our_list.listed
+        marked, screening = set(our_list.marked), set(their_list.marked)
+        shown_screens = None if screens else their_list.listed
+        width = our_list.line_width or max(self.app.size.width - our_list.styles.scrollbar_size_vertical, 0)
         self.attempt(
-            lambda: (number, *_view(session, who, listed, marked, shown_screens, screening)),
+            lambda: (number, *_view(session, who, listed, marked, shown_screens, screening, width)),
             worker=True, writes=False, then=self._show,
         )
 
     def _show(self, view: tuple) -> None:
-        number, ours, our_rows, theirs, their_rows, title, preview = view
+        number, ours, theirs, title, preview = view
         if number != self._reads:
             return  # a later reading was started meanwhile: its answer follows
         our_list, their_list = self.query_one("#ours", MarkList), self.query_one("#theirs", MarkList)
-        if ours is not our_list.stacks:
-            our_list.set_stacks(ours, rows=our_rows)
-        if theirs is not their_list.stacks:
-            their_list.set_stacks(theirs, rows=their_rows)
+        if ours is not our_list.listed:
+            our_list.set_listing(ours)
+        if theirs is not their_list.listed:
+            their_list.set_listing(theirs)
         if title is not None:
             self.query_one("#theirs-title", Static).update(title)
         self.query_one("#preview", Static).update(preview)
@@ -90,6 +91,8 @@ class ReconnaissanceScreen(CampaignScreen):
         return self.query_one("#ours", MarkList).selected, self.query_one("#theirs", MarkList).selected
 
     def _roll(self, typed: bool) -> None:
+        from campaigns import reconnaissance
+
         ours, theirs = self.chosen()
         self.with_dice("the reconnaissance", "1d6",
                        lambda d: self.attempt(lambda: reconnaissance.reconnoitre(self.session, ours, theirs, d, in_reach=True), worker=True), typed=typed)
@@ -102,20 +105,23 @@ class ReconnaissanceScreen(CampaignScreen):
 
 
 def _view(
-    session: CampaignSession, who: str, ours: list[Stack] | None, marked: set[str],
-    theirs: list[Stack] | None, screening: list[str],
-) -> tuple[list[Stack], Rows | None, list[Stack], Rows | None, str | None, str]:
+    session: CampaignSession, who: str, ours: ListedRows | None, marked: set[str],
+    theirs: ListedRows | None, screening: set[str], width: int,
+) -> tuple[ListedRows, ListedRows, str | None, str]:
     """What the screen shows for these marks, read off the UI thread: the reconnoitring
-    side's stacks (read unless given), the enemy stacks in reach of the marked stack
-    (read unless given), the rows of each list read, the title over them (None: as it
-    is) and the preview."""
-    our_rows = their_rows = None
+    side's stacks (counted unless given), the enemy stacks in reach of the marked stack
+    (counted unless given), laid out at `width`, the title over them (None: as it is) and
+    the preview. Only the units marked are read, and the rows in view when drawn."""
     if ours is None:
-        ours = [st for side in forces.stacks(session, of_sides=[who]) if side.side == who for st in side.stacks]
-        our_rows = rows_of(ours)
-    reconnoitring = [f.id for st in ours for c in st.commands for f in c.forces if f.id in marked]
+        ours = listed_rows(Listing(session, [who]), width)
+    reconnoitring = ours.listing.in_order(marked)
     title = None
+    if theirs is None and not reconnoitring:
+        theirs, title = listed_rows(Listing(session, [])), "Screening units: mark the reconnoitring stack first"
     if theirs is None:
+        # The card's modules, imported once a unit is marked: the screen is shown without them.
+        from campaigns import reconnaissance
+
         # The enemy stacks in reach of the stack the reconnaissance is made from (option
         # reconnaissance_reach): a screen is chosen from those only.
         try:
@@ -123,21 +129,20 @@ def _view(
         except CampaignError:
             place = None  # units of several places: the preview says why
         if place is None:
-            theirs, title = [], "Screening units: mark the reconnoitring stack first"
+            theirs, title = listed_rows(Listing(session, [])), "Screening units: mark the reconnoitring stack first"
         else:
             reach = reconnaissance.reach_from(session, place)
             others = [side for side, _name in forces.sides(session) if side != who]
-            theirs = [st for side in forces.stacks(session, others, reach) if side.side != who for st in side.stacks if st.place in reach]
-            title = f"Screening units in reach of {place}{'' if theirs else ': no enemy stack in reach'}"
-        their_rows = rows_of(theirs)
-    kept = {f.id for st in theirs for f in st.forces}
-    screening = [f for f in screening if f in kept]
-    return ours, our_rows, theirs, their_rows, title, _preview(session, reconnoitring, screening)
+            theirs = listed_rows(Listing(session, others, reach), width)
+            title = f"Screening units in reach of {place}{'' if theirs.listing.stacks else ': no enemy stack in reach'}"
+    return ours, theirs, title, _preview(session, reconnoitring, theirs.listing.in_order(screening))
 
 
 def _preview(session: CampaignSession, ours: list[str], theirs: list[str]) -> str:
     if not ours:
         return "Mark the units making the reconnaissance, and the units screening."
+    from campaigns import reconnaissance
+
     try:
         reconnaissance.check_reach(session, ours, theirs)
         step = reconnaissance.plan(session, ours, theirs)

@@ -33,7 +33,8 @@ from textual.strip import Strip
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from campaigns.forces import Stack
+from campaigns.forces import Force, Stack
+from campaigns.listed import Listing
 from campaigns.text import one_line
 
 
@@ -93,6 +94,118 @@ def rows_of(stacks: Iterable[Stack]) -> Rows:
         for command in stack.commands:
             rows.append(_row(1, command.general_name, tuple(f.id for f in command.forces), number))
             rows += [_row(2, f"{f.name}  {_together(f.short())}", (f.id,), number) for f in command.forces]
+    return rows
+
+
+def _unit_label(force: Force) -> str:
+    return f"{force.name}  {_together(force.short())}"
+
+
+class ListedRows:
+    """The rows of a campaigns.listed.Listing: its places and generals made rows at once,
+    a unit's row when it is asked for (read a page at a time). Built in a worker, with
+    its lines counted at the list's width there (lay_out); a width it was not counted
+    at is counted on the UI thread, reading only the generals whose longest row could wrap."""
+
+    def __init__(self, listing: Listing) -> None:
+        self.listing = listing
+        self.heads: list[_Row] = []  # the place and general rows
+        self.head_at: list[int] = []  # the index of each of them among all rows
+        self.command_of: list[tuple[int, int]] = []  # each head's (stack, command); command -1: the place
+        index = 0
+        for st in listing.stacks:
+            label = f"{st.place}: {st.leader}, {_together(f'{st.strength_points} SP')}"
+            self._head(_row(0, label, (), st.number), index, (st.number, -1))
+            index += 1
+            for number, command in enumerate(st.commands):
+                self._head(_row(1, command.general_name, (), st.number), index, (st.number, number))
+                index += 1 + command.units
+        self.count = index
+        self._laid: dict[int, tuple[list[int], dict[int, list[str]]]] = {}
+
+    def _head(self, row: _Row, index: int, where: tuple[int, int]) -> None:
+        self.heads.append(row)
+        self.head_at.append(index)
+        self.command_of.append(where)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def find(self, index: int) -> tuple[int, int]:
+        """The head at or before row `index`, and the row's offset past it."""
+        head = bisect_right(self.head_at, index) - 1
+        return head, index - self.head_at[head]
+
+    def __getitem__(self, index: int) -> _Row:
+        head, offset = self.find(index)
+        if offset == 0:
+            return self.heads[head]
+        stack, command = self.command_of[head]
+        force = self.listing.unit(stack, command, offset - 1)
+        return _row(2, _unit_label(force), (force.id,), stack)
+
+    def forces(self, index: int) -> tuple[str, ...]:
+        head, offset = self.find(index)
+        stack, command = self.command_of[head]
+        if offset:
+            return self[index].forces
+        return self.listing.ids(stack, None if command < 0 else command)
+
+    def lay_out(self, width: int) -> tuple[list[int], dict[int, list[str]]]:
+        """The first line of each row (then the line after the last), and the lines of
+        the rows that wrap, at `width`: a general's units are read only when his longest
+        row might not fit (campaigns.listed.Command.longest)."""
+        if width in self._laid:
+            return self._laid[width]
+        starts, line = [0], 0
+        wrapped: dict[int, list[str]] = {}
+        room = width - (2 * 2 + BOX + 1)  # a unit row's cells, past its indent and box
+        if width:  # the generals whose longest row might not fit: their units read at once
+            self.listing.read_whole([
+                (st.number, number) for st in self.listing.stacks for number, command in enumerate(st.commands)
+                if command.longest * (1 if command.ascii else 2) > room
+            ])
+        for head, row in enumerate(self.heads):
+            index = self.head_at[head]
+            line = _place(row, index, width, starts, wrapped, line)
+            stack, number = self.command_of[head]
+            if number < 0:
+                continue
+            command = self.listing.stacks[stack].commands[number]
+            if not width or command.longest * (1 if command.ascii else 2) <= room:
+                starts.extend(range(line + 1, line + command.units + 1))  # every row a line
+                line += command.units
+                continue
+            for offset, force in enumerate(self.listing.units(stack, number)):
+                line = _place(_row(2, _unit_label(force), (force.id,), stack), index + 1 + offset, width, starts, wrapped, line)
+        self._laid = {width: (starts, wrapped)}
+        return starts, wrapped
+
+    def marked_in(self, marked: set[str]) -> dict[tuple[int, int], int]:
+        """How many of `marked` each (stack, command) holds; a stack's total under (stack, -1)."""
+        counts: dict[tuple[int, int], int] = {}
+        for stack, command in self.listing.where(marked).values():
+            counts[(stack, command)] = counts.get((stack, command), 0) + 1
+            counts[(stack, -1)] = counts.get((stack, -1), 0) + 1
+        return counts
+
+
+def _place(row: _Row, index: int, width: int, starts: list[int], wrapped: dict[int, list[str]], line: int) -> int:
+    """Row `index` laid after `line`: its lines counted, its text kept if it wraps."""
+    if width and row.indent + BOX + 1 + row.cells > width:
+        wrapped[index] = _wrap(row, width)
+        line += len(wrapped[index])
+    else:
+        line += 1
+    starts.append(line)
+    return line
+
+
+def listed_rows(listing: Listing, width: int = 0) -> ListedRows:
+    """A listing's rows for MarkList.set_listing, laid out at `width` (in a worker)."""
+    rows = ListedRows(listing)
+    if width:
+        rows.lay_out(width)
     return rows
 
 
@@ -157,9 +270,11 @@ class MarkList(ScrollView, can_focus=True):
 
     def __init__(self, stacks: Iterable[Stack] = (), *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.marked: set[str] = set()
-        self.stacks: list[Stack] = []
-        self._rows: list[_Row] = []
+        self._marked: set[str] = set()
+        self._counts: dict[tuple[int, int], int] | None = None  # marks by stack and general (a listing's)
+        self.stacks: list = []  # campaigns.forces.Stack, or campaigns.listed.Stack (set_listing)
+        self._rows: list[_Row] | ListedRows = []
+        self._listed: ListedRows | None = None
         self._highlighted: int | None = None
         self._laid_at = -1  # the width the rows were measured at
         self._starts: list[int] = [0]  # the first line of each row, then the line after the last
@@ -169,6 +284,16 @@ class MarkList(ScrollView, can_focus=True):
 
     # -- what is listed -------------------------------------------------------
 
+    @property
+    def marked(self) -> set[str]:
+        """The unit ids marked."""
+        return self._marked
+
+    @marked.setter
+    def marked(self, ids: set[str]) -> None:
+        self._marked = ids
+        self._counts = None
+
     def set_stacks(self, stacks: Iterable[Stack], *, keep: Iterable[str] = (), rows: Rows | None = None) -> None:
         """List these stacks; marks on forces still listed are kept. `rows`: their rows,
         made with rows_of beforehand (in a worker: a side of 50,000 units takes a while)."""
@@ -176,6 +301,28 @@ class MarkList(ScrollView, can_focus=True):
         rows = rows_of(self.stacks) if rows is None else rows
         listed = {row.forces[0] for row in rows if row.depth == 2}
         self.marked = (self.marked | set(keep)) & listed
+        self._listed = None
+        self._show_rows(rows)
+
+    @property
+    def listed(self) -> ListedRows | None:
+        """The rows of the listing shown (set_listing), or None."""
+        return self._listed
+
+    @property
+    def line_width(self) -> int:
+        """The cells a row may take (0 before the list is laid out)."""
+        return self._width
+
+    def set_listing(self, rows: ListedRows, *, keep: Iterable[str] = ()) -> None:
+        """List a campaigns.listed.Listing, as listed_rows made its rows (in a worker):
+        only the rows in view are read. Marks on forces still listed are kept."""
+        self.stacks = rows.listing.stacks
+        self.marked = set(rows.listing.where(self.marked | set(keep)))
+        self._listed = rows
+        self._show_rows(rows)
+
+    def _show_rows(self, rows: list[_Row] | ListedRows) -> None:
         self._rows = rows
         if self._highlighted is not None:
             self._highlighted = min(self._highlighted, len(rows) - 1) if rows else None
@@ -186,21 +333,41 @@ class MarkList(ScrollView, can_focus=True):
     @property
     def selected(self) -> list[str]:
         """The marked unit ids, in the order listed."""
+        if isinstance(self._rows, ListedRows):
+            return self._rows.listing.in_order(self.marked)
         return [row.forces[0] for row in self._rows if row.depth == 2 and row.forces[0] in self.marked]
 
-    def _box(self, row: _Row) -> str:
+    def _forces(self, index: int) -> tuple[str, ...]:
+        """The unit ids row `index` marks."""
+        return self._rows[index].forces if self._listed is None else self._listed.forces(index)
+
+    def _box(self, index: int, row: _Row) -> str:
+        if self._listed is not None and row.depth < 2:
+            # A place or general of a listing: its marks counted, its ids not read.
+            if self._counts is None:
+                self._counts = self._listed.marked_in(self.marked)
+            head, _ = self._listed.find(index)
+            stack, command = self._listed.command_of[head]
+            st = self._listed.listing.stacks[stack]
+            size = sum(c.units for c in st.commands) if command < 0 else st.commands[command].units
+            marked = self._counts.get((stack, command), 0)
+            return "[x]" if size and marked == size else "[-]" if marked else "[ ]"
         marked = sum(1 for f in row.forces if f in self.marked)
         return "[x]" if row.forces and marked == len(row.forces) else "[-]" if marked else "[ ]"
 
     def _prompt(self, row: _Row) -> str:
-        return f"{' ' * row.indent}{self._box(row)} {row.label}"
+        """A row of stacks (set_stacks) as one line, before wrapping."""
+        marked = sum(1 for f in row.forces if f in self.marked)
+        box = "[x]" if row.forces and marked == len(row.forces) else "[-]" if marked else "[ ]"
+        return f"{' ' * row.indent}{box} {row.label}"
 
     def lines_of(self, index: int) -> list[str]:
         """The lines row `index` is shown in, as wrapped at the list's width."""
         row = self._rows[index]
-        lines = self._wrapped.get(index) or [self._prompt(row).replace(NBSP, " ")]
+        box = self._box(index, row)
+        lines = self._wrapped.get(index) or [f"{' ' * row.indent}{box} {row.label}".replace(NBSP, " ")]
         first = lines[0]
-        return [first[: row.indent] + self._box(row) + first[row.indent + BOX :], *lines[1:]]
+        return [first[: row.indent] + box + first[row.indent + BOX :], *lines[1:]]
 
     # -- measuring: every row's height, the text only of those that wrap -------------
 
@@ -212,6 +379,10 @@ class MarkList(ScrollView, can_focus=True):
 
     def _lay_out(self, width: int) -> None:
         self._laid_at = width
+        if isinstance(self._rows, ListedRows):
+            self._starts, self._wrapped = self._rows.lay_out(width)
+            self.virtual_size = Size(width, self._starts[-1])
+            return
         starts, line, wrapped = [0], 0, {}
         for index, row in enumerate(self._rows):
             # Most rows fit: only their length is counted.
@@ -308,11 +479,14 @@ class MarkList(ScrollView, can_focus=True):
 
     def action_mark(self) -> None:
         if self._highlighted is not None and self._rows:
-            self._toggle(self._rows[self._highlighted].forces)
+            self._toggle(self._forces(self._highlighted))
 
     def action_mark_stack(self) -> None:
         if self._highlighted is not None and self._rows:
             stack = self._rows[self._highlighted].stack
+            if isinstance(self._rows, ListedRows):
+                self._toggle(self._rows.listing.ids(stack))
+                return
             self._toggle(next(r.forces for r in self._rows if r.depth == 0 and r.stack == stack))
 
     def mark(self, forces: Iterable[str], on: bool = True) -> None:

@@ -38,7 +38,6 @@ from rules.commandline import UsageError
 
 if TYPE_CHECKING:
     from campaigns import luck
-    from campaigns.output import Write
     from models.store import CampaignStore
     from models.targets import Target
 
@@ -378,7 +377,7 @@ def _luck(args: argparse.Namespace) -> int:
     return OK
 
 
-def _luck_text(book: luck.Ledger, rolls: Iterable[luck.RollLuck], write: Write) -> None:
+def _luck_text(book: luck.Ledger, rolls: Iterable[luck.RollLuck], write: Callable[[bytes], object]) -> None:
     from campaigns import luck
     from campaigns.printable import printable
 
@@ -392,7 +391,7 @@ def _luck_text(book: luck.Ledger, rolls: Iterable[luck.RollLuck], write: Write) 
         write(("\n".join(map(printable, lines)) + "\n").encode())
 
 
-def _luck_json(book: luck.Ledger, rolls: Iterable[luck.RollLuck], write: Write) -> None:
+def _luck_json(book: luck.Ledger, rolls: Iterable[luck.RollLuck], write: Callable[[bytes], object]) -> None:
     """`json.dumps(luck.as_json(book), indent=2, ensure_ascii=True)` of the ledger with every
     roll, a roll at a time (JSON escapes every control character itself)."""
     import json

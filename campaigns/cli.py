@@ -37,6 +37,7 @@ from models.errors import CampaignFileError, StoreError
 from rules.commandline import UsageError
 
 if TYPE_CHECKING:
+    from campaigns import luck
     from models.store import CampaignStore
     from models.targets import Target
 
@@ -357,31 +358,71 @@ def _battles(args: argparse.Namespace) -> int:
 
 
 def _luck(args: argparse.Namespace) -> int:
-    import json
-
     from campaigns import luck
-    from campaigns.errors import CampaignError
-    from campaigns.printable import printable
+    from campaigns.output import all_or_nothing
     from campaigns.session import CampaignSession
     from models.opening import open_campaign
 
     session = CampaignSession(open_campaign(_target(args)))
     try:
-        book = luck.ledger(session, args.side)
+        # The totals and each turn's first; every roll is read as it is printed (luck.each_roll),
+        # all or nothing (campaigns.output): memory stays flat however many rolls there are.
+        book = luck.ledger(session, args.side, latest=0)
+        rolls = luck.each_roll(session, args.side)
+        all_or_nothing(lambda write: (_luck_json if args.json else _luck_text)(book, rolls, write))
     except CampaignError as error:
         return _fail(str(error))
     finally:
         session.close()
-    if args.json:  # JSON escapes every control character itself
-        print(json.dumps(luck.as_json(book), indent=2, ensure_ascii=True))
-    else:
-        for line in luck.lines(book):
-            print(printable(line))
     return OK
+
+
+def _luck_text(book: luck.Ledger, rolls: Iterable[luck.RollLuck], write: Callable[[bytes], object]) -> None:
+    from campaigns import luck
+    from campaigns.printable import printable
+
+    lines = [*luck.lines(book)]  # the totals and each turn's: `book` lists no roll
+    for roll in rolls:
+        lines.append(luck.roll_line(roll))
+        if len(lines) >= LINES:
+            write(("\n".join(map(printable, lines)) + "\n").encode())
+            lines = []
+    if lines:
+        write(("\n".join(map(printable, lines)) + "\n").encode())
+
+
+def _luck_json(book: luck.Ledger, rolls: Iterable[luck.RollLuck], write: Callable[[bytes], object]) -> None:
+    """`json.dumps(luck.as_json(book), indent=2, ensure_ascii=True)` of the ledger with every
+    roll, a roll at a time (JSON escapes every control character itself)."""
+    import json
+
+    from campaigns import luck
+    from campaigns.output import indented_json
+
+    whole = luck.as_json(book)
+    some = iter(rolls)
+    first = next(some, None)
+    if first is None:
+        write((json.dumps(whole, indent=2, ensure_ascii=True) + "\n").encode())
+        return
+    whole["rolls"] = [0]  # where the rolls go: the one number in the page alone on its line
+    head, tail = json.dumps(whole, indent=2, ensure_ascii=True).split("\n    0\n", 1)
+    pieces = [head, "\n    ", indented_json(luck.roll_data(first), 2)]
+    for roll in some:
+        pieces += [",\n    ", indented_json(luck.roll_data(roll), 2)]
+        if len(pieces) >= LINES:
+            write("".join(pieces).encode())
+            pieces = []
+    pieces += ["\n", tail, "\n"]
+    write("".join(pieces).encode())
+
+
+LINES = 2000  # lines (or rolls) written at a time
 
 
 def _report(args: argparse.Namespace) -> int:
     from campaigns import report
+    from campaigns.output import all_or_nothing
     from campaigns.session import CampaignSession
     from models.opening import open_campaign
 
@@ -393,19 +434,25 @@ def _report(args: argparse.Namespace) -> int:
         return _fail(f"{out} is the campaign itself: write the report to another file")
     session = CampaignSession(open_campaign(target))
     try:
-        text = report.render(report.build(session, turn=args.turn, battle=args.battle), args.format)
+        # Written as it is read (report.write): memory stays flat however long the campaign.
+        made = report.build(session, turn=args.turn, battle=args.battle)
+        if out is None:  # all or nothing (campaigns.output), as `log` and `export`
+            all_or_nothing(lambda write: report.write(made, args.format, lambda text: write(text.encode())))
+        else:
+            # Written beside the target and renamed over it: a report cut short never replaces a good one.
+            partial = out.with_name(f".{out.name}.partial")
+            try:
+                with partial.open("w", encoding="utf-8") as file:
+                    report.write(made, args.format, file.write)
+                partial.replace(out)
+            except BaseException:
+                partial.unlink(missing_ok=True)
+                raise
+            print(f"Wrote {out} ({args.format}).", file=sys.stderr)
     except CampaignError as error:
         return _fail(str(error))
     finally:
         session.close()
-    if out is None:
-        sys.stdout.write(text)
-        return OK
-    # Written beside the target and renamed over it: a report cut short never replaces a good one.
-    partial = out.with_name(f".{out.name}.partial")
-    partial.write_text(text, encoding="utf-8")
-    partial.replace(out)
-    print(f"Wrote {out} ({args.format}).", file=sys.stderr)
     return OK
 
 

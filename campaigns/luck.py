@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import heapq
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -713,20 +714,7 @@ def as_json(book: Ledger) -> dict[str, Any]:
 
     return {
         "sides": book.sides,
-        "rolls": [
-            {
-                "id": r.roll_id, "turn": r.turn, "kind": r.kind, "purpose": r.purpose, "dice": r.dice,
-                "raw": list(r.raw), "modifier": r.modifier, "result": r.result, "mode": r.mode,
-                "percentile": number(r.percentile), "percentile_exact": str(r.percentile),
-                "expected_roll": number(r.expected_roll),
-                "sides": {s: f for s, f in r.favours}, "decided": r.decided,
-                "effects": [
-                    {"side": e.side or None, "unit": e.unit, "actual": number(e.actual), "expected": number(e.expected)}
-                    for e in r.effects
-                ],
-            }
-            for r in book.rolls
-        ],
+        "rolls": [roll_data(r) for r in book.rolls],
         "totals": [luck(item) for item in book.totals.values()],
         "by_turn": [luck(item) for item in book.by_turn],
     }
@@ -740,11 +728,7 @@ def lines(book: Ledger) -> Iterable[str]:
             yield f"  turn {turn_item.turn}: {luck_text(turn_item)}"
     yield ""
     for r in book.rolls:
-        yield (
-            f"dice #{r.roll_id} turn {r.turn if r.turn is not None else '-'} {r.kind}: {r.dice} "
-            f"{' '.join(map(str, r.raw))}{r.modifier:+d} = {r.result}, percentile {float(r.percentile):.0%} "
-            f"(mean {float(r.expected_roll):.2f}) -> {r.decided}"
-        )
+        yield roll_line(r)
 
 
 def luck_text(item: Luck) -> str:
@@ -756,3 +740,164 @@ def luck_text(item: Luck) -> str:
         f"{sums}; {item.run.rolls} rolls, mean percentile {float(item.run.mean):.0%} ({verdict}), "
         f"p = {float(p):.3g} ({'exact' if isinstance(p, Fraction) else 'normal approximation'})"
     )
+
+
+# -- every roll, read as it is written (adjutant luck, adjutant report) ---------------------
+
+BATCH = 2000  # plain rolls fetched from the database at a time
+_KNOWN = 4096  # distinct dice, modifiers and results remembered while reading
+
+
+def each_roll(session: CampaignSession, side: str | None = None, *, turn: int | None = None,
+              battle: int | None = None, batch: int = BATCH) -> Iterator[RollLuck]:
+    """The rolls `ledger(session, side).rolls` lists, the same and in the same order, read
+    as they are asked for: memory does not grow with the rolls however many there are.
+    `turn`: only those whose turn is that one; `battle`: only the rolls of that battle.
+
+    The rolls that may have decided something the campaign knows of are read by one
+    `_Reader`, as `ledger` reads them (a battle's rolls are paired with its journal as a
+    whole, the marches walk the history back once): they are as many as the battles,
+    marches and reconnaissances, not as the events. The others count for nobody: they
+    are read in batches as plain rows, and the odds of each dice, modifiers and result
+    are worked out once (exactly as `_Reader.read` works them out for each roll)."""
+    with plainly(), session.store.read() as db:
+        if side is not None:
+            sides = {s.id: s.name for s in db.scalars(select(Side).order_by(col(Side.position), col(Side.id)))}
+            if side not in sides:
+                raise_unknown_side(side, sides)
+        turn_ends: list[int] = list(db.scalars(
+            select(col(Event.id)).where(col(Event.description).like("End of turn %"), col(Event.undone) == False)  # noqa: E712
+            .order_by(col(Event.id))
+        ))
+        query = _kept(select(DiceRoll).where(_special()))
+        if battle is not None:
+            query = query.where(col(DiceRoll.battle) == battle)
+        rows = list(db.scalars(query.order_by(col(DiceRoll.id))))
+        reader = _Reader(session, db, rows, turn_ends)
+
+        def special() -> Iterator[RollLuck]:
+            for row in rows:
+                roll = reader.read(row)
+                if (turn is None or roll.turn == turn) and (side is None or counts_for(roll, side)):
+                    yield roll
+
+        if side is not None or battle is not None:  # the plain rolls count for no side and name no battle
+            yield from special()
+        else:
+            yield from heapq.merge(special(), _plain_rolls(db, turn_ends, turn, batch), key=lambda r: r.roll_id)
+
+
+def _plain_rolls(db: Any, turn_ends: list[int], turn: int | None, batch: int) -> Iterator[RollLuck]:
+    """The rolls that count for nobody (kind OTHER), in id order, from plain rows."""
+    query = _kept(select(
+        col(DiceRoll.id), col(DiceRoll.event), col(DiceRoll.purpose), col(DiceRoll.dice), sql_cast(DiceRoll.raw, String),
+        sql_cast(DiceRoll.modifiers, String), col(DiceRoll.result), col(DiceRoll.mode),
+    ).where(~_special()))
+    if turn is not None:  # turn n: the events after the end of turn n - 1, up to its own end (as _Reader.turn_of)
+        if not 1 <= turn <= len(turn_ends) + 1:
+            return
+        query = query.where(col(DiceRoll.event) > turn_ends[turn - 2] if turn >= 2 else col(DiceRoll.event).is_not(None))
+        if turn <= len(turn_ends):
+            query = query.where(col(DiceRoll.event) <= turn_ends[turn - 1])
+    modifiers: dict[str | None, int] = {}
+    raws: dict[str, tuple[int, ...]] = {}
+    known: dict[tuple[str, int, int], tuple[dict[int, Fraction], Fraction, str, tuple[Effect, ...]]] = {}
+    for roll_id, event, purpose, dice, raw, listed, result, mode in db.execute(query.order_by(col(DiceRoll.id)).execution_options(yield_per=batch)):
+        modifier = modifiers.get(listed)
+        if modifier is None:
+            if len(modifiers) > _KNOWN:
+                modifiers.clear()
+            modifier = modifiers[listed] = sum(int(m["value"]) for m in json.loads(listed))
+        odds = known.get((dice, modifier, result))
+        if odds is None:
+            if len(known) > _KNOWN:
+                known.clear()
+            distribution = _distribution(dice, modifier)
+            unit = "hits" if ">=" in dice else POINTS
+            odds = known[(dice, modifier, result)] = (
+                distribution, mid_rank(distribution, result), f"{result} {unit}",
+                (Effect(BOTH, POINTS, Fraction(result), expectation(distribution)),),
+            )
+        numbers = raws.get(raw)
+        if numbers is None:
+            if len(raws) > _KNOWN:
+                raws.clear()
+            numbers = raws[raw] = tuple(json.loads(raw))
+        yield RollLuck(
+            roll_id=roll_id, event=event, turn=None if event is None else 1 + bisect.bisect_left(turn_ends, event),
+            kind=OTHER, purpose=purpose, dice=dice, raw=numbers, modifier=modifier, result=result, mode=mode,
+            distribution=odds[0], percentile=odds[1], favours=(), decided=odds[2], effects=odds[3],
+        )
+
+
+class Tally:
+    """`luck_of(side, turn, rolls)` kept as the rolls go by, in memory that does not grow
+    with them: the rolls are counted by dice, modifiers, result and direction, and their
+    effects by unit and value; the sums and the run come out exactly the same."""
+
+    def __init__(self, side: str, turn: int | None = None) -> None:
+        self.side = side
+        self.turn = turn
+        self.rolls = 0  # the rolls added
+        self._counted: dict[tuple[str, int, int, int], list[Any]] = {}  # -> [distribution, count]
+        self._effects: dict[tuple[str, int, int, int, int], list[Any]] = {}  # -> [effect, count]
+
+    def add(self, roll: RollLuck) -> None:
+        self.rolls += 1
+        for effect in roll.effects:
+            if effect.side == self.side:
+                a, e = effect.actual, effect.expected
+                key = (effect.unit, a.numerator, a.denominator, e.numerator, e.denominator)
+                found = self._effects.get(key)
+                if found is None:
+                    self._effects[key] = [effect, 1]
+                else:
+                    found[1] += 1
+        for favour in ([f for s, f in roll.favours if s == self.side] if self.side else [1]):
+            counted = self._counted.get((roll.dice, roll.modifier, roll.result, favour))
+            if counted is None:
+                self._counted[(roll.dice, roll.modifier, roll.result, favour)] = [roll.distribution, 1]
+            else:
+                counted[1] += 1
+
+    def luck(self) -> Luck:
+        sums: dict[str, Fraction] = {}
+        for effect, count in self._effects.values():
+            sums[effect.unit] = sums.get(effect.unit, Fraction(0)) + count * effect.difference
+        run = run_luck(Counted(distribution, result, favour, count)
+                       for (_dice, _modifier, result, favour), (distribution, count) in self._counted.items())
+        return Luck(self.side, self.turn, dict(sorted(sums.items(), key=lambda kv: UNITS.index(kv[0]))), run)
+
+
+def roll_line(r: RollLuck) -> str:
+    """A roll as `lines` prints it."""
+    return (
+        f"dice #{r.roll_id} turn {r.turn if r.turn is not None else '-'} {r.kind}: {r.dice} "
+        f"{' '.join(map(str, r.raw))}{r.modifier:+d} = {r.result}, percentile {float(r.percentile):.0%} "
+        f"(mean {float(_expected(r.dice, r.modifier)):.2f}) -> {r.decided}"
+    )
+
+
+@functools.lru_cache(maxsize=512)
+def _expected(dice: str, modifier: int) -> Fraction:
+    """A roll's `expected_roll`, worked out once for each dice and modifier (its distribution's)."""
+    return expectation(_distribution(dice, modifier))
+
+
+def roll_data(r: RollLuck) -> dict[str, Any]:
+    """A roll as `as_json` gives it."""
+
+    def number(x: Fraction | float) -> float:
+        return round(float(x), 6)
+
+    return {
+        "id": r.roll_id, "turn": r.turn, "kind": r.kind, "purpose": r.purpose, "dice": r.dice,
+        "raw": list(r.raw), "modifier": r.modifier, "result": r.result, "mode": r.mode,
+        "percentile": number(r.percentile), "percentile_exact": str(r.percentile),
+        "expected_roll": number(_expected(r.dice, r.modifier)),
+        "sides": {s: f for s, f in r.favours}, "decided": r.decided,
+        "effects": [
+            {"side": e.side or None, "unit": e.unit, "actual": number(e.actual), "expected": number(e.expected)}
+            for e in r.effects
+        ],
+    }

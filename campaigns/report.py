@@ -9,32 +9,41 @@ Jinja2 template of headings and fenced blocks, so it reads well as plain text.
 
 Every string that comes from the campaign file goes through `printable` and
 into rich `Text` (never markup); the HTML is escaped by rich and by Jinja2.
+
+A report is written as it is read (`write`), in memory that does not grow with
+the campaign: the tables that grow with it (every roll, every action of a turn,
+every battle) are `Rows`, read from the database when they are drawn
+(campaigns.report_rows); each side's luck is counted as the rolls go by (luck.Tally);
+the rest (the forces, the losses, the plots) is as big as the order of battle and
+the calendar. Every roll is listed, in the campaign's report as in a turn's: the
+report is the umpire's record, and a roll missing from it could not be checked.
 """
 
 from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable
+import tempfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
-from rich.table import Table
 from rich.text import Text
-from sqlalchemy import select
+from sqlalchemy import func, or_, select
 from sqlmodel import col
 
 from campaigns import luck as luck_module
 from campaigns.battles import ATTACKER, DEFENDER, FACTS, load
 from campaigns.charts import Chart, charts
 from campaigns.errors import CampaignError, plainly
-from campaigns.luck import Ledger, RollLuck, luck_of
+from campaigns.luck import Ledger, Tally
 from campaigns.printable import printable
+from campaigns.report_rows import Rows, _t, drawn, table as _table
 from campaigns.session import CampaignSession
 from campaigns.story import CAUSES, Story, story
-from models import Army, Battle, Campaign, DiceRoll, Event, General, Turn, Unit
+from models import Army, Battle, Campaign, Event, EventNote, General, Turn, Unit
 from rules.numbers import BATTLE
 
 FORMATS = ("md", "html", "txt")
@@ -42,9 +51,16 @@ WIDTH = 100  # the text of a report: wide enough for the tables, narrow enough t
 
 
 @dataclass
+class Later:
+    """A part made when it is drawn, after the parts before it (the luck, once the rolls are read)."""
+
+    make: Callable[[], RenderableType]
+
+
+@dataclass
 class Section:
     title: str
-    parts: list[RenderableType] = field(default_factory=list)
+    parts: list[RenderableType | Rows | Later] = field(default_factory=list)
     charts: list[Chart] = field(default_factory=list)
 
 
@@ -53,20 +69,6 @@ class Report:
     title: str
     subtitle: str
     sections: list[Section]
-
-
-def _t(value: object) -> Text:
-    return Text(printable(value))
-
-
-def _table(title: str | None, headers: Iterable[str], rows: Iterable[Iterable[object]], *, right: Iterable[int] = ()) -> Table:
-    table = Table(title=printable(title) if title else None, title_justify="left", expand=False)
-    aligned = set(right)
-    for i, header in enumerate(headers):
-        table.add_column(header, justify="right" if i in aligned else "left", overflow="fold")
-    for row in rows:
-        table.add_row(*(_t(cell) for cell in row))
-    return table
 
 
 def _number(x: Fraction | float) -> str:
@@ -83,8 +85,6 @@ def _p(p: Fraction | float) -> str:
 def build(session: CampaignSession, *, turn: int | None = None, battle: int | None = None) -> Report:
     """The report of the whole campaign so far, of one turn, or of one battle."""
     with plainly():
-        book = luck_module.ledger(session)
-        tale = story(session, book)
         with session.store.read() as db:
             campaign = db.get_one(Campaign, 1)
             name = campaign.name
@@ -93,8 +93,10 @@ def build(session: CampaignSession, *, turn: int | None = None, battle: int | No
             # a number beyond the store's integer is none of its battles (and PostgreSQL refuses to look)
             if battle is not None and (not BATTLE.holds(battle) or db.get(Battle, battle) is None):
                 raise CampaignError(f"there is no battle {battle}")
-    if battle is not None:
-        return _battle_report(session, name, battle, book)
+        book = luck_module.ledger(session, latest=0)  # the sides and each turn's luck: the rolls are read as they are written
+        if battle is not None:
+            return _battle_report(session, name, battle, book)
+        tale = story(session, book)
     return _campaign_report(session, name, turn, book, tale)
 
 
@@ -127,15 +129,12 @@ def _campaign_report(session: CampaignSession, name: str, turn: int | None, book
                     forces.parts.append(_forces(then, tale.sides))
             finally:
                 view.close()
-        turn_events = None
-        if turn is not None:
-            events = _turn_events(db, turn)
-            turn_events = {e.id for e in events}
-            forces.parts.append(_table(f"What was done in turn {turn}", ["#", "Action"], ([f"#{e.id}", e.description] for e in events)))
+        in_turn = _in_turn(db, turn) if turn is not None else None
+        if in_turn is not None:
+            forces.parts.append(Rows(f"What was done in turn {turn}", ["#", "Action"], lambda: _turn_events(session, in_turn)))
         sections.append(forces)
-        battles = list(db.scalars(select(Battle).order_by(col(Battle.id))))
-    rolls = [r for r in book.rolls if turn is None or r.turn == turn]
-    sections.append(_rolls_section(rolls))
+    tallies = [Tally(side, turn) for side in [*book.sides, luck_module.BOTH]]
+    sections.append(_rolls_section(session, tallies, turn=turn))
     losses = Section("The losses")
     index = [i for i, t in enumerate(tale.turns) if turn is None or t == turn]
     losses.parts.append(_table(
@@ -146,14 +145,13 @@ def _campaign_report(session: CampaignSession, name: str, turn: int | None, book
     ))
     sections.append(losses)
     result = Section("The result")
-    fought = [b for b in battles if turn is None or b.turn == turn]
-    result.parts.append(_table(
-        "Battles", ["#", "Turn", "Where", "Status", "Result"],
-        ([b.id, b.turn, b.location, b.status, b.result or "-"] for b in fought),
-    ) if fought else _t("No battle was fought" + (f" in turn {turn}." if turn else " yet.")))
+    result.parts.append(Rows(
+        "Battles", ["#", "Turn", "Where", "Status", "Result"], lambda: _battles(session, turn),
+        none=_t("No battle was fought" + (f" in turn {turn}." if turn else " yet.")),
+    ))
     sections.append(result)
-    sections.append(_luck_section(book, rolls, turn))
-    sections.append(_marks_section(session, turn_events))
+    sections.append(_luck_section(book, tallies))
+    sections.append(_marks_section(session, in_turn=in_turn))
     plots = Section("The plots", charts=charts(tale))
     sections.append(plots)
     title = f"{name}: turn {turn}" if turn else f"{name}: the campaign so far"
@@ -164,68 +162,97 @@ def _campaign_report(session: CampaignSession, name: str, turn: int | None, book
 def _forces(db: Any, sides: dict[str, str]) -> Group:
     """Each army: its commander-in-chief, and every general with where he stands and his SP."""
     generals = {g.id: g for g in db.scalars(select(General))}
-    units = list(db.scalars(select(Unit)))
+    # each general's units and SP, dummies left out: counted by the database, which may hold 50,000 units
+    under: dict[str | None, tuple[int, int]] = {general: (units, sp or 0) for general, units, sp in db.execute(
+        select(col(Unit.general), func.count(), func.sum(col(Unit.strength_points)))
+        .where(or_(col(Unit.kind).is_(None), col(Unit.kind) != "dummy")).group_by(col(Unit.general))
+    )}
     rows = []
     armies = list(db.scalars(select(Army).order_by(Army.side, Army.id)))
     army_names = {a.id: a.name for a in armies}
     for army in armies:
         chief = generals.get(army.commander or "")
-        under = _army_units(army.id, generals, units)
+        inside = [under.get(g.id, (0, 0)) for g in generals.values() if g.army == army.id]  # the army's generals, its units theirs
         rows.append([sides.get(army.side, army.side), army.name, chief.name if chief else "-",
-                     chief.command_value if chief else "-", len(under), sum(u.strength_points for u in under)])
+                     chief.command_value if chief else "-", sum(n for n, _ in inside), sum(sp for _, sp in inside)])
     table = _table(None, ["Side", "Army", "Commander-in-chief", "CV", "Units", "SP"], rows, right=(3, 4, 5))
     where = _table(
         "The generals", ["General", "Army", "At", "SP under him"],
-        ([g.name, army_names.get(g.army or "", "-"), g.location or "-", sum(u.strength_points for u in units if u.general == g.id and u.kind != "dummy")]
+        ([g.name, army_names.get(g.army or "", "-"), g.location or "-", under.get(g.id, (0, 0))[1]]
          for g in sorted(generals.values(), key=lambda g: (g.army or "", -g.rank, g.name))),
         right=(3,),
     )
     return Group(table, Text(), where)
 
 
-def _army_units(army_id: str, generals: dict[str, General], units: list[Unit]) -> list[Unit]:
-    """The army's units: those of its generals and of their subordinates."""
-    inside = {g.id for g in generals.values() if g.army == army_id}
-    return [u for u in units if u.general in inside and u.kind != "dummy"]
-
-
-def _turn_events(db: Any, turn: int) -> list[Event]:
-    ends = [e for e in db.scalars(select(col(Event.id)).where(col(Event.description).like("End of turn %"), col(Event.undone) == False).order_by(col(Event.id)))]  # noqa: E712
+def _in_turn(db: Any, turn: int) -> list[Any]:
+    """The conditions on an event of the history that was one of the actions of `turn`."""
+    ends = list(db.scalars(select(col(Event.id)).where(col(Event.description).like("End of turn %"), col(Event.undone) == False).order_by(col(Event.id))))  # noqa: E712
     low = ends[turn - 2] if turn >= 2 and len(ends) >= turn - 1 else 0
     high = ends[turn - 1] if len(ends) >= turn else None
-    query = select(Event).where(col(Event.id) > low, col(Event.undone) == False, col(Event.kind) == "action").order_by(col(Event.id))  # noqa: E712
+    conditions = [col(Event.id) > low, col(Event.undone) == False, col(Event.kind) == "action"]  # noqa: E712
     if high is not None:
-        query = query.where(Event.id <= high)
-    return list(db.scalars(query))
+        conditions.append(col(Event.id) <= high)
+    return conditions
 
 
-def _rolls_section(rolls: list[RollLuck]) -> Section:
+def _turn_events(session: CampaignSession, in_turn: list[Any]) -> Iterator[list[object]]:
+    with plainly(), session.store.read() as db:
+        query = select(col(Event.id), col(Event.description)).where(*in_turn).order_by(col(Event.id))
+        for event, description in db.execute(query.execution_options(yield_per=ROWS)):
+            yield [f"#{event}", description]
+
+
+def _battles(session: CampaignSession, turn: int | None) -> Iterator[list[object]]:
+    with plainly(), session.store.read() as db:
+        query = select(col(Battle.id), col(Battle.turn), col(Battle.location), col(Battle.status), col(Battle.result)).order_by(col(Battle.id))
+        if turn is not None:
+            query = query.where(col(Battle.turn) == turn)
+        for battle, when, where, status, result in db.execute(query.execution_options(yield_per=ROWS)):
+            yield [battle, when, where, status, result or "-"]
+
+
+def _rolls_section(session: CampaignSession, tallies: list[Tally], *, turn: int | None = None, battle: int | None = None) -> Section:
+    """Every roll of the campaign, the turn or the battle; each counted in `tallies` as it is read."""
+
+    def rows() -> Iterator[list[object]]:
+        tallies[:] = [Tally(tally.side, tally.turn) for tally in tallies]  # counted afresh each time the report is drawn
+        means: dict[tuple[str, int], str] = {}
+        for r in luck_module.each_roll(session, turn=turn, battle=battle):
+            for tally in tallies:
+                if luck_module.counts_for(r, tally.side):
+                    tally.add(r)
+            mean = means.get((r.dice, r.modifier))
+            if mean is None:
+                mean = means[(r.dice, r.modifier)] = f"{float(r.expected_roll):.2f}"
+            yield [r.roll_id, r.turn or "-", r.kind, f"{r.dice} {' '.join(map(str, r.raw))} {r.modifier:+d} = {r.result}",
+                   f"{float(r.percentile):.0%}", mean, r.decided]
+
     section = Section("Each roll, its odds and what it did")
-    if not rolls:
-        section.parts.append(_t("No dice were rolled."))
-        return section
-    section.parts.append(_table(
-        None, ["#", "Turn", "What", "Dice", "Pct", "Mean", "Decided"],
-        ([r.roll_id, r.turn or "-", r.kind, f"{r.dice} {' '.join(map(str, r.raw))} {r.modifier:+d} = {r.result}",
-          f"{float(r.percentile):.0%}", f"{float(r.expected_roll):.2f}", r.decided] for r in rolls),
-        right=(0, 1, 4, 5),
+    section.parts.append(Rows(
+        None, ["#", "Turn", "What", "Dice", "Pct", "Mean", "Decided"], rows, right=(0, 1, 4, 5),
+        none=_t("No dice were rolled."),
+        after=_t("Pct: the roll's mid-rank percentile in the exact distribution of its dice and modifiers; "
+                 "Mean: the expected modified roll."),
     ))
-    section.parts.append(_t("Pct: the roll's mid-rank percentile in the exact distribution of its dice and modifiers; "
-                            "Mean: the expected modified roll."))
     return section
 
 
-def _luck_section(book: Ledger, rolls: list[RollLuck], turn: int | None) -> Section:
+def _luck_section(book: Ledger, tallies: list[Tally]) -> Section:
+    """Each side's luck over the rolls listed before it, counted as they were read."""
+
+    def luck_table() -> RenderableType:
+        rows = []
+        for tally in tallies:
+            if not tally.rolls:
+                continue
+            item = tally.luck()
+            sums = ", ".join(f"{u} {_number(v)}" for u, v in item.sums.items()) or "-"
+            rows.append([book.side_name(tally.side), item.run.rolls, f"{float(item.run.mean):.0%}", _p(item.run.p_value), sums])
+        return _table(None, ["Side", "Rolls", "Mean pct", "p", "actual - expected"], rows, right=(1, 2))
+
     section = Section("The luck")
-    rows = []
-    for side in [*book.sides, luck_module.BOTH]:
-        mine = [r for r in rolls if luck_module.counts_for(r, side)]
-        if not mine:
-            continue
-        item = luck_of(side, turn, mine)
-        sums = ", ".join(f"{u} {_number(v)}" for u, v in item.sums.items()) or "-"
-        rows.append([book.side_name(side), item.run.rolls, f"{float(item.run.mean):.0%}", _p(item.run.p_value), sums])
-    section.parts.append(_table(None, ["Side", "Rolls", "Mean pct", "p", "actual - expected"], rows, right=(1, 2)))
+    section.parts.append(Later(luck_table))
     section.parts.append(_t(
         "Each side's rolls are turned so that high is good for it (a roll against it counts from the other end); "
         "p is two-sided, exact by convolution of the percentiles where feasible."
@@ -243,7 +270,6 @@ def _battle_report(session: CampaignSession, name: str, battle_id: int, book: Le
             if any(c.get("table") == "battle" and c.get("key", {}).get("id") == battle_id for c in begun.changes):
                 events.append(begun.id)
         turn, losses, result = row.turn, dict(row.losses), row.result
-        rolled = set(db.scalars(select(col(DiceRoll.id)).where(col(DiceRoll.battle) == battle_id)))  # its rolls name it
     sides = fight.setup.get("sides", {})
     situation = Section("The situation")
     facts = [label for key, label in FACTS if fight.setup.get("facts", {}).get(key)]
@@ -260,7 +286,7 @@ def _battle_report(session: CampaignSession, name: str, battle_id: int, book: Le
             f"{role.title()}: {part.get('side_name', '?')}; leaders {leaders}", ["Unit", "Arm", "SP", "Cohesion"],
             ([f[1], f[2], f[3], f[4]] for f in data.get("forces", [])), right=(2, 3),
         ))
-    rolls = [r for r in book.rolls if r.roll_id in rolled]
+    tallies = [Tally(side) for side in [*book.sides, luck_module.BOTH]]
     outcome = Section("The losses")
     names = {**sides.get(ATTACKER, {}).get("names", {}), **sides.get(DEFENDER, {}).get("names", {})}
     if losses:
@@ -274,15 +300,19 @@ def _battle_report(session: CampaignSession, name: str, battle_id: int, book: Le
     verdict.parts.append(_t(result or "Still being fought."))
     return Report(
         printable(f"{name}: the battle of {fight.location}"), f"After-action report, battle #{battle_id}",
-        [situation, forces, _rolls_section(rolls), outcome, verdict, _luck_section(book, rolls, None),
+        [situation, forces, _rolls_section(session, tallies, battle=battle_id), outcome, verdict, _luck_section(book, tallies),
          _marks_section(session, set(events))],
     )
 
 
-def _marks_section(session: CampaignSession, events: set[int | None] | None) -> Section:
-    """The umpire's bookmarks and notes on the events told (all of them: None)."""
+def _marks_section(session: CampaignSession, events: set[int | None] | None = None, *, in_turn: list[Any] | None = None) -> Section:
+    """The umpire's bookmarks and notes on the events told: `events`, or the actions of a
+    turn (`in_turn`: the conditions of `_in_turn`), or else all of them."""
     from campaigns.notes import BOOKMARK, marked
 
+    if in_turn is not None:  # those of the turn's actions that are marked, found by the database
+        with plainly(), session.store.read() as db:
+            events = set(db.scalars(select(col(Event.id)).where(*in_turn, col(Event.id).in_(select(col(EventNote.event))))))
     section = Section("Bookmarks and notes")
     rows = [
         [f"#{m.event}", m.description, "bookmark" if m.kind == BOOKMARK else m.text]
@@ -295,45 +325,125 @@ def _marks_section(session: CampaignSession, events: set[int | None] | None) -> 
 # -- rendering ------------------------------------------------------------------
 
 
+ROWS = 1000  # rows read from the database at a time
+_TOKEN = re.compile("\x00(text|fence|html)([0-9]+)\x00")  # where a section goes in the page (no campaign text holds NUL)
+
+
 def _console() -> Console:
     return Console(record=True, width=WIDTH, file=io.StringIO(), color_system="truecolor", force_terminal=False)
 
 
-def _recorded(section: Section, *, with_chart_text: bool) -> Console:
+def _drawn(part: RenderableType, html: bool) -> str:
+    """A part of a section, and the blank line after it, as text or as HTML."""
     console = _console()
+    console.print(part)
+    console.print()
+    return console.export_html(inline_styles=True, code_format="{code}") if html else console.export_text()
+
+
+def _section(section: Section, *, html: bool) -> Iterator[str]:
+    """A section's text (with its charts as text) or HTML, a piece at a time: what rich
+    recording every part on one console and exporting it gives."""
+    draw: Callable[[RenderableType], str] = lambda part: _drawn(part, html)  # noqa: E731
     for part in section.parts:
-        console.print(part)
-        console.print()
-    if with_chart_text:
+        if isinstance(part, Later):
+            part = part.make()
+        if isinstance(part, Rows):
+            yield from drawn(part, draw, html=html, width=WIDTH)
+        else:
+            yield draw(part)
+    if not html:
         for chart in section.charts:
             from campaigns.charts import as_text
 
+            console = _console()
             console.print(Text(as_text(chart, WIDTH - 2, 20)))
-    return console
+            yield console.export_text()
 
 
-def render(report: Report, fmt: str) -> str:
-    """The report as md, html or txt."""
+def _stripped(pieces: Iterator[str]) -> Iterator[str]:
+    """The pieces without the whitespace at the end of all of them (`str.rstrip` of the whole)."""
+    held = ""
+    for piece in pieces:
+        kept = piece.rstrip()
+        if kept:
+            yield held + kept
+            held = piece[len(kept):]
+        else:
+            held += piece
+
+
+def write(report: Report, fmt: str, out: Callable[[str], object]) -> None:
+    """The report as md, html or txt, handed to `out` a piece at a time as it is read.
+
+    The page is the Jinja2 template's, rendered with a token where each section's text
+    (or HTML) goes, and each section is written in its place. In markdown, a section's
+    text is fenced by more backticks than any run of them in it: it is spooled (in
+    memory up to SPOOL_BYTES, on disk past it) until its fence is known."""
     if fmt not in FORMATS:
         raise CampaignError(f"the format is one of {', '.join(FORMATS)}, not {fmt!r}")
     import jinja2
 
-    if fmt == "html":
+    html = fmt == "html"
+    env = jinja2.Environment(loader=jinja2.PackageLoader("campaigns", "templates"), autoescape=html, keep_trailing_newline=not html)
+    if html:
         from campaigns.svg import chart_svg
+    sections = [
+        {"title": s.title, "text": f"\x00text{i}\x00", "fence": f"\x00fence{i}\x00", "html": f"\x00html{i}\x00",
+         "svgs": [chart_svg(c) for c in s.charts] if html else []}
+        for i, s in enumerate(report.sections)
+    ]
+    page = _TOKEN.split(env.get_template(f"report.{fmt}.j2").render(report=report, sections=sections))
+    fenced: dict[int, tuple[str, Any]] = {}  # a markdown section: its fence and its text, spooled
+    with plainly():
+        try:
+            for n, piece in enumerate(page):
+                if n % 3 == 0:
+                    out(piece)
+                    continue
+                if n % 3 == 2:
+                    continue
+                kind, i = piece, int(page[n + 1])
+                if kind == "html":
+                    for chunk in _section(report.sections[i], html=True):
+                        out(chunk)
+                elif kind == "text" and fmt != "md":
+                    for chunk in _stripped(_section(report.sections[i], html=False)):
+                        out(chunk)
+                elif i not in fenced:  # the first fence of a markdown section
+                    fenced[i] = _fenced(report.sections[i])
+                    out(fenced[i][0])
+                elif kind == "fence":
+                    out(fenced.pop(i)[0])
+                else:
+                    spool = fenced[i][1]
+                    spool.seek(0)
+                    while chunk := spool.read(SPOOL_CHARS):
+                        out(chunk)
+                    spool.close()
+        finally:
+            for _fence, spool in fenced.values():
+                spool.close()
 
-        sections = [
-            {"title": s.title,
-             "html": _recorded(s, with_chart_text=False).export_html(inline_styles=True, code_format="{code}"),
-             "svgs": [chart_svg(c) for c in s.charts]}
-            for s in report.sections
-        ]
-        env = jinja2.Environment(loader=jinja2.PackageLoader("campaigns", "templates"), autoescape=True)
-        return env.get_template("report.html.j2").render(report=report, sections=sections)
-    sections = []
-    for s in report.sections:
-        text = _recorded(s, with_chart_text=True).export_text().rstrip()
-        # A fence longer than any run of backticks in the text, so a name cannot close it.
-        longest = max((len(run) for run in re.findall("`+", text)), default=0)
-        sections.append({"title": s.title, "text": text, "fence": "`" * max(3, longest + 1)})
-    env = jinja2.Environment(loader=jinja2.PackageLoader("campaigns", "templates"), autoescape=False, keep_trailing_newline=True)
-    return env.get_template(f"report.{fmt}.j2").render(report=report, sections=sections)
+
+SPOOL_BYTES = 8 * 1024 * 1024
+SPOOL_CHARS = 1024 * 1024
+
+
+def _fenced(section: Section) -> tuple[str, Any]:
+    """A markdown section's fence, longer than any run of backticks in its text (so that
+    a name cannot close it), and its text, spooled."""
+    spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES, mode="w+", encoding="utf-8", newline="")
+    longest = 0
+    for chunk in _stripped(_section(section, html=False)):
+        if "`" in chunk:
+            longest = max(longest, *(len(run) for run in re.findall("`+", chunk)))
+        spool.write(chunk)
+    return "`" * max(3, longest + 1), spool
+
+
+def render(report: Report, fmt: str) -> str:
+    """The report as md, html or txt, whole (`write` hands it over a piece at a time)."""
+    pieces: list[str] = []
+    write(report, fmt, pieces.append)
+    return "".join(pieces)

@@ -242,6 +242,23 @@ def _row(*cells: str) -> str:
 
 def html_lines(side_file: CampaignSession) -> Iterator[str]:
     """The letter as an HTML page, a line at a time (without line ends)."""
+    held = None  # an item's line, kept until we know whether a list of its own follows
+    for line in _html(side_file):
+        if held is not None:
+            if line == "</li>":
+                line, held = held + line, None
+            else:
+                yield held
+                held = None
+        if line.startswith("<li>") and not line.endswith("</li>"):
+            held = line
+        else:
+            yield line
+    if held is not None:
+        yield held
+
+
+def _html(side_file: CampaignSession) -> Iterator[str]:
     parts = _letter(side_file)
     title = next(parts)
     _, side, name, turn, date = title

@@ -32,9 +32,12 @@ class Page(HTMLParser):
         self._cell: list[str] | None = None
         self._items: list[list[str]] = []  # the open list items' texts
         self._depth = 0
+        self.open: list[str] = []  # every element is closed, in order: the page nests as HTML must
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags.add(tag)
+        if tag != "meta":
+            self.open.append(tag)
         if tag == "tr":
             self.rows.append([])
         elif tag in ("td", "th"):
@@ -46,6 +49,7 @@ class Page(HTMLParser):
             self.items.append((self._depth, ""))
 
     def handle_endtag(self, tag: str) -> None:
+        assert self.open and self.open.pop() == tag, f"</{tag}> closes no open <{tag}> at line {self.getpos()[0]}"
         if tag in ("td", "th") and self._cell is not None:
             self.rows[-1].append("".join(self._cell))
             self._cell = None
@@ -115,6 +119,7 @@ def test_the_html_lists_hold_the_markdown_letters_items(letters):
     letter, page = letters
     parsed = Page()
     parsed.feed(page)
+    assert parsed.open == []
     assert any(depth == 2 for depth, _ in parsed.items)  # a unit sighted, in a list under its sighting
     assert parsed.items == [(depth, shown(text)) for depth, text in markdown_items(letter)]
 

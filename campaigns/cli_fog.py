@@ -112,11 +112,14 @@ def _despatch(args: argparse.Namespace, session: Any) -> int:
         return OK
     from campaigns import despatch_report
 
-    with despatch_session(session, args.side, args.turn) as side_file:
-        text = despatch_report.markdown(side_file) if args.format == "md" else despatch_report.html(side_file)
     partial = out.with_name(f".{out.name}.partial")
-    partial.write_text(text, encoding="utf-8")
-    partial.replace(out)
+    try:
+        with despatch_session(session, args.side, args.turn) as side_file, \
+                partial.open("w", encoding="utf-8", newline="\n") as letter:
+            despatch_report.write(side_file, args.format, letter.write)  # a chunk at a time: tens of thousands of units
+        partial.replace(out)
+    finally:
+        partial.unlink(missing_ok=True)
     print(f"Wrote {out} ({args.format}).", file=sys.stderr)
     return OK
 

@@ -228,6 +228,8 @@ def test_the_map_of_a_past_turn_counts_the_units_without_an_object_each(tmp_path
 
 
 def test_the_printed_despatch_lists_every_unit_without_an_object_each(tmp_path):
+    from html import escape
+
     from campaigns import despatch_report
     from campaigns.despatch import despatch_session
 
@@ -237,6 +239,7 @@ def test_the_printed_despatch_lists_every_unit_without_an_object_each(tmp_path):
     try:
         with objects_of(Unit) as made, despatch_session(session, "allies") as side_file:
             letter = despatch_report.markdown(side_file)
+            page = despatch_report.html(side_file)
     finally:
         session.close()
     assert made == []
@@ -246,3 +249,4 @@ def test_the_printed_despatch_lists_every_unit_without_an_object_each(tmp_path):
         )]
     db.close()
     assert names and all(f"| {name} |" in letter or f"- {name}:" in letter for name in names)
+    assert all(f"<td>{escape(name)}</td>" in page or f"<li>{escape(name)}:" in page for name in names)

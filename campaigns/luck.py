@@ -158,7 +158,7 @@ def ledger(session: CampaignSession, side: str | None = None, latest: int | None
         check()
         read = [reader.read(row) for row in rows]
         check()
-        plain = _plain_counts(db, turn_ends, check, rows) if side is None else []  # they count for no side
+        plain = _plain_counts(session, db, turn_ends, check, rows) if side is None else []  # they count for no side
         listed = read
         if side is None:  # the others count for nobody: no side lists them
             # Plain rows, not ORM objects: a thousand rolls listed cost what their reading does.
@@ -244,10 +244,19 @@ def indexed(where: str, *columns: Any) -> Any:
     return select(col(Event.id), *columns).where(text(where)).order_by(col(Event.id))
 
 
-def _plain_counts(db: Any, turn_ends: list[int], check: Callable[[], None], special: list[DiceRoll]) -> list[Plain]:
+def _plain_counts(
+    session: CampaignSession, db: Any, turn_ends: list[int], check: Callable[[], None], special: list[DiceRoll],
+) -> list[Plain]:
     """The rolls that count for nobody, counted by turn, dice, modifiers and result: from the
-    dice tally (models.tally) where it is in step, else from the rolls themselves."""
-    found = _tallied(db.connection(), turn_ends, check, special)
+    dice tally (models.tally) where it is in step, else from the rolls themselves.
+
+    What the tally says is read once per version of the campaign (CampaignSession.kept),
+    whether it is in step asked every time: the plots and the luck screen each draw a
+    ledger, and on 1M events reading the tally is most of one (35-40 ms of 50)."""
+    connection = db.connection()
+    found = None
+    if tally.usable(connection) and tally.in_step(connection):
+        found = session.kept("luck.tallied", lambda: _tallied(connection, turn_ends, check, special))
     if found is None:
         found = _counted(db, turn_ends, check)
     distributions: dict[tuple[str, int], dict[int, Fraction]] = {}
@@ -266,9 +275,8 @@ def _tallied(connection: Any, turn_ends: list[int], check: Callable[[], None], s
     """The plain rolls counted from the tally: every block of events within one turn as the tally
     counts it, a block a turn ends in read from its rolls; then the rolls of undone actions and
     the special ones (`special`, read one by one) taken away. None where the tally cannot say
-    (not there, not in step, a roll's modifiers that do not add up): the rolls are counted then."""
-    if not tally.usable(connection) or not tally.in_step(connection):
-        return None
+    (a roll's modifiers that do not add up, a tally a hand has written in): the rolls are
+    counted then. The tally is usable and in step (_plain_counts asks). Shared: not to be changed."""
 
     def turn_of(event: int | None) -> int | None:
         return None if event is None else 1 + bisect.bisect_left(turn_ends, event)

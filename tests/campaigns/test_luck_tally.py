@@ -174,6 +174,28 @@ def test_the_migration_counts_the_rolls_of_a_file_the_current_code_wrote(campaig
         engine.dispose()
 
 
+def test_a_session_that_read_a_ledger_reads_the_next_version_anew(tmp_path: Path) -> None:
+    """What the tally says is kept per version of the campaign (the plots and the luck screen both
+    draw a ledger): after every roll, undo, redo and end of turn, the ledger of a session that read
+    one before is the ledger of a session that has read none."""
+    run = seeds.run_seed()
+    print(seeds.replay(run))
+    path = played(tmp_path / "drawn.campaign", run, 10)
+    session = CampaignSession.open(path)
+    rng = random.Random(run + 1)
+    try:
+        for step in range(12):
+            again = luck.as_json(luck.ledger(session))
+            fresh = CampaignSession.open(path)
+            try:
+                assert again == luck.as_json(luck.ledger(fresh)), f"after step {step}"
+            finally:
+                fresh.close()
+            drawn(session, rng, 1)
+    finally:
+        session.close()
+
+
 def test_a_roll_written_around_the_store_sends_the_ledger_to_the_rolls(tmp_path: Path) -> None:
     """The ledger checks the tally counts as many rolls as the table holds; when it does not (a file
     changed by hand), the plain rolls are counted from the rolls themselves, with the same figures."""

@@ -21,6 +21,7 @@ from typing import IO, Any
 
 import orjson
 from sqlalchemy import (
+    JSON,
     Connection,
     MetaData,
     Select,
@@ -160,9 +161,8 @@ def _sqlite_batches(
 
 
 def _plain_changes(table: Table) -> int | None:
-    """The position of an event's changes among `table`'s columns, if `table` is the events'."""
-    from sqlalchemy import JSON
-
+    """The position of an event's changes among `table`'s columns, if `table` is the events' and
+    they are stored as JSON (a salvaged file's table may say otherwise)."""
     names = [str(column.name) for column in table.columns]
     if table.name != "event" or "changes" not in names:
         return None

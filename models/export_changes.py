@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import chain, repeat
 from typing import Any
 
 from models.export_format import MAX_JSON_BYTES
@@ -33,24 +34,32 @@ STAND_IN = "[]"
 
 _STRING = r'"[^"\\\x00-\x1f]*"'  # no escape, no control character: written as it is stored
 _SCALAR = rf"(?:{_STRING}|0|-?[1-9][0-9]{{0,17}}|true|false|null)"
-_OBJECT = rf"(?:null|\{{\}}|\{{{_STRING}: {_SCALAR}\}})"
+
+
+def _object(name: str) -> str:
+    """null or {} (group NAMEe), or an object of one key, its inside in group NAMEi."""
+    return rf"(?:(?P<{name}e>null|\{{\}})|\{{(?P<{name}i>{_STRING}: {_SCALAR})\}})"
+
+
 _CHANGE = (
-    rf'\{{"table": (?P<t>{_STRING}), "key": (?P<k>{_OBJECT}), '
-    rf'"before": (?P<b>{_OBJECT}), "after": (?P<a>{_OBJECT})\}}'
+    rf'\{{"table": (?P<t>{_STRING}), "key": {_object("k")}, '
+    rf'"before": {_object("b")}, "after": {_object("a")}\}}'
 )
-_BARE = re.sub(r"\(\?P<\w>", "(?:", _CHANGE)  # the same, without its named groups
+_BARE = re.sub(r"\(\?P<\w+>", "(?:", _CHANGE)  # the same, without its named groups
 PLAIN = re.compile(rf"\[(?:{_BARE}(?:, {_BARE})*)?\]")
 
-# The changes are a row's value: the row's keys at 8 spaces, each change at 10, its keys at 12.
-_ITEM = re.compile(_CHANGE)
-_ITEM_TEXT = (
-    '{\n            "after": \\g<a>,\n            "before": \\g<b>,\n'
-    '            "key": \\g<k>,\n            "table": \\g<t>\n          }'
-)
-# An object of one key, as the first step left it after a change's key line (only a change's
-# own lines start with a newline and 12 spaces: a string holds no newline).
-_ONE_KEY = re.compile(rf'(\n {{12}}"(?:after|before|key)": )\{{({_STRING}: {_SCALAR})\}}')
-_ONE_KEY_TEXT = "\\1{\n              \\2\n            }"
+# The changes are a row's value: the row's keys at 8 spaces, each change at 10, its keys at 12,
+# an object's keys at 14. Only these lines start with a newline (a string holds none), so the
+# list's brackets and commas are found with `str.replace`, never inside a string.
+_ITEM = re.compile(_CHANGE)  # its groups: table, then empty and inside of key, before and after
+_INDENT = "\n            "
+_OPEN = "{" + _INDENT + '"after": '
+_BEFORE, _KEY, _TABLE = ("," + _INDENT + f'"{name}": ' for name in ("before", "key", "table"))
+_CLOSE = "\n          }"
+# Around an object's inside when there is one (None: nothing, dropped by filter(None, ...)).
+_OPENS = {True: "{\n              ", False: None}.__getitem__
+_CLOSES = {True: _INDENT + "}", False: None}.__getitem__
+_LIST = [("[{\n", "[\n          {\n"), ("\n          }, {\n", "\n          },\n          {\n"), ("\n          }]", "\n          }\n        ]")]
 _SEPARATOR = "\x00"  # in no plain text (_STRING refuses control characters)
 
 
@@ -93,11 +102,19 @@ def spliced(raw: list[tuple[Any, ...]], column: int) -> Spliced | None:
 
 def written(plain: Sequence[str]) -> list[bytes]:
     """Plain texts (each matching PLAIN) as the export writes them, UTF-8."""
-    text = _ITEM.sub(_ITEM_TEXT, _SEPARATOR.join(plain))
-    text = _ONE_KEY.sub(_ONE_KEY_TEXT, text)
-    text = (
-        text.replace("[{\n", "[\n          {\n")
-        .replace("\n          }, {\n", "\n          },\n          {\n")
-        .replace("\n          }]", "\n          }\n        ]")
+    # split() hands the groups back in C: between, table, key (empty, inside), before, after, between...
+    parts = _ITEM.split(_SEPARATOR.join(plain))
+    between, table, key, key_in, before, before_in, after, after_in = (parts[start::8] for start in range(8))
+
+    def around(inside: list[str | None]) -> tuple[Any, Any, Any]:
+        present = list(map(bool, inside))
+        return map(_OPENS, present), inside, map(_CLOSES, present)
+
+    pieces = zip(
+        between, repeat(_OPEN), after, *around(after_in), repeat(_BEFORE), before, *around(before_in),
+        repeat(_KEY), key, *around(key_in), repeat(_TABLE), table, repeat(_CLOSE),
     )
+    text = "".join(filter(None, chain.from_iterable(pieces))) + parts[-1]
+    for old, new in _LIST:
+        text = text.replace(old, new)
     return text.encode().split(_SEPARATOR.encode())

@@ -21,7 +21,6 @@ from typing import IO, Any
 
 import orjson
 from sqlalchemy import (
-    JSON,
     Connection,
     MetaData,
     Select,
@@ -119,13 +118,11 @@ def _sqlite_batches(
     MAX_JSON_DEPTH deep has a line indented as far as `_deep_line` (or, deeper still, is
     refused by orjson).
     Such a batch is judged again with the depth counted, and so refused as `batches` refuses it."""
-    from models.export_changes import spliced
     from models.export_quick import Unsure, table_judge
 
     dialect = connection.dialect
     careful = table_judge(table)
     judge = table_judge(table, depth_in_text=True) if encoded and careful is not None else careful
-    plain = _plain_changes(table) if encoded and judge is not None else None
     deep = _deep_line()
     processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in table.columns]
     names = [str(column.name) for column in table.columns]  # not quoted_name (a reflected table's): see TableJudge
@@ -141,13 +138,11 @@ def _sqlite_batches(
     try:
         cursor.execute(str(query.compile(dialect=dialect)))
         while raw := cursor.fetchmany(EXPORT_BATCH):
-            # The plain changes stood in for, then written from their text (models.export_changes).
-            stood_in = spliced(raw, plain) if plain is not None else None
-            batch = judged(judge, stood_in.raw if stood_in is not None else raw)
+            batch = judged(judge, raw)
             if not encoded:
                 yield batch if batch is not None else _judged_one_by_one(table, names, processors, raw, number, name)
             elif batch is not None and (text := _shallow(batch, deep)) is not None:
-                yield stood_in.into(text) if stood_in is not None else text
+                yield text
             else:
                 batch = judged(careful, raw) if batch is not None else None
                 if batch is None:
@@ -158,17 +153,6 @@ def _sqlite_batches(
         raise CampaignFileError(_unreadable(name, table, number + 1, error)) from None
     finally:
         cursor.close()
-
-
-def _plain_changes(table: Table) -> int | None:
-    """The position of an event's changes among `table`'s columns, if `table` is the events' and
-    they are stored as JSON (a salvaged file's table may say otherwise)."""
-    names = [str(column.name) for column in table.columns]
-    if table.name != "event" or "changes" not in names:
-        return None
-    column = table.columns["changes"]
-    kind = getattr(column.type, "impl_instance", column.type)
-    return names.index("changes") if isinstance(kind, JSON) else None
 
 
 def _judged_one_by_one(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from sqlalchemy import bindparam, text
+from sqlalchemy import String, bindparam, text
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
@@ -60,7 +60,7 @@ GENERALS = text(
 ATTACHED_TO = text("SELECT general FROM unit WHERE general IS NOT NULL GROUP BY general")
 LOOSE = text(
     "SELECT location FROM unit WHERE kind != 'dummy' AND (general IS NULL OR general IN :dangling) GROUP BY location"
-).bindparams(bindparam("dangling", expanding=True))
+).bindparams(bindparam("dangling", expanding=True, type_=String))  # typed: an empty list is a set of texts on PostgreSQL
 UNITS_OF_GENERAL = text(
     "SELECT id, name, strength_points, cohesion FROM unit WHERE kind != 'dummy' AND general = :general ORDER BY name, id"
 )

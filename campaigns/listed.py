@@ -18,7 +18,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam, text
+from sqlalchemy import String, bindparam, text
 
 from campaigns.errors import plainly
 from campaigns.forces import NOWHERE, SIDES, Force
@@ -104,7 +104,7 @@ class Listing:
                 "MAX(LENGTH(u.name) + LENGTH(u.kind) + LENGTH(CAST(u.strength_points AS TEXT))), "
                 f"MAX({' + '.join(_octets(c, dialect) for c in names)} - {' - '.join(f'LENGTH({c})' for c in names)}) "
                 f"FROM unit u WHERE {' AND '.join(where)} GROUP BY u.location, u.general"
-            ).bindparams(*(bindparam(name, expanding=True) for name in ("nations", *given)))
+            ).bindparams(*(bindparam(name, expanding=True, type_=String) for name in ("nations", *given)))
             order = [side for side, _name in db.execute(SIDES)]
             nations: dict[str, list[str]] = {}
             for nation, side in db.execute(NATIONS):
@@ -173,7 +173,7 @@ class Listing:
             f"FROM unit u JOIN nation n ON u.nation = n.id WHERE {where} ORDER BY {_by_name(self.dialect)}{limit}"
         )
         if "locations" in given:
-            statement = statement.bindparams(bindparam("locations", expanding=True))
+            statement = statement.bindparams(bindparam("locations", expanding=True, type_=String))
         with plainly(), self.session.store.connect() as db:
             found = [Force(*row) for row in db.execute(statement, given)]
         for force in found:
@@ -221,7 +221,7 @@ class Listing:
         statement = text(
             "SELECT n.side, u.location, u.general, u.id, u.name, u.kind, u.strength_points, u.cohesion "
             f"FROM unit u{scan} JOIN nation n ON u.nation = n.id WHERE {' AND '.join(where)}"
-        ).bindparams(*(bindparam(name, expanding=True) for name in ("sides", "locations", "generals") if name in given))
+        ).bindparams(*(bindparam(name, expanding=True, type_=String) for name in ("sides", "locations", "generals") if name in given))
         found: dict[tuple[int, int], list[Force]] = {key: [] for key in commands}
         with plainly(), self.session.store.connect() as db:
             for side, location, general, uid, name, kind, sp, cohesion in db.execute(statement, given):
@@ -248,7 +248,7 @@ class Listing:
                   for st in self.stacks for index, c in enumerate(st.commands) for location in c.locations}
             query = text(
                 "SELECT u.id, n.side, u.location, u.general FROM unit u JOIN nation n ON u.nation = n.id WHERE u.id IN :ids"
-            ).bindparams(bindparam("ids", expanding=True))
+            ).bindparams(bindparam("ids", expanding=True, type_=String))
             with plainly(), self.session.store.connect() as db:
                 for start in range(0, len(unknown), CHUNK):
                     for uid, side, location, general in db.execute(query, {"ids": unknown[start : start + CHUNK]}):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from sqlalchemy import bindparam, text
+from sqlalchemy import String, bindparam, text
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.knowledge import sight_reconnaissance
@@ -30,7 +30,7 @@ class _Unit:
 
 
 UNITS = text("SELECT id, name, kind, strength_points, cohesion, location FROM unit WHERE id IN :ids").bindparams(
-    bindparam("ids", expanding=True)
+    bindparam("ids", expanding=True, type_=String)
 )
 CHUNK = 5000  # ids a query: under every database's limit of parameters
 

@@ -383,15 +383,10 @@ class MarkList(ScrollView, can_focus=True):
             self._starts, self._wrapped = self._rows.lay_out(width)
             self.virtual_size = Size(width, self._starts[-1])
             return
-        starts, line, wrapped = [0], 0, {}
-        for index, row in enumerate(self._rows):
-            # Most rows fit: only their length is counted.
-            if width and row.indent + BOX + 1 + row.cells > width:
-                wrapped[index] = _wrap(row, width)
-                line += len(wrapped[index])
-            else:
-                line += 1
-            starts.append(line)
+        starts, line = [0], 0
+        wrapped: dict[int, list[str]] = {}
+        for index, row in enumerate(self._rows):  # most rows fit: only their length is counted
+            line = _place(row, index, width, starts, wrapped, line)
         self._starts, self._wrapped = starts, wrapped
         self.virtual_size = Size(width, line)
 

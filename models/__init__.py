@@ -50,8 +50,11 @@ def table_metadata() -> "MetaData":
     of its own (`adjutant export FILE`) may not have imported it yet: an export
     that read `SQLModel.metadata` directly wrote no rows. Read the tables through
     this, so that what they are never depends on what was imported before."""
-    import models.tables  # noqa: F401  (every table class defined: each registers its table)
     from sqlmodel import SQLModel
+
+    from models.tables import every_table
+
+    every_table()  # every table class defined, models.records' too: each registers its table
 
     return SQLModel.metadata
 

@@ -8,19 +8,31 @@ scenario they came from as their keys; the records that pile up during play
 Foreign keys are checked at commit (DEFERRABLE INITIALLY DEFERRED), so an action,
 an undo or an import may write rows in any order. `army.commander` names a
 general but carries no foreign key, because generals also point at their army.
+
+The tables of a turn's paperwork (command points, activations, pontoons, notes on
+events, the sides' orders) are defined in models.records and built when first asked
+for, by name from here or with the whole schema (`models.table_metadata()`).
 """
 
 # No `from __future__ import annotations`: the annotations below are evaluated here, once, as
 # types. As strings, pydantic and SQLAlchemy each compiled and evaluated every one of the
 # 141 columns' while building the classes (about a tenth of their cost).
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, BigInteger, ForeignKey, Index, text
 from sqlmodel import Field, SQLModel
 from sqlmodel.main import SQLModelConfig
 
 from models import search, tally
+
+if TYPE_CHECKING:  # this module's names for the type checker, loaded by __getattr__ below
+    from models.records import Activation as Activation, CommandPointRoll as CommandPointRoll
+    from models.records import CommandPointSpend as CommandPointSpend, EventNote as EventNote
+    from models.records import Pontoon as Pontoon, SideOrder as SideOrder
+
+# The tables of a turn's paperwork, built when first asked for (models.records).
+RECORDS = ("Activation", "CommandPointRoll", "CommandPointSpend", "EventNote", "Pontoon", "SideOrder")
 
 
 # As every query of them writes it, so it finds its partial index (migration 0010).
@@ -210,69 +222,6 @@ class Turn(_Table, table=True):
     dice_roll: int | None = _ref("dice_roll.id", nullable=True, index=False)
 
 
-class CommandPointRoll(_Table, table=True):
-    """An army's command points for a turn: 1d6 plus the commander-in-chief's CV."""
-
-    __tablename__ = "command_point_roll"
-
-    id: int | None = Field(default=None, primary_key=True)
-    turn: int = _ref("turn.number")
-    army: str = _ref("army.id")
-    points: int
-    dice_roll: int | None = _ref("dice_roll.id", nullable=True, index=False)
-
-
-class CommandPointSpend(_Table, table=True):
-    """A line of an army's command-point ledger: what was done, its cost, what is left."""
-
-    __tablename__ = "command_point_spend"
-
-    id: int | None = Field(default=None, primary_key=True)
-    turn: int = _ref("turn.number")
-    army: str = _ref("army.id")
-    action: str
-    cost: int
-    balance: int
-    note: str = ""
-
-
-class Activation(_Table, table=True):
-    """A stack activated for a turn: what it cost its army, and the MP it has marched since.
-
-    `members` lists the "general:ID" and "unit:ID" of the stack when it was
-    activated; `loc` is "valid", "none" or "-" (the commander-in-chief's own stack),
-    and `ruling` the umpire's reason when he ruled the LOC against the road network.
-    """
-
-    __tablename__ = "activation"
-
-    id: int | None = Field(default=None, primary_key=True)
-    turn: int = _ref("turn.number")
-    army: str = _ref("army.id")
-    side: str = _ref("side.id")
-    place: str
-    action: str  # a row of the command points table: activate_cinc, activate_general, activate_force
-    members: list[str] = Field(default_factory=list, sa_type=JSON)
-    cost: int
-    loc: str
-    ruling: str = ""
-    mp_spent: int = 0
-
-
-class Pontoon(_Table, table=True):
-    """A pontoon bridge built where a road crosses a river at a ford (card 6.4): the road's
-    two places, the river, the turn it was built and the umpire's note."""
-
-    __tablename__ = "pontoon"
-
-    id: int | None = Field(default=None, primary_key=True)
-    river: str
-    place_a: str
-    place_b: str
-    turn: int = _ref("turn.number")
-    note: str = ""
-
-
 class Battle(_Table, table=True):
     """A battle: where, who, how it went and which resolver decided it.
 
@@ -330,22 +279,6 @@ class Event(_Table, table=True):
     undone: bool = Field(default=False, index=True)
 
 
-class EventNote(_Table, table=True):
-    """A bookmark or a note an umpire put on an event of the history.
-
-    Adding or removing one is an action of its own, so it can be undone; the
-    event it marks may be any event, undone or not.
-    """
-
-    __tablename__ = "event_note"
-
-    id: int | None = Field(default=None, primary_key=True)
-    event: int = _ref("event.id")
-    kind: str  # "bookmark" or "note"
-    text: str = ""
-    when: datetime
-
-
 class Sighting(_Table, table=True):
     """An enemy stack a side saw: where, on which turn, how, and what it learned.
 
@@ -371,31 +304,23 @@ class Sighting(_Table, table=True):
     note: str = ""
 
 
-class SideOrder(_Table, table=True):
-    """An order a side wrote for the umpire: in its side file, or queued in the campaign.
-
-    `kind` is "move", "forced_march", "command_points", "reconnaissance" or "note";
-    `stack` names the side's own stack (a general's id or SIDE@PLACE), `place` where
-    to; `status` "written" (in a side file), "queued", "applied" or "refused", with
-    the umpire's `ruling`. Row filter for what a side may read: `side`.
-    """
-
-    __tablename__ = "side_order"
-
-    id: int | None = Field(default=None, primary_key=True)
-    side: str = _ref("side.id")
-    turn: int
-    kind: str
-    stack: str = ""
-    place: str = ""
-    detail: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
-    text: str = ""
-    status: str = "written"
-    ruling: str = ""
-    written: datetime
-
-
 # The history's search index follows every event and roll the ORM writes (models.search).
 search.listen(Event, "event")
 search.listen(DiceRoll, "dice_roll")
 tally.listen(DiceRoll)
+
+
+def __getattr__(name: str) -> object:
+    """A table of models.records, built on first use (PEP 562), as if it were defined here."""
+    if name not in RECORDS:
+        raise AttributeError(f"module 'models.tables' has no attribute {name!r}")
+    import models.records
+
+    value = getattr(models.records, name)
+    globals()[name] = value
+    return value
+
+
+def every_table() -> None:
+    """Build every table class, models.records' too: what a whole schema is read from."""
+    import models.records  # noqa: F401

@@ -234,11 +234,9 @@ def _value_change(table: Table, row: dict[str, Any] | None, column: str, value: 
 
 def value_cases(campaign: Campaign, rng: random.Random) -> Iterator[Case]:
     """Every bad value of every column that undo or redo may write, in a drawn direction and form."""
-    from sqlmodel import SQLModel
+    from models import table_metadata
 
-    import models.tables  # noqa: F401  (the tables defined)
-
-    for table in _writable(SQLModel.metadata.tables):
+    for table in _writable(table_metadata().tables):
         rows = campaign.good["tables"].get(table.name) or []
         for column in table.columns:
             if column.primary_key or (table.name, column.name) == ("campaign", "version"):
@@ -256,11 +254,9 @@ def value_cases(campaign: Campaign, rng: random.Random) -> Iterator[Case]:
 
 def control_cases(campaign: Campaign, rng: random.Random) -> Iterator[Case]:
     """A whole number at an end of its range, written into a real row by an update: taken."""
-    from sqlmodel import SQLModel
+    from models import table_metadata
 
-    import models.tables  # noqa: F401  (the tables defined)
-
-    for table in _writable(SQLModel.metadata.tables):
+    for table in _writable(table_metadata().tables):
         rows = campaign.good["tables"].get(table.name) or []
         for column in table.columns:
             if (not rows or column.primary_key or column.foreign_keys or not isinstance(_kind(column), Integer)
@@ -288,9 +284,7 @@ def _name(rng: random.Random) -> str:
 
 def shape_cases(campaign: Campaign, rng: random.Random) -> Iterator[Case]:
     """Keys, tables, columns and changes that are no change a campaign's action makes."""
-    from sqlmodel import SQLModel
-
-    import models.tables  # noqa: F401  (the tables defined)
+    from models import table_metadata
 
     def case(what: str, change: Any, named: Any = NO_VALUE) -> Case:
         doing: Doing = rng.choice(["undo", "redo"])
@@ -299,7 +293,7 @@ def shape_cases(campaign: Campaign, rng: random.Random) -> Iterator[Case]:
 
     unit = campaign.good["tables"]["unit"][0]
     update = {"table": "unit", "key": {"id": unit["id"]}, "before": {"location": "Erfurt"}, "after": {"location": "Lützen"}}
-    for table in _writable(SQLModel.metadata.tables):
+    for table in _writable(table_metadata().tables):
         rows = campaign.good["tables"].get(table.name) or []
         key = _key(table, rows[0] if rows else None)
         column = next(c.name for c in table.columns if not c.primary_key and c.name != "version")

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from alembic import context
-from sqlmodel import SQLModel
 
-import models.tables  # noqa: F401  (registers the tables for autogenerate)
+from models import table_metadata
 from models.search import outside_models
 
 connection = context.config.attributes["connection"]
 context.configure(
     connection=connection,
-    target_metadata=SQLModel.metadata,
+    target_metadata=table_metadata(),  # every table, for autogenerate
     render_as_batch=True,
     include_name=outside_models,  # the history's search index is made by SQL (0003), not by the models
 )

@@ -9,6 +9,7 @@ at models.tables' tables (turn, army, side, event, dice_roll), never the other w
 the tables of models.tables alone are whole: every key they hold names a table built.
 """
 
+# No `from __future__ import annotations`, as in models.tables: annotations evaluated once, as types.
 from datetime import datetime
 from typing import Any
 

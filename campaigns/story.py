@@ -70,11 +70,14 @@ def story(session: CampaignSession, book: Ledger | None = None) -> Story:
             _add(out.points_spent, army_side.get(spend.army), spend.turn, spend.cost)
         out.weather = list(_weather(db, session.options()))
     if book is not None:
-        by = {(item.side, item.turn): item for item in book.by_turn}
-        out.luck = {
-            s: [float(by[(s, t)].run.mean) if (s, t) in by else None for t in turns] for s in sides
-        }
+        out.luck = luck_by_turn(out, book)
     return out
+
+
+def luck_by_turn(story: Story, book: Ledger) -> dict[str, list[float | None]]:
+    """Each side's mean percentile by turn, from the ledger: the series of the luck chart."""
+    by = {(item.side, item.turn): item for item in book.by_turn}
+    return {s: [float(by[(s, t)].run.mean) if (s, t) in by else None for t in story.turns] for s in story.sides}
 
 
 def _add(series: dict[str, list[int]], side: str | None, turn: int, amount: int) -> None:

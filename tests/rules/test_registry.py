@@ -87,3 +87,18 @@ def test_a_resolver_that_is_not_one_is_refused(site):
     assert "plug_e" in tactical_rulesets()
     with pytest.raises(RulesError, match=r"the resolver of plug_e \(plug_e:NOTHING\) cannot be loaded"):
         get_resolver("plug_e")
+
+
+def test_two_rule_sets_of_one_distribution_each_name_it_and_its_version(site):
+    """The distribution's metadata is read once for all its entry points: each still names it."""
+    plugin(site, "adjutant-plug-pair", "plug_f", "plug_f = plug_f:PLUGIN\nplug_g = plug_g:PLUGIN", declared("plug_f"))
+    (site / "plug_g").mkdir()
+    (site / "plug_g" / "tables").mkdir()
+    (site / "plug_g" / "__init__.py").write_text(declared("plug_g"), encoding="utf-8")
+    plugin(site, "adjutant-plug-other", "plug_h", "plug_h = plug_h:PLUGIN", declared("plug_h"))
+    registry.reload()
+    found = registry.registered()
+    assert {found["plug_f"].origin, found["plug_g"].origin} == {
+        "adjutant-plug-pair 1.0, plug_f:PLUGIN", "adjutant-plug-pair 1.0, plug_g:PLUGIN",
+    }
+    assert found["plug_h"].origin == "adjutant-plug-other 1.0, plug_h:PLUGIN"

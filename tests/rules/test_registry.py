@@ -102,3 +102,19 @@ def test_two_rule_sets_of_one_distribution_each_name_it_and_its_version(site):
         "adjutant-plug-pair 1.0, plug_f:PLUGIN", "adjutant-plug-pair 1.0, plug_g:PLUGIN",
     }
     assert found["plug_h"].origin == "adjutant-plug-other 1.0, plug_h:PLUGIN"
+
+
+def test_finding_the_rule_sets_reads_no_card_data() -> None:
+    """Every list of rule sets imports each plug-in for its PLUGIN: the French card's data
+    (rules.toml, terms.toml and their pydantic models) waits until a rule asks for it."""
+    import subprocess
+
+    code = (
+        "import sys; from rules import registry; ids = registry.ruleset_ids(); "
+        "print('napoleonic_uc_um' in ids, 'rules.napoleonic_uc_um.data' in sys.modules); "
+        "from rules.napoleonic_uc_um import english, quality; "
+        "print(english('UC'), quality('aguerri/confiant'), 'rules.napoleonic_uc_um.data' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    lines = out.splitlines()
+    assert lines[0] == "True False" and lines[1].startswith("combat unit (unité de combat") and lines[1].endswith("('aguerri', 'confiant') True"), out

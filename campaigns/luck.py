@@ -218,7 +218,7 @@ def _special_rows(db: Any) -> list[DiceRoll]:
         select(col(DiceRoll.id)).where(text(MARCH_ROLLS)),
         select(col(DiceRoll.id)).where(text(RECONNAISSANCE_ROLLS)),
     ):
-        numbers.update(db.scalars(query))
+        numbers.update(db.connection().scalars(query))
     ordered = sorted(numbers)
     out: list[DiceRoll] = []
     for start in range(0, len(ordered), 500):
@@ -443,9 +443,17 @@ class _Reader:
         self.db = db
         self.turn_ends = turn_ends
         self.options = session.options()
-        self.weather = {t.dice_roll: t for t in db.scalars(select(Turn).where(col(Turn.dice_roll).is_not(None)))}
-        self.command = {r.dice_roll: r for r in db.scalars(select(CommandPointRoll).where(col(CommandPointRoll.dice_roll).is_not(None)))}
-        self.armies = {a.id: a for a in db.scalars(select(Army))}
+        # Plain rows of the columns read (named as the classes' attributes), not ORM objects: the
+        # luck screen's first visit reads them.
+        plain = db.connection()
+        self.weather = {t.dice_roll: t for t in plain.execute(
+            select(col(Turn.dice_roll), col(Turn.number), col(Turn.date), col(Turn.weather)).where(col(Turn.dice_roll).is_not(None))
+        )}
+        self.command = {r.dice_roll: r for r in plain.execute(
+            select(col(CommandPointRoll.dice_roll), col(CommandPointRoll.army), col(CommandPointRoll.turn), col(CommandPointRoll.points))
+            .where(col(CommandPointRoll.dice_roll).is_not(None))
+        )}
+        self.armies = {a.id: a for a in plain.execute(select(col(Army.id), col(Army.side), col(Army.name)))}
         # Only a march or a reconnaissance asks which unit rolled: its units are read as plain rows then.
         wanted = any(r.purpose.startswith(("forced march of ", "reconnaissance, column ")) for r in rows)
         self.units = [_UnitRow(*u) for u in db.execute(
@@ -570,7 +578,7 @@ def _battle_rolls(session: CampaignSession, db: Any, rows: list[DiceRoll]) -> di
         if row.battle is not None:
             by_battle.setdefault(row.battle, []).append(row)
     out: dict[int, dict] = {}
-    for battle in db.scalars(select(Battle).order_by(col(Battle.id))):
+    for battle in db.connection().execute(select(col(Battle.id), col(Battle.turn), col(Battle.detail)).order_by(col(Battle.id))):
         fight = load(session, battle.id)
         mine = by_battle.get(cast(int, battle.id), [])
         sides = {role: fight.setup.get("sides", {}).get(role, {}).get("side", BOTH) for role in (ATTACKER, DEFENDER)}

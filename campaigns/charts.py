@@ -16,6 +16,7 @@ from typing import Any
 from campaigns.story import CAUSES, Story
 
 LINE, BAR = "line", "bar"
+LUCK = "luck"  # the id of the luck chart
 LINE_MARKERS = ("x", "o", "+", "*")
 BAR_MARKERS = ("█", "▒", "░", "▓")
 WEATHER_SYMBOL = {"Clear": "C", "Rain": "R", "Rain*": "R*", "Snow": "S", "Mud": "M"}
@@ -67,7 +68,7 @@ def charts(story: Story) -> list[Chart]:
     ))
     if story.luck:
         out.append(Chart(
-            "luck", "Luck by turn: mean percentile of the side's dice (0.5 is even)", LINE, "turn", "percentile",
+            LUCK, "Luck by turn: mean percentile of the side's dice (0.5 is even)", LINE, "turn", "percentile",
             turns, lines(story.luck), (0.0, 1.0),
         ))
     return out

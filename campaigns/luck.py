@@ -162,11 +162,13 @@ def ledger(session: CampaignSession, side: str | None = None, latest: int | None
         listed = read
         if side is None:  # the others count for nobody: no side lists them
             # Plain rows, not ORM objects: a thousand rolls listed cost what their reading does.
+            # Only the columns read, each row a named tuple (a database row's attributes are
+            # looked up by name each time: a third of reading a roll).
             table = DiceRoll.__table__  # type: ignore[attr-defined]  # a table class gets __table__ from SQLAlchemy
-            query = _kept(select(table).where(~special)).order_by(col(DiceRoll.id).desc())
+            query = _kept(select(*(table.c[name] for name in _RollRow._fields)).where(~special)).order_by(col(DiceRoll.id).desc())
             if latest is not None:
                 query = query.limit(latest)
-            others = [reader.read(cast(DiceRoll, row)) for row in db.execute(query)]  # a row has a roll's attributes
+            others = [reader.read(_RollRow(*row)) for row in db.execute(query)]
             check()
             listed = sorted([*read, *others], key=lambda r: r.roll_id)
     out = Ledger([], sides)
@@ -216,7 +218,7 @@ def _special_rows(db: Any) -> list[DiceRoll]:
         select(col(DiceRoll.id)).where(text(MARCH_ROLLS)),
         select(col(DiceRoll.id)).where(text(RECONNAISSANCE_ROLLS)),
     ):
-        numbers.update(db.scalars(query))
+        numbers.update(db.connection().scalars(query))
     ordered = sorted(numbers)
     out: list[DiceRoll] = []
     for start in range(0, len(ordered), 500):
@@ -288,17 +290,26 @@ def _tallied(connection: Any, turn_ends: list[int], check: Callable[[], None], s
         found[key] = found.get(key, 0) + n
 
     ranges: list[tuple[int | None, int | None]] = []  # events whose rolls are read one group at a time
+    # A block's turn, found once per block (a block holds a few counts): None where a turn ends in it.
+    whole: dict[int, int | None] = {}
     for block, dice, modifier, result, n in tally.read(connection):
-        if block == tally.UNREADABLE or not isinstance(dice, str) or not all(type(x) is int for x in (block, modifier, result, n)):
+        if (block == tally.UNREADABLE or type(dice) is not str or type(block) is not int or type(modifier) is not int
+                or type(result) is not int or type(n) is not int):
             return None  # a roll whose modifiers do not add up, or a tally a hand has written in
         if block == tally.NO_EVENT:
             count(None, dice, modifier, result, n)
         elif block == tally.NEGATIVE:
             ranges.append((None, -1))
-        elif turn_of(block * tally.BLOCK) == turn_of(block * tally.BLOCK + tally.BLOCK - 1):
-            count(block * tally.BLOCK, dice, modifier, result, n)
         else:
-            ranges.append((block * tally.BLOCK, block * tally.BLOCK + tally.BLOCK - 1))
+            if block not in whole:
+                first = turn_of(block * tally.BLOCK)
+                whole[block] = first if first == turn_of(block * tally.BLOCK + tally.BLOCK - 1) else None
+            turn = whole[block]
+            if turn is None:
+                ranges.append((block * tally.BLOCK, block * tally.BLOCK + tally.BLOCK - 1))
+            else:
+                key = (turn, dice, modifier, result)
+                found[key] = found.get(key, 0) + n
     check()
     stored = sql_cast(DiceRoll.modifiers, String)
     grouped = select(col(DiceRoll.event), col(DiceRoll.dice), stored, col(DiceRoll.result), func.count()).group_by(
@@ -388,6 +399,19 @@ def luck_of(side: str, turn: int | None, rolls: list[RollLuck], plain: Sequence[
 # -- reading each roll ---------------------------------------------------------
 
 
+class _RollRow(NamedTuple):
+    """What _Reader reads of a stored roll, as a plain row."""
+
+    id: int
+    event: int | None
+    purpose: str
+    dice: str
+    raw: list[int]
+    modifiers: list[dict[str, Any]]
+    result: int
+    mode: str
+
+
 class _UnitRow(NamedTuple):
     id: str
     name: str
@@ -419,9 +443,17 @@ class _Reader:
         self.db = db
         self.turn_ends = turn_ends
         self.options = session.options()
-        self.weather = {t.dice_roll: t for t in db.scalars(select(Turn).where(col(Turn.dice_roll).is_not(None)))}
-        self.command = {r.dice_roll: r for r in db.scalars(select(CommandPointRoll).where(col(CommandPointRoll.dice_roll).is_not(None)))}
-        self.armies = {a.id: a for a in db.scalars(select(Army))}
+        # Plain rows of the columns read (named as the classes' attributes), not ORM objects: the
+        # luck screen's first visit reads them.
+        plain = db.connection()
+        self.weather = {t.dice_roll: t for t in plain.execute(
+            select(col(Turn.dice_roll), col(Turn.number), col(Turn.date), col(Turn.weather)).where(col(Turn.dice_roll).is_not(None))
+        )}
+        self.command = {r.dice_roll: r for r in plain.execute(
+            select(col(CommandPointRoll.dice_roll), col(CommandPointRoll.army), col(CommandPointRoll.turn), col(CommandPointRoll.points))
+            .where(col(CommandPointRoll.dice_roll).is_not(None))
+        )}
+        self.armies = {a.id: a for a in plain.execute(select(col(Army.id), col(Army.side), col(Army.name)))}
         # Only a march or a reconnaissance asks which unit rolled: its units are read as plain rows then.
         wanted = any(r.purpose.startswith(("forced march of ", "reconnaissance, column ")) for r in rows)
         self.units = [_UnitRow(*u) for u in db.execute(
@@ -439,7 +471,7 @@ class _Reader:
             return None
         return 1 + bisect.bisect_left(self.turn_ends, event)
 
-    def read(self, row: DiceRoll) -> RollLuck:
+    def read(self, row: DiceRoll | _RollRow) -> RollLuck:
         modifier = sum(int(m["value"]) for m in row.modifiers)
         distribution = _distribution(row.dice, modifier)
         base: dict[str, Any] = dict(  # RollLuck's fields shared by every kind of roll
@@ -458,7 +490,7 @@ class _Reader:
             effects=(Effect(BOTH, POINTS, Fraction(row.result), mean),),
         )
 
-    def _weather(self, row: DiceRoll, distribution: dict[int, Fraction]) -> dict | None:
+    def _weather(self, row: DiceRoll | _RollRow, distribution: dict[int, Fraction]) -> dict | None:
         turn = self.weather.get(row.id)
         if turn is None:
             return None
@@ -477,7 +509,7 @@ class _Reader:
             effects=(Effect(BOTH, MP, Fraction(mp(turn.weather or "")), expected),),
         )
 
-    def _command(self, row: DiceRoll, distribution: dict[int, Fraction]) -> dict | None:
+    def _command(self, row: DiceRoll | _RollRow, distribution: dict[int, Fraction]) -> dict | None:
         cp = self.command.get(row.id)
         if cp is None:
             return None
@@ -488,10 +520,10 @@ class _Reader:
             effects=(Effect(side, PC, Fraction(cp.points), expectation(distribution)),),
         )
 
-    def _battle(self, row: DiceRoll, _distribution: dict[int, Fraction]) -> dict | None:
+    def _battle(self, row: DiceRoll | _RollRow, _distribution: dict[int, Fraction]) -> dict | None:
         return self.battles.get(cast(int, row.id))
 
-    def _march(self, row: DiceRoll, _distribution: dict[int, Fraction]) -> dict | None:
+    def _march(self, row: DiceRoll | _RollRow, _distribution: dict[int, Fraction]) -> dict | None:
         found = self.marching.get(cast(int, row.id))
         if found is None:
             return None
@@ -506,7 +538,7 @@ class _Reader:
             effects=(Effect(side, SP_LOST, Fraction(lost), expectation(odds)),),
         )
 
-    def _recon(self, row: DiceRoll, _distribution: dict[int, Fraction]) -> dict | None:
+    def _recon(self, row: DiceRoll | _RollRow, _distribution: dict[int, Fraction]) -> dict | None:
         if not row.purpose.startswith("reconnaissance, column "):
             return None
         from rules.allemagne1813.rolls import cell_odds, column_index, read_cell, read_result
@@ -546,7 +578,7 @@ def _battle_rolls(session: CampaignSession, db: Any, rows: list[DiceRoll]) -> di
         if row.battle is not None:
             by_battle.setdefault(row.battle, []).append(row)
     out: dict[int, dict] = {}
-    for battle in db.scalars(select(Battle).order_by(col(Battle.id))):
+    for battle in db.connection().execute(select(col(Battle.id), col(Battle.turn), col(Battle.detail)).order_by(col(Battle.id))):
         fight = load(session, battle.id)
         mine = by_battle.get(cast(int, battle.id), [])
         sides = {role: fight.setup.get("sides", {}).get(role, {}).get("side", BOTH) for role in (ATTACKER, DEFENDER)}

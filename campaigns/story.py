@@ -52,29 +52,34 @@ class Story:
 def story(session: CampaignSession, book: Ledger | None = None) -> Story:
     """The series of the campaign up to the current turn; `book` adds the luck by turn."""
     with plainly(), session.store.read() as db:
-        campaign = db.get_one(Campaign, 1)
-        sides = {s.id: s.name for s in db.scalars(select(Side).order_by(col(Side.position), col(Side.id)))}
-        turns = list(range(1, campaign.turn + 1))
+        # Plain rows of the columns read, not ORM objects: the story is read on the Plots
+        # screen's first visit, and each kind of object costs its mapping's first use.
+        current = db.execute(select(col(Campaign.turn)).where(col(Campaign.id) == 1)).scalar_one()
+        sides = {i: name for i, name in db.execute(select(col(Side.id), col(Side.name)).order_by(col(Side.position), col(Side.id)))}
+        turns = list(range(1, current + 1))
         out = Story(sides, turns)
-        nation_side = {n.id: n.side for n in db.scalars(select(Nation))}
-        army_side = {a.id: a.side for a in db.scalars(select(Army))}
-        out.sp = _sp_by_turn(db, sides, nation_side, campaign.turn)
+        nation_side = {i: side for i, side in db.execute(select(col(Nation.id), col(Nation.side)))}
+        army_side = {i: side for i, side in db.execute(select(col(Army.id), col(Army.side)))}
+        out.sp = _sp_by_turn(db, sides, nation_side, current)
         out.losses = {s: {cause: [0] * len(turns) for cause in CAUSES} for s in sides}
         _battle_losses(session, db, out)
         _march_losses(db, out, nation_side)
         out.points_rolled = {s: [0] * len(turns) for s in sides}
         out.points_spent = {s: [0] * len(turns) for s in sides}
-        for roll in db.scalars(select(CommandPointRoll)):
-            _add(out.points_rolled, army_side.get(roll.army), roll.turn, roll.points)
-        for spend in db.scalars(select(CommandPointSpend)):
-            _add(out.points_spent, army_side.get(spend.army), spend.turn, spend.cost)
+        for army, turn, points in db.execute(select(col(CommandPointRoll.army), col(CommandPointRoll.turn), col(CommandPointRoll.points))):
+            _add(out.points_rolled, army_side.get(army), turn, points)
+        for army, turn, cost in db.execute(select(col(CommandPointSpend.army), col(CommandPointSpend.turn), col(CommandPointSpend.cost))):
+            _add(out.points_spent, army_side.get(army), turn, cost)
         out.weather = list(_weather(db, session.options()))
     if book is not None:
-        by = {(item.side, item.turn): item for item in book.by_turn}
-        out.luck = {
-            s: [float(by[(s, t)].run.mean) if (s, t) in by else None for t in turns] for s in sides
-        }
+        out.luck = luck_by_turn(out, book)
     return out
+
+
+def luck_by_turn(story: Story, book: Ledger) -> dict[str, list[float | None]]:
+    """Each side's mean percentile by turn, from the ledger: the series of the luck chart."""
+    by = {(item.side, item.turn): item for item in book.by_turn}
+    return {s: [float(by[(s, t)].run.mean) if (s, t) in by else None for t in story.turns] for s in story.sides}
 
 
 def _add(series: dict[str, list[int]], side: str | None, turn: int, amount: int) -> None:
@@ -230,6 +235,6 @@ def _weather(db: Any, options: dict[str, str]) -> Iterator[TurnWeather]:
     from rules.allemagne1813.movement import movement_points
     from rules.allemagne1813.weather import weather_name
 
-    for t in db.scalars(select(Turn).order_by(col(Turn.number))):
-        mp = movement_points("infantry", weather_name(t.weather), options=options).total if t.weather else None
-        yield TurnWeather(t.number, f"{t.date:%d %b}", t.weather, mp)
+    for number, date, weather in db.execute(select(col(Turn.number), col(Turn.date), col(Turn.weather)).order_by(col(Turn.number))):
+        mp = movement_points("infantry", weather_name(weather), options=options).total if weather else None
+        yield TurnWeather(number, f"{date:%d %b}", weather, mp)

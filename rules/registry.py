@@ -109,12 +109,20 @@ def _entry_points() -> list[_Found]:
 
     own = _own()
     found = []
+    # A distribution's metadata file read once, not twice for each of its entry points (each read
+    # parses the whole file): Adjutant's own declares five.
+    named: dict[int, tuple[str, str]] = {}
     for point in metadata.entry_points(group=GROUP):
         dist = point.dist
-        name = dist.metadata["Name"] if dist is not None else "an unnamed distribution"
+        if dist is None:
+            name, version = "an unnamed distribution", ""
+        else:
+            if id(dist) not in named:  # the points of one distribution share its object (kept alive by them)
+                read = dist.metadata
+                named[id(dist)] = (read["Name"], f" {read['Version']}")
+            name, version = named[id(dist)]
         if own is not None and name == OWN_DISTRIBUTION:
             continue  # the source tree's own declaration stands for it
-        version = f" {dist.version}" if dist is not None else ""
         found.append(_Found(point.name, point.value, f"{name}{version}"))
     return [*(own or ())] + found
 

@@ -29,14 +29,32 @@ English of a term (UC, rupture...). The procedures:
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from rules.errors import RulesError
-from rules.napoleonic_uc_um.data import RULESET, check_value, english, factors, label
 from rules.registry import RuleSet
+
+if TYPE_CHECKING:
+    from rules.napoleonic_uc_um.data import RULESET, english, factors, label
+
+# The card's data (rules.toml, terms.toml, their pydantic models) is read when first asked
+# for, not when the rule set is found: every list of rule sets (the Rules screen's, `adjutant
+# rules list`) imports each plug-in to read its PLUGIN.
+_FROM_DATA = ("RULESET", "check_value", "english", "factors", "label")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_DATA:
+        from rules.napoleonic_uc_um import data
+
+        return getattr(data, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def quality(text: str) -> tuple[str, str]:
     """The (expérience, tempérament) of a conversion quality such as 'aguerri/confiant'."""
+    from rules.napoleonic_uc_um.data import check_value
+
     experience, sep, temperament = text.partition("/")
     if not sep:
         raise RulesError(f"a quality is written expérience/tempérament, such as aguerri/confiant, not {text!r}")

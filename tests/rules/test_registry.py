@@ -87,3 +87,34 @@ def test_a_resolver_that_is_not_one_is_refused(site):
     assert "plug_e" in tactical_rulesets()
     with pytest.raises(RulesError, match=r"the resolver of plug_e \(plug_e:NOTHING\) cannot be loaded"):
         get_resolver("plug_e")
+
+
+def test_two_rule_sets_of_one_distribution_each_name_it_and_its_version(site):
+    """The distribution's metadata is read once for all its entry points: each still names it."""
+    plugin(site, "adjutant-plug-pair", "plug_f", "plug_f = plug_f:PLUGIN\nplug_g = plug_g:PLUGIN", declared("plug_f"))
+    (site / "plug_g").mkdir()
+    (site / "plug_g" / "tables").mkdir()
+    (site / "plug_g" / "__init__.py").write_text(declared("plug_g"), encoding="utf-8")
+    plugin(site, "adjutant-plug-other", "plug_h", "plug_h = plug_h:PLUGIN", declared("plug_h"))
+    registry.reload()
+    found = registry.registered()
+    assert {found["plug_f"].origin, found["plug_g"].origin} == {
+        "adjutant-plug-pair 1.0, plug_f:PLUGIN", "adjutant-plug-pair 1.0, plug_g:PLUGIN",
+    }
+    assert found["plug_h"].origin == "adjutant-plug-other 1.0, plug_h:PLUGIN"
+
+
+def test_finding_the_rule_sets_reads_no_card_data() -> None:
+    """Every list of rule sets imports each plug-in for its PLUGIN: the French card's data
+    (rules.toml, terms.toml and their pydantic models) waits until a rule asks for it."""
+    import subprocess
+
+    code = (
+        "import sys; from rules import registry; ids = registry.ruleset_ids(); "
+        "print('napoleonic_uc_um' in ids, 'rules.napoleonic_uc_um.data' in sys.modules); "
+        "from rules.napoleonic_uc_um import english, quality; "
+        "print(english('UC'), quality('aguerri/confiant'), 'rules.napoleonic_uc_um.data' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    lines = out.splitlines()
+    assert lines[0] == "True False" and lines[1].startswith("combat unit (unité de combat") and lines[1].endswith("('aguerri', 'confiant') True"), out

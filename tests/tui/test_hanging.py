@@ -62,3 +62,23 @@ async def test_a_rules_table_name_that_wraps_goes_on_two_cells_in(make_app, camp
         rows = [line[1:].rstrip(" ▎▁▂▃▄▅▆▇█") for line in screen_text(pilot.app).splitlines()]
         start = next(i for i, row in enumerate(rows) if row.strip() == "allemagne1813:")
         assert rows[start + 1].startswith("   ") and rows[start + 1][3] not in " ▎"  # the table's id, two cells in
+
+
+def test_the_height_counted_is_the_height_drawn():
+    """Hanging.height counts the lines without drawing them, or says it cannot (None)."""
+    cases = [
+        Hanging(["SP lost: attacker 4, defender 2", "  1st Young Guard Division (Dumoustier): -2", "", "  x"]),
+        Hanging([("allemagne1813: forced_march_attrition_by_strength", 2)]),
+        Hanging([Text("> 1. Weather", style="reverse bold"), "     Roll the weather of the turn (1d6 + month modifier)"], indent=0),
+        Hanging(["a" * 70, "  " + "b" * 45 + " c"]),
+        Hanging(["tab\there", "two\nlines", "日本語の表の名前は長い 日本語の表の名前は長い"]),
+    ]
+    counted = 0
+    for hanging in cases:
+        for width in range(1, 60):
+            height = hanging.height(width)
+            if height is not None:
+                counted += 1
+                assert height == len(rendered(hanging, width)), (str(hanging), width)
+    assert counted > 150  # most are counted, not drawn
+    assert Hanging(["two\nlines"]).height(40) is None and Hanging(["a" * 70]).height(5) is None

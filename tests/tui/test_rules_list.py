@@ -27,3 +27,23 @@ def test_an_id_the_line_does_not_say_plainly_is_what_toml_reads(tmp_path: Path) 
     commented.write_text(f'# id = "not-this"\n{text}', encoding="utf-8")
     for written in (quoted, commented):
         assert _table_id(written, "allemagne1813") == table_id == load_table(written, "allemagne1813").id
+
+
+async def test_each_name_in_the_list_is_as_high_as_it_is_drawn(make_app, campaign_file) -> None:
+    """The list asks every name's height when first drawn: counted, it is what drawing gives,
+    at the list's own width and at every width a narrower or wider list would have."""
+    from textual.visual import RichVisual
+    from textual.widgets import OptionList
+
+    app = make_app(campaign_file, start="rules")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        tables = app.screen.query_one("#tables", OptionList)
+        assert tables.option_count == sum(len(table_ids(r)) for r in ruleset_ids())
+        own = tables.scrollable_content_region.width
+        for index in range(tables.option_count):
+            listed = tables.get_option_at_index(index).prompt
+            drawn = RichVisual(tables, listed.hanging)
+            for width in {own, own - 2, 8, 12, 16, 20, 40}:
+                assert listed.get_height(tables.styles, width) == drawn.get_height(tables.styles, width), (str(listed.hanging), width)
+        assert any(listed.get_height(tables.styles, 16) > 1 for listed in (o.prompt for o in tables.options))

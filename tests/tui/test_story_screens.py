@@ -67,6 +67,35 @@ async def test_the_plots_turn_and_the_luck_shows_one_side(make_app, played):
         assert "Luck" in screen_text(app)
 
 
+async def test_the_plots_read_the_luck_when_its_chart_is_shown(make_app, played):
+    """The luck by turn needs the luck ledger (every roll): the charts before it are shown
+    without it, and once it is shown it is the chart the report draws, read again after a change."""
+    from campaigns.charts import charts
+    from campaigns.luck import ledger
+    from campaigns.story import story
+
+    app = make_app(played, start="overview")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("P")
+        await wait_for(pilot, "1/6  [sp]")
+        await settled(pilot)
+        screen = app.screen
+        assert screen.luck_asked is None and screen.luck_read is None
+        assert not [w for w in app.workers if w.group == "luck"]
+        assert "luck.tallied" not in app.session._kept  # no roll counted yet
+        whole = charts(story(app.session, ledger(app.session, latest=0)))
+        assert screen.charts[:-1] == whole[:-1] and screen.charts[-1].id == whole[-1].id == "luck"
+        await pilot.press("p")
+        await wait_for(pilot, "Luck by turn")
+        assert screen.charts == whole and screen.luck_read is screen.story
+        assert "luck.tallied" in app.session._kept
+        before = screen.story
+        screen.refresh_view()  # as after a change: the story is read again, and its luck
+        await until(pilot, lambda: screen.story is not before and screen.luck_read is screen.story, "the luck read again")
+        assert screen.charts == whole
+        assert "Luck by turn" in await wait_for(pilot, "6/6")
+
+
 async def test_the_campaign_as_of_turn_5_and_back(make_app, played):
     before = hashlib.sha256(played.read_bytes()).hexdigest()
     app = make_app(played, start="overview")

@@ -3,14 +3,17 @@ each has the whole screen even at 80x24."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
-from campaigns.charts import Chart, charts, draw
+from campaigns.charts import LUCK, Chart, charts, draw
 from campaigns.printable import printable
+from campaigns.story import Story
 from tui.screens.base import CampaignScreen
 from tui.workers import back_to
 
@@ -30,6 +33,9 @@ class PlotsScreen(CampaignScreen):
         super().__init__()
         self.charts: list[Chart] = []
         self.index = 0
+        self.story: Story | None = None  # what the charts show; its luck is read when its chart is first shown
+        self.luck_asked: Story | None = None  # the story whose luck is being read (or has been)
+        self.luck_read: Story | None = None  # the story whose luck has been read
 
     def body(self) -> ComposeResult:
         yield Static("Plots", classes="title")
@@ -45,11 +51,25 @@ class PlotsScreen(CampaignScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False)
     def load(self) -> None:
+        from textual.worker import get_current_worker
+
+        from campaigns.story import story
+
+        worker = get_current_worker()
+        found = story(self.session)
+        # The luck by turn needs every roll of the campaign (the luck ledger): it is read when
+        # its chart is first shown (load_luck), not for the charts before it.
+        found.luck = {side: [None] * len(found.turns) for side in found.sides}
+        if not worker.is_cancelled:
+            back_to(self, self._show, found)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="luck")
+    def load_luck(self, found: Story) -> None:
         # The luck ledger replays every battle: off the UI thread.
         from textual.worker import get_current_worker
 
         from campaigns.luck import Superseded, ledger
-        from campaigns.story import story
+        from campaigns.story import luck_by_turn
 
         worker = get_current_worker()
         try:
@@ -57,15 +77,21 @@ class PlotsScreen(CampaignScreen):
             book = ledger(self.session, latest=0, stop=lambda: worker.is_cancelled)
         except Superseded:
             return
-        if worker.is_cancelled:
-            return
-        found = charts(story(self.session, book))
         if not worker.is_cancelled:
-            back_to(self, self._show, found)
+            back_to(self, self._show_luck, found, luck_by_turn(found, book))
 
-    def _show(self, found: list[Chart]) -> None:
-        self.charts = found
-        self.index = min(self.index, len(found) - 1) if found else 0
+    def _show(self, found: Story) -> None:
+        self.story = found
+        self.charts = charts(found)
+        self.index = min(self.index, len(self.charts) - 1) if self.charts else 0
+        self._draw()
+
+    def _show_luck(self, found: Story, luck: dict[str, list[float | None]]) -> None:
+        if found is not self.story:
+            return  # the campaign has changed since: its own luck is being read
+        found.luck = luck
+        self.luck_read = found
+        self.charts = charts(found)
         self._draw()
 
     def _draw(self) -> None:
@@ -75,6 +101,11 @@ class PlotsScreen(CampaignScreen):
         names = "  ".join(("[" + c.id + "]") if i == self.index else c.id for i, c in enumerate(self.charts))
         self.query_one("#which", Static).update(printable(f"{self.index + 1}/{len(self.charts)}  {names}  (n/p)"))
         plot = self.query_one(PlotextPlot)
+        if chart.id == LUCK and self.story is not None and self.luck_asked is not self.story:
+            self.luck_asked = self.story
+            self.load_luck(self.story)
+        if chart.id == LUCK and self.luck_read is not self.story:
+            chart = replace(chart, title="Reading every roll...", series=())
         draw(_clean(chart), plot.plt)
         plot.refresh()
 
@@ -86,8 +117,6 @@ class PlotsScreen(CampaignScreen):
 
 def _clean(chart: Chart) -> Chart:
     """The chart with the campaign's names stripped of control characters."""
-    from dataclasses import replace
-
     return replace(
         chart,
         title=printable(chart.title),

@@ -8,7 +8,10 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.css.styles import RulesMap
 from textual.screen import Screen
+from textual.visual import RichVisual
+from textual.widget import Widget
 from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -51,13 +54,15 @@ class RulesScreen(Screen[None]):
     BINDINGS = [Binding("enter", "focus_table", "Read table", show=False, id="rules.read")]
 
     def compose(self) -> ComposeResult:
+        tables = OptionList(id="tables")
         options = []
         for ruleset in ruleset_ids():
             for table_id in table_ids(ruleset):
                 # A name that wraps in the narrow list goes on two cells in, not at its edge.
-                options.append(Option(Hanging([(f"{ruleset}: {table_id}", 2)]), id=f"{ruleset}/{table_id}"))
+                options.append(Option(_Listed(tables, Hanging([(f"{ruleset}: {table_id}", 2)])), id=f"{ruleset}/{table_id}"))
+        tables.add_options(options)
         with Horizontal():
-            yield OptionList(*options, id="tables")
+            yield tables
             with VerticalScroll(id="table-side"):
                 yield Static(id="title")
                 yield KeptTable(id="cells", zebra_stripes=True, cursor_type="cell")
@@ -90,3 +95,16 @@ class RulesScreen(Screen[None]):
 
     def action_focus_table(self) -> None:
         self.query_one("#cells", DataTable).focus()
+
+
+class _Listed(RichVisual):
+    """A table's name in the list, drawn as rich draws its Hanging lines; its height, which
+    the list asks of every name when it is first drawn, counted without drawing it."""
+
+    def __init__(self, widget: Widget, hanging: Hanging) -> None:
+        super().__init__(widget, hanging)
+        self.hanging = hanging
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        counted = self.hanging.height(width)
+        return counted if counted is not None else super().get_height(rules, width)

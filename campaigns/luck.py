@@ -40,7 +40,8 @@ from sqlmodel import col
 from campaigns.errors import plainly
 from campaigns.session import CampaignSession
 from campaigns.words import column as quoted
-from models import Army, Battle, CommandPointRoll, DiceRoll, Event, Nation, Side, Turn, Unit, tally
+from models import Army, Battle, DiceRoll, Event, Nation, Side, Turn, Unit, tally
+from models.record_columns import COMMAND_POINT_ROLL
 from models.tables import MARCH_ROLLS, RECONNAISSANCE_ROLLS, STRENGTH_CHANGES, TURN_ENDS
 from rules.luck import Counted, RunLuck, expectation, mid_rank, run_luck
 from rules.odds import roll_distribution
@@ -200,7 +201,7 @@ def _special() -> Any:
     whatever proves not to is read as OTHER all the same)."""
     return or_(
         col(DiceRoll.id).in_(select(col(Turn.dice_roll)).where(col(Turn.dice_roll).is_not(None))),
-        col(DiceRoll.id).in_(select(col(CommandPointRoll.dice_roll)).where(col(CommandPointRoll.dice_roll).is_not(None))),
+        col(DiceRoll.id).in_(select(COMMAND_POINT_ROLL.c.dice_roll).where(COMMAND_POINT_ROLL.c.dice_roll.is_not(None))),
         col(DiceRoll.battle).is_not(None),
         col(DiceRoll.purpose).like("forced march of %"),
         col(DiceRoll.purpose).like("reconnaissance, column %"),
@@ -213,7 +214,7 @@ def _special_rows(db: Any) -> list[DiceRoll]:
     numbers: set[int] = set()
     for query in (
         select(col(Turn.dice_roll)).where(col(Turn.dice_roll).is_not(None)),
-        select(col(CommandPointRoll.dice_roll)).where(col(CommandPointRoll.dice_roll).is_not(None)),
+        select(COMMAND_POINT_ROLL.c.dice_roll).where(COMMAND_POINT_ROLL.c.dice_roll.is_not(None)),
         select(col(DiceRoll.id)).where(col(DiceRoll.battle).is_not(None)),
         select(col(DiceRoll.id)).where(text(MARCH_ROLLS)),
         select(col(DiceRoll.id)).where(text(RECONNAISSANCE_ROLLS)),
@@ -450,8 +451,8 @@ class _Reader:
             select(col(Turn.dice_roll), col(Turn.number), col(Turn.date), col(Turn.weather)).where(col(Turn.dice_roll).is_not(None))
         )}
         self.command = {r.dice_roll: r for r in plain.execute(
-            select(col(CommandPointRoll.dice_roll), col(CommandPointRoll.army), col(CommandPointRoll.turn), col(CommandPointRoll.points))
-            .where(col(CommandPointRoll.dice_roll).is_not(None))
+            select(COMMAND_POINT_ROLL.c.dice_roll, COMMAND_POINT_ROLL.c.army, COMMAND_POINT_ROLL.c.turn, COMMAND_POINT_ROLL.c.points)
+            .where(COMMAND_POINT_ROLL.c.dice_roll.is_not(None))
         )}
         self.armies = {a.id: a for a in plain.execute(select(col(Army.id), col(Army.side), col(Army.name)))}
         # Only a march or a reconnaissance asks which unit rolled: its units are read as plain rows then.

@@ -22,7 +22,8 @@ from campaigns.battles import ATTACKER, DEFENDER, load
 from campaigns.errors import plainly
 from campaigns.luck import Ledger, events_in_order, indexed, turn_end_events
 from campaigns.session import CampaignSession
-from models import Army, Battle, Campaign, CommandPointRoll, CommandPointSpend, Event, Nation, Side, Turn, Unit
+from models import Army, Battle, Campaign, Event, Nation, Side, Turn, Unit
+from models.record_columns import COMMAND_POINT_ROLL, COMMAND_POINT_SPEND
 from models.tables import FORCED_MARCHES, STRENGTH_CHANGES, TURN_ENDS
 
 BATTLE, FORCED_MARCH, PURSUIT = "battle", "forced march", "pursuit"
@@ -66,9 +67,9 @@ def story(session: CampaignSession, book: Ledger | None = None) -> Story:
         _march_losses(db, out, nation_side)
         out.points_rolled = {s: [0] * len(turns) for s in sides}
         out.points_spent = {s: [0] * len(turns) for s in sides}
-        for army, turn, points in db.execute(select(col(CommandPointRoll.army), col(CommandPointRoll.turn), col(CommandPointRoll.points))):
+        for army, turn, points in db.execute(select(COMMAND_POINT_ROLL.c.army, COMMAND_POINT_ROLL.c.turn, COMMAND_POINT_ROLL.c.points)):
             _add(out.points_rolled, army_side.get(army), turn, points)
-        for army, turn, cost in db.execute(select(col(CommandPointSpend.army), col(CommandPointSpend.turn), col(CommandPointSpend.cost))):
+        for army, turn, cost in db.execute(select(COMMAND_POINT_SPEND.c.army, COMMAND_POINT_SPEND.c.turn, COMMAND_POINT_SPEND.c.cost)):
             _add(out.points_spent, army_side.get(army), turn, cost)
         out.weather = list(_weather(db, session.options()))
     if book is not None:

@@ -72,9 +72,11 @@ def key_of(event: int | None, dice: str, modifiers: str | None, result: int) -> 
 
 
 def _dice_roll() -> Any:
-    from models import table_metadata
+    """The dice_roll table, from its class alone: the whole schema (table_metadata) would build the
+    paperwork tables too (models.records), which a ledger never reads."""
+    from models.tables import DiceRoll
 
-    return table_metadata().tables["dice_roll"]
+    return DiceRoll.__table__  # type: ignore[attr-defined]
 
 
 def present(connection: Connection) -> bool:

@@ -13,6 +13,7 @@ from campaigns.listed import Listing
 from campaigns.session import CampaignSession
 from campaigns.words import column
 from tui.screens.base import CampaignScreen
+from tui.textual_private import select_listed_on_open
 from tui.widgets.bars import odds_bar
 from tui.widgets.marklist import ListedRows, MarkList, listed_rows
 
@@ -34,7 +35,8 @@ class ReconnaissanceScreen(CampaignScreen):
     def body(self) -> ComposeResult:
         self.sides = forces.sides(self.session)
         yield Static("Reconnaissance (6.3): Space marks, s a whole stack; ctrl+r rolls", classes="title")
-        yield Select([(f"{name} reconnoitres", side) for side, name in self.sides], allow_blank=False, id="who", compact=True)
+        # Its list of sides built when first opened: most visits never open it.
+        yield select_listed_on_open()([(f"{name} reconnoitres", side) for side, name in self.sides], allow_blank=False, id="who", compact=True)
         with Vertical(id="lists"):
             yield Static("Reconnoitring units (one stack), by place and general", id="ours-title")
             yield MarkList(id="ours")

@@ -158,7 +158,7 @@ class ForcedMarchScreen(CampaignScreen):
                 written[key] = "  ".join(
                     f"{loss}:{bar(chance)}{float(chance) * 100:3.0f}%".replace(" ", "\u00a0") for loss, chance in p.odds.items()
                 )
-        marked = self.marked
+        marked = set(self.marked)  # as now: rows added later show the marks of this drawing
         headers = ("", "Unit", "SP", "Coh", "Mod", "SP lost: odds")
         # The columns' widths from every unit; the text of a row only once it is added.
         # The unit's name wraps onto more lines of its row, whole, as in the order of battle.

@@ -32,7 +32,8 @@ USED = {
             "_exception", "_exception_event", "_return_code", "_close_messages_no_wait"),
     "Screen": ("_update_auto_focus", "_refresh_layout", "_layout_required", "_compositor", "_on_timer_update"),
     "Compositor": ("render_update",),
-    "Select": ("_options", "_value", "_type_to_search", "_watch_value", "_setup_options_renderables", "_select_current_toggle"),
+    "Select": ("_options", "_value", "_allow_blank", "_type_to_search", "_watch_value", "_setup_options_renderables",
+               "_select_current_toggle"),
     "textual._wait": ("SLEEP_GRANULARITY", "SLEEP_IDLE", "wait_for_idle"),
     "textual._callback": ("_count_parameters",),
 }
@@ -173,7 +174,13 @@ def select_listed_on_open() -> type[Select[Any]]:
             _listed = False  # the list built
 
             def compose(self) -> ComposeResult:
-                yield SelectCurrent(self.prompt)
+                current = SelectCurrent(self.prompt)
+                if not self._allow_blank:
+                    # It shows a value from the start (the first, unless given): styled so
+                    # as it is built, not restyled as the value is set on mount.
+                    current.add_class("-has-value", update=False)
+                    current.set_reactive(SelectCurrent.has_value, True)
+                yield current
 
             async def _list(self) -> None:
                 if self._listed:

@@ -209,8 +209,7 @@ def test_the_columns_counted_from_the_distinct_figures_are_those_of_every_row():
         )
         for i, (name, sp, coh) in enumerate((n, s, c) for n in names for s, c in ((0, 1), (12, 10), (3, 2)))
     ]
-    odds = {(max(p.unit.strength_points, 1), p.modifier): "  ".join(f"{k}:{float(v) * 100:3.0f}%" for k, v in p.odds.items())
-            for p in plans}
+    odds = {id(p.odds): "  ".join(f"{k}:{float(v) * 100:3.0f}%" for k, v in p.odds.items()) for p in plans}
     headers = ("", "Unit", "SP", "Coh", "Mod", "SP lost: odds")
     rows = _Rows(plans, {"u1", "u4"}, odds)
     every = [max([len(h), *(cell_len(shown(cells[i])) for _key, cells in rows)]) for i, h in enumerate(headers)]

@@ -149,10 +149,11 @@ class ForcedMarchScreen(CampaignScreen):
         # The odds keep their bars only where the unit's name still has room beside them.
         bars = not narrow and width - BARRED_ODDS >= MIN_NAME
         bar = (lambda c: odds_bar(c, 5)) if bars else (lambda _c: "")  # noqa: E731
-        # A stack of a thousand units has a few odds (by SP and modifier): each written once.
-        written: dict[tuple[int, int], str] = {}
+        # A stack of a thousand units has a few odds (one per SP and modifier, shared by
+        # forced_march.plan): each written once.
+        written: dict[int, str] = {}
         for p in plans:
-            key = (max(p.unit.strength_points, 1), p.modifier)
+            key = id(p.odds)
             if key not in written:
                 # One loss and its chance never part when the column wraps (no-break spaces inside).
                 written[key] = "  ".join(
@@ -248,7 +249,8 @@ class ForcedMarchScreen(CampaignScreen):
 class _Rows(Sequence[tuple[str, tuple[object, ...]]]):
     """The table's rows (unit id, cells) of the plans, each made when it is read."""
 
-    def __init__(self, plans: list[forced_march.UnitMarch], marked: set[str], odds: dict[tuple[int, int], str]) -> None:
+    def __init__(self, plans: list[forced_march.UnitMarch], marked: set[str], odds: dict[int, str]) -> None:
+        # odds: the text of each plan's odds, by the id of its odds
         self.plans, self.marked, self.odds = plans, marked, odds
 
     def __len__(self) -> int:
@@ -265,7 +267,7 @@ class _Rows(Sequence[tuple[str, tuple[object, ...]]]):
         p = self.plans[index]
         unit = p.unit
         mark = "[x]" if unit.id in self.marked else "[ ]"
-        odds = self.odds[(max(unit.strength_points, 1), p.modifier)]
+        odds = self.odds[id(p.odds)]
         return unit.id, (mark, unit.name, unit.strength_points, unit.cohesion, f"{p.modifier:+d}", odds)
 
     def widths(self, headers: Sequence[str]) -> list[int]:

@@ -155,8 +155,9 @@ def select_listed_on_open() -> type[Select[Any]]:
 
     A Select composes the list it opens (an OptionList laid over the screen, hidden
     until opened) and fills it as it is mounted: with its CSS read, styled and
-    restyled as the value and the focus are set, 15-20% of the reconnaissance
-    screen's first visit, for a list most visits never open. This one draws the same
+    restyled as the value and the focus are set, about a tenth of the work of the
+    reconnaissance screen's first visit on the UI thread (counted in calls), for a
+    list most visits never open. This one draws the same
     (the hidden list takes no room) and builds the list on the first Enter, Space,
     arrow or click, before the Select opens it as its own. What Select does with its
     list is private (compose, _setup_options_renderables, _watch_value): the list is

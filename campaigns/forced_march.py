@@ -128,7 +128,7 @@ def plan(session: CampaignSession, stack: Stack) -> list[UnitMarch]:
         key = (max(unit.strength_points, 1), sum(m.value for m in mods))
         if key not in odds:
             odds[key] = forced_march_odds(*key, options)
-        out.append(UnitMarch(unit, mods, dict(odds[key])))
+        out.append(UnitMarch(unit, mods, odds[key]))  # shared by the units of the same SP and modifier, never changed
     return out
 
 

@@ -32,7 +32,8 @@ USED = {
             "_exception", "_exception_event", "_return_code", "_close_messages_no_wait"),
     "Screen": ("_update_auto_focus", "_refresh_layout", "_layout_required", "_compositor", "_on_timer_update"),
     "Compositor": ("render_update",),
-    "Select": ("_options",),
+    "Select": ("_options", "_value", "_allow_blank", "_type_to_search", "_watch_value", "_setup_options_renderables",
+               "_select_current_toggle"),
     "textual._wait": ("SLEEP_GRANULARITY", "SLEEP_IDLE", "wait_for_idle"),
     "textual._callback": ("_count_parameters",),
 }
@@ -48,6 +49,9 @@ PARAMETERS = {
     ("Compositor", "render_update"): ("self", "full", "screen_stack"),
     ("textual._wait", "wait_for_idle"): ("min_sleep", "max_sleep"),
     ("textual._callback", "_count_parameters"): ("func",),
+    ("Select", "_watch_value"): ("self", "value"),
+    ("Select", "_setup_options_renderables"): ("self",),
+    ("Select", "_select_current_toggle"): ("self", "event"),
 }
 
 
@@ -139,6 +143,88 @@ def draw_soon(screen: Screen) -> None:
 def draw_changes(screen: Screen) -> object:
     """Draw what changed on the screen now, as its next refresh would (benchmarks)."""
     return screen._compositor.render_update(full=False)
+
+
+# -- a Select whose list is built when it is first opened (tui.screens.recon) ------------
+
+_LISTED_ON_OPEN: type[Select[Any]] | None = None
+
+
+def select_listed_on_open() -> type[Select[Any]]:
+    """Select, its list of choices built when it is first opened rather than with it.
+
+    A Select composes the list it opens (an OptionList laid over the screen, hidden
+    until opened) and fills it as it is mounted: with its CSS read, styled and
+    restyled as the value and the focus are set, about a tenth of the work of the
+    reconnaissance screen's first visit on the UI thread (counted in calls), for a
+    list most visits never open. This one draws the same
+    (the hidden list takes no room) and builds the list on the first Enter, Space,
+    arrow or click, before the Select opens it as its own. What Select does with its
+    list is private (compose, _setup_options_renderables, _watch_value): the list is
+    left out of those until it is built. Its `compact` is the Select's as built (a
+    Select binds it to its own); the class is made on first use, as Select's module
+    is imported only then."""
+    global _LISTED_ON_OPEN
+    if _LISTED_ON_OPEN is None:
+        from textual import on
+        from textual.app import ComposeResult
+        from textual.widgets import Select
+        from textual.widgets._select import NoSelection, SelectCurrent, SelectOverlay
+
+        class ListedOnOpen(Select[Any]):
+            _listed = False  # the list built
+
+            def compose(self) -> ComposeResult:
+                current = SelectCurrent(self.prompt)
+                if not self._allow_blank:
+                    # It shows a value from the start (the first, unless given): styled so
+                    # as it is built, not restyled as the value is set on mount.
+                    current.add_class("-has-value", update=False)
+                    current.set_reactive(SelectCurrent.has_value, True)
+                yield current
+
+            async def _list(self) -> None:
+                if self._listed:
+                    return
+                self._listed = True
+                overlay = SelectOverlay(type_to_search=self._type_to_search)
+                overlay.compact = self.compact
+                await self.mount(overlay)
+                self._setup_options_renderables()
+                # Highlighted on the value, as Select's _watch_value highlights it.
+                overlay.highlighted = next((i for i, (_prompt, v) in enumerate(self._options) if v == self.value), None)
+
+            def _setup_options_renderables(self) -> None:
+                if self._listed:
+                    super()._setup_options_renderables()
+
+            def _watch_value(self, value: Any) -> None:
+                if self._listed:
+                    super()._watch_value(value)
+                    return
+                # Select's own, but for the highlight in the list not built yet.
+                self._value = value
+                current = self.query(SelectCurrent)
+                if not current:
+                    return
+                if isinstance(value, NoSelection):
+                    current.first().update(value)
+                else:
+                    prompt = next((prompt for prompt, v in self._options if v == value), None)
+                    if prompt is not None:
+                        current.first().update(prompt)
+                self.post_message(self.Changed(self, value))
+
+            @on(SelectCurrent.Toggle)
+            async def _list_first(self, _event: SelectCurrent.Toggle) -> None:
+                await self._list()  # then Select's own handler opens it
+
+            async def action_show_overlay(self) -> None:  # type: ignore[override]  # Select's, awaited: the list built first
+                await self._list()
+                super().action_show_overlay()
+
+        _LISTED_ON_OPEN = ListedOnOpen
+    return _LISTED_ON_OPEN
 
 
 # -- an error no handler caught (tui.app.AdjutantApp.unhandled_error) --------------------

@@ -107,3 +107,41 @@ async def test_first_adds_a_screenful_and_more_the_rest_at_the_widths_of_them_al
         assert _cells(table)[25] == ["Marshal Davout, prince of Eckmühl", "25"]
         # Without `first`, every row at once, as before.
         assert len(fill(table, HEADERS, rows[:5])) == 0 and table.row_count == 5
+
+
+class _Counted(list):
+    """Rows that remember which of them were read."""
+
+    def __init__(self, rows) -> None:
+        super().__init__(rows)
+        self.read: set[int] = set()
+
+    def __iter__(self):
+        for index in range(len(self)):
+            self.read.add(index)
+            yield self[index]
+
+
+async def test_widths_counted_beforehand_read_only_the_rows_added_and_show_the_same():
+    rows = [(f"k{i}", (f"General {i}", i)) for i in range(30)]
+    rows[25] = ("k25", ("Marshal Davout, prince of Eckmühl", 25))
+    widths = [len("Marshal Davout, prince of Eckmühl"), 2]
+    shown = {}
+    for given in ("counted", "read"):
+        app = _Table()
+        async with app.run_test(size=(60, 12)) as pilot:
+            table = app.query_one(DataTable)
+            counted = _Counted(rows)
+            rest = fill(table, HEADERS, counted, first=8, widths=widths if given == "counted" else None)
+            await until(pilot, lambda t=table: t.row_count == 8, "table.row_count == 8")
+            assert len(rest) == 22
+            if given == "counted":
+                assert counted.read == set(range(8))  # the rest not read yet
+            more(table, rest, 10)
+            assert table.row_count == 18 and len(rest) == 12
+            if given == "counted":
+                assert counted.read == set(range(18))
+            more(table, rest, 100)
+            assert len(rest) == 0
+            shown[given] = ([(c.label.plain, c.width) for c in table.ordered_columns], _cells(table))
+    assert shown["counted"] == shown["read"]

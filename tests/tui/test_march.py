@@ -185,3 +185,34 @@ def test_the_stacks_named_through_the_generals_index_are_those_of_every_unit_cou
     finally:
         session.close()
     assert got == expected
+
+
+def test_the_columns_counted_from_the_distinct_figures_are_those_of_every_row():
+    """The table's widths come from the stack's distinct names, SP, cohesions, modifiers
+    and odds (tui.screens.march._Rows.widths), its rows' text only as they are added: the
+    widths are those of counting every row's cells as shown, control characters and wide
+    letters included."""
+    from fractions import Fraction
+
+    from rich.cells import cell_len
+
+    from campaigns.text import shown
+    from rules.dice import Modifier
+    from tui.screens.march import _Rows
+
+    names = ["Ney", "Souham\x1b[31m division\x07", "東京 division", "Zoë's brigade", "x" * 40, "\x1b" * 50]
+    mods = [(Modifier("cohesion", -1),), (Modifier("cohesion", -1), Modifier("weather", -12)), ()]
+    plans = [
+        forced_march.UnitMarch(
+            forced_march.Marcher(f"u{i}", name, sp, coh), mods[i % 3],
+            {0: Fraction(5, 6), 1: Fraction(1, 6)} if i % 2 else {0: Fraction(1)},
+        )
+        for i, (name, sp, coh) in enumerate((n, s, c) for n in names for s, c in ((0, 1), (12, 10), (3, 2)))
+    ]
+    odds = {id(p.odds): "  ".join(f"{k}:{float(v) * 100:3.0f}%" for k, v in p.odds.items()) for p in plans}
+    headers = ("", "Unit", "SP", "Coh", "Mod", "SP lost: odds")
+    rows = _Rows(plans, {"u1", "u4"}, odds)
+    every = [max([len(h), *(cell_len(shown(cells[i])) for _key, cells in rows)]) for i, h in enumerate(headers)]
+    assert rows.widths(headers) == every
+    assert every[1] == 40  # fifty escapes show as nothing: the forty x's are the widest name shown
+    assert [key for key, _cells in rows] == [p.unit.id for p in plans] and rows[1][1][0] == "[x]" and rows[0][1][0] == "[ ]"

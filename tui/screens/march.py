@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import overload
+
+from rich.cells import cell_len
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.dom import NoActiveAppError
 from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
 from campaigns import forced_march
 from campaigns.session import CampaignSession
+from campaigns.text import shown
 from tui.screens.base import CampaignScreen
 from tui.widgets.bars import odds_bar
 from tui.widgets.cells import fill
@@ -44,6 +49,13 @@ class ForcedMarchScreen(CampaignScreen):
 
     def __init__(self) -> None:
         super().__init__()
+        # Narrow from the start when the terminal is: the class set on mount restyled the
+        # whole screen just built.
+        try:
+            if self.app.size.width < NARROW:
+                self.add_class("narrow", update=False)
+        except NoActiveAppError:  # built outside an app: on_mount decides
+            pass
         self.marked: set[str] = set()
         self.stacks: list[forced_march.Stack] = []
         self.plans: dict[str, forced_march.UnitMarch] = {}  # by unit id: the stack shown, as planned
@@ -63,7 +75,18 @@ class ForcedMarchScreen(CampaignScreen):
         # Under NARROW columns the stacks go above the units, whose loss odds drop their bars.
         self.set_class(event.size.width < NARROW, "narrow")
         if self.shown_version is not None:
-            self.call_after_refresh(self.show_stack)  # the odds wrap to the new width
+            self.call_after_refresh(self._rewrap)
+
+    _shown_at: tuple[int, bool] | None = None  # the width and narrowness the units were laid out at
+
+    def _rewrap(self) -> None:
+        # The odds and names wrap to the new width; the first layout of the table, at the
+        # width its rows were laid out at already, redraws nothing.
+        if self._shown_at is not None and self._shown_at != self._layout_width():
+            self.show_stack()
+
+    def _layout_width(self) -> tuple[int, bool]:
+        return self.query_one("#units", PagedTable).size.width or self.app.size.width, self.has_class("narrow")
 
     _reads = 0  # readings started: only the latest one's answer is shown
     _weather: str | None = None
@@ -122,28 +145,30 @@ class ForcedMarchScreen(CampaignScreen):
         table = self.query_one("#units", PagedTable)
         keep = table.cursor_row
         plans = list(self.plans.values())
-        width = table.size.width or self.app.size.width
+        width, narrow = self._shown_at = self._layout_width()
         # The odds keep their bars only where the unit's name still has room beside them.
-        bars = not self.has_class("narrow") and width - BARRED_ODDS >= MIN_NAME
-        rows = []
+        bars = not narrow and width - BARRED_ODDS >= MIN_NAME
         bar = (lambda c: odds_bar(c, 5)) if bars else (lambda _c: "")  # noqa: E731
-        written: dict[tuple, str] = {}  # a stack of a thousand units has a few odds: each written once
+        # A stack of a thousand units has a few odds (one per SP and modifier, shared by
+        # forced_march.plan): each written once.
+        written: dict[int, str] = {}
         for p in plans:
-            chances = tuple(p.odds.items())
-            odds = written.get(chances)
-            if odds is None:
+            key = id(p.odds)
+            if key not in written:
                 # One loss and its chance never part when the column wraps (no-break spaces inside).
-                odds = written[chances] = "  ".join(
-                    f"{loss}:{bar(chance)}{float(chance) * 100:3.0f}%".replace(" ", "\u00a0") for loss, chance in chances
+                written[key] = "  ".join(
+                    f"{loss}:{bar(chance)}{float(chance) * 100:3.0f}%".replace(" ", "\u00a0") for loss, chance in p.odds.items()
                 )
-            mark = "[x]" if p.unit.id in self.marked else "[ ]"
-            rows.append((p.unit.id, (mark, p.unit.name, p.unit.strength_points, p.unit.cohesion, f"{p.modifier:+d}", odds)))
+        marked = set(self.marked)  # as now: rows added later show the marks of this drawing
+        headers = ("", "Unit", "SP", "Coh", "Mod", "SP lost: odds")
+        # The columns' widths from every unit; the text of a row only once it is added.
         # The unit's name wraps onto more lines of its row, whole, as in the order of battle.
         # A screenful now, the others as they scroll into view: a stack of a thousand units
         # costs about what one of twenty does.
+        rows = _Rows(plans, marked, written)
         table.rest = None
         table.rest = fill(
-            table, ("", "Unit", "SP", "Coh", "Mod", "SP lost: odds"), rows, wrap_to=width, wrap="Unit", first=self.app.size.height
+            table, headers, rows, wrap_to=width, wrap="Unit", first=self.app.size.height, widths=rows.widths(headers),
         )
         if self.stack() is None:
             return
@@ -154,7 +179,8 @@ class ForcedMarchScreen(CampaignScreen):
     def show_mods(self) -> None:
         plans = list(self.plans.values())
         weather = self._weather or "clear (weather not rolled)"
-        mods = sorted({f"{m.label} {m.value:+d}" for p in plans for m in p.modifiers})
+        # A stack's units share a few tuples of modifiers (one per cohesion): each named once.
+        mods = sorted({f"{m.label} {m.value:+d}" for ms in {id(p.modifiers): p.modifiers for p in plans}.values() for m in ms})
         lines = [f"Weather: {weather}. Modifiers here: " + ("; ".join(mods) if mods else "none")]
         # The odds column of the table is off screen at 80 columns: the cursor's unit gets them here too.
         chosen = self.plans.get(self._selected_unit() or "") if plans else None
@@ -218,3 +244,45 @@ class ForcedMarchScreen(CampaignScreen):
 
     def action_enter(self) -> None:
         self._march(typed=True)
+
+
+class _Rows(Sequence[tuple[str, tuple[object, ...]]]):
+    """The table's rows (unit id, cells) of the plans, each made when it is read."""
+
+    def __init__(self, plans: list[forced_march.UnitMarch], marked: set[str], odds: dict[int, str]) -> None:
+        # odds: the text of each plan's odds, by the id of its odds
+        self.plans, self.marked, self.odds = plans, marked, odds
+
+    def __len__(self) -> int:
+        return len(self.plans)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[str, tuple[object, ...]]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[str, tuple[object, ...]]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[str, tuple[object, ...]] | list[tuple[str, tuple[object, ...]]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        p = self.plans[index]
+        unit = p.unit
+        mark = "[x]" if unit.id in self.marked else "[ ]"
+        odds = self.odds[id(p.odds)]
+        return unit.id, (mark, unit.name, unit.strength_points, unit.cohesion, f"{p.modifier:+d}", odds)
+
+    def widths(self, headers: Sequence[str]) -> list[int]:
+        """Each column's widest cell (the header's included), as cells.fill counts them."""
+        names = {p.unit.name for p in self.plans}
+        figures = [
+            {str(p.unit.strength_points) for p in self.plans},
+            {str(p.unit.cohesion) for p in self.plans},
+            {f"{p.modifier:+d}" for p in self.plans},
+            set(self.odds.values()),
+        ]
+        widest = [len("[ ]"), max((_cells(n) for n in names), default=0), *(max((_cells(t) for t in f), default=0) for f in figures)]
+        return [max(len(h), w) for h, w in zip(headers, widest)]
+
+
+def _cells(text: str) -> int:
+    # Most names are plain ASCII, where a character is a cell.
+    return len(text) if text.isascii() and text.isprintable() else cell_len(shown(text))

@@ -13,6 +13,7 @@ from campaigns.listed import Listing
 from campaigns.session import CampaignSession
 from campaigns.words import column
 from tui.screens.base import CampaignScreen
+from tui.textual_private import select_listed_on_open
 from tui.widgets.bars import odds_bar
 from tui.widgets.marklist import ListedRows, MarkList, listed_rows
 
@@ -34,7 +35,8 @@ class ReconnaissanceScreen(CampaignScreen):
     def body(self) -> ComposeResult:
         self.sides = forces.sides(self.session)
         yield Static("Reconnaissance (6.3): Space marks, s a whole stack; ctrl+r rolls", classes="title")
-        yield Select([(f"{name} reconnoitres", side) for side, name in self.sides], allow_blank=False, id="who", compact=True)
+        # Its list of sides built when first opened: most visits never open it.
+        yield select_listed_on_open()([(f"{name} reconnoitres", side) for side, name in self.sides], allow_blank=False, id="who", compact=True)
         with Vertical(id="lists"):
             yield Static("Reconnoitring units (one stack), by place and general", id="ours-title")
             yield MarkList(id="ours")
@@ -59,8 +61,9 @@ class ReconnaissanceScreen(CampaignScreen):
         marked, screening = set(our_list.marked), set(their_list.marked)
         shown_screens = None if screens else their_list.listed
         width = our_list.line_width or max(self.app.size.width - our_list.styles.scrollbar_size_vertical, 0)
+        lines = self.app.size.height  # no list shows more rows than the screen has lines
         self.attempt(
-            lambda: (number, *_view(session, who, listed, marked, shown_screens, screening, width)),
+            lambda: (number, *_view(session, who, listed, marked, shown_screens, screening, width, lines)),
             worker=True, writes=False, then=self._show,
         )
 
@@ -106,14 +109,16 @@ class ReconnaissanceScreen(CampaignScreen):
 
 def _view(
     session: CampaignSession, who: str, ours: ListedRows | None, marked: set[str],
-    theirs: ListedRows | None, screening: set[str], width: int,
+    theirs: ListedRows | None, screening: set[str], width: int, lines: int = 0,
 ) -> tuple[ListedRows, ListedRows, str | None, str]:
     """What the screen shows for these marks, read off the UI thread: the reconnoitring
     side's stacks (counted unless given), the enemy stacks in reach of the marked stack
     (counted unless given), laid out at `width`, the title over them (None: as it is) and
-    the preview. Only the units marked are read, and the rows in view when drawn."""
+    the preview. Only the units marked are read, and those of the first `lines` rows of
+    a list counted anew (the rows in view, when it is drawn); the others as they scroll
+    into view."""
     if ours is None:
-        ours = listed_rows(Listing(session, [who]), width)
+        ours = listed_rows(Listing(session, [who]), width, lines)
     reconnoitring = ours.listing.in_order(marked)
     title = None
     if theirs is None and not reconnoitring:
@@ -133,7 +138,7 @@ def _view(
         else:
             reach = reconnaissance.reach_from(session, place)
             others = [side for side, _name in forces.sides(session) if side != who]
-            theirs = listed_rows(Listing(session, others, reach), width)
+            theirs = listed_rows(Listing(session, others, reach), width, lines)
             title = f"Screening units in reach of {place}{'' if theirs.listing.stacks else ': no enemy stack in reach'}"
     return ours, theirs, title, _preview(session, reconnoitring, theirs.listing.in_order(screening))
 

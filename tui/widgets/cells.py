@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -32,9 +32,34 @@ class Rest:
     widths: list[int]
     at: int | None  # the column that wraps, if any
     indent: int
+    # With fill's `widths`: the rows not read yet, as given (`left` of them), read as they are added.
+    later: Iterator[tuple[str | None, Sequence[object]]] | None = None
+    left: int = 0
+    limits: list[int | None] = field(default_factory=list)
 
     def __len__(self) -> int:
-        return len(self.rows)
+        return len(self.rows) + self.left
+
+    def take(self, count: int) -> list[tuple[str | None, list[str]]]:
+        """The next `count` rows (fewer if fewer are left) as plain cells, taken out."""
+        count = max(count, 0)
+        taken, self.rows = self.rows[:count], self.rows[count:]
+        while len(taken) < count and self.left and self.later is not None:
+            key, cells = next(self.later)
+            self.left -= 1
+            taken.append((key, _plain_cells(cells, self.limits)))
+        return taken
+
+
+def _plain_cells(cells: Sequence[object], limits: Sequence[int | None]) -> list[str]:
+    """A row's cells as plain strings, each cut to its column's limit (None: no limit)."""
+    line = [shown(cell) for cell in cells]
+    for index, limit in enumerate(limits):
+        if limit is not None and cell_len(line[index]) > limit:
+            cut = Text(line[index])
+            cut.truncate(limit, overflow="ellipsis")
+            line[index] = cut.plain
+    return line
 
 
 def fill(
@@ -46,6 +71,7 @@ def fill(
     wrap: str | None = None,
     narrowest: int | None = None,
     first: int | None = None,
+    widths: Sequence[int] | None = None,
 ) -> Rest:
     """Put `rows` (key, cells) in `table` under `headers`, each column as wide as its widest cell,
     or as `widest` allows (longer cells end in an ellipsis).
@@ -65,25 +91,30 @@ def fill(
     are returned, for `more` to add as they scroll into view. Without it, all are added
     and the Rest returned is empty.
 
+    With `widths` as well (each column's widest cell, the header's included, counted
+    by the caller over every row as `shown` shows it, limits applied), `rows` (a
+    sized collection) is read only as its rows are added: a stack of a thousand
+    units makes the text of a screenful of them.
+
     A DataTable measures new rows only when idle; refilled from a highlight
     event, it can draw them first at the width of the headers and keep that
     drawing. Widths set here are right from the first frame.
     """
     limits = [(widest or {}).get(h) for h in headers]
-    # Every row's cells as plain strings, cut to their column's limit: the widths count
-    # them all, while rich Text is made only for the rows added.
-    texts: list[tuple[str | None, list[str]]] = []
-    for key, cells in rows:
-        line = [shown(cell) for cell in cells]
-        for index, limit in enumerate(limits):
-            if limit is not None and cell_len(line[index]) > limit:
-                cut = Text(line[index])
-                cut.truncate(limit, overflow="ellipsis")
-                line[index] = cut.plain
-        texts.append((key, line))
-    widths = [len(h) for h in headers]
-    for _, cells in texts:
-        widths = [max(w, cell_len(c)) for w, c in zip(widths, cells)]
+    if widths is not None and first is not None:
+        # Counted beforehand: only the rows added are read, as they are added.
+        widths = list(widths)
+        texts: list[tuple[str | None, list[str]]] = []
+        given = cast(Collection[tuple[str | None, Sequence[object]]], rows)
+        later, left = iter(given), len(given)
+    else:
+        # Every row's cells as plain strings, cut to their column's limit: the widths count
+        # them all, while rich Text is made only for the rows added.
+        texts = [(key, _plain_cells(cells, limits)) for key, cells in rows]
+        widths = [len(h) for h in headers]
+        for _, plain_cells in texts:
+            widths = [max(w, cell_len(c)) for w, c in zip(widths, plain_cells)]
+        later, left = None, 0
     at: int | None = None
     indent = 4 if wrap is None else NAME_INDENT
     if wrap_to is not None and headers:
@@ -95,11 +126,11 @@ def fill(
             widths[at] = max(MIN_WRAP, len(headers[at]), room)
         else:
             widths[at] = min(widths[at], max(narrowest or MIN_WRAP, len(headers[at]), room))
-    rest = Rest(texts, widths, at, indent)
+    rest = Rest(texts, widths, at, indent, later, left, limits)
     columns = table.ordered_columns
     same_columns = [(c.label.plain, c.width) for c in columns] == list(zip(headers, widths))
-    count = len(texts) if first is None else first
-    if same_columns and count < table.row_count <= len(texts):
+    count = len(rest) if first is None else first
+    if same_columns and count < table.row_count <= len(rest):
         count = table.row_count  # as many as were in view (scrolled to) before: the same lines again
     now = _made(rest, count)
     if not same_columns:
@@ -130,9 +161,8 @@ def more(table: DataTable, rest: Rest, count: int) -> None:
 
 def _made(rest: Rest, count: int) -> list[tuple[str | None, list[Text], int]]:
     """The first `count` rows of `rest` taken out of it, as cells of Text and a height."""
-    taken, rest.rows = rest.rows[: max(count, 0)], rest.rows[max(count, 0) :]
     out = []
-    for key, cells in taken:
+    for key, cells in rest.take(count):
         line = [Text(cell) for cell in cells]
         height = 1
         if rest.at is not None:

@@ -201,11 +201,14 @@ def _place(row: _Row, index: int, width: int, starts: list[int], wrapped: dict[i
     return line
 
 
-def listed_rows(listing: Listing, width: int = 0) -> ListedRows:
-    """A listing's rows for MarkList.set_listing, laid out at `width` (in a worker)."""
+def listed_rows(listing: Listing, width: int = 0, lines: int = 0) -> ListedRows:
+    """A listing's rows for MarkList.set_listing, laid out at `width` (in a worker), the
+    units of its first `lines` rows read there too: the first drawing reads nothing."""
     rows = ListedRows(listing)
     if width:
         rows.lay_out(width)
+    for index in range(min(lines, len(rows))):
+        rows[index]
     return rows
 
 

@@ -7,8 +7,11 @@ returns to, after it has returned. Nothing reaches the screen beneath a form.
 
 from __future__ import annotations
 
+import time
+
 from sqlalchemy import func, select
 from textual import events
+from textual.css.query import NoMatches
 
 from models import Event, Unit
 from tests.tui.helpers import burst, letters, stored, wait_for
@@ -99,9 +102,13 @@ async def test_a_general_added_right_after_a_search_goes_under_the_one_found_how
             event.set_sender(pilot.app)
             keyboard(pilot.app).send_message(event)
         await wait_for_screen(pilot, OrderOfBattleScreen)
-        for _ in range(200):  # until the search has answered (its box closes), the tree still unread
+        end = time.monotonic() + 30
+        while time.monotonic() < end:  # until the search has answered (its box closes), the tree still unread
             await pilot.pause(0.01)
-            box = pilot.app.screen.query_one("#search")
+            try:
+                box = pilot.app.screen.query_one("#search")
+            except NoMatches:  # on show, not composed yet (a loaded machine)
+                continue
             if box.value == "kleist" and not box.has_class("shown"):
                 break
         await pilot.pause(0.1)  # time for a `g` let go too early to land

@@ -5,10 +5,14 @@ Ney moving town to town, forced marches, and a battle fought to its pursuit.
 
 from __future__ import annotations
 
+import atexit
+import shutil
+import tempfile
 from pathlib import Path
 
 from campaigns import battles, command_points, forced_march, oob, turns, weather
 from campaigns.session import CampaignSession
+from models.targets import sqlite_path, to_url
 from tests.templates import new_campaign
 
 BATTLES = {3: "Lützen", 7: "Bautzen"}
@@ -20,11 +24,36 @@ def ney_location(turn: int) -> str:
     return NEY_ROUTE[min(turn, len(NEY_ROUTE) - 1)]
 
 
+_played: dict[tuple[int, int, str | None], Path] = {}
+
+
 def play(path: Path | str, played: int = 10, *, seed: int = 1813, ney_unit_name: str | None = None) -> Path | str:
     """Play `played` whole turns and leave the campaign at the start of the next one.
 
     `ney_unit_name` renames the first unit of Ney's corps first (as a file from
-    elsewhere could name it): it then marches and fights under that name."""
+    elsewhere could name it): it then marches and fights under that name.
+
+    A `.campaign` file is played once per worker for each (turns, seed, name) and
+    copied, as tests/templates.py copies new campaigns: ten turns take some 4 s of
+    CPU, and the same turns were played again by each module (and each test of
+    test_past_rewind) that asked for them. The copies share the moments the events
+    were stamped with; no test compares those between two files. A PostgreSQL
+    database is played anew."""
+    if sqlite_path(to_url(path)) is None:
+        return _play(path, played, seed, ney_unit_name)
+    key = (played, seed, ney_unit_name)
+    made = _played.get(key)
+    if made is None:
+        folder = Path(tempfile.mkdtemp(prefix="adjutant-played-"))
+        atexit.register(shutil.rmtree, folder, True)
+        made = Path(_play(folder / "played.campaign", played, seed, ney_unit_name))
+        assert [p.name for p in folder.iterdir()] == [made.name], "a campaign is more than one file: copy them all"
+        _played[key] = made
+    shutil.copyfile(made, path)
+    return path
+
+
+def _play(path: Path | str, played: int, seed: int, ney_unit_name: str | None) -> Path | str:
     s = CampaignSession.open(new_campaign(path, "spring1813", seed=seed))
     try:
         if ney_unit_name is not None:

@@ -159,7 +159,9 @@ def check_numbers_on_postgres(url: str, folder: Path, count: int, seed: int) -> 
             words = [v for v in generated if not corpus.is_whole(v)][:NOT_NUMBERS]
             # A seed `new` takes makes a whole campaign in each store (0.5 s): the edges of
             # the stores' integers are the seeds that tell them apart.
-            wholes = [] if command == "new" else [v for v in generated if corpus.is_whole(v)]
+            # A whole number of the corpus that is one of the EDGES already (2**31, 2**63 - 1) is
+            # not run twice: the same command line gives the same answer.
+            wholes = [] if command == "new" else [v for v in generated if corpus.is_whole(v) and v not in EDGES]
             for value in [*EDGES, *wholes, *words]:
                 what = f"{command} {flag} {value[:30]!r}"
                 fresh = folder / "fresh.campaign"

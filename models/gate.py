@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from models import schema
 from models.engine import harden
@@ -133,7 +133,118 @@ def _verify(connection: sqlite3.Connection, path: Path, user_version: int, salva
     rows = connection.execute("SELECT count(*) FROM campaign").fetchone()[0]
     if rows != 1:
         raise CampaignFileError(f"{path} is damaged: it holds {rows} campaign rows instead of one")
+    if revision == schema.head():  # an older file is judged once migrated: its tables differ
+        dangling = first_dangling(_raw_rows(connection), OPENING_TABLES)
+        if dangling is not None:
+            raise CampaignFileError(f"{path} is damaged: {dangling.sentence()}")
     return Verdict(revision, user_version)
+
+
+# -- rows that name rows that do not exist -----------------------------------------------
+
+# The tables whose references are checked at every opening: a few hundred rows each, or
+# bounded by turns and armies (a fraction of a millisecond at 50,000 units and a million events).
+# The unit's two references are read from their indexes, one seek per general or nation named
+# (SKIP_SCANS); the dice, the events and their notes are left to `adjutant check` (seconds at a
+# million events).
+OPENING_TABLES = ("nation", "army", "general", "turn", "command_point_roll", "command_point_spend",
+                  "battle", "activation", "pontoon", "sighting", "side_order")
+# References the schema does not declare, which the code follows as it follows a foreign key:
+# (table, column, key of the table, the table named, its key).
+SOFT_REFERENCES = (
+    ("campaign", "turn", "id", "turn", "number"),
+    ("campaign", "fog_side", "id", "side", "id"),
+    ("army", "commander", "id", "general", "id"),
+)
+# The unit's references, each walked through its index one distinct value at a time.
+SKIP_SCANS = (("unit", "nation", "nation"), ("unit", "general", "general"))
+_SKIP_SCAN = """
+WITH RECURSIVE named(value) AS (
+    SELECT min({column}) FROM {table}
+    UNION ALL SELECT (SELECT min({column}) FROM {table} WHERE {column} > named.value) FROM named
+    WHERE named.value IS NOT NULL
+)
+SELECT (SELECT rowid FROM {table} WHERE {column} = named.value LIMIT 1) FROM named
+WHERE value IS NOT NULL AND value NOT IN (SELECT id FROM {parent}) LIMIT 1
+"""
+
+Rows = Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]]
+
+
+@dataclass(frozen=True)
+class Dangling:
+    """A row that names a row that does not exist: its table, its key, the column, the value named."""
+
+    table: str
+    key: str
+    columns: str
+    parent: str
+    value: str
+
+    def sentence(self) -> str:
+        if not self.key:
+            return f"a row of {self.table!r} points at a row of {self.parent!r} that does not exist"
+        return f"{self.row_names()}, and there is no such {self.parent}"
+
+    def row_names(self) -> str:
+        return f"the {self.table} row {self.key} names {self.parent} {self.value} in its column {self.columns}"
+
+
+def first_dangling(rows: Rows, tables: Sequence[str] | None = None) -> Dangling | None:
+    """The first row that names a row that does not exist, in `tables` and the references checked
+    at opening, or in every table when `tables` is None (SQLite reads every row that names another
+    then: seconds at a million dice). `rows(sql, parameters)` runs a query on the file.
+
+    SQLite enforces foreign keys only while Adjutant writes, so a file edited with `sqlite3`
+    (foreign keys off by default) can hold one."""
+    if tables is None:
+        found = rows('SELECT "table", rowid, parent, fkid FROM pragma_foreign_key_check LIMIT 1', ())
+    else:
+        found = []
+        for table in tables:
+            found = rows('SELECT "table", rowid, parent, fkid FROM pragma_foreign_key_check(?) LIMIT 1', (table,))
+            if found:
+                break
+    if found:
+        table, rowid, parent, fkid = (_text(value) if isinstance(value, bytes) else value for value in found[0])
+        columns = [_text(row[0]) for row in rows(
+            'SELECT "from" FROM pragma_foreign_key_list(?) WHERE id = ? ORDER BY seq', (table, fkid))]
+        return _described(rows, table, rowid, columns, parent)
+    for table, column, _key, parent, parent_key in SOFT_REFERENCES:
+        orphan = rows(
+            f"SELECT rowid FROM {table} WHERE {column} IS NOT NULL AND {column} NOT IN "
+            f"(SELECT {parent_key} FROM {parent}) LIMIT 1", ())
+        if orphan:
+            return _described(rows, table, orphan[0][0], [column], parent)
+    for table, column, parent in SKIP_SCANS:
+        orphan = rows(_SKIP_SCAN.format(table=table, column=column, parent=parent), ())
+        if orphan:
+            return _described(rows, table, orphan[0][0], [column], parent)
+    return None
+
+
+def _described(rows: Rows, table: str, rowid: Any, columns: list[str], parent: str) -> Dangling:
+    keys = [_text(row[0]) for row in rows("SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk", (table,))]
+    wanted = ", ".join(_sql_name(column) for column in [*keys, *columns])
+    values = rows(f"SELECT {wanted} FROM {_sql_name(table)} WHERE rowid = ?", (rowid,)) if wanted and rowid is not None else []
+    if not values or not columns:
+        return Dangling(table, "", "", parent, "")
+    shown = [shown_value(value) for value in values[0]]
+    return Dangling(table, ", ".join(shown[: len(keys)]), ", ".join(columns), parent, ", ".join(shown[len(keys):]))
+
+
+def _raw_rows(connection: sqlite3.Connection) -> Rows:
+    return lambda sql, parameters: connection.execute(sql, parameters).fetchall()
+
+
+def _sql_name(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def shown_value(value: object, limit: int = 40) -> str:
+    """A value from the file as a sentence quotes it: short (a name may be 100,000 characters)."""
+    text = repr(_text(value) if isinstance(value, bytes) else value)
+    return text if len(text) <= limit else text[: limit - 4] + "...'"
 
 
 def _stored_revision(connection: sqlite3.Connection, path: Path) -> str:

@@ -1,0 +1,150 @@
+"""Hand-edited campaign files (tests/hostile_edits.py): every read-only command shows them or
+refuses them in one sentence that names what is wrong, and `check` agrees.
+
+Each file is a played campaign with one edit a person could make with `sqlite3`: a NULL,
+a reference to a row that does not exist, a duplicate name, a number out of range, nasty
+text, a record of changes that is not one, turns out of order, rows deleted. Every command
+of COMMANDS runs on it in-process (tests/test_hostile_files.py `run`), and for each:
+no traceback and no hang; a refusal is one line on stderr with a non-zero exit and names
+no database error (no "FOREIGN KEY constraint failed"); nothing printed holds a control
+character or a bidi override; the file and its folder keep their bytes. A command that
+shows the unedited file but refuses the edited one refuses a file `check` calls damaged.
+The suite draws PER_KIND edits of every kind with the run's seed (tests/seeds.py);
+`python -m tests.hostile_edits` runs them all and prints the figures.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests import hostile_edits, seeds
+from tests.test_hostile_files import Hang, folder_state, run
+
+# Control characters (newline aside), and the bidi controls that reorder what a terminal shows.
+CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# What the database or Python said, passed on raw instead of a sentence naming the row.
+RAW = re.compile(r"constraint failed|FOREIGN KEY|NOT NULL|datatype mismatch|no such (table|column)|"
+                 r"Traceback|sqlalchemy|sqlite3\.|object has no attribute|NoneType|not subscriptable|"
+                 r"unsupported operand|invalid literal|'<' not supported|KeyError|has no len", re.IGNORECASE)
+# A refusal that says the file is damaged: `check` must then find it damaged too.
+DAMAGE = re.compile(r"damaged|cannot be read|cannot read|breaks the campaign's records|adjutant check", re.IGNORECASE)
+PER_KIND = 2
+SECONDS = 20
+
+# FILE is put where the command takes its campaign; OUT in a folder of the outputs.
+COMMANDS: list[list[str]] = [
+    ["check", "FILE"], ["export", "FILE"], ["log", "FILE"], ["log", "--dice-only", "FILE"],
+    ["dice", "verify", "FILE"], ["dice", "reveal", "FILE"], ["battles", "FILE"], ["battles", "--list", "FILE"],
+    ["options", "FILE"], ["luck", "FILE"], ["luck", "--json", "--side", "allies", "FILE"],
+    ["report", "-o", "OUT.md", "FILE"], ["report", "--format", "html", "-o", "OUT.html", "FILE"],
+    ["report", "--battle", "1", "--format", "txt", "-o", "OUT.txt", "FILE"],
+    ["past", "--turn", "2", "FILE"], ["past", "--event", "9", "FILE"],
+    ["places", "--all", "FILE"], ["route", "FILE", "ney", "Dresden"],
+    ["map", "-o", "OUT.svg", "FILE"], ["map", "--side", "allies", "--turn", "2", "-o", "OUT.svg", "FILE"],
+    ["despatch", "--side", "allies", "-o", "OUT.campaign", "FILE"],
+    ["despatch", "--side", "french", "--format", "md", "-o", "OUT.md", "FILE"],
+    ["despatch", "--side", "allies", "--format", "html", "-o", "OUT.html", "FILE"],
+    ["sight", "--contacts", "FILE"], ["knows", "--side", "allies", "FILE"], ["orders", "list", "FILE"],
+]
+
+
+def played_file(path: Path) -> Path:
+    """The played campaign the edits start from: four turns, a battle, marches, dice."""
+    from tests.played import play
+
+    play(path, 4)
+    return path
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return played_file(tmp_path_factory.mktemp("real") / "real.campaign")
+
+
+def name(command: list[str]) -> str:
+    return " ".join(word for word in command if word != "FILE" and not word.startswith("OUT"))
+
+
+def run_one(command: list[str], path: Path, outputs: Path) -> tuple[int, bytes, str]:
+    for old in outputs.iterdir():
+        old.unlink()
+    args = [str(path) if word == "FILE" else str(outputs / f"out{word[3:]}") if word.startswith("OUT") else word
+            for word in command]
+    return run(*args, seconds=SECONDS)
+
+
+_baseline: dict[Path, dict[str, int]] = {}
+
+
+def baseline(real: Path) -> dict[str, int]:
+    """Each command's exit code on the unedited file."""
+    if real not in _baseline:
+        outputs = real.parent / "baseline-out"
+        outputs.mkdir(exist_ok=True)
+        _baseline[real] = {name(command): run_one(command, real, outputs)[0] for command in COMMANDS}
+    return _baseline[real]
+
+
+def judge_all(path: Path, home: Path, real: Path | None = None) -> list[tuple[str, str]]:
+    """Run every command on `path`; (command, what went wrong) for each rule broken."""
+    outputs = home.parent / f"{home.name}-out"
+    outputs.mkdir(exist_ok=True)
+    before = folder_state(home)
+    found: list[tuple[str, str]] = []
+    codes: dict[str, tuple[int, str]] = {}
+    for command in COMMANDS:
+        what = name(command)
+        try:
+            code, out, err = run_one(command, path, outputs)
+        except Hang:
+            found.append((what, "hang"))
+            continue
+        except Exception as error:  # noqa: BLE001  (what the corpus counts: a command that raised)
+            found.append((what, f"traceback: {type(error).__name__}: {error}"))
+            continue
+        codes[what] = (code, err)
+        text = out.decode("utf-8", "replace")
+        for output in outputs.iterdir():
+            if output.suffix in (".md", ".html", ".txt", ".svg"):
+                text += output.read_text("utf-8", "replace")
+        if CONTROL.search(text):
+            found.append((what, f"control character in output: {CONTROL.search(text)!r}"))
+        if CONTROL.search(err):
+            found.append((what, f"control character on stderr: {err[:200]!r}"))
+        if RAW.search(err):
+            found.append((what, f"raw message: {err.strip()[:300]}"))
+        if code != 0 and not (err.startswith("adjutant: ") and err.count("\n") == 1):
+            found.append((what, f"not one sentence: {err[:300]!r}"))
+        if folder_state(home) != before:
+            found.append((what, "changed the file"))
+            before = folder_state(home)
+    check_code, check_said = codes.get("check", (0, ""))
+    if real is not None and check_code == 0:
+        was = baseline(real)
+        for what, (code, err) in codes.items():
+            if code != 0 and was.get(what) == 0 and DAMAGE.search(err):
+                found.append((what, f"calls damaged a file check calls sound: {err.strip()[:300]}"))
+            elif code != 0 and was.get(what) == 0:
+                found.append((what, f"note: refused: {err.strip()[:300]}"))
+    return found
+
+
+def test_every_hand_edit_is_shown_or_refused_in_one_sentence(real: Path, tmp_path: Path) -> None:
+    seed = seeds.run_seed()
+    print(seeds.replay(seed))
+    problems = []
+    tried = 0
+    for number, edit in enumerate(hostile_edits.drawn(real, seed, PER_KIND)):
+        home = tmp_path / f"{number:03d}"
+        home.mkdir()
+        path = home / "edited.campaign"
+        if not hostile_edits.make(real, path, edit):
+            continue
+        tried += 1
+        problems += [f"[{edit.kind}] {edit.what}: {command}: {problem}" for command, problem in judge_all(path, home, real)
+                     if not problem.startswith("note:")]
+    assert tried >= 2 * PER_KIND
+    assert not problems, "\n".join(problems[:20])

@@ -180,6 +180,8 @@ _ACROSS_SIDES = [
      "JOIN general p ON p.id = c.general JOIN nation pn ON pn.id = p.nation WHERE n.side <> pn.side LIMIT 1"),
     ("general", "army", "SELECT c.id, c.army, n.side, p.side FROM general c JOIN nation n ON n.id = c.nation "
      "JOIN army p ON p.id = c.army WHERE n.side <> p.side LIMIT 1"),
+    ("army", "commander", "SELECT c.id, c.commander, c.side, pn.side FROM army c JOIN general p ON p.id = c.commander "
+     "JOIN nation pn ON pn.id = p.nation WHERE c.side <> pn.side LIMIT 1"),
     ("general", "superior", "SELECT c.id, c.superior, n.side, pn.side FROM general c JOIN nation n ON n.id = c.nation "
      "JOIN general p ON p.id = c.superior JOIN nation pn ON pn.id = p.nation WHERE n.side <> pn.side LIMIT 1"),
 ]
@@ -192,7 +194,7 @@ def across_sides(connection: Connection, name: str) -> str | None:
         found = connection.execute(text(query)).first()
         if found is not None:
             row, named, side, other = (shown_value(value) for value in found)
-            parent = "army" if column == "army" else "general"
+            parent = "army" if column == "army" else "general"  # the commander and superior are generals
             return (
                 f"{name} is damaged: the {table} row {row} of side {side} names {parent} {named} of side "
                 f"{other} in its column {column}"

@@ -137,7 +137,67 @@ def _verify(connection: sqlite3.Connection, path: Path, user_version: int, salva
         dangling = first_dangling(_raw_rows(connection), OPENING_TABLES)
         if dangling is not None:
             raise CampaignFileError(f"{path} is damaged: {dangling.sentence()}")
+        shapeless = battle_records(_raw_rows(connection))
+        if shapeless is not None:
+            raise CampaignFileError(f"{path} is damaged: {shapeless}")
     return Verdict(revision, user_version)
+
+
+# -- the battles' records, read item by item by every report ------------------------------
+
+ROLES = ("attacker", "defender")
+
+
+def battle_records(rows: Rows) -> str | None:
+    """What is wrong with the first battle whose participants or losses are not the record
+    Adjutant writes, if any (a battle is a handful of rows: read at every opening).
+
+    participants: {} or, for attacker and defender, {"side", "side_name", "units": {id: name},
+    "generals": [name]}; losses: {} or {"sides": {role: SP}, "units": {id: SP}}."""
+    for number, participants, losses in rows("SELECT id, participants, losses FROM battle ORDER BY id", ()):
+        for column, stored, fits in (("participants", participants, _participants), ("losses", losses, _losses)):
+            try:
+                value = json.loads(stored)
+            except (TypeError, ValueError):
+                value = _NOT_JSON
+            if not fits(value):
+                return f"the battle row {shown_value(number)} holds in its column {column} {_not_what(value)}"
+    return None
+
+
+_NOT_JSON = object()
+
+
+def _not_what(value: object) -> str:
+    if value is _NOT_JSON:
+        return "text that is not JSON"
+    return "a record that is not the one Adjutant writes"
+
+
+def _text_map(value: object, of: type) -> bool:
+    return isinstance(value, dict) and all(isinstance(k, str) and type(v) is of for k, v in value.items())
+
+
+def _participants(value: object) -> bool:
+    if value == {}:
+        return True
+    if not isinstance(value, dict) or set(value) != set(ROLES):
+        return False
+    return all(
+        isinstance(part, dict) and isinstance(part.get("side"), str) and isinstance(part.get("side_name"), str)
+        and _text_map(part.get("units"), str) and isinstance(part.get("generals"), list)
+        and all(isinstance(name, str) for name in part["generals"])
+        for part in value.values()
+    )
+
+
+def _losses(value: object) -> bool:
+    if value == {}:
+        return True
+    return (
+        isinstance(value, dict) and set(value) <= {"sides", "units"}
+        and all(_text_map(part, int) for part in value.values())
+    )
 
 
 # -- rows that name rows that do not exist -----------------------------------------------

@@ -137,7 +137,7 @@ def _verify(connection: sqlite3.Connection, path: Path, user_version: int, salva
         dangling = first_dangling(_raw_rows(connection), OPENING_TABLES)
         if dangling is not None:
             raise CampaignFileError(f"{path} is damaged: {dangling.sentence()}")
-        shapeless = battle_records(_raw_rows(connection))
+        shapeless = campaign_options(_raw_rows(connection)) or battle_records(_raw_rows(connection))
         if shapeless is not None:
             raise CampaignFileError(f"{path} is damaged: {shapeless}")
     return Verdict(revision, user_version)
@@ -148,14 +148,27 @@ def _verify(connection: sqlite3.Connection, path: Path, user_version: int, salva
 ROLES = ("attacker", "defender")
 
 
+def campaign_options(rows: Rows) -> str | None:
+    """What is wrong with the campaign's options, if they are not a JSON object (every command reads them)."""
+    stored = rows("SELECT options FROM campaign", ())[0][0]
+    try:
+        value = json.loads(stored)
+    except (TypeError, ValueError):
+        value = _NOT_JSON
+    if isinstance(value, dict):
+        return None
+    return f"the campaign row 1 holds in its column options {_not_what(value)}"
+
+
 def battle_records(rows: Rows) -> str | None:
-    """What is wrong with the first battle whose participants or losses are not the record
+    """What is wrong with the first battle whose participants, losses or detail are not the record
     Adjutant writes, if any (a battle is a handful of rows: read at every opening).
 
     participants: {} or, for attacker and defender, {"side", "side_name", "units": {id: name},
     "generals": [name]}; losses: {} or {"sides": {role: SP}, "units": {id: SP}}."""
-    for number, participants, losses in rows("SELECT id, participants, losses FROM battle ORDER BY id", ()):
-        for column, stored, fits in (("participants", participants, _participants), ("losses", losses, _losses)):
+    shapes = (("participants", _participants), ("losses", _losses), ("detail", _detail))
+    for number, *stored_values in rows("SELECT id, participants, losses, detail FROM battle ORDER BY id", ()):
+        for (column, fits), stored in zip(shapes, stored_values, strict=True):
             try:
                 value = json.loads(stored)
             except (TypeError, ValueError):
@@ -188,6 +201,15 @@ def _participants(value: object) -> bool:
         and _text_map(part.get("units"), str) and isinstance(part.get("generals"), list)
         and all(isinstance(name, str) for name in part["generals"])
         for part in value.values()
+    )
+
+
+def _detail(value: object) -> bool:
+    """The set-up and the journal of its steps (campaigns.battles), or a tabletop's record: an object
+    whose set-up, if any, is an object and whose journal, if any, a list."""
+    return (
+        isinstance(value, dict) and isinstance(value.get("setup", {}), dict)
+        and isinstance(value.get("journal", []), list)
     )
 
 

@@ -164,8 +164,9 @@ def battle_records(rows: Rows) -> str | None:
     """What is wrong with the first battle whose participants, losses or detail are not the record
     Adjutant writes, if any (a battle is a handful of rows: read at every opening).
 
-    participants: {} or, for attacker and defender, {"side", "side_name", "units": {id: name},
-    "generals": [name]}; losses: {} or {"sides": {role: SP}, "units": {id: SP}}."""
+    participants: an object; its attacker and defender, if there, {"side", "side_name", "units":
+    {id: name}, "generals": [name]}; losses: an object; its "sides" and "units", if there,
+    {name: SP}; detail: an object; its "setup", if there, an object and its "journal" a list."""
     shapes = (("participants", _participants), ("losses", _losses), ("detail", _detail))
     for number, *stored_values in rows("SELECT id, participants, losses, detail FROM battle ORDER BY id", ()):
         for (column, fits), stored in zip(shapes, stored_values, strict=True):
@@ -192,15 +193,18 @@ def _text_map(value: object, of: type) -> bool:
 
 
 def _participants(value: object) -> bool:
-    if value == {}:
-        return True
-    if not isinstance(value, dict) or set(value) != set(ROLES):
+    """An object whose attacker and defender, where present, are what the reports read of them."""
+    return isinstance(value, dict) and all(_part(value[role]) for role in ROLES if role in value)
+
+
+def _part(part: object) -> bool:
+    if not isinstance(part, dict):
         return False
-    return all(
-        isinstance(part, dict) and isinstance(part.get("side"), str) and isinstance(part.get("side_name"), str)
-        and _text_map(part.get("units"), str) and isinstance(part.get("generals"), list)
-        and all(isinstance(name, str) for name in part["generals"])
-        for part in value.values()
+    generals = part.get("generals", [])
+    return (
+        isinstance(part.get("side", ""), str) and isinstance(part.get("side_name", ""), str)
+        and _text_map(part.get("units", {}), str)
+        and isinstance(generals, list) and all(isinstance(name, str) for name in generals)
     )
 
 
@@ -214,12 +218,8 @@ def _detail(value: object) -> bool:
 
 
 def _losses(value: object) -> bool:
-    if value == {}:
-        return True
-    return (
-        isinstance(value, dict) and set(value) <= {"sides", "units"}
-        and all(_text_map(part, int) for part in value.values())
-    )
+    """An object whose SP lost by side and by unit, where present, are whole numbers by name."""
+    return isinstance(value, dict) and all(_text_map(value[part], int) for part in ("sides", "units") if part in value)
 
 
 # -- rows that name rows that do not exist -----------------------------------------------

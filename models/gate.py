@@ -137,7 +137,10 @@ def _verify(connection: sqlite3.Connection, path: Path, user_version: int, salva
         dangling = first_dangling(_raw_rows(connection), OPENING_TABLES)
         if dangling is not None:
             raise CampaignFileError(f"{path} is damaged: {dangling.sentence()}")
-        shapeless = campaign_options(_raw_rows(connection)) or battle_records(_raw_rows(connection))
+        shapeless = (
+            campaign_options(_raw_rows(connection)) or battle_records(_raw_rows(connection))
+            or sightings_learned(_raw_rows(connection))
+        )
         if shapeless is not None:
             raise CampaignFileError(f"{path} is damaged: {shapeless}")
     return Verdict(revision, user_version)
@@ -158,6 +161,19 @@ def campaign_options(rows: Rows) -> str | None:
     if isinstance(value, dict):
         return None
     return f"the campaign row 1 holds in its column options {_not_what(value)}"
+
+
+def sightings_learned(rows: Rows) -> str | None:
+    """What is wrong with the first sighting whose record of what was learned is not a JSON object
+    (a side's knowledge reads it key by key), if any: a few per turn, read at every opening."""
+    for number, stored in rows("SELECT id, learned FROM sighting ORDER BY id", ()):
+        try:
+            value = json.loads(stored)
+        except (TypeError, ValueError):
+            value = _NOT_JSON
+        if not isinstance(value, dict):
+            return f"the sighting row {shown_value(number)} holds in its column learned {_not_what(value)}"
+    return None
 
 
 def battle_records(rows: Rows) -> str | None:

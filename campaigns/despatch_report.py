@@ -54,9 +54,7 @@ def html(side_file: CampaignSession) -> str:
 
 def write(side_file: CampaignSession, fmt: str, out: Callable[[str], Any]) -> None:
     """Send the letter in format `fmt` ("md" or "html") to `out` (a text file's write), a chunk at a time."""
-    # Markdown lines pass through `shown` whole: a value the letter shows as it is (raw dice edited
-    # into text) can carry no escape into a letter printed on a terminal.
-    lines = (shown(line) for line in markdown_lines(side_file)) if fmt == "md" else html_lines(side_file)
+    lines = markdown_lines(side_file) if fmt == "md" else html_lines(side_file)
     chunk: list[str] = []
     for line in lines:
         chunk.append(line)

@@ -165,3 +165,44 @@ def test_every_hand_edit_is_shown_or_refused_in_one_sentence(real: Path, tmp_pat
     assert tried >= 8, tried  # every kind but one whose drawn edits SQLite refused, at least
     assert not problems, "\n".join(problems[:20])
 
+
+
+# Edits a club member made, fixed: (the edit's SQL, what `check` and `despatch --side allies` say).
+FIXED = [
+    ("UPDATE unit SET general = 'nobody' WHERE id = 'barclay_infantry'",
+     "the unit row 'barclay_infantry' names general 'nobody' in its column general, and there is no such general"),
+    ("UPDATE nation SET side = 'nowhere' WHERE id = 'Russia'",
+     "the nation row 'Russia' names side 'nowhere' in its column side, and there is no such side"),
+    ("UPDATE campaign SET turn = 99", "the campaign row 1 names turn 99 in its column turn, and there is no such turn"),
+    ("UPDATE battle SET participants = 'null'",
+     "the battle row 1 holds in its column participants a record that is not the one Adjutant writes"),
+    ("UPDATE sighting SET learned = '[1]'",
+     "holds in its column learned a record that is not the one Adjutant writes"),
+]
+
+
+@pytest.mark.parametrize(("edit", "said"), FIXED, ids=[edit for edit, _said in FIXED])
+def test_a_hand_edit_is_named_alike_by_check_and_by_a_command(real: Path, tmp_path: Path, edit: str, said: str) -> None:
+    """The previous session's case first: `despatch` said "FOREIGN KEY constraint failed"."""
+    path = tmp_path / "edited.campaign"
+    assert hostile_edits.make(real, path, hostile_edits.Edit("fixed", edit, (edit,)))
+    before = folder_state(tmp_path)
+    check = run("check", str(path))
+    despatch = run("despatch", "--side", "allies", "-o", str(tmp_path.parent / f"{tmp_path.name}-side.campaign"), str(path))
+    for code, _out, err in (check, despatch):
+        assert code != 0 and err.startswith("adjutant: ") and err.count("\n") == 1, err
+        assert said in err and "FOREIGN KEY" not in err, err
+    assert folder_state(tmp_path) == before
+    assert not (tmp_path.parent / f"{tmp_path.name}-side.campaign").exists()
+
+
+def test_a_unit_under_a_general_of_the_other_side_is_named_by_check_and_despatch(real: Path, tmp_path: Path) -> None:
+    """Foreign keys hold, yet the allies' side file would name a French general it does not hold."""
+    path = tmp_path / "edited.campaign"
+    edit = "UPDATE unit SET nation = 'Russia' WHERE id = 'old_guard'"
+    assert hostile_edits.make(real, path, hostile_edits.Edit("fixed", edit, (edit,)))
+    code, _out, err = run("check", str(path))
+    assert code == 1 and "the unit row 'old_guard' of side 'allies' names general" in err, err
+    code, _out, err = run("despatch", "--side", "allies", "--format", "md", "-o", str(tmp_path / "letter.md"), str(path))
+    assert code == 2 and "cannot be despatched to allies: the unit row 'old_guard' names general" in err, err
+    assert "FOREIGN KEY" not in err and not (tmp_path / "letter.md").exists()

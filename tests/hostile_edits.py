@@ -207,13 +207,16 @@ def make(real: Path, path: Path, edit: Edit) -> bool:
         db.close()
 
 
-def drawn(real: Path, seed: int, per_kind: int) -> list[Edit]:
-    """`per_kind` edits of every kind, drawn with `seed`: over runs, every edit is tried."""
+def drawn(real: Path, seed: int) -> list[list[Edit]]:
+    """The edits of every kind, each kind's in an order drawn with `seed`: a run takes the first of
+    each that changes the file (an edit of an empty table changes nothing). Over runs, every edit is tried."""
     rng = random.Random(seed)
     by_kind: dict[str, list[Edit]] = {}
     for edit in edits(real):
         by_kind.setdefault(edit.kind, []).append(edit)
-    return [edit for _kind, listed in sorted(by_kind.items()) for edit in rng.sample(listed, min(per_kind, len(listed)))]
+    for listed in by_kind.values():
+        rng.shuffle(listed)
+    return [by_kind[kind] for kind in sorted(by_kind)]
 
 
 def digest(path: Path) -> str:

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from tests import hostile_edits, seeds
-from tests.test_hostile_edits import played_file
+from tests.test_hostile_edits import shared_played
 from tests.test_hostile_files import folder_state
 from tests.tui.test_hostile_screens import visit_every_screen
 
 
 @pytest.fixture(scope="module")
-def real(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return played_file(tmp_path_factory.mktemp("real") / "real.campaign")
+def real() -> Path:
+    return shared_played()
 
 
 async def test_a_drawn_hand_edit_opens_in_the_app_inert_or_is_refused(real: Path, tmp_path: Path) -> None:

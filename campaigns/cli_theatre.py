@@ -107,7 +107,8 @@ def _map(args: argparse.Namespace, session: Any) -> int:
     from campaigns.cli import reading
 
     with reading(session.store):  # a value no sound campaign holds: one sentence
-        written = write_svg(map_data(session, args.turn, args.side), args.output)
+        data = map_data(session, args.turn, args.side)
+    written = write_svg(data, args.output)
     say(f"Wrote {written}.")
     return OK
 

@@ -124,7 +124,7 @@ def _check_values(engine: Engine, name: str, report: CheckReport) -> None:
     with engine.connect() as connection:
         damage = (
             integrity_problem(connection, name) or dangling_reference(connection, name)
-            or across_sides(connection, name) or unrollable_dice(connection, name)
+            or across_sides(connection, name)
         )
         if damage:  # the same sentence `export` refuses with
             report.problems.append(damage)
@@ -199,21 +199,6 @@ def across_sides(connection: Connection, name: str) -> str | None:
                 f"{name} is damaged: the {table} row {row} of side {side} names {parent} {named} of side "
                 f"{other} in its column {column}"
             )
-    return None
-
-
-def unrollable_dice(connection: Connection, name: str) -> str | None:
-    """A sentence naming the first roll whose dice are not an expression the dice service rolls
-    (its replay, the luck and the reports read every roll's), if any."""
-    from rules.dice import Dice
-    from rules.errors import RulesError
-
-    for (dice,) in connection.execute(text("SELECT DISTINCT dice FROM dice_roll")):
-        try:
-            Dice.parse(dice)
-        except (RulesError, TypeError, AttributeError) as error:
-            number = connection.execute(text("SELECT min(id) FROM dice_roll WHERE dice = :dice"), {"dice": dice}).scalar()
-            return f"{name} is damaged: the dice_roll row {number} holds in its column dice {shown_value(dice)} ({error})"
     return None
 
 

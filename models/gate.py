@@ -133,7 +133,8 @@ def _verify(connection: sqlite3.Connection, path: Path, user_version: int, salva
     rows = connection.execute("SELECT count(*) FROM campaign").fetchone()[0]
     if rows != 1:
         raise CampaignFileError(f"{path} is damaged: it holds {rows} campaign rows instead of one")
-    if revision == schema.head():  # an older file is judged once migrated: its tables differ
+    # An older file is judged once migrated (its tables differ); a salvage reads what rows it can.
+    if revision == schema.head() and not salvage:
         dangling = first_dangling(_raw_rows(connection), OPENING_TABLES)
         if dangling is not None:
             raise CampaignFileError(f"{path} is damaged: {dangling.sentence()}")

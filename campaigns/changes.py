@@ -103,7 +103,8 @@ def change_lines(changes: list[dict[str, Any]], names: Names, *, width: int | No
         table = change.get("table", "?")
         if table == "dice_roll":
             continue  # shown as dice lines
-        key = change.get("key") or {}
+        key = change.get("key")
+        key = key if isinstance(key, dict) else {}  # a record edited by hand names its row otherwise
         before, after = change.get("before"), change.get("after")
         if table in NAMED_TABLES:
             names.remember(table, key.get("id"), before or after)
@@ -189,7 +190,8 @@ def _merged(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if before is None or after is None:
             out.append(change)
             continue
-        row = (change.get("table"), tuple(sorted((k, str(v)) for k, v in (change.get("key") or {}).items())))
+        key = change.get("key")
+        row = (change.get("table"), tuple(sorted((str(k), str(v)) for k, v in key.items())) if isinstance(key, dict) else str(key))
         if row in updates:
             merged = updates[row]
             merged["before"] = {**before, **merged["before"]}

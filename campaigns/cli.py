@@ -35,6 +35,7 @@ from campaigns.logfile import start_logging
 from campaigns.text import one_line, shown
 from models.errors import CampaignFileError, StoreError
 from rules.commandline import UsageError
+from rules.errors import RulesError
 
 if TYPE_CHECKING:
     from campaigns import luck
@@ -125,7 +126,8 @@ def reading(store: CampaignStore) -> Iterator[None]:
     end as one sentence: the file is damaged, and `check` names the row."""
     try:
         yield
-    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as error:
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError, RulesError) as error:
+        # RulesError: a stored value the rules refuse (a roll of "abc" dice)
         raise CampaignFileError(
             f"{store.name} is damaged: it holds a value Adjutant cannot read ({type(error).__name__}); "
             f"`adjutant check` names the row"
@@ -367,9 +369,10 @@ def _luck(args: argparse.Namespace) -> int:
     try:
         # The totals and each turn's first; every roll is read as it is printed (luck.each_roll),
         # all or nothing (campaigns.output): memory stays flat however many rolls there are.
-        book = luck.ledger(session, args.side, latest=0)
-        rolls = luck.each_roll(session, args.side)
-        all_or_nothing(lambda write: (_luck_json if args.json else _luck_text)(book, rolls, write))
+        with reading(session.store):
+            book = luck.ledger(session, args.side, latest=0)
+            rolls = luck.each_roll(session, args.side)
+            all_or_nothing(lambda write: (_luck_json if args.json else _luck_text)(book, rolls, write))
     except CampaignError as error:
         return _fail(str(error))
     finally:
@@ -435,19 +438,21 @@ def _report(args: argparse.Namespace) -> int:
     session = CampaignSession(open_campaign(target))
     try:
         # Written as it is read (report.write): memory stays flat however long the campaign.
-        made = report.build(session, turn=args.turn, battle=args.battle)
-        if out is None:  # all or nothing (campaigns.output), as `log` and `export`
-            all_or_nothing(lambda write: report.write(made, args.format, lambda text: write(text.encode())))
-        else:
-            # Written beside the target and renamed over it: a report cut short never replaces a good one.
-            partial = out.with_name(f".{out.name}.partial")
-            try:
-                with partial.open("w", encoding="utf-8") as file:
-                    report.write(made, args.format, file.write)
-                partial.replace(out)
-            except BaseException:
-                partial.unlink(missing_ok=True)
-                raise
+        with reading(session.store):
+            made = report.build(session, turn=args.turn, battle=args.battle)
+            if out is None:  # all or nothing (campaigns.output), as `log` and `export`
+                all_or_nothing(lambda write: report.write(made, args.format, lambda text: write(text.encode())))
+            else:
+                # Written beside the target and renamed over it: a report cut short never replaces a good one.
+                partial = out.with_name(f".{out.name}.partial")
+                try:
+                    with partial.open("w", encoding="utf-8") as file:
+                        report.write(made, args.format, file.write)
+                    partial.replace(out)
+                except BaseException:
+                    partial.unlink(missing_ok=True)
+                    raise
+        if out is not None:
             print(f"Wrote {out} ({args.format}).", file=sys.stderr)
     except CampaignError as error:
         return _fail(str(error))

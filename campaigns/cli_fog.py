@@ -104,17 +104,20 @@ def _despatch(args: argparse.Namespace, session: Any) -> int:
     out = Path(args.output)
     if out.exists():
         raise CampaignError(f"{out} already exists; choose another name or remove it first")
+    from campaigns.cli import reading
+
     if args.format == "campaign":
-        write_despatch(session, args.side, out, args.turn)
+        with reading(session.store):  # a value no sound campaign holds: one sentence
+            write_despatch(session, args.side, out, args.turn)
         commitment = session.campaign().dice_commitment or "none (a campaign made before dice commitments)"
-        print(f"Wrote {out}: what {args.side} knows at turn {args.turn or session.campaign().turn}; "
-              f"dice commitment {commitment}.", file=sys.stderr)
+        print(shown(f"Wrote {out}: what {args.side} knows at turn {args.turn or session.campaign().turn}; "
+                    f"dice commitment {commitment}."), file=sys.stderr)  # the commitment is the file's text
         return OK
     from campaigns import despatch_report
 
     partial = out.with_name(f".{out.name}.partial")
     try:
-        with despatch_session(session, args.side, args.turn) as side_file, \
+        with reading(session.store), despatch_session(session, args.side, args.turn) as side_file, \
                 partial.open("w", encoding="utf-8", newline="\n") as letter:
             despatch_report.write(side_file, args.format, letter.write)  # a chunk at a time: tens of thousands of units
         partial.replace(out)

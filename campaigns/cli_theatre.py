@@ -41,9 +41,11 @@ def _only(args: argparse.Namespace) -> list[str] | None:
 
 
 def _places(args: argparse.Namespace, session: Any) -> int:
+    from campaigns.cli import reading
     from campaigns.theatre_map import map_data
 
-    data = map_data(session)
+    with reading(session.store):  # a value no sound campaign holds: one sentence
+        data = map_data(session)
     for place in data.places if args.all else sorted((p for p in data.places if p.stacks), key=lambda p: p.place.name):
         stacks = "; ".join(
             f"{s.side_name}: {', '.join(g.name for g in s.generals) or 'no general'}, {s.unit_count} unit{'' if s.unit_count == 1 else 's'}, {s.strength_points} SP"
@@ -102,7 +104,11 @@ def _map(args: argparse.Namespace, session: Any) -> int:
 
         if args.side not in side_ids(session):
             raise CampaignError(f"there is no side {args.side!r} (the sides are {', '.join(side_ids(session))})")
-    written = write_svg(map_data(session, args.turn, args.side), args.output)
+    from campaigns.cli import reading
+
+    with reading(session.store):  # a value no sound campaign holds: one sentence
+        data = map_data(session, args.turn, args.side)
+    written = write_svg(data, args.output)
     say(f"Wrote {written}.")
     return OK
 

@@ -31,6 +31,7 @@ from sqlmodel import col, SQLModel
 from campaigns.errors import CampaignError, plainly
 from campaigns.knowledge import known, sightings
 from campaigns.session import CampaignSession
+from models.check import Dangling, DanglingRow, dangling_reference
 from models import (
     Activation, Army, Battle, Campaign, CommandPointRoll, CommandPointSpend, DiceRoll, General, Nation,
     Side, Turn, Unit, create_store,
@@ -135,12 +136,28 @@ def write_despatch(session: CampaignSession, side: str, out: Path, turn: int | N
     with _as_of(session, knowledge.turn) as source:
         head, rows = side_rows(source, side, knowledge.turn)
         with plainly():
-            store = create_store(
-                out, head, rows, f"Despatch to {knowledge.side_name}, turn {knowledge.turn} of {campaign.name}",
-                copied=[(Unit.__table__, side_units(source, side))],  # type: ignore[attr-defined]  # as in side_units
-            )
+            try:
+                store = create_store(
+                    out, head, rows, f"Despatch to {knowledge.side_name}, turn {knowledge.turn} of {campaign.name}",
+                    copied=[(Unit.__table__, side_units(source, side))],  # type: ignore[attr-defined]  # as in side_units
+                )
+            except DanglingRow as error:
+                raise CampaignError(_left_behind(session, side, error.found)) from None
     store.close()
     return out
+
+
+def _left_behind(session: CampaignSession, side: str, found: Dangling) -> str:
+    """Why a side file would name a row it does not hold: the campaign names a row that does not
+    exist (what `check` says), or a row of the side names one of another side's."""
+    with session.store.connect() as connection:
+        damage = dangling_reference(connection, session.where)
+    if damage is not None:
+        return damage
+    return (
+        f"{session.where} cannot be despatched to {side}: {found.row_names()}, which the side "
+        f"{side} does not hold (`adjutant check` names it)"
+    )
 
 
 @contextmanager

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules.dice import ROLLED, verify
+from rules.errors import RulesError
 
 if TYPE_CHECKING:
     from models.store import CampaignStore
@@ -40,7 +41,10 @@ def audit_dice(store: CampaignStore, seed: int | None = None) -> DiceAudit:
                     typed += 1
                     continue
                 rolled += 1
-                if verify(seed, [to_record(row)]):
+                try:
+                    if verify(seed, [to_record(row)]):
+                        mismatches.append(row)
+                except RulesError:  # dice edited into an expression no roll has: it matches no replay
                     mismatches.append(row)
     return DiceAudit(rolled, tuple(mismatches), typed=typed)
 

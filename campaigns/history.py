@@ -166,8 +166,8 @@ def _names(session: CampaignSession, db: Connection, version: int, pages: Iterab
     wanted: dict[str, set[str]] = {}
     for changes in pages:
         for change in changes:
-            table, key = change.get("table"), change.get("key") or {}
-            if table in NAMED_TABLES and isinstance(key.get("id"), str):
+            table, key = change.get("table"), change.get("key")
+            if table in NAMED_TABLES and isinstance(key, dict) and isinstance(key.get("id"), str):
                 wanted.setdefault(table, set()).add(key["id"])
             if table == "campaign":
                 continue

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import drawsvg as draw
 
+from campaigns.text import shown
 from campaigns.theatre_map import MapData, extent
 
 SCALE = 1.6  # pixels a km: the whole theatre is about 1,150 x 950 px
@@ -56,7 +57,9 @@ def svg_text(data: MapData) -> str:
         if p.battle:
             picture.append(draw.Circle(x, y, 9, fill="none", stroke="#d00", stroke_width=2.5))
             picture.append(draw.Text("battle", 9, x - 14, y + 20, fill="#d00", font_weight="bold"))
-    return str(picture.as_svg())
+    # Names and the weather are the file's text: XML holds no control character, and a terminal
+    # that shows the file (cat) obeys none.
+    return shown(str(picture.as_svg()))
 
 
 def write_svg(data: MapData, path: str | Path) -> Path:

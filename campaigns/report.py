@@ -357,8 +357,22 @@ def _section(section: Section, *, html: bool) -> Iterator[str]:
             from campaigns.charts import as_text
 
             console = _console()
-            console.print(Text(as_text(chart, WIDTH - 2, 20)))
+            console.print(Text(as_text(_inert(chart), WIDTH - 2, 20)))
             yield console.export_text()
+
+
+def _inert(chart: Any) -> Any:
+    """The chart with its labels as `shown` prints them: a side named with an escape (a file edited
+    by hand) would otherwise reach plotext, which reads escapes as its own colours and fails on them."""
+    from dataclasses import replace
+
+    from campaigns.text import shown as inert
+
+    return replace(
+        chart, title=inert(chart.title), x_label=inert(chart.x_label), y_label=inert(chart.y_label),
+        x=tuple(inert(label) for label in chart.x),
+        series=tuple(replace(series, label=inert(series.label)) for series in chart.series),
+    )
 
 
 def _stripped(pieces: Iterator[str]) -> Iterator[str]:
@@ -385,6 +399,11 @@ def write(report: Report, fmt: str, out: Callable[[str], object]) -> None:
     import jinja2
 
     html = fmt == "html"
+    if html:  # names are the file's text: a page holds no control character (XML and a terminal obey them)
+        from campaigns.text import shown as inert
+
+        given = out
+        out = lambda text: given(inert(text))  # noqa: E731
     env = jinja2.Environment(loader=jinja2.PackageLoader("campaigns", "templates"), autoescape=html, keep_trailing_newline=not html)
     if html:
         from campaigns.svg import chart_svg

@@ -17,14 +17,15 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import Engine, exc, inspect, text
+from sqlalchemy import Connection, Engine, exc, inspect, text
 from sqlalchemy.engine import URL
 
 from models import schema
 from models.copies import sweep_leftovers
 from models.engine import make_engine, read_only_engine
-from models.errors import CampaignFileError
-from models.gate import finish_rollback, verify
+from models.errors import CampaignFileError, StoreError
+from models.gate import Dangling, Rows, finish_rollback, shown_value, verify
+from models.gate import first_dangling as gate_first_dangling
 from models.sqlite_header import hot_journal, read_header
 from models.targets import Target, describe, sqlite_path, to_url
 
@@ -114,7 +115,6 @@ def _check_values(engine: Engine, name: str, report: CheckReport) -> None:
     """Read every row as `export` does: a value export would refuse is a problem here."""
     from models.exchange import (
         batches,
-        first_orphan,
         integrity_problem,
         no_collection,
         reflected,
@@ -122,7 +122,10 @@ def _check_values(engine: Engine, name: str, report: CheckReport) -> None:
     )
 
     with engine.connect() as connection:
-        damage = integrity_problem(connection, name) or first_orphan(connection, name)
+        damage = (
+            integrity_problem(connection, name) or dangling_reference(connection, name)
+            or across_sides(connection, name)
+        )
         if damage:  # the same sentence `export` refuses with
             report.problems.append(damage)
             return
@@ -142,6 +145,61 @@ def _check_values(engine: Engine, name: str, report: CheckReport) -> None:
                             pass
         except CampaignFileError as error:
             report.problems.append(str(error))
+
+
+class DanglingRow(StoreError):
+    """A new campaign's rows would name a row it does not hold (`create_store` refuses to write it)."""
+
+    def __init__(self, found: Dangling) -> None:
+        super().__init__(f"the new campaign would be damaged: {found.sentence()}")
+        self.found = found
+
+
+def connection_rows(connection: Connection) -> Rows:
+    """`rows` for models.gate.first_dangling on a SQLAlchemy connection."""
+    return lambda sql, parameters: list(connection.exec_driver_sql(sql, parameters).all())
+
+
+def first_dangling(connection: Connection) -> Dangling | None:
+    """The first row of the database that names a row that does not exist (every table's)."""
+    if connection.dialect.name != "sqlite":
+        return None
+    return gate_first_dangling(connection_rows(connection))
+
+
+def dangling_reference(connection: Connection, name: str) -> str | None:
+    """`first_dangling` as the sentence `check` says."""
+    found = first_dangling(connection)
+    return None if found is None else f"{name} is damaged: {found.sentence()}"
+
+
+# Rows of one side that name a row of another: a side file (a despatch) holds only its side's
+# rows, so it could not be written. (table, column, the row's side, the named row's side.)
+_ACROSS_SIDES = [
+    ("unit", "general", "SELECT c.id, c.general, n.side, pn.side FROM unit c JOIN nation n ON n.id = c.nation "
+     "JOIN general p ON p.id = c.general JOIN nation pn ON pn.id = p.nation WHERE n.side <> pn.side LIMIT 1"),
+    ("general", "army", "SELECT c.id, c.army, n.side, p.side FROM general c JOIN nation n ON n.id = c.nation "
+     "JOIN army p ON p.id = c.army WHERE n.side <> p.side LIMIT 1"),
+    ("army", "commander", "SELECT c.id, c.commander, c.side, pn.side FROM army c JOIN general p ON p.id = c.commander "
+     "JOIN nation pn ON pn.id = p.nation WHERE c.side <> pn.side LIMIT 1"),
+    ("general", "superior", "SELECT c.id, c.superior, n.side, pn.side FROM general c JOIN nation n ON n.id = c.nation "
+     "JOIN general p ON p.id = c.superior JOIN nation pn ON pn.id = p.nation WHERE n.side <> pn.side LIMIT 1"),
+]
+
+
+def across_sides(connection: Connection, name: str) -> str | None:
+    """A sentence naming the first row of one side that names a row of the other (a unit of the
+    allies under a French general), if any: Adjutant never writes one, and no despatch holds both."""
+    for table, column, query in _ACROSS_SIDES:
+        found = connection.execute(text(query)).first()
+        if found is not None:
+            row, named, side, other = (shown_value(value) for value in found)
+            parent = "army" if column == "army" else "general"  # the commander and superior are generals
+            return (
+                f"{name} is damaged: the {table} row {row} of side {side} names {parent} {named} of side "
+                f"{other} in its column {column}"
+            )
+    return None
 
 
 def _note_older(report: CheckReport) -> None:

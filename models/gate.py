@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from models import schema
 from models.engine import harden
@@ -133,7 +133,217 @@ def _verify(connection: sqlite3.Connection, path: Path, user_version: int, salva
     rows = connection.execute("SELECT count(*) FROM campaign").fetchone()[0]
     if rows != 1:
         raise CampaignFileError(f"{path} is damaged: it holds {rows} campaign rows instead of one")
+    # An older file is judged once migrated (its tables differ); a salvage reads what rows it can.
+    if revision == schema.head() and not salvage:
+        dangling = first_dangling(_raw_rows(connection), OPENING_TABLES)
+        if dangling is not None:
+            raise CampaignFileError(f"{path} is damaged: {dangling.sentence()}")
+        shapeless = (
+            campaign_options(_raw_rows(connection)) or battle_records(_raw_rows(connection))
+            or sightings_learned(_raw_rows(connection))
+        )
+        if shapeless is not None:
+            raise CampaignFileError(f"{path} is damaged: {shapeless}")
     return Verdict(revision, user_version)
+
+
+# -- the battles' records, read item by item by every report ------------------------------
+
+ROLES = ("attacker", "defender")
+
+
+def campaign_options(rows: Rows) -> str | None:
+    """What is wrong with the campaign's options, if they are not a JSON object (every command reads them)."""
+    stored = rows("SELECT options FROM campaign", ())[0][0]
+    try:
+        value = json.loads(stored)
+    except (TypeError, ValueError):
+        value = _NOT_JSON
+    if isinstance(value, dict):
+        return None
+    return f"the campaign row 1 holds in its column options {_not_what(value)}"
+
+
+def sightings_learned(rows: Rows) -> str | None:
+    """What is wrong with the first sighting whose record of what was learned is not a JSON object
+    (a side's knowledge reads it key by key), if any: a few per turn, read at every opening."""
+    for number, stored in rows("SELECT id, learned FROM sighting ORDER BY id", ()):
+        try:
+            value = json.loads(stored)
+        except (TypeError, ValueError):
+            value = _NOT_JSON
+        if not isinstance(value, dict):
+            return f"the sighting row {shown_value(number)} holds in its column learned {_not_what(value)}"
+    return None
+
+
+def battle_records(rows: Rows) -> str | None:
+    """What is wrong with the first battle whose participants, losses or detail are not the record
+    Adjutant writes, if any (a battle is a handful of rows: read at every opening).
+
+    participants: an object; its attacker and defender, if there, {"side", "side_name", "units":
+    {id: name}, "generals": [name]}; losses: an object; its "sides" and "units", if there,
+    {name: SP}; detail: an object; its "setup", if there, an object and its "journal" a list."""
+    shapes = (("participants", _participants), ("losses", _losses), ("detail", _detail))
+    for number, *stored_values in rows("SELECT id, participants, losses, detail FROM battle ORDER BY id", ()):
+        for (column, fits), stored in zip(shapes, stored_values, strict=True):
+            try:
+                value = json.loads(stored)
+            except (TypeError, ValueError):
+                value = _NOT_JSON
+            if not fits(value):
+                return f"the battle row {shown_value(number)} holds in its column {column} {_not_what(value)}"
+    return None
+
+
+_NOT_JSON = object()
+
+
+def _not_what(value: object) -> str:
+    if value is _NOT_JSON:
+        return "text that is not JSON"
+    return "a record that is not the one Adjutant writes"
+
+
+def _text_map(value: object, of: type) -> bool:
+    return isinstance(value, dict) and all(isinstance(k, str) and type(v) is of for k, v in value.items())
+
+
+def _participants(value: object) -> bool:
+    """An object whose attacker and defender, where present, are what the reports read of them."""
+    return isinstance(value, dict) and all(_part(value[role]) for role in ROLES if role in value)
+
+
+def _part(part: object) -> bool:
+    if not isinstance(part, dict):
+        return False
+    generals = part.get("generals", [])
+    return (
+        isinstance(part.get("side", ""), str) and isinstance(part.get("side_name", ""), str)
+        and _text_map(part.get("units", {}), str)
+        and isinstance(generals, list) and all(isinstance(name, str) for name in generals)
+    )
+
+
+def _detail(value: object) -> bool:
+    """The set-up and the journal of its steps (campaigns.battles), or a tabletop's record: an object
+    whose set-up, if any, is an object and whose journal, if any, a list."""
+    return (
+        isinstance(value, dict) and isinstance(value.get("setup", {}), dict)
+        and isinstance(value.get("journal", []), list)
+    )
+
+
+def _losses(value: object) -> bool:
+    """An object whose SP lost by side and by unit, where present, are whole numbers by name."""
+    return isinstance(value, dict) and all(_text_map(value[part], int) for part in ("sides", "units") if part in value)
+
+
+# -- rows that name rows that do not exist -----------------------------------------------
+
+# The tables whose references are checked at every opening: a few hundred rows each, or
+# bounded by turns and armies (a fraction of a millisecond at 50,000 units and a million events).
+# The unit's two references are read from their indexes, one seek per general or nation named
+# (SKIP_SCANS); the dice, the events and their notes are left to `adjutant check` (seconds at a
+# million events).
+OPENING_TABLES = ("nation", "army", "general", "turn", "command_point_roll", "command_point_spend",
+                  "battle", "activation", "pontoon", "sighting", "side_order")
+# References the schema does not declare, which the code follows as it follows a foreign key:
+# (table, column, key of the table, the table named, its key).
+SOFT_REFERENCES = (
+    ("campaign", "turn", "id", "turn", "number"),
+    ("campaign", "fog_side", "id", "side", "id"),
+    ("army", "commander", "id", "general", "id"),
+)
+# The unit's references, each walked through its index one distinct value at a time.
+SKIP_SCANS = (("unit", "nation", "nation"), ("unit", "general", "general"))
+_SKIP_SCAN = """
+WITH RECURSIVE named(value) AS (
+    SELECT min({column}) FROM {table}
+    UNION ALL SELECT (SELECT min({column}) FROM {table} WHERE {column} > named.value) FROM named
+    WHERE named.value IS NOT NULL
+)
+SELECT (SELECT rowid FROM {table} WHERE {column} = named.value LIMIT 1) FROM named
+WHERE value IS NOT NULL AND value NOT IN (SELECT id FROM {parent}) LIMIT 1
+"""
+
+Rows = Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]]
+
+
+@dataclass(frozen=True)
+class Dangling:
+    """A row that names a row that does not exist: its table, its key, the column, the value named."""
+
+    table: str
+    key: str
+    columns: str
+    parent: str
+    value: str
+
+    def sentence(self) -> str:
+        if not self.key:
+            return f"a row of {self.table!r} points at a row of {self.parent!r} that does not exist"
+        return f"{self.row_names()}, and there is no such {self.parent}"
+
+    def row_names(self) -> str:
+        return f"the {self.table} row {self.key} names {self.parent} {self.value} in its column {self.columns}"
+
+
+def first_dangling(rows: Rows, tables: Sequence[str] | None = None) -> Dangling | None:
+    """The first row that names a row that does not exist, in `tables` and the references checked
+    at opening, or in every table when `tables` is None (SQLite reads every row that names another
+    then: seconds at a million dice). `rows(sql, parameters)` runs a query on the file.
+
+    SQLite enforces foreign keys only while Adjutant writes, so a file edited with `sqlite3`
+    (foreign keys off by default) can hold one."""
+    if tables is None:
+        found = rows('SELECT "table", rowid, parent, fkid FROM pragma_foreign_key_check LIMIT 1', ())
+    else:
+        found = []
+        for table in tables:
+            found = rows('SELECT "table", rowid, parent, fkid FROM pragma_foreign_key_check(?) LIMIT 1', (table,))
+            if found:
+                break
+    if found:
+        table, rowid, parent, fkid = (_text(value) if isinstance(value, bytes) else value for value in found[0])
+        columns = [_text(row[0]) for row in rows(
+            'SELECT "from" FROM pragma_foreign_key_list(?) WHERE id = ? ORDER BY seq', (table, fkid))]
+        return _described(rows, table, rowid, columns, parent)
+    for table, column, _key, parent, parent_key in SOFT_REFERENCES:
+        orphan = rows(
+            f"SELECT rowid FROM {table} WHERE {column} IS NOT NULL AND {column} NOT IN "
+            f"(SELECT {parent_key} FROM {parent}) LIMIT 1", ())
+        if orphan:
+            return _described(rows, table, orphan[0][0], [column], parent)
+    for table, column, parent in SKIP_SCANS:
+        orphan = rows(_SKIP_SCAN.format(table=table, column=column, parent=parent), ())
+        if orphan:
+            return _described(rows, table, orphan[0][0], [column], parent)
+    return None
+
+
+def _described(rows: Rows, table: str, rowid: Any, columns: list[str], parent: str) -> Dangling:
+    keys = [_text(row[0]) for row in rows("SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk", (table,))]
+    wanted = ", ".join(_sql_name(column) for column in [*keys, *columns])
+    values = rows(f"SELECT {wanted} FROM {_sql_name(table)} WHERE rowid = ?", (rowid,)) if wanted and rowid is not None else []
+    if not values or not columns:
+        return Dangling(table, "", "", parent, "")
+    shown = [shown_value(value) for value in values[0]]
+    return Dangling(table, ", ".join(shown[: len(keys)]), ", ".join(columns), parent, ", ".join(shown[len(keys):]))
+
+
+def _raw_rows(connection: sqlite3.Connection) -> Rows:
+    return lambda sql, parameters: connection.execute(sql, parameters).fetchall()
+
+
+def _sql_name(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def shown_value(value: object, limit: int = 40) -> str:
+    """A value from the file as a sentence quotes it: short (a name may be 100,000 characters)."""
+    text = repr(_text(value) if isinstance(value, bytes) else value)
+    return text if len(text) <= limit else text[: limit - 4] + "...'"
 
 
 def _stored_revision(connection: sqlite3.Connection, path: Path) -> str:

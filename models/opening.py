@@ -29,6 +29,7 @@ from models.clock import utcnow
 from models.copies import copy_exact, fsync_folder, temporary_path
 from models.engine import make_engine, writer
 from models.errors import CampaignFileError
+from models.check import DanglingRow, first_dangling
 from models.gate import finish_rollback, verify
 from models.sqlite_header import hot_journal, read_header
 from models.store import CampaignStore, guard
@@ -204,5 +205,11 @@ def create_store(
             for batch in batches:
                 if batch:
                     connection.execute(table.insert(), list(batch))
+        session.flush()
+        # The foreign keys are deferred to the commit, which says only "FOREIGN KEY constraint
+        # failed": rows copied from a hand-edited file may name a row left behind. Named here.
+        dangling = first_dangling(connection)
+        if dangling is not None:
+            raise DanglingRow(dangling)
 
     return build_new(target, fill)

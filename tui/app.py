@@ -25,7 +25,8 @@ from tui.keys import KeyGate
 from tui.screens.base import Attempts
 from tui.messages import CampaignChanged
 from tui.textual_private import (
-    CatchesUnhandledErrors, count_parameters_quickly, draw_offscreen, draw_soon, lay_out_offscreen, mount_offscreen, settle_offscreen,
+    CatchesUnhandledErrors, count_parameters_quickly, draw_offscreen, draw_soon, lay_out_offscreen, lay_out_once_per_size,
+    mount_offscreen, settle_offscreen,
     stop_at_once, textual_handles,
 )
 
@@ -89,6 +90,7 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
     ) -> None:
         super().__init__()
         count_parameters_quickly()  # Textual's count of a callback's parameters, read from its code (2% of a form's CPU)
+        lay_out_once_per_size()  # a screen shown is laid out once, not again for the Resize its layout sends it
         # False: no background work after start-up (warm_up, prepare_screens); every
         # screen is built when first shown. For tests that look at one or two screens.
         self.prepare = prepare

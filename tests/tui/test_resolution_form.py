@@ -115,6 +115,7 @@ async def test_uc_um_fire_at_cavalry_then_infantry_is_not_blocked(campaign_file,
         await caught_up(pilot)
         await retarget(pilot, modal, "d2")
         assert "target_cavalry" not in ticked(modal) and modal.numbers["distance"].value == "5"
+        assert modal.numbers["distance"] is distance  # the same fields for this target: set in place, not built again
         assert modal.query_one("#error").render().plain == ""
 
 

@@ -275,3 +275,50 @@ def test_a_callbacks_parameters_are_counted_from_its_code_as_textual_counts_them
     # a fresh partial of a method each time, as call_later(method, x) makes: counted by ours
     for f in (made.one, made.many, plain):
         assert _callback.count_parameters(functools.partial(f, 1)) == textual_count(f) - 1, f
+
+
+class _Fills(Screen):
+    """A screen that fills its line in as it is shown: the line asks for a layout."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="line")
+
+    def on_show(self) -> None:
+        self.query_one("#line", Static).update("\n".join(f"line {n}" for n in range(5)))
+
+
+async def _layouts_of_a_screen_shown_then_resized(monkeypatch) -> tuple[int, int]:
+    counted: list[Screen] = []
+    textual_layout = Screen._refresh_layout
+
+    def count(self: Screen, size=None, scroll: bool = False) -> None:
+        counted.append(self)
+        textual_layout(self, size, scroll)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", count)
+    app = _Probe()
+    async with app.run_test(size=(40, 12)) as pilot:
+        screen = _Fills()
+        await app.push_screen(screen)
+        await until(pilot, lambda: screen.query_one("#line").size.height == 5, "the line's five rows laid out")
+        await pilot.pause()
+        shown = counted.count(screen)
+        await pilot.resize_terminal(30, 10)
+        await until(pilot, lambda: screen.query_one("#line").size.width == 30, "the line as wide as the screen")
+        assert screen.query_one("#line").size.height == 5
+        return shown, counted.count(screen) - shown
+
+
+async def test_a_screen_shown_is_laid_out_once_for_its_size_and_again_when_resized(monkeypatch):
+    # Textual alone lays the screen out as it is shown, again for the Resize that layout
+    # sends the screen, and again for the layout the line asked for: with
+    # lay_out_once_per_size the Resize's is left out, and the line is laid out all the same.
+    textual_resized = getattr(Screen._screen_resized, "replaces", Screen._screen_resized)
+    with monkeypatch.context() as textual_only:
+        textual_only.setattr(Screen, "_screen_resized", textual_resized)
+        shown_before, resized_before = await _layouts_of_a_screen_shown_then_resized(textual_only)
+    textual_private.lay_out_once_per_size()
+    textual_private.lay_out_once_per_size()  # the app calls it for each app made: once is once
+    shown, resized = await _layouts_of_a_screen_shown_then_resized(monkeypatch)
+    assert shown == shown_before - 1
+    assert resized >= 1 and resized <= resized_before  # a real resize still lays the screen out

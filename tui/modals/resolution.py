@@ -99,6 +99,16 @@ def prepared_lines(prepared) -> list[str | tuple[str, int]]:
 ODDS_LEAD = len(" 100.0% ") + 6 + 1  # cells before an outcome: its chance and its bar
 
 
+def _set_text(row: object, text: str) -> None:
+    """The text beside a field (its row's Static), changed only if it differs: an update
+    lays the form out again."""
+    if not isinstance(row, Widget):
+        return
+    for shown in row.query(".tick-text").results(Static):
+        if str(shown.content) != text:
+            shown.update(text)
+
+
 class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
     DEFAULT_CSS = """
     ResolutionScreen { align: center middle; }
@@ -212,9 +222,10 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
         """The numbers and ticks for the actor and the target now chosen.
 
         The card's modifiers depend on the pair (cavalry against infantry not in
-        square...), so every change of target builds them again: those stored state
+        square...), so every change of target works them out again: those stored state
         decides are pre-ticked afresh; a tick or number the umpire changed by hand
-        keeps its value where the card still allows it."""
+        keeps its value where the card still allows it. The fields are built afresh
+        only when the card asks for other ones; most often they are set in place."""
         building, self.building = self.building, True
         self.params += 1
         p = self.params
@@ -225,32 +236,65 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
         self.params_for = target_id
         typed = {k: w.value for k, w in self.numbers.items() if w.value.strip() != self.defaults.get(k)}
         chosen = {k: w.value for k, w in self.ticks.items() if not w.disabled and w.value != self.prefilled.get(k)}
-        box = self.query_one(".params", Vertical)
-        await box.remove_children()
-        self.numbers, self.ticks, self.prefilled, self.defaults = {}, {}, {}, {}
-        widgets: list[Widget] = []
-        for number in action.numbers(actor, target):
-            self.defaults[number.id] = str(number.default)
-            self.number_defs[number.id] = number
-            field = Input(typed.get(number.id, str(number.default)), id=f"n-{number.id}-{p}", compact=True)
-            self.numbers[number.id] = field
-            widgets.append(Horizontal(Static(number.label, markup=False, classes="tick-text"), field, classes="number"))
+        numbers = list(action.numbers(actor, target))
         from_forces = self.table.resolver.prefill(action.id, actor, [(side, name, rating) for side, name, rating in self.table.leaders],
                                                   self.table.battle)
+        ticks = []
         for tick in action.ticks(actor, target):
             if tick.id in from_forces and not tick.excluded:
                 tick = replace(tick, checked=True)  # the commanders' ratings, from the forces and the battle
             text = tick.label + (f" ({tick.excluded})" if tick.excluded else "")
             value = tick.checked if tick.excluded or tick.id not in chosen else chosen[tick.id]
-            tickbox = TickBox("", value and not tick.excluded, id=f"t-{tick.id}-{p}", compact=True,
-                              disabled=bool(tick.excluded), tooltip=text)
+            ticks.append((tick, text, value and not tick.excluded))
+        if [n.id for n in numbers] == list(self.numbers) and [t.id for t, _, _ in ticks] == list(self.ticks):
+            self.update_params(numbers, ticks, typed)  # the same fields (most changes of target): set in place
+        else:
+            await self.mount_params(p, numbers, ticks, typed)
+        self.building = building
+        if not building:
+            self.show()
+
+    async def mount_params(self, p: int, numbers: list, ticks: list, typed: dict[str, str]) -> None:
+        """The numbers' and ticks' fields, built afresh: the action, or the fields the card
+        asks for with this target, changed."""
+        box = self.query_one(".params", Vertical)
+        await box.remove_children()
+        self.numbers, self.ticks, self.prefilled, self.defaults = {}, {}, {}, {}
+        widgets: list[Widget] = []
+        for number in numbers:
+            self.defaults[number.id] = str(number.default)
+            self.number_defs[number.id] = number
+            field = Input(typed.get(number.id, str(number.default)), id=f"n-{number.id}-{p}", compact=True)
+            self.numbers[number.id] = field
+            widgets.append(Horizontal(Static(number.label, markup=False, classes="tick-text"), field, classes="number"))
+        for tick, text, value in ticks:
+            tickbox = TickBox("", value, id=f"t-{tick.id}-{p}", compact=True, disabled=bool(tick.excluded), tooltip=text)
             self.ticks[tick.id] = tickbox
             self.prefilled[tick.id] = tick.checked
             widgets.append(Horizontal(tickbox, Static(text, markup=False, classes="tick-text"), classes="tick"))
         await box.mount_all(widgets)
-        self.building = building
-        if not building:
-            self.show()
+
+    def update_params(self, numbers: list, ticks: list, typed: dict[str, str]) -> None:
+        """The same numbers and ticks for another target: their values, labels and the
+        ticks the card excludes set in place, rather than every field removed and built
+        again (the focus stays where it was, and nothing is laid out that did not change)."""
+        with self.prevent(Input.Changed, Checkbox.Changed):  # shown once, by the caller
+            for number in numbers:
+                self.defaults[number.id] = str(number.default)
+                self.number_defs[number.id] = number
+                field = self.numbers[number.id]
+                value = typed.get(number.id, str(number.default))
+                if field.value != value:
+                    field.value = value
+                _set_text(field.parent, number.label)
+            for tick, text, value in ticks:
+                tickbox = self.ticks[tick.id]
+                self.prefilled[tick.id] = tick.checked
+                tickbox.disabled = bool(tick.excluded)
+                tickbox.value = value
+                if tickbox.tooltip != text:
+                    tickbox.tooltip = text
+                _set_text(tickbox.parent, text)
 
     def choice(self) -> dict[str, Any]:
         """What the umpire set up, as campaigns.tabletop.resolve takes it; numbers unchecked."""

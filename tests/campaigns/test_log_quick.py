@@ -420,9 +420,9 @@ def test_drawn_events_of_every_form_log_as_row_by_row(
     for number, (fast, plain) in enumerate(zip(quick, slow, strict=True)):
         assert fast == plain, f"seed {seed}, line {number}"
     # Both quick paths were taken. Each of the 600 events is drawn alike and apart, so each count is
-    # binomial: over 14 seeds _quick_lines took 11.3% of events and _one_updates 6.5% (at least
-    # 10.2% and 5.7%, three standard errors down), so 20 or fewer is a chance of 1.8e-10 and 5 or
-    # fewer one of 3.0e-10. (A total of 60 or fewer, the bound before, is about 1e-7 to 3e-6.)
+    # binomial: over 25 seeds _quick_lines took 11.4% of events and _one_updates 6.2% (at least
+    # 10.6% and 5.6%, three standard errors down), so 20 or fewer is a chance of 2.9e-11 and 5 or
+    # fewer one of 5.8e-10. (A total of 60 or fewer, the bound before, is about 1e-7 to 3e-6.)
     assert len(taken) > 20 and len(updates) > 5, f"seed {seed}: {len(taken)} and {len(updates)} events read from their text"
     for event in refused[:4]:  # and a change the row-by-row log refuses is refused alike
         alone = tmp_path / f"refused-{len(refused)}-{event[2]}.campaign"

@@ -141,6 +141,40 @@ def test_a_change_the_log_refuses_is_refused_alike(
     assert isinstance(quick, str)
 
 
+ROLL_ROW = (
+    '{"id": 1, "event": 1, "purpose": "weather", "dice": "1d6", "raw": [4], "modifiers": [], "result": 4, '
+    '"mode": "rolled", "stream_index": 0, "by": "%s", "when": null, "battle": null}'
+)
+PAST_64_BITS = "123456789012345678901234567890"
+
+
+@pytest.mark.parametrize("by", ["umpire", "\\ud800"])  # a lone surrogate: orjson refuses the whole text, json reads it
+@pytest.mark.parametrize("where", ["stream", "update", "update first"])
+def test_a_whole_number_past_64_bits_is_shown_as_the_row_by_row_log_shows_it(
+    real: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, by: str, where: str
+) -> None:
+    """Seed 31337 drew a roll by "\\ud800" and a stream position of 30 digits: the quick log showed
+    the position as orjson's float, the row-by-row log (the whole text read by json) as a whole number.
+    The big number in the stream position (_quick_lines), in a unit's update of the form every roll
+    stores (_ONE_UPDATE), and in an update before the roll (_quick_lines)."""
+    db = sqlite3.connect(real)
+    unit = db.execute("SELECT id FROM unit ORDER BY id LIMIT 1").fetchone()[0]
+    db.close()
+    big = {"stream": PAST_64_BITS if where == "stream" else "33", "update": PAST_64_BITS if where != "stream" else "2"}
+    rolled = '{"table": "dice_roll", "key": {"id": 1}, "before": null, "after": %s}' % (ROLL_ROW % by)
+    stream = '{"table": "campaign", "key": {"id": 1}, "before": {"dice_next_index": %s}, "after": {"dice_next_index": 34}}' % big["stream"]
+    moved = '{"table": "unit", "key": {"id": "%s"}, "before": {"strength_points": %s}, "after": {"strength_points": 3}}' % (unit, big["update"])
+    changes = f"[{moved}, {rolled}]" if where == "update first" else f"[{rolled}, {stream}, {moved}]"
+    copy = tmp_path / "big.campaign"
+    copy.write_bytes(real.read_bytes())
+    with_events(copy, [("2025-01-01 10:00:00.000000", changes)])
+    quick = outcome(copy)
+    with monkeypatch.context() as patch:
+        row_by_row(patch)
+        assert outcome(copy) == quick
+    assert isinstance(quick, list) and any(PAST_64_BITS in line or "e+29" in line for line in quick)
+
+
 def test_update_line_is_change_lines_of_its_change(campaign: Path) -> None:
     db = sqlite3.connect(campaign)
     stored = [load(text) for (text,) in db.execute("SELECT changes FROM event WHERE kind = 'action'")]

@@ -189,6 +189,7 @@ _CHANGE = re.compile(
 )
 _NEXT = '}, {"table": "'  # where a change ends and the next begins (no JSON text holds it: its quotes)
 _WHOLE_NUMBER = re.compile(_WHOLE)
+_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")  # a whole number as JSON writes it, of any length
 _CAMPAIGN_LABELS: dict[str, str] = {}  # a column of the campaign as stored (JSON text) -> its label, "" if none
 KEPT_FIELDS = 4096  # pairs of values kept shown: the memory the log holds for them, however long the history
 
@@ -293,10 +294,16 @@ def _campaign_label(column: str) -> str:
 def _plain_fields(table: str, column: str, old: str, new: str) -> str:
     """`update_line`'s field of a column of `table` and its two values, each a JSON text as
     _ONE_UPDATE matched it; "" where it is no plain value (a reference, a phase, a name) or a
-    text orjson does not read (then the change is read as `load` reads it)."""
+    text orjson does not read (then the change is read as `load` reads it).
+
+    "" too for a whole number past 64 bits, a float to orjson: `load` reads the whole event
+    with orjson, or with the standard library (a whole number) when another part of it is a
+    text orjson refuses, such as a lone surrogate; so it is read as `load` reads it."""
     try:
         name, before, after = orjson.loads(column), orjson.loads(old), orjson.loads(new)
     except orjson.JSONDecodeError:
+        return ""
+    if (type(before) is float and _INTEGER.fullmatch(old)) or (type(after) is float and _INTEGER.fullmatch(new)):
         return ""
     label = _plain_label(table, name)
     if not label or name == "name":

@@ -197,7 +197,12 @@ def test_a_hostile_history_gets_the_same_sentence_on_postgresql_and_changes_no_r
         return controls + random.Random(seed).sample(others, DRAWN_POSTGRES)
 
     seen = check_postgres(postgres_url, tmp_path, 0, seed, drawn)
-    assert seen["refused"] >= 20 and seen["taken"] >= 10, seen
+    # Each drawn case is refused alike or is a text PostgreSQL's json does not hold (NaN, Infinity,
+    # a NUL, no JSON): some 11 of the core's 78 others, so 19 or more of the 30 are refused, and
+    # never fewer than 15 while that kind is at most 15 of them. The bound of 20 failed when all 11
+    # were drawn (hypergeometric, 30 of 78: 7.0e-6).
+    assert seen["refused"] + seen["not held by PostgreSQL"] == DRAWN_POSTGRES, seen
+    assert seen["refused"] >= 15 and seen["taken"] >= 10, seen
 
 
 def check_postgres(url: str, folder: Path, count: int, seed: int,

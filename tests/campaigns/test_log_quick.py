@@ -141,6 +141,40 @@ def test_a_change_the_log_refuses_is_refused_alike(
     assert isinstance(quick, str)
 
 
+ROLL_ROW = (
+    '{"id": 1, "event": 1, "purpose": "weather", "dice": "1d6", "raw": [4], "modifiers": [], "result": 4, '
+    '"mode": "rolled", "stream_index": 0, "by": "%s", "when": null, "battle": null}'
+)
+PAST_64_BITS = "123456789012345678901234567890"
+
+
+@pytest.mark.parametrize("by", ["umpire", "\\ud800"])  # a lone surrogate: orjson refuses the whole text, json reads it
+@pytest.mark.parametrize("where", ["stream", "update", "update first"])
+def test_a_whole_number_past_64_bits_is_shown_as_the_row_by_row_log_shows_it(
+    real: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, by: str, where: str
+) -> None:
+    """Seed 31337 drew a roll by "\\ud800" and a stream position of 30 digits: the quick log showed
+    the position as orjson's float, the row-by-row log (the whole text read by json) as a whole number.
+    The big number in the stream position (_quick_lines), in a unit's update of the form every roll
+    stores (_ONE_UPDATE), and in an update before the roll (_quick_lines)."""
+    db = sqlite3.connect(real)
+    unit = db.execute("SELECT id FROM unit ORDER BY id LIMIT 1").fetchone()[0]
+    db.close()
+    big = {"stream": PAST_64_BITS if where == "stream" else "33", "update": PAST_64_BITS if where != "stream" else "2"}
+    rolled = '{"table": "dice_roll", "key": {"id": 1}, "before": null, "after": %s}' % (ROLL_ROW % by)
+    stream = '{"table": "campaign", "key": {"id": 1}, "before": {"dice_next_index": %s}, "after": {"dice_next_index": 34}}' % big["stream"]
+    moved = '{"table": "unit", "key": {"id": "%s"}, "before": {"strength_points": %s}, "after": {"strength_points": 3}}' % (unit, big["update"])
+    changes = f"[{moved}, {rolled}]" if where == "update first" else f"[{rolled}, {stream}, {moved}]"
+    copy = tmp_path / "big.campaign"
+    copy.write_bytes(real.read_bytes())
+    with_events(copy, [("2025-01-01 10:00:00.000000", changes)])
+    quick = outcome(copy)
+    with monkeypatch.context() as patch:
+        row_by_row(patch)
+        assert outcome(copy) == quick
+    assert isinstance(quick, list) and any(PAST_64_BITS in line or "e+29" in line for line in quick)
+
+
 def test_update_line_is_change_lines_of_its_change(campaign: Path) -> None:
     db = sqlite3.connect(campaign)
     stored = [load(text) for (text,) in db.execute("SELECT changes FROM event WHERE kind = 'action'")]
@@ -393,7 +427,8 @@ def test_drawn_events_of_every_form_log_as_row_by_row(
         refused = [event for event in drawn if slow_refuses(event[3], event[1], event[4], names)]
     kept = [event for event in drawn if event not in refused]
     with_drawn(copy, kept)
-    taken: list[Any] = []  # the events read from their text, by either path
+    taken: list[Any] = []  # the events read from their text by _quick_lines
+    updates: list[Any] = []  # and by _one_updates
     quick_lines = log._quick_lines
 
     def counted(*args: Any) -> list[str] | None:
@@ -406,7 +441,7 @@ def test_drawn_events_of_every_form_log_as_row_by_row(
 
     def matched(*args: Any) -> list[Any]:
         matches = one_updates(*args)
-        taken.extend(match for match in matches if match is not None)
+        updates.extend(match for match in matches if match is not None)
         return matches
 
     monkeypatch.setattr(log, "_quick_lines", counted)
@@ -418,7 +453,11 @@ def test_drawn_events_of_every_form_log_as_row_by_row(
     assert isinstance(quick, list), f"seed {seed}: {quick}"
     for number, (fast, plain) in enumerate(zip(quick, slow, strict=True)):
         assert fast == plain, f"seed {seed}, line {number}"
-    assert len(taken) > 60, f"seed {seed}: {len(taken)} events read from their text"  # the quick paths were taken
+    # Both quick paths were taken. Each of the 600 events is drawn alike and apart, so each count is
+    # binomial: over 25 seeds _quick_lines took 11.4% of events and _one_updates 6.2% (at least
+    # 10.6% and 5.6%, three standard errors down), so 20 or fewer is a chance of 2.9e-11 and 5 or
+    # fewer one of 5.8e-10. (A total of 60 or fewer, the bound before, is about 1e-7 to 3e-6.)
+    assert len(taken) > 20 and len(updates) > 5, f"seed {seed}: {len(taken)} and {len(updates)} events read from their text"
     for event in refused[:4]:  # and a change the row-by-row log refuses is refused alike
         alone = tmp_path / f"refused-{len(refused)}-{event[2]}.campaign"
         alone.write_bytes(real.read_bytes())

@@ -317,9 +317,18 @@ def first_dangling(rows: Rows, tables: Sequence[str] | None = None) -> Dangling 
             return _described(rows, table, orphan[0][0], [column], parent)
     for table, column, parent in SKIP_SCANS:
         orphan = rows(_SKIP_SCAN.format(table=table, column=column, parent=parent), ())
-        if orphan:
+        if orphan and _confirmed(rows, table, orphan[0][0], column, parent):
             return _described(rows, table, orphan[0][0], [column], parent)
     return None
+
+
+def _confirmed(rows: Rows, table: str, rowid: Any, column: str, parent: str) -> bool:
+    """The row the index named holds, in the table itself, a value its parent lacks. A damaged
+    index (its pages swapped with another's) names values the table does not hold: that is left
+    to SQLite's integrity check, which `check` and `export` run and which names the index."""
+    return bool(rows(
+        f"SELECT 1 FROM {table} WHERE rowid = ? AND {column} IS NOT NULL AND {column} NOT IN (SELECT id FROM {parent})",
+        (rowid,)))
 
 
 def _described(rows: Rows, table: str, rowid: Any, columns: list[str], parent: str) -> Dangling:

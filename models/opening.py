@@ -29,7 +29,6 @@ from models.clock import utcnow
 from models.copies import copy_exact, fsync_folder, temporary_path
 from models.engine import make_engine, writer
 from models.errors import CampaignFileError
-from models.check import DanglingRow, first_dangling
 from models.gate import finish_rollback, verify
 from models.sqlite_header import hot_journal, read_header
 from models.store import CampaignStore, guard
@@ -208,6 +207,8 @@ def create_store(
         session.flush()
         # The foreign keys are deferred to the commit, which says only "FOREIGN KEY constraint
         # failed": rows copied from a hand-edited file may name a row left behind. Named here.
+        from models.check import DanglingRow, first_dangling  # the despatch's alone: `log` opens without it
+
         dangling = first_dangling(connection)
         if dangling is not None:
             raise DanglingRow(dangling)

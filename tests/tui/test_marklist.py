@@ -69,13 +69,13 @@ async def test_twenty_thousand_units_are_drawn_a_screenful_at_a_time_and_only_th
 
 def _awkward(path) -> None:
     """spring1813 with what a file may hold: places stored with spaces around them, a
-    general the file no longer has, names that are not ASCII, wide, long or alike."""
+    unit of no general (one the file no longer has is refused at opening, models.gate), names that are not ASCII, wide, long or alike."""
     import sqlite3
 
     db = sqlite3.connect(path)
     ids = [row[0] for row in db.execute("SELECT id FROM unit ORDER BY id")]
     db.execute("UPDATE unit SET location = '  ' || location || ' ' WHERE id = ?", (ids[0],))
-    db.execute("UPDATE unit SET general = 'nobody-any-more' WHERE id IN (?, ?)", (ids[1], ids[2]))
+    db.execute("UPDATE unit SET general = NULL WHERE id IN (?, ?)", (ids[1], ids[2]))
     db.execute("UPDATE unit SET general = NULL WHERE id = ?", (ids[3],))
     db.execute("UPDATE unit SET name = 'Württemberg Jäger' WHERE id = ?", (ids[4],))
     db.execute("UPDATE unit SET name = '近衛 歩兵 連隊 第一 大隊 の 長い 名前 が ここ に 続く 大隊' WHERE id = ?", (ids[5],))

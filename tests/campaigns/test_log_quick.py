@@ -126,6 +126,19 @@ def test_the_quick_log_is_the_row_by_row_log(campaign: Path, zone: str, monkeypa
     assert sum(line.startswith("#") for line in quick) > len(ODD_EVENTS)
 
 
+def logged_alike(changes: str, real: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str] | str:
+    """The log (or its refusal) of a copy of `real` with one odd event holding `changes`, the
+    same read quickly as row by row."""
+    copy = tmp_path / "odd.campaign"
+    copy.write_bytes(real.read_bytes())
+    with_events(copy, [("2025-01-01 10:00:00.000000", changes)])
+    quick = outcome(copy)
+    with monkeypatch.context() as patch:
+        row_by_row(patch)
+        assert outcome(copy) == quick
+    return quick
+
+
 # changes no action stores that the log shows as they are, alike both ways (a key that is not an
 # object is shown as it is: the log copes with it, as `adjutant history` and `changes` do)
 SHOWN = ['[{"table": "unit", "key": [1], "before": {"sp": 1}, "after": {"sp": 2}}]']
@@ -135,13 +148,7 @@ SHOWN = ['[{"table": "unit", "key": [1], "before": {"sp": 1}, "after": {"sp": 2}
 def test_a_change_no_action_stores_is_shown_alike(
     changes: str, real: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    copy = tmp_path / "shown.campaign"
-    copy.write_bytes(real.read_bytes())
-    with_events(copy, [("2025-01-01 10:00:00.000000", changes)])
-    quick = outcome(copy)
-    with monkeypatch.context() as patch:
-        row_by_row(patch)
-        assert outcome(copy) == quick
+    quick = logged_alike(changes, real, tmp_path, monkeypatch)
     assert isinstance(quick, list) and any("odd" in line for line in quick)
 
 
@@ -149,13 +156,7 @@ def test_a_change_no_action_stores_is_shown_alike(
 def test_a_change_the_log_refuses_is_refused_alike(
     changes: str, real: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    copy = tmp_path / "refused.campaign"
-    copy.write_bytes(real.read_bytes())
-    with_events(copy, [("2025-01-01 10:00:00.000000", changes)])
-    quick = outcome(copy)
-    with monkeypatch.context() as patch:
-        row_by_row(patch)
-        assert outcome(copy) == quick
+    quick = logged_alike(changes, real, tmp_path, monkeypatch)
     assert isinstance(quick, str)
 
 

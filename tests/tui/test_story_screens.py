@@ -13,7 +13,7 @@ from campaigns import notes
 from campaigns.session import CampaignSession
 from models import Event
 from tests.played import play
-from tests.tui.helpers import screen_text, type_text, wait_for
+from tests.tui.helpers import burst, screen_text, type_text, wait_for
 from tests.tui.polling import settled, until
 from tui.textual_private import notification_messages
 
@@ -65,6 +65,16 @@ async def test_the_plots_turn_and_the_luck_shows_one_side(make_app, played):
         await pilot.press("s", "s")
         assert "every side" in await wait_for(pilot, "every side")
         assert "Luck" in screen_text(app)
+
+
+@pytest.mark.parametrize(("keys", "shown"), [(("n", "n"), "3/6  sp  losses-french  [losses-allies]"), (("p",), "6/6")])
+async def test_plots_typed_with_the_key_that_opens_them_are_the_plots_shown(make_app, played, keys, shown):
+    """P n n (or P p) in one burst, as tmux send-keys sends them: the steps typed before the
+    story is read are taken once it is (they were lost, and the first chart shown)."""
+    app = make_app(played, start="overview")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await burst(pilot, "P", *keys)
+        assert shown in await wait_for(pilot, shown)
 
 
 async def test_the_plots_read_the_luck_when_its_chart_is_shown(make_app, played):

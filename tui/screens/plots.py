@@ -83,7 +83,8 @@ class PlotsScreen(CampaignScreen):
     def _show(self, found: Story) -> None:
         self.story = found
         self.charts = charts(found)
-        self.index = min(self.index, len(self.charts) - 1) if self.charts else 0
+        # n and p typed before the charts were read are taken now, as they would have been
+        self.index = self.index % len(self.charts) if self.charts else 0
         self._draw()
 
     def _show_luck(self, found: Story, luck: dict[str, list[float | None]]) -> None:
@@ -110,8 +111,9 @@ class PlotsScreen(CampaignScreen):
         plot.refresh()
 
     def action_step(self, by: int) -> None:
+        self.index += by  # kept until the charts are read (_show), when typed before
         if self.charts:
-            self.index = (self.index + by) % len(self.charts)
+            self.index %= len(self.charts)
             self._draw()
 
 

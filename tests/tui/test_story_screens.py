@@ -77,6 +77,14 @@ async def test_plots_typed_with_the_key_that_opens_them_are_the_plots_shown(make
         assert shown in await wait_for(pilot, shown)
 
 
+async def test_a_side_typed_with_the_key_that_opens_the_luck_is_the_side_shown(make_app, played):
+    """L s in one burst: the s typed before the sides are read is taken once they are."""
+    app = make_app(played, start="overview")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await burst(pilot, "L", "s")
+        assert "every side" not in await wait_for(pilot, "French Empire and allies (s)")
+
+
 async def test_the_plots_read_the_luck_when_its_chart_is_shown(make_app, played):
     """The luck by turn needs the luck ledger (every roll): the charts before it are shown
     without it, and once it is shown it is the chart the report draws, read again after a change."""

@@ -38,6 +38,7 @@ class LuckScreen(CampaignScreen):
         super().__init__()
         self.side: str | None = None  # None: every side
         self.sides: list[str] = []
+        self.typed_early = 0  # s typed before the sides were read (L s in one burst): taken once they are
 
     def body(self) -> ComposeResult:
         yield Static("Luck: actual - expected, and how unusual the dice were", classes="title")
@@ -66,6 +67,12 @@ class LuckScreen(CampaignScreen):
     def _show(self, book: Ledger) -> None:
         if not self.sides:
             self.sides = list(book.sides)
+            order: list[str | None] = [None, *self.sides]
+            early, self.typed_early = self.typed_early, 0
+            if order[early % len(order)] is not None:  # the side typed for: read it instead
+                self.side = order[early % len(order)]
+                self.load()
+                return
         shown = book.side_name(self.side) if self.side else "every side"
         listed = f"  The latest {len(book.rolls):,} of {book.counted:,} rolls." if book.counted > len(book.rolls) else ""
         self.query_one("#method", Static).update(printable(
@@ -99,6 +106,9 @@ class LuckScreen(CampaignScreen):
         )
 
     def action_side(self) -> None:
+        if not self.sides:
+            self.typed_early += 1
+            return
         order: list[str | None] = [None, *self.sides]
         self.side = order[(order.index(self.side) + 1) % len(order)] if self.side in order else None
         self.load()

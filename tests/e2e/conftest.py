@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import getpass
 import os
+import queue
 import re
 import shlex
 import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -28,11 +30,11 @@ TIMEOUT = 20.0  # seconds for any one screen to show what it should
 # browser showing its first screen. Each imports Textual and more (some 1.5 s of CPU); on a two-core
 # machine with the suite's workers and other programs running, that took more than TIMEOUT.
 STARTUP = 90.0
-# Seconds between looks at the pane while waiting. Each look is one short `tmux capture-pane`
-# process (a few ms of CPU); the wait after a key is mostly the app's own work, so a look
-# every 30 ms finds the answer about 10 ms sooner on average than one every 50 ms did, at
-# the CPU the old two processes per look cost at 50 ms.
+# Seconds between looks at the pane before the session is started (no control client yet).
 POLL = 0.03
+# Seconds a wait goes at most without looking at the pane when it has not written: what tmux
+# draws itself (a dead pane's "Pane is dead") comes without output.
+LOOK = 0.25
 
 
 def exited(shown: str) -> int | None:
@@ -55,13 +57,92 @@ def installed_adjutant() -> str:
 
 def new_campaign_file(path: Path, *, seed: int, manual_dice: bool = False) -> Path:
     """A new spring 1813 campaign at `path`, as `adjutant new spring1813 PATH --seed SEED
-    [--manual-dice]` makes it (the same create_campaign), built in this process: a test's
-    set-up, not what it checks (tests/e2e/test_terminal.py starts the installed `adjutant new`).
+    [--manual-dice]` makes it (the same create_campaign), made once per worker in this process
+    and copied (tests/templates.py): a test's set-up, not what it checks
+    (tests/e2e/test_terminal.py starts the installed `adjutant new`).
     Starting the command cost a second and a half of CPU per test, four of wall under load."""
-    from campaigns.session import CampaignSession
+    from rules.dice import ENTERED, ROLLED
+    from tests.templates import new_campaign
 
-    CampaignSession.new("spring1813", path, seed=seed, manual_dice=manual_dice).close()
+    new_campaign(path, seed=seed, dice_mode=ENTERED if manual_dice else ROLLED)
     return path
+
+
+class Control:
+    """A tmux control-mode client (`tmux -C attach`) on the test's session: one process for the
+    whole test, through which every later tmux command goes and which tells when the pane wrote.
+
+    A command through it costs the tmux server about 0.1 ms and no process; one `tmux` process
+    per command cost about 6 ms of CPU (the client's start, the fork, the server's side) and 25 ms
+    of wall on a loaded machine, and a test looked at its pane thousands of times. The pane's
+    output comes as `%output` lines: a wait looks again when the pane has written, not every
+    few milliseconds (tmux's control mode: man tmux, CONTROL MODE)."""
+
+    def __init__(self, socket: str) -> None:
+        self.process = subprocess.Popen(
+            ["tmux", "-S", socket, "-C", "attach-session", "-t", "e2e"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        )
+        self.replies: queue.Queue[tuple[bool, str] | None] = queue.Queue()
+        self.wrote = threading.Event()  # set when the pane has written since it was cleared
+        self.lock = threading.Lock()  # one command at a time: replies come in order
+        threading.Thread(target=self._read, daemon=True).start()
+        self._reply("attach-session")  # the attach's own reply comes first
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        block: list[bytes] | None = None
+        begun: list[bytes] = []
+        for line in self.process.stdout:
+            if block is not None:
+                # A reply ends with %end or %error and the time and number its %begin had.
+                if line.startswith((b"%end ", b"%error ")) and line.split()[1:3] == begun:
+                    self.replies.put((line.startswith(b"%end "), b"".join(block).decode("utf-8", "replace")))
+                    block = None
+                else:
+                    block.append(line)
+            elif line.startswith(b"%begin "):
+                block, begun = [], line.split()[1:3]
+            elif line.startswith((b"%output ", b"%extended-output ")):
+                self.wrote.set()
+        self.replies.put(None)  # the server ended, or the client
+        self.wrote.set()
+
+    def _reply(self, command: str) -> str:
+        try:
+            reply = self.replies.get(timeout=10)
+        except queue.Empty:
+            raise AssertionError(f"tmux {command}: no answer in 10 s") from None
+        if reply is None:
+            raise AssertionError(f"tmux {command}: the tmux server is gone")
+        done, out = reply
+        if not done:
+            raise AssertionError(f"tmux {command} failed: {out}")
+        return out
+
+    def run(self, *args: str) -> str:
+        command = " ".join(_quoted(arg) for arg in args)
+        with self.lock:
+            assert self.process.stdin is not None
+            self.process.stdin.write(command.encode() + b"\n")
+            self.process.stdin.flush()
+            return self._reply(command)
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def _quoted(arg: str) -> str:
+    """`arg` as one argument on a tmux command line: in single quotes nothing is special."""
+    if "'" not in arg:
+        return f"'{arg}'"
+    return '"' + arg.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$") + '"'
 
 
 class Tmux:
@@ -71,8 +152,11 @@ class Tmux:
         self.socket = str(folder / "tmux.sock")
         self.width, self.height = width, height
         self.started = float("-inf")  # when the program in the pane was started (time.monotonic)
+        self.control: Control | None = None  # once the session is started
 
     def run(self, *args: str) -> str:
+        if self.control is not None:
+            return self.control.run(*args)
         done = subprocess.run(["tmux", "-S", self.socket, *args], capture_output=True, text=True, timeout=10, check=False)
         if done.returncode != 0:
             raise AssertionError(f"tmux {' '.join(args)} failed: {done.stderr}")
@@ -88,6 +172,7 @@ class Tmux:
             ";", "set-option", "-t", "e2e", "remain-on-exit", "on",
             ";", "set-option", "-s", "escape-time", "0",
         )
+        self.control = Control(self.socket)
 
     def screen(self) -> str:
         return self.run("capture-pane", "-p", "-t", "e2e")
@@ -101,11 +186,12 @@ class Tmux:
         self.run("send-keys", "-t", "e2e", "-l", text)
 
     def wait_for(self, *texts: str, timeout: float = TIMEOUT) -> str:
-        """Poll the pane until every one of `texts` is on it; the pane's text."""
+        """Wait until every one of `texts` is on the pane; the pane's text."""
         return self.wait_until(lambda shown: all(t in shown for t in texts), repr(texts), timeout=timeout)
 
     def wait_until(self, shows: Callable[[str], object], what: str, *, timeout: float = TIMEOUT) -> str:
-        """Poll the pane until `shows(its text)` is true; the pane's text.
+        """Look at the pane until `shows(its text)` is true, again each time the pane has
+        written; the pane's text.
 
         What a test checks on the screen is waited for, never read once after waiting for
         something else: a frame reaches tmux in pieces, and a screen is often drawn in
@@ -113,13 +199,30 @@ class Tmux:
         # The program's first screen may take STARTUP: it is still starting.
         deadline = max(time.monotonic() + timeout, self.started + STARTUP)
         while True:
+            self.changed()
             shown = self.screen()
             if shows(shown):
                 return shown
-            # The exit status is read from the same capture: one tmux process per look.
             if exited(shown) is not None or time.monotonic() > deadline:
                 raise AssertionError(f"waited for {what}; the terminal shows:\n{shown}")
-            time.sleep(POLL)
+            self.wait_for_output(deadline - time.monotonic())
+
+    def changed(self) -> bool:
+        """Whether the pane has written since the last call (before the first look: True)."""
+        if self.control is None:
+            return True
+        wrote = self.control.wrote.is_set()
+        self.control.wrote.clear()
+        return wrote
+
+    def wait_for_output(self, seconds: float) -> None:
+        """Wait until the pane writes, `seconds` at most; and no longer than LOOK at a time:
+        what tmux draws itself (a dead pane's line) comes with no output."""
+        seconds = max(0.0, min(seconds, LOOK))
+        if self.control is None:
+            time.sleep(min(seconds, POLL))
+        else:
+            self.control.wrote.wait(seconds)
 
     def exit_status(self) -> int | None:
         """The exit status of the program in the pane, or None while it runs."""
@@ -127,14 +230,19 @@ class Tmux:
 
     def wait_until_exit(self, timeout: float = TIMEOUT) -> int:
         deadline = time.monotonic() + timeout
-        while (status := self.exit_status()) is None:
+        while True:
+            self.changed()
+            if (status := self.exit_status()) is not None:
+                return status
             if time.monotonic() > deadline:
                 raise AssertionError(f"the program did not end; the terminal shows:\n{self.screen()}")
-            time.sleep(POLL)
-        return status
+            self.wait_for_output(deadline - time.monotonic())
 
     def kill(self) -> None:
         subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True, timeout=10, check=False)
+        if self.control is not None:
+            self.control.close()
+            self.control = None
 
 
 def result_shown(shown: str) -> bool:

@@ -11,7 +11,6 @@ import re
 import json
 import shlex
 import subprocess
-import time
 from pathlib import Path
 
 from campaigns import command_points, weather
@@ -56,9 +55,7 @@ def test_a_player_orders_from_the_fogged_map_and_the_umpire_applies_the_move(tmu
         if here.startswith("Eisleben (town) F3"):
             break
         tmux.keys("n")
-        deadline = time.monotonic() + 10
-        while cursor_line(tmux.screen()) == here and time.monotonic() < deadline:
-            time.sleep(0.05)
+        tmux.wait_until(lambda shown, here=here: cursor_line(shown) != here, f"the cursor on from {here!r}")
     tmux.wait_for(" Eisleben (town) F3")
     tmux.keys("Enter")
     tmux.wait_for("Your stacks at Eisleben: pick an order")

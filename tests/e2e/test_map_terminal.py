@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import shlex
 import subprocess
-import time
 from pathlib import Path
 
 from campaigns import command_points, weather
@@ -59,9 +58,7 @@ def test_a_stack_moved_from_the_map_in_tmux_is_in_the_log_and_undone(tmux: Tmux,
         if here.startswith("Gotha (town) F13"):
             break
         tmux.keys("n")
-        deadline = time.monotonic() + 10
-        while cursor_line(tmux.screen()) == here and time.monotonic() < deadline:
-            time.sleep(0.05)
+        tmux.wait_until(lambda shown, here=here: cursor_line(shown) != here, f"the cursor on from {here!r}")
     tmux.wait_for(" Gotha (town) F13")
     tmux.keys("Enter")
     tmux.wait_for("Stacks at Gotha")

@@ -7,8 +7,11 @@ file holds what was done.
 
 from __future__ import annotations
 
+import atexit
 import shlex
+import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 from sqlalchemy import select
@@ -17,18 +20,28 @@ from models import Campaign, CommandPointRoll, Turn, open_campaign
 from tests.e2e.conftest import SshServer, Tmux, installed_adjutant
 
 ARMIES = 3  # in the spring 1813 scenario
+ROOT = Path(__file__).resolve().parents[2]
+_made: list[Path] = []  # the campaign `adjutant new` made in this worker
 
 
 def new_campaign(folder: Path) -> Path:
+    """`adjutant new spring1813 FILE --seed 1813`, run once per worker by the installed command;
+    each test gets a copy of the file it made (a start of the command costs 1.5 CPU-s)."""
     path = folder / "spring.campaign"
-    subprocess.run([installed_adjutant(), "new", "spring1813", str(path), "--seed", "1813"], check=True, capture_output=True)
+    if not _made:
+        made = Path(tempfile.mkdtemp(prefix="adjutant-e2e-new-")) / path.name
+        atexit.register(shutil.rmtree, made.parent, True)
+        subprocess.run([installed_adjutant(), "new", "spring1813", str(made), "--seed", "1813"], check=True, capture_output=True)
+        assert [p.name for p in made.parent.iterdir()] == [made.name], "a new campaign is more than one file: copy them all"
+        _made.append(made)
+    shutil.copyfile(_made[0], path)
     return path
 
 
 def app_command(path: Path, config: Path) -> str:
     """`adjutant FILE` with a config directory of the test's own, by absolute paths,
-    so that a bare remote shell runs it too."""
-    return shlex.join(["env", f"ADJUTANT_CONFIG_DIR={config}", installed_adjutant(), str(path)])
+    so that a bare remote shell runs it too; PYTHONPATH: this checkout's code, also there."""
+    return shlex.join(["env", f"PYTHONPATH={ROOT}", f"ADJUTANT_CONFIG_DIR={config}", installed_adjutant(), str(path)])
 
 
 def play_turn_one(term: Tmux) -> None:

@@ -18,16 +18,16 @@ from sqlalchemy import select
 
 from tui.cli import main
 from campaigns.scenario import load_scenario
-from campaigns.setup import create_campaign
 from models import Turn, open_campaign
 from tests.e2e.conftest import Tmux, installed_adjutant, running_sshd
+from tests.templates import new_campaign
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = load_scenario("spring1813")
 
 
 def club(postgres_url: str, capsys: pytest.CaptureFixture[str]) -> dict:
-    create_campaign(postgres_url, SCENARIO, seed=1813).close()
+    new_campaign(postgres_url, SCENARIO, seed=1813)  # a copy of one made once per worker
     assert main(["club", "setup", "--db", postgres_url, "--json"]) == 0
     return json.loads(capsys.readouterr().out)
 

@@ -64,10 +64,13 @@ def campaign(tmp_path: Path) -> Path:
     return new_campaign(tmp_path)
 
 
-@pytest.fixture
-def served(campaign: Path, tmp_path: Path) -> Iterator[int]:
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    """One server for the tests that only read through it, as browsers do one after another:
+    each start of `adjutant serve` costs some 2 CPU-s (Textual, SQLAlchemy, aiohttp)."""
+    folder = tmp_path_factory.mktemp("served")
     port = _free_port()
-    server = adjutant("serve", str(campaign), "--port", str(port), config=tmp_path / "config")
+    server = adjutant("serve", str(new_campaign(folder)), "--port", str(port), config=folder / "config")
     try:
         listening(server, port)
         yield port
@@ -176,10 +179,8 @@ def test_a_club_campaign_on_postgresql_in_a_browser(postgres_url: str, tmp_path:
     import json
 
     from tui.cli import main
-    from campaigns.scenario import load_scenario
-    from campaigns.setup import create_campaign
 
-    create_campaign(postgres_url, load_scenario("spring1813"), seed=1813).close()
+    new_campaign_at(postgres_url, seed=1813)
     assert main(["club", "setup", "--db", postgres_url, "--json"]) == 0
     umpire = json.loads(capsys.readouterr().out)["umpire"]["url"]
     port = _free_port()
@@ -199,10 +200,9 @@ def test_a_player_in_a_browser_gets_their_side_as_its_role(postgres_url: str, tm
 
     from tui.cli import main
     from campaigns.scenario import load_scenario
-    from campaigns.setup import create_campaign
 
     scenario = load_scenario("spring1813")
-    create_campaign(postgres_url, scenario, seed=1813).close()
+    new_campaign_at(postgres_url, seed=1813)
     assert main(["club", "setup", "--db", postgres_url, "--json"]) == 0
     french = json.loads(capsys.readouterr().out)["french"]["url"]
     port = _free_port()
@@ -249,13 +249,14 @@ def test_the_app_command_carries_the_side_and_keeps_the_database_url_off_the_com
     assert main(["despatch", str(campaign), "--side", "french", "-o", str(side_file)]) == 0
     command, environment = _app_command(args(file=str(side_file), side="french"))
     assert shlex.split(command)[-3:] == [str(side_file), "--side", "french"] and environment == {}
-    create_campaign_at(postgres_url)
+    new_campaign_at(postgres_url, seed=1)
     command, environment = _app_command(args(db=postgres_url))
     assert postgres_url not in command and environment == {"ADJUTANT_DATABASE_URL": postgres_url}
 
 
-def create_campaign_at(url: str) -> None:
-    from campaigns.scenario import load_scenario
-    from campaigns.setup import create_campaign
+def new_campaign_at(url: str, *, seed: int) -> None:
+    """A new spring 1813 campaign in the empty database at `url`: a copy of one made once per
+    worker by create_campaign (tests/templates.py)."""
+    from tests.templates import new_campaign
 
-    create_campaign(url, load_scenario("spring1813"), seed=1).close()
+    new_campaign(url, seed=seed)

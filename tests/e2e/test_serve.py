@@ -79,11 +79,20 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
 
 
 def fetch(url: str, **headers: str) -> tuple[int, dict, str]:
-    async def get() -> tuple[int, dict, str]:
-        async with aiohttp.ClientSession() as client, client.get(url, headers=headers) as answer:
+    return fetch_all((url, headers))[0]
+
+
+def fetch_all(*requests: tuple[str, dict[str, str]]) -> list[tuple[int, dict, str]]:
+    """GET each (url, headers) at the same time; each answer's status, headers and text."""
+    async def get(client: aiohttp.ClientSession, url: str, headers: dict[str, str]) -> tuple[int, dict, str]:
+        async with client.get(url, headers=headers) as answer:
             return answer.status, dict(answer.headers), await answer.text()
 
-    return asyncio.run(get())
+    async def every() -> list[tuple[int, dict, str]]:
+        async with aiohttp.ClientSession() as client:
+            return list(await asyncio.gather(*(get(client, url, headers) for url, headers in requests)))
+
+    return asyncio.run(every())
 
 
 def screen_text(data: bytes) -> str:
@@ -165,8 +174,9 @@ def test_with_a_password_every_request_needs_it(campaign: Path, tmp_path: Path):
         status, headers, _ = fetch(base + "/")
         assert status == 401 and headers["WWW-Authenticate"].startswith("Basic")
         wrong = base64.b64encode(b"umpire:la garde se rend").decode()
-        assert fetch(base + "/", Authorization=f"Basic {wrong}")[0] == 401
-        assert fetch(base + "/ws", Authorization=f"Basic {wrong}")[0] == 401  # no app is started for it
+        # Both at once: each answer waits its REFUSAL_DELAY (a second) on the server.
+        refused = fetch_all((base + "/", {"Authorization": f"Basic {wrong}"}), (base + "/ws", {"Authorization": f"Basic {wrong}"}))
+        assert [status for status, _, _ in refused] == [401, 401]  # no app is started for the websocket's
         right = {"Authorization": "Basic " + base64.b64encode(b"anyone:la garde meurt").decode()}
         assert fetch(base + "/", **right)[0] == 200
         asyncio.run(drive(base, ("Turn 1 of 20", "Phase: Weather"), **right))  # waited for: fails if it never shows

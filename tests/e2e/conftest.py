@@ -153,6 +153,7 @@ class Tmux:
         self.width, self.height = width, height
         self.started = float("-inf")  # when the program in the pane was started (time.monotonic)
         self.control: Control | None = None  # once the session is started
+        self.server: int | None = None  # the tmux server's process id, once started
 
     def run(self, *args: str) -> str:
         if self.control is not None:
@@ -173,6 +174,7 @@ class Tmux:
             ";", "set-option", "-s", "escape-time", "0",
         )
         self.control = Control(self.socket)
+        self.server = int(self.run("display-message", "-p", "#{pid}"))
 
     def screen(self) -> str:
         return self.run("capture-pane", "-p", "-t", "e2e")
@@ -239,10 +241,26 @@ class Tmux:
             self.wait_for_output(deadline - time.monotonic())
 
     def kill(self) -> None:
+        """Stop the tmux server and wait until it has ended: the program in its pane with it, and
+        tests/cpu_report.py counts its CPU with this test's."""
         subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True, timeout=10, check=False)
         if self.control is not None:
             self.control.close()
             self.control = None
+        if self.server is not None:
+            deadline = time.monotonic() + 10
+            while _running(self.server) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            self.server = None
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` runs (an ended one waiting to be collected does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2] != "Z"
 
 
 def result_shown(shown: str) -> bool:

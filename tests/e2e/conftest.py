@@ -2,8 +2,9 @@
 sshd on 127.0.0.1 with throwaway keys.
 
 Both are started here and stopped after the test; nothing touches the user's
-tmux server, ssh configuration or known hosts. Waiting is by polling the pane
-until the expected text shows, never by fixed sleeps.
+tmux server, ssh configuration or known hosts. Waiting is by looking at the pane
+until the expected text shows, again each time the program has written to it
+(a tmux control-mode client tells when: `Control`), never by fixed sleeps.
 """
 
 from __future__ import annotations

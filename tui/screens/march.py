@@ -49,16 +49,25 @@ class ForcedMarchScreen(CampaignScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        # Narrow from the start when the terminal is: the class set on mount restyled the
-        # whole screen just built.
-        try:
-            if self.app.size.width < NARROW:
-                self.add_class("narrow", update=False)
-        except NoActiveAppError:  # built outside an app: on_mount decides
-            pass
         self.marked: set[str] = set()
         self.stacks: list[forced_march.Stack] = []
         self.plans: dict[str, forced_march.UnitMarch] = {}  # by unit id: the stack shown, as planned
+        try:
+            app = self.adjutant
+            narrow = app.size.width < NARROW
+        except NoActiveAppError:  # built outside an app: on_mount decides, refresh_view reads
+            return
+        # Narrow from the start when the terminal is: the class set on mount restyled the
+        # whole screen just built.
+        if narrow:
+            self.add_class("narrow", update=False)
+        # The first reading starts with the screen, before it is composed: the stacks are
+        # listed and the first one planned (in a worker, as every reading) while the
+        # screen is composed and mounted, and shown before its first layout when they come
+        # in time, instead of a layout and a drawing of the empty screen first.
+        if app.session is not None:
+            self._early = app.session.version()
+            self._read(lambda session: self._reading(session, 0))
 
     def body(self) -> ComposeResult:
         yield Static("Forced march: each marked unit rolls 1d6 on the forced march table", classes="title")
@@ -68,8 +77,16 @@ class ForcedMarchScreen(CampaignScreen):
                 yield PagedTable(id="units", cursor_type="row")
                 yield Static(id="mods", markup=False)
 
+    _early: int | None = None  # the campaign version the reading started with the screen shows
+    _composed = False  # every widget of the screen mounted (on_mount has run)
+    _kept: tuple | None = None  # the first reading's answer, come before the screen was composed
+
     def on_mount(self) -> None:
         self.set_class(self.app.size.width < NARROW, "narrow")
+        self._composed = True
+        if self._kept is not None:
+            kept, self._kept = self._kept, None
+            self._show(kept)
 
     def on_resize(self, event) -> None:
         # Under NARROW columns the stacks go above the units, whose loss odds drop their bars.
@@ -94,6 +111,9 @@ class ForcedMarchScreen(CampaignScreen):
     def refresh_view(self) -> None:
         # The stacks counted and the highlighted one's units planned in a worker; the list
         # of stacks stays where it was.
+        early, self._early = self._early, None
+        if early is not None and early == self.shown_version:
+            return  # the reading started with the screen reads this version: its answer shows it
         keep = self.query_one("#stacks", OptionList).highlighted or 0
         self._read(lambda session: self._reading(session, keep))
 
@@ -113,6 +133,9 @@ class ForcedMarchScreen(CampaignScreen):
         number, stacks, index, plans, weather = read
         if number != self._reads:
             return  # a later reading was started meanwhile: its answer follows
+        if not self._composed:
+            self._kept = read  # the first reading, come while the screen is composed: shown once it is
+            return
         self._weather = weather
         listed = self.query_one("#stacks", OptionList)
         if [(s.key, s.label) for s in stacks] != [(s.key, s.label) for s in self.stacks]:

@@ -126,8 +126,9 @@ class ForcedMarchScreen(CampaignScreen):
     def _reading(session: CampaignSession, index: int) -> tuple:
         stacks = forced_march.stacks(session)
         index = min(index, len(stacks) - 1)
-        plans = forced_march.plan(session, stacks[index]) if stacks else []
-        return stacks, index, plans, forced_march.weather_now(session)
+        weather = forced_march.weather_now(session)
+        plans = forced_march.plan(session, stacks[index], weather) if stacks else []
+        return stacks, index, plans, weather
 
     def _show(self, read: tuple) -> None:
         number, stacks, index, plans, weather = read
@@ -210,7 +211,12 @@ class ForcedMarchScreen(CampaignScreen):
         if chosen is not None:
             odds = ", ".join(f"{loss} SP {float(chance) * 100:.0f}%" for loss, chance in chosen.odds.items())
             lines.append(f"{chosen.unit.name} ({chosen.modifier:+d}) loses: {odds}")
-        self.query_one("#mods", Static).update("\n".join(lines))
+        text = "\n".join(lines)
+        if text != self._mods_shown:  # the table's highlight after a fill shows them again: no second layout
+            self._mods_shown = text
+            self.query_one("#mods", Static).update(text)
+
+    _mods_shown: str | None = None
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id == "units":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Callable, Sequence
 from typing import overload
 
@@ -28,6 +30,7 @@ NARROW = 110  # columns
 # their padding and the scroll bar; and the narrowest the unit's name should wrap to.
 BARRED_ODDS = 3 + 2 + 3 + 3 + (3 * 11 + 4) + 6 * 2 + 2
 MIN_NAME = 24
+FIRST_WAIT = 0.3  # seconds
 
 
 class ForcedMarchScreen(CampaignScreen):
@@ -66,6 +69,7 @@ class ForcedMarchScreen(CampaignScreen):
         # screen is composed and mounted, and shown before its first layout when they come
         # in time, instead of a layout and a drawing of the empty screen first.
         if app.session is not None:
+            self._answered = asyncio.Event()
             self._early = app.session.version()
             self._read(lambda session: self._reading(session, 0))
 
@@ -78,11 +82,19 @@ class ForcedMarchScreen(CampaignScreen):
                 yield Static(id="mods", markup=False)
 
     _early: int | None = None  # the campaign version the reading started with the screen shows
+    _answered: asyncio.Event | None = None  # set when the first reading has come (or been refused)
     _composed = False  # every widget of the screen mounted (on_mount has run)
     _kept: tuple | None = None  # the first reading's answer, come before the screen was composed
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.set_class(self.app.size.width < NARROW, "narrow")
+        if self._answered is not None and self._kept is None:
+            # The screen is laid out and drawn once, with the stacks, not first empty and
+            # then again (a whole layout and drawing, 20-30 ms of CPU at 80x24): the first
+            # reading is awaited a moment, the UI thread left to it meanwhile. A slow
+            # database shows the screen empty after FIRST_WAIT, and the stacks as they come.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._answered.wait(), FIRST_WAIT)
         self._composed = True
         if self._kept is not None:
             kept, self._kept = self._kept, None
@@ -136,6 +148,8 @@ class ForcedMarchScreen(CampaignScreen):
             return  # a later reading was started meanwhile: its answer follows
         if not self._composed:
             self._kept = read  # the first reading, come while the screen is composed: shown once it is
+            if self._answered is not None:
+                self._answered.set()
             return
         self._weather = weather
         listed = self.query_one("#stacks", OptionList)
@@ -149,6 +163,11 @@ class ForcedMarchScreen(CampaignScreen):
         if stacks and listed.highlighted != index:
             listed.highlighted = index  # its highlight shows these plans, read already
         self.show_stack()
+
+    def refused(self, exc: Exception) -> None:
+        if self._answered is not None:
+            self._answered.set()  # the first reading refused: the screen is shown without it
+        super().refused(exc)
 
     def stack(self) -> forced_march.Stack | None:
         index = self.query_one("#stacks", OptionList).highlighted

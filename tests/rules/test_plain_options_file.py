@@ -67,16 +67,18 @@ def test_a_spoilt_options_file_is_never_taken_where_the_schema_refuses_it() -> N
 
 
 def test_the_few_shapes_the_schema_takes_are_taken_alike() -> None:
-    option = {"id": "a", "title": "A", "choices": {"x": "X"}, "default": "x", "reason": "r", "source": "s"}
-    for data in (
+    option: dict[str, Any] = {"id": "a", "title": "A", "choices": {"x": "X"}, "default": "x", "reason": "r", "source": "s"}
+    taken: tuple[dict[str, Any], ...] = (
         {}, {"option": []}, {"option": [option]}, {"option": [option | {"card": "words"}]},
         {"option": [option | {"card": ["one", "two"]}]}, {"option": [option | {"card": []}]},
-    ):
+    )
+    for data in taken:
         assert plain(plain_options_file(data)) == verdict(data), data
-    for data in (
+    refused: tuple[dict[str, Any], ...] = (
         {"option": {}}, {"options": []}, {"option": [option | {"choices": {}}]}, {"option": [option | {"card": ["a", 1]}]},
         {"option": [option | {"default": 1}]}, {"option": [{k: v for k, v in option.items() if k != "source"}]},
-    ):
+    )
+    for data in refused:
         assert plain_options_file(data) is None and verdict(data) == "refused", data
 
 

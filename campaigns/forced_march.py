@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from sqlalchemy import String, bindparam, text
 
@@ -19,8 +20,10 @@ from rules.allemagne1813.weather import weather_name
 from rules.dice import Modifier
 
 
-@dataclass(frozen=True)
-class Marcher:
+# Named tuples, not frozen dataclasses: a stack of a thousand units makes a thousand of
+# each on the screen's first visit (a frozen dataclass sets each field through
+# object.__setattr__, several times the cost).
+class Marcher(NamedTuple):
     """A unit that may march: what its roll and its row need."""
 
     id: str
@@ -37,8 +40,7 @@ class Stack:
     general_cvs: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class UnitMarch:
+class UnitMarch(NamedTuple):
     unit: Marcher
     modifiers: tuple[Modifier, ...]
     odds: dict[int, Fraction]  # SP lost -> chance
@@ -100,7 +102,7 @@ def units(session: CampaignSession, stack: Stack) -> list[Marcher]:
             rows = db.execute(UNITS_LOOSE_AT, {"location": stack.location})
         else:
             rows = db.execute(UNITS_OF_GENERAL, {"general": stack.key})
-        return [Marcher(*row) for row in rows]
+        return [Marcher._make(row) for row in rows]
 
 
 def weather_now(session: CampaignSession) -> str | None:
@@ -112,23 +114,26 @@ def weather_now(session: CampaignSession) -> str | None:
     return weather_name(row[1]) if row[1] else None
 
 
-def plan(session: CampaignSession, stack: Stack) -> list[UnitMarch]:
-    """Each unit of the stack with its modifiers and the odds of its losses."""
-    weather = weather_now(session) or "clear"
+def plan(session: CampaignSession, stack: Stack, weather: str | None = None) -> list[UnitMarch]:
+    """Each unit of the stack with its modifiers and the odds of its losses (`weather`: the
+    turn's, as weather_now names it, "clear" if not rolled; read here when not given)."""
+    weather = weather or weather_now(session) or "clear"
     options = session.options()
     out = []
     # A stack of a thousand units has a few cohesions and a few (SP, modifier) pairs:
     # each is read off the card and the table once.
-    by_cohesion: dict[int, tuple[Modifier, ...]] = {}
+    by_cohesion: dict[int, tuple[tuple[Modifier, ...], int]] = {}  # the modifiers and their sum
     odds: dict[tuple[int, int], dict[int, Fraction]] = {}
     for unit in units(session, stack):
-        mods = by_cohesion.get(unit.cohesion)
-        if mods is None:
-            mods = by_cohesion[unit.cohesion] = tuple(forced_march_modifiers(stack.general_cvs, unit.cohesion, weather))
-        key = (max(unit.strength_points, 1), sum(m.value for m in mods))
-        if key not in odds:
-            odds[key] = forced_march_odds(*key, options)
-        out.append(UnitMarch(unit, mods, odds[key]))  # shared by the units of the same SP and modifier, never changed
+        found = by_cohesion.get(unit.cohesion)
+        if found is None:
+            mods = tuple(forced_march_modifiers(stack.general_cvs, unit.cohesion, weather))
+            found = by_cohesion[unit.cohesion] = (mods, sum(m.value for m in mods))
+        key = (max(unit.strength_points, 1), found[1])
+        chances = odds.get(key)
+        if chances is None:
+            chances = odds[key] = forced_march_odds(*key, options)
+        out.append(UnitMarch(unit, found[0], chances))  # shared by the units of the same SP and modifier, never changed
     return out
 
 

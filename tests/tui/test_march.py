@@ -116,6 +116,29 @@ async def test_the_modifiers_and_odds_of_the_stack_are_shown(campaign_file, make
         await until(pilot, lambda: "Brigade Röder, with the Prussian Guard" in mods(), "the odds of the next unit")
 
 
+async def test_a_first_visit_is_laid_out_once_already_listing_the_stacks(campaign_file, make_app, monkeypatch):
+    """The first reading starts as the screen is built and is awaited before its first layout:
+    the screen is not laid out and drawn empty first, then again with the stacks."""
+    from tui.screens import march
+
+    monkeypatch.setattr(march, "FIRST_WAIT", 60.0)  # however loaded the machine, the reading comes within it
+    listed_at_layout: list[int] = []
+    on_resize = march.ForcedMarchScreen.on_resize
+
+    def counting(self, event) -> None:  # a screen's Resize comes with each layout at a new size: the first one
+        listed_at_layout.append(self.query_one("#stacks").option_count)
+        on_resize(self, event)
+
+    monkeypatch.setattr(march.ForcedMarchScreen, "on_resize", counting)
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("m")
+        await wait_for_screen(pilot, march.ForcedMarchScreen)
+        await settled(pilot)
+        listed = pilot.app.screen.query_one("#stacks").option_count
+    assert listed > 5
+    assert listed_at_layout[:1] == [listed]
+
+
 @pytest.mark.parametrize("colour", [True, False], ids=["colour", "NO_COLOR"])
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 async def test_every_unit_name_of_every_stack_is_whole_and_nothing_runs_off_the_edge(

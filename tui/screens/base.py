@@ -58,17 +58,19 @@ class Attempts:
                 return None
             self.succeeded(result, done, writes=writes)
             return result
-        token = adjutant_of(node).action_started()
-        node.run_worker(partial(self._attempt_in_thread, action, done, then, writes, token), thread=True, group="attempt")
+        app = adjutant_of(node)
+        token = app.action_started()
+        node.run_worker(partial(self._attempt_in_thread, action, done, then, writes, token, app), thread=True, group="attempt")
         return None
 
     def _attempt_in_thread(
         self, action: Callable[[], Any], done: str | None, then: Callable[[Any], object] | None, writes: bool, token: int,
+        app: AdjutantApp,
     ) -> None:
         # An error that is no refusal goes on to the worker, and so to the app's one-sentence exit.
         # The outcome goes back through tui.workers: dropped if the app has closed meanwhile
-        # (what the action did is in the file already).
-        app = adjutant_of(cast(DOMNode, self))
+        # (what the action did is in the file already). The app is the one found on the UI
+        # thread: a screen not mounted yet (a reading started as it is built) finds none here.
         try:
             try:
                 result = action()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Callable, Sequence
 from typing import overload
 
@@ -28,6 +30,7 @@ NARROW = 110  # columns
 # their padding and the scroll bar; and the narrowest the unit's name should wrap to.
 BARRED_ODDS = 3 + 2 + 3 + 3 + (3 * 11 + 4) + 6 * 2 + 2
 MIN_NAME = 24
+FIRST_WAIT = 0.3  # seconds
 
 
 class ForcedMarchScreen(CampaignScreen):
@@ -49,16 +52,26 @@ class ForcedMarchScreen(CampaignScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        # Narrow from the start when the terminal is: the class set on mount restyled the
-        # whole screen just built.
-        try:
-            if self.app.size.width < NARROW:
-                self.add_class("narrow", update=False)
-        except NoActiveAppError:  # built outside an app: on_mount decides
-            pass
         self.marked: set[str] = set()
         self.stacks: list[forced_march.Stack] = []
         self.plans: dict[str, forced_march.UnitMarch] = {}  # by unit id: the stack shown, as planned
+        try:
+            app = self.adjutant
+            narrow = app.size.width < NARROW
+        except NoActiveAppError:  # built outside an app: on_mount decides, refresh_view reads
+            return
+        # Narrow from the start when the terminal is: the class set on mount restyled the
+        # whole screen just built.
+        if narrow:
+            self.add_class("narrow", update=False)
+        # The first reading starts with the screen, before it is composed: the stacks are
+        # listed and the first one planned (in a worker, as every reading) while the
+        # screen is composed and mounted, and shown before its first layout when they come
+        # in time, instead of a layout and a drawing of the empty screen first.
+        if app.session is not None:
+            self._answered = asyncio.Event()
+            self._early = app.session.version()
+            self._read(lambda session: self._reading(session, 0))
 
     def body(self) -> ComposeResult:
         yield Static("Forced march: each marked unit rolls 1d6 on the forced march table", classes="title")
@@ -68,8 +81,24 @@ class ForcedMarchScreen(CampaignScreen):
                 yield PagedTable(id="units", cursor_type="row")
                 yield Static(id="mods", markup=False)
 
-    def on_mount(self) -> None:
+    _early: int | None = None  # the campaign version the reading started with the screen shows
+    _answered: asyncio.Event | None = None  # set when the first reading has come (or been refused)
+    _composed = False  # every widget of the screen mounted (on_mount has run)
+    _kept: tuple | None = None  # the first reading's answer, come before the screen was composed
+
+    async def on_mount(self) -> None:
         self.set_class(self.app.size.width < NARROW, "narrow")
+        if self._answered is not None and self._kept is None:
+            # The screen is laid out and drawn once, with the stacks, not first empty and
+            # then again (a whole layout and drawing, 20-30 ms of CPU at 80x24): the first
+            # reading is awaited a moment, the UI thread left to it meanwhile. A slow
+            # database shows the screen empty after FIRST_WAIT, and the stacks as they come.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._answered.wait(), FIRST_WAIT)
+        self._composed = True
+        if self._kept is not None:
+            kept, self._kept = self._kept, None
+            self._show(kept)
 
     def on_resize(self, event) -> None:
         # Under NARROW columns the stacks go above the units, whose loss odds drop their bars.
@@ -94,6 +123,9 @@ class ForcedMarchScreen(CampaignScreen):
     def refresh_view(self) -> None:
         # The stacks counted and the highlighted one's units planned in a worker; the list
         # of stacks stays where it was.
+        early, self._early = self._early, None
+        if early is not None and early == self.shown_version:
+            return  # the reading started with the screen reads this version: its answer shows it
         keep = self.query_one("#stacks", OptionList).highlighted or 0
         self._read(lambda session: self._reading(session, keep))
 
@@ -106,13 +138,19 @@ class ForcedMarchScreen(CampaignScreen):
     def _reading(session: CampaignSession, index: int) -> tuple:
         stacks = forced_march.stacks(session)
         index = min(index, len(stacks) - 1)
-        plans = forced_march.plan(session, stacks[index]) if stacks else []
-        return stacks, index, plans, forced_march.weather_now(session)
+        weather = forced_march.weather_now(session)
+        plans = forced_march.plan(session, stacks[index], weather) if stacks else []
+        return stacks, index, plans, weather
 
     def _show(self, read: tuple) -> None:
         number, stacks, index, plans, weather = read
         if number != self._reads:
             return  # a later reading was started meanwhile: its answer follows
+        if not self._composed:
+            self._kept = read  # the first reading, come while the screen is composed: shown once it is
+            if self._answered is not None:
+                self._answered.set()
+            return
         self._weather = weather
         listed = self.query_one("#stacks", OptionList)
         if [(s.key, s.label) for s in stacks] != [(s.key, s.label) for s in self.stacks]:
@@ -125,6 +163,11 @@ class ForcedMarchScreen(CampaignScreen):
         if stacks and listed.highlighted != index:
             listed.highlighted = index  # its highlight shows these plans, read already
         self.show_stack()
+
+    def refused(self, exc: Exception) -> None:
+        if self._answered is not None:
+            self._answered.set()  # the first reading refused: the screen is shown without it
+        super().refused(exc)
 
     def stack(self) -> forced_march.Stack | None:
         index = self.query_one("#stacks", OptionList).highlighted
@@ -187,7 +230,12 @@ class ForcedMarchScreen(CampaignScreen):
         if chosen is not None:
             odds = ", ".join(f"{loss} SP {float(chance) * 100:.0f}%" for loss, chance in chosen.odds.items())
             lines.append(f"{chosen.unit.name} ({chosen.modifier:+d}) loses: {odds}")
-        self.query_one("#mods", Static).update("\n".join(lines))
+        text = "\n".join(lines)
+        if text != self._mods_shown:  # the table's highlight after a fill shows them again: no second layout
+            self._mods_shown = text
+            self.query_one("#mods", Static).update(text)
+
+    _mods_shown: str | None = None
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id == "units":

@@ -488,7 +488,8 @@ def _another(target: str) -> Iterator[str]:
     name = f"{url.database}_second"
     admin = url.set(drivername="postgresql", database="postgres").render_as_string(hide_password=False)
     with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
+        copying = " STRATEGY FILE_COPY" if connection.info.server_version >= 150000 else ""  # as tests/conftest.py's
+        connection.execute(f'CREATE DATABASE "{name}"{copying}')
     try:
         yield url.set(database=name).render_as_string(hide_password=False)
     finally:

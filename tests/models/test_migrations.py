@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import hashlib
 import json
 import importlib.util
@@ -11,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -28,12 +31,25 @@ FIXTURES = Path(__file__).parents[1] / "fixtures"
 OLD_FILE = FIXTURES / "spring1813-schema1.campaign"
 
 
+@functools.cache
 def fixture_maker() -> ModuleType:
+    """tests/fixtures/make_old_fixture.py, loaded once for the module."""
     spec = importlib.util.spec_from_file_location("make_old_fixture", FIXTURES / "make_old_fixture.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@functools.cache
+def _played_once() -> dict[str, Any]:
+    return fixture_maker().played_campaign()
+
+
+def played_campaign() -> dict[str, Any]:
+    """The fixture maker's played campaign (an export): a new campaign made once for the module
+    (some 0.6 CPU-s each, six times before), each test given its own copy to change."""
+    return copy.deepcopy(_played_once())
 
 
 def digest(path: Path) -> str:
@@ -142,7 +158,7 @@ def test_a_second_migration_of_the_same_version_keeps_the_first_backup(tmp_path:
 
 def test_an_old_campaign_in_postgresql_is_migrated_on_open(postgres_url: str) -> None:
     maker = fixture_maker()
-    document = maker.as_schema1(maker.played_campaign())
+    document = maker.as_schema1(played_campaign())
     maker.write_at_revision(postgres_url, document)
     with open_campaign(postgres_url) as store:
         with store.read() as session:
@@ -163,7 +179,7 @@ def test_an_export_of_schema_1_imports_and_is_migrated(
         if backend == "sqlite"
         else request.getfixturevalue("postgres_url")
     )
-    document = maker.as_schema1(maker.played_campaign())
+    document = maker.as_schema1(played_campaign())
     # The fixture names a battle's attacker by a bare list of unit ids, which no Adjutant ever
     # wrote (campaigns/battles.py has always written an object of side, units and generals), and
     # which an opening refuses (models.gate.battle_records): the units as Adjutant names them.
@@ -180,7 +196,7 @@ def test_games_outside_the_campaign_stored_as_pending_become_games(
     """Migration 0007: a tabletop game outside the campaign's forces, stored "pending" before
     the status "game" existed, becomes "game"; the campaign's own battles and ended games stay."""
     maker = fixture_maker()
-    document = {**maker.at_schema7(maker.played_campaign()), "schema": "0005"}
+    document = {**maker.at_schema7(played_campaign()), "schema": "0005"}
     # Written as schema 5 held it: no fog-of-war tables or campaign columns (0006) yet.
     document["tables"] = {k: v for k, v in document["tables"].items() if k not in ("sighting", "side_order")}
     document["tables"]["campaign"] = [
@@ -254,7 +270,7 @@ def test_a_club_sides_role_that_reads_some_dice_columns_may_read_the_battle_too(
     from sqlalchemy.engine import make_url
 
     maker = fixture_maker()
-    maker.write_at_revision(postgres_url, maker.at_schema7(maker.played_campaign()))
+    maker.write_at_revision(postgres_url, maker.at_schema7(played_campaign()))
     database = make_url(postgres_url).database
     reader, stranger = f"{database}_reader", f"{database}_stranger"
     owner = make_url(postgres_url).set(drivername="postgresql").render_as_string(hide_password=False)
@@ -488,7 +504,8 @@ def _another(target: str) -> Iterator[str]:
     name = f"{url.database}_second"
     admin = url.set(drivername="postgresql", database="postgres").render_as_string(hide_password=False)
     with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
+        copying = " STRATEGY FILE_COPY" if connection.info.server_version >= 150000 else ""  # as tests/conftest.py's
+        connection.execute(f'CREATE DATABASE "{name}"{copying}')
     try:
         yield url.set(database=name).render_as_string(hide_password=False)
     finally:

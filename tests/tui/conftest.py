@@ -71,11 +71,16 @@ def still_world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pat
     thresholds = gc.get_threshold()
     gc.set_threshold(YOUNG_OBJECTS_PER_COLLECTION, *thresholds[1:])
     # Whether the test froze anything, told by gc.freeze itself: gc.get_freeze_count walks
-    # every frozen object (some 300,000 once a worker has collected the whole suite), 43 ms
-    # a call, twice an app test, more CPU than many of the tests themselves.
-    froze = []
+    # every frozen object (298,000 once a worker has collected the whole suite): 43 ms of
+    # CPU a call on the loaded dev machine, twice a test, a fifth of a short app test.
+    froze: list[bool] = []
     freeze = gc.freeze
-    monkeypatch.setattr(gc, "freeze", lambda: (froze.append(True), freeze())[1])
+
+    def counted_freeze() -> None:
+        froze.append(True)
+        freeze()
+
+    monkeypatch.setattr(gc, "freeze", counted_freeze)
     yield config
     monkeypatch.undo()
     time.tzset()

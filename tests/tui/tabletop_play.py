@@ -124,10 +124,12 @@ class Play:
 
 
 async def on_resolver(pilot) -> ResolverScreen:
-    """From the overview to the resolver screen: the battle goes on the table (g)."""
+    """From the overview (or the battles, for an app started there) to the resolver screen:
+    the battle goes on the table (g)."""
     from tui.screens.battles import BattlesScreen
 
-    await pilot.press("x")
+    if not isinstance(pilot.app.screen, BattlesScreen):
+        await pilot.press("x")
     await wait_for_screen(pilot, BattlesScreen)
     await pilot.press("enter")
     await wait_for_screen(pilot, FightScreen)

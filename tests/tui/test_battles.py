@@ -33,7 +33,8 @@ def with_weather(path):
 
 
 async def set_up(pilot, where: str, resolver: str | None = None, pick: int = 2) -> None:
-    await pilot.press("x")
+    if not isinstance(pilot.app.screen, BattlesScreen):  # an app started on the battles is there
+        await pilot.press("x")
     await wait_for_screen(pilot, BattlesScreen)
     await pilot.press(key(BattlesScreen, "battles.new"))
     await wait_for_screen(pilot, BattleSetupScreen)
@@ -57,7 +58,7 @@ async def set_up(pilot, where: str, resolver: str | None = None, pick: int = 2) 
 
 async def test_a_battle_fought_from_the_keyboard_and_applied(campaign_file, make_app):
     with_weather(campaign_file)
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         await set_up(pilot, "Grossgörschen")
         shown = await wait_for(pilot, "Round 1: the attacker")
@@ -86,7 +87,7 @@ async def test_a_battle_fought_from_the_keyboard_and_applied(campaign_file, make
 
 async def test_a_pending_battle_survives_closing_the_app(campaign_file, make_app):
     with_weather(campaign_file)
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         await set_up(pilot, "Lützen")
         await pilot.press(key(FightScreen, "fight.roll"))
@@ -106,7 +107,7 @@ async def test_tabletop_hand_off_and_result_back(campaign_file, make_app):
     with_weather(campaign_file)
     with stored(campaign_file) as db:
         before = sum(u.strength_points for u in db.exec(select(Unit)).all())
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         await set_up(pilot, "Bautzen", resolver="napoleonic_13phase")
         shown = await wait_for(pilot, "Fought on the tabletop")

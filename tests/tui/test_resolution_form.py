@@ -17,7 +17,7 @@ from tui.screens.resolver import ResolverScreen
 
 from tests.tui.polling import caught_up, until
 
-from .helpers import wait_for, wait_for_screen
+from .helpers import burst, wait_for, wait_for_screen
 from .test_resolver import pick_unit, resolve, to_resolver
 
 
@@ -81,7 +81,7 @@ async def test_uc_um_melee_cavalry_against_infantry_not_in_square(campaign_file,
         dict(name="Chaplits", side="defender", arm="cavalry", size="4", formation="line", kind="light"),
         dict(name="Klüx", side="defender", arm="infantry", size="6", formation="line"),
     ], "3.8", setup=in_contact)
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         modal = await form(pilot, "a1", "melee")
         assert modal.target_id() == "d1" and needs(modal).startswith("Needs: 4 +")
@@ -106,7 +106,7 @@ async def test_uc_um_fire_at_cavalry_then_infantry_is_not_blocked(campaign_file,
         dict(name="Chaplits", side="defender", arm="cavalry", size="4", formation="line", kind="light"),
         dict(name="Klüx", side="defender", arm="infantry", size="6", formation="line"),
     ], "3.1")
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         modal = await form(pilot, "a1", "fire")
         assert "target_cavalry" in ticked(modal)
@@ -126,7 +126,7 @@ async def test_kallistra_small_arms_at_skirmishers(campaign_file, make_app):
         dict(name="Stonewall", side="defender", arm="infantry", size="4"),
         dict(name="Sharpshooters", side="defender", arm="infantry", size="1", skirmishing="yes"),
     ], "simultaneous_fire")
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         modal = await form(pilot, "a1", "small_arms_fire")
         modal.numbers["range"].value = "1"
@@ -146,7 +146,7 @@ async def test_13phase_fire_at_charging_cavalry(campaign_file, make_app):
         dict(name="8e Ligne", side="attacker", arm="infantry", size="24", unit_type="infantry_column"),
         dict(name="5e Hussards", side="attacker", arm="cavalry", size="12", unit_type="light_cavalry"),
     ], "phase_3", setup=charging)
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         modal = await form(pilot, "d1", "fire")
         assert needs(modal).startswith("Needs: 4+")
@@ -167,7 +167,7 @@ async def test_d10_fire_at_a_battery_and_a_square(campaign_file, make_app):
         dict(name="Battery", side="defender", arm="artillery", size="2"),
         dict(name="Square", side="defender", arm="infantry", size="6", formation="square"),
     ], "fire", setup=initiative)
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         modal = await form(pilot, "a1", "fire")
         assert "Arty" not in needs(modal) and "Square" not in needs(modal)
@@ -181,7 +181,7 @@ async def test_the_form_scrolls_to_the_focused_field_at_80x24(campaign_file, mak
         dict(name="Voltigeurs", side="attacker", arm="infantry", size="6", formation="line"),
         dict(name="Klüx", side="defender", arm="infantry", size="6", formation="line"),
     ], "3.1")
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         modal = await form(pilot, "a1", "fire")
         box = modal.query_one("#form")
@@ -194,10 +194,13 @@ async def test_the_form_scrolls_to_the_focused_field_at_80x24(campaign_file, mak
         await until(pilot, lambda: box.scroll_y > 1, "the form scrolled a page down")
         await pilot.press("pageup", "pageup")
         await until(pilot, lambda: box.scroll_y == 0, "the form scrolled back to the top")
-        for _ in range(40):  # Tab to the last modifier: the form follows the focus
-            await pilot.press("tab")
-            if app.focused is last:
-                break
+        # Tab to the last modifier, as many Tabs as the focus chain has fields before it, typed
+        # in one burst (each key handed over once the one before is handled): the form follows
+        # the focus. One at a time with the pilot's idle waits, they were a third of the test.
+        chain = modal.focus_chain
+        tabs = chain.index(last) - chain.index(app.focused)
+        assert 0 < tabs < 40
+        await burst(pilot, *["tab"] * tabs)
         assert app.focused is last
         await until(pilot, lambda: box.scroll_y > 0 and box.region.contains_region(last.region), "the form scrolled to the focused modifier")
 
@@ -210,7 +213,7 @@ async def test_a_unit_with_hits_waiting_offers_the_combat_table_first(campaign_f
     session = CampaignSession.open(campaign_file)
     tabletop.edit_unit(session, bid, "d1", {"hits": "2"})
     session.close()
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         await to_resolver(pilot)
         await pick_unit(pilot, "d1")
@@ -234,7 +237,7 @@ async def test_uc_um_charged_test_b_pre_ticks_infantry_charged_by_cavalry(campai
         dict(name="Voltigeurs", side="attacker", arm="infantry", size="6", formation="line"),
         dict(name="Klüx", side="defender", arm="infantry", size="6", formation="line"),
     ], "3.4", setup=charged)
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         modal = await form(pilot, "d1", "test_b")
         assert modal.target_id() == "a1" and "open_infantry_vs_cavalry" in ticked(modal)
@@ -248,7 +251,7 @@ async def test_uc_um_distance_typed_with_the_card_s_decimal_comma(campaign_file,
         dict(name="Voltigeurs", side="attacker", arm="infantry", size="6", formation="line", weapon="other"),
         dict(name="Klüx", side="defender", arm="infantry", size="6", formation="line"),
     ], "3.1")
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         modal = await form(pilot, "a1", "fire")
         modal.numbers["distance"].value = "7,5"  # 'Autres armes ... 7,5 +': long range from 7,5 cm
@@ -276,7 +279,7 @@ async def test_typed_dice_are_asked_for_each_side_by_name(campaign_file, make_ap
         dict(name="8e Ligne", side="attacker", arm="infantry", size="8", unit_type="infantry_column", quality="elite"),
         dict(name="IR 4", side="defender", arm="infantry", size="9", unit_type="infantry_line"),
     ], "phase_6", setup=in_contact)
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         modal = await form(pilot, "a1", "melee")
         shown = str(modal.query_one("#prepared").content)

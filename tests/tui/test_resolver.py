@@ -168,7 +168,7 @@ async def test_a_tabletop_battle_from_hand_off_to_return(campaign_file, make_app
 
 async def test_bad_unit_values_are_refused_in_the_form(campaign_file, make_app):
     handed_off(campaign_file)
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         await to_resolver(pilot)
         before = tabletop.load(app.session, 1)
@@ -190,12 +190,12 @@ async def test_bad_unit_values_are_refused_in_the_form(campaign_file, make_app):
 
 async def test_the_tabletop_battle_survives_closing_the_app(campaign_file, make_app):
     handed_off(campaign_file)
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         await to_resolver(pilot)
         await pilot.press(key(ResolverScreen, "resolver.next"))
         await wait_for(pilot, "▶ artillery fire")
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         await to_resolver(pilot)
         assert "▶ artillery fire" in await wait_for(pilot, "▶ artillery fire")
@@ -227,7 +227,7 @@ async def test_a_game_outside_the_campaign_with_units_entered_by_hand(campaign_f
 @pytest.mark.parametrize("ruleset", tactical_rulesets())
 async def test_every_rule_set_opens_on_the_resolver_screen(campaign_file, make_app, ruleset):
     handed_off(campaign_file, ruleset)
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         await to_resolver(pilot)
         first = tabletop.load(app.session, 1).resolver.phases[0]
@@ -237,7 +237,7 @@ async def test_every_rule_set_opens_on_the_resolver_screen(campaign_file, make_a
 
 async def test_the_checklist_goes_forward_and_back(campaign_file, make_app):
     handed_off(campaign_file)
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         await to_resolver(pilot)
         await pilot.press(key(ResolverScreen, "resolver.next"), key(ResolverScreen, "resolver.next"))
@@ -257,7 +257,7 @@ async def test_home_end_whole_states_and_a_contact_ruled_by_the_umpire(campaign_
             tabletop.set_state(session, bid, last, state, True)
     finally:
         session.close()
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await to_resolver(pilot)
         await pilot.press("end")
@@ -287,7 +287,7 @@ async def test_a_unit_added_by_hand_lists_the_types_of_its_arm(campaign_file, ma
     session = CampaignSession.open(campaign_file)
     tabletop.new_game(session, "napoleonic_13phase", "Leipzig")
     session.close()
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         await to_resolver(pilot)
         await pilot.press(key(ResolverScreen, "resolver.add"))
@@ -317,7 +317,7 @@ async def test_a_units_details_show_only_the_attributes_of_its_arm(campaign_file
     from .tabletop_play import handed_off as with_every_arm
 
     with_every_arm(campaign_file, "napoleonic_13phase")
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         await to_resolver(pilot)
         table = tabletop.load(app.session, 1)

@@ -43,7 +43,7 @@ def read_hits(play: Play) -> None:
 async def test_kallistra_acw_two_turns_to_the_end(campaign_file, make_app, capsys):
     before = strengths(campaign_file)
     bid = handed_off(campaign_file, "kallistra_acw")
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         await on_resolver(pilot)
         play = Play(app.session, bid)
@@ -185,7 +185,7 @@ def until(play: Play, phase: str) -> None:
 async def test_napoleonic_uc_um_two_turns_to_the_end(campaign_file, make_app, capsys):
     before = strengths(campaign_file)
     bid = handed_off(campaign_file, "napoleonic_uc_um")
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         await on_resolver(pilot)
         play = Play(app.session, bid)

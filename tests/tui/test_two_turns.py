@@ -44,7 +44,7 @@ D10_KINDS = {"initiative", "contest_initiative", "move", "local_initiative", "di
 async def test_napoleonic_d10_two_turns_to_the_end(campaign_file, make_app, capsys):
     before = strengths(campaign_file)
     bid = handed_off(campaign_file, "napoleonic_d10")
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         await on_resolver(pilot)
         play = Play(app.session, bid)
@@ -197,7 +197,7 @@ def owed_tests(play: Play) -> None:
 async def test_napoleonic_13phase_two_turns_to_the_end(campaign_file, make_app, capsys):
     before = strengths(campaign_file)
     bid = handed_off(campaign_file, "napoleonic_13phase")
-    app = make_app(campaign_file)
+    app = make_app(campaign_file, start="battles")
     async with app.run_test(size=(80, 24)) as pilot:
         await on_resolver(pilot)
         play = Play(app.session, bid)

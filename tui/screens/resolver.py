@@ -237,7 +237,12 @@ class ResolverScreen(CampaignScreen):
             lines.append(f"{actor.id if actor else entry['actor']} {entry['action'].replace('_', ' ')}{dice}{back}: {entry['text']}")
         if not table.log:
             lines.append("r resolves what the highlighted unit does; n moves to the next phase.")
-        self.query_one("#detail", Static).update("\n".join(lines))
+        detail, text = self.query_one("#detail", Static), "\n".join(lines)
+        if detail.content != text:
+            # Five lines as wide as the screen whatever they say (#detail's height is set):
+            # asked again at every move of the cursor, drawn only when it says something
+            # else, and without laying the whole screen out again.
+            detail.update(text, layout=False)
 
     # -- actions -------------------------------------------------------------
 

@@ -169,7 +169,7 @@ def ledger(session: CampaignSession, side: str | None = None, latest: int | None
             query = _kept(select(*(table.c[name] for name in _RollRow._fields)).where(~special)).order_by(col(DiceRoll.id).desc())
             if latest is not None:
                 query = query.limit(latest)
-            others = [reader.read(_RollRow(*row)) for row in db.execute(query)]
+            others = [reader.other(_RollRow(*row)) for row in db.connection().execute(query)]
             check()
             listed = sorted([*read, *others], key=lambda r: r.roll_id)
     out = Ledger([], sides)
@@ -290,27 +290,31 @@ def _tallied(connection: Any, turn_ends: list[int], check: Callable[[], None], s
         key = (turn_of(event), dice, modifier, result)
         found[key] = found.get(key, 0) + n
 
+    if not tally.well_formed(connection):
+        return None  # a roll whose modifiers do not add up, or a tally a hand has written in
+    size = tally.BLOCK
+    # A block a turn ends in (before the block's last event) is read from its rolls. Any other
+    # block is within one turn: 1 + the turns that end in blocks before it. The blocks of each
+    # turn are summed in the database, a few rows a turn rather than a few a block.
+    apart = {end // size for end in turn_ends if end % size != size - 1} - set(tally.SPECIAL)
+    ends = [end // size for end in turn_ends]
+    turns: list[tuple[int, int, int]] = []  # turn, lowest block, highest block
+    low, turn = tally.LOWEST, 1
+    for high in sorted(set(ends)):
+        turns.append((turn, low, high))
+        low, turn = high + 1, 1 + bisect.bisect_right(ends, high)
+    turns.append((turn, low, tally.HIGHEST))
+    for turn, dice, modifier, result, n in tally.summed(connection, turns, apart):
+        key = (turn, dice, modifier, result)
+        found[key] = found.get(key, 0) + n
     ranges: list[tuple[int | None, int | None]] = []  # events whose rolls are read one group at a time
-    # A block's turn, found once per block (a block holds a few counts): None where a turn ends in it.
-    whole: dict[int, int | None] = {}
-    for block, dice, modifier, result, n in tally.read(connection):
-        if (block == tally.UNREADABLE or type(dice) is not str or type(block) is not int or type(modifier) is not int
-                or type(result) is not int or type(n) is not int):
-            return None  # a roll whose modifiers do not add up, or a tally a hand has written in
+    for block, dice, modifier, result, n in tally.read_blocks(connection, [tally.NO_EVENT, tally.NEGATIVE, *sorted(apart)]):
         if block == tally.NO_EVENT:
             count(None, dice, modifier, result, n)
         elif block == tally.NEGATIVE:
             ranges.append((None, -1))
         else:
-            if block not in whole:
-                first = turn_of(block * tally.BLOCK)
-                whole[block] = first if first == turn_of(block * tally.BLOCK + tally.BLOCK - 1) else None
-            turn = whole[block]
-            if turn is None:
-                ranges.append((block * tally.BLOCK, block * tally.BLOCK + tally.BLOCK - 1))
-            else:
-                key = (turn, dice, modifier, result)
-                found[key] = found.get(key, 0) + n
+            ranges.append((block * size, block * size + size - 1))
     check()
     stored = sql_cast(DiceRoll.modifiers, String)
     grouped = select(col(DiceRoll.event), col(DiceRoll.dice), stored, col(DiceRoll.result), func.count()).group_by(
@@ -466,6 +470,8 @@ class _Reader:
         self.marching = _marching_sp(db, rows, self.units)
         recon = {r.event for r in rows if r.event and r.purpose.startswith("reconnaissance, column ")}
         self.events = {e.id: e.description for e in db.scalars(select(Event).where(col(Event.id).in_(recon)))} if recon else {}
+        # What a roll of nobody's decided, by dice, modifier and result (and the result's type: 4 == 4.0)
+        self._others: dict[tuple[str, int, Any, type], tuple[dict[int, Fraction], str, tuple[Effect, ...]]] = {}
 
     def turn_of(self, event: int | None) -> int | None:
         if event is None:
@@ -489,6 +495,31 @@ class _Reader:
         return RollLuck(
             **base, kind=OTHER, favours=(), decided=f"{row.result} {unit}",
             effects=(Effect(BOTH, POINTS, Fraction(row.result), mean),),
+        )
+
+    def other(self, row: _RollRow) -> RollLuck:
+        """`read(row)` of a roll that `_special` does not find, which decided nothing the campaign
+        knows of: the same roll, worked out in the same order (a damaged value fails as it would
+        there), what it decided made once for each dice, modifier and result. The ledger lists
+        a thousand of them."""
+        modifier = sum(int(m["value"]) for m in row.modifiers)
+        _distribution(row.dice, modifier)
+        turn, raw, percentile = self.turn_of(row.event), tuple(row.raw), _percentile(row.dice, modifier, row.result)
+        if (row.id in self.weather or row.id in self.command or row.id in self.battles or row.id in self.marching
+                or row.purpose.startswith("reconnaissance, column ")):
+            return self.read(row)  # not so: read as any roll is
+        key = (row.dice, modifier, row.result, type(row.result))
+        odds = self._others.get(key)
+        if odds is None:
+            unit = "hits" if ">=" in row.dice else POINTS
+            odds = self._others[key] = (
+                _distribution(row.dice, modifier), f"{row.result} {unit}",
+                (Effect(BOTH, POINTS, Fraction(row.result), _mean(row.dice, modifier)),),
+            )
+        return RollLuck(
+            roll_id=row.id, event=row.event, turn=turn, purpose=row.purpose, dice=row.dice, raw=raw, modifier=modifier,
+            result=row.result, mode=row.mode, distribution=odds[0], percentile=percentile, kind=OTHER, favours=(),
+            decided=odds[1], effects=odds[2],
         )
 
     def _weather(self, row: DiceRoll | _RollRow, distribution: dict[int, Fraction]) -> dict | None:

@@ -165,6 +165,48 @@ def read(connection: Connection) -> list[tuple[int, str, int, int, int]]:
     )]
 
 
+SPECIAL = (NO_EVENT, NEGATIVE, UNREADABLE)  # the blocks that are no block of events
+LOWEST, HIGHEST = -(2 ** 63), 2 ** 63 - 1  # the blocks a BIGINT holds
+
+
+def well_formed(connection: Connection) -> bool:
+    """Whether every count not zero can be read as `read` reads it: no UNREADABLE block and, on
+    SQLite, whose columns hold any type a hand writes in, each value of the column's own type."""
+    wrong = f"block = {UNREADABLE}"
+    if connection.dialect.name == "sqlite":
+        wrong += "".join(
+            f" OR typeof({column}) <> '{kind}'"
+            for column, kind in (("block", "integer"), ("dice", "text"), ("modifier", "integer"), ("result", "integer"), ("count", "integer"))
+        )
+    return connection.exec_driver_sql(f"SELECT 1 FROM {TABLE} WHERE count <> 0 AND ({wrong}) LIMIT 1").first() is None
+
+
+def summed(connection: Connection, ranges: Iterable[tuple[int, int, int]], apart: Iterable[int]) -> list[tuple[int, str, int, int, int]]:
+    """(group, dice, modifier, result, count summed) over the blocks of each of `ranges` (group,
+    lowest block, highest block: they do not overlap), the SPECIAL blocks and those `apart` left
+    out, the counts not zero: one query, each range read through the table's key (block first).
+    The tally is to be `well_formed`."""
+    values = ", ".join(f"(CAST({int(g)} AS BIGINT), CAST({int(lo)} AS BIGINT), CAST({int(hi)} AS BIGINT))" for g, lo, hi in ranges)
+    if not values:
+        return []
+    left_out = ", ".join(str(int(b)) for b in (*SPECIAL, *apart))
+    return [tuple(row) for row in connection.exec_driver_sql(
+        f"WITH ranges (grp, lo, hi) AS (VALUES {values}) "
+        f"SELECT ranges.grp, t.dice, t.modifier, t.result, CAST(sum(t.count) AS BIGINT) FROM ranges JOIN {TABLE} t ON t.block BETWEEN ranges.lo AND ranges.hi "
+        f"WHERE t.count <> 0 AND t.block NOT IN ({left_out}) GROUP BY ranges.grp, t.dice, t.modifier, t.result"
+    )]
+
+
+def read_blocks(connection: Connection, blocks: Iterable[int]) -> list[tuple[int, str, int, int, int]]:
+    """`read` of these blocks only."""
+    wanted = ", ".join(str(int(b)) for b in blocks)
+    if not wanted:
+        return []
+    return [tuple(row) for row in connection.exec_driver_sql(
+        f"SELECT block, dice, modifier, result, count FROM {TABLE} WHERE count <> 0 AND block IN ({wanted})"
+    )]
+
+
 def listen(model: type) -> None:
     """Count what the ORM writes to dice_roll in the same flush: each row as the table holds it,
     taken away before it is changed or deleted and added once it is written."""

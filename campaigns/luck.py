@@ -299,11 +299,11 @@ def _tallied(connection: Any, turn_ends: list[int], check: Callable[[], None], s
     apart = {end // size for end in turn_ends if end % size != size - 1} - set(tally.SPECIAL)
     ends = [end // size for end in turn_ends]
     turns: list[tuple[int, int, int]] = []  # turn, lowest block, highest block
-    low, turn = tally.LOWEST, 1
-    for high in sorted(set(ends)):
-        turns.append((turn, low, high))
-        low, turn = high + 1, 1 + bisect.bisect_right(ends, high)
-    turns.append((turn, low, tally.HIGHEST))
+    first, turn = tally.LOWEST, 1
+    for last in sorted(set(ends)):
+        turns.append((turn, first, last))
+        first, turn = last + 1, 1 + bisect.bisect_right(ends, last)
+    turns.append((turn, first, tally.HIGHEST))
     for turn, dice, modifier, result, n in tally.summed(connection, turns, apart):
         key = (turn, dice, modifier, result)
         found[key] = found.get(key, 0) + n

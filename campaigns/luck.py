@@ -290,8 +290,6 @@ def _tallied(connection: Any, turn_ends: list[int], check: Callable[[], None], s
         key = (turn_of(event), dice, modifier, result)
         found[key] = found.get(key, 0) + n
 
-    if not tally.well_formed(connection):
-        return None  # a roll whose modifiers do not add up, or a tally a hand has written in
     size = tally.BLOCK
     # A block a turn ends in (before the block's last event) is read from its rolls. Any other
     # block is within one turn: 1 + the turns that end in blocks before it. The blocks of each
@@ -304,11 +302,17 @@ def _tallied(connection: Any, turn_ends: list[int], check: Callable[[], None], s
         turns.append((turn, first, last))
         first, turn = last + 1, 1 + bisect.bisect_right(ends, last)
     turns.append((turn, first, tally.HIGHEST))
-    for turn, dice, modifier, result, n in tally.summed(connection, turns, apart):
+    by_turn = tally.summed(connection, turns, apart)
+    if by_turn is None:
+        return None  # a roll whose modifiers do not add up, or a tally a hand has written in
+    for turn, dice, modifier, result, n in by_turn:
         key = (turn, dice, modifier, result)
         found[key] = found.get(key, 0) + n
     ranges: list[tuple[int | None, int | None]] = []  # events whose rolls are read one group at a time
-    for block, dice, modifier, result, n in tally.read_blocks(connection, [tally.NO_EVENT, tally.NEGATIVE, *sorted(apart)]):
+    for block, dice, modifier, result, n in tally.read_blocks(connection, [*tally.SPECIAL, *sorted(apart)]):
+        if (block == tally.UNREADABLE or type(dice) is not str or type(block) is not int or type(modifier) is not int
+                or type(result) is not int or type(n) is not int):
+            return None  # as above
         if block == tally.NO_EVENT:
             count(None, dice, modifier, result, n)
         elif block == tally.NEGATIVE:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, String, cast, func, select, text
@@ -169,32 +169,38 @@ SPECIAL = (NO_EVENT, NEGATIVE, UNREADABLE)  # the blocks that are no block of ev
 LOWEST, HIGHEST = -(2 ** 63), 2 ** 63 - 1  # the blocks a BIGINT holds
 
 
-def well_formed(connection: Connection) -> bool:
-    """Whether every count not zero can be read as `read` reads it: no UNREADABLE block and, on
-    SQLite, whose columns hold any type a hand writes in, each value of the column's own type."""
-    wrong = f"block = {UNREADABLE}"
+def sound(connection: Connection) -> str:
+    """SQL true for a row `read` reads as it is written: no UNREADABLE block and, on SQLite,
+    whose columns hold any type a hand writes in, each value of the column's own type."""
+    checks = [f"block <> {UNREADABLE}"]
     if connection.dialect.name == "sqlite":
-        wrong += "".join(
-            f" OR typeof({column}) <> '{kind}'"
-            for column, kind in (("block", "integer"), ("dice", "text"), ("modifier", "integer"), ("result", "integer"), ("count", "integer"))
-        )
-    return connection.exec_driver_sql(f"SELECT 1 FROM {TABLE} WHERE count <> 0 AND ({wrong}) LIMIT 1").first() is None
+        checks += [f"typeof({column}) = '{kind}'" for column, kind in (
+            ("block", "integer"), ("dice", "text"), ("modifier", "integer"), ("result", "integer"), ("count", "integer"))]
+    return " AND ".join(checks)
 
 
-def summed(connection: Connection, ranges: Iterable[tuple[int, int, int]], apart: Iterable[int]) -> list[tuple[int, str, int, int, int]]:
+def summed(connection: Connection, ranges: Sequence[tuple[int, int, int]], apart: Iterable[int]) -> list[tuple[int, str, int, int, int]] | None:
     """(group, dice, modifier, result, count summed) over the blocks of each of `ranges` (group,
-    lowest block, highest block: they do not overlap), the SPECIAL blocks and those `apart` left
-    out, the counts not zero: one query, each range read through the table's key (block first).
-    The tally is to be `well_formed`."""
-    values = ", ".join(f"(CAST({int(g)} AS BIGINT), CAST({int(lo)} AS BIGINT), CAST({int(hi)} AS BIGINT))" for g, lo, hi in ranges)
-    if not values:
+    lowest block, highest block: in order, each next to the one before), the SPECIAL blocks and
+    those `apart` left out, the counts not zero: one pass over the table, each block's group
+    found in a few comparisons (a tree of CASEs). None if a count is not `sound`."""
+    if not ranges:
         return []
+
+    def group(within: Sequence[tuple[int, int, int]]) -> str:
+        if len(within) == 1:
+            return str(int(within[0][0]))
+        middle = len(within) // 2
+        return f"CASE WHEN block <= {int(within[middle - 1][2])} THEN {group(within[:middle])} ELSE {group(within[middle:])} END"
+
     left_out = ", ".join(str(int(b)) for b in (*SPECIAL, *apart))
-    return [tuple(row) for row in connection.exec_driver_sql(
-        f"WITH ranges (grp, lo, hi) AS (VALUES {values}) "
-        f"SELECT ranges.grp, t.dice, t.modifier, t.result, CAST(sum(t.count) AS BIGINT) FROM ranges JOIN {TABLE} t ON t.block BETWEEN ranges.lo AND ranges.hi "
-        f"WHERE t.count <> 0 AND t.block NOT IN ({left_out}) GROUP BY ranges.grp, t.dice, t.modifier, t.result"
+    rows = [tuple(row) for row in connection.exec_driver_sql(
+        f"SELECT {group(ranges)} AS grp, dice, modifier, result, CAST(sum(count) AS BIGINT), min(CASE WHEN {sound(connection)} THEN 1 ELSE 0 END) "
+        f"FROM {TABLE} WHERE count <> 0 AND block NOT IN ({left_out}) GROUP BY grp, dice, modifier, result"
     )]
+    if any(not row[5] for row in rows):
+        return None
+    return [row[:5] for row in rows]
 
 
 def read_blocks(connection: Connection, blocks: Iterable[int]) -> list[tuple[int, str, int, int, int]]:

@@ -153,8 +153,8 @@ def ledger(session: CampaignSession, side: str | None = None, latest: int | None
         if side is not None and side not in sides:
             raise_unknown_side(side, sides)
         turn_ends = turn_end_events(db)
-        special = _special()
-        rows = _special_rows(db)
+        special_ids = _special_ids(db)
+        rows = _special_rows(db, special_ids)
         reader = _Reader(session, db, rows, turn_ends)
         check()
         read = [reader.read(row) for row in rows]
@@ -165,11 +165,7 @@ def ledger(session: CampaignSession, side: str | None = None, latest: int | None
             # Plain rows, not ORM objects: a thousand rolls listed cost what their reading does.
             # Only the columns read, each row a named tuple (a database row's attributes are
             # looked up by name each time: a third of reading a roll).
-            table = DiceRoll.__table__  # type: ignore[attr-defined]  # a table class gets __table__ from SQLAlchemy
-            query = _kept(select(*(table.c[name] for name in _RollRow._fields)).where(~special)).order_by(col(DiceRoll.id).desc())
-            if latest is not None:
-                query = query.limit(latest)
-            others = [reader.other(_RollRow(*row)) for row in db.connection().execute(query)]
+            others = [reader.other(row) for row in _latest_others(db, special_ids, _undone_events(db.connection()), latest)]
             check()
             listed = sorted([*read, *others], key=lambda r: r.roll_id)
     out = Ledger([], sides)
@@ -208,10 +204,10 @@ def _special() -> Any:
     )
 
 
-def _special_rows(db: Any) -> list[DiceRoll]:
-    """The rolls `_special` finds, not undone, oldest first: each kind found through its own index
-    (the purposes through migration 0010's partial ones), then read a batch at a time."""
-    numbers: set[int] = set()
+def _special_ids(db: Any) -> set[Any]:
+    """The ids of the rolls `_special` finds, undone or not: each kind found through its own index
+    (the purposes through migration 0010's partial ones)."""
+    numbers: set[Any] = set()
     for query in (
         select(col(Turn.dice_roll)).where(col(Turn.dice_roll).is_not(None)),
         select(COMMAND_POINT_ROLL.c.dice_roll).where(COMMAND_POINT_ROLL.c.dice_roll.is_not(None)),
@@ -220,6 +216,43 @@ def _special_rows(db: Any) -> list[DiceRoll]:
         select(col(DiceRoll.id)).where(text(RECONNAISSANCE_ROLLS)),
     ):
         numbers.update(db.connection().scalars(query))
+    return numbers
+
+
+def _undone_events(connection: Any) -> set[Any]:
+    """The ids of the undone events (few, and indexed)."""
+    return set(connection.scalars(select(col(Event.id)).where(col(Event.undone) == True)))  # noqa: E712
+
+
+def _latest_others(db: Any, special: set[Any], undone: set[Any], latest: int | None) -> Iterator[_RollRow]:
+    """The rolls `_kept(select(...).where(~_special()))` finds, the latest first, `latest` of them (all
+    if None): the rolls read by id from the latest back, a page at a time, those in `special` (ids)
+    or of an `undone` event skipped. A plain query of the table, not one of every condition."""
+    if latest == 0:
+        return
+    table = DiceRoll.__table__  # type: ignore[attr-defined]  # a table class gets __table__ from SQLAlchemy
+    query = select(*(table.c[name] for name in _RollRow._fields)).order_by(table.c.id.desc())
+    found, below = 0, tally.HIGHEST
+    while True:
+        page = [_RollRow(*row) for row in db.connection().execute(
+            query.where(table.c.id <= below).limit(None if latest is None else max(latest - found, 64))
+        )]
+        for row in page:
+            if row.id not in special and (row.event is None or row.event not in undone):
+                yield row
+                found += 1
+                if found == latest:
+                    return
+        if latest is None or not page:
+            return
+        below = page[-1].id - 1
+
+
+def _special_rows(db: Any, numbers: set[Any] | None = None) -> list[DiceRoll]:
+    """The rolls `_special` finds (their ids `numbers`, found if not given), not undone, oldest
+    first, read a batch at a time."""
+    if numbers is None:
+        numbers = _special_ids(db)
     ordered = sorted(numbers)
     out: list[DiceRoll] = []
     for start in range(0, len(ordered), 500):
@@ -325,7 +358,8 @@ def _tallied(connection: Any, turn_ends: list[int], check: Callable[[], None], s
         col(DiceRoll.event), col(DiceRoll.dice), stored, col(DiceRoll.result)
     )
     undone = select(col(Event.id)).where(col(Event.undone) == True)  # noqa: E712
-    reads = [(grouped.where(col(DiceRoll.event).in_(undone)), -1)]
+    # The rolls of undone actions taken away, if any action is undone.
+    reads = [(grouped.where(col(DiceRoll.event).in_(undone)), -1)] if _undone_events(connection) else []
     for low, high in dict.fromkeys(ranges):
         where = col(DiceRoll.event) <= high if low is None else col(DiceRoll.event).between(low, high)
         reads.append((grouped.where(where), 1))

@@ -232,10 +232,10 @@ def _latest_others(db: Any, special: set[Any], undone: set[Any], latest: int | N
         return
     table = DiceRoll.__table__  # type: ignore[attr-defined]  # a table class gets __table__ from SQLAlchemy
     query = select(*(table.c[name] for name in _RollRow._fields)).order_by(table.c.id.desc())
-    found, below = 0, tally.HIGHEST
+    found, below = 0, None
     while True:
         page = [_RollRow(*row) for row in db.connection().execute(
-            query.where(table.c.id <= below).limit(None if latest is None else max(latest - found, 64))
+            (query if below is None else query.where(table.c.id < below)).limit(None if latest is None else max(latest - found, 64))
         )]
         for row in page:
             if row.id not in special and (row.event is None or row.event not in undone):
@@ -245,7 +245,7 @@ def _latest_others(db: Any, special: set[Any], undone: set[Any], latest: int | N
                     return
         if latest is None or not page:
             return
-        below = page[-1].id - 1
+        below = page[-1].id
 
 
 def _special_rows(db: Any, numbers: set[Any] | None = None) -> list[DiceRoll]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import overload
+from typing import TYPE_CHECKING, overload
 
 from rich.cells import cell_len
 from textual import work
@@ -19,6 +19,11 @@ from tui.screens.base import CampaignScreen
 from tui.widgets.cells import fill
 from tui.widgets.kept import KeptTable, PagedTable
 from tui.workers import back_to
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from campaigns.session import CampaignSession
 
 COLUMNS = (SP_LOST, SP_INFLICTED, PC, MP)
 
@@ -43,6 +48,16 @@ class LuckScreen(CampaignScreen):
         self.side: str | None = None  # None: every side
         self.sides: list[str] = []
         self.typed_early = 0  # s typed before the sides were read (L s in one burst): taken once they are
+        # The ledger's first reading starts with the screen, before it is composed (as the order of
+        # battle's tree): its SQLite work leaves Python's lock to the UI thread, which composes,
+        # mounts and lays out the screen meanwhile, instead of after.
+        self._early: int | None = None  # the campaign version the reading started here shows
+        self._early_book: Ledger | None = None  # its answer, come before the screen was mounted
+        self._composed = False  # every widget of the screen mounted (on_mount has run)
+        session = self.adjutant.session
+        if session is not None:
+            self._early = session.version()
+            self.load(self.app, session)
 
     def body(self) -> ComposeResult:
         yield Static("Luck: actual - expected, and how unusual the dice were", classes="title")
@@ -50,11 +65,22 @@ class LuckScreen(CampaignScreen):
         yield KeptTable(id="sides", cursor_type="row", zebra_stripes=True)
         yield PagedTable(id="rolls", cursor_type="row", zebra_stripes=True)
 
+    def on_mount(self) -> None:
+        self._composed = True
+        if self._early_book is not None:  # the first reading came while the screen was composed
+            book, self._early_book = self._early_book, None
+            self._show(book)
+
     def refresh_view(self) -> None:
+        early, self._early = self._early, None
+        if early is not None and early == self.shown_version:
+            return  # the reading started with the screen reads this version: its answer shows it
         self.load()
 
     @work(thread=True, exclusive=True, exit_on_error=False)
-    def load(self) -> None:
+    def load(self, app: App | None = None, session: CampaignSession | None = None) -> None:
+        """Read the ledger and show it (`app`, `session`: given by a screen not mounted yet,
+        which finds its app only on the UI thread)."""
         from textual.worker import get_current_worker
 
         from campaigns.luck import Superseded, ledger
@@ -62,13 +88,16 @@ class LuckScreen(CampaignScreen):
         worker = get_current_worker()
         try:
             # A newer load (another side, a change) cancels this one: it stops at its next step.
-            book = ledger(self.session, self.side, latest=LISTED, stop=lambda: worker.is_cancelled)
+            book = ledger(session or self.session, self.side, latest=LISTED, stop=lambda: worker.is_cancelled)
         except Superseded:
             return
         if not worker.is_cancelled:
-            back_to(self, self._show, book)
+            back_to(self, self._show, book, app=app)
 
     def _show(self, book: Ledger) -> None:
+        if not self._composed:  # the first reading, come while the screen is composed: shown once it is
+            self._early_book = book
+            return
         if not self.sides:
             self.sides = list(book.sides)
             order: list[str | None] = [None, *self.sides]

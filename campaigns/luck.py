@@ -153,8 +153,8 @@ def ledger(session: CampaignSession, side: str | None = None, latest: int | None
         if side is not None and side not in sides:
             raise_unknown_side(side, sides)
         turn_ends = turn_end_events(db)
-        special = _special()
-        rows = _special_rows(db)
+        special_ids = _special_ids(db)
+        rows = _special_rows(db, special_ids)
         reader = _Reader(session, db, rows, turn_ends)
         check()
         read = [reader.read(row) for row in rows]
@@ -165,11 +165,7 @@ def ledger(session: CampaignSession, side: str | None = None, latest: int | None
             # Plain rows, not ORM objects: a thousand rolls listed cost what their reading does.
             # Only the columns read, each row a named tuple (a database row's attributes are
             # looked up by name each time: a third of reading a roll).
-            table = DiceRoll.__table__  # type: ignore[attr-defined]  # a table class gets __table__ from SQLAlchemy
-            query = _kept(select(*(table.c[name] for name in _RollRow._fields)).where(~special)).order_by(col(DiceRoll.id).desc())
-            if latest is not None:
-                query = query.limit(latest)
-            others = [reader.read(_RollRow(*row)) for row in db.execute(query)]
+            others = [reader.other(row) for row in _latest_others(db, special_ids, _undone_events(db.connection()), latest)]
             check()
             listed = sorted([*read, *others], key=lambda r: r.roll_id)
     out = Ledger([], sides)
@@ -208,10 +204,10 @@ def _special() -> Any:
     )
 
 
-def _special_rows(db: Any) -> list[DiceRoll]:
-    """The rolls `_special` finds, not undone, oldest first: each kind found through its own index
-    (the purposes through migration 0010's partial ones), then read a batch at a time."""
-    numbers: set[int] = set()
+def _special_ids(db: Any) -> set[Any]:
+    """The ids of the rolls `_special` finds, undone or not: each kind found through its own index
+    (the purposes through migration 0010's partial ones)."""
+    numbers: set[Any] = set()
     for query in (
         select(col(Turn.dice_roll)).where(col(Turn.dice_roll).is_not(None)),
         select(COMMAND_POINT_ROLL.c.dice_roll).where(COMMAND_POINT_ROLL.c.dice_roll.is_not(None)),
@@ -220,6 +216,43 @@ def _special_rows(db: Any) -> list[DiceRoll]:
         select(col(DiceRoll.id)).where(text(RECONNAISSANCE_ROLLS)),
     ):
         numbers.update(db.connection().scalars(query))
+    return numbers
+
+
+def _undone_events(connection: Any) -> set[Any]:
+    """The ids of the undone events (few, and indexed)."""
+    return set(connection.scalars(select(col(Event.id)).where(col(Event.undone) == True)))  # noqa: E712
+
+
+def _latest_others(db: Any, special: set[Any], undone: set[Any], latest: int | None) -> Iterator[_RollRow]:
+    """The rolls `_kept(select(...).where(~_special()))` finds, the latest first, `latest` of them (all
+    if None): the rolls read by id from the latest back, a page at a time, those in `special` (ids)
+    or of an `undone` event skipped. A plain query of the table, not one of every condition."""
+    if latest == 0:
+        return
+    table = DiceRoll.__table__  # type: ignore[attr-defined]  # a table class gets __table__ from SQLAlchemy
+    query = select(*(table.c[name] for name in _RollRow._fields)).order_by(table.c.id.desc())
+    found, below = 0, None
+    while True:
+        page = [_RollRow(*row) for row in db.connection().execute(
+            (query if below is None else query.where(table.c.id < below)).limit(None if latest is None else max(latest - found, 64))
+        )]
+        for row in page:
+            if row.id not in special and (row.event is None or row.event not in undone):
+                yield row
+                found += 1
+                if found == latest:
+                    return
+        if latest is None or not page:
+            return
+        below = page[-1].id
+
+
+def _special_rows(db: Any, numbers: set[Any] | None = None) -> list[DiceRoll]:
+    """The rolls `_special` finds (their ids `numbers`, found if not given), not undone, oldest
+    first, read a batch at a time."""
+    if numbers is None:
+        numbers = _special_ids(db)
     ordered = sorted(numbers)
     out: list[DiceRoll] = []
     for start in range(0, len(ordered), 500):
@@ -290,34 +323,43 @@ def _tallied(connection: Any, turn_ends: list[int], check: Callable[[], None], s
         key = (turn_of(event), dice, modifier, result)
         found[key] = found.get(key, 0) + n
 
+    size = tally.BLOCK
+    # A block a turn ends in (before the block's last event) is read from its rolls. Any other
+    # block is within one turn: 1 + the turns that end in blocks before it. The blocks of each
+    # turn are summed in the database, a few rows a turn rather than a few a block.
+    apart = {end // size for end in turn_ends if end % size != size - 1} - set(tally.SPECIAL)
+    ends = [end // size for end in turn_ends]
+    turns: list[tuple[int, int, int]] = []  # turn, lowest block, highest block
+    first, turn = tally.LOWEST, 1
+    for last in sorted(set(ends)):
+        turns.append((turn, first, last))
+        first, turn = last + 1, 1 + bisect.bisect_right(ends, last)
+    turns.append((turn, first, tally.HIGHEST))
+    by_turn = tally.summed(connection, turns, apart)
+    if by_turn is None:
+        return None  # a roll whose modifiers do not add up, or a tally a hand has written in
+    for turn, dice, modifier, result, n in by_turn:
+        key = (turn, dice, modifier, result)
+        found[key] = found.get(key, 0) + n
     ranges: list[tuple[int | None, int | None]] = []  # events whose rolls are read one group at a time
-    # A block's turn, found once per block (a block holds a few counts): None where a turn ends in it.
-    whole: dict[int, int | None] = {}
-    for block, dice, modifier, result, n in tally.read(connection):
+    for block, dice, modifier, result, n in tally.read_blocks(connection, [*tally.SPECIAL, *sorted(apart)]):
         if (block == tally.UNREADABLE or type(dice) is not str or type(block) is not int or type(modifier) is not int
                 or type(result) is not int or type(n) is not int):
-            return None  # a roll whose modifiers do not add up, or a tally a hand has written in
+            return None  # as above
         if block == tally.NO_EVENT:
             count(None, dice, modifier, result, n)
         elif block == tally.NEGATIVE:
             ranges.append((None, -1))
         else:
-            if block not in whole:
-                first = turn_of(block * tally.BLOCK)
-                whole[block] = first if first == turn_of(block * tally.BLOCK + tally.BLOCK - 1) else None
-            turn = whole[block]
-            if turn is None:
-                ranges.append((block * tally.BLOCK, block * tally.BLOCK + tally.BLOCK - 1))
-            else:
-                key = (turn, dice, modifier, result)
-                found[key] = found.get(key, 0) + n
+            ranges.append((block * size, block * size + size - 1))
     check()
     stored = sql_cast(DiceRoll.modifiers, String)
     grouped = select(col(DiceRoll.event), col(DiceRoll.dice), stored, col(DiceRoll.result), func.count()).group_by(
         col(DiceRoll.event), col(DiceRoll.dice), stored, col(DiceRoll.result)
     )
     undone = select(col(Event.id)).where(col(Event.undone) == True)  # noqa: E712
-    reads = [(grouped.where(col(DiceRoll.event).in_(undone)), -1)]
+    # The rolls of undone actions taken away, if any action is undone.
+    reads = [(grouped.where(col(DiceRoll.event).in_(undone)), -1)] if _undone_events(connection) else []
     for low, high in dict.fromkeys(ranges):
         where = col(DiceRoll.event) <= high if low is None else col(DiceRoll.event).between(low, high)
         reads.append((grouped.where(where), 1))
@@ -466,6 +508,8 @@ class _Reader:
         self.marching = _marching_sp(db, rows, self.units)
         recon = {r.event for r in rows if r.event and r.purpose.startswith("reconnaissance, column ")}
         self.events = {e.id: e.description for e in db.scalars(select(Event).where(col(Event.id).in_(recon)))} if recon else {}
+        # What a roll of nobody's decided, by dice, modifier and result (and the result's type: 4 == 4.0)
+        self._others: dict[tuple[str, int, Any, type], tuple[dict[int, Fraction], str, tuple[Effect, ...]]] = {}
 
     def turn_of(self, event: int | None) -> int | None:
         if event is None:
@@ -489,6 +533,31 @@ class _Reader:
         return RollLuck(
             **base, kind=OTHER, favours=(), decided=f"{row.result} {unit}",
             effects=(Effect(BOTH, POINTS, Fraction(row.result), mean),),
+        )
+
+    def other(self, row: _RollRow) -> RollLuck:
+        """`read(row)` of a roll that `_special` does not find, which decided nothing the campaign
+        knows of: the same roll, worked out in the same order (a damaged value fails as it would
+        there), what it decided made once for each dice, modifier and result. The ledger lists
+        a thousand of them."""
+        modifier = sum(int(m["value"]) for m in row.modifiers)
+        _distribution(row.dice, modifier)
+        turn, raw, percentile = self.turn_of(row.event), tuple(row.raw), _percentile(row.dice, modifier, row.result)
+        if (row.id in self.weather or row.id in self.command or row.id in self.battles or row.id in self.marching
+                or row.purpose.startswith("reconnaissance, column ")):
+            return self.read(row)  # not so: read as any roll is
+        key = (row.dice, modifier, row.result, type(row.result))
+        odds = self._others.get(key)
+        if odds is None:
+            unit = "hits" if ">=" in row.dice else POINTS
+            odds = self._others[key] = (
+                _distribution(row.dice, modifier), f"{row.result} {unit}",
+                (Effect(BOTH, POINTS, Fraction(row.result), _mean(row.dice, modifier)),),
+            )
+        return RollLuck(
+            roll_id=row.id, event=row.event, turn=turn, purpose=row.purpose, dice=row.dice, raw=raw, modifier=modifier,
+            result=row.result, mode=row.mode, distribution=odds[0], percentile=percentile, kind=OTHER, favours=(),
+            decided=odds[1], effects=odds[2],
         )
 
     def _weather(self, row: DiceRoll | _RollRow, distribution: dict[int, Fraction]) -> dict | None:

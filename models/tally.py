@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, String, cast, func, select, text
@@ -162,6 +162,54 @@ def read(connection: Connection) -> list[tuple[int, str, int, int, int]]:
     """(block, dice, modifier, result, count) for every count not zero."""
     return [tuple(row) for row in connection.execute(
         text(f"SELECT block, dice, modifier, result, count FROM {TABLE} WHERE count <> 0")
+    )]
+
+
+SPECIAL = (NO_EVENT, NEGATIVE, UNREADABLE)  # the blocks that are no block of events
+LOWEST, HIGHEST = -(2 ** 63), 2 ** 63 - 1  # the blocks a BIGINT holds
+
+
+def sound(connection: Connection) -> str:
+    """SQL true for a row `read` reads as it is written: no UNREADABLE block and, on SQLite,
+    whose columns hold any type a hand writes in, each value of the column's own type."""
+    checks = [f"block <> {UNREADABLE}"]
+    if connection.dialect.name == "sqlite":
+        checks += [f"typeof({column}) = '{kind}'" for column, kind in (
+            ("block", "integer"), ("dice", "text"), ("modifier", "integer"), ("result", "integer"), ("count", "integer"))]
+    return " AND ".join(checks)
+
+
+def summed(connection: Connection, ranges: Sequence[tuple[int, int, int]], apart: Iterable[int]) -> list[tuple[int, str, int, int, int]] | None:
+    """(group, dice, modifier, result, count summed) over the blocks of each of `ranges` (group,
+    lowest block, highest block: in order, each next to the one before), the SPECIAL blocks and
+    those `apart` left out, the counts not zero: one pass over the table, each block's group
+    found in a few comparisons (a tree of CASEs). None if a count is not `sound`."""
+    if not ranges:
+        return []
+
+    def group(within: Sequence[tuple[int, int, int]]) -> str:
+        if len(within) == 1:
+            return str(int(within[0][0]))
+        middle = len(within) // 2
+        return f"CASE WHEN block <= {int(within[middle - 1][2])} THEN {group(within[:middle])} ELSE {group(within[middle:])} END"
+
+    left_out = ", ".join(str(int(b)) for b in (*SPECIAL, *apart))
+    rows = [tuple(row) for row in connection.exec_driver_sql(
+        f"SELECT {group(ranges)} AS grp, dice, modifier, result, CAST(sum(count) AS BIGINT), min(CASE WHEN {sound(connection)} THEN 1 ELSE 0 END) "
+        f"FROM {TABLE} WHERE count <> 0 AND block NOT IN ({left_out}) GROUP BY grp, dice, modifier, result"
+    )]
+    if any(not row[5] for row in rows):
+        return None
+    return [row[:5] for row in rows]
+
+
+def read_blocks(connection: Connection, blocks: Iterable[int]) -> list[tuple[int, str, int, int, int]]:
+    """`read` of these blocks only."""
+    wanted = ", ".join(str(int(b)) for b in blocks)
+    if not wanted:
+        return []
+    return [tuple(row) for row in connection.exec_driver_sql(
+        f"SELECT block, dice, modifier, result, count FROM {TABLE} WHERE count <> 0 AND block IN ({wanted})"
     )]
 
 

@@ -115,8 +115,14 @@ def test_counted_on_sqlite_and_postgresql(campaign_target):
                 d = roll_distribution(dice, sum(int(str(m["value"])) for m in modifiers))
                 db.add(DiceRoll(event=rng.choice([*events, None]), purpose="a die", dice=dice, raw=[], modifiers=modifiers,
                                 result=rng.choice(list(d)), mode="rolled", when=datetime(2025, 1, 1, tzinfo=timezone.utc)))
+            # The latest rolls are read a page at a time, skipping those read one by one (a march's
+            # purpose): more of those last than a page holds, then 3 plain rolls after them.
+            for n in range(70 + 3):
+                db.add(DiceRoll(event=None, purpose="forced march of Nobody" if n < 70 else "a die", dice="1d6", raw=[n % 6 + 1],
+                                modifiers=[], result=n % 6 + 1, mode="rolled", when=datetime(2025, 1, 1, tzinfo=timezone.utc)))
         book = luck.ledger(s)
         latest = luck.ledger(s, latest=3)
+        paged = luck.ledger(s, latest=75)
     finally:
         s.close()
     assert book.totals[luck.BOTH].run.rolls >= 200
@@ -128,3 +134,5 @@ def test_counted_on_sqlite_and_postgresql(campaign_target):
             by = next(b for b in book.by_turn if (b.side, b.turn) == (side, t))
             assert (by.sums, by.run) == reference(side, [r for r in mine if r.turn == t]), (side, t)
     assert (latest.totals, latest.by_turn, latest.rolls) == (book.totals, book.by_turn, book.rolls[-3:])
+    assert [r.purpose for r in latest.rolls] == ["a die"] * 3
+    assert (paged.totals, paged.by_turn, paged.rolls) == (book.totals, book.by_turn, book.rolls[-75:])

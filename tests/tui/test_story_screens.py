@@ -196,3 +196,26 @@ async def test_the_luck_tables_keep_80_columns_and_cut_no_name(make_app, played)
         sides = app.screen.query_one("#sides")
         names = [" ".join(str(sides.get_row(r.key)[0]).split()) for r in sides.ordered_rows if str(r.key.value).endswith(":all")]
         assert "French Empire and allies" in names
+
+
+def test_the_rolls_columns_are_as_wide_as_every_roll_counted(played):
+    """The rolls' columns are sized from their few distinct figures, each row's text made only
+    as it scrolls into view: the widths are those of counting every row (names with accents)."""
+    from rich.cells import cell_len
+
+    from campaigns.luck import ledger
+    from campaigns.text import shown
+    from tui.screens.luck import ROLL_HEADERS, Rolls
+
+    session = CampaignSession.open(played)
+    try:
+        book = ledger(session)
+    finally:
+        session.close()
+    rolls = Rolls(book.rolls)
+    assert [key for key, _cells in rolls] == [str(r.roll_id) for r in reversed(book.rolls)]
+    counted = [len(h) for h in ROLL_HEADERS]
+    for _key, cells in rolls:
+        counted = [max(w, cell_len(shown(c))) for w, c in zip(counted, cells)]
+    assert any(not c.isascii() for _key, cells in rolls for c in cells)
+    assert rolls.widths(ROLL_HEADERS) == counted

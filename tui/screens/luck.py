@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING, overload
 
+from rich.cells import cell_len
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
-from campaigns.luck import MP, PC, SP_INFLICTED, SP_LOST, Ledger, Luck
+from campaigns.luck import MP, PC, SP_INFLICTED, SP_LOST, Ledger, Luck, RollLuck
 from campaigns.printable import printable
+from campaigns.text import shown
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import fill
 from tui.widgets.kept import KeptTable, PagedTable
 from tui.workers import back_to
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from campaigns.session import CampaignSession
 
 COLUMNS = (SP_LOST, SP_INFLICTED, PC, MP)
 
@@ -39,6 +48,16 @@ class LuckScreen(CampaignScreen):
         self.side: str | None = None  # None: every side
         self.sides: list[str] = []
         self.typed_early = 0  # s typed before the sides were read (L s in one burst): taken once they are
+        # The ledger's first reading starts with the screen, before it is composed (as the order of
+        # battle's tree): its SQLite work leaves Python's lock to the UI thread, which composes,
+        # mounts and lays out the screen meanwhile, instead of after.
+        self._early: int | None = None  # the campaign version the reading started here shows
+        self._early_book: Ledger | None = None  # its answer, come before the screen was mounted
+        self._composed = False  # every widget of the screen mounted (on_mount has run)
+        session = self.adjutant.session
+        if session is not None:
+            self._early = session.version()
+            self.load(self.app, session)
 
     def body(self) -> ComposeResult:
         yield Static("Luck: actual - expected, and how unusual the dice were", classes="title")
@@ -46,11 +65,22 @@ class LuckScreen(CampaignScreen):
         yield KeptTable(id="sides", cursor_type="row", zebra_stripes=True)
         yield PagedTable(id="rolls", cursor_type="row", zebra_stripes=True)
 
+    def on_mount(self) -> None:
+        self._composed = True
+        if self._early_book is not None:  # the first reading came while the screen was composed
+            book, self._early_book = self._early_book, None
+            self._show(book)
+
     def refresh_view(self) -> None:
+        early, self._early = self._early, None
+        if early is not None and early == self.shown_version:
+            return  # the reading started with the screen reads this version: its answer shows it
         self.load()
 
     @work(thread=True, exclusive=True, exit_on_error=False)
-    def load(self) -> None:
+    def load(self, app: App | None = None, session: CampaignSession | None = None) -> None:
+        """Read the ledger and show it (`app`, `session`: given by a screen not mounted yet,
+        which finds its app only on the UI thread)."""
         from textual.worker import get_current_worker
 
         from campaigns.luck import Superseded, ledger
@@ -58,13 +88,16 @@ class LuckScreen(CampaignScreen):
         worker = get_current_worker()
         try:
             # A newer load (another side, a change) cancels this one: it stops at its next step.
-            book = ledger(self.session, self.side, latest=LISTED, stop=lambda: worker.is_cancelled)
+            book = ledger(session or self.session, self.side, latest=LISTED, stop=lambda: worker.is_cancelled)
         except Superseded:
             return
         if not worker.is_cancelled:
-            back_to(self, self._show, book)
+            back_to(self, self._show, book, app=app)
 
     def _show(self, book: Ledger) -> None:
+        if not self._composed:  # the first reading, come while the screen is composed: shown once it is
+            self._early_book = book
+            return
         if not self.sides:
             self.sides = list(book.sides)
             order: list[str | None] = [None, *self.sides]
@@ -73,10 +106,10 @@ class LuckScreen(CampaignScreen):
                 self.side = order[early % len(order)]
                 self.load()
                 return
-        shown = book.side_name(self.side) if self.side else "every side"
+        whose = book.side_name(self.side) if self.side else "every side"
         listed = f"  The latest {len(book.rolls):,} of {book.counted:,} rolls." if book.counted > len(book.rolls) else ""
         self.query_one("#method", Static).update(printable(
-            f"{shown} (s)  Pct: mid-rank in exact odds; p two-sided, ~ approx.{listed}"
+            f"{whose} (s)  Pct: mid-rank in exact odds; p two-sided, ~ approx.{listed}"
         ))
         rows = []
         for side, total in book.totals.items():
@@ -88,21 +121,13 @@ class LuckScreen(CampaignScreen):
              wrap_to=sides.size.width or self.app.size.width, wrap="Side", narrowest=NAME_CELLS)
         table = self.query_one("#rolls", PagedTable)
         # A screenful of rolls now, the others as they scroll into view: a thousand rolls cost
-        # about what a screenful does.
+        # about what a screenful does. Their columns' widths from the rolls' few distinct figures.
+        rolls = Rolls(book.rolls)
         table.rest = None
         table.rest = fill(
-            table,
-            ("#", "Turn", "What", "Dice", "Pct", "Decided"),
-            (
-                (str(r.roll_id), (
-                    str(r.roll_id), str(r.turn or "-"), r.kind, f"{r.dice} {' '.join(map(str, r.raw))}{r.modifier:+d}={r.result}",
-                    f"{float(r.percentile):.0%}", printable(r.decided),
-                ))
-                for r in reversed(book.rolls)
-            ),
+            table, ROLL_HEADERS, rolls,
             # What a roll decided wraps onto more lines of its row rather than running off the edge.
-            wrap_to=table.size.width or self.app.size.width,
-            first=self.app.size.height,
+            wrap_to=table.size.width or self.app.size.width, first=self.app.size.height, widths=rolls.widths(ROLL_HEADERS),
         )
 
     def action_side(self) -> None:
@@ -112,6 +137,51 @@ class LuckScreen(CampaignScreen):
         order: list[str | None] = [None, *self.sides]
         self.side = order[(order.index(self.side) + 1) % len(order)] if self.side in order else None
         self.load()
+
+
+ROLL_HEADERS = ("#", "Turn", "What", "Dice", "Pct", "Decided")
+
+
+class Rolls(Sequence[tuple[str, tuple[str, ...]]]):
+    """The rolls table's rows (key, cells), the latest roll first, each made when it is read."""
+
+    def __init__(self, rolls: list[RollLuck]) -> None:
+        self.rolls = rolls
+
+    def __len__(self) -> int:
+        return len(self.rolls)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[str, tuple[str, ...]]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[str, tuple[str, ...]]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[str, tuple[str, ...]] | list[tuple[str, tuple[str, ...]]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not -len(self.rolls) <= index < len(self.rolls):
+            raise IndexError(index)
+        r = self.rolls[-1 - index % len(self.rolls)]
+        return str(r.roll_id), (str(r.roll_id), str(r.turn or "-"), r.kind, _dice(r), f"{float(r.percentile):.0%}", printable(r.decided))
+
+    def widths(self, headers: Sequence[str]) -> list[int]:
+        """Each column's widest cell (the header's included), as cells.fill counts them."""
+        rolls = self.rolls
+        columns = [
+            {str(r.roll_id) for r in rolls}, {str(r.turn or "-") for r in rolls}, {r.kind for r in rolls},
+            {_dice(r) for r in rolls}, {f"{float(p):.0%}" for p in {r.percentile for r in rolls}},
+            {printable(d) for d in {r.decided for r in rolls}},
+        ]
+        return [max(len(h), max((_cells(t) for t in texts), default=0)) for h, texts in zip(headers, columns)]
+
+
+def _dice(r: RollLuck) -> str:
+    return f"{r.dice} {' '.join(map(str, r.raw))}{r.modifier:+d}={r.result}"
+
+
+def _cells(text: str) -> int:
+    # Most cells are plain ASCII, where a character is a cell.
+    return len(text) if text.isascii() and text.isprintable() else cell_len(shown(text))
 
 
 def _row(name: str, turn: str, item: Luck) -> tuple[str, ...]:

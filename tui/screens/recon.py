@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textual import events
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -67,7 +67,8 @@ class ReconnaissanceScreen(CampaignScreen):
     _composed = False  # every widget of the screen mounted (on_mount has run)
     _resumed = False  # shown at least once
 
-    def on_screen_resume(self, event: events.ScreenResume) -> None:
+    @on(events.ScreenResume)
+    def _styled_once(self, event: events.ScreenResume) -> None:
         # Textual styles every widget again as a screen resumes; on the first resume
         # they were styled as they were mounted, just before: once is enough (30-40 ms
         # of a first visit). CampaignScreen.on_screen_resume runs after this, as ever.

@@ -227,8 +227,9 @@ class Listing:
         if self.dialect == "sqlite":
             # The units of a few places through the index of places (a unit looked up at a
             # time); of many, in one pass over the table in its order. At 50,000 units, the
-            # few generals whose names might wrap at 80 columns: 11 ms against 18-23.
-            here = sum(st.count for st in self.stacks if not set(locations).isdisjoint(c for cm in st.commands for c in cm.locations))
+            # few generals whose names might wrap at 80 columns: 16 ms against 26-29.
+            asked = set(locations)
+            here = sum(st.count for st in self.stacks if not asked.isdisjoint(c for cm in st.commands for c in cm.locations))
             scan = " INDEXED BY ix_unit_location" if not nowhere and 4 * here < sum(st.count for st in self.stacks) else " NOT INDEXED"
         statement = text(
             "SELECT n.side, u.location, u.general, u.id, u.name, u.kind, u.strength_points, u.cohesion "

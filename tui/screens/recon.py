@@ -55,7 +55,7 @@ class ReconnaissanceScreen(CampaignScreen):
         yield Static(id="preview", markup=False)
 
     def on_mount(self) -> None:
-        self._composed = True
+        self._composed = self._fresh = True
         if self._early_view is not None:  # the first reading came while the screen was built
             view, self._early_view = self._early_view, None
             self._show(view)
@@ -65,15 +65,16 @@ class ReconnaissanceScreen(CampaignScreen):
     _early: tuple[int, str] | None = None  # the version and side the reading started with the screen reads
     _early_view: tuple | None = None  # its answer, come before the screen was mounted
     _composed = False  # every widget of the screen mounted (on_mount has run)
-    _resumed = False  # shown at least once
+    _fresh = False  # mounted, and not resumed since
 
     @on(events.ScreenResume)
     def _styled_once(self, event: events.ScreenResume) -> None:
-        # Textual styles every widget again as a screen resumes; on the first resume
-        # they were styled as they were mounted, just before: once is enough (30-40 ms
-        # of a first visit). CampaignScreen.on_screen_resume runs after this, as ever.
-        if not self._resumed:
-            self._resumed = True
+        # Textual styles every widget again as a screen resumes; on the resume that
+        # follows its mount they were styled as they were mounted, just before: once is
+        # enough (30-40 ms of a first visit). CampaignScreen.on_screen_resume runs after
+        # this, as ever.
+        if self._fresh:
+            self._fresh = False
             event.refresh_styles = False
 
     def refresh_view(self) -> None:

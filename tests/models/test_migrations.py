@@ -451,7 +451,7 @@ def test_down_from_schema_12_and_up_again_lists_the_same_stacks_from_their_index
     from campaigns.listed import Listing
     from campaigns.session import CampaignSession
 
-    def listed() -> object:
+    def listed() -> list[tuple]:
         session = CampaignSession.open(campaign_target)
         try:
             with session.store.connect() as db:
@@ -475,14 +475,14 @@ def test_down_from_schema_12_and_up_again_lists_the_same_stacks_from_their_index
 
     def unsorted() -> None:
         if sqlite:
-            with sqlite3.connect(campaign_target) as db:
-                nations = [n for (n,) in db.execute("SELECT id FROM nation ORDER BY id LIMIT 2")]
-                plan = " ".join(str(row[-1]) for row in db.execute(
+            with sqlite3.connect(campaign_target) as raw:
+                nations = [n for (n,) in raw.execute("SELECT id FROM nation ORDER BY id LIMIT 2")]
+                plan = " ".join(str(row[-1]) for row in raw.execute(
                     "EXPLAIN QUERY PLAN SELECT u.location, u.general, COUNT(*), SUM(u.strength_points),"
                     " MAX(LENGTH(u.name) + LENGTH(u.kind)) FROM unit u WHERE u.nation IN (?, ?)"
                     " GROUP BY u.nation, u.location, u.general", nations,
                 ))
-            db.close()
+            raw.close()
             assert "COVERING INDEX ix_unit_stacks" in plan and "TEMP B-TREE" not in plan
 
     try:
@@ -496,9 +496,9 @@ def test_down_from_schema_12_and_up_again_lists_the_same_stacks_from_their_index
         with engine.connect() as connection:
             assert not indexed(connection) and current_revision(connection) == "0011"
         if sqlite:
-            with sqlite3.connect(campaign_target) as db:
-                assert db.execute("PRAGMA user_version").fetchone() == (11,)
-            db.close()
+            with sqlite3.connect(campaign_target) as raw:
+                assert raw.execute("PRAGMA user_version").fetchone() == (11,)
+            raw.close()
         assert listed() == stacks  # the file opens as schema 11, upgraded again on the way
         with engine.connect() as connection:
             assert indexed(connection) and current_revision(connection) == head()

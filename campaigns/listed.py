@@ -103,9 +103,9 @@ class Listing:
             return
         # A side at a time, its nations named first and the generals read apart: the units
         # alone are grouped (no join a unit). Grouped by nation first, in the order of the
-        # index ix_unit_stacks (schema 12), SQLite reads them from it with no sort (about
-        # 20 ms against 60 at 50,000 units); a place and general under two nations is
-        # merged below.
+        # index ix_unit_stacks (schema 12), SQLite reads them from it with no sort (both
+        # sides of 50,000 units: 61 ms of CPU against 156, medians of 15 pairs on a loaded
+        # machine); a place and general under two nations is merged below.
         where, given = ["u.nation IN :nations"], {}
         if places is not None and NOWHERE not in places:
             where.append("TRIM(u.location) IN :places")

@@ -152,9 +152,12 @@ class Unit(_Table, table=True):
     # rows: the overview and the order of battle of 50,000 units sum it in milliseconds.
     # The stacks (units by place and side, counted and summed) from ix_unit_location alone
     # (migration 0011): the map and the battles list count 50,000 units without reading them.
+    # A side's stacks listed (campaigns.listed) from ix_unit_stacks alone, in its order,
+    # with no sort (migration 0012).
     __table_args__ = (
         Index("ix_unit_strength", "nation", "general", "kind", "strength_points"),
         Index("ix_unit_location", "location", "nation", "strength_points"),
+        Index("ix_unit_stacks", "nation", "location", "general", "kind", "strength_points", "name"),
     )
 
     id: str = Field(primary_key=True)

@@ -450,8 +450,82 @@ def test_down_from_schema_11_and_up_again_counts_the_stacks_from_their_index(cam
             db.close()
         assert stacks() == counted  # the file opens as schema 10, upgraded again on the way
         with engine.connect() as connection:
-            assert indexed(connection) and current_revision(connection) == "0011"
+            assert indexed(connection) and current_revision(connection) == head()
         covered()
+    finally:
+        engine.dispose()
+
+
+def test_down_from_schema_12_and_up_again_lists_the_same_stacks_from_their_index(campaign_target: str) -> None:
+    """Migration 0012: the index of the units by nation, place and general goes down and
+    comes back; every side's listed stacks (counts, SP, widths, places, order) are the
+    same at each step, and on SQLite a side's groups are read from the index alone with
+    no sort (PostgreSQL's planner picks by the size of the tables)."""
+    from alembic import command
+    from sqlalchemy import event, text
+
+    from campaigns.listed import Listing
+    from campaigns.session import CampaignSession
+
+    grouped: list[tuple[str, object]] = []  # the listing's own statements that group the units
+
+    def listed() -> list[tuple]:
+        session = CampaignSession.open(campaign_target)
+
+        def seen(_conn, _cursor, statement, parameters, _context, _many) -> None:
+            if "GROUP BY u." in statement and "FROM unit u WHERE u.nation IN" in statement:
+                grouped.append((statement, parameters))
+
+        event.listen(session.store.engine, "before_cursor_execute", seen)
+        try:
+            with session.store.connect() as db:
+                sides = db.execute(text("SELECT DISTINCT side FROM nation ORDER BY side")).scalars().all()
+            return [(st.side, st.place, st.commands) for side in sides for st in Listing(session, [side]).stacks]
+        finally:
+            session.close()
+
+    session = CampaignSession.new("spring1813", campaign_target, seed=1813)
+    session.close()
+    engine = make_engine(to_url(campaign_target))
+    sqlite = engine.dialect.name == "sqlite"
+    with writer(engine).begin() as db:  # units of several nations at one place, some of no general
+        db.execute(text("UPDATE unit SET location = 'Dresden' WHERE id IN (SELECT id FROM unit ORDER BY id LIMIT 40)"))
+        db.execute(text("UPDATE unit SET general = NULL WHERE id IN (SELECT id FROM unit ORDER BY id LIMIT 5)"))
+
+    def indexed(connection) -> bool:
+        if sqlite:
+            return connection.execute(text("SELECT count(*) FROM sqlite_master WHERE name = 'ix_unit_stacks'")).scalar() == 1
+        return connection.execute(text("SELECT count(*) FROM pg_indexes WHERE indexname = 'ix_unit_stacks'")).scalar() == 1
+
+    def unsorted() -> None:
+        """Each statement the listing grouped a side's units with, read from the index alone."""
+        assert grouped
+        if sqlite:
+            with sqlite3.connect(campaign_target) as raw:
+                for statement, parameters in grouped:
+                    plan = " ".join(str(row[-1]) for row in raw.execute(f"EXPLAIN QUERY PLAN {statement}", parameters))
+                    assert "COVERING INDEX ix_unit_stacks" in plan and "TEMP B-TREE" not in plan, plan
+            raw.close()
+        grouped.clear()
+
+    try:
+        stacks = listed()
+        assert stacks and any(len(commands) > 1 for _s, _p, commands in stacks)
+        with engine.connect() as connection:
+            assert indexed(connection)
+        unsorted()
+        with writer(engine).begin() as connection:
+            command.downgrade(alembic_config(connection), "0011")
+        with engine.connect() as connection:
+            assert not indexed(connection) and current_revision(connection) == "0011"
+        if sqlite:
+            with sqlite3.connect(campaign_target) as raw:
+                assert raw.execute("PRAGMA user_version").fetchone() == (11,)
+            raw.close()
+        assert listed() == stacks  # the file opens as schema 11, upgraded again on the way
+        with engine.connect() as connection:
+            assert indexed(connection) and current_revision(connection) == head()
+        unsorted()
     finally:
         engine.dispose()
 

@@ -67,3 +67,22 @@ async def test_a_click_opens_the_list_and_a_value_set_in_code_is_shown_and_told(
         await pilot.press("up", "enter")
         await settled(pilot)
         assert who.value == first and {st.side for st in pilot.app.screen.query_one("#ours").stacks} == {first}
+
+
+async def test_the_first_visit_reads_the_stacks_once_and_draws_as_a_screen_styled_anew(campaign_file, make_app):
+    """The first side's stacks are read as the screen is built, not again when it is first
+    shown (one reading); and the widgets, styled as they were mounted and not again as
+    the screen was first shown, are drawn as they are once every style is worked out anew."""
+    first, _name = sides(campaign_file)[0]
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        await pilot.app.run_action("show('recon')")
+        await settled(pilot)
+        screen = pilot.app.screen
+        ours = screen.query_one("#ours")
+        assert ours.stacks and {st.side for st in ours.stacks} == {first}
+        assert screen._reads == 1
+        shown = pilot.app.export_screenshot()
+        screen.update_node_styles(animate=False)
+        await settled(pilot)
+        assert pilot.app.export_screenshot() == shown

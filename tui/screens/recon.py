@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -34,29 +35,64 @@ class ReconnaissanceScreen(CampaignScreen):
 
     def body(self) -> ComposeResult:
         self.sides = forces.sides(self.session)
+        ours, theirs = MarkList(id="ours"), MarkList(id="theirs")
+        if self.sides:
+            # The first side's stacks are read from here, as the screen is built: the
+            # database counts them (off Python's lock, on the other core) while Textual
+            # composes, mounts, styles and lays out the screen, instead of after it. The
+            # Select shows the first side (allow_blank=False), and nothing is marked yet.
+            self._side = self.sides[0][0]
+            self._early = (self.session.version(), self._side)
+            self._start_read(self._side, ours, theirs, ours=True)
         yield Static("Reconnaissance (6.3): Space marks, s a whole stack; ctrl+r rolls", classes="title")
         # Its list of sides built when first opened: most visits never open it.
         yield select_listed_on_open()([(f"{name} reconnoitres", side) for side, name in self.sides], allow_blank=False, id="who", compact=True)
         with Vertical(id="lists"):
             yield Static("Reconnoitring units (one stack), by place and general", id="ours-title")
-            yield MarkList(id="ours")
+            yield ours
             yield Static("Screening units: mark the reconnoitring stack first", id="theirs-title", markup=False)
-            yield MarkList(id="theirs")
+            yield theirs
         yield Static(id="preview", markup=False)
+
+    def on_mount(self) -> None:
+        self._composed = self._fresh = True
+        if self._early_view is not None:  # the first reading came while the screen was built
+            view, self._early_view = self._early_view, None
+            self._show(view)
 
     _reads = 0  # readings started: only the latest one's answer is shown
     _side: str | None = None  # the side whose stacks were last asked for
+    _early: tuple[int, str] | None = None  # the version and side the reading started with the screen reads
+    _early_view: tuple | None = None  # its answer, come before the screen was mounted
+    _composed = False  # every widget of the screen mounted (on_mount has run)
+    _fresh = False  # mounted, and not resumed since
+
+    @on(events.ScreenResume)
+    def _styled_once(self, event: events.ScreenResume) -> None:
+        # Textual styles every widget again as a screen resumes; on the resume that
+        # follows its mount they were styled as they were mounted, just before: once is
+        # enough (30-40 ms of a first visit). CampaignScreen.on_screen_resume runs after
+        # this, as ever.
+        if self._fresh:
+            self._fresh = False
+            event.refresh_styles = False
 
     def refresh_view(self) -> None:
         self._side = str(self.query_one("#who", Select).value)
+        early, self._early = self._early, None
+        if early == (self.shown_version, self._side):
+            return  # the reading started with the screen reads this version and side: its answer shows them
         self._read(ours=True)
 
     def _read(self, *, ours: bool = False, screens: bool = True) -> None:
         """Read again, in a worker, what the marks show: the reconnoitring side's stacks
         (`ours`), the screens in reach of the stack marked (`screens`) and the preview."""
+        who = str(self.query_one("#who", Select).value)
+        self._start_read(who, self.query_one("#ours", MarkList), self.query_one("#theirs", MarkList), ours=ours, screens=screens)
+
+    def _start_read(self, who: str, our_list: MarkList, their_list: MarkList, *, ours: bool = False, screens: bool = True) -> None:
         self._reads += 1
-        number, session, who = self._reads, self.session, str(self.query_one("#who", Select).value)
-        our_list, their_list = self.query_one("#ours", MarkList), self.query_one("#theirs", MarkList)
+        number, session = self._reads, self.session
         listed = None if ours else our_list.listed
         marked, screening = set(our_list.marked), set(their_list.marked)
         shown_screens = None if screens else their_list.listed
@@ -71,6 +107,9 @@ class ReconnaissanceScreen(CampaignScreen):
         number, ours, theirs, title, preview = view
         if number != self._reads:
             return  # a later reading was started meanwhile: its answer follows
+        if not self._composed:
+            self._early_view = view  # shown once the screen is mounted
+            return
         our_list, their_list = self.query_one("#ours", MarkList), self.query_one("#theirs", MarkList)
         if ours is not our_list.listed:
             our_list.set_listing(ours)

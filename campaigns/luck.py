@@ -44,6 +44,7 @@ from models import Army, Battle, DiceRoll, Event, Nation, Side, Turn, Unit, tall
 from models.record_columns import COMMAND_POINT_ROLL
 from models.tables import MARCH_ROLLS, RECONNAISSANCE_ROLLS, STRENGTH_CHANGES, TURN_ENDS
 from rules.luck import Counted, RunLuck, expectation, mid_rank, run_luck
+from rules.dice import stored_dice
 from rules.odds import roll_distribution
 
 SP_LOST, SP_INFLICTED, PC, MP, MORALE_PASSED, RECON, POINTS = (
@@ -423,7 +424,7 @@ class _UnitRow(NamedTuple):
 @functools.lru_cache(maxsize=512)
 def _distribution(dice: str, modifier: int) -> dict[int, Fraction]:
     """A roll's exact distribution, computed once for each dice and modifier (not to be changed)."""
-    return roll_distribution(dice, modifier)
+    return roll_distribution(stored_dice(dice), modifier)  # as stored: "2D6" is an edit, refused as `check` does
 
 
 @functools.lru_cache(maxsize=512)

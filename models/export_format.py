@@ -113,6 +113,12 @@ class SetupSides(TypedDict):
     defender: SetupSide
 
 
+def dice_refusal(text: str) -> str | None:
+    """Why a roll's dice are not as the dice service stores them, or cannot be weighed by the
+    luck (rules.dice.stored_dice, rules.odds.computable); None when they are."""
+    return _dice_refusal(text) if len(text) <= 32 else "is longer than any dice expression"
+
+
 @lru_cache(maxsize=1024)  # a million rolls hold a handful of expressions; a hostile file, any number
 def _dice_refusal(text: str) -> str | None:
     from rules.odds import computable  # icepool is not imported by this
@@ -125,18 +131,21 @@ def _dice_refusal(text: str) -> str | None:
 
 
 def _stored_dice(text: str) -> str:
-    """A roll's dice as the dice service stores them, which the luck can weigh (rules.dice.stored_dice)."""
-    refusal = _dice_refusal(text) if len(text) <= 32 else "is longer than any dice expression"
+    refusal = dice_refusal(text)
     if refusal is not None:
         raise ValueError(refusal)
     return text
+
+
+# A roll's dice: one expression as the dice service writes it ("1d6", "3d10kh1", "4d12>=9").
+STORED_DICE = Annotated[StrictStr, AfterValidator(_stored_dice)]
 
 
 # The columns whose contents other code reads item by item.
 SHAPES: dict[tuple[str, str], Any] = {
     ("campaign", "dice_mode"): DiceMode,
     ("dice_roll", "mode"): DiceMode,
-    ("dice_roll", "dice"): Annotated[StrictStr, AfterValidator(_stored_dice)],
+    ("dice_roll", "dice"): STORED_DICE,
     ("dice_roll", "raw"): list[Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)]],
     ("dice_roll", "modifiers"): list[Modifier],
     ("event", "changes"): list[Change] | list[Replay],

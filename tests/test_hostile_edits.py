@@ -181,7 +181,7 @@ def test_every_hand_edit_is_shown_or_refused_in_one_sentence(real: Path, tmp_pat
         problems += [f"[{edit.kind}] {edit.what}: {command}: {problem}"
                      for command, problem in judge_all(path, home, real, chosen)
                      if not problem.startswith("note:")]
-    assert len(kinds) == 10 and COMMANDS_DRAWN * len(kinds) >= len(others)  # every command, each run
+    assert len(kinds) == 11 and COMMANDS_DRAWN * len(kinds) >= len(others)  # every command, each run
     assert not problems, "\n".join(problems[:20])
 
 

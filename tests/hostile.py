@@ -16,8 +16,10 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-# Terminal control a hostile text may hold: retitle the window, clear the screen, a C1 CSI, NUL.
-ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x1b[31m\x9b6n\x00\x08\r"
+# Terminal control a hostile text may hold: retitle the window, clear the screen, a C1 CSI, NUL,
+# and the bidirectional controls that turn what follows around ("Trojan Source"): an override,
+# an isolate, a mark.
+ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x1b[31m\x9b6n\x00\x08\r\u202e\u2067\u200f"
 # What the trigger files do when they fire: every unit's strength points to nothing, and a mark.
 FIRED = "pwned_by_trigger"
 

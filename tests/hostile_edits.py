@@ -31,7 +31,7 @@ NASTY_TEXT = [
     "\x1b]0;pwned\x07\x1b[2J",
     "\x1b[31mred\x1b[0m",
     "\x9b6n\x85next",
-    "\u202eevil\u202c \u2066isolate\u2069",
+    "\u202eevil\u202c \u2066isolate\u2069 \u200fmarks\u200e\u061c",
     "line\u2028separator\u2029",
     "nul\x00byte",
     "back\x08space\rreturn",
@@ -188,10 +188,10 @@ def edits(real: Path) -> list[Edit]:
 def _literal(value: str) -> str:
     """`value` as a SQL literal a person could type (char() for what a terminal cannot)."""
     parts = []
-    for run in re.split(r"([\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069])", value):
+    for run in re.split(r"([\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069])", value):
         if not run:
             continue
-        if len(run) == 1 and re.fullmatch(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]", run):
+        if len(run) == 1 and re.fullmatch(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]", run):
             parts.append(f"char({ord(run)})")
         else:
             parts.append("'" + run.replace("'", "''") + "'")

@@ -7,7 +7,7 @@ text, a record of changes that is not one, turns out of order, rows deleted. Eve
 of COMMANDS runs on it in-process (tests/test_hostile_files.py `run`), and for each:
 no traceback and no hang; a refusal is one line on stderr with a non-zero exit and names
 no database error (no "FOREIGN KEY constraint failed"); nothing printed holds a control
-character; the file and its folder keep their bytes. A command that
+character or a bidirectional one; the file and its folder keep their bytes. A command that
 shows the unedited file but refuses the edited one refuses a file `check` calls damaged.
 The suite draws one edit of every kind with the run's seed (tests/seeds.py);
 `python -m tests.hostile_edits` runs them all and prints the figures.
@@ -21,14 +21,14 @@ from pathlib import Path
 
 import pytest
 
+from campaigns.text import BIDI_CONTROLS
 from tests import hostile_edits, seeds
 from tests.test_hostile_files import Hang, folder_state, run
 
-# Control characters (newline aside). Bidi overrides (U+202A-202E, U+2066-2069) are shown as they
-# are, as campaigns.text.shown leaves them: they reorder what a terminal shows but drive nothing
-# (`python -m tests.hostile_edits` lists where they reach the output).
+# Control characters (newline aside), and the bidirectional controls, which drive nothing but
+# reorder what a terminal shows: campaigns.text.shown writes those out ("<U+202E>").
 CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
-BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+BIDI = re.compile(f"[{BIDI_CONTROLS}]")
 # What the database or Python said, passed on raw instead of a sentence naming the row.
 RAW = re.compile(r"constraint failed|FOREIGN KEY|NOT NULL|datatype mismatch|no such (table|column)|"
                  r"Traceback|sqlalchemy|sqlite3\.|object has no attribute|NoneType|not subscriptable|"
@@ -137,7 +137,7 @@ def judge_all(path: Path, home: Path, real: Path | None = None,
         if CONTROL.search(text):
             found.append((what, f"control character in output: {CONTROL.search(text)!r}"))
         if BIDI.search(text + err):
-            found.append((what, "note: a bidi override in what it printed"))
+            found.append((what, f"bidi control in output: {BIDI.search(text + err)!r}"))
         if CONTROL.search(err):
             found.append((what, f"control character on stderr: {err[:200]!r}"))
         if RAW.search(err):

@@ -87,6 +87,32 @@ async def test_every_screen_shows_escapes_in_every_text_column_inert(real: Path,
     await visit_every_screen(path, "every text escaped")
 
 
+async def test_a_bidi_override_in_a_name_is_written_out_in_the_order_of_battle(real: Path, tmp_path: Path) -> None:
+    """U+202E turns what follows it around on a terminal ("Trojan Source": "\u202eetoN" reads "Note"):
+    the tree and the table show it as <U+202E>, so the umpire sees it, and send none to the terminal."""
+    import shutil
+    import sqlite3
+
+    path = tmp_path / "bidi.campaign"
+    shutil.copyfile(real, path)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE army SET name = char(8238) || name")
+    db.execute("UPDATE unit SET name = char(8238) || name")
+    db.commit()
+    db.close()
+    app = AdjutantApp(CampaignSession.open(path), prepare=False)
+    app.animation_level = "none"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        await pilot.press("b")
+        await settled(pilot)
+        assert_inert(app, "order of battle")
+        lines = TEXTUAL_SEQUENCES.sub("", terminal_bytes(app)).splitlines()
+        written = [line for line in lines if "<U+202E>" in line]
+        assert any(line.rstrip().endswith("SP)") for line in written), lines  # an army of the tree
+        assert any(" infantry " in line or " DUMMY " in line for line in written), lines  # a unit of the table
+
+
 def kind_of(make: hostile.Maker) -> str:
     """The kind of hostile file a maker makes: its name up to the column, table or statement it picks
     ("bad value in", "escapes in", "sql:", "random_bytes", ...)."""

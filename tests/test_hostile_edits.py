@@ -224,3 +224,36 @@ def test_a_unit_under_a_general_of_the_other_side_is_named_by_check_and_despatch
     code, _out, err = run("despatch", "--side", "allies", "--format", "md", "-o", str(tmp_path / "letter.md"), str(path))
     assert code == 2 and "cannot be despatched to allies: the unit row 'old_guard' names general" in err, err
     assert "FOREIGN KEY" not in err and not (tmp_path / "letter.md").exists()
+
+
+# Every form of dice the dice service stores (str(Dice): the rule sets' 1d6, 2d6, 8d6 of a
+# 13-phase melee, 3d10kh1, a Kallistra pool 4d12>=9), and dice no roll holds.
+STORED = ["1d6", "2d6", "8d6", "1d10", "3d10kh1", "3d10kl1", "4d12>=9", "12d6>=1", "200d6"]
+NOT_STORED = ["abc", "", "d6", "1D6", "1 d6", "1d6 + 2d6", "0d6", "1d0", "99999999999d6", "\u0661d6", "1d6\x1b",
+              "1\u202ed6", "2d6kh3", "13d100", "1d6" * 20]
+
+
+def test_check_takes_every_dice_a_roll_stores_and_no_other() -> None:
+    from models.export_format import dice_refusal
+    from rules.dice import Dice, DiceService
+
+    assert [dice for dice in STORED if dice_refusal(dice) is not None] == []
+    assert [dice for dice in NOT_STORED if dice_refusal(dice) is None] == []
+    service = DiceService(seed=1)
+    assert [service.roll(dice, "test").dice for dice in STORED] == STORED == [str(Dice.parse(d)) for d in STORED]
+
+
+@pytest.mark.parametrize("dice", ["abc", "1D6", "1d6 + 2d6", "13d100"])
+def test_dice_no_roll_stores_are_named_by_check_and_called_damaged_by_the_luck(
+    real: Path, tmp_path: Path, dice: str
+) -> None:
+    """The last session's gap: `luck` refused such a file while `check` called it sound."""
+    path = tmp_path / "edited.campaign"
+    edit = f"UPDATE dice_roll SET dice = {hostile_edits._literal(dice)} WHERE id = 2"
+    assert hostile_edits.make(real, path, hostile_edits.Edit("fixed", edit, (edit,)))
+    code, _out, err = run("check", str(path))
+    assert code == 1 and "row 2 of table 'dice_roll' has a bad value in column 'dice'" in err, err
+    for command in (["luck"], ["report", "-o", str(tmp_path / "report.md")]):
+        code, _out, err = run(*command, str(path))
+        assert code == 2 and "is damaged" in err and "`adjutant check` names the row" in err, err
+    assert run("export", str(path))[0] != 0

@@ -311,8 +311,7 @@ def hostile_exports(good: dict, seed: int = 1813, mangled: int = 20) -> Iterator
     yield variant("changes of an event not a list", lambda d: d["tables"]["event"][0].update(changes="null"))
     yield variant("raw dice as text", lambda d: d["tables"]["dice_roll"][0].update(raw="6") if d["tables"]["dice_roll"] else d["tables"]["campaign"].clear())
     for dice in ("abc", "1D6", "1d6 + 2d6", "13d100"):  # no roll stores these dice (rules.dice.stored_dice)
-        yield variant(f"dice {dice!r}", lambda d, dice=dice: d["tables"]["dice_roll"][0].update(dice=dice)
-                      if d["tables"]["dice_roll"] else d["tables"]["campaign"].clear())
+        yield variant(f"dice {dice!r}", _dice_of_the_first_roll(dice))
     yield variant("an unknown top-level field", lambda d: d.update(comment="hello"))
     yield variant("a schema named 'abc'", lambda d: d.update(schema="abc"))
     yield variant("a schema from the future", lambda d: d.update(schema="0099"))
@@ -326,6 +325,16 @@ def hostile_exports(good: dict, seed: int = 1813, mangled: int = 20) -> Iterator
         for _ in range(rng.choice([1, 3, 10])):
             data[rng.randrange(len(data))] = rng.randrange(256)
         yield f"mangled export {number}", bytes(data)
+
+
+def _dice_of_the_first_roll(dice: str) -> Callable[[dict], None]:
+    def change(document: dict) -> None:
+        if document["tables"]["dice_roll"]:
+            document["tables"]["dice_roll"][0]["dice"] = dice
+        else:  # no roll to change: refused all the same
+            document["tables"]["campaign"].clear()
+
+    return change
 
 
 def _deep(depth: int) -> dict:

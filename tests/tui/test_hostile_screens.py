@@ -113,6 +113,35 @@ async def test_a_bidi_override_in_a_name_is_written_out_in_the_order_of_battle(r
         assert any(" infantry " in line or " DUMMY " in line for line in written), lines  # a unit of the table
 
 
+async def test_luck_and_its_chart_say_a_roll_whose_dice_no_roll_stores_is_damaged(real: Path, tmp_path: Path) -> None:
+    """The luck's worker failed silently on such a file: "Reading every roll..." stayed for ever."""
+    import shutil
+    import sqlite3
+
+    path = tmp_path / "dice.campaign"
+    shutil.copyfile(real, path)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE dice_roll SET dice = 'abc' WHERE rowid = (SELECT min(rowid) FROM dice_roll)")
+    db.commit()
+    db.close()
+    app = AdjutantApp(CampaignSession.open(path), prepare=False)
+    app.animation_level = "none"
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settled(pilot)
+        await pilot.press("L")
+        await settled(pilot)
+        said = "the campaign is damaged: a roll's dice cannot be weighed"
+        assert said in str(app.screen.query_one("#method").content)
+        assert any(said in message for message in notification_messages(app))
+        app.clear_notifications()
+        await pilot.press("P")
+        await settled(pilot)
+        await pilot.press("p")  # the last chart: the luck by turn
+        await settled(pilot)
+        assert any(said in message for message in notification_messages(app))
+        assert app.return_code is None and app.failure is None
+
+
 def kind_of(make: hostile.Maker) -> str:
     """The kind of hostile file a maker makes: its name up to the column, table or statement it picks
     ("bad value in", "escapes in", "sql:", "random_bytes", ...)."""

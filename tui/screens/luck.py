@@ -9,6 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
+from campaigns.errors import CampaignError
 from campaigns.luck import MP, PC, SP_INFLICTED, SP_LOST, Ledger, Luck
 from campaigns.printable import printable
 from tui.screens.base import CampaignScreen
@@ -61,8 +62,15 @@ class LuckScreen(CampaignScreen):
             book = ledger(self.session, self.side, latest=LISTED, stop=lambda: worker.is_cancelled)
         except Superseded:
             return
+        except CampaignError as exc:  # a roll `check` calls damaged (dice no roll stores): its sentence
+            back_to(self, self._refused, str(exc))
+            return
         if not worker.is_cancelled:
             back_to(self, self._show, book)
+
+    def _refused(self, sentence: str) -> None:
+        self.query_one("#method", Static).update(printable(sentence))
+        self.notify(sentence, severity="error", timeout=8)
 
     def _show(self, book: Ledger) -> None:
         if not self.sides:

@@ -15,7 +15,12 @@ units), and it reads markdown inside names (a unit named `[x](http://...)` becam
 a link). Here every value from the file is text: control characters are removed
 (as `campaigns.text.shown` removes them) and `& < > " '` escaped; each name sits in
 its own table cell or list item, an HTML block, so a bidi override in one name
-cannot turn the text of the next.
+cannot turn the text of the next; `shown` writes each bidirectional control out
+("<U+202E>"), so the reader sees that a name holds one.
+
+The markdown letter holds the values as the side file holds them, as an export does:
+it is a document for another program (a mail, a markdown viewer), which renders or
+escapes them; printed on a terminal it is the side file's text, as `cat` shows any file.
 """
 
 from __future__ import annotations
@@ -232,7 +237,8 @@ _ITEMS = frozenset(("loose", "item", "weather", "roll", "spend", "fought", "die"
 
 
 def _e(value: object) -> str:
-    """A value from the file as HTML text: the words the markdown letter shows, control characters removed, escaped."""
+    """A value from the file as HTML text: the words the markdown letter shows, `shown` (control
+    characters removed, bidirectional ones written out), escaped."""
     return html_text.escape(shown(_cell(value)), quote=True)
 
 

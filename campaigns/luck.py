@@ -43,6 +43,8 @@ from campaigns.words import column as quoted
 from models import Army, Battle, DiceRoll, Event, Nation, Side, Turn, Unit, tally
 from models.record_columns import COMMAND_POINT_ROLL
 from models.tables import MARCH_ROLLS, RECONNAISSANCE_ROLLS, STRENGTH_CHANGES, TURN_ENDS
+from rules.dice import stored_dice
+from rules.errors import RulesError
 from rules.luck import Counted, RunLuck, expectation, mid_rank, run_luck
 from rules.odds import roll_distribution
 
@@ -464,8 +466,15 @@ class _UnitRow(NamedTuple):
 
 @functools.lru_cache(maxsize=512)
 def _distribution(dice: str, modifier: int) -> dict[int, Fraction]:
-    """A roll's exact distribution, computed once for each dice and modifier (not to be changed)."""
-    return roll_distribution(dice, modifier)
+    """A roll's exact distribution, computed once for each dice and modifier (not to be changed).
+
+    The dice are read as a roll stores them, as `check` reads them: "2D6" or "abc" was typed
+    into the file, which `check` calls damaged, and so does the luck."""
+    try:
+        return roll_distribution(stored_dice(dice), modifier)
+    except RulesError as error:
+        raise RulesError(f"the campaign is damaged: a roll's dice cannot be weighed ({error}); "
+                         "`adjutant check` names the row") from None
 
 
 @functools.lru_cache(maxsize=512)

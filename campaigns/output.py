@@ -136,19 +136,30 @@ def _encoded(chunk: list[str]) -> bytes:
     bytes by C-level calls: the C0 controls and DEL are single bytes that no other
     character's bytes contain (one `bytes.translate`), and a C1 control is the lead byte
     0xC2 before 0x80-0x9F, a pair nothing else makes (a regular expression only where
-    0xC2 occurs at all). Text that UTF-8 cannot carry (a lone surrogate) goes the way of
-    `shown`, which removes it."""
+    0xC2 occurs at all). A bidirectional control is written out ("<U+202E>"), as `shown`
+    writes it: its lead byte (0xE2 or 0xD8) is looked for first. Text that UTF-8 cannot
+    carry (a lone surrogate) goes the way of `shown`, which removes it."""
     text = "\n".join(chunk) + "\n"
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError:
         return shown(text).encode("utf-8", "replace")
     data = data.translate(None, _C0_AND_DEL)
-    return _C1.sub(b"", data) if b"\xc2" in data else data
+    if b"\xc2" in data:
+        data = _C1.sub(b"", data)
+    if b"\xe2" in data or b"\xd8" in data:
+        data = _BIDI.sub(_bidi_written, data)
+    return data
 
 
 _C0_AND_DEL = bytes([*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F])  # tab and newline kept, as `shown` keeps them
 _C1 = re.compile(rb"\xc2[\x80-\x9f]")
+# campaigns.text's BIDI_CONTROLS in UTF-8 (0xE2 and 0xD8 only ever lead a character).
+_BIDI = re.compile(rb"\xd8\x9c|\xe2\x80[\x8e\x8f\xaa-\xae]|\xe2\x81[\xa6-\xa9]")
+
+
+def _bidi_written(found: re.Match[bytes]) -> bytes:
+    return f"<U+{ord(found.group().decode()):04X}>".encode()
 
 
 def _regular_file() -> IO[bytes] | None:

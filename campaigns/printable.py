@@ -2,19 +2,17 @@
 
 A campaign file is someone else's data: a unit named with an escape sequence
 must not move the cursor, retitle the terminal or hide a line of a report.
-Every character of Unicode category Cc (C0, DEL, C1) and the bidirectional
-overrides are dropped; a newline is kept only where a caller allows it.
-(A small local helper: the lead may unify it with the project's sanitizer.)
+The text is `campaigns.text.shown`: control characters (C0, DEL, C1) dropped and
+the bidirectional controls written out ("<U+202E>"); tabs become spaces, and a
+newline is kept only where a caller allows it.
 """
 
 from __future__ import annotations
 
-import re
-
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+from campaigns.text import shown
 
 
 def printable(text: object, *, newlines: bool = False) -> str:
-    """`text` as a string with its control characters removed (tabs become spaces)."""
-    cleaned = _CONTROL.sub("", str(text)).replace("\t", " ")
+    """`text` as `shown` gives it, tabs as spaces (and newlines too, unless `newlines`)."""
+    cleaned = shown(text).replace("\t", " ")
     return cleaned if newlines else cleaned.replace("\n", " ")

@@ -286,7 +286,8 @@ def write(store: CampaignStore, out: Callable[[bytes | memoryview], Any]) -> Non
     The text is exactly `json.dumps(document, sort_keys=True, indent=2,
     ensure_ascii=False)` plus a newline, as earlier versions wrote it, so exports
     of one campaign compare equal across versions; only DEL and the C1 controls,
-    which a terminal would obey, are written escaped.
+    which a terminal would obey, and the bidirectional controls, which reorder what
+    it shows, are written escaped.
     """
     with store.connect() as connection:
         _write(connection, store.name, schema.head(), tables(), out)
@@ -417,16 +418,18 @@ def _write_rows(connection: Connection, table: Table, name: str, out: Callable[[
     out(b"]" if empty else b"\n    ]")
 
 
-_RAW_CONTROL = re.compile(rb"\x7f|\xc2[\x80-\x9f]")  # DEL and the C1 controls, as UTF-8
+# DEL, the C1 controls and the bidirectional controls (campaigns.text), as UTF-8.
+_RAW_CONTROL = re.compile(rb"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xaa-\xae]|\xe2\x81[\xa6-\xa9]")
 
 
 def _is_inert(encoded: bytes) -> bool:
-    return b"\x7f" not in encoded and b"\xc2" not in encoded
+    return b"\x7f" not in encoded and b"\xc2" not in encoded and b"\xe2" not in encoded and b"\xd8" not in encoded
 
 
 def _inert(encoded: bytes) -> bytes:
     """JSON escapes only the C0 controls; DEL and C1 are escaped too (\\u009b), so an export
-    printed on a terminal cannot drive it. The same text when read back."""
+    printed on a terminal cannot drive it, and so are the bidirectional controls (\\u202e),
+    so that it cannot reorder what the terminal shows. The same text when read back."""
     if _is_inert(encoded):
         return encoded
     return _RAW_CONTROL.sub(lambda m: b"\\u%04x" % ord(m[0].decode()), encoded)

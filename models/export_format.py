@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from datetime import date, datetime
-from functools import cache
+from functools import cache, lru_cache
 from typing import Annotated, Any
 
 from typing_extensions import TypedDict  # pydantic needs it on Python 3.11
@@ -38,7 +38,7 @@ from pydantic import (
 from sqlalchemy import JSON, Boolean, Column, Date, DateTime, Integer, String, Table, TypeDecorator
 from sqlalchemy import BigInteger
 
-from rules.dice import DiceMode
+from rules.dice import DiceMode, stored_dice
 from rules.errors import RulesError
 from rules.numbers import MAX_STRENGTH, MAX_TURNS
 from rules.options import resolve_options
@@ -113,10 +113,39 @@ class SetupSides(TypedDict):
     defender: SetupSide
 
 
-# The JSON columns whose contents other code reads item by item.
+def dice_refusal(text: str) -> str | None:
+    """Why a roll's dice are not as the dice service stores them, or cannot be weighed by the
+    luck (rules.dice.stored_dice, rules.odds.computable); None when they are."""
+    return _dice_refusal(text) if len(text) <= 32 else "is longer than any dice expression"
+
+
+@lru_cache(maxsize=1024)  # a million rolls hold a handful of expressions; a hostile file, any number
+def _dice_refusal(text: str) -> str | None:
+    from rules.odds import computable  # icepool is not imported by this
+
+    try:
+        computable(stored_dice(text))
+    except RulesError as error:
+        return str(error)
+    return None
+
+
+def _stored_dice(text: str) -> str:
+    refusal = dice_refusal(text)
+    if refusal is not None:
+        raise ValueError(refusal)
+    return text
+
+
+# A roll's dice: one expression as the dice service writes it ("1d6", "3d10kh1", "4d12>=9").
+STORED_DICE = Annotated[StrictStr, AfterValidator(_stored_dice)]
+
+
+# The columns whose contents other code reads item by item.
 SHAPES: dict[tuple[str, str], Any] = {
     ("campaign", "dice_mode"): DiceMode,
     ("dice_roll", "mode"): DiceMode,
+    ("dice_roll", "dice"): STORED_DICE,
     ("dice_roll", "raw"): list[Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)]],
     ("dice_roll", "modifiers"): list[Modifier],
     ("event", "changes"): list[Change] | list[Replay],

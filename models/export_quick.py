@@ -55,7 +55,9 @@ from models.export_format import (
     ROW_CHECKS,
     ROW_CONFIG,
     SHAPES,
+    STORED_DICE,
     _sane_json,
+    dice_refusal,
 )
 
 Values = Sequence[Any]
@@ -141,6 +143,8 @@ def _column_judge(table: str, column: Column[Any], depth_in_text: bool = False) 
     elif isinstance(kind, String):
         if shape is None:
             judge = _texts(None)
+        elif shape is STORED_DICE:
+            judge = _dice
         elif get_origin(shape) is Literal:
             judge = _texts(frozenset(get_args(shape)))
         else:
@@ -216,6 +220,14 @@ def _texts(allowed: frozenset[str] | None) -> Judge:
         return values
 
     return texts
+
+
+def _dice(values: Values) -> Values:
+    # A million rolls hold a handful of expressions: each distinct one judged once.
+    _joined(values)  # every value text
+    if any(map(dice_refusal, set(values))):
+        raise Unsure
+    return values
 
 
 def _matching(values: Values, pattern: str) -> str:

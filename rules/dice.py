@@ -113,6 +113,22 @@ def _parsed(expression: str) -> Dice:
     return Dice._parse(expression)
 
 
+def stored_dice(expression: str) -> Dice:
+    """The dice of a stored roll: one expression exactly as the dice service writes it
+    (`str(Dice)`: 1d6, 8d6, 3d10kh1, 4d12>=9), or DiceError.
+
+    `Dice.parse` also reads what a person types ("2D6", "d6", "1 d 6"); no stored roll
+    holds that, so a file that does was edited, and every reader of stored rolls (the luck,
+    `dice verify`, `check`, `import`) refuses it alike. A resolution that rolls several
+    expressions stores each as a roll of its own: "1d6 + 2d6" (`combined`) is never stored."""
+    if not isinstance(expression, str):
+        raise DiceError(f"{expression!r} is not a dice expression")
+    spec = Dice.parse(expression)
+    if str(spec) != expression:
+        raise DiceError(f"{expression!r} is not a dice expression as a roll stores it (such as {spec})")
+    return spec
+
+
 @dataclass(frozen=True)
 class Modifier:
     """A named modifier to a roll, as the card names it."""
@@ -239,7 +255,7 @@ def verify(seed: int, records: Sequence[DiceRecord]) -> list[DiceRecord]:
     for record in records:
         if record.mode != ROLLED or record.index is None:
             continue
-        spec = Dice.parse(record.dice)
+        spec = stored_dice(record.dice)
         replay = seeded_dice(seed, record.index, spec)
         if replay != record.raw or spec.read(replay, record.modifier_total) != record.result:
             bad.append(record)

@@ -21,10 +21,9 @@ MAX_SUM_FACES = 1200  # 200d6, 12d100, 1d1000
 MAX_KEEP_FACES = 400  # 20d20kh1, 4d100kh2
 
 
-def icepool_die(dice: Dice | str, modifier: int = 0):
-    import icepool
-
-    spec = Dice.parse(dice) if isinstance(dice, str) else dice
+def computable(spec: Dice) -> Dice:
+    """`spec`, or RulesError when its exact odds are too long to compute (`check` refuses a
+    stored roll the luck could not weigh, as the luck itself does)."""
     faces = spec.count * spec.sides
     if spec.target is None and faces > (MAX_KEEP_FACES if spec.keep else MAX_SUM_FACES):
         limit = MAX_KEEP_FACES if spec.keep else MAX_SUM_FACES
@@ -32,6 +31,13 @@ def icepool_die(dice: Dice | str, modifier: int = 0):
             f"the exact odds of {spec} are too long to compute: dice times sides may be at most {limit} "
             f"{'when keeping dice' if spec.keep else 'for a sum'}"
         )
+    return spec
+
+
+def icepool_die(dice: Dice | str, modifier: int = 0):
+    import icepool
+
+    spec = computable(Dice.parse(dice) if isinstance(dice, str) else dice)
     one = icepool.d(spec.sides)
     if spec.target is not None:
         return spec.count @ (one + modifier >= spec.target)

@@ -16,8 +16,10 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-# Terminal control a hostile text may hold: retitle the window, clear the screen, a C1 CSI, NUL.
-ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x1b[31m\x9b6n\x00\x08\r"
+# Terminal control a hostile text may hold: retitle the window, clear the screen, a C1 CSI, NUL,
+# and the bidirectional controls that turn what follows around ("Trojan Source"): an override,
+# an isolate, a mark.
+ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x1b[31m\x9b6n\x00\x08\r\u202e\u2067\u200f"
 # What the trigger files do when they fire: every unit's strength points to nothing, and a mark.
 FIRED = "pwned_by_trigger"
 
@@ -308,6 +310,8 @@ def hostile_exports(good: dict, seed: int = 1813, mangled: int = 20) -> Iterator
     yield variant("a date that is not one", lambda d: d["tables"]["campaign"][0].update(start_date="1813-13-45"))
     yield variant("changes of an event not a list", lambda d: d["tables"]["event"][0].update(changes="null"))
     yield variant("raw dice as text", lambda d: d["tables"]["dice_roll"][0].update(raw="6") if d["tables"]["dice_roll"] else d["tables"]["campaign"].clear())
+    for dice in ("abc", "1D6", "1d6 + 2d6", "13d100"):  # no roll stores these dice (rules.dice.stored_dice)
+        yield variant(f"dice {dice!r}", _dice_of_the_first_roll(dice))
     yield variant("an unknown top-level field", lambda d: d.update(comment="hello"))
     yield variant("a schema named 'abc'", lambda d: d.update(schema="abc"))
     yield variant("a schema from the future", lambda d: d.update(schema="0099"))
@@ -321,6 +325,16 @@ def hostile_exports(good: dict, seed: int = 1813, mangled: int = 20) -> Iterator
         for _ in range(rng.choice([1, 3, 10])):
             data[rng.randrange(len(data))] = rng.randrange(256)
         yield f"mangled export {number}", bytes(data)
+
+
+def _dice_of_the_first_roll(dice: str) -> Callable[[dict], None]:
+    def change(document: dict) -> None:
+        if document["tables"]["dice_roll"]:
+            document["tables"]["dice_roll"][0]["dice"] = dice
+        else:  # no roll to change: refused all the same
+            document["tables"]["campaign"].clear()
+
+    return change
 
 
 def _deep(depth: int) -> dict:

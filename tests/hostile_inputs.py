@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 REFUSED, ACCEPTED, EITHER = "refused", "accepted", "either"
-ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x1b[31m\x9b6n\x00\x08\r"
+ESCAPES = "\x1b]0;pwned\x07\x1b[2J\x1b[31m\x9b6n\x00\x08\r\u202e\u2067\u200f"  # and bidi controls, shown written out
 # A file the kernel lets nobody read, root included (sysctl files are write-only).
 WRITE_ONLY = Path("/proc/sys/vm/drop_caches")
 

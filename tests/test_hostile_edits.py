@@ -7,7 +7,7 @@ text, a record of changes that is not one, turns out of order, rows deleted. Eve
 of COMMANDS runs on it in-process (tests/test_hostile_files.py `run`), and for each:
 no traceback and no hang; a refusal is one line on stderr with a non-zero exit and names
 no database error (no "FOREIGN KEY constraint failed"); nothing printed holds a control
-character; the file and its folder keep their bytes. A command that
+character or a bidirectional one; the file and its folder keep their bytes. A command that
 shows the unedited file but refuses the edited one refuses a file `check` calls damaged.
 The suite draws one edit of every kind with the run's seed (tests/seeds.py);
 `python -m tests.hostile_edits` runs them all and prints the figures.
@@ -21,14 +21,14 @@ from pathlib import Path
 
 import pytest
 
+from campaigns.text import BIDI_CONTROLS
 from tests import hostile_edits, seeds
 from tests.test_hostile_files import Hang, folder_state, run
 
-# Control characters (newline aside). Bidi overrides (U+202A-202E, U+2066-2069) are shown as they
-# are, as campaigns.text.shown leaves them: they reorder what a terminal shows but drive nothing
-# (`python -m tests.hostile_edits` lists where they reach the output).
+# Control characters (newline aside), and the bidirectional controls, which drive nothing but
+# reorder what a terminal shows: campaigns.text.shown writes those out ("<U+202E>").
 CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
-BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+BIDI = re.compile(f"[{BIDI_CONTROLS}]")
 # What the database or Python said, passed on raw instead of a sentence naming the row.
 RAW = re.compile(r"constraint failed|FOREIGN KEY|NOT NULL|datatype mismatch|no such (table|column)|"
                  r"Traceback|sqlalchemy|sqlite3\.|object has no attribute|NoneType|not subscriptable|"
@@ -137,7 +137,7 @@ def judge_all(path: Path, home: Path, real: Path | None = None,
         if CONTROL.search(text):
             found.append((what, f"control character in output: {CONTROL.search(text)!r}"))
         if BIDI.search(text + err):
-            found.append((what, "note: a bidi override in what it printed"))
+            found.append((what, f"bidi control in output: {BIDI.search(text + err)!r}"))
         if CONTROL.search(err):
             found.append((what, f"control character on stderr: {err[:200]!r}"))
         if RAW.search(err):
@@ -181,7 +181,7 @@ def test_every_hand_edit_is_shown_or_refused_in_one_sentence(real: Path, tmp_pat
         problems += [f"[{edit.kind}] {edit.what}: {command}: {problem}"
                      for command, problem in judge_all(path, home, real, chosen)
                      if not problem.startswith("note:")]
-    assert len(kinds) == 10 and COMMANDS_DRAWN * len(kinds) >= len(others)  # every command, each run
+    assert len(kinds) == 11 and COMMANDS_DRAWN * len(kinds) >= len(others)  # every command, each run
     assert not problems, "\n".join(problems[:20])
 
 
@@ -224,3 +224,36 @@ def test_a_unit_under_a_general_of_the_other_side_is_named_by_check_and_despatch
     code, _out, err = run("despatch", "--side", "allies", "--format", "md", "-o", str(tmp_path / "letter.md"), str(path))
     assert code == 2 and "cannot be despatched to allies: the unit row 'old_guard' names general" in err, err
     assert "FOREIGN KEY" not in err and not (tmp_path / "letter.md").exists()
+
+
+# Every form of dice the dice service stores (str(Dice): the rule sets' 1d6, 2d6, 8d6 of a
+# 13-phase melee, 3d10kh1, a Kallistra pool 4d12>=9), and dice no roll holds.
+STORED = ["1d6", "2d6", "8d6", "1d10", "3d10kh1", "3d10kl1", "4d12>=9", "12d6>=1", "200d6"]
+NOT_STORED = ["abc", "", "d6", "1D6", "1 d6", "1d6 + 2d6", "0d6", "1d0", "99999999999d6", "\u0661d6", "1d6\x1b",
+              "1\u202ed6", "2d6kh3", "13d100", "1d6" * 20]
+
+
+def test_check_takes_every_dice_a_roll_stores_and_no_other() -> None:
+    from models.export_format import dice_refusal
+    from rules.dice import Dice, DiceService
+
+    assert [dice for dice in STORED if dice_refusal(dice) is not None] == []
+    assert [dice for dice in NOT_STORED if dice_refusal(dice) is None] == []
+    service = DiceService(seed=1)
+    assert [service.roll(dice, "test").dice for dice in STORED] == STORED == [str(Dice.parse(d)) for d in STORED]
+
+
+@pytest.mark.parametrize("dice", ["abc", "1D6", "1d6 + 2d6", "13d100"])
+def test_dice_no_roll_stores_are_named_by_check_and_called_damaged_by_the_luck(
+    real: Path, tmp_path: Path, dice: str
+) -> None:
+    """The last session's gap: `luck` refused such a file while `check` called it sound."""
+    path = tmp_path / "edited.campaign"
+    edit = f"UPDATE dice_roll SET dice = {hostile_edits._literal(dice)} WHERE id = 2"
+    assert hostile_edits.make(real, path, hostile_edits.Edit("fixed", edit, (edit,)))
+    code, _out, err = run("check", str(path))
+    assert code == 1 and "row 2 of table 'dice_roll' has a bad value in column 'dice'" in err, err
+    for command in (["luck"], ["report", "-o", str(tmp_path / "report.md")]):
+        code, _out, err = run(*command, str(path))
+        assert code == 2 and "is damaged" in err and "`adjutant check` names the row" in err, err
+    assert run("export", str(path))[0] != 0

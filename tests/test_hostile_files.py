@@ -24,11 +24,12 @@ from pathlib import Path
 import orjson
 import pytest
 
+from campaigns.text import BIDI_CONTROLS
 from tests import hostile, seeds
 from tests.templates import new_campaign
 
-# Control characters other than newline, in what a command prints.
-CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+# Control characters other than newline, and the bidirectional ones, in what a command prints.
+CONTROL = re.compile(f"[\x00-\x09\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}]")
 # Each run: every kind of hostile file made of the whole file (58, their random bytes drawn from
 # the run's seed), and COLUMNS_DRAWN of the 242 kinds of a bad value or escapes in one column, drawn
 # with the same seed (tests/seeds.py). `python -m tests.hostile_corpus` makes them all.
@@ -217,10 +218,16 @@ def test_escapes_in_every_text_column_are_printed_inert(real: Path, tmp_path: Pa
         code, out, err = run(*command, str(path))
         assert code == 0, err
         text = out.decode()
-        assert "\x1b" not in text and "\x00" not in text and "\x9b" not in text
-    # The text itself survives an export and an import: it is data, only shown inert.
+        assert not CONTROL.search(text), f"{command}: {CONTROL.search(text)!r}"
+    # The text itself survives an export and an import: it is data, only shown inert (the log
+    # writes a bidi control out, the export escapes it as JSON does a control character).
+    assert "<U+202E><U+2067><U+200F>" in run("log", str(path))[1].decode()
     exported = run("export", str(path))[1]
-    assert "\\u001b]0;pwned" in exported.decode()
+    assert "\\u001b]0;pwned" in exported.decode() and "\\u202e\\u2067\\u200f" in exported.decode()
+    source = tmp_path / "escapes.json"
+    source.write_bytes(exported)
+    assert run("import", str(source), str(tmp_path / "copy.campaign"))[0] == 0
+    assert run("export", str(tmp_path / "copy.campaign"))[1] == exported
 
 
 def test_export_import_export_is_identical_and_streams(real: Path, tmp_path: Path) -> None:

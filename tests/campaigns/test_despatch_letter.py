@@ -137,4 +137,6 @@ def test_a_hostile_name_is_text_in_both_letters(letters):
     assert "<script" not in page and "href" not in page
     text = "".join(parsed.text)
     assert shown(HOSTILE_UNIT.replace("|", "/")) in text and shown(HOSTILE_GENERAL) in text
-    assert "\u202eRTL\u202c" in text  # bidi marks kept, as in the markdown: each name is alone in its cell
+    # The bidi controls are written out on the page, where the reader sees them (a name that
+    # reads as another, "Trojan Source"); the markdown letter keeps them as the file does.
+    assert "<U+202E>RTL<U+202C>" in text and "\u202e" not in page and "\u202eRTL\u202c" in letter

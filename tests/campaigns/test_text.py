@@ -8,7 +8,7 @@ import pytest
 
 from campaigns.errors import CampaignError
 from campaigns.session import CampaignSession
-from campaigns.text import NAME_LIMIT, TextError, one_line, plain_name, shown
+from campaigns.text import NAME_LIMIT, TextError, laid_out_inert, one_line, plain_name, shown
 from tests.test_hostile_files import run
 from tests.templates import new_campaign
 
@@ -19,6 +19,24 @@ def test_shown_keeps_newlines_and_tabs_and_drops_every_other_control() -> None:
     assert shown(HOSTILE) == "Ney]0;pwned[2J6n"
     assert shown("line one\n\tline two\x7f") == "line one\n\tline two"
     assert one_line("a\nb\tc\x1b") == "a b c"
+
+
+def test_shown_writes_out_the_bidirectional_controls_that_would_turn_a_name_around() -> None:
+    # "\u202eetoN" reads "Note" on a terminal ("Trojan Source"): the umpire sees the override instead.
+    trojan = "Ney \u202eetoN\u202c \u2067x\u2069 \u200e\u200f\u061c\x1b"
+    assert shown(trojan) == "Ney <U+202E>etoN<U+202C> <U+2067>x<U+2069> <U+200E><U+200F><U+061C>"
+    assert one_line("a\u202e\nb") == "a<U+202E> b"
+    # A line already laid out keeps its width: each is zero cells wide, and removed.
+    assert laid_out_inert(trojan) == "Ney etoN x "
+
+
+def test_every_explicit_bidirectional_formatting_character_is_written_out() -> None:
+    import unicodedata
+
+    explicit = {"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
+    found = [chr(c) for c in range(0x10000) if unicodedata.bidirectional(chr(c)) in explicit]
+    assert len(found) == 9
+    assert all(shown(c) == f"<U+{ord(c):04X}>" for c in found)
 
 
 @pytest.mark.parametrize("typed", ["Ney\x1b[2J", "Ney\n", "Ney\tMarshal", "\x9bNey", "x" * (NAME_LIMIT + 1)])

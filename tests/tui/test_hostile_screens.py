@@ -18,6 +18,7 @@ import pytest
 
 from campaigns.errors import CampaignError
 from campaigns.session import CampaignSession
+from campaigns.text import BIDI_CONTROLS
 from models import check_campaign
 from tests import hostile, seeds
 from tests.test_hostile_files import played
@@ -29,7 +30,9 @@ from .polling import settled
 
 # What Textual itself writes in a frame: SGR colours, cursor moves and OSC 8 links.
 TEXTUAL_SEQUENCES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\]8;[^\x1b]*\x1b\\")
-CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+# Control characters, and the bidirectional ones (on screen a table writes them out, "<U+202E>",
+# and the line filter removes any left: tui/widgets/inert.py).
+CONTROL = re.compile(f"[\x00-\x09\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}]")
 BAD_VALUES = 2  # files with a bad value in a column drawn each run; one of every other kind
 
 
@@ -82,6 +85,61 @@ async def test_every_screen_shows_escapes_in_every_text_column_inert(real: Path,
     path = tmp_path / "escapes.campaign"
     hostile.every_text_escaped(path, real, random.Random(1))
     await visit_every_screen(path, "every text escaped")
+
+
+async def test_a_bidi_override_in_a_name_is_written_out_in_the_order_of_battle(real: Path, tmp_path: Path) -> None:
+    """U+202E turns what follows it around on a terminal ("Trojan Source": "\u202eetoN" reads "Note"):
+    the tree and the table show it as <U+202E>, so the umpire sees it, and send none to the terminal."""
+    import shutil
+    import sqlite3
+
+    path = tmp_path / "bidi.campaign"
+    shutil.copyfile(real, path)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE army SET name = char(8238) || name")
+    db.execute("UPDATE unit SET name = char(8238) || name")
+    db.commit()
+    db.close()
+    app = AdjutantApp(CampaignSession.open(path), prepare=False)
+    app.animation_level = "none"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        await pilot.press("b")
+        await settled(pilot)
+        assert_inert(app, "order of battle")
+        lines = TEXTUAL_SEQUENCES.sub("", terminal_bytes(app)).splitlines()
+        written = [line for line in lines if "<U+202E>" in line]
+        assert any(line.rstrip().endswith("SP)") for line in written), lines  # an army of the tree
+        assert any(" infantry " in line or " DUMMY " in line for line in written), lines  # a unit of the table
+
+
+async def test_luck_and_its_chart_say_a_roll_whose_dice_no_roll_stores_is_damaged(real: Path, tmp_path: Path) -> None:
+    """The luck's worker failed silently on such a file: "Reading every roll..." stayed for ever."""
+    import shutil
+    import sqlite3
+
+    path = tmp_path / "dice.campaign"
+    shutil.copyfile(real, path)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE dice_roll SET dice = 'abc' WHERE rowid = (SELECT min(rowid) FROM dice_roll)")
+    db.commit()
+    db.close()
+    app = AdjutantApp(CampaignSession.open(path), prepare=False)
+    app.animation_level = "none"
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settled(pilot)
+        await pilot.press("L")
+        await settled(pilot)
+        said = "the campaign is damaged: a roll's dice cannot be weighed"
+        assert said in str(app.screen.query_one("#method").content)
+        assert any(said in message for message in notification_messages(app))
+        app.clear_notifications()
+        await pilot.press("P")
+        await settled(pilot)
+        await pilot.press("p")  # the last chart: the luck by turn
+        await settled(pilot)
+        assert any(said in message for message in notification_messages(app))
+        assert app.return_code is None and app.failure is None
 
 
 def kind_of(make: hostile.Maker) -> str:

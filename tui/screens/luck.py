@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
+from campaigns.errors import CampaignError
 from campaigns.luck import MP, PC, SP_INFLICTED, SP_LOST, Ledger, Luck, RollLuck
 from campaigns.printable import printable
 from campaigns.text import shown
@@ -54,6 +55,7 @@ class LuckScreen(CampaignScreen):
         self._early: int | None = None  # the campaign version the reading started here shows
         self._early_book: Ledger | None = None  # its answer, come before the screen was mounted
         self._composed = False  # every widget of the screen mounted (on_mount has run)
+        self._early_refusal: str | None = None  # or its refusal (a damaged roll), come as early
         session = self.adjutant.session
         if session is not None:
             self._early = session.version()
@@ -70,6 +72,9 @@ class LuckScreen(CampaignScreen):
         if self._early_book is not None:  # the first reading came while the screen was composed
             book, self._early_book = self._early_book, None
             self._show(book)
+        if self._early_refusal is not None:
+            sentence, self._early_refusal = self._early_refusal, None
+            self._refused(sentence)
 
     def refresh_view(self) -> None:
         early, self._early = self._early, None
@@ -91,8 +96,18 @@ class LuckScreen(CampaignScreen):
             book = ledger(session or self.session, self.side, latest=LISTED, stop=lambda: worker.is_cancelled)
         except Superseded:
             return
+        except CampaignError as exc:  # a roll `check` calls damaged (dice no roll stores): its sentence
+            back_to(self, self._refused, str(exc), app=app)
+            return
         if not worker.is_cancelled:
             back_to(self, self._show, book, app=app)
+
+    def _refused(self, sentence: str) -> None:
+        if not self._composed:  # refused while the screen is composed: said once it is
+            self._early_refusal = sentence
+            return
+        self.query_one("#method", Static).update(printable(sentence))
+        self.notify(sentence, severity="error", timeout=8)
 
     def _show(self, book: Ledger) -> None:
         if not self._composed:  # the first reading, come while the screen is composed: shown once it is

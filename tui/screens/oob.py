@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Static
 from campaigns import oob_view
 from campaigns.errors import CampaignError
 from campaigns.oob_view import GeneralRow, UnitRow
+from campaigns.text import shown
 from campaigns.words import plural
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import fill
@@ -440,7 +441,7 @@ class OrderOfBattleScreen(CampaignScreen):
         kinds = ", ".join(f"{k} {v}" for k, v in total.by_kind.items())
         dummies = f"; {plural(total.dummies, 'dummy', 'dummies')}" if total.dummies else ""
         more = f" (the first {SHOWN} listed: open a general for his)" if total.units + total.dummies > SHOWN else ""
-        line = f"{title}: {total.strength_points} SP ({kinds}) in {plural(total.units, 'unit')}{dummies}{more}"
+        line = f"{shown(title)}: {total.strength_points} SP ({kinds}) in {plural(total.units, 'unit')}{dummies}{more}"
         totals = self.query_one("#totals", Static)
         if str(totals.content) != line:  # unchanged after most actions: no layout for it
             totals.update(line)

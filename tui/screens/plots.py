@@ -12,6 +12,7 @@ from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
 from campaigns.charts import LUCK, Chart, charts, draw
+from campaigns.errors import CampaignError
 from campaigns.printable import printable
 from campaigns.story import Story
 from tui.screens.base import CampaignScreen
@@ -76,6 +77,9 @@ class PlotsScreen(CampaignScreen):
             # Only the luck by turn is drawn: no roll is listed.  A newer load cancels this one.
             book = ledger(self.session, latest=0, stop=lambda: worker.is_cancelled)
         except Superseded:
+            return
+        except CampaignError as exc:  # a roll `check` calls damaged (dice no roll stores): its sentence
+            back_to(self, self.notify, str(exc), severity="error", timeout=8)
             return
         if not worker.is_cancelled:
             back_to(self, self._show_luck, found, luck_by_turn(found, book))

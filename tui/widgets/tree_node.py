@@ -13,6 +13,8 @@ from rich.cells import get_character_cell_size
 from rich.style import Style
 from rich.text import Text
 
+from campaigns.text import shown
+
 if TYPE_CHECKING:
     from tui.widgets.wrapped_tree import WrappedTree
 
@@ -20,8 +22,9 @@ FIGURES = "figures"  # the meta key marking the figures at the end of a label, k
 
 
 def label(name: str, figures: str = "") -> Text:
-    """A node's label: `name` may wrap at its spaces, `figures` (" 7 SP [F]") stay together."""
-    text = Text(name)
+    """A node's label: `name` may wrap at its spaces, `figures` (" 7 SP [F]") stay together.
+    The name is a campaign's: `shown` (a bidi control written out, "<U+202E>", before it is laid out)."""
+    text = Text(shown(name))
     if figures:
         text.append(figures, Style(meta={FIGURES: True}))
     return text

@@ -1,0 +1,96 @@
+"""Every screen's keys typed in one burst with the key that opens it, as tmux sends them:
+the screen ends as the same keys typed one at a time leave it.
+
+The cases are made from the registry (tui.screens.registry) and each screen's own
+bindings, so that a screen or a binding added later is swept too: for each screen, the
+key that opens it, then each of its bindings alone, two cursor moves, and a cursor move
+before each binding. A binding that opens a form is followed by text, which must reach
+the form's field (not the screen behind it). The campaign is one played for ten turns,
+so that the screens' first readings, in workers, take time: a key that comes before a
+screen has read what it shows must wait for it, not be dropped or act on an empty table.
+
+The keys typed slowly decide what the case is (a form opened: text typed into it), then
+the same keys go in one burst to a fresh copy of the campaign.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from textual.binding import Binding
+
+from tests.played import play
+from tests.tui.helpers import burst, letters, screen_text
+from tests.tui.polling import settled
+from tui.commands import SCREENS
+from tui.screens.base import CampaignScreen
+from tui.screens.registry import screen_class, screen_names
+
+TYPED = letters("z7")  # text for a form a key opened: bound to nothing, on the screen or the app
+SIZE = (80, 24)
+
+
+def opening_key(name: str) -> str:
+    command = next(c for c in SCREENS if c.action == f"show('{name}')")
+    return command.key.split(",")[0]
+
+
+def bound_keys(name: str) -> list[str]:
+    """The first key of each of the screen's own bindings (those with an id)."""
+    return [b.key.split(",")[0] for b in screen_class(name).BINDINGS if isinstance(b, Binding) and b.id]
+
+
+def cases() -> list:
+    made = []
+    for name in screen_names():
+        if name == "start":  # no campaign open: nothing read in a worker
+            continue
+        keyed = [["down", "down"], *[[k] for k in bound_keys(name)], *[["down", k] for k in bound_keys(name) if k != "down"]]
+        for keys in keyed:
+            made.append(pytest.param(name, keys, id=f"{name}-{'-'.join(keys)}"))
+    return made
+
+
+@pytest.fixture(scope="module")
+def ten_turns(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return Path(play(tmp_path_factory.mktemp("played") / "ten.campaign", 10))
+
+
+def shown(app) -> tuple[str, str]:
+    return type(app.screen).__name__, screen_text(app)
+
+
+async def typed_slowly(make_app, path: Path, start: str, keys: list[str]) -> tuple[tuple[str, str], list[str]]:
+    """What the keys give pressed one at a time, each after the app has settled; and the keys
+    typed (TYPED added when the last one opened a form)."""
+    async with make_app(path, start=start).run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        for key in keys:
+            await burst(pilot, key)
+            await settled(pilot)
+        if not isinstance(pilot.app.screen, CampaignScreen):  # a form (or a picker) opened
+            keys = [*keys, *TYPED]
+            for key in TYPED:
+                await burst(pilot, key)
+                await settled(pilot)
+        return shown(pilot.app), keys
+
+
+async def typed_at_once(make_app, path: Path, start: str, keys: list[str]) -> tuple[str, str]:
+    async with make_app(path, start=start).run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        await burst(pilot, *keys)
+        await settled(pilot)
+        return shown(pilot.app)
+
+
+@pytest.mark.parametrize("name, keys", cases())
+async def test_keys_typed_with_the_key_that_opens_the_screen_act_as_typed_slowly(make_app, ten_turns, tmp_path, name, keys):
+    start = "turn" if name == "overview" else "overview"
+    slow_file, burst_file = (Path(shutil.copy(ten_turns, tmp_path / f"{which}.campaign")) for which in ("slow", "burst"))
+    slowly, typed = await typed_slowly(make_app, slow_file, start, [opening_key(name), *keys])
+    at_once = await typed_at_once(make_app, burst_file, start, typed)
+    assert at_once[0] == slowly[0], f"{typed} in one burst ended on {at_once[0]}, typed slowly on {slowly[0]}"
+    assert at_once[1] == slowly[1], f"{typed} in one burst:\n{at_once[1]}\ntyped slowly:\n{slowly[1]}"

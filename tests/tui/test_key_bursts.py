@@ -15,7 +15,7 @@ from textual.css.query import NoMatches
 
 from models import Event, Unit
 from tests.tui.helpers import burst, letters, stored, wait_for
-from tests.tui.polling import until
+from tests.tui.polling import caught_up, until
 from tui.modals.form import FormScreen
 from tui.screens.oob import OrderOfBattleScreen
 
@@ -115,4 +115,7 @@ async def test_a_general_added_right_after_a_search_goes_under_the_one_found_how
         assert pilot.app.keys_held, "g was let go before the tree was read"  # type: ignore[attr-defined]
         tree_may_read.set()
         await wait_for_screen(pilot, FormScreen)
+        # Until the form is mounted and focused: left while it was being built (a loaded
+        # machine), the app closed around it and its on_mount found no field.
+        await caught_up(pilot)
         assert pilot.app.screen.title_text == "New general under General Kleist"  # type: ignore[attr-defined]

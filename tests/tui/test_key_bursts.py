@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from sqlalchemy import func, select
 from textual import events
 from textual.css.query import NoMatches
 
 from models import Event, Unit
-from tests.tui.helpers import burst, letters, stored, wait_for
+from tests.tui.helpers import burst, letters, stored, wait_for, wait_for_screen
 from tests.tui.polling import caught_up, until
 from tui.modals.form import FormScreen
 from tui.screens.oob import OrderOfBattleScreen
@@ -119,3 +121,70 @@ async def test_a_general_added_right_after_a_search_goes_under_the_one_found_how
         # machine), the app closed around it and its on_mount found no field.
         await caught_up(pilot)
         assert pilot.app.screen.title_text == "New general under General Kleist"  # type: ignore[attr-defined]
+
+
+def typed_at_once(pilot, *names: str) -> None:
+    """The keys sent as tmux send-keys sends them, without waiting for the app to catch up."""
+    from tui.textual_private import driver as keyboard
+
+    for name in names:
+        event = events.Key(name, name if len(name) == 1 else None)
+        event.set_sender(pilot.app)
+        keyboard(pilot.app).send_message(event)
+
+
+def held_back(monkeypatch, module, name: str):
+    """`module.name` made to wait, in its worker, until the Event returned is set (a slow database)."""
+    import threading
+
+    real = getattr(module, name)
+    may_read = threading.Event()
+
+    def slow(*args, **kwargs):
+        may_read.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, slow)
+    return may_read
+
+
+async def test_a_key_typed_with_the_screens_key_waits_for_its_first_reading(campaign_file, make_app, monkeypatch):
+    """P n in one burst, the charts slow to read: n waits for them (tui.screens.base: the
+    screen's first reading) and shows the second chart; it was dropped."""
+    from campaigns import story
+    from tests.tui.helpers import screen_text
+    from tests.tui.polling import settled
+    from tui.screens.plots import PlotsScreen
+
+    may_read = held_back(monkeypatch, story, "story")
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        try:
+            typed_at_once(pilot, "P", "n")
+            await wait_for_screen(pilot, PlotsScreen)
+            await pilot.pause(0.1)  # time for an n let go too early to land
+            assert pilot.app.keys_held, "n was let go before the charts were read"  # type: ignore[attr-defined]
+        finally:
+            may_read.set()
+        await settled(pilot)
+        assert "2/6  sp  [losses-french]" in screen_text(pilot.app)
+
+
+@pytest.mark.parametrize("screen_key, module, name", [
+    pytest.param("P", "campaigns.story", "story", id="plots"),  # a reading in the screen's own worker
+    pytest.param("x", "campaigns.battles", "battles", id="battles"),  # a reading through attempt's worker
+])
+async def test_a_key_of_the_app_typed_while_a_screen_reads_goes_at_once(campaign_file, make_app, monkeypatch, screen_key, module, name):
+    """A screen slow to read can be left: b (the order of battle) typed right after the screen's
+    key acts while the screen still reads, and the screen's answer, come later, lands on it."""
+    from importlib import import_module
+
+    may_read = held_back(monkeypatch, import_module(module), name)
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        try:
+            typed_at_once(pilot, screen_key, "b")
+            await wait_for_screen(pilot, OrderOfBattleScreen)
+            assert not may_read.is_set()
+        finally:
+            may_read.set()
+        await burst(pilot, "down")  # the reading has ended: the keys go on as ever
+        assert isinstance(pilot.app.screen, OrderOfBattleScreen)

@@ -3,7 +3,9 @@ the screen ends as the same keys typed one at a time leave it.
 
 The cases are made from the registry (tui.screens.registry) and each screen's own
 bindings, so that a screen or a binding added later is swept too: for each screen, the
-key that opens it, then each of its bindings, or two cursor moves. A binding that opens a form is followed by text, which must reach
+key that opens it, then each of its bindings alone or after a cursor move, or two cursor
+moves. Each run types every screen's core case (a cursor move and its first binding) and
+a sample of the others drawn with the run's seed, on the played or on a new campaign. A binding that opens a form is followed by text, which must reach
 the form's field (not the screen behind it). The campaign is one played for ten turns,
 so that the screens' first readings, in workers, take time: a key that comes before a
 screen has read what it shows must wait for it, not be dropped or act on an empty table.
@@ -18,6 +20,8 @@ the same keys go in one burst to a fresh copy of the campaign.
 
 from __future__ import annotations
 
+import os
+import random
 import shutil
 import threading
 import time
@@ -26,6 +30,7 @@ from pathlib import Path
 import pytest
 from textual.binding import Binding
 
+from tests import seeds
 from tests.played import play
 from tests.tui.helpers import burst, letters, screen_text
 from tests.tui.polling import settled
@@ -36,6 +41,7 @@ from tui.screens.registry import screen_class, screen_names
 TYPED = letters("z7")  # text for a form a key opened: bound to nothing, on the screen or the app
 SIZE = (80, 24)
 ANSWER_LATE = 0.3
+DRAWN = 6  # cases drawn each run beyond the screens' cores (tests/seeds.py)
 
 
 def answering_late(app):
@@ -61,15 +67,25 @@ def bound_keys(name: str) -> list[str]:
     return [b.key.split(",")[0] for b in screen_class(name).BINDINGS if isinstance(b, Binding) and b.id]
 
 
-def cases() -> list:
-    made = []
-    for name in screen_names():
-        if name == "start":  # no campaign open: nothing read in a worker
-            continue
-        keyed = [["down", "down"], *[[k] for k in bound_keys(name)]]
-        for keys in keyed:
-            made.append(pytest.param(name, keys, id=f"{name}-{'-'.join(keys)}"))
-    return made
+def keyed(name: str) -> list[list[str]]:
+    """Every case of a screen, the first one its core: a cursor move, then its first binding."""
+    bound = bound_keys(name)
+    first = [["down", bound[0]]] if bound else [["down", "down"]]
+    others = [["down", "down"], *[[k] for k in bound], *[["down", k] for k in bound]]
+    return first + [keys for keys in others if keys not in first]
+
+
+SWEPT = [name for name in screen_names() if name != "start"]  # start: no campaign open, nothing read in a worker
+
+
+def drawn(seed: int) -> list[tuple[str, list[str], str]]:
+    """DRAWN of the cases beyond each screen's core, each on the played or the new campaign;
+    every case on both with ADJUTANT_KEY_SWEEP=all."""
+    rest = [(name, keys) for name in SWEPT for keys in keyed(name)[1:]]
+    if os.environ.get("ADJUTANT_KEY_SWEEP") == "all":
+        return [(name, keys, campaign) for name, keys in rest for campaign in ("played", "new")]
+    rng = random.Random(seed)
+    return [(name, keys, rng.choice(("played", "new"))) for name, keys in rng.sample(rest, DRAWN)]
 
 
 @pytest.fixture(scope="module")
@@ -105,11 +121,29 @@ async def typed_at_once(make_app, path: Path, start: str, keys: list[str]) -> tu
         return shown(pilot.app)
 
 
-@pytest.mark.parametrize("name, keys", cases())
-async def test_keys_typed_with_the_key_that_opens_the_screen_act_as_typed_slowly(make_app, ten_turns, tmp_path, name, keys):
+async def typed_both_ways(make_app, campaign: Path, folder: Path, name: str, keys: list[str]) -> None:
     start = "turn" if name == "overview" else "overview"
-    slow_file, burst_file = (Path(shutil.copy(ten_turns, tmp_path / f"{which}.campaign")) for which in ("slow", "burst"))
+    slow_file, burst_file = (Path(shutil.copy(campaign, folder / f"{which}.campaign")) for which in ("slow", "burst"))
     slowly, typed = await typed_slowly(make_app, slow_file, start, [opening_key(name), *keys])
     at_once = await typed_at_once(make_app, burst_file, start, typed)
     assert at_once[0] == slowly[0], f"{typed} in one burst ended on {at_once[0]}, typed slowly on {slowly[0]}"
     assert at_once[1] == slowly[1], f"{typed} in one burst:\n{at_once[1]}\ntyped slowly:\n{slowly[1]}"
+
+
+@pytest.mark.parametrize("name", SWEPT)
+async def test_a_cursor_key_and_a_binding_typed_with_the_screens_key_act_as_typed_slowly(make_app, ten_turns, tmp_path, name):
+    await typed_both_ways(make_app, ten_turns, tmp_path, name, keyed(name)[0])
+
+
+async def test_a_drawn_sample_of_every_screens_keys_acts_as_typed_slowly(make_app, ten_turns, campaign_file, tmp_path):
+    """Each binding alone, after a cursor move, two cursor moves: DRAWN cases a run, with the
+    run's seed (ADJUTANT_KEY_SWEEP=all: every case, on both campaigns)."""
+    seed = seeds.run_seed()
+    print(seeds.replay(seed))
+    for number, (name, keys, campaign) in enumerate(drawn(seed)):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        try:
+            await typed_both_ways(make_app, ten_turns if campaign == "played" else campaign_file, folder, name, keys)
+        except AssertionError as failed:
+            raise AssertionError(f"{name} {keys} on the {campaign} campaign ({seeds.replay(seed)}): {failed}") from None

@@ -148,25 +148,30 @@ def held_back(monkeypatch, module, name: str):
     return may_read
 
 
-async def test_a_key_typed_with_the_screens_key_waits_for_its_first_reading(campaign_file, make_app, monkeypatch):
-    """P n in one burst, the charts slow to read: n waits for them (tui.screens.base: the
-    screen's first reading) and shows the second chart; it was dropped."""
-    from campaigns import story
-    from tests.tui.helpers import screen_text
-    from tests.tui.polling import settled
-    from tui.screens.plots import PlotsScreen
+@pytest.mark.parametrize("keys, module, name, shown", [
+    pytest.param(("P", "n"), "campaigns.story", "story", "2/6  sp  [losses-french]", id="plots"),
+    pytest.param(("h", "k"), "campaigns.history", "entries", "Bookmark on #", id="history"),
+])
+async def test_a_key_typed_with_the_screens_key_waits_for_its_first_reading(campaign_file, make_app, monkeypatch, keys, module, name, shown):
+    """P n or h k in one burst, the screen slow to read: the second key waits for the reading
+    (tui.screens.base: the screen's first reading) and acts on what it shows; it was dropped
+    (the first chart shown, no line under the cursor to bookmark)."""
+    from importlib import import_module
 
-    may_read = held_back(monkeypatch, story, "story")
+    from tests.tui.polling import settled
+    from tui.screens.registry import screen_class
+
+    may_read = held_back(monkeypatch, import_module(module), name)
     async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
         try:
-            typed_at_once(pilot, "P", "n")
-            await wait_for_screen(pilot, PlotsScreen)
-            await pilot.pause(0.1)  # time for an n let go too early to land
-            assert pilot.app.keys_held, "n was let go before the charts were read"  # type: ignore[attr-defined]
+            typed_at_once(pilot, *keys)
+            await wait_for_screen(pilot, screen_class({"P": "plots", "h": "history"}[keys[0]]))
+            await pilot.pause(0.1)  # time for a key let go too early to land
+            assert pilot.app.keys_held, f"{keys[1]} was let go before the screen had read"  # type: ignore[attr-defined]
         finally:
             may_read.set()
         await settled(pilot)
-        assert "2/6  sp  [losses-french]" in screen_text(pilot.app)
+        await wait_for(pilot, shown)
 
 
 @pytest.mark.parametrize("screen_key, module, name", [

@@ -18,20 +18,20 @@ has already left.
 An action a key starts in a thread worker (`Attempts.attempt` with `worker=True`)
 counts as part of the key: the next key waits until it has finished and its
 outcome is shown, as if it had run on the UI thread (but the screen still draws),
-however long that takes; so does an action that no key started (a screen's first
-reading, begun as the app shows it at start-up).
-
-A screen's first reading (`reading_started`: what it shows, read in a worker as it
-is first shown) holds the keys typed on that screen while it is in front: `P n n` or a
-cursor key right after the screen's key act on what it then shows, not on an empty
-table. The app's own keys (another screen, quit, help, the palette) typed before any
-key for the screen go at once: a screen slow to read can be left. A key is never let go early: under load, a key let go
+however long that takes. A key is never let go early: under load, a key let go
 after a fixed time landed on the screen the action then left (a general's name
 typed after a search, stored under another name). Instead, when the wait lasts
 longer than WORKING_AFTER, a "Working…" notice shows on the screen; if the
 database hangs, ctrl+c stops waiting: the keys held are discarded (the notice says
 how many), never sent on to whichever screen is in front, and the action, which
 cannot be stopped half way, goes on and tells its outcome when it ends.
+
+A screen's first reading (`reading_started`: what it shows, read in a worker as it
+is first shown, tui.screens.base) holds the keys typed on that screen while it is in
+front, in the same way: `P n n`, `L s` or a cursor key right after the screen's key act
+on what it then shows, not on an empty table (they were dropped). The app's own keys
+(another screen, quit, help, the palette) typed before any key for the screen go at
+once: a screen slow to read can be left.
 """
 
 from __future__ import annotations

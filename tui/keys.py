@@ -18,7 +18,8 @@ has already left.
 An action a key starts in a thread worker (`Attempts.attempt` with `worker=True`)
 counts as part of the key: the next key waits until it has finished and its
 outcome is shown, as if it had run on the UI thread (but the screen still draws),
-however long that takes. A key is never let go early: under load, a key let go
+however long that takes; so does an action that no key started. A key is never
+let go early: under load, a key let go
 after a fixed time landed on the screen the action then left (a general's name
 typed after a search, stored under another name). Instead, when the wait lasts
 longer than WORKING_AFTER, a "Working…" notice shows on the screen; if the

@@ -18,14 +18,21 @@ has already left.
 An action a key starts in a thread worker (`Attempts.attempt` with `worker=True`)
 counts as part of the key: the next key waits until it has finished and its
 outcome is shown, as if it had run on the UI thread (but the screen still draws),
-however long that takes; so does an action that no key started (a screen's first
-reading, begun as the app shows it at start-up). A key is never let go early: under load, a key let go
+however long that takes; so does an action that no key started. A key is never
+let go early: under load, a key let go
 after a fixed time landed on the screen the action then left (a general's name
 typed after a search, stored under another name). Instead, when the wait lasts
 longer than WORKING_AFTER, a "Working…" notice shows on the screen; if the
 database hangs, ctrl+c stops waiting: the keys held are discarded (the notice says
 how many), never sent on to whichever screen is in front, and the action, which
 cannot be stopped half way, goes on and tells its outcome when it ends.
+
+A screen's first reading (`reading_started`: what it shows, read in a worker as it
+is first shown, tui.screens.base) holds the keys typed on that screen while it is in
+front, in the same way: `P n n`, `L s` or a cursor key right after the screen's key act
+on what it then shows, not on an empty table (they were dropped). The app's own keys
+(another screen, quit, help, the palette) typed before any key for the screen go at
+once: a screen slow to read can be left.
 """
 
 from __future__ import annotations
@@ -81,11 +88,12 @@ class KeyGate(App):
         self._key_screen: object = None  # the screen the key in flight was typed on
         self._action_tokens = count(1)
         self._actions_running: set[int] = set()  # actions in thread workers that hold the keys (see the module)
+        self._readings: dict[int, object] = {}  # first readings of screens, by token: the screen (see the module)
         self._working_shown: Working | None = None
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
-            if not self._key_busy and self._actions_running:
+            if not self._key_busy and self._waits(event):
                 # An action runs that no key in flight started (a screen's reading, begun
                 # as the app showed it at start-up): the key waits for it, as it would
                 # for a key's own action, then goes to what it leaves on the screen.
@@ -112,10 +120,32 @@ class KeyGate(App):
         self._actions_running.add(token)
         return token
 
+    def reading_started(self, screen: object) -> int:
+        """A screen's first reading went to a thread worker: keys typed on the screen wait for
+        it while the screen is in front, but the app's own keys (see the module). The token
+        goes back to `action_finished`."""
+        token = next(self._action_tokens)
+        self._readings[token] = screen
+        return token
+
     def action_finished(self, token: int) -> None:
         self._actions_running.discard(token)
-        if not self._actions_running and self._key_busy and self._key_settled:
+        self._readings.pop(token, None)
+        if self._key_busy and self._key_settled and not self._waits(self._held[0] if self._held else None):
             self.call_later(self._key_release, self._key_generation)
+
+    def _waits(self, key: events.Key | None) -> bool:
+        """Whether `key` (None: the key in flight, with none held after it) waits: for an
+        action, or for the first reading of the screen in front unless it is the app's own."""
+        if self._actions_running:
+            return True
+        if key is None or not self._readings or closing(self):
+            return False
+        screen = self.screen
+        if not any(reading is screen for reading in self._readings.values()):
+            return False
+        active = screen.active_bindings.get(key.key)
+        return active is None or active.node is not self
 
     @property
     def keys_held(self) -> int:
@@ -178,9 +208,9 @@ class KeyGate(App):
         if generation != self._key_generation or not self._key_busy or closing(self):
             return  # closing: no screen is left to deliver a key to
         self._key_settled = True
-        if self._actions_running:
-            # The key's action still runs in its worker: the next key is for what it leaves.
-            # action_finished calls again once the last one has ended.
+        if self._waits(self._held[0] if self._held else None):
+            # The key's action still runs in its worker, or the screen in front reads what the
+            # next key is for: that key is for what it leaves. action_finished calls again.
             return
         screen = self.screen
         if screen is not self._key_screen and screen.focused is None and screen.focus_chain:
@@ -221,6 +251,7 @@ class KeyGate(App):
         discarded = len(self._held)
         self._held.clear()
         self._actions_running.clear()
+        self._readings.clear()
         self._key_generation += 1  # what was still following the key in flight stops
         self._key_busy = False
         self._hide_working()

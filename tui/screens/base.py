@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.screen import Screen
+from textual.worker import Worker
 
 from campaigns.errors import STATED_ERRORS, CampaignError
 from tui.messages import CampaignChanged
@@ -59,7 +60,7 @@ class Attempts:
             self.succeeded(result, done, writes=writes)
             return result
         app = adjutant_of(node)
-        token = app.action_started()
+        token = self.key_token(writes)
         node.run_worker(partial(self._attempt_in_thread, action, done, then, writes, token, app), thread=True, group="attempt")
         return None
 
@@ -103,6 +104,10 @@ class Attempts:
         app = adjutant_of(node)
         if node is app or not node.call_later(app.call_later, app.action_finished, token):
             app.call_later(app.action_finished, token)  # the app's queue, or the screen has gone
+
+    def key_token(self, writes: bool) -> int:
+        """The key gate's token for an action going to a worker: the keys typed meanwhile wait for it."""
+        return adjutant_of(cast(DOMNode, self)).action_started()
 
     def refused(self, exc: Exception) -> None:
         """The one sentence of a refusal, as a notice."""
@@ -157,11 +162,53 @@ class CampaignScreen(Attempts, Screen[None]):
 
     shown_version: int | None = None  # the campaign version this screen shows
 
+    # The groups of this screen's own workers that read what it first shows (with the
+    # readings it makes through `attempt`). Until those have been shown, a key typed on the
+    # screen waits for them (tui.keys: the app's own keys do not): `P n n` or `L s` in one
+    # burst, a cursor key or Enter right after the screen's key act on what the screen
+    # shows, not on an empty table (they were dropped).
+    FIRST_READS: tuple[str, ...] = ("default",)
+    _first_shown = False  # the first reading has been shown (or the screen read nothing in a worker)
+    _holding: dict[Worker, int] | None = None  # first readings running: their tokens of the key gate
+
     def on_screen_resume(self) -> None:
         # Not also on mount: a DataTable filled in both loses its column widths.
         version = self.session.version()
         if version != self.shown_version:
             self.show_campaign(version)
+        else:
+            self._hold_keys_for_first_reading()  # built in the background, its reading still running
+
+    def _hold_keys_for_first_reading(self) -> None:
+        # Only while the screen is on show: one built in the background holds no key typed
+        # elsewhere. A look at the workers running, no more: a first visit pays nothing else.
+        if self._first_shown or not self.is_current:
+            return
+        holding = self._holding if self._holding is not None else {}
+        for worker in self.app.workers:
+            if worker.node is self and worker.group in self.FIRST_READS and not worker.is_finished and worker not in holding:
+                holding[worker] = self.adjutant.reading_started(self)
+        self._holding = holding
+        self._first_shown = not holding
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # Its answer is shown by now (tui.workers.back_to returns once it has): the keys go on.
+        token = self._holding.pop(event.worker, None) if self._holding and event.worker.is_finished else None
+        if token is not None:
+            self._first_shown = not self._holding
+            self.adjutant.action_finished(token)
+
+    def key_token(self, writes: bool) -> int:
+        # A reading (`attempt` with writes=False) before the screen has first shown what it
+        # reads is its first reading: it holds the keys typed on this screen, not the app's.
+        if not writes and not self._first_shown:
+            return self.adjutant.reading_started(self)
+        return super().key_token(writes)
+
+    def on_unmount(self) -> None:
+        for token in (self._holding or {}).values():  # a screen taken away while it read: the keys go on
+            self.adjutant.action_finished(token)
+        self._holding = None
 
     def show_campaign(self, version: int | None = None) -> None:
         """Read the campaign again and redraw the screen and its status line (`version`:
@@ -172,6 +219,7 @@ class CampaignScreen(Attempts, Screen[None]):
             return
         self.shown_version = self.session.version() if version is None else version
         self.refresh_view()
+        self._hold_keys_for_first_reading()
         for status in self.query(StatusLine):
             status.refresh_status()
 

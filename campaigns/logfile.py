@@ -13,6 +13,18 @@ BACKUPS = 3  # adjutant.log.1 .. .3: a few sessions back, a few MB at most
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
+class SharedLog(logging.handlers.RotatingFileHandler):
+    """The rotating file, shared by every `adjutant` of the user at once (two umpires, a
+    club's sessions, a command beside the app): one may rotate the files while another
+    does, and its rename or remove then finds a file gone. A record that cannot be written
+    is dropped; Python's handler would print "--- Logging error ---" and a traceback on
+    the terminal (found by a suite run with three workers, an import's refusal). The next
+    record opens the file again."""
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        return None
+
+
 def start_logging(settings: Settings) -> None:
     """Send every logger's records at INFO and above to the log file, and none to the
     terminal: the root logger gets the file (or, when it cannot be opened, nothing at
@@ -25,7 +37,7 @@ def start_logging(settings: Settings) -> None:
     handler: logging.Handler
     try:
         settings.log_dir.mkdir(parents=True, exist_ok=True)
-        handler = logging.handlers.RotatingFileHandler(
+        handler = SharedLog(
             settings.log_path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8"
         )
         handler.setFormatter(logging.Formatter(FORMAT))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -219,3 +220,29 @@ def test_the_settings_follow_the_environment(monkeypatch, tmp_path):
     assert settings.log_path == tmp_path / "logs" / "adjutant.log"
     assert settings.database_url == "postgresql+psycopg://club/1813"
     assert settings.debug is False
+
+
+def test_a_log_rotated_by_another_adjutant_meanwhile_prints_nothing_and_the_next_record_is_kept(tmp_path):
+    """Another `adjutant` of the user removed a rotated file as this one rotates (here: a
+    folder where the oldest file goes, which no rename or remove can take): the command
+    says only its sentence, and the log goes on."""
+    folder = tmp_path / "log"
+    folder.mkdir()
+    log = folder / "adjutant.log"
+    log.write_text("x" * 1_100_000)  # past MAX_BYTES: the next record rotates
+    (folder / "adjutant.log.2").write_text("older\n")
+    (folder / "adjutant.log.3").mkdir()  # os.remove fails, as on a file another process took
+    (folder / "adjutant.log.3" / "kept").write_text("")
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+           "ADJUTANT_LOG_DIR": str(folder), "HOME": str(tmp_path), "ADJUTANT_CONFIG_DIR": str(tmp_path / "config")}
+    def check() -> None:
+        done = subprocess.run([sys.executable, "-m", "tui.cli", "check", str(tmp_path / "nothing.campaign")],
+                              capture_output=True, text=True, env=env, timeout=120)
+        assert done.returncode != 0 and done.stdout == ""
+        assert done.stderr.startswith("adjutant: ") and done.stderr.count("\n") == 1, done.stderr
+
+    check()
+    check()
+    shutil.rmtree(folder / "adjutant.log.3")  # the other process is done: the next rotation goes through
+    check()
+    assert "refused" in log.read_text(encoding="utf-8") and (folder / "adjutant.log.1").stat().st_size > 1_000_000

@@ -9,7 +9,7 @@ import json
 import importlib.util
 import shutil
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
@@ -393,12 +393,45 @@ def test_down_from_schema_9_and_up_again_finds_the_undos_and_redos_by_their_inde
         engine.dispose()
 
 
+def _index_exists(connection, name: str) -> bool:
+    """Whether the campaign's database holds index `name` (SQLite or PostgreSQL)."""
+    from sqlalchemy import text
+
+    if connection.dialect.name == "sqlite":
+        return connection.execute(text("SELECT count(*) FROM sqlite_master WHERE name = :n"), {"n": name}).scalar() == 1
+    return connection.execute(text("SELECT count(*) FROM pg_indexes WHERE indexname = :n"), {"n": name}).scalar() == 1
+
+
+def _down_and_up(engine, campaign_target: str, index: str, revision: str, read: Callable[[], object], planned: Callable[[], None]) -> None:
+    """Migrate down to `revision` (which has no `index`) and up again by opening the file:
+    `read()` gives the same at head, down and up, and `planned()` holds at head both times."""
+    from alembic import command
+
+    try:
+        before = read()
+        with engine.connect() as connection:
+            assert _index_exists(connection, index)
+        planned()
+        with writer(engine).begin() as connection:
+            command.downgrade(alembic_config(connection), revision)
+        with engine.connect() as connection:
+            assert not _index_exists(connection, index) and current_revision(connection) == revision
+        if engine.dialect.name == "sqlite":
+            with sqlite3.connect(campaign_target) as db:
+                assert db.execute("PRAGMA user_version").fetchone() == (int(revision),)
+            db.close()
+        assert read() == before  # the file opens at `revision`, upgraded again on the way
+        with engine.connect() as connection:
+            assert _index_exists(connection, index) and current_revision(connection) == head()
+        planned()
+    finally:
+        engine.dispose()
+
+
 def test_down_from_schema_11_and_up_again_counts_the_stacks_from_their_index(campaign_target: str) -> None:
     """Migration 0011: the index of the units' places goes down and comes back, the counted
     stacks read the same at each step, and their count reads the index alone (on SQLite, a
     covering index; on PostgreSQL with sequential scans off)."""
-    from alembic import command
-    from sqlalchemy import text
 
     from campaigns.session import CampaignSession
     from campaigns.stacks import _count_stacks
@@ -420,11 +453,6 @@ def test_down_from_schema_11_and_up_again_counts_the_stacks_from_their_index(cam
     engine = make_engine(to_url(campaign_target))
     sqlite = engine.dialect.name == "sqlite"
 
-    def indexed(connection) -> bool:
-        if sqlite:
-            return connection.execute(text("SELECT count(*) FROM sqlite_master WHERE name = 'ix_unit_location'")).scalar() == 1
-        return connection.execute(text("SELECT count(*) FROM pg_indexes WHERE indexname = 'ix_unit_location'")).scalar() == 1
-
     def covered() -> None:
         """On SQLite the count reads the index alone (PostgreSQL's planner picks by the size
         of the tables, and a scenario's few hundred units are read whole whatever it has)."""
@@ -434,26 +462,12 @@ def test_down_from_schema_11_and_up_again_counts_the_stacks_from_their_index(cam
             db.close()
             assert "COVERING INDEX ix_unit_location" in plan
 
-    try:
-        counted = stacks()
-        assert counted and sum(s.count for s in counted) > 0
-        with engine.connect() as connection:
-            assert indexed(connection)
-        covered()
-        with writer(engine).begin() as connection:
-            command.downgrade(alembic_config(connection), "0010")
-        with engine.connect() as connection:
-            assert not indexed(connection) and current_revision(connection) == "0010"
-        if sqlite:
-            with sqlite3.connect(campaign_target) as db:
-                assert db.execute("PRAGMA user_version").fetchone() == (10,)
-            db.close()
-        assert stacks() == counted  # the file opens as schema 10, upgraded again on the way
-        with engine.connect() as connection:
-            assert indexed(connection) and current_revision(connection) == head()
-        covered()
-    finally:
-        engine.dispose()
+    def counted() -> object:
+        found = stacks()
+        assert found and sum(st.count for st in found) > 0
+        return found
+
+    _down_and_up(engine, campaign_target, "ix_unit_location", "0010", counted, covered)
 
 
 def test_down_from_schema_12_and_up_again_lists_the_same_stacks_from_their_index(campaign_target: str) -> None:
@@ -461,7 +475,6 @@ def test_down_from_schema_12_and_up_again_lists_the_same_stacks_from_their_index
     comes back; every side's listed stacks (counts, SP, widths, places, order) are the
     same at each step, and on SQLite a side's groups are read from the index alone with
     no sort (PostgreSQL's planner picks by the size of the tables)."""
-    from alembic import command
     from sqlalchemy import event, text
 
     from campaigns.listed import Listing
@@ -492,11 +505,6 @@ def test_down_from_schema_12_and_up_again_lists_the_same_stacks_from_their_index
         db.execute(text("UPDATE unit SET location = 'Dresden' WHERE id IN (SELECT id FROM unit ORDER BY id LIMIT 40)"))
         db.execute(text("UPDATE unit SET general = NULL WHERE id IN (SELECT id FROM unit ORDER BY id LIMIT 5)"))
 
-    def indexed(connection) -> bool:
-        if sqlite:
-            return connection.execute(text("SELECT count(*) FROM sqlite_master WHERE name = 'ix_unit_stacks'")).scalar() == 1
-        return connection.execute(text("SELECT count(*) FROM pg_indexes WHERE indexname = 'ix_unit_stacks'")).scalar() == 1
-
     def unsorted() -> None:
         """Each statement the listing grouped a side's units with, read from the index alone."""
         assert grouped
@@ -508,26 +516,12 @@ def test_down_from_schema_12_and_up_again_lists_the_same_stacks_from_their_index
             raw.close()
         grouped.clear()
 
-    try:
-        stacks = listed()
-        assert stacks and any(len(commands) > 1 for _s, _p, commands in stacks)
-        with engine.connect() as connection:
-            assert indexed(connection)
-        unsorted()
-        with writer(engine).begin() as connection:
-            command.downgrade(alembic_config(connection), "0011")
-        with engine.connect() as connection:
-            assert not indexed(connection) and current_revision(connection) == "0011"
-        if sqlite:
-            with sqlite3.connect(campaign_target) as raw:
-                assert raw.execute("PRAGMA user_version").fetchone() == (11,)
-            raw.close()
-        assert listed() == stacks  # the file opens as schema 11, upgraded again on the way
-        with engine.connect() as connection:
-            assert indexed(connection) and current_revision(connection) == head()
-        unsorted()
-    finally:
-        engine.dispose()
+    def some() -> object:
+        found = listed()
+        assert found and any(len(commands) > 1 for _s, _p, commands in found)
+        return found
+
+    _down_and_up(engine, campaign_target, "ix_unit_stacks", "0011", some, unsorted)
 
 
 def _catalogue(target: str) -> object:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from textual import work
@@ -17,7 +17,7 @@ from campaigns.luck import MP, PC, SP_INFLICTED, SP_LOST, Ledger, Luck, RollLuck
 from campaigns.printable import printable
 from campaigns.text import shown
 from tui.screens.base import CampaignScreen
-from tui.widgets.cells import fill
+from tui.widgets.cells import MadeRows, fill
 from tui.widgets.kept import KeptTable, PagedTable
 from tui.workers import back_to
 
@@ -157,7 +157,7 @@ class LuckScreen(CampaignScreen):
 ROLL_HEADERS = ("#", "Turn", "What", "Dice", "Pct", "Decided")
 
 
-class Rolls(Sequence[tuple[str, tuple[str, ...]]]):
+class Rolls(MadeRows):
     """The rolls table's rows (key, cells), the latest roll first, each made when it is read."""
 
     def __init__(self, rolls: list[RollLuck]) -> None:
@@ -166,17 +166,8 @@ class Rolls(Sequence[tuple[str, tuple[str, ...]]]):
     def __len__(self) -> int:
         return len(self.rolls)
 
-    @overload
-    def __getitem__(self, index: int) -> tuple[str, tuple[str, ...]]: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[tuple[str, tuple[str, ...]]]: ...
-
-    def __getitem__(self, index: int | slice) -> tuple[str, tuple[str, ...]] | list[tuple[str, tuple[str, ...]]]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if not -len(self.rolls) <= index < len(self.rolls):
-            raise IndexError(index)
-        r = self.rolls[-1 - index % len(self.rolls)]
+    def row(self, index: int) -> tuple[str, tuple[str, ...]]:
+        r = self.rolls[-1 - index]
         return str(r.roll_id), (str(r.roll_id), str(r.turn or "-"), r.kind, _dice(r), f"{float(r.percentile):.0%}", printable(r.decided))
 
     def widths(self, headers: Sequence[str]) -> list[int]:

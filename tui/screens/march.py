@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable, Sequence
-from typing import overload
 
 from rich.cells import cell_len
 
@@ -21,7 +20,7 @@ from campaigns.session import CampaignSession
 from campaigns.text import shown
 from tui.screens.base import CampaignScreen
 from tui.widgets.bars import odds_bar
-from tui.widgets.cells import fill
+from tui.widgets.cells import MadeRows, fill
 from tui.widgets.kept import PagedTable
 
 
@@ -294,7 +293,7 @@ class ForcedMarchScreen(CampaignScreen):
         self._march(typed=True)
 
 
-class _Rows(Sequence[tuple[str, tuple[object, ...]]]):
+class _Rows(MadeRows):
     """The table's rows (unit id, cells) of the plans, each made when it is read."""
 
     def __init__(self, plans: list[forced_march.UnitMarch], marked: set[str], odds: dict[int, str]) -> None:
@@ -304,14 +303,7 @@ class _Rows(Sequence[tuple[str, tuple[object, ...]]]):
     def __len__(self) -> int:
         return len(self.plans)
 
-    @overload
-    def __getitem__(self, index: int) -> tuple[str, tuple[object, ...]]: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[tuple[str, tuple[object, ...]]]: ...
-
-    def __getitem__(self, index: int | slice) -> tuple[str, tuple[object, ...]] | list[tuple[str, tuple[object, ...]]]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
+    def row(self, index: int) -> tuple[str, tuple[object, ...]]:
         p = self.plans[index]
         unit = p.unit
         mark = "[x]" if unit.id in self.marked else "[ ]"

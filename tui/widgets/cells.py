@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast, overload
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -202,3 +202,26 @@ def wrapped(text: str, width: int, indent: int = 4) -> list[str]:
     return textwrap.wrap(
         body, width, initial_indent=lead, subsequent_indent=lead + " " * indent, break_on_hyphens=False
     ) or [text]
+
+
+Row = tuple[str, tuple[Any, ...]]  # a table row: its key, its cells
+
+
+class MadeRows(Sequence[Row]):
+    """A long table's rows, each made only when `fill` (or a scroll) reads it: a subclass
+    says how many there are (`__len__`) and makes row `index` (0 to len - 1) in `row`."""
+
+    def row(self, index: int) -> Row:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> Row: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Row]: ...
+
+    def __getitem__(self, index: int | slice) -> Row | list[Row]:
+        if isinstance(index, slice):
+            return [self.row(i) for i in range(*index.indices(len(self)))]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        return self.row(index % len(self))

@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from sqlalchemy import select
-from sqlmodel import col
+from sqlalchemy import text
 
 from campaigns.contact import check_forces
 from campaigns.errors import CampaignError, plainly, typed_number
@@ -329,9 +328,25 @@ def title(fight: Fight) -> str:
     return f"Battle #{fight.id} at {fight.location}"
 
 
-def battles(session: CampaignSession) -> list[BattleRow]:
-    with plainly(), session.store.read() as db:
-        return list(db.scalars(select(BattleRow).order_by(col(BattleRow.id))))
+class Listed(NamedTuple):
+    """A battle as the list of battles shows it: a plain row, without its set-up and journal."""
+
+    id: int
+    turn: int
+    location: str
+    status: str
+    resolver: str
+    result: str | None
+
+
+_LISTED = text("SELECT id, turn, location, status, resolver, result FROM battle ORDER BY id")
+
+
+def battles(session: CampaignSession) -> list[Listed]:
+    """Every battle of the campaign, by id: what the list shows (`load` reads one whole). Plain
+    rows: the ORM's objects would read and decode each battle's JSON set-up and journal."""
+    with plainly(), session.store.connect() as db:
+        return [Listed(*row) for row in db.execute(_LISTED)]
 
 
 def _journal(session: CampaignSession, battle_id: int, description: str, do) -> Any:

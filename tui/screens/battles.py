@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import TYPE_CHECKING
 
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.dom import NoActiveAppError
 from textual.widgets import DataTable, Static
 
 from campaigns import battles
@@ -15,6 +19,9 @@ from tui.widgets.cells import fill
 
 if TYPE_CHECKING:
     from campaigns.contact import Contact
+    from campaigns.session import CampaignSession
+
+FIRST_WAIT = 0.3  # seconds the first layout waits for the first reading (as the forced march's)
 
 
 def resolvers() -> list[tuple[str, str]]:
@@ -29,7 +36,7 @@ def resolvers() -> list[tuple[str, str]]:
     ]
 
 
-def _read(session) -> tuple[list, list[Contact]]:
+def _read(session: CampaignSession) -> tuple[list[battles.Listed], list[Contact]]:
     """The battles and the stacks in contact. The stacks are counted by the database in a
     thread of their own (SQLite leaves Python's lock meanwhile) while this one reads the
     battles and the gazetteer: on 50,000 units each takes about as long as the other."""
@@ -61,35 +68,84 @@ class BattlesScreen(CampaignScreen):
     BattlesScreen #contacts { height: auto; max-height: 8; padding: 0 1; }
     """
 
+    def __init__(self) -> None:
+        super().__init__()
+        try:
+            session = self.adjutant.session
+        except NoActiveAppError:  # built outside an app: refresh_view reads
+            return
+        # The first reading starts with the screen, before it is composed: the database counts
+        # the stacks while Textual composes and mounts the screen, and the screen is laid out
+        # and drawn once, with them (on_mount), instead of empty first and then again.
+        if session is not None:
+            self._answered = asyncio.Event()
+            self._early = session.version()
+            self._start_read(session)
+
     def body(self) -> ComposeResult:
         yield Static("Battles (n new, Enter to fight or read)", classes="title")
         yield Static("", id="contacts", markup=False)
         yield DataTable(id="list", cursor_type="row", zebra_stripes=True)
 
-    def on_mount(self) -> None:
+    _early: int | None = None  # the campaign version the reading started with the screen reads
+    _answered: asyncio.Event | None = None  # set when the first reading has come (or been refused)
+    _composed = False  # every widget of the screen mounted (on_mount has run)
+    _fresh = False  # mounted, and not resumed since
+
+    async def on_mount(self) -> None:
         self.query_one("#list", DataTable).focus()
+        if self._answered is not None and self._shown is None:
+            # A slow database shows the screen empty after FIRST_WAIT, and the battles as they come.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._answered.wait(), FIRST_WAIT)
+        self._composed = self._fresh = True
+        self._draw()
+
+    @on(events.ScreenResume)
+    def _styled_once(self, event: events.ScreenResume) -> None:
+        # Textual styles every widget again as a screen resumes; on the resume that follows
+        # its mount they were styled as they were mounted, just before: once is enough (as
+        # the reconnaissance's). CampaignScreen.on_screen_resume runs after this, as ever.
+        if self._fresh:
+            self._fresh = False
+            event.refresh_styles = False
 
     # The battles and the stacks in contact are read in a worker (the stacks counted by the
     # database, once per version of the campaign: campaigns.stacks.counted_stacks); a resize
     # draws again what was read.
     _reads = 0  # readings started: only the answer to the last one is shown
-    _shown: tuple[list, list[Contact]] | None = None  # what was read last: the battles, the contacts
+    _shown: tuple[list[battles.Listed], list[Contact]] | None = None  # what was read last: the battles, the contacts
 
     def refresh_view(self) -> None:
+        early, self._early = self._early, None
+        if early is not None and early == self.shown_version:
+            return  # the reading started with the screen reads this version: its answer shows it
+        self._start_read(self.session)
+
+    def _start_read(self, session: CampaignSession) -> None:
         # Through attempt's worker, which holds the keys typed meanwhile (tui.keys): Enter
         # pressed at once after x opens the battle the list then shows, not nothing.
         self._reads += 1
-        number, session = self._reads, self.session
+        number = self._reads
         self.attempt(lambda: (*_read(session), number), worker=True, writes=False, then=lambda read: self._show(*read))
 
-    def _show(self, rows: list, found: list[Contact], number: int) -> None:
+    def _show(self, rows: list[battles.Listed], found: list[Contact], number: int) -> None:
         if number != self._reads:
             return  # a later reading was started meanwhile: its answer follows
         self._shown = (rows, found)
+        if not self._composed:  # the first reading, come while the screen is composed: drawn once it is
+            if self._answered is not None:
+                self._answered.set()
+            return
         self._draw()
 
+    def refused(self, exc: Exception) -> None:
+        if self._answered is not None:
+            self._answered.set()  # the first reading refused: the screen is shown without it
+        super().refused(exc)
+
     def _draw(self) -> None:
-        if self._shown is None:
+        if self._shown is None or not self._composed:
             return
         rows, found = self._shown
         table = self.query_one("#list", DataTable)

@@ -195,6 +195,25 @@ def test_after_action_account(session):
     assert "Battle of Lützen (#1)" in text and "Result:" in text and "battle round 1" in text
 
 
+def test_the_list_of_battles_is_what_is_stored_without_the_set_ups(session):
+    """The battles' list (the Battles screen, the palette) reads plain rows, not each battle's
+    set-up and journal: the same battles, in the same order, with the same columns as the
+    stored rows, a battle done and one pending."""
+    from sqlmodel import select
+
+    from models import Battle
+
+    done = battles.begin(session, draft(session))
+    fight_to_the_end(session, done, [5])
+    battles.apply(session, done)
+    pending = battles.begin(session, draft(session), resolver="kallistra_acw")
+    with session.store.read() as db:
+        stored = [(b.id, b.turn, b.location, b.status, b.resolver, b.result) for b in db.exec(select(Battle).order_by(Battle.id))]
+    assert [tuple(b) for b in battles.battles(session)] == stored
+    assert [(b.id, b.status) for b in battles.battles(session)] == [(done, "done"), (pending, "pending")]
+    assert battles.battles(session)[0].result.startswith("attacker wins") or battles.battles(session)[0].result.startswith("defender wins")
+
+
 def test_allocation_takes_an_arm_from_its_biggest_unit():
     units = [
         Unit(id="a", name="A", nation="n", kind="infantry", strength_points=5, cohesion=3),

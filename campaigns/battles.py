@@ -19,12 +19,9 @@ from sqlalchemy import text
 
 from campaigns.contact import check_forces
 from campaigns.errors import CampaignError, plainly, typed_number
-from campaigns.knowledge import sight_battle
 from campaigns.session import CampaignSession
 from campaigns.text import TextError, plain_name
 from campaigns.words import column
-from models import Battle as BattleRow
-from models import Campaign, General, Nation, Side, Turn, Unit
 from rules.allemagne1813.data import Situation
 from rules.allemagne1813.weather import weather_name
 from rules.dice import DiceService
@@ -32,6 +29,10 @@ from rules.errors import RulesError
 from rules.numbers import PIECES, STRENGTH
 
 if TYPE_CHECKING:
+    # The ORM's classes are imported by the functions that set up, fight and apply a battle:
+    # the list of battles (the Battles screen's first visit) reads plain rows and does
+    # without the ORM, whose import is the slowest part of a first visit that needs it.
+    from models import Unit
     # The rules' battle, imported where a battle is fought or rebuilt: the battles' list
     # (the Battles screen's first visit, `adjutant battles`) does without it.
     from rules.allemagne1813.battle import Battle, Step
@@ -74,6 +75,8 @@ class Draft:
 
 
 def _side(db, unit_ids: Iterable[str], general_ids: Iterable[str]) -> dict[str, Any]:
+    from models import General, Unit
+
     units = [db.get(Unit, u) for u in unit_ids]
     missing = [u for u, row in zip(unit_ids, units) if row is None]
     if missing:
@@ -113,6 +116,8 @@ def _combat_side(data: Mapping[str, Any]) -> CombatSide:
 
 def suggested_facts(session: CampaignSession, attacker_units: list[str], defender_units: list[str]) -> dict[str, bool]:
     """The situation as far as the stored state tells it; the umpire sets the rest."""
+    from models import Unit
+
     with plainly(), session.store.read() as db:
         attackers = [db.get(Unit, u) for u in attacker_units]
         defenders = [db.get(Unit, u) for u in defender_units]
@@ -123,6 +128,8 @@ def suggested_facts(session: CampaignSession, attacker_units: list[str], defende
 
 
 def current_weather(session: CampaignSession) -> str:
+    from models import Campaign, Turn
+
     with plainly(), session.store.read() as db:
         turn = db.get(Turn, db.get_one(Campaign, 1).turn)
     if turn is None or not turn.weather:
@@ -132,6 +139,8 @@ def current_weather(session: CampaignSession) -> str:
 
 def weather_if_rolled(session: CampaignSession, turn: int | None = None) -> str | None:
     """The weather of `turn` (this turn by default), or None while it is not rolled."""
+    from models import Campaign, Turn
+
     with plainly(), session.store.read() as db:
         row = db.get(Turn, turn if turn is not None else db.get_one(Campaign, 1).turn)
     return weather_name(row.weather) if row is not None and row.weather else None
@@ -139,6 +148,8 @@ def weather_if_rolled(session: CampaignSession, turn: int | None = None) -> str 
 
 def leaders_at(session: CampaignSession, unit_ids: list[str]) -> list[str]:
     """The generals the units are attached to: the leaders present by default."""
+    from models import Unit
+
     with plainly(), session.store.read() as db:
         return sorted({u.general for u in (db.get(Unit, i) for i in unit_ids) if u and u.general})
 
@@ -159,6 +170,10 @@ def checked_place(raw: str) -> str:
 
 def begin(session: CampaignSession, draft: Draft, resolver: str = TABLES) -> int:
     """Store a new pending battle; returns its id."""
+    from campaigns.knowledge import sight_battle
+    from models import Battle as BattleRow
+    from models import Campaign, Nation, Side, Unit
+
     location = checked_place(draft.location)
     if not draft.attacker_units or not draft.defender_units:
         raise CampaignError("a battle needs at least one force on each side")
@@ -306,6 +321,9 @@ class Fight:
 
 
 def load(session: CampaignSession, battle_id: int) -> Fight:
+    from models import Battle as BattleRow
+    from models import Turn
+
     with plainly(), session.store.read() as db:
         row = db.get(BattleRow, battle_id)
         if row is None:
@@ -351,6 +369,8 @@ def battles(session: CampaignSession) -> list[Listed]:
 
 def _journal(session: CampaignSession, battle_id: int, description: str, do) -> Any:
     """Run one step inside one action and append what it needs to be replayed."""
+    from models import Battle as BattleRow
+
     fight = load(session, battle_id)
     if fight.status != "pending":
         raise CampaignError(f"battle {battle_id} is over and applied")
@@ -414,6 +434,7 @@ def tactical_order(fight: Fight, role: str):
 
 def edit_conversion(session: CampaignSession, battle_id: int, values: Mapping[str, str]) -> str:
     """Change, for this battle only, how many SP make a tabletop unit and its size by arm."""
+    from models import Battle as BattleRow
     from rules.conversion import load_conversion
 
     fight = load(session, battle_id)
@@ -574,6 +595,8 @@ def needs_weather(fight: Fight) -> None:
 
 def record_tabletop(session: CampaignSession, battle_id: int, typed: Mapping[str, Any]) -> str:
     """Store the tabletop battle's result, as the players report it (one action)."""
+    from models import Battle as BattleRow
+
     result = checked_tabletop(typed)
     fight = load(session, battle_id)
     if fight.battle is not None:
@@ -596,6 +619,8 @@ def record_tabletop(session: CampaignSession, battle_id: int, typed: Mapping[str
 
 def settlement(session: CampaignSession, battle_id: int) -> Settlement:
     """The losses by unit and the winner, as applying the battle will take them."""
+    from models import Unit
+
     fight = load(session, battle_id)
     if "sides" not in fight.setup:  # a tabletop game outside the campaign's forces
         raise CampaignError(f"{title(fight)} was played with units entered by hand: it has no campaign losses to apply")
@@ -637,6 +662,9 @@ def settlement(session: CampaignSession, battle_id: int) -> Settlement:
 
 def apply(session: CampaignSession, battle_id: int) -> str:
     """Take the SP losses and close the battle, as one action that can be undone."""
+    from models import Battle as BattleRow
+    from models import Unit
+
     fight = load(session, battle_id)
     plan = settlement(session, battle_id)
     with plainly(), session.store.action(f"{title(fight)}: result applied") as db:

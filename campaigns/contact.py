@@ -14,7 +14,6 @@ from campaigns.errors import CampaignError, plainly
 from campaigns.gazetteer import GazetteerError, gazetteer
 from campaigns.session import CampaignSession
 from campaigns.stacks import Stack, all_stacks, counted_stacks
-from models import General, Unit
 
 
 class OutOfContact(CampaignError):
@@ -66,6 +65,8 @@ def check_forces(session: CampaignSession, location: str, unit_ids: list[str], g
         place = gazetteer().place(location).name
     except GazetteerError as exc:
         raise CampaignError(str(exc)) from None
+    from models import General, Unit  # the ORM for a battle's set-up only: the contacts read plain rows
+
     near = reach(place, session.options()["contact"])
     with plainly(), session.store.read() as db:
         forces = [db.get(Unit, u) for u in unit_ids] + [db.get(General, g) for g in general_ids]

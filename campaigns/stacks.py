@@ -7,15 +7,19 @@ ney PLACE`), or by SIDE@PLACE for a force without a general.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from sqlalchemy import func, select, text
-from sqlmodel import col
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.gazetteer import GazetteerError, fold, gazetteer
 from campaigns.session import CampaignSession
-from models import Army, General, Nation, Side, Unit
+
+if TYPE_CHECKING:
+    # The ORM's classes, imported by the functions that read units and generals whole: the
+    # counted stacks (the battles' first visit, the map) read plain rows and do without the
+    # ORM, whose import is the slowest part of a first visit that needs it (~150 ms).
+    from models import Army, General, Unit
 
 
 class Commander(Protocol):
@@ -154,6 +158,10 @@ def all_stacks(session: CampaignSession, places: set[str] | None = None) -> list
     """Every stack on the map, by place then side; generals and units without a place are left out.
 
     With `places`, only the stacks at those places (their units alone are read)."""
+    from sqlmodel import col
+
+    from models import General, Nation, Side, Unit
+
     with plainly(), session.store.read() as db:
         sides = {s.id: s for s in db.scalars(select(Side).order_by(col(Side.position)))}
         nation_side = {n.id: n.side for n in db.scalars(select(Nation))}
@@ -232,6 +240,10 @@ def first_units(session: CampaignSession, stacks: list[CountedStack], limit: int
     """The counted stacks of one place, each with its first `limit` units read (by id):
     what a line naming their units shows of a crowded place, read in one pass over the
     units, with no more than `limit` of each side's built."""
+    from sqlmodel import col
+
+    from models import Nation, Unit
+
     places = {s.place for s in stacks}
     if not stacks or limit <= 0:
         return list(stacks)
@@ -268,6 +280,8 @@ def stack_of(session: CampaignSession, text: str) -> Stack:
             if stack.side == side.strip() and stack.place == place:
                 return stack
         raise CampaignError(f"side {side.strip()!r} has no stack at {place}")
+    from models import General
+
     key = fold(wanted)
     with plainly(), session.store.read() as db:
         named = [g for g in db.scalars(select(General).order_by(General.id)) if g.id == wanted or fold(g.name) == key]
@@ -283,6 +297,10 @@ def stack_of(session: CampaignSession, text: str) -> Stack:
 
 def army_of(session: CampaignSession, stack: Stack) -> Army:
     """The army that pays for the stack: its leader's, else its units' generals', else the side's first."""
+    from sqlmodel import col
+
+    from models import Army, General
+
     with plainly(), session.store.read() as db:
         if stack.leader is not None and stack.leader.army:
             return db.get_one(Army, stack.leader.army)

@@ -18,7 +18,7 @@ from campaigns.session import CampaignSession
 if TYPE_CHECKING:
     # The ORM's classes, imported by the functions that read units and generals whole: the
     # counted stacks (the battles' first visit, the map) read plain rows and do without the
-    # ORM, whose import is the slowest part of a first visit that needs it (~150 ms).
+    # ORM, whose import is the slowest part of a first visit that needs it (150-250 ms).
     from models import Army, General, Unit
 
 

@@ -39,7 +39,8 @@ def resolvers() -> list[tuple[str, str]]:
 def _read(session: CampaignSession) -> tuple[list[battles.Listed], list[Contact]]:
     """The battles and the stacks in contact. The stacks are counted by the database in a
     thread of their own (SQLite leaves Python's lock meanwhile) while this one reads the
-    battles and the gazetteer: on 50,000 units each takes about as long as the other."""
+    battles and the gazetteer (on 50,000 units ~20 ms of SQLite beside ~50 ms of Python,
+    the gazetteer's TOML read once a process)."""
     from concurrent.futures import ThreadPoolExecutor
 
     from campaigns.gazetteer import gazetteer

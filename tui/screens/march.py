@@ -22,7 +22,6 @@ from tui.screens.base import CampaignScreen
 from tui.widgets.bars import odds_bar
 from tui.widgets.cells import MadeRows, fill
 from tui.widgets.kept import PagedTable
-from tui.widgets.steady import update_steady
 
 
 NARROW = 110  # columns
@@ -233,8 +232,7 @@ class ForcedMarchScreen(CampaignScreen):
         text = "\n".join(lines)
         if text != self._mods_shown:  # the table's highlight after a fill shows them again: no second layout
             self._mods_shown = text
-            # At every move of the cursor: the screen laid out again only for a line more or less.
-            update_steady(self.query_one("#mods", Static), text)
+            self.query_one("#mods", Static).update(text)
 
     _mods_shown: str | None = None
 

@@ -1,10 +1,10 @@
-"""A Static of text under or beside the part of a screen that changes with the cursor.
+"""A Static of text that follows the cursor, beside the part of a screen it describes.
 
 A Static's `update` lays the whole screen out again, as its height may have changed.
-Lines that follow the cursor (the odds of the unit under it, the place under the map's
-cursor) change at every key, while most often taking as many lines as before: then
-only the Static is drawn again, in place, and the screen is laid out only when it
-takes a line more or less.
+Lines that follow the cursor (the place under the map's cursor, its stacks and roads)
+change at every key, while most often taking as many lines as before: then only the
+Static is drawn again, in place, and the screen is laid out only when it takes a line
+more or less.
 """
 
 from __future__ import annotations

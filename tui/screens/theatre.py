@@ -19,7 +19,6 @@ from campaigns.stacks import SightedStack
 from campaigns.theatre_map import MapData, Opened, map_data, opened
 from tui.screens.base import CampaignScreen
 from tui.widgets.hanging import Hanging
-from tui.widgets.steady import update_steady
 from tui.widgets.theatre_canvas import LEGEND, ZOOMS, View, badges, draw, step, whole_theatre
 
 
@@ -114,10 +113,8 @@ class TheatreScreen(CampaignScreen):
         battles += f" | contact: {', '.join(waiting)}" if waiting else ""
         fog = self.session.side or self.shown_side
         seen = f" | as {fog} sees it" if fog else ""
-        # At every step of the cursor: the screen laid out again only for a line more or less.
-        update_steady(
-            self.query_one("#head", Static),
-            f"Map{seen}: turn {data.turn}, {data.date:%d %b %Y}, {weather} | zoom x{ZOOMS[canvas.view.zoom]:g}{battles}",
+        self.query_one("#head", Static).update(
+            f"Map{seen}: turn {data.turn}, {data.date:%d %b %Y}, {weather} | zoom x{ZOOMS[canvas.view.zoom]:g}{battles}"
         )
         roads = ", ".join(sorted({(r[1] if r[0] == here.place.name else r[0]) for r in data.roads if here.place.name in r[:2]}))
         stacks = "; ".join(s.summary() for s in here.stacks) or "no stack"
@@ -126,7 +123,7 @@ class TheatreScreen(CampaignScreen):
             lines.append(LEGEND)
         # Whole, on more lines when long (the stacks of a crowded place): the map gives up
         # the rows they take rather than the text being cut.
-        update_steady(self.query_one("#info", Static), Hanging(lines))
+        self.query_one("#info", Static).update(Hanging(lines))
         canvas.refresh()
 
     def on_resize(self) -> None:

@@ -234,11 +234,14 @@ async def test_the_stacks_roads_and_legend_under_the_map_are_whole(make_app, tmp
             info = screen.query_one("#info")
             stacks = "; ".join(s.summary() for s in place.stacks)
 
-            def info_rows() -> list[str]:
-                return screen_text(pilot.app).splitlines()[info.content_region.y : info.content_region.bottom]  # noqa: B023
+            rows: list[str] = []
 
-            await until(pilot, lambda: stacks in " ".join(row.strip() for row in info_rows()), f"the stacks at {place.place.name}")  # noqa: B023
-            rows = info_rows()
+            def shows_the_stacks() -> bool:
+                # the rows under the map as drawn now, kept for the checks below (one drawing read)
+                rows[:] = screen_text(pilot.app).splitlines()[info.content_region.y : info.content_region.bottom]  # noqa: B023
+                return stacks in " ".join(row.strip() for row in rows)  # noqa: B023
+
+            await until(pilot, shows_the_stacks, f"the stacks at {place.place.name}")
             text = " ".join(row.strip() for row in rows)
             assert "…" not in text
             assert stacks in text

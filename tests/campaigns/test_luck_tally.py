@@ -242,7 +242,7 @@ def test_a_roll_written_around_the_store_sends_the_ledger_to_the_rolls(tmp_path:
     changed by hand), the plain rolls are counted from the rolls themselves, with the same figures."""
     run = seeds.run_seed()
     print(seeds.replay(run))
-    path = played(tmp_path / "drawn.campaign", run, 30)
+    path = played(tmp_path / "drawn.campaign", run)  # the 50 steps three other tests draw: copied where this worker drew them
     session = CampaignSession.open(path)
     try:
         # A roll to copy, whatever the draw kept: seeds 79 and 88 undid every "a die" they rolled.

@@ -6,8 +6,10 @@ ledger's plain rolls counted from it are those counted from the rolls themselves
 
 from __future__ import annotations
 
+import atexit
 import random
 import shutil
+import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -113,12 +115,26 @@ def test_the_tally_follows_rolls_undo_and_redo(campaign_target: str, block: int,
         session.close()
 
 
+_played: dict[tuple[int, int], Path] = {}
+
+
 def played(path: Path, seed: int, steps: int = 50) -> Path:
-    session = CampaignSession.open(new_campaign(path, "spring1813", seed=3))
-    try:
-        drawn(session, random.Random(seed), steps)
-    finally:
-        session.close()
+    """A new campaign at `path` after `steps` drawn actions of `seed`: drawn once per worker for each
+    (seed, steps) and copied (the draw is the same every time; three tests ask for the 50 steps)."""
+    key = (seed, steps)
+    made = _played.get(key)
+    if made is None:
+        folder = Path(tempfile.mkdtemp(prefix="adjutant-tally-"))
+        atexit.register(shutil.rmtree, folder, True)
+        made = folder / "drawn.campaign"
+        session = CampaignSession.open(new_campaign(made, "spring1813", seed=3))
+        try:
+            drawn(session, random.Random(seed), steps)
+        finally:
+            session.close()
+        assert [p.name for p in folder.iterdir()] == [made.name], "a campaign is more than one file: copy them all"
+        _played[key] = made
+    shutil.copyfile(made, path)
     return path
 
 
@@ -139,16 +155,25 @@ def test_the_tally_follows_the_past(tmp_path: Path, row_by_row: bool, monkeypatc
     source = played(tmp_path / "drawn.campaign", run)
     with open_campaign(source) as store, store.read() as db:
         points = [n for (n,) in db.connection().execute(text("SELECT id FROM event WHERE kind <> 'setup' ORDER BY id"))]
-    for first in sorted(set(random.Random(run).sample(points, 6)) | {points[0], points[-1]}):
-        for each in (True, False):
-            copy = tmp_path / f"past-{first}-{each}.campaign"
-            shutil.copyfile(source, copy)
-            store = open_campaign(copy)
+    # One at a time: one copy rewound from the newest point to the oldest. `_rewind_each` undoes the
+    # events from a point on, newest first, and forgets them: rewinding the copy already rewound to
+    # a later point undoes the same events in the same order as rewinding the whole history would,
+    # each once (eight points from the whole history undid about four times as many).
+    each = tmp_path / "each.campaign"
+    shutil.copyfile(source, each)
+    for first in sorted(set(random.Random(run).sample(points, 6)) | {points[0], points[-1]}, reverse=True):
+        for one_at_a_time in (True, False):
+            copy = tmp_path / f"past-{first}-{one_at_a_time}.campaign"
+            if not one_at_a_time:
+                shutil.copyfile(source, copy)
+            store = open_campaign(each if one_at_a_time else copy)
             try:
-                (past._rewind_each if each else past._rewind)(store, first)
+                (past._rewind_each if one_at_a_time else past._rewind)(store, first)
             finally:
                 store.close()
-            file_agrees(copy, f"before #{first}, {'one at a time' if each else 'in one pass'}")
+            if one_at_a_time:  # a copy of it is read: the one rewound on stays as the rewind left it
+                shutil.copyfile(each, copy)
+            file_agrees(copy, f"before #{first}, {'one at a time' if one_at_a_time else 'in one pass'}")
 
 
 def test_an_imported_campaign_counts_its_rolls(tmp_path: Path) -> None:
@@ -217,7 +242,7 @@ def test_a_roll_written_around_the_store_sends_the_ledger_to_the_rolls(tmp_path:
     changed by hand), the plain rolls are counted from the rolls themselves, with the same figures."""
     run = seeds.run_seed()
     print(seeds.replay(run))
-    path = played(tmp_path / "drawn.campaign", run, 30)
+    path = played(tmp_path / "drawn.campaign", run)  # the 50 steps three other tests draw: copied where this worker drew them
     session = CampaignSession.open(path)
     try:
         # A roll to copy, whatever the draw kept: seeds 79 and 88 undid every "a die" they rolled.

@@ -150,23 +150,11 @@ def test_a_page_from_another_site_may_not_open_the_campaign(served: int):
     assert fetch(f"http://127.0.0.1:{served}/", Host="evil.example")[0] == 403  # DNS rebinding
 
 
-def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """`adjutant serve ARGV` that refuses before it serves, run in this process (tui.cli.main, as the
-    installed command runs it): its exit status, stdout and stderr. A refusal needs no server and no
-    browser; a process of its own cost up to 1.5 CPU-s (Textual, SQLAlchemy, aiohttp imported)."""
-    from tui.cli import main
-
-    capsys.readouterr()
-    status = main(["serve", *argv])
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def test_a_bind_beyond_this_machine_needs_a_password(campaign: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.delenv("ADJUTANT_SERVE_PASSWORD", raising=False)
+def test_a_bind_beyond_this_machine_needs_a_password(campaign: Path, tmp_path: Path):
     port = _free_port()
-    status, _out, err = refused(capsys, str(campaign), "--host", "0.0.0.0", "--port", str(port))
-    assert status == 2
+    server = adjutant("serve", str(campaign), "--host", "0.0.0.0", "--port", str(port), config=tmp_path / "config", stdin=subprocess.DEVNULL)
+    out, err = server.communicate(timeout=STARTUP)
+    assert server.returncode == 2
     assert err.count("\n") == 1 and err.startswith("adjutant: serving on 0.0.0.0 lets other machines in: give a password")
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
@@ -229,8 +217,9 @@ def test_a_player_in_a_browser_gets_their_side_as_its_role(postgres_url: str, tm
     french = json.loads(capsys.readouterr().out)["french"]["url"]
     port = _free_port()
     try:
-        status, out, err = refused(capsys, "--db", french, "--side", "allies", "--port", str(port))
-        assert (status, out) == (2, "") and err.count("\n") == 1
+        refused = adjutant("serve", "--db", french, "--side", "allies", "--port", str(port), config=tmp_path / "config")
+        out, err = refused.communicate(timeout=STARTUP)
+        assert (refused.returncode, out) == (2, "") and err.count("\n") == 1
         assert err.startswith("adjutant: connected as ") and "(the french role), not the allies side's role" in err
         server = adjutant("serve", "--db", french, "--side", "french", "--port", str(port), config=tmp_path / "config")
         try:
@@ -247,9 +236,16 @@ def test_a_player_in_a_browser_gets_their_side_as_its_role(postgres_url: str, tm
 
 
 def test_a_port_in_use_is_one_sentence(campaign: Path, capsys: pytest.CaptureFixture[str]):
+    """Run in this process (tui.cli.main, as the installed command runs it): a process of its own
+    cost 1.2-1.5 CPU-s. With the port taken the server cannot start, whatever the refusal does; the
+    other refusals here run as processes: were one lost, it would serve in this process for ever."""
+    from tui.cli import main
+
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
-        status, out, err = refused(capsys, str(campaign), "--port", str(port))
+        capsys.readouterr()
+        status = main(["serve", str(campaign), "--port", str(port)])
+        out, err = capsys.readouterr()
     assert (status, out) == (2, "")
     assert err.startswith(f"adjutant: cannot listen on 127.0.0.1:{port}: ") and err.count("\n") == 1
 

@@ -55,14 +55,19 @@ def test_a_player_orders_from_the_fogged_map_and_the_umpire_applies_the_move(
     tmux.wait_for("SIDE FILE: FRENCH, TURN 1")
     tmux.keys("p")
     # The sighting, not the stack: Kleist's 3 SP rounded to the nearest 5 (waited for with the
-    # title: the map under it may reach tmux after it).
-    tmux.wait_for("Map | as french sees it: turn 1", "A?5")
+    # title: the map under it may reach tmux after it), and the place at the cursor under the map:
+    # an `n` typed before that line is drawn was held for the map's reading, and the next `n` then
+    # went with it, one place past the one on the screen (seen once under load: Enter at Erfurt).
+    tmux.wait_until(
+        lambda shown: "Map | as french sees it: turn 1" in shown and "A?5" in shown and cursor_line(shown) != "",
+        "the fogged map with the sighting and the place at the cursor",
+    )
     for _ in range(30):  # n: the next place holding a stack, until Eisleben
         here = cursor_line(tmux.screen())
         if here.startswith("Eisleben (town) F3"):
             break
         tmux.keys("n")
-        tmux.wait_until(lambda shown, here=here: cursor_line(shown) != here, f"the cursor on from {here!r}")
+        tmux.wait_until(lambda shown, here=here: cursor_line(shown) not in ("", here), f"the cursor on from {here!r}")
     tmux.wait_for(" Eisleben (town) F3")
     tmux.keys("Enter")
     tmux.wait_for("Your stacks at Eisleben: pick an order")

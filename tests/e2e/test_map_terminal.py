@@ -68,7 +68,7 @@ def test_a_stack_moved_from_the_map_in_tmux_is_in_the_log_and_undone(tmux: Tmux,
         if here.startswith("Gotha (town) F13"):
             break
         tmux.keys("n")
-        tmux.wait_until(lambda shown, here=here: cursor_line(shown) != here, f"the cursor on from {here!r}")
+        tmux.wait_until(lambda shown, here=here: cursor_line(shown) not in ("", here), f"the cursor on from {here!r}")
     tmux.wait_for(" Gotha (town) F13")
     tmux.keys("Enter")
     tmux.wait_for("Stacks at Gotha")

@@ -10,13 +10,15 @@ import re
 
 import json
 import shlex
-import subprocess
 from pathlib import Path
+
+import pytest
 
 from campaigns import command_points, weather
 from campaigns.reconnaissance import reconnoitre_stack
 from campaigns.session import CampaignSession
 from models import General, open_campaign
+from tui.cli import main
 from tests.e2e.conftest import Tmux, installed_adjutant, new_campaign_file
 from tests.e2e.test_map_terminal import cursor_line
 
@@ -40,22 +42,32 @@ def app(tmux: Tmux, folder: Path, path: Path) -> None:
     tmux.start(shlex.join(["env", "NO_COLOR=1", f"ADJUTANT_CONFIG_DIR={folder / 'config'}", installed_adjutant(), str(path)]))
 
 
-def test_a_player_orders_from_the_fogged_map_and_the_umpire_applies_the_move(tmux: Tmux, tmp_path: Path):
+def test_a_player_orders_from_the_fogged_map_and_the_umpire_applies_the_move(
+    tmux: Tmux, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
     umpire = umpires_campaign(tmp_path)
     side = tmp_path / "french.campaign"
-    subprocess.run([installed_adjutant(), "despatch", str(umpire), "--side", "french", "-o", str(side)], check=True, capture_output=True)
+    # `adjutant despatch` and `adjutant log` run in this process (tui.cli.main, as the installed
+    # command runs it): the programs under test are the player's and the umpire's apps in tmux;
+    # each start of a command costs a second and a half of CPU.
+    assert main(["despatch", str(umpire), "--side", "french", "-o", str(side)]) == 0
     app(tmux, tmp_path, side)
     tmux.wait_for("SIDE FILE: FRENCH, TURN 1")
     tmux.keys("p")
     # The sighting, not the stack: Kleist's 3 SP rounded to the nearest 5 (waited for with the
-    # title: the map under it may reach tmux after it).
-    tmux.wait_for("Map | as french sees it: turn 1", "A?5")
+    # title: the map under it may reach tmux after it), and the place at the cursor under the map:
+    # an `n` typed before that line is drawn was held for the map's reading, and the next `n` then
+    # went with it, one place past the one on the screen (seen once under load: Enter at Erfurt).
+    tmux.wait_until(
+        lambda shown: "Map | as french sees it: turn 1" in shown and "A?5" in shown and cursor_line(shown) != "",
+        "the fogged map with the sighting and the place at the cursor",
+    )
     for _ in range(30):  # n: the next place holding a stack, until Eisleben
         here = cursor_line(tmux.screen())
         if here.startswith("Eisleben (town) F3"):
             break
         tmux.keys("n")
-        tmux.wait_until(lambda shown, here=here: cursor_line(shown) != here, f"the cursor on from {here!r}")
+        tmux.wait_until(lambda shown, here=here: cursor_line(shown) not in ("", here), f"the cursor on from {here!r}")
     tmux.wait_for(" Eisleben (town) F3")
     tmux.keys("Enter")
     tmux.wait_for("Your stacks at Eisleben: pick an order")
@@ -102,5 +114,6 @@ def test_a_player_orders_from_the_fogged_map_and_the_umpire_applies_the_move(tmu
         umpire_tmux.kill()
     with open_campaign(umpire) as store, store.read() as db:
         assert db.get_one(General, "latour_maubourg").location == "Querfurt"
-    log = subprocess.run([installed_adjutant(), "log", str(umpire)], check=True, capture_output=True, text=True).stdout
-    assert "side order #1: status queued -> applied" in log
+    capsys.readouterr()
+    assert main(["log", str(umpire)]) == 0
+    assert "side order #1: status queued -> applied" in capsys.readouterr().out

@@ -323,3 +323,28 @@ async def test_a_screen_shown_is_laid_out_once_for_its_size_and_again_when_resiz
     shown, resized = await _layouts_of_a_screen_shown_then_resized(monkeypatch)
     assert shown == shown_before - 1
     assert resized >= 1 and resized <= resized_before  # a real resize still lays the screen out
+
+
+def test_css_is_parsed_once_per_process_for_each_theme_and_refused_when_wrong():
+    from textual.css.stylesheet import Stylesheet, StylesheetParseError
+
+    __import__("tui.app", fromlist=["AdjutantApp"]).AdjutantApp(None, prepare=False)  # the app turns the cache on
+    textual_parse = Stylesheet._parse_rules.replaces  # type: ignore[attr-defined]
+    css = "Label { color: $accent; background: $panel; } #probe-only { width: 3; }"
+    dark, light = ({"accent": "#ff0000", "panel": "#000000"}, {"accent": "#0000ff", "panel": "#ffffff"})
+
+    def rules(variables: dict[str, str], text: str = css) -> list:
+        sheet = Stylesheet(variables=dict(variables))  # a new stylesheet, as every reparse and every app makes
+        sheet.add_source(text, read_from=("probe.tcss", ""))
+        return sheet.rules
+
+    first, again = rules(dark), rules(dark)
+    assert [id(r) for r in again] == [id(r) for r in first]  # parsed once: the same rules handed out again
+    by_textual = list(textual_parse(Stylesheet(variables=dict(dark)), css, ("probe.tcss", "")))
+    assert [r.css for r in first] == [r.css for r in by_textual]  # what Textual's own parse gives
+    other = rules(light)  # another theme: parsed with its colours, not the first theme's rules
+    assert [r.css for r in other] == [r.css for r in textual_parse(Stylesheet(variables=dict(light)), css, ("probe.tcss", ""))]
+    assert [r.css for r in other] != [r.css for r in first]
+    for _ in range(2):  # a source with an error is refused every time it is read, kept or not
+        with pytest.raises(StylesheetParseError):
+            rules(dark, "Label { colour: red; }")

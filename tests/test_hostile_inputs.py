@@ -45,8 +45,9 @@ def judge(
     """Run `adjutant ARGV`; assert what every answer to a hostile input must be; (exit code, stderr).
 
     `watched` is the campaign file (its folder is watched with it); `fingerprint`, when given,
-    reads what else a refusal must leave alone (a database's roles). `known`: what it reads now,
-    when the caller read it already and nothing wrote since (a refusal must leave it so)."""
+    reads what else a refusal must leave alone (a database's roles). `known`: what it would read
+    now, when the caller knows it (read it once already, or made it so: a database just emptied);
+    a refusal must leave it so, and it is read after a refusal as before."""
     before = _folder(watched), (known if known is not None else fingerprint()) if fingerprint else None
     start = time.perf_counter()
     code, out, err = run(*argv, seconds=SECONDS)

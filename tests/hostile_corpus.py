@@ -197,7 +197,7 @@ def _start_postgresql() -> tuple[str, Callable[[], None]] | None:
     port = conftest._free_port()
     data = base / "data"
     quiet = {"check": True, "capture_output": True, "cwd": base}
-    subprocess.run(conftest._as_server_user([str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "--no-sync"]), **quiet)
+    conftest.new_cluster(binaries, data)
     options = f"-k {base} -p {port} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off"
     subprocess.run(conftest._as_server_user([str(binaries / "pg_ctl"), "-D", str(data), "-l", str(base / "log"), "-w", "-o", options, "start"]), **quiet)
 

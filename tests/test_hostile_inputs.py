@@ -39,12 +39,16 @@ def _folder(path: Path) -> dict[str, str | None]:
     return {p.name: _state(p) for p in sorted(path.parent.iterdir())} if path.parent.is_dir() else {}
 
 
-def judge(argv: list[str], what: str, watched: Path, fingerprint: Callable[[], Any] | None = None) -> tuple[int, str]:
+def judge(
+    argv: list[str], what: str, watched: Path, fingerprint: Callable[[], Any] | None = None, known: Any = None,
+) -> tuple[int, str]:
     """Run `adjutant ARGV`; assert what every answer to a hostile input must be; (exit code, stderr).
 
     `watched` is the campaign file (its folder is watched with it); `fingerprint`, when given,
-    reads what else a refusal must leave alone (a database's roles)."""
-    before = _folder(watched), fingerprint() if fingerprint else None
+    reads what else a refusal must leave alone (a database's roles). `known`: what it would read
+    now, when the caller knows it (read it once already, or made it so: a database just emptied);
+    a refusal must leave it so, and it is read after a refusal as before."""
+    before = _folder(watched), (known if known is not None else fingerprint()) if fingerprint else None
     start = time.perf_counter()
     code, out, err = run(*argv, seconds=SECONDS)
     said = f"{what}: adjutant {' '.join(a[:40] for a in argv)}"

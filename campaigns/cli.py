@@ -425,7 +425,7 @@ LINES = 2000  # lines (or rolls) written at a time
 
 def _report(args: argparse.Namespace) -> int:
     from campaigns import report
-    from campaigns.output import all_or_nothing
+    from campaigns.output import all_or_nothing, written_whole
     from campaigns.session import CampaignSession
     from models.opening import open_campaign
 
@@ -444,14 +444,8 @@ def _report(args: argparse.Namespace) -> int:
                 all_or_nothing(lambda write: report.write(made, args.format, lambda text: write(text.encode())))
             else:
                 # Written beside the target and renamed over it: a report cut short never replaces a good one.
-                partial = out.with_name(f".{out.name}.partial")
-                try:
-                    with partial.open("w", encoding="utf-8") as file:
-                        report.write(made, args.format, file.write)
-                    partial.replace(out)
-                except BaseException:
-                    partial.unlink(missing_ok=True)
-                    raise
+                with written_whole(out) as file:
+                    report.write(made, args.format, file.write)
         if out is not None:
             print(f"Wrote {out} ({args.format}).", file=sys.stderr)
     except CampaignError as error:

@@ -115,14 +115,11 @@ def _despatch(args: argparse.Namespace, session: Any) -> int:
         return OK
     from campaigns import despatch_report
 
-    partial = out.with_name(f".{out.name}.partial")
-    try:
-        with reading(session.store), despatch_session(session, args.side, args.turn) as side_file, \
-                partial.open("w", encoding="utf-8", newline="\n") as letter:
-            despatch_report.write(side_file, args.format, letter.write)  # a chunk at a time: tens of thousands of units
-        partial.replace(out)
-    finally:
-        partial.unlink(missing_ok=True)
+    from campaigns.output import written_whole
+
+    with reading(session.store), despatch_session(session, args.side, args.turn) as side_file, \
+            written_whole(out, newline="\n") as letter:
+        despatch_report.write(side_file, args.format, letter.write)  # a chunk at a time: tens of thousands of units
     print(f"Wrote {out} ({args.format}).", file=sys.stderr)
     return OK
 

@@ -69,7 +69,9 @@ def write_svg(data: MapData, path: str | Path) -> Path:
         raise ValueError(f"the map is written to a .svg file, not {target.name}")
     if not target.parent.is_dir():
         raise ValueError(f"there is no folder {target.parent} to write the map in")
-    temporary = target.with_name(f".{target.name}.part")
-    temporary.write_text(svg_text(data), encoding="utf-8")
-    temporary.replace(target)
+    from campaigns.output import written_whole
+
+    text = svg_text(data)
+    with written_whole(target) as file:
+        file.write(text)
     return target

@@ -21,9 +21,12 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
-from typing import IO, Any
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any, TextIO
 
+from campaigns.errors import CampaignError
 from campaigns.text import shown
 
 SPOOL_BYTES = 16 * 1024 * 1024
@@ -194,3 +197,37 @@ def _appending(descriptor: int) -> bool:
     import fcntl
 
     return bool(fcntl.fcntl(descriptor, fcntl.F_GETFL) & os.O_APPEND)
+
+
+@contextmanager
+def written_whole(out: Path, *, newline: str | None = None) -> Iterator[TextIO]:
+    """A text file for `out` that is there whole or not at all: written beside it and
+    renamed over it once complete, so a refusal part way never replaces a good file.
+
+    A name that is not a file to replace is not renamed over: a device such as
+    /dev/null or /dev/stdout, or a named pipe, is written straight into, as the
+    shell's `>` would (renaming over it put a plain file in its place: run as root,
+    `-o /dev/null` replaced the device); a symbolic link's file is replaced, not the
+    link; a folder, or a folder that is not there, is one sentence."""
+    where = Path(os.path.realpath(out)) if out.is_symlink() else out
+    try:
+        mode = where.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise CampaignError(f"cannot write {shown(str(out))}: {error.strerror or error}") from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise CampaignError(f"{shown(str(out))} is a folder: name a file to write")
+    if mode is not None and not stat.S_ISREG(mode):
+        with where.open("w", encoding="utf-8", newline=newline) as file:
+            yield file
+        return
+    if not where.parent.is_dir():
+        raise CampaignError(f"there is no folder {shown(str(where.parent))} to write {shown(where.name)} in")
+    partial = where.with_name(f".{where.name}.partial")
+    try:
+        with partial.open("w", encoding="utf-8", newline=newline) as file:
+            yield file
+        partial.replace(where)
+    finally:
+        partial.unlink(missing_ok=True)

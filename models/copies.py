@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import sqlite3
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -60,7 +61,19 @@ def _running(pid: int) -> bool:
 
 
 def write_atomically(destination: Path, write: Callable[[Path], None]) -> None:
-    """Let `write` build a file at a temporary path, then put it at `destination`."""
+    """Let `write` build a file at a temporary path, then put it at `destination`.
+
+    A destination that is there but is no plain file (a folder, a device such as
+    /dev/null, a named pipe) is refused: the rename would put a campaign file in its
+    place (run as root, in place of /dev/null)."""
+    try:
+        mode = destination.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise CampaignFileError(f"cannot write {destination}: {error.strerror or error}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise CampaignFileError(f"cannot write {destination}: it is not a file (a folder, a device or a pipe); name a new file")
     temporary = temporary_path(destination)
     try:
         write(temporary)

@@ -335,6 +335,9 @@ class TheatreScreen(CampaignScreen):
         except OSError as exc:
             self.notify(f"The map could not be written: {exc.strerror or exc}", severity="error")
             return
+        except CampaignError as exc:  # the name is a folder, say
+            self.notify(f"The map could not be written: {exc}", severity="error")
+            return
         self.notify(f"Wrote {written}")
 
 

@@ -68,6 +68,8 @@ Judge = Callable[[Values], Sequence[Any]]
 # 4 bytes of UTF-8, a number at most doubles: 1e2 -> 100.0).
 SHALLOW_CHARS = 2 * MAX_JSON_DEPTH + 1
 SMALL_CHARS = MAX_JSON_BYTES // 8
+# JSON texts this short on average in a batch are looked for again (models.export_quick `_json`).
+SHORT_JSON = 32
 
 # How SQLAlchemy writes a datetime and a date into SQLite; what it reads back with fromisoformat.
 STORED_DATES = r"\d{4}-\d\d-\d\d"
@@ -166,6 +168,8 @@ def _or_none(judge: Judge) -> Judge:
     def nullable(values: Values) -> Sequence[Any]:
         if None not in values:
             return judge(values)
+        if values.count(None) == len(values):  # a column nobody filled (a roll's battle)
+            return values
         judged = iter(judge([value for value in values if value is not None]))
         return [None if value is None else next(judged) for value in values]
 
@@ -336,6 +340,17 @@ def _json(adapters: tuple[TypeAdapter[Any], ...], quick: Check | None = None, de
         if not values:
             return []
         total = len(_joined(values))  # text, all of it: orjson would read bytes too
+        if total < SHORT_JSON * len(values):
+            # Short texts (a roll's raw dice, its modifiers) come again and again: each distinct
+            # one is parsed and judged once (every check is of one value at a time), and the
+            # rows that hold it share its value.
+            distinct = dict.fromkeys(values)
+            if len(distinct) < len(values):
+                texts = list(distinct)
+                return list(map(dict(zip(texts, judged(texts, sum(map(len, texts))))).__getitem__, values))
+        return judged(values, total)
+
+    def judged(values: Values, total: int) -> list[Any]:
         # One call per text: joining a batch's texts into one array to parse would need
         # SQLite's json_valid of each first (a text can close and open brackets), which
         # costs more than the calls it saves.

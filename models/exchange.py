@@ -149,6 +149,7 @@ def _sqlite_batches(
                     batch = _judged_one_by_one(table, names, processors, raw, number, name)
                 yield _encoded(batch, table, name)
             number += len(raw)
+            del raw, batch  # freed now, while still in the cache, not once the next batch is made
     except sqlite3.Error as error:
         raise CampaignFileError(_unreadable(name, table, number + 1, error)) from None
     finally:

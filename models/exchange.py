@@ -353,14 +353,11 @@ def _damage(connection: Connection, name: str) -> str | None:
 def _write_tables(
     connection: Connection, name: str, revision: str, exported: list[Table], out: Callable[[bytes | memoryview], Any]
 ) -> None:
-    from models.export_out import written_beside
-
-    with written_beside(out) as write:  # the text written by a thread of its own while rows are read
-        write(b'{\n  "format": %s,\n  "schema": %s,\n  "tables": {' % (orjson.dumps(FORMAT), orjson.dumps(revision)))
-        for number, table in enumerate(exported):
-            write(b"%s\n    %s: [" % (b"," if number else b"", orjson.dumps(table.name)))
-            _write_rows(connection, table, name, write)
-        write(b"\n  }\n}\n")
+    out(b'{\n  "format": %s,\n  "schema": %s,\n  "tables": {' % (orjson.dumps(FORMAT), orjson.dumps(revision)))
+    for number, table in enumerate(exported):
+        out(b"%s\n    %s: [" % (b"," if number else b"", orjson.dumps(table.name)))
+        _write_rows(connection, table, name, out)
+    out(b"\n  }\n}\n")
 
 
 # A batch of rows is written in one orjson call, nested as deep as a table's rows are in the

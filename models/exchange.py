@@ -149,6 +149,7 @@ def _sqlite_batches(
                     batch = _judged_one_by_one(table, names, processors, raw, number, name)
                 yield _encoded(batch, table, name)
             number += len(raw)
+            del raw, batch  # freed now, while still in the cache, not once the next batch is made
     except sqlite3.Error as error:
         raise CampaignFileError(_unreadable(name, table, number + 1, error)) from None
     finally:
@@ -423,7 +424,8 @@ _RAW_CONTROL = re.compile(rb"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xaa
 
 
 def _is_inert(encoded: bytes) -> bool:
-    return b"\x7f" not in encoded and b"\xc2" not in encoded and b"\xe2" not in encoded and b"\xd8" not in encoded
+    # Each byte sought is 0x7f or above: ASCII text (a test of whole words in C) holds none.
+    return encoded.isascii() or b"\x7f" not in encoded and b"\xc2" not in encoded and b"\xe2" not in encoded and b"\xd8" not in encoded
 
 
 def _inert(encoded: bytes) -> bytes:

@@ -68,11 +68,16 @@ Judge = Callable[[Values], Sequence[Any]]
 # 4 bytes of UTF-8, a number at most doubles: 1e2 -> 100.0).
 SHALLOW_CHARS = 2 * MAX_JSON_DEPTH + 1
 SMALL_CHARS = MAX_JSON_BYTES // 8
+# JSON texts this short on average in a batch are looked for again (models.export_quick `_json`).
+SHORT_JSON = 32
 
 # How SQLAlchemy writes a datetime and a date into SQLite; what it reads back with fromisoformat.
 STORED_DATES = r"\d{4}-\d\d-\d\d"
 # The time of day within its ranges, so that only the dates need reading (`_real_dates`).
-STORED_DATETIMES = STORED_DATES + r" (?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}"
+STORED_TIMES = r" (?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}"
+# Days every month has, in the years 1000 to 9999: a batch of dates all of this form holds
+# only real days, with none to read (`_real_dates`); any other batch is read as before.
+EVERY_MONTHS_DATES = r"[1-9]\d{3}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])"
 
 
 class Unsure(Exception):
@@ -117,9 +122,12 @@ def _kind(column: Column[Any]) -> Any:
 def _row_maker(names: list[str]) -> Callable[..., dict[str, Any]]:
     """`lambda p0, p1, ...: {"id": p0, "name": p1, ...}`, compiled once per table: a dict display
     builds a row some three times quicker than dict(zip(names, values)). The names are written
-    as Python string literals (repr), so any column name, even a hostile file's, is only data."""
+    as Python string literals (repr), so any column name, even a hostile file's, is only data.
+    The keys are in the order the export sorts them (orjson's OPT_SORT_KEYS, by code point):
+    orjson then finds each row already sorted."""
     parameters = ", ".join(f"p{number}" for number in range(len(names)))
-    items = ", ".join(f"{name!r}: p{number}" for number, name in enumerate(names))
+    ordered = sorted(range(len(names)), key=names.__getitem__)
+    items = ", ".join(f"{names[number]!r}: p{number}" for number in ordered)
     return eval(f"lambda {parameters}: {{{items}}}", {"__builtins__": {}})
 
 
@@ -160,6 +168,8 @@ def _or_none(judge: Judge) -> Judge:
     def nullable(values: Values) -> Sequence[Any]:
         if None not in values:
             return judge(values)
+        if values.count(None) == len(values):  # a column nobody filled (a roll's battle)
+            return values
         judged = iter(judge([value for value in values if value is not None]))
         return [None if value is None else next(judged) for value in values]
 
@@ -230,14 +240,17 @@ def _dice(values: Values) -> Values:
     return values
 
 
-def _matching(values: Values, pattern: str) -> str:
-    """Every value in the one stored form (one regular expression over them all, joined
-    by newlines, which is returned) on a real day (the 31st of February is refused, as
-    `fromisoformat` refuses it)."""
+def _matching(values: Values, time: str = "") -> str:
+    """Every value in the one stored form, a date then `time` (one regular expression over them
+    all, joined by newlines, which is returned) on a real day (the 31st of February is refused,
+    as `fromisoformat` refuses it)."""
     text = _joined(values, "\n")
-    if values and _batch_pattern(pattern).fullmatch(text) is None:
-        raise Unsure
-    _real_dates(values)
+    if not values:
+        return text
+    if _batch_pattern(EVERY_MONTHS_DATES + time).fullmatch(text) is None:
+        if _batch_pattern(STORED_DATES + time).fullmatch(text) is None:
+            raise Unsure
+        _real_dates(values)
     return text
 
 
@@ -246,7 +259,7 @@ _DAY = itemgetter(slice(0, 10))
 
 def _real_dates(values: Values) -> None:
     """Each distinct day read once: a batch of moments falls on a few days. With its
-    time of day in range (STORED_DATETIMES), a moment is one `datetime.fromisoformat`
+    time of day in range (STORED_TIMES), a moment is one `datetime.fromisoformat`
     reads exactly when its day is one `date.fromisoformat` reads."""
     try:
         for _ in map(date.fromisoformat, set(map(_DAY, values))):
@@ -271,7 +284,7 @@ def _datetimes(column: Column[Any]) -> Judge | None:
         offset = ""
 
     def datetimes(values: Values) -> list[str]:
-        text = _matching(values, STORED_DATETIMES) + "\n"
+        text = _matching(values, STORED_TIMES) + "\n"
         if not values:
             return []
         return text.replace(" ", "T").replace(".000000\n", "\n").replace("\n", offset + "\n").split("\n")[:-1]
@@ -288,7 +301,7 @@ def _utc(column: Column[Any]) -> bool:
 
 
 def _dates(values: Values) -> Values:
-    _matching(values, STORED_DATES)
+    _matching(values)
     return values
 
 
@@ -327,6 +340,17 @@ def _json(adapters: tuple[TypeAdapter[Any], ...], quick: Check | None = None, de
         if not values:
             return []
         total = len(_joined(values))  # text, all of it: orjson would read bytes too
+        if total < SHORT_JSON * len(values):
+            # Short texts (a roll's raw dice, its modifiers) come again and again: each distinct
+            # one is parsed and judged once (every check is of one value at a time), and the
+            # rows that hold it share its value.
+            distinct = dict.fromkeys(values)
+            if len(distinct) < len(values):
+                texts = list(distinct)
+                return list(map(dict(zip(texts, judged(texts, sum(map(len, texts))))).__getitem__, values))
+        return judged(values, total)
+
+    def judged(values: Values, total: int) -> list[Any]:
         # One call per text: joining a batch's texts into one array to parse would need
         # SQLite's json_valid of each first (a text can close and open brackets), which
         # costs more than the calls it saves.

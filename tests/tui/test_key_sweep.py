@@ -5,7 +5,8 @@ The cases are made from the registry (tui.screens.registry) and each screen's ow
 bindings, so that a screen or a binding added later is swept too: for each screen, the
 key that opens it, then each of its bindings alone or after a cursor move, or two cursor
 moves. Each run types every screen's core case (a cursor move and its first binding) and
-a sample of the others drawn with the run's seed, on the played or on a new campaign. A binding that opens a form is followed by text, which must reach
+a sample of the others drawn with the run's seed, of every kind (DRAWN), half on the played
+and half on a new campaign. A binding that opens a form is followed by text, which must reach
 the form's field (not the screen behind it). The campaign is one played for ten turns,
 so that the screens' first readings, in workers, take time: a key that comes before a
 screen has read what it shows must wait for it, not be dropped or act on an empty table.
@@ -41,7 +42,9 @@ from tui.screens.registry import screen_class, screen_names
 TYPED = letters("z7")  # text for a form a key opened: bound to nothing, on the screen or the app
 SIZE = (80, 24)
 ANSWER_LATE = 0.3
-DRAWN = 6  # cases drawn each run beyond the screens' cores (tests/seeds.py)
+# Cases drawn each run beyond the screens' cores (tests/seeds.py), by kind: of the 94, 47
+# are a binding alone, 32 a cursor move and a binding, 15 two cursor moves.
+DRAWN = {"a binding alone": 2, "a cursor move and a binding": 1, "two cursor moves": 1}
 
 
 def answering_late(app):
@@ -78,14 +81,23 @@ def keyed(name: str) -> list[list[str]]:
 SWEPT = [name for name in screen_names() if name != "start"]  # start: no campaign open, nothing read in a worker
 
 
+def kind(keys: list[str]) -> str:
+    if keys == ["down", "down"]:
+        return "two cursor moves"
+    return "a binding alone" if len(keys) == 1 else "a cursor move and a binding"
+
+
 def drawn(seed: int) -> list[tuple[str, list[str], str]]:
-    """DRAWN of the cases beyond each screen's core, each on the played or the new campaign;
-    every case on both with ADJUTANT_KEY_SWEEP=all."""
+    """Of the cases beyond each screen's core, DRAWN of each kind, half on the played and
+    half on the new campaign; every case on both with ADJUTANT_KEY_SWEEP=all."""
     rest = [(name, keys) for name in SWEPT for keys in keyed(name)[1:]]
     if os.environ.get("ADJUTANT_KEY_SWEEP") == "all":
         return [(name, keys, campaign) for name, keys in rest for campaign in ("played", "new")]
     rng = random.Random(seed)
-    return [(name, keys, rng.choice(("played", "new"))) for name, keys in rng.sample(rest, DRAWN)]
+    chosen = [case for wanted, count in DRAWN.items() for case in rng.sample([c for c in rest if kind(c[1]) == wanted], count)]
+    campaigns = [("played", "new")[number % 2] for number in range(len(chosen))]
+    rng.shuffle(campaigns)
+    return [(name, keys, campaign) for (name, keys), campaign in zip(chosen, campaigns, strict=True)]
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,7 @@ import pytest
 
 from campaigns import oob, weather
 from campaigns.session import CampaignSession
+from tests.tui.conftest import built_once
 from tests.tui.helpers import burst, letters, wait_for
 from tests.tui.polling import settled
 
@@ -26,10 +27,9 @@ def no_color(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
 
 
-@pytest.fixture
-def edited_file(campaign_file: Path) -> Path:
+def edit(path: Path) -> None:
     """The weather rolled; an edit of Zieten undone, redone, undone; then a new action."""
-    session = CampaignSession.open(campaign_file)
+    session = CampaignSession.open(path)
     try:
         weather.roll(session, [3])
         unit = next(u for u in oob.side_units(oob.tree(session)[1]) if u.id == "brigade_zieten")
@@ -41,7 +41,12 @@ def edited_file(campaign_file: Path) -> Path:
         oob.move_unit(session, unit.id, "kleist")
     finally:
         session.close()
-    return campaign_file
+
+
+@pytest.fixture
+def edited_file(tmp_path: Path) -> Path:
+    """edit on a new campaign, once per worker and copied (built_once)."""
+    return built_once(tmp_path / "spring.campaign", "record-edited", edit)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -55,11 +60,11 @@ def test_battle_setup_with_stacks_marked(snap_compare, make_app, edited_file, si
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_battle_setup_from_a_contact_place(snap_compare, make_app, campaign_file, size):
+def test_battle_setup_from_a_contact_place(snap_compare, make_app, tmp_path, size):
     """Kleist's stack at Macdonald's Merseburg: the set-up started there lists the two stacks only."""
     from tests.tui.test_battles import kleist_to_merseburg
 
-    kleist_to_merseburg(campaign_file)
+    campaign_file = built_once(tmp_path / "spring.campaign", "record-kleist-at-merseburg", kleist_to_merseburg)
 
     async def from_merseburg(pilot):
         await wait_for(pilot, "Stacks in contact")

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
+from pathlib import Path
+
 import pytest
 
 from campaigns import tabletop
 from campaigns.session import CampaignSession
+from tests.tui.conftest import built_once
 from tests.tui.helpers import wait_for, wait_for_screen
 from tests.tui.polling import caught_up, until
 from tests.tui.test_resolver import handed_off
@@ -15,11 +19,10 @@ from tui.screens.fight import FightScreen
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
 
-@pytest.fixture
-def fired_file(campaign_file):
+def fire_a_volley(path: Path) -> None:
     """A Kallistra battle in its simultaneous fire: one volley fired, its hits waiting."""
-    battle_id = handed_off(campaign_file)
-    session = CampaignSession.open(campaign_file)
+    battle_id = handed_off(path)
+    session = CampaignSession.open(path)
     try:
         tabletop.start(session, battle_id)
         table = tabletop.load(session, battle_id)
@@ -30,7 +33,12 @@ def fired_file(campaign_file):
         tabletop.resolve(session, battle_id, "small_arms_fire", a.id, d.id, numbers={"range": 2}, entered=[12, 9, 3])
     finally:
         session.close()
-    return campaign_file
+
+
+@pytest.fixture
+def fired_file(tmp_path: Path) -> Path:
+    """fire_a_volley on a new campaign, played once per worker and copied (built_once)."""
+    return built_once(tmp_path / "spring.campaign", "resolver-fired", fire_a_volley)
 
 
 async def _open(pilot):
@@ -60,16 +68,21 @@ def test_resolution(snap_compare, make_app, fired_file, size):
 OTHERS = ["napoleonic_13phase", "napoleonic_uc_um", "napoleonic_d10"]
 
 
-@pytest.fixture
-def on_the_table(campaign_file, request):
-    """A battle of the rule set `request.param` just put on the table."""
-    battle_id = handed_off(campaign_file, request.param)
-    session = CampaignSession.open(campaign_file)
+def put_on_the_table(path: Path, resolver: str) -> None:
+    """A battle of the rule set `resolver` just put on the table."""
+    battle_id = handed_off(path, resolver)
+    session = CampaignSession.open(path)
     try:
         tabletop.start(session, battle_id)
     finally:
         session.close()
-    return campaign_file
+
+
+@pytest.fixture
+def on_the_table(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
+    """put_on_the_table for the rule set `request.param`, once per worker and copied (built_once)."""
+    resolver = request.param
+    return built_once(tmp_path / "spring.campaign", f"resolver-on-the-table-{resolver}", partial(put_on_the_table, resolver=resolver))
 
 
 async def _open_any(pilot):

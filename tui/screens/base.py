@@ -6,6 +6,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.dom import DOMNode
@@ -170,6 +171,23 @@ class CampaignScreen(Attempts, Screen[None]):
     FIRST_READS: tuple[str, ...] = ("default",)
     _first_shown = False  # the first reading has been shown (or the screen read nothing in a worker)
     _holding: dict[Worker, int] | None = None  # first readings running: their tokens of the key gate
+
+    _fresh = False  # mounted, and not resumed since
+
+    @on(events.Mount)
+    def _mounted(self) -> None:
+        self._fresh = True
+
+    @on(events.ScreenResume)
+    def _styled_once(self, event: events.ScreenResume) -> None:
+        # Textual styles every widget again as a screen resumes; on the resume that
+        # follows its mount they were styled as they were mounted, just before: once is
+        # enough (a first visit of reconnaissance: 30-40 ms). A stylesheet changed since
+        # (a theme) is applied by Textual before the resume all the same (its
+        # _css_update_count). on_screen_resume below runs after this, as ever.
+        if self._fresh:
+            self._fresh = False
+            event.refresh_styles = False
 
     def on_screen_resume(self) -> None:
         # Not also on mount: a DataTable filled in both loses its column widths.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -55,7 +54,7 @@ class ReconnaissanceScreen(CampaignScreen):
         yield Static(id="preview", markup=False)
 
     def on_mount(self) -> None:
-        self._composed = self._fresh = True
+        self._composed = True
         if self._early_view is not None:  # the first reading came while the screen was built
             view, self._early_view = self._early_view, None
             self._show(view)
@@ -65,17 +64,6 @@ class ReconnaissanceScreen(CampaignScreen):
     _early: tuple[int, str] | None = None  # the version and side the reading started with the screen reads
     _early_view: tuple | None = None  # its answer, come before the screen was mounted
     _composed = False  # every widget of the screen mounted (on_mount has run)
-    _fresh = False  # mounted, and not resumed since
-
-    @on(events.ScreenResume)
-    def _styled_once(self, event: events.ScreenResume) -> None:
-        # Textual styles every widget again as a screen resumes; on the resume that
-        # follows its mount they were styled as they were mounted, just before: once is
-        # enough (30-40 ms of a first visit). CampaignScreen.on_screen_resume runs after
-        # this, as ever.
-        if self._fresh:
-            self._fresh = False
-            event.refresh_styles = False
 
     def refresh_view(self) -> None:
         self._side = str(self.query_one("#who", Select).value)

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING
 
-from textual import events, on
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.dom import NoActiveAppError
@@ -91,7 +91,6 @@ class BattlesScreen(CampaignScreen):
     _early: int | None = None  # the campaign version the reading started with the screen reads
     _answered: asyncio.Event | None = None  # set when the first reading has come (or been refused)
     _composed = False  # every widget of the screen mounted (on_mount has run)
-    _fresh = False  # mounted, and not resumed since
 
     async def on_mount(self) -> None:
         self.query_one("#list", DataTable).focus()
@@ -99,17 +98,8 @@ class BattlesScreen(CampaignScreen):
             # A slow database shows the screen empty after FIRST_WAIT, and the battles as they come.
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._answered.wait(), FIRST_WAIT)
-        self._composed = self._fresh = True
+        self._composed = True
         self._draw()
-
-    @on(events.ScreenResume)
-    def _styled_once(self, event: events.ScreenResume) -> None:
-        # Textual styles every widget again as a screen resumes; on the resume that follows
-        # its mount they were styled as they were mounted, just before: once is enough (as
-        # the reconnaissance's). CampaignScreen.on_screen_resume runs after this, as ever.
-        if self._fresh:
-            self._fresh = False
-            event.refresh_styles = False
 
     # The battles and the stacks in contact are read in a worker (the stacks counted by the
     # database, once per version of the campaign: campaigns.stacks.counted_stacks); a resize

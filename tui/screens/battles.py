@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING
 
-
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.dom import NoActiveAppError

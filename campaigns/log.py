@@ -156,24 +156,29 @@ _NEVER = float("inf")  # the event of the roll after the last: after every event
 # call, and shown as `update_line` shows its change: its row's id read from the text, the
 # column and its two values read as JSON once for each pair of values (`shown_fields`).
 # Anything else (PostgreSQL's parsed JSON included) is read as JSON and goes row by row.
-_ID = r'"([^"\\\x00-\x1f]*)"'  # a JSON string without escapes is its own text
-_TEXT = r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
-_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+# Every repeat is possessive (`*+`, `?+`): Python's engine then keeps no point to come back
+# to for each (a number costs half as much). None gives up what it matched in a
+# match that succeeds: what follows each is a character it cannot take (a quote after a
+# string's characters, a delimiter after a number), so the texts matched and their groups
+# are the same as without.
+_ID = r'"([^"\\\x00-\x1f]*+)"'  # a JSON string without escapes is its own text
+_TEXT = r'"[^"\\\x00-\x1f]*+(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*+)*+"'
+_NUMBER = r"-?+(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+(?:[eE][-+]?+[0-9]++)?+"
 _VALUE = rf"{_TEXT}|{_NUMBER}|true|false|null"
 _OR_NULL = rf"(?:{_NUMBER}|null)"
 _MODIFIER = rf'\{{"label": {_TEXT}, "value": {_NUMBER}\}}'
 _ROLL = (  # the row of a roll as the store records it (models.history), its columns in their order
-    rf'\{{"id": {_NUMBER}, "event": {_OR_NULL}, "purpose": {_TEXT}, "dice": {_TEXT}, "raw": \[(?:{_NUMBER}(?:, {_NUMBER})*)?\], '
-    rf'"modifiers": \[(?:{_MODIFIER}(?:, {_MODIFIER})*)?\], "result": {_OR_NULL}, "mode": {_TEXT}, "stream_index": {_OR_NULL}, "by": {_TEXT}, '
+    rf'\{{"id": {_NUMBER}, "event": {_OR_NULL}, "purpose": {_TEXT}, "dice": {_TEXT}, "raw": \[(?:{_NUMBER}(?:, {_NUMBER})*+)?+\], '
+    rf'"modifiers": \[(?:{_MODIFIER}(?:, {_MODIFIER})*+)?+\], "result": {_OR_NULL}, "mode": {_TEXT}, "stream_index": {_OR_NULL}, "by": {_TEXT}, '
     rf'"when": (?:{_TEXT}|null), "battle": {_OR_NULL}\}}'
 )
 _ROLLED = rf'\{{"table": "dice_roll", "key": \{{"id": {_NUMBER}\}}, "before": null, "after": {_ROLL}\}}'
-_WHOLE = r"0|-?[1-9][0-9]{0,17}"  # a whole number as JSON writes it, and as `str` shows it
+_WHOLE = r"0|-?+[1-9][0-9]{0,17}+"  # a whole number as JSON writes it, and as `str` shows it
 # ... and its form in an event that rolled: the roll inserted (shown by its dice line), the
 # stream position moved (groups 1 and 2), then the one update (groups 3-8).
 _ONE_UPDATE = re.compile(
     rf'\[(?:{_ROLLED}, \{{"table": "campaign", "key": \{{"id": (?:{_NUMBER}|{_TEXT})\}}, '
-    rf'"before": \{{"dice_next_index": ({_WHOLE})\}}, "after": \{{"dice_next_index": ({_WHOLE})\}}\}}, )?'
+    rf'"before": \{{"dice_next_index": ({_WHOLE})\}}, "after": \{{"dice_next_index": ({_WHOLE})\}}\}}, )?+'
     rf'\{{"table": "(unit|general|army|side)", "key": \{{"id": {_ID}\}}, '
     rf'"before": \{{(({_TEXT}): ({_VALUE})\}}, "after": \{{\6: ({_VALUE}))\}}\}}\]'
 )
@@ -183,7 +188,7 @@ _STREAM = _plain_label("campaign", "dice_next_index")
 # dice roll inserted (shown by its dice line, not as a change), whose row is read by orjson
 # up to where the next change begins (`_quick_lines`).
 _CHANGE = re.compile(
-    rf'\{{"table": "(?:(unit|general|army|side|campaign)", "key": \{{"id": (?:{_ID}|(?:0|[1-9][0-9]{{0,17}}))\}}, '
+    rf'\{{"table": "(?:(unit|general|army|side|campaign)", "key": \{{"id": (?:{_ID}|(?:0|[1-9][0-9]{{0,17}}+))\}}, '
     rf'"before": \{{(({_TEXT}): ({_VALUE})\}}, "after": \{{\4: ({_VALUE}))\}}\}}'
     rf'|dice_roll", (?:"key": \{{"id": {_NUMBER}\}}, "before": null, "after": {_ROLL}\}}())?)'
 )

@@ -9,10 +9,11 @@ from __future__ import annotations
 import gc
 import re
 import time
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import ExitStack, closing
 from datetime import datetime
 from itertools import chain
+from operator import itemgetter
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -44,14 +45,21 @@ BATCH = 200  # rows read at a time: the memory the log holds, however long the h
 TIME = "%Y-%m-%d %H:%M:%S"
 # How SQLAlchemy stores a moment in SQLite: UTC, without its offset.
 STORED_MOMENT = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}", re.ASCII)
-# The same on a real day (the Gregorian calendar's, years 1-9999, as `date.fromisoformat` reads
-# them) at a real time of day, its first 19 characters taken: `datetime.fromisoformat` reads it.
+# A stored moment's shape, its digits written 0: each moment of a batch is checked by one
+# comparison of the batch (`_shown_times`).
+_SHAPE = "0000-00-00 00:00:00.000000"
+_ZEROS = str.maketrans("123456789", "000000000")
+# The day and hour of a moment, its first 13 characters, real when the day is a real day of
+# the Gregorian calendar (years 1-9999, as `date.fromisoformat` reads them) and the hour 00-23.
 _LEAP_YEAR = r"[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00"
-_REAL_DAY = (
+_REAL_DAY = re.compile(
     r"(?!0000)[0-9]{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)"
     rf"|(?:{_LEAP_YEAR})-02-29"
 )
-_REAL_MOMENT = re.compile(rf"((?:{_REAL_DAY}) (?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9])\.[0-9]{{6}}")
+_DAY_HOUR = itemgetter(slice(0, 13))
+_TO_THE_SECOND = itemgetter(slice(0, 19))
+_REAL_HOURS: dict[str, bool] = {}  # a moment's day and hour -> whether it is real
+_SHAPES: dict[int, str] = {}  # a batch's number of moments -> their shape
 
 
 def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]:
@@ -156,24 +164,29 @@ _NEVER = float("inf")  # the event of the roll after the last: after every event
 # call, and shown as `update_line` shows its change: its row's id read from the text, the
 # column and its two values read as JSON once for each pair of values (`shown_fields`).
 # Anything else (PostgreSQL's parsed JSON included) is read as JSON and goes row by row.
-_ID = r'"([^"\\\x00-\x1f]*)"'  # a JSON string without escapes is its own text
-_TEXT = r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
-_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+# Every repeat is possessive (`*+`, `?+`): Python's engine then keeps no point to come back
+# to for each (a number costs half as much). None gives up what it matched in a
+# match that succeeds: what follows each is a character it cannot take (a quote after a
+# string's characters, a delimiter after a number), so the texts matched and their groups
+# are the same as without.
+_ID = r'"([^"\\\x00-\x1f]*+)"'  # a JSON string without escapes is its own text
+_TEXT = r'"[^"\\\x00-\x1f]*+(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*+)*+"'
+_NUMBER = r"-?+(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+(?:[eE][-+]?+[0-9]++)?+"
 _VALUE = rf"{_TEXT}|{_NUMBER}|true|false|null"
 _OR_NULL = rf"(?:{_NUMBER}|null)"
 _MODIFIER = rf'\{{"label": {_TEXT}, "value": {_NUMBER}\}}'
 _ROLL = (  # the row of a roll as the store records it (models.history), its columns in their order
-    rf'\{{"id": {_NUMBER}, "event": {_OR_NULL}, "purpose": {_TEXT}, "dice": {_TEXT}, "raw": \[(?:{_NUMBER}(?:, {_NUMBER})*)?\], '
-    rf'"modifiers": \[(?:{_MODIFIER}(?:, {_MODIFIER})*)?\], "result": {_OR_NULL}, "mode": {_TEXT}, "stream_index": {_OR_NULL}, "by": {_TEXT}, '
+    rf'\{{"id": {_NUMBER}, "event": {_OR_NULL}, "purpose": {_TEXT}, "dice": {_TEXT}, "raw": \[(?:{_NUMBER}(?:, {_NUMBER})*+)?+\], '
+    rf'"modifiers": \[(?:{_MODIFIER}(?:, {_MODIFIER})*+)?+\], "result": {_OR_NULL}, "mode": {_TEXT}, "stream_index": {_OR_NULL}, "by": {_TEXT}, '
     rf'"when": (?:{_TEXT}|null), "battle": {_OR_NULL}\}}'
 )
 _ROLLED = rf'\{{"table": "dice_roll", "key": \{{"id": {_NUMBER}\}}, "before": null, "after": {_ROLL}\}}'
-_WHOLE = r"0|-?[1-9][0-9]{0,17}"  # a whole number as JSON writes it, and as `str` shows it
+_WHOLE = r"0|-?+[1-9][0-9]{0,17}+"  # a whole number as JSON writes it, and as `str` shows it
 # ... and its form in an event that rolled: the roll inserted (shown by its dice line), the
 # stream position moved (groups 1 and 2), then the one update (groups 3-8).
 _ONE_UPDATE = re.compile(
     rf'\[(?:{_ROLLED}, \{{"table": "campaign", "key": \{{"id": (?:{_NUMBER}|{_TEXT})\}}, '
-    rf'"before": \{{"dice_next_index": ({_WHOLE})\}}, "after": \{{"dice_next_index": ({_WHOLE})\}}\}}, )?'
+    rf'"before": \{{"dice_next_index": ({_WHOLE})\}}, "after": \{{"dice_next_index": ({_WHOLE})\}}\}}, )?+'
     rf'\{{"table": "(unit|general|army|side)", "key": \{{"id": {_ID}\}}, '
     rf'"before": \{{(({_TEXT}): ({_VALUE})\}}, "after": \{{\6: ({_VALUE}))\}}\}}\]'
 )
@@ -183,7 +196,7 @@ _STREAM = _plain_label("campaign", "dice_next_index")
 # dice roll inserted (shown by its dice line, not as a change), whose row is read by orjson
 # up to where the next change begins (`_quick_lines`).
 _CHANGE = re.compile(
-    rf'\{{"table": "(?:(unit|general|army|side|campaign)", "key": \{{"id": (?:{_ID}|(?:0|[1-9][0-9]{{0,17}}))\}}, '
+    rf'\{{"table": "(?:(unit|general|army|side|campaign)", "key": \{{"id": (?:{_ID}|(?:0|[1-9][0-9]{{0,17}}+))\}}, '
     rf'"before": \{{(({_TEXT}): ({_VALUE})\}}, "after": \{{\4: ({_VALUE}))\}}\}}'
     rf'|dice_roll", (?:"key": \{{"id": {_NUMBER}\}}, "before": null, "after": {_ROLL}\}}())?)'
 )
@@ -316,14 +329,46 @@ def _shown_times(whens: tuple[Any, ...]) -> list[str] | list[None]:
     stored as SQLAlchemy stores one, on a real day and time, each is its first 19 characters;
     otherwise None for each, read one by one (in the order a fault would be met).
 
-    Each moment is 26 characters, and a match of _REAL_MOMENT is 26 characters without a line
-    break: a match lies within one moment and is the whole of it, so as many matches as there
-    are moments means that every moment is one."""
-    if _LOCAL_IS_UTC and set(map(type, whens)) == {str} and set(map(len, whens)) == {26}:
-        seconds = _REAL_MOMENT.findall("\n".join(whens))
-        if len(seconds) == len(whens):
-            return seconds
-    return [None] * len(whens)
+    The batch joined by line breaks, its digits written 0, is the shape of a moment repeated
+    exactly when each moment is a text of 26 characters, each a digit or the separator where
+    the shape has one (a line break within a moment would be one too many). Then the n-th
+    characters of the moments are n, n + 27, n + 54... apart: the tens of the minutes and of
+    the seconds are 0-5 where those columns hold nothing else. The day and hour, one or two
+    a batch, are each checked once: where every moment holds the first or the last one's, those."""
+    if not _LOCAL_IS_UTC or not whens:
+        return [None] * len(whens)
+    try:
+        joined = "\n".join(whens)
+    except TypeError:  # not all texts (PostgreSQL's moments, say)
+        return [None] * len(whens)
+    shape = _SHAPES.get(len(whens))
+    if shape is None:
+        shape = "\n".join([_SHAPE] * len(whens))
+        if len(_SHAPES) < 8:
+            _SHAPES[len(whens)] = shape
+    if joined.translate(_ZEROS) != shape or joined[14::27].strip("012345") or joined[17::27].strip("012345"):
+        return [None] * len(whens)
+    # a 13-character day and hour is found at the start of a moment of this shape, nowhere else
+    first, last = joined[:13], joined[-26:-13]
+    if joined.count(first) == len(whens):
+        hours: Iterable[str] = (first,)
+    elif first != last and joined.count(first) + joined.count(last) == len(whens):
+        hours = (first, last)
+    else:
+        hours = set(map(_DAY_HOUR, whens))
+    if not all(map(_real_hour, hours)):
+        return [None] * len(whens)
+    return list(map(_TO_THE_SECOND, whens))
+
+
+def _real_hour(day_hour: str) -> bool:
+    """Whether a moment's first 13 characters, "YYYY-MM-DD HH" in digits, are a real day and hour."""
+    real = _REAL_HOURS.get(day_hour)
+    if real is None:
+        real = _REAL_DAY.fullmatch(day_hour, 0, 10) is not None and day_hour[11:] < "24"
+        if len(_REAL_HOURS) < KEPT_FIELDS:
+            _REAL_HOURS[day_hour] = real
+    return real
 
 
 def _plain_batches(db: Connection) -> Callable[[str], Generator[Sequence[Any], None, None]]:

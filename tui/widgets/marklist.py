@@ -431,6 +431,11 @@ class MarkList(ScrollView, can_focus=True):
         self.scroll_to_region(Region(0, y, self.scrollable_content_region.width, height), force=True, animate=False, top=top, immediate=True)
         if self.max_scroll_y or not isinstance(self.parent, ScrollableContainer):
             return
+        focused = self.screen.focused
+        if focused is not None and focused is not self:
+            # The form is scrolled to what has the focus: a list redrawn beside it (its
+            # listing come from its worker while keys moved on) does not take the view away.
+            return
         box = self.virtual_region
         self.parent.scroll_to_region(Region(box.x, box.y + y, box.width, height), animate=False)
 

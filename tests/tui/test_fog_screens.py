@@ -16,7 +16,7 @@ from campaigns import battles, command_points, weather
 from campaigns.despatch import write_despatch
 from campaigns.reconnaissance import reconnoitre_stack
 from campaigns.session import CampaignSession
-from tests.tui.helpers import key, wait_for, wait_for_notice, wait_for_screen
+from tests.tui.helpers import key, screen_text, wait_for, wait_for_notice, wait_for_screen
 from tui.screens.battles import BattlesScreen
 from tui.screens.fight import FightScreen
 from tui.screens.orders import OrdersScreen
@@ -140,3 +140,21 @@ async def test_a_long_title_wraps_whole_at_80_columns(make_app, umpire_file, no_
         assert title.size.height == 2
         lines = shown.splitlines()[title.region.y : title.region.bottom]
         assert " ".join(line.strip() for line in lines).endswith("(v the other side; c sight contacts)")
+
+
+async def test_the_umpires_sightings_drawn_before_the_table_is_idle_show_whole_columns(make_app, umpire_file, no_color):
+    """`v` refills the list; a frame drawn before the table measured its new rows (a loaded
+    machine: the screen's paint came first) once kept the columns at the headers' widths
+    ("Halle" as "Place" wide, "reconnaissance" as "How" wide) until the cursor moved."""
+    app = make_app(umpire_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("S")
+        await wait_for_screen(pilot, SightingsScreen)
+        whole = await wait_for(pilot, "reconnaissance")
+        screen = app.screen
+        assert isinstance(screen, SightingsScreen)
+        screen.action_next_side()  # the allies: nothing seen
+        screen.action_next_side()  # the French again: the list refilled
+        drawn_at_once = screen_text(app)  # before the table is idle
+        await pilot.pause()
+        assert screen_text(app) == drawn_at_once == whole

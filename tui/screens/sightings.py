@@ -10,7 +10,15 @@ from campaigns import knowledge
 from campaigns.errors import CampaignError
 from campaigns.words import plural
 from tui.screens.base import CampaignScreen
-from tui.widgets.cells import plain
+from tui.widgets.cells import fill
+
+
+HEADERS = ("Turn", "Place", "How", "Learned")
+
+
+def _cells(s: knowledge.Sighting) -> tuple[object, ...]:
+    how = f"{s.source} {s.result}" if s.result is not None else s.source
+    return (s.turn, s.place, how, knowledge.describe(s).split(": ", 1)[1])
 
 
 class SightingsScreen(CampaignScreen):
@@ -46,12 +54,10 @@ class SightingsScreen(CampaignScreen):
         self.query_one("#title", Static).update(
             f"What {known.side_name} has seen, to turn {known.turn}: {plural(len(known.sightings), 'sighting')}{more}"
         )
-        table = self.query_one("#list", DataTable)
-        table.clear(columns=True)
-        table.add_columns("Turn", "Place", "How", "Learned")
-        for s in reversed(known.sightings):  # newest first
-            how = f"{s.source} {s.result}" if s.result is not None else s.source
-            table.add_row(*plain(s.turn, s.place, how, knowledge.describe(s).split(": ", 1)[1]))
+        # Widths counted here (tui.widgets.cells.fill), not by the table once idle: refilled
+        # by `v` right after the screen's key, a DataTable drew its rows at the width of
+        # the headers first and kept that drawing ("Bautz", "bat").
+        fill(self.query_one("#list", DataTable), HEADERS, ((None, _cells(s)) for s in reversed(known.sightings)))  # newest first
 
     def action_next_side(self) -> None:
         sides = self._sides()

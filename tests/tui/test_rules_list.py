@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rules import load_ruleset, registry, ruleset_ids
+from rules.layout import grid
 from rules.loader import load_table
 from tui.screens.rules import _table_id, table_ids
 
@@ -47,3 +48,26 @@ async def test_each_name_in_the_list_is_as_high_as_it_is_drawn(make_app, campaig
             for width in {own, own - 2, 8, 12, 16, 20, 40}:
                 assert listed.get_height(tables.styles, width) == drawn.get_height(tables.styles, width), (str(listed.hanging), width)
         assert any(listed.get_height(tables.styles, 16) > 1 for listed in (o.prompt for o in tables.options))
+
+
+async def test_a_table_shown_before_the_grid_is_idle_has_whole_columns(make_app, campaign_file) -> None:
+    """Tables shown one after another as the cursor runs down the list: a frame drawn before
+    the grid measured its new rows (a loaded machine) once kept every column as wide as its
+    header until the cursor moved in the grid."""
+    from tests.tui.helpers import screen_text
+    from tui.screens.rules import RulesScreen
+
+    app = make_app(campaign_file, start="rules")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, RulesScreen)
+        ruleset = ruleset_ids()[0]
+        ids = table_ids(ruleset)
+        widest = max(ids, key=lambda t: max(len(str(c)) for row in grid(load_ruleset(ruleset)[t]) for c in row))
+        screen.show_table(ruleset, ids[0] if ids[0] != widest else ids[1])
+        screen.show_table(ruleset, widest)
+        drawn_at_once = screen_text(app)  # before the grid is idle
+        cells = [str(c) for row in grid(load_ruleset(ruleset)[widest])[1:] for c in row]
+        longest = max(cells, key=len)
+        assert longest[:40] in drawn_at_once, longest

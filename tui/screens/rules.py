@@ -18,7 +18,7 @@ from textual.widgets.option_list import Option
 from rules import load_ruleset, registry, ruleset_ids
 from rules.loader import load_table
 from rules.layout import grid
-from tui.widgets.cells import plain
+from tui.widgets.cells import fill, plain
 from tui.widgets.hanging import Hanging
 from tui.widgets.kept import KeptTable
 from tui.widgets.status import BottomBar
@@ -81,12 +81,11 @@ class RulesScreen(Screen[None]):
     def show_table(self, ruleset: str, table_id: str) -> None:
         table = load_ruleset(ruleset)[table_id]
         self.query_one("#title", Static).update(f"[b]{table.title}[/b]  {table.dice or ''}")
-        cells = self.query_one("#cells", DataTable)
-        cells.clear(columns=True)
         rows = grid(table)
-        cells.add_columns(*plain(*rows[0]))
-        for row in rows[1:]:
-            cells.add_row(*plain(*row))
+        # Widths counted here (tui.widgets.cells.fill), not by the table once idle: refilled
+        # as the cursor runs down the list of tables, a DataTable could draw its rows at the
+        # width of the headers first and keep that drawing.
+        fill(self.query_one("#cells", DataTable), [str(c.plain) for c in plain(*rows[0])], ((None, row) for row in rows[1:]))
         notes = [f"{m} = {t}" for m, t in table.legend.items()]
         notes += [f"Card: {n}" for n in table.card_notes]
         notes.append(f"Source: {table.source_file}, \"{table.source_heading}\"")

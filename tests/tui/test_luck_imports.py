@@ -7,6 +7,7 @@ turns in: a battle fought to its pursuit, forced marches, command points and wea
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from tests.played import play
 from tests.tui.helpers import in_fresh_process
@@ -39,7 +40,7 @@ asyncio.run(main(sys.argv[1]))
 
 
 def test_showing_the_luck_imports_no_sqlmodel_class(tmp_path: Path) -> None:
-    shown = in_fresh_process(SCRIPT, str(play(tmp_path / "ten.campaign", 10)))
+    shown: Any = in_fresh_process(SCRIPT, str(play(tmp_path / "ten.campaign", 10)))
     assert shown["shown"] == []
     assert shown["method"].startswith("every side (s)")
     assert shown["sides"] == ["french", "allies"]

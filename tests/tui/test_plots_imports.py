@@ -7,6 +7,7 @@ pursuit, forced marches, command points and weather, every kind of row the story
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from tests.played import play
 from tests.tui.helpers import in_fresh_process
@@ -41,7 +42,7 @@ asyncio.run(main(sys.argv[1]))
 
 
 def test_showing_the_plots_imports_no_sqlmodel_class(tmp_path: Path) -> None:
-    shown = in_fresh_process(SCRIPT, str(play(tmp_path / "ten.campaign", 10)))
+    shown: Any = in_fresh_process(SCRIPT, str(play(tmp_path / "ten.campaign", 10)))
     assert shown["shown"] == []
     assert shown["first"].startswith("1/6  [sp]")
     # what was read is the campaign's: a battle's and the marches' losses, each side's luck by turn

@@ -292,10 +292,9 @@ def _plain_counts(
     What the tally says is read once per version of the campaign (CampaignSession.kept),
     whether it is in step asked every time: the plots and the luck screen each draw a
     ledger, and on 1M events reading the tally is most of one (35-40 ms of 50)."""
-    connection = db
     found = None
-    if tally.usable(connection) and tally.in_step(connection):
-        found = session.kept("luck.tallied", lambda: _tallied(connection, turn_ends, check, special))
+    if tally.usable(db) and tally.in_step(db):
+        found = session.kept("luck.tallied", lambda: _tallied(db, turn_ends, check, special))
     if found is None:
         found = _counted(db, turn_ends, check)
     distributions: dict[tuple[str, int], dict[int, Fraction]] = {}

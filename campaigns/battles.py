@@ -321,18 +321,22 @@ class Fight:
 
 
 def load(session: CampaignSession, battle_id: int) -> Fight:
-    from models import Battle as BattleRow
-    from models import Turn
+    # A plain row, not the ORM's: the plots and the luck ledger load every battle fought on
+    # their first visit. The JSON columns are decoded as the ORM decodes them (their type's).
+    from sqlalchemy import select
 
-    with plainly(), session.store.read() as db:
-        row = db.get(BattleRow, battle_id)
+    from models.record_columns import BATTLE, TURN
+
+    with plainly(), session.store.connect() as db:
+        row = db.execute(select(BATTLE).where(BATTLE.c.id == battle_id)).first()
         if row is None:
             raise CampaignError(f"there is no battle {battle_id}")
         detail = dict(row.detail)
         if "setup" in detail and "weather" in detail["setup"] and detail["setup"]["weather"] is None:
-            turn = db.get(Turn, row.turn)  # a tabletop battle set up before the weather was rolled
-            if turn is not None and turn.weather:
-                detail["setup"] = {**detail["setup"], "weather": weather_name(turn.weather)}
+            # a tabletop battle set up before the weather was rolled
+            weather = db.execute(select(TURN.c.weather).where(TURN.c.number == row.turn)).scalar()
+            if weather:
+                detail["setup"] = {**detail["setup"], "weather": weather_name(weather)}
     journal = list(detail.get("journal", []))
     battle = _rebuild(detail["setup"], journal) if row.resolver == TABLES and "setup" in detail else None
     return Fight(

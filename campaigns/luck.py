@@ -35,14 +35,15 @@ from typing import Any, NamedTuple, cast
 
 from sqlalchemy import String, and_, func, or_, select, text
 from sqlalchemy import cast as sql_cast
-from sqlmodel import col
 
 from campaigns.errors import plainly
 from campaigns.session import CampaignSession
 from campaigns.words import column as quoted
-from models import Army, Battle, DiceRoll, Event, Nation, Side, Turn, Unit, tally
-from models.record_columns import COMMAND_POINT_ROLL
-from models.tables import MARCH_ROLLS, RECONNAISSANCE_ROLLS, STRENGTH_CHANGES, TURN_ENDS
+from models import tally
+# Table clauses, not the SQLModel classes: the ledger reads plain rows, and the Plots and Luck
+# screens' first visits do without the ORM, whose import is the slowest part of one (150-250 ms).
+from models.record_columns import ARMY, BATTLE as BATTLES, COMMAND_POINT_ROLL, DICE_ROLL, EVENT, NATION, SIDE, TURN, UNIT
+from models.record_columns import MARCH_ROLLS, RECONNAISSANCE_ROLLS, STRENGTH_CHANGES, TURN_ENDS
 from rules.dice import stored_dice
 from rules.errors import RulesError
 from rules.luck import Counted, RunLuck, expectation, mid_rank, run_luck
@@ -150,8 +151,8 @@ def ledger(session: CampaignSession, side: str | None = None, latest: int | None
         if stop is not None and stop():
             raise Superseded()
 
-    with plainly(), session.store.read() as db:
-        sides = {s.id: s.name for s in db.scalars(select(Side).order_by(col(Side.position), col(Side.id)))}
+    with plainly(), session.store.connect() as db:
+        sides = _sides(db)
         if side is not None and side not in sides:
             raise_unknown_side(side, sides)
         turn_ends = turn_end_events(db)
@@ -167,7 +168,7 @@ def ledger(session: CampaignSession, side: str | None = None, latest: int | None
             # Plain rows, not ORM objects: a thousand rolls listed cost what their reading does.
             # Only the columns read, each row a named tuple (a database row's attributes are
             # looked up by name each time: a third of reading a roll).
-            others = [reader.other(row) for row in _latest_others(db, special_ids, _undone_events(db.connection()), latest)]
+            others = [reader.other(row) for row in _latest_others(db, special_ids, _undone_events(db), latest)]
             check()
             listed = sorted([*read, *others], key=lambda r: r.roll_id)
     out = Ledger([], sides)
@@ -198,11 +199,11 @@ def _special() -> Any:
     """The rolls that may have decided something the campaign knows of (a superset:
     whatever proves not to is read as OTHER all the same)."""
     return or_(
-        col(DiceRoll.id).in_(select(col(Turn.dice_roll)).where(col(Turn.dice_roll).is_not(None))),
-        col(DiceRoll.id).in_(select(COMMAND_POINT_ROLL.c.dice_roll).where(COMMAND_POINT_ROLL.c.dice_roll.is_not(None))),
-        col(DiceRoll.battle).is_not(None),
-        col(DiceRoll.purpose).like("forced march of %"),
-        col(DiceRoll.purpose).like("reconnaissance, column %"),
+        DICE_ROLL.c.id.in_(select(TURN.c.dice_roll).where(TURN.c.dice_roll.is_not(None))),
+        DICE_ROLL.c.id.in_(select(COMMAND_POINT_ROLL.c.dice_roll).where(COMMAND_POINT_ROLL.c.dice_roll.is_not(None))),
+        DICE_ROLL.c.battle.is_not(None),
+        DICE_ROLL.c.purpose.like("forced march of %"),
+        DICE_ROLL.c.purpose.like("reconnaissance, column %"),
     )
 
 
@@ -211,19 +212,19 @@ def _special_ids(db: Any) -> set[Any]:
     (the purposes through migration 0010's partial ones)."""
     numbers: set[Any] = set()
     for query in (
-        select(col(Turn.dice_roll)).where(col(Turn.dice_roll).is_not(None)),
+        select(TURN.c.dice_roll).where(TURN.c.dice_roll.is_not(None)),
         select(COMMAND_POINT_ROLL.c.dice_roll).where(COMMAND_POINT_ROLL.c.dice_roll.is_not(None)),
-        select(col(DiceRoll.id)).where(col(DiceRoll.battle).is_not(None)),
-        select(col(DiceRoll.id)).where(text(MARCH_ROLLS)),
-        select(col(DiceRoll.id)).where(text(RECONNAISSANCE_ROLLS)),
+        select(DICE_ROLL.c.id).where(DICE_ROLL.c.battle.is_not(None)),
+        select(DICE_ROLL.c.id).where(text(MARCH_ROLLS)),
+        select(DICE_ROLL.c.id).where(text(RECONNAISSANCE_ROLLS)),
     ):
-        numbers.update(db.connection().scalars(query))
+        numbers.update(db.scalars(query))
     return numbers
 
 
 def _undone_events(connection: Any) -> set[Any]:
     """The ids of the undone events (few, and indexed)."""
-    return set(connection.scalars(select(col(Event.id)).where(col(Event.undone) == True)))  # noqa: E712
+    return set(connection.scalars(select(EVENT.c.id).where(EVENT.c.undone == True)))  # noqa: E712
 
 
 def _latest_others(db: Any, special: set[Any], undone: set[Any], latest: int | None) -> Iterator[_RollRow]:
@@ -232,11 +233,11 @@ def _latest_others(db: Any, special: set[Any], undone: set[Any], latest: int | N
     or of an `undone` event skipped. A plain query of the table, not one of every condition."""
     if latest == 0:
         return
-    table = DiceRoll.__table__  # type: ignore[attr-defined]  # a table class gets __table__ from SQLAlchemy
+    table = DICE_ROLL
     query = select(*(table.c[name] for name in _RollRow._fields)).order_by(table.c.id.desc())
     found, below = 0, None
     while True:
-        page = [_RollRow(*row) for row in db.connection().execute(
+        page = [_RollRow(*row) for row in db.execute(
             (query if below is None else query.where(table.c.id < below)).limit(None if latest is None else max(latest - found, 64))
         )]
         for row in page:
@@ -250,40 +251,40 @@ def _latest_others(db: Any, special: set[Any], undone: set[Any], latest: int | N
         below = page[-1].id
 
 
-def _special_rows(db: Any, numbers: set[Any] | None = None) -> list[DiceRoll]:
+def _special_rows(db: Any, numbers: set[Any] | None = None) -> list[_RollRow]:
     """The rolls `_special` finds (their ids `numbers`, found if not given), not undone, oldest
     first, read a batch at a time."""
     if numbers is None:
         numbers = _special_ids(db)
     ordered = sorted(numbers)
-    out: list[DiceRoll] = []
+    out: list[_RollRow] = []
     for start in range(0, len(ordered), 500):
         batch = ordered[start:start + 500]
-        out.extend(db.scalars(_kept(select(DiceRoll).where(col(DiceRoll.id).in_(batch))).order_by(col(DiceRoll.id))))
+        out.extend(_RollRow(*row) for row in db.execute(_kept(_rolls().where(DICE_ROLL.c.id.in_(batch))).order_by(DICE_ROLL.c.id)))
     return out
 
 
 def _kept(query: Any) -> Any:
     """`query` without the rolls of undone actions."""
     # The undone events are few and indexed: cheaper than looking up every roll's event.
-    undone = select(col(Event.id)).where(col(Event.undone) == True)  # noqa: E712
-    return query.where(or_(col(DiceRoll.event).is_(None), col(DiceRoll.event).not_in(undone)))
+    undone = select(EVENT.c.id).where(EVENT.c.undone == True)  # noqa: E712
+    return query.where(or_(DICE_ROLL.c.event.is_(None), DICE_ROLL.c.event.not_in(undone)))
 
 
 def turn_end_events(db: Any) -> list[int]:
     """The ids of the events that ended a turn (not undone), oldest first, through their index."""
-    return [number for number, undone in db.execute(indexed(TURN_ENDS, col(Event.undone))) if not undone]
+    return [number for number, undone in db.execute(indexed(TURN_ENDS, EVENT.c.undone)) if not undone]
 
 
 def indexed(where: str, *columns: Any) -> Any:
     """The id and `columns` of the events that meet `where`, a partial index's own condition
     (models.tables), oldest first. Nothing else is asked of the database: SQLite would rather
     read every event through another index (`undone = 0`) than this one."""
-    return select(col(Event.id), *columns).where(text(where)).order_by(col(Event.id))
+    return select(EVENT.c.id, *columns).where(text(where)).order_by(EVENT.c.id)
 
 
 def _plain_counts(
-    session: CampaignSession, db: Any, turn_ends: list[int], check: Callable[[], None], special: list[DiceRoll],
+    session: CampaignSession, db: Any, turn_ends: list[int], check: Callable[[], None], special: list[_RollRow],
 ) -> list[Plain]:
     """The rolls that count for nobody, counted by turn, dice, modifiers and result: from the
     dice tally (models.tally) where it is in step, else from the rolls themselves.
@@ -291,10 +292,9 @@ def _plain_counts(
     What the tally says is read once per version of the campaign (CampaignSession.kept),
     whether it is in step asked every time: the plots and the luck screen each draw a
     ledger, and on 1M events reading the tally is most of one (35-40 ms of 50)."""
-    connection = db.connection()
     found = None
-    if tally.usable(connection) and tally.in_step(connection):
-        found = session.kept("luck.tallied", lambda: _tallied(connection, turn_ends, check, special))
+    if tally.usable(db) and tally.in_step(db):
+        found = session.kept("luck.tallied", lambda: _tallied(db, turn_ends, check, special))
     if found is None:
         found = _counted(db, turn_ends, check)
     distributions: dict[tuple[str, int], dict[int, Fraction]] = {}
@@ -309,7 +309,7 @@ def _plain_counts(
 _Group = tuple[int | None, str, int, int]  # turn, dice, modifier, result
 
 
-def _tallied(connection: Any, turn_ends: list[int], check: Callable[[], None], special: list[DiceRoll]) -> dict[_Group, int] | None:
+def _tallied(connection: Any, turn_ends: list[int], check: Callable[[], None], special: list[_RollRow]) -> dict[_Group, int] | None:
     """The plain rolls counted from the tally: every block of events within one turn as the tally
     counts it, a block a turn ends in read from its rolls; then the rolls of undone actions and
     the special ones (`special`, read one by one) taken away. None where the tally cannot say
@@ -355,15 +355,15 @@ def _tallied(connection: Any, turn_ends: list[int], check: Callable[[], None], s
         else:
             ranges.append((block * size, block * size + size - 1))
     check()
-    stored = sql_cast(DiceRoll.modifiers, String)
-    grouped = select(col(DiceRoll.event), col(DiceRoll.dice), stored, col(DiceRoll.result), func.count()).group_by(
-        col(DiceRoll.event), col(DiceRoll.dice), stored, col(DiceRoll.result)
+    stored = sql_cast(DICE_ROLL.c.modifiers, String)
+    grouped = select(DICE_ROLL.c.event, DICE_ROLL.c.dice, stored, DICE_ROLL.c.result, func.count()).group_by(
+        DICE_ROLL.c.event, DICE_ROLL.c.dice, stored, DICE_ROLL.c.result
     )
-    undone = select(col(Event.id)).where(col(Event.undone) == True)  # noqa: E712
+    undone = select(EVENT.c.id).where(EVENT.c.undone == True)  # noqa: E712
     # The rolls of undone actions taken away, if any action is undone.
-    reads = [(grouped.where(col(DiceRoll.event).in_(undone)), -1)] if _undone_events(connection) else []
+    reads = [(grouped.where(DICE_ROLL.c.event.in_(undone)), -1)] if _undone_events(connection) else []
     for low, high in dict.fromkeys(ranges):
-        where = col(DiceRoll.event) <= high if low is None else col(DiceRoll.event).between(low, high)
+        where = DICE_ROLL.c.event <= high if low is None else DICE_ROLL.c.event.between(low, high)
         reads.append((grouped.where(where), 1))
     for query, sign in reads:
         for event, dice, text_, result, n in connection.execute(query):
@@ -381,20 +381,20 @@ def _tallied(connection: Any, turn_ends: list[int], check: Callable[[], None], s
 def _counted(db: Any, turn_ends: list[int], check: Callable[[], None]) -> dict[_Group, int]:
     """The rolls that count for nobody, counted by turn, dice, modifiers and result: one
     query a turn, each reading its own range of the dice by their event."""
-    modifiers = sql_cast(DiceRoll.modifiers, String)
+    modifiers = sql_cast(DICE_ROLL.c.modifiers, String)
     base = _kept(
-        select(col(DiceRoll.dice), modifiers, col(DiceRoll.result), func.count())
+        select(DICE_ROLL.c.dice, modifiers, DICE_ROLL.c.result, func.count())
         .where(~_special())
-        .group_by(col(DiceRoll.dice), modifiers, col(DiceRoll.result))
+        .group_by(DICE_ROLL.c.dice, modifiers, DICE_ROLL.c.result)
     )
     # turn n: the events after the end of turn n - 1, up to its own end (as _Reader.turn_of)
-    bounds: list[tuple[int | None, Any]] = [(None, col(DiceRoll.event).is_(None))]
+    bounds: list[tuple[int | None, Any]] = [(None, DICE_ROLL.c.event.is_(None))]
     lows: list[int | None] = [None, *turn_ends]
     highs: list[int | None] = [*turn_ends, None]
     for number, (low, high) in enumerate(zip(lows, highs), start=1):
-        where: list[Any] = [col(DiceRoll.event) > low if low is not None else col(DiceRoll.event).is_not(None)]
+        where: list[Any] = [DICE_ROLL.c.event > low if low is not None else DICE_ROLL.c.event.is_not(None)]
         if high is not None:
-            where.append(col(DiceRoll.event) <= high)
+            where.append(DICE_ROLL.c.event <= high)
         bounds.append((number, and_(*where)))
     found: dict[_Group, int] = {}
     for turn, where in bounds:
@@ -445,7 +445,7 @@ def luck_of(side: str, turn: int | None, rolls: list[RollLuck], plain: Sequence[
 
 
 class _RollRow(NamedTuple):
-    """What _Reader reads of a stored roll, as a plain row."""
+    """What _Reader reads of a stored roll, as a plain row (named as the table's columns)."""
 
     id: int
     event: int | None
@@ -455,6 +455,17 @@ class _RollRow(NamedTuple):
     modifiers: list[dict[str, Any]]
     result: int
     mode: str
+    battle: int | None
+
+
+def _rolls() -> Any:
+    """A query of the rolls' columns that a _RollRow holds."""
+    return select(*(DICE_ROLL.c[name] for name in _RollRow._fields))
+
+
+def _sides(db: Any) -> dict[str, str]:
+    """Each side's id and name, in the campaign's order."""
+    return {i: name for i, name in db.execute(select(SIDE.c.id, SIDE.c.name).order_by(SIDE.c.position, SIDE.c.id))}
 
 
 class _UnitRow(NamedTuple):
@@ -490,33 +501,33 @@ def _percentile(dice: str, modifier: int, result: int) -> Fraction:
 class _Reader:
     """Finds out what each stored roll decided, from the rows that kept its result."""
 
-    def __init__(self, session: CampaignSession, db: Any, rows: list[DiceRoll], turn_ends: list[int]) -> None:
+    def __init__(self, session: CampaignSession, db: Any, rows: list[_RollRow], turn_ends: list[int]) -> None:
         self.session = session
         self.db = db
         self.turn_ends = turn_ends
         self.options = session.options()
         # Plain rows of the columns read (named as the classes' attributes), not ORM objects: the
         # luck screen's first visit reads them.
-        plain = db.connection()
+        plain = db
         self.weather = {t.dice_roll: t for t in plain.execute(
-            select(col(Turn.dice_roll), col(Turn.number), col(Turn.date), col(Turn.weather)).where(col(Turn.dice_roll).is_not(None))
+            select(TURN.c.dice_roll, TURN.c.number, TURN.c.date, TURN.c.weather).where(TURN.c.dice_roll.is_not(None))
         )}
         self.command = {r.dice_roll: r for r in plain.execute(
             select(COMMAND_POINT_ROLL.c.dice_roll, COMMAND_POINT_ROLL.c.army, COMMAND_POINT_ROLL.c.turn, COMMAND_POINT_ROLL.c.points)
             .where(COMMAND_POINT_ROLL.c.dice_roll.is_not(None))
         )}
-        self.armies = {a.id: a for a in plain.execute(select(col(Army.id), col(Army.side), col(Army.name)))}
+        self.armies = {a.id: a for a in plain.execute(select(ARMY.c.id, ARMY.c.side, ARMY.c.name))}
         # Only a march or a reconnaissance asks which unit rolled: its units are read as plain rows then.
         wanted = any(r.purpose.startswith(("forced march of ", "reconnaissance, column ")) for r in rows)
         self.units = [_UnitRow(*u) for u in db.execute(
-            select(col(Unit.id), col(Unit.name), col(Unit.nation), col(Unit.strength_points))
+            select(UNIT.c.id, UNIT.c.name, UNIT.c.nation, UNIT.c.strength_points)
         )] if wanted else []
-        nations = {n.id: n.side for n in db.scalars(select(Nation))} if wanted else {}
+        nations = {n: side for n, side in db.execute(select(NATION.c.id, NATION.c.side))} if wanted else {}
         self.unit_side = {u.id: nations.get(u.nation, BOTH) for u in self.units}
         self.battles = _battle_rolls(session, db, rows)
         self.marching = _marching_sp(db, rows, self.units)
         recon = {r.event for r in rows if r.event and r.purpose.startswith("reconnaissance, column ")}
-        self.events = {e.id: e.description for e in db.scalars(select(Event).where(col(Event.id).in_(recon)))} if recon else {}
+        self.events = {n: words for n, words in db.execute(select(EVENT.c.id, EVENT.c.description).where(EVENT.c.id.in_(recon)))} if recon else {}
         # What a roll of nobody's decided, by dice, modifier and result (and the result's type: 4 == 4.0)
         self._others: dict[tuple[str, int, Any, type], tuple[dict[int, Fraction], str, tuple[Effect, ...]]] = {}
 
@@ -525,7 +536,7 @@ class _Reader:
             return None
         return 1 + bisect.bisect_left(self.turn_ends, event)
 
-    def read(self, row: DiceRoll | _RollRow) -> RollLuck:
+    def read(self, row: _RollRow) -> RollLuck:
         modifier = sum(int(m["value"]) for m in row.modifiers)
         distribution = _distribution(row.dice, modifier)
         base: dict[str, Any] = dict(  # RollLuck's fields shared by every kind of roll
@@ -569,7 +580,7 @@ class _Reader:
             decided=odds[1], effects=odds[2],
         )
 
-    def _weather(self, row: DiceRoll | _RollRow, distribution: dict[int, Fraction]) -> dict | None:
+    def _weather(self, row: _RollRow, distribution: dict[int, Fraction]) -> dict | None:
         turn = self.weather.get(row.id)
         if turn is None:
             return None
@@ -588,7 +599,7 @@ class _Reader:
             effects=(Effect(BOTH, MP, Fraction(mp(turn.weather or "")), expected),),
         )
 
-    def _command(self, row: DiceRoll | _RollRow, distribution: dict[int, Fraction]) -> dict | None:
+    def _command(self, row: _RollRow, distribution: dict[int, Fraction]) -> dict | None:
         cp = self.command.get(row.id)
         if cp is None:
             return None
@@ -599,11 +610,11 @@ class _Reader:
             effects=(Effect(side, PC, Fraction(cp.points), expectation(distribution)),),
         )
 
-    def _battle(self, row: DiceRoll | _RollRow, _distribution: dict[int, Fraction]) -> dict | None:
-        return self.battles.get(cast(int, row.id))
+    def _battle(self, row: _RollRow, _distribution: dict[int, Fraction]) -> dict | None:
+        return self.battles.get(row.id)
 
-    def _march(self, row: DiceRoll | _RollRow, _distribution: dict[int, Fraction]) -> dict | None:
-        found = self.marching.get(cast(int, row.id))
+    def _march(self, row: _RollRow, _distribution: dict[int, Fraction]) -> dict | None:
+        found = self.marching.get(row.id)
         if found is None:
             return None
         unit, sp = found
@@ -617,7 +628,7 @@ class _Reader:
             effects=(Effect(side, SP_LOST, Fraction(lost), expectation(odds)),),
         )
 
-    def _recon(self, row: DiceRoll | _RollRow, _distribution: dict[int, Fraction]) -> dict | None:
+    def _recon(self, row: _RollRow, _distribution: dict[int, Fraction]) -> dict | None:
         if not row.purpose.startswith("reconnaissance, column "):
             return None
         from rules.allemagne1813.rolls import cell_odds, column_index, read_cell, read_result
@@ -646,18 +657,18 @@ class _Reader:
         return BOTH
 
 
-def _battle_rolls(session: CampaignSession, db: Any, rows: list[DiceRoll]) -> dict[int, dict]:
+def _battle_rolls(session: CampaignSession, db: Any, rows: list[_RollRow]) -> dict[int, dict]:
     """Each roll of a battle fought with the campaign's tables (or its pursuit), paired
     with the step the battle's journal replays for it."""
     from campaigns.battles import ATTACKER, DEFENDER, TABLES, load
 
     # Each roll names its battle (dice_roll.battle): a side's file or role, which reads no history, pairs them too.
-    by_battle: dict[int, list[DiceRoll]] = {}
-    for row in sorted(rows, key=lambda r: cast(int, r.id)):
+    by_battle: dict[int, list[_RollRow]] = {}
+    for row in sorted(rows, key=lambda r: r.id):
         if row.battle is not None:
             by_battle.setdefault(row.battle, []).append(row)
     out: dict[int, dict] = {}
-    for battle in db.connection().execute(select(col(Battle.id), col(Battle.turn), col(Battle.detail)).order_by(col(Battle.id))):
+    for battle in db.execute(select(BATTLES.c.id, BATTLES.c.turn, BATTLES.c.detail).order_by(BATTLES.c.id)):
         fight = load(session, battle.id)
         mine = by_battle.get(cast(int, battle.id), [])
         sides = {role: fight.setup.get("sides", {}).get(role, {}).get("side", BOTH) for role in (ATTACKER, DEFENDER)}
@@ -668,10 +679,10 @@ def _battle_rolls(session: CampaignSession, db: Any, rows: list[DiceRoll]) -> di
         for row, (step, cell, passed) in zip(table_rows, steps):
             if tuple(row.raw) != step[1]:
                 break  # the journal and the stored dice disagree: read no further
-            out[cast(int, row.id)] = _step_reading(step[0], cell, passed, sides, enemy, battle.turn)
+            out[row.id] = _step_reading(step[0], cell, passed, sides, enemy, battle.turn)
         for row in (r for r in mine if r.purpose.startswith("pursuit, column ")):
             if pursuit is not None:
-                out[cast(int, row.id)] = _pursuit_reading(pursuit, row, fight, sides, enemy, battle.turn, session.options())
+                out[row.id] = _pursuit_reading(pursuit, row, fight, sides, enemy, battle.turn, session.options())
         tactical = (battle.detail or {}).get("tactical")
         if tactical:
             # a resolution that rolls several named expressions (each side's dice) stored a roll for each
@@ -680,11 +691,11 @@ def _battle_rolls(session: CampaignSession, db: Any, rows: list[DiceRoll]) -> di
             for row, (entry, part) in zip(rolled, resolved):
                 if list(row.raw) != list((part or entry)["raw"]):
                     break  # the log and the stored dice disagree: read no further
-                out[cast(int, row.id)] = _tactical_reading(row, entry, tactical.get("units", []), sides, battle.turn, part)
+                out[row.id] = _tactical_reading(row, entry, tactical.get("units", []), sides, battle.turn, part)
     return out
 
 
-def _tactical_reading(row: DiceRoll, entry: dict, units: list[dict], sides: dict, turn: int,
+def _tactical_reading(row: _RollRow, entry: dict, units: list[dict], sides: dict, turn: int,
                       part: dict | None = None) -> dict:
     """A tabletop resolution: the actor's side rolls (or, for each side's dice named in a
     resolution that rolls several, that side); what it decided is the roll's own result
@@ -749,7 +760,7 @@ def _pursuit_of(fight: Any) -> Any:
     return pursuit_step(fight.setup["sides"][winner]["cavalry_bonus"], fight.setup["weather"], fight.setup["options"])
 
 
-def _pursuit_reading(step: Any, row: DiceRoll, fight: Any, sides: dict, enemy: dict, turn: int, options: dict) -> dict:
+def _pursuit_reading(step: Any, row: _RollRow, fight: Any, sides: dict, enemy: dict, turn: int, options: dict) -> dict:
     from rules.allemagne1813.rolls import column_index, read_cell, read_result
     from rules.errors import RulesError
 
@@ -768,7 +779,7 @@ def _pursuit_reading(step: Any, row: DiceRoll, fight: Any, sides: dict, enemy: d
     )
 
 
-def _marching_sp(db: Any, rows: list[DiceRoll], units: list[_UnitRow]) -> dict[int, tuple[_UnitRow, int]]:
+def _marching_sp(db: Any, rows: list[_RollRow], units: list[_UnitRow]) -> dict[int, tuple[_UnitRow, int]]:
     """Each forced-march roll's unit and the SP it had when it marched.
 
     The SP are found by walking the history back from today's SP: a unit's SP
@@ -781,15 +792,15 @@ def _marching_sp(db: Any, rows: list[DiceRoll], units: list[_UnitRow]) -> dict[i
     for unit in units:
         by_name.setdefault(unit.name, []).append(unit)
     sp = {u.id: u.strength_points for u in units}
-    wanted: dict[int, list[DiceRoll]] = {}
+    wanted: dict[int, list[_RollRow]] = {}
     for row in marches:
         wanted.setdefault(row.event, []).append(row)  # type: ignore[arg-type]  # event is not None: filtered in `marches`
     first = min(wanted)
     out: dict[int, tuple[_UnitRow, int]] = {}
     # Only the marches and the events that changed a unit's SP matter: each found through its index.
     numbers = sorted({
-        *(n for n, undone in db.execute(indexed(STRENGTH_CHANGES, col(Event.undone))) if n >= first and not undone),
-        *(n for n, undone in db.execute(select(col(Event.id), col(Event.undone)).where(col(Event.id).in_(list(wanted))))
+        *(n for n, undone in db.execute(indexed(STRENGTH_CHANGES, EVENT.c.undone)) if n >= first and not undone),
+        *(n for n, undone in db.execute(select(EVENT.c.id, EVENT.c.undone).where(EVENT.c.id.in_(list(wanted))))
           if not undone),
     }, reverse=True)
     for event in events_in_order(db, numbers):
@@ -801,7 +812,7 @@ def _marching_sp(db: Any, rows: list[DiceRoll], units: list[_UnitRow]) -> dict[i
             if marched is None:
                 continue
             before = (changed.get(marched.id) or {}).get("before") or {}
-            out[cast(int, row.id)] = (marched, int(before.get("strength_points", sp[marched.id])))
+            out[row.id] = (marched, int(before.get("strength_points", sp[marched.id])))
         for unit_id, change in changed.items():
             before = change.get("before") or {}
             if unit_id in sp and "strength_points" in before:
@@ -809,11 +820,11 @@ def _marching_sp(db: Any, rows: list[DiceRoll], units: list[_UnitRow]) -> dict[i
     return out
 
 
-def events_in_order(db: Any, numbers: list[int]) -> Iterator[Event]:
-    """These events, in this order, read a batch at a time."""
+def events_in_order(db: Any, numbers: list[int]) -> Iterator[Any]:
+    """These events (their id and changes, as plain rows), in this order, read a batch at a time."""
     for start in range(0, len(numbers), 500):
         batch = numbers[start:start + 500]
-        read = {e.id: e for e in db.scalars(select(Event).where(col(Event.id).in_(batch)))}
+        read = {e.id: e for e in db.execute(select(EVENT.c.id, EVENT.c.changes).where(EVENT.c.id.in_(batch)))}
         yield from (read[n] for n in batch if n in read)
 
 
@@ -879,19 +890,19 @@ def each_roll(session: CampaignSession, side: str | None = None, *, turn: int | 
     marches and reconnaissances, not as the events. The others count for nobody: they
     are read in batches as plain rows, and the odds of each dice, modifiers and result
     are worked out once (exactly as `_Reader.read` works them out for each roll)."""
-    with plainly(), session.store.read() as db:
+    with plainly(), session.store.connect() as db:
         if side is not None:
-            sides = {s.id: s.name for s in db.scalars(select(Side).order_by(col(Side.position), col(Side.id)))}
+            sides = _sides(db)
             if side not in sides:
                 raise_unknown_side(side, sides)
         turn_ends: list[int] = list(db.scalars(
-            select(col(Event.id)).where(col(Event.description).like("End of turn %"), col(Event.undone) == False)  # noqa: E712
-            .order_by(col(Event.id))
+            select(EVENT.c.id).where(EVENT.c.description.like("End of turn %"), EVENT.c.undone == False)  # noqa: E712
+            .order_by(EVENT.c.id)
         ))
-        query = _kept(select(DiceRoll).where(_special()))
+        query = _kept(_rolls().where(_special()))
         if battle is not None:
-            query = query.where(col(DiceRoll.battle) == battle)
-        rows = list(db.scalars(query.order_by(col(DiceRoll.id))))
+            query = query.where(DICE_ROLL.c.battle == battle)
+        rows = [_RollRow(*row) for row in db.execute(query.order_by(DICE_ROLL.c.id))]
         reader = _Reader(session, db, rows, turn_ends)
 
         def special() -> Iterator[RollLuck]:
@@ -909,19 +920,19 @@ def each_roll(session: CampaignSession, side: str | None = None, *, turn: int | 
 def _plain_rolls(db: Any, turn_ends: list[int], turn: int | None, batch: int) -> Iterator[RollLuck]:
     """The rolls that count for nobody (kind OTHER), in id order, from plain rows."""
     query = _kept(select(
-        col(DiceRoll.id), col(DiceRoll.event), col(DiceRoll.purpose), col(DiceRoll.dice), sql_cast(DiceRoll.raw, String),
-        sql_cast(DiceRoll.modifiers, String), col(DiceRoll.result), col(DiceRoll.mode),
+        DICE_ROLL.c.id, DICE_ROLL.c.event, DICE_ROLL.c.purpose, DICE_ROLL.c.dice, sql_cast(DICE_ROLL.c.raw, String),
+        sql_cast(DICE_ROLL.c.modifiers, String), DICE_ROLL.c.result, DICE_ROLL.c.mode,
     ).where(~_special()))
     if turn is not None:  # turn n: the events after the end of turn n - 1, up to its own end (as _Reader.turn_of)
         if not 1 <= turn <= len(turn_ends) + 1:
             return
-        query = query.where(col(DiceRoll.event) > turn_ends[turn - 2] if turn >= 2 else col(DiceRoll.event).is_not(None))
+        query = query.where(DICE_ROLL.c.event > turn_ends[turn - 2] if turn >= 2 else DICE_ROLL.c.event.is_not(None))
         if turn <= len(turn_ends):
-            query = query.where(col(DiceRoll.event) <= turn_ends[turn - 1])
+            query = query.where(DICE_ROLL.c.event <= turn_ends[turn - 1])
     modifiers: dict[str | None, int] = {}
     raws: dict[str, tuple[int, ...]] = {}
     known: dict[tuple[str, int, int], tuple[dict[int, Fraction], Fraction, str, tuple[Effect, ...]]] = {}
-    for roll_id, event, purpose, dice, raw, listed, result, mode in db.execute(query.order_by(col(DiceRoll.id)).execution_options(yield_per=batch)):
+    for roll_id, event, purpose, dice, raw, listed, result, mode in db.execute(query.order_by(DICE_ROLL.c.id).execution_options(yield_per=batch)):
         modifier = modifiers.get(listed)
         if modifier is None:
             if len(modifiers) > _KNOWN:

@@ -7,13 +7,14 @@ ney PLACE`), or by SIDE@PLACE for a force without a general.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from sqlalchemy import func, select, text
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.gazetteer import GazetteerError, fold, gazetteer
 from campaigns.session import CampaignSession
+from models.oob_rows import GeneralRow
 
 if TYPE_CHECKING:
     # The ORM's classes, imported by the functions that read units and generals whole: the
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 
 class Commander(Protocol):
-    """What a stack reads of its generals: a General row, or a PlacedGeneral."""
+    """What a stack reads of its generals: a General (ORM) row, or a plain GeneralRow."""
 
     @property
     def id(self) -> str: ...
@@ -35,19 +36,6 @@ class Commander(Protocol):
     def rank(self) -> int: ...
     @property
     def command_value(self) -> int: ...
-
-
-class PlacedGeneral(NamedTuple):
-    """A general on the map as a counted stack holds him: the columns a stack shows, read as a plain row."""
-
-    id: str
-    name: str
-    nation: str
-    army: str | None
-    rank: int
-    command_value: int
-    tactical_bonus: int
-    location: str
 
 
 @dataclass(frozen=True)
@@ -205,9 +193,8 @@ def counted_stacks(session: CampaignSession) -> list[CountedStack]:
 # nation's side is looked up here.
 _SIDES = text("SELECT id, name FROM side ORDER BY position")
 _NATIONS = text("SELECT id, side FROM nation")
-_PLACED_GENERALS = text(
-    "SELECT id, name, nation, army, rank, command_value, tactical_bonus, location FROM general WHERE location != '' ORDER BY id"
-)
+# The generals on the map as the order of battle reads them (models.oob_rows), every column.
+_PLACED_GENERALS = text(f"SELECT {', '.join(GeneralRow._fields)} FROM general WHERE location != '' ORDER BY id")
 _COUNTED = text(
     "SELECT location, nation, count(*), coalesce(sum(strength_points), 0) FROM unit WHERE location != '' GROUP BY location, nation"
 )
@@ -217,7 +204,7 @@ def _count_stacks(session: CampaignSession) -> tuple[CountedStack, ...]:
     with plainly(), session.store.connect() as db:
         sides = {side_id: name for side_id, name in db.execute(_SIDES)}
         nation_side = {nation: side_id for nation, side_id in db.execute(_NATIONS)}
-        generals = [PlacedGeneral(*row) for row in db.execute(_PLACED_GENERALS)]
+        generals = [GeneralRow(*row) for row in db.execute(_PLACED_GENERALS)]
         sums = db.execute(_COUNTED).all()
     groups: dict[tuple[str, str], tuple[list[Commander], list[int]]] = {}
     for g in generals:

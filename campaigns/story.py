@@ -13,18 +13,18 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import func, or_, select
-from sqlmodel import col
 
 from campaigns.battles import ATTACKER, DEFENDER, load
 from campaigns.errors import plainly
 from campaigns.luck import Ledger, events_in_order, indexed, turn_end_events
 from campaigns.session import CampaignSession
-from models import Army, Battle, Campaign, Event, Nation, Side, Turn, Unit
-from models.record_columns import COMMAND_POINT_ROLL, COMMAND_POINT_SPEND
-from models.tables import FORCED_MARCHES, STRENGTH_CHANGES, TURN_ENDS
+# Table clauses, not the SQLModel classes: the story is read on the Plots screen's first visit,
+# which does without the ORM, whose import is the slowest part of one (150-250 ms).
+from models.record_columns import ARMY, BATTLE as BATTLES, CAMPAIGN, COMMAND_POINT_ROLL, COMMAND_POINT_SPEND, EVENT, NATION, SIDE
+from models.record_columns import FORCED_MARCHES, STRENGTH_CHANGES, TURN, TURN_ENDS, UNIT
 
 BATTLE, FORCED_MARCH, PURSUIT = "battle", "forced march", "pursuit"
 CAUSES = (BATTLE, FORCED_MARCH, PURSUIT)
@@ -52,15 +52,15 @@ class Story:
 
 def story(session: CampaignSession, book: Ledger | None = None) -> Story:
     """The series of the campaign up to the current turn; `book` adds the luck by turn."""
-    with plainly(), session.store.read() as db:
+    with plainly(), session.store.connect() as db:
         # Plain rows of the columns read, not ORM objects: the story is read on the Plots
-        # screen's first visit, and each kind of object costs its mapping's first use.
-        current = db.execute(select(col(Campaign.turn)).where(col(Campaign.id) == 1)).scalar_one()
-        sides = {i: name for i, name in db.execute(select(col(Side.id), col(Side.name)).order_by(col(Side.position), col(Side.id)))}
+        # screen's first visit.
+        current = db.execute(select(CAMPAIGN.c.turn).where(CAMPAIGN.c.id == 1)).scalar_one()
+        sides = {i: name for i, name in db.execute(select(SIDE.c.id, SIDE.c.name).order_by(SIDE.c.position, SIDE.c.id))}
         turns = list(range(1, current + 1))
         out = Story(sides, turns)
-        nation_side = {i: side for i, side in db.execute(select(col(Nation.id), col(Nation.side)))}
-        army_side = {i: side for i, side in db.execute(select(col(Army.id), col(Army.side)))}
+        nation_side = {i: side for i, side in db.execute(select(NATION.c.id, NATION.c.side))}
+        army_side = {i: side for i, side in db.execute(select(ARMY.c.id, ARMY.c.side))}
         out.sp = _sp_by_turn(db, sides, nation_side, current)
         out.losses = {s: {cause: [0] * len(turns) for cause in CAUSES} for s in sides}
         _battle_losses(session, db, out)
@@ -88,7 +88,7 @@ def _add(series: dict[str, list[int]], side: str | None, turn: int, amount: int)
         series[side][turn - 1] += amount
 
 
-_COUNTED = or_(col(Unit.kind).is_(None), col(Unit.kind) != "dummy")  # a dummy counter holds no SP
+_COUNTED = or_(UNIT.c.kind.is_(None), UNIT.c.kind != "dummy")  # a dummy counter holds no SP
 
 
 def _units(db: Any, ids: Iterable[Any], nation_side: dict[str, str]) -> dict[str, tuple[str, int]]:
@@ -96,8 +96,8 @@ def _units(db: Any, ids: Iterable[Any], nation_side: dict[str, str]) -> dict[str
     wanted = sorted({u for u in ids if isinstance(u, str)})
     out: dict[str, tuple[str, int]] = {}
     for start in range(0, len(wanted), 500):
-        query = select(col(Unit.id), col(Unit.nation), col(Unit.strength_points)).where(
-            col(Unit.id).in_(wanted[start:start + 500]), _COUNTED
+        query = select(UNIT.c.id, UNIT.c.nation, UNIT.c.strength_points).where(
+            UNIT.c.id.in_(wanted[start:start + 500]), _COUNTED
         )
         out.update((unit, (nation_side.get(nation, ""), sp)) for unit, nation, sp in db.execute(query))
     return out
@@ -113,7 +113,7 @@ def _sp_by_turn(db: Any, sides: dict[str, str], nation_side: dict[str, str], cur
     looked_up: set[Any] = set()
     running = {s: 0 for s in sides}  # each side's SP as of the event reached, kept as `now` changes
     for nation, total in db.execute(
-        select(col(Unit.nation), func.sum(col(Unit.strength_points))).where(_COUNTED).group_by(col(Unit.nation))
+        select(UNIT.c.nation, func.sum(UNIT.c.strength_points)).where(_COUNTED).group_by(UNIT.c.nation)
     ):
         if nation_side.get(nation, "") in running:
             running[nation_side.get(nation, "")] += int(total or 0)
@@ -133,8 +133,8 @@ def _sp_by_turn(db: Any, sides: dict[str, str], nation_side: dict[str, str], cur
         out[s][current - 1] = total
     # Only the ends of turns and the events that changed a unit's SP (or made or removed a
     # unit, whose row names its SP) matter: each is found through its index (models.tables).
-    ends = {n: words for n, words, undone in db.execute(indexed(TURN_ENDS, col(Event.description), col(Event.undone))) if not undone}
-    changed = [n for n, undone in db.execute(indexed(STRENGTH_CHANGES, col(Event.undone))) if not undone]
+    ends = {n: words for n, words, undone in db.execute(indexed(TURN_ENDS, EVENT.c.description, EVENT.c.undone)) if not undone}
+    changed = [n for n, undone in db.execute(indexed(STRENGTH_CHANGES, EVENT.c.undone)) if not undone]
     for event in _newest_first(db, ends, changed, look_up):
         if event.description.startswith("End of turn "):
             ended = current_turn_ended(event.description)
@@ -179,7 +179,7 @@ def _newest_first(db: Any, ends: dict[int, str], changed: list[int], seen: Calla
     for start in range(0, len(order), 500):
         batch = order[start:start + 500]
         reading = [n for n in batch if n in wanted]
-        query = select(col(Event.id), col(Event.changes)).where(col(Event.id).in_(reading))
+        query = select(EVENT.c.id, EVENT.c.changes).where(EVENT.c.id.in_(reading))
         read = {number: changes for number, changes in db.execute(query)} if reading else {}
         seen([c for changes in read.values() for c in changes])
         for number in batch:
@@ -193,7 +193,7 @@ def current_turn_ended(description: str) -> int | None:
 
 
 def _battle_losses(session: CampaignSession, db: Any, out: Story) -> None:
-    for battle in db.scalars(select(Battle).where(col(Battle.status) == "done")):
+    for battle in db.execute(select(BATTLES.c.id, BATTLES.c.turn, BATTLES.c.losses, BATTLES.c.result).where(BATTLES.c.status == "done")):
         fight = load(session, battle.id)
         lost = battle.losses.get("sides", {})
         pursuit = 0
@@ -217,10 +217,10 @@ def _battle_losses(session: CampaignSession, db: Any, out: Story) -> None:
 def _march_losses(db: Any, out: Story, nation_side: dict[str, str]) -> None:
     """The SP each forced-march action took, by the side of the unit and the turn it was in."""
     end_ids = turn_end_events(db)
-    marches = [n for n, undone in db.execute(indexed(FORCED_MARCHES, col(Event.undone))) if not undone]
+    marches = [n for n, undone in db.execute(indexed(FORCED_MARCHES, EVENT.c.undone)) if not undone]
     units: dict[str, tuple[str, int]] = {}
     for event in events_in_order(db, marches):
-        turn = 1 + bisect.bisect_left(end_ids, cast(int, event.id))
+        turn = 1 + bisect.bisect_left(end_ids, event.id)
         named = {c["key"].get("id") for c in event.changes if c.get("table") == "unit"}
         units.update(_units(db, {u for u in named if isinstance(u, str)} - set(units), nation_side))
         for change in event.changes:
@@ -236,6 +236,6 @@ def _weather(db: Any, options: dict[str, str]) -> Iterator[TurnWeather]:
     from rules.allemagne1813.movement import movement_points
     from rules.allemagne1813.weather import weather_name
 
-    for number, date, weather in db.execute(select(col(Turn.number), col(Turn.date), col(Turn.weather)).order_by(col(Turn.number))):
+    for number, date, weather in db.execute(select(TURN.c.number, TURN.c.date, TURN.c.weather).order_by(TURN.c.number)):
         mp = movement_points("infantry", weather_name(weather), options=options).total if weather else None
         yield TurnWeather(number, f"{date:%d %b}", weather, mp)

@@ -26,6 +26,13 @@ from sqlmodel.main import SQLModelConfig
 
 from models import search, tally
 
+# The partial indexes' conditions, as every query of them writes it, so it finds its index
+# (migrations 0009, 0010): written in models.record_columns, which the story and the luck
+# ledger read without these classes.
+from models.record_columns import FORCED_MARCHES as FORCED_MARCHES, MARCH_ROLLS as MARCH_ROLLS
+from models.record_columns import RECONNAISSANCE_ROLLS as RECONNAISSANCE_ROLLS
+from models.record_columns import STRENGTH_CHANGES as STRENGTH_CHANGES, TURN_ENDS as TURN_ENDS
+
 if TYPE_CHECKING:  # this module's names for the type checker, loaded by __getattr__ below
     from models.records import Activation as Activation, CommandPointRoll as CommandPointRoll
     from models.records import CommandPointSpend as CommandPointSpend, EventNote as EventNote
@@ -33,14 +40,6 @@ if TYPE_CHECKING:  # this module's names for the type checker, loaded by __getat
 
 # The tables of a turn's paperwork, built when first asked for (models.records).
 RECORDS = ("Activation", "CommandPointRoll", "CommandPointSpend", "EventNote", "Pontoon", "SideOrder")
-
-
-# As every query of them writes it, so it finds its partial index (migration 0010).
-TURN_ENDS = "description LIKE 'End of turn %'"
-FORCED_MARCHES = "description LIKE 'Forced march: %'"
-STRENGTH_CHANGES = "CAST(changes AS TEXT) LIKE '%strength_points%'"
-MARCH_ROLLS = "purpose LIKE 'forced march of %'"
-RECONNAISSANCE_ROLLS = "purpose LIKE 'reconnaissance, column %'"
 
 
 def _ref(target: str, *, nullable: bool = False, index: bool = True) -> Any:

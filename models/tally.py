@@ -72,11 +72,12 @@ def key_of(event: int | None, dice: str, modifiers: str | None, result: int) -> 
 
 
 def _dice_roll() -> Any:
-    """The dice_roll table, from its class alone: the whole schema (table_metadata) would build the
-    paperwork tables too (models.records), which a ledger never reads."""
-    from models.tables import DiceRoll
+    """The dice_roll table's columns as a table clause (models.record_columns), not its class:
+    the luck ledger asks whether the tally is in step on the Plots and Luck screens' first
+    visits, which do without the ORM (its import is 150-250 ms)."""
+    from models.record_columns import DICE_ROLL
 
-    return DiceRoll.__table__  # type: ignore[attr-defined]
+    return DICE_ROLL
 
 
 def present(connection: Connection) -> bool:

@@ -466,7 +466,7 @@ def test_the_stacks_counted_by_the_database_are_the_stacks_read_unit_by_unit(tmp
     """The map and the contacts count a stack's units and sum their SP in SQL; what they show
     is what reading every unit gives: the same stacks, in the same order, with the same
     generals, units and SP (a unit split off its general, one taken off the map), and the
-    same leader: the counted stacks' generals are plain rows (PlacedGeneral), not ORM objects."""
+    same leader: the counted stacks' generals are plain rows (models.oob_rows.GeneralRow), not ORM objects."""
     from campaigns.stacks import all_stacks, counted_stacks, stacks_at
 
     session = CampaignSession.open(new(tmp_path, scenario))
@@ -495,7 +495,7 @@ def test_a_crowded_place_opened_on_the_map_reads_only_the_units_its_lines_name(t
     from campaigns.stacks import stacks_at
     from campaigns.theatre_map import NAMED_UNITS, opened
 
-    def generals(stack) -> list[tuple]:  # a counted stack's are plain rows (PlacedGeneral), a read one's ORM objects
+    def generals(stack) -> list[tuple]:  # a counted stack's are plain rows (GeneralRow), a read one's ORM objects
         return [(g.id, g.name, g.army, g.rank, g.command_value) for g in stack.generals]
 
     session = CampaignSession.open(new(tmp_path))

@@ -95,3 +95,28 @@ def test_the_column_clauses_name_the_paperwork_tables_columns() -> None:
             assert named.name in real.c, (real.name, named.name)
             kind = Integer if isinstance(real.c[named.name].type, Integer) else String
             assert isinstance(named.type, kind), (real.name, named.name, real.c[named.name].type, named.type)
+
+
+def test_the_column_clauses_name_the_campaign_tables_columns() -> None:
+    """The clauses of models.tables' own tables, which the story, the luck ledger and a battle's
+    loading read without the classes: each is a column of the class's table, of its type (a JSON
+    column decoded as the class's is, a date read as a date)."""
+    from sqlalchemy import JSON, Boolean, Date, Integer, String
+    from sqlalchemy.types import TypeDecorator
+
+    from models import record_columns, tables
+
+    clauses = {
+        record_columns.CAMPAIGN: tables.Campaign, record_columns.SIDE: tables.Side, record_columns.NATION: tables.Nation,
+        record_columns.ARMY: tables.Army, record_columns.UNIT: tables.Unit, record_columns.TURN: tables.Turn,
+        record_columns.BATTLE: tables.Battle, record_columns.EVENT: tables.Event, record_columns.DICE_ROLL: tables.DiceRoll,
+    }
+    for clause, model in clauses.items():
+        real = model.__table__  # type: ignore[attr-defined]
+        assert clause.name == real.name
+        for named in clause.c:
+            assert named.name in real.c, (real.name, named.name)
+            stored = real.c[named.name].type
+            stored = stored.impl if isinstance(stored, TypeDecorator) else stored  # SQLModel's AutoString: a String
+            kind = next(k for k in (JSON, Boolean, Date, Integer, String) if isinstance(stored, k))
+            assert isinstance(named.type, kind), (real.name, named.name, stored, named.type)

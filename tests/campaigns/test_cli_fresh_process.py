@@ -92,18 +92,6 @@ def test_import_builds_the_whole_campaign(played: Path, tmp_path: Path) -> None:
     assert exported(tmp_path / "copy.campaign") == text
 
 
-def test_log_prints_every_event_and_die(played: Path, tmp_path: Path) -> None:
-    done = adjutant(tmp_path, "log", str(played))
-    assert done.returncode == 0, done.stderr
-    with open_campaign(played) as store:
-        assert done.stdout.splitlines() == list(log_lines(store))
-    with sqlite3.connect(played) as db:
-        dice, events = (db.execute(f"SELECT count(*) FROM {name}").fetchone()[0] for name in ("dice_roll", "event"))
-    db.close()
-    assert dice >= 3 and done.stdout.count("dice #") == dice
-    assert events >= 6 and done.stdout.splitlines()[-1].startswith(f"#{events} ")
-
-
 def test_check_reads_every_row(played: Path, tmp_path: Path) -> None:
     done = adjutant(tmp_path, "check", str(played))
     assert done.returncode == 0 and "sound (schema" in done.stdout, done.stderr
@@ -141,7 +129,9 @@ def test_past_rewinds_the_rows(played: Path, tmp_path: Path) -> None:
         assert store.campaign().dice_next_index > 0
 
 
-# `log` then `export` in one fresh process: what each has imported once it has run.
+# `log` then `export` in one fresh process (`adjutant log` as the command runs it: tui.cli's main
+# first in a process that has imported nothing else): what each printed, a NUL line after it (no
+# line of theirs holds one), and what each has imported once it has run.
 IMPORTS = """
 import json, sys
 from tui.cli import main
@@ -151,18 +141,33 @@ LAZY = ("models.tables", "campaigns.setup", "campaigns.scenario", "campaigns.ses
 imported = {}
 for command in ("log", "export"):
     assert main([command, sys.argv[1]]) == 0
+    sys.stdout.write("\\0\\n")
     sys.stdout.flush()
     imported[command] = sorted(name for name in LAZY if name in sys.modules)
 print(json.dumps(imported), file=sys.stderr)
 """
 
 
-def test_log_and_export_import_only_what_they_need(played: Path, tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "ADJUTANT_LOG_DIR": str(tmp_path / "log")}
+def test_log_prints_every_event_and_die_and_log_and_export_import_only_what_they_need(played: Path, tmp_path: Path) -> None:
+    env = {
+        **os.environ, "PYTHONPATH": str(ROOT),
+        "ADJUTANT_CONFIG_DIR": str(tmp_path / "config"), "ADJUTANT_LOG_DIR": str(tmp_path / "log"),
+    }
+    env.pop("ADJUTANT_DATABASE_URL", None)
     done = subprocess.run(
         [sys.executable, "-c", IMPORTS, str(played)], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300
     )
     assert done.returncode == 0, done.stderr[-3000:]
+    # The log, the first command of a fresh process: every event and die.
+    log, _export, after = done.stdout.split("\0\n")
+    assert after == ""
+    with open_campaign(played) as store:
+        assert log.splitlines() == list(log_lines(store))
+    with sqlite3.connect(played) as db:
+        dice, events = (db.execute(f"SELECT count(*) FROM {name}").fetchone()[0] for name in ("dice_roll", "event"))
+    db.close()
+    assert dice >= 3 and log.count("dice #") == dice
+    assert events >= 6 and log.splitlines()[-1].startswith(f"#{events} ")
     imported = json.loads(done.stderr.strip().splitlines()[-1])
     assert imported["log"] == []
     # The export reads the tables from their plain description (models.columns), not the SQLModel

@@ -159,10 +159,12 @@ def test_the_tally_follows_the_past(tmp_path: Path, row_by_row: bool, monkeypatc
     # events from a point on, newest first, and forgets them: rewinding the copy already rewound to
     # a later point undoes the same events in the same order as rewinding the whole history would,
     # each once (eight points from the whole history undid about four times as many).
+    # INDEX_ROW_BY_ROW is read by the rewind in one pass alone (models.rewind): the one at a time
+    # (the ORM's undo) is the same under both, and is run under the default's only, not twice.
     each = tmp_path / "each.campaign"
     shutil.copyfile(source, each)
     for first in sorted(set(random.Random(run).sample(points, 6)) | {points[0], points[-1]}, reverse=True):
-        for one_at_a_time in (True, False):
+        for one_at_a_time in (True, False) if row_by_row else (False,):
             copy = tmp_path / f"past-{first}-{one_at_a_time}.campaign"
             if not one_at_a_time:
                 shutil.copyfile(source, copy)

@@ -174,6 +174,17 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         is importing the same module)."""
         if self.session is None or not self.prepare:
             return
+        if not orm_imported():
+            # SQLAlchemy's ORM registers how to inspect any object before its own
+            # exceptions module is whole: a statement built in another thread meanwhile
+            # (the battle set-up's, a screen's read) failed with "partially initialized
+            # module 'sqlalchemy.orm.exc'" and the app ended. So the ORM's package is
+            # imported here, on the UI thread, while no worker runs (none can start until
+            # it is done); the screens' modules, the SQLModel tables, in the thread below.
+            if any(not worker.is_finished for worker in self.workers):
+                self.set_timer(POLL, self.warm_up)
+                return
+            import sqlalchemy.orm  # noqa: F401
         if self._imports is None or self._imports.is_finished:
             self._imports = self.run_worker(partial(_import_screens, self.wait_for_quiet), thread=True, group="imports", exit_on_error=False)
         self.run_worker(self._after_imports(), group="prepare")
@@ -633,6 +644,14 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
 def _screen_of(node: object) -> object:
     """The screen a worker's node is on (itself, for a screen)."""
     return node if isinstance(node, Screen) else getattr(node, "screen", None)
+
+
+def orm_imported() -> bool:
+    """Whether SQLAlchemy's ORM package has been imported whole (warm_up)."""
+    import sys
+
+    orm = sys.modules.get("sqlalchemy.orm")
+    return orm is not None and hasattr(orm, "Session") and hasattr(sys.modules.get("sqlalchemy.orm.exc"), "UnmappedClassError")
 
 
 def _import_screens(wait: Callable[[float], None]) -> None:

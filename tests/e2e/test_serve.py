@@ -151,13 +151,20 @@ def test_a_page_from_another_site_may_not_open_the_campaign(served: int):
     assert fetch(f"http://127.0.0.1:{served}/", Host="evil.example")[0] == 403  # DNS rebinding
 
 
-def refused_in_process(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """`adjutant serve ARGV` run in this process (tui.cli.main, as the installed command runs it),
-    its --port held by this test meanwhile: a process of its own cost 0.3-1.5 CPU-s (Python,
-    and for a side its database driver). Were the refusal looked for lost, the serve could never
-    start: it would be refused as "cannot listen", another sentence, and return."""
+def refused_in_process(
+    argv: list[str], config: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, str, str]:
+    """`adjutant serve ARGV` run in this process (tui.cli.main, as the installed command runs it)
+    as a process of its own would run it (a config folder of the test's, no terminal to ask a
+    password on, none in the environment), its --port held by this test meanwhile: a process
+    cost 0.3-1.6 CPU-s (Python, and for a side its database driver), against 0.03-0.06 here.
+    Were the refusal looked for lost, the serve could never start: it would be refused as
+    "cannot listen", another sentence, and return."""
     from tui.cli import main
 
+    monkeypatch.setenv("ADJUTANT_CONFIG_DIR", str(config))
+    monkeypatch.setattr(sys, "stdin", io.StringIO())  # as from /dev/null: not a terminal
+    monkeypatch.delenv("ADJUTANT_SERVE_PASSWORD", raising=False)  # serve takes it out of the environment
     port = argv[argv.index("--port") + 1]
     with socket.create_server(("127.0.0.1", int(port))):
         capsys.readouterr()
@@ -170,11 +177,9 @@ def refused_in_process(argv: list[str], capsys: pytest.CaptureFixture[str]) -> t
 def test_a_bind_beyond_this_machine_needs_a_password(
     campaign: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ):
-    monkeypatch.setenv("ADJUTANT_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setattr(sys, "stdin", io.StringIO())  # no terminal to ask on, as with stdin from /dev/null
-    monkeypatch.delenv("ADJUTANT_SERVE_PASSWORD", raising=False)
     port = _free_port()
-    status, _out, err = refused_in_process(["serve", str(campaign), "--host", "0.0.0.0", "--port", str(port)], capsys)
+    argv = ["serve", str(campaign), "--host", "0.0.0.0", "--port", str(port)]
+    status, _out, err = refused_in_process(argv, tmp_path / "config", capsys, monkeypatch)
     assert status == 2
     assert err.count("\n") == 1 and err.startswith("adjutant: serving on 0.0.0.0 lets other machines in: give a password")
     with pytest.raises(OSError):
@@ -240,8 +245,8 @@ def test_a_player_in_a_browser_gets_their_side_as_its_role(
     french = json.loads(capsys.readouterr().out)["french"]["url"]
     port = _free_port()
     try:
-        monkeypatch.setenv("ADJUTANT_CONFIG_DIR", str(tmp_path / "config"))
-        status, out, err = refused_in_process(["serve", "--db", french, "--side", "allies", "--port", str(port)], capsys)
+        argv = ["serve", "--db", french, "--side", "allies", "--port", str(port)]
+        status, out, err = refused_in_process(argv, tmp_path / "config", capsys, monkeypatch)
         assert (status, out) == (2, "") and err.count("\n") == 1
         assert err.startswith("adjutant: connected as ") and "(the french role), not the allies side's role" in err
         server = adjutant("serve", "--db", french, "--side", "french", "--port", str(port), config=tmp_path / "config")

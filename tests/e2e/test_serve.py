@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import io
 import os
 import re
 import socket
@@ -150,11 +151,36 @@ def test_a_page_from_another_site_may_not_open_the_campaign(served: int):
     assert fetch(f"http://127.0.0.1:{served}/", Host="evil.example")[0] == 403  # DNS rebinding
 
 
-def test_a_bind_beyond_this_machine_needs_a_password(campaign: Path, tmp_path: Path):
+def refused_in_process(
+    argv: list[str], config: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, str, str]:
+    """`adjutant serve ARGV` run in this process (tui.cli.main, as the installed command runs it)
+    as a process of its own would run it (a config folder of the test's, no terminal to ask a
+    password on, none in the environment), its --port held by this test meanwhile: a process
+    cost 0.3-1.6 CPU-s (Python, and for a side its database driver), against 0.03-0.06 here.
+    Were the refusal looked for lost, the serve could never start: it would be refused as
+    "cannot listen", another sentence, and return."""
+    from tui.cli import main
+
+    monkeypatch.setenv("ADJUTANT_CONFIG_DIR", str(config))
+    monkeypatch.setattr(sys, "stdin", io.StringIO())  # as from /dev/null: not a terminal
+    monkeypatch.delenv("ADJUTANT_SERVE_PASSWORD", raising=False)  # serve takes it out of the environment
+    port = argv[argv.index("--port") + 1]
+    with socket.create_server(("127.0.0.1", int(port))):
+        capsys.readouterr()
+        status = main(argv)
+        out, err = capsys.readouterr()
+    assert "cannot listen" not in err, err
+    return status, out, err
+
+
+def test_a_bind_beyond_this_machine_needs_a_password(
+    campaign: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
     port = _free_port()
-    server = adjutant("serve", str(campaign), "--host", "0.0.0.0", "--port", str(port), config=tmp_path / "config", stdin=subprocess.DEVNULL)
-    out, err = server.communicate(timeout=STARTUP)
-    assert server.returncode == 2
+    argv = ["serve", str(campaign), "--host", "0.0.0.0", "--port", str(port)]
+    status, _out, err = refused_in_process(argv, tmp_path / "config", capsys, monkeypatch)
+    assert status == 2
     assert err.count("\n") == 1 and err.startswith("adjutant: serving on 0.0.0.0 lets other machines in: give a password")
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
@@ -203,7 +229,9 @@ def test_a_club_campaign_on_postgresql_in_a_browser(postgres_url: str, tmp_path:
         assert main(["club", "revoke", "--db", postgres_url]) == 0
 
 
-def test_a_player_in_a_browser_gets_their_side_as_its_role(postgres_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+def test_a_player_in_a_browser_gets_their_side_as_its_role(
+    postgres_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
     """`serve --side french --db URL`: every tab is the French player view, connected as the French role;
     a side the role is not is refused before the server starts."""
     import json
@@ -217,9 +245,9 @@ def test_a_player_in_a_browser_gets_their_side_as_its_role(postgres_url: str, tm
     french = json.loads(capsys.readouterr().out)["french"]["url"]
     port = _free_port()
     try:
-        refused = adjutant("serve", "--db", french, "--side", "allies", "--port", str(port), config=tmp_path / "config")
-        out, err = refused.communicate(timeout=STARTUP)
-        assert (refused.returncode, out) == (2, "") and err.count("\n") == 1
+        argv = ["serve", "--db", french, "--side", "allies", "--port", str(port)]
+        status, out, err = refused_in_process(argv, tmp_path / "config", capsys, monkeypatch)
+        assert (status, out) == (2, "") and err.count("\n") == 1
         assert err.startswith("adjutant: connected as ") and "(the french role), not the allies side's role" in err
         server = adjutant("serve", "--db", french, "--side", "french", "--port", str(port), config=tmp_path / "config")
         try:
@@ -238,7 +266,7 @@ def test_a_player_in_a_browser_gets_their_side_as_its_role(postgres_url: str, tm
 def test_a_port_in_use_is_one_sentence(campaign: Path, capsys: pytest.CaptureFixture[str]):
     """Run in this process (tui.cli.main, as the installed command runs it): a process of its own
     cost 1.2-1.5 CPU-s. With the port taken the server cannot start, whatever the refusal does; the
-    other refusals here run as processes: were one lost, it would serve in this process for ever."""
+    other refusals run here too with their port taken (refused_in_process): none can serve for ever."""
     from tui.cli import main
 
     with socket.create_server(("127.0.0.1", 0)) as taken:

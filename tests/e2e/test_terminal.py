@@ -8,6 +8,9 @@ file holds what was done.
 from __future__ import annotations
 
 import atexit
+import fcntl
+import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -25,17 +28,37 @@ _made: list[Path] = []  # the campaign `adjutant new` made in this worker
 
 
 def new_campaign(folder: Path) -> Path:
-    """`adjutant new spring1813 FILE --seed 1813`, run once per worker by the installed command;
-    each test gets a copy of the file it made (a start of the command costs 1.5 CPU-s)."""
+    """`adjutant new spring1813 FILE --seed 1813`, run once per run by the installed command (the
+    first worker to need it makes it, in the run's own temporary folder, the others wait for it
+    there); each test gets a copy of the file it made (a start of the command costs 1.5 CPU-s).
+    `folder` is the test's, under pytest's temporary folder."""
     path = folder / "spring.campaign"
     if not _made:
-        made = Path(tempfile.mkdtemp(prefix="adjutant-e2e-new-")) / path.name
-        atexit.register(shutil.rmtree, made.parent, True)
-        subprocess.run([installed_adjutant(), "new", "spring1813", str(made), "--seed", "1813"], check=True, capture_output=True)
-        assert [p.name for p in made.parent.iterdir()] == [made.name], "a new campaign is more than one file: copy them all"
-        _made.append(made)
+        _made.append(_made_once(_run_folder(folder)))
     shutil.copyfile(_made[0], path)
     return path
+
+
+def _run_folder(folder: Path) -> Path | None:
+    """The temporary folder all the workers of this run share (xdist's `popen-gwN` folders are
+    in it), or None without workers."""
+    return next((above.parent for above in folder.parents if re.fullmatch(r"popen-gw\d+", above.name)), None)
+
+
+def _made_once(shared: Path | None) -> Path:
+    if shared is None:
+        shared = Path(tempfile.mkdtemp(prefix="adjutant-e2e-new-"))
+        atexit.register(shutil.rmtree, shared, True)
+    made = shared / "adjutant-new-spring1813.campaign"
+    with open(shared / "adjutant-new.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one worker makes it; a worker waiting here then finds it
+        if not made.exists():
+            new = Path(tempfile.mkdtemp(prefix="adjutant-e2e-new-", dir=shared))
+            subprocess.run([installed_adjutant(), "new", "spring1813", str(new / "s.campaign"), "--seed", "1813"], check=True, capture_output=True)
+            assert [p.name for p in new.iterdir()] == ["s.campaign"], "a new campaign is more than one file: copy them all"
+            os.replace(new / "s.campaign", made)  # whole or not at all
+            new.rmdir()
+    return made
 
 
 def app_command(path: Path, config: Path) -> str:

@@ -68,12 +68,12 @@ def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]
     Rows are read with plain SQL and streamed, so memory does not grow with the
     length of the history; only names and the undo and redo marks are held."""
     for lines in log_chunks(store, dice_only=dice_only):
-        yield from lines
+        yield from "\n".join(lines).split("\n")
 
 
 def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[list[str]]:
     """The lines of `log_lines`, a batch of rows' lines at a time (for printing a million
-    events without a step per line)."""
+    events without a step per line); an event's lines may come joined in one text."""
     with store.connect() as db, ExitStack() as reading:
         if gc.isenabled():  # rows hold no cycles: the collector paused, as models.exchange.no_collection does
             gc.disable()
@@ -95,66 +95,123 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
         dice = chain.from_iterable(batches(EVENT_DICE))
         roll: Any = next(dice, None)
         due = _NEVER if roll is None else roll[1]  # the event of the next roll
-        padded: dict[str, str] = {}  # an event's kind as the line shows it, padded to 6
-        mark_of = marks.get
         by_table = names.by_table
         shown_fields: dict[str, str] = {}  # a pair of values as _ONE_UPDATE matched it, shown
+        event_lines = _EventLines(marks, names, shown_fields)
         for batch in batches(EVENTS):
             # Read a batch at a time where one call does a column: the moments, the changes.
             numbers, whens, kinds, descriptions, stored_changes, undone_flags = zip(*batch, strict=True)
             times, updates = _shown_times(whens), _one_updates(stored_changes, kinds, undone_flags)
             lines: list[str] = []
             add = lines.append
-            for number, when, shown, kind, description, stored, update, undone in zip(
-                numbers, whens, times, kinds, descriptions, stored_changes, updates, undone_flags, strict=True
+            kind = kinds[0]
+            if (
+                times[0] is not None  # every moment read at once
+                and type(kind) is str
+                and kinds.count(kind) == len(kinds)
+                and not any(undone_flags)
+                and marks.keys().isdisjoint(numbers)
             ):
-                changes: list[dict[str, Any]] | None = None
-                quick: list[str] | None = None
-                if update is not None:
-                    # `update_line` of its one change, read from its text, each pair of values shown once
-                    stream, table, ident, pair = update.group(1, 3, 4, 5)
-                    fields = shown_fields.get(pair)
-                    if fields is None:
-                        fields = _plain_fields("unit", *update.group(6, 7, 8))  # the same label for each named table
-                        if len(shown_fields) < KEPT_FIELDS:
-                            shown_fields[pair] = fields
-                elif kind in REPLAYS:
-                    fields, changes = "", []
-                    description = f"#{target(stored)} {description}"
-                elif type(stored) is str and (quick := _quick_lines(stored, undone, by_table, shown_fields)) is not None:
-                    fields, changes = "", []  # its lines below, after the event's own
-                else:
-                    fields, changes, quick = "", load(stored), None
-                mark = mark_of(number)
-                state = f"  [{', '.join(mark)}]" if mark else ("  [undone]" if undone else "")
-                shown_kind = padded.get(kind)
-                if shown_kind is None:
-                    shown_kind = f"{kind:<6}"
-                    if type(kind) is str:
-                        padded[kind] = shown_kind
-                add(f"#{number}  {shown if shown is not None else _shown_time(when)}  {shown_kind}  {description}{state}")
-                if fields:
-                    if stream is not None:  # the roll's stream position moved, before the update
-                        add(f"{INDENT}campaign: {_STREAM} {stream} -> {update[2]}")
-                    add(f"{INDENT}{table} {by_table[table].get(ident) or ident}: {fields}")
-                elif quick is not None:
-                    lines += quick
-                else:
-                    if changes is None:  # a reference or a name: read as any other change
-                        changes = load(stored)
-                    line = update_line(changes[0], names) if len(changes) == 1 and type(changes[0]) is dict else None
-                    if line is not None:
-                        add(INDENT + line)
+                # The batch as almost every batch is: actions of one kind, none undone, redone or
+                # undone: an event whose one change _ONE_UPDATE matched is one text, its lines
+                # joined (`update_line` of its change, its stream position before); any other
+                # goes the way of every event.
+                shown_kind = f"{kind:<6}"
+                for number, shown, description, stored, update in zip(
+                    numbers, times, descriptions, stored_changes, updates, strict=True
+                ):
+                    if update is not None:
+                        stream, table, ident, pair = update.group(1, 3, 4, 5)
+                        fields = shown_fields.get(pair)
+                        if fields is None:
+                            fields = _plain_fields("unit", *update.group(6, 7, 8))  # the same label for each named table
+                            if len(shown_fields) < KEPT_FIELDS:
+                                shown_fields[pair] = fields
+                        if not fields:  # a reference or a name: read as any other change (none is undone)
+                            event_lines(lines, number, None, shown, kind, description, stored, update, 0)
+                        elif stream is None:
+                            add(f"#{number}  {shown}  {shown_kind}  {description}\n{INDENT}{table} {by_table[table].get(ident) or ident}: {fields}")
+                        else:  # the roll's stream position moved, before the update
+                            add(
+                                f"#{number}  {shown}  {shown_kind}  {description}\n{INDENT}campaign: {_STREAM} {stream} -> {update[2]}"
+                                f"\n{INDENT}{table} {by_table[table].get(ident) or ident}: {fields}"
+                            )
                     else:
-                        lines.extend(INDENT + line for line in change_lines(changes, names))
-                while due <= number:
-                    if due == number:
-                        add(INDENT + _dice_text(roll))
-                    roll = next(dice, None)
-                    due = _NEVER if roll is None else roll[1]
-                if undone and changes:  # its dice were taken back with it; the event still holds them
-                    lines.extend(INDENT + dice_line(kept, undone=True) for kept in stored_dice(changes))
+                        event_lines(lines, number, None, shown, kind, description, stored, None, 0)
+                    while due <= number:
+                        if due == number:
+                            add(INDENT + _dice_text(roll))
+                        roll = next(dice, None)
+                        due = _NEVER if roll is None else roll[1]
+            else:
+                for number, when, shown, kind, description, stored, update, undone in zip(
+                    numbers, whens, times, kinds, descriptions, stored_changes, updates, undone_flags, strict=True
+                ):
+                    tail = event_lines(lines, number, when, shown, kind, description, stored, update, undone)
+                    while due <= number:
+                        if due == number:
+                            add(INDENT + _dice_text(roll))
+                        roll = next(dice, None)
+                        due = _NEVER if roll is None else roll[1]
+                    if tail:  # an undone event's dice, taken back with it: the event still holds them
+                        lines.extend(INDENT + dice_line(kept, undone=True) for kept in stored_dice(tail))
             yield lines
+
+
+class _EventLines:
+    """An event's own lines, in any form: its line and what it changed, added to `lines`; and,
+    for an undone event that holds changes, those changes (its dice are shown after the
+    dice the table holds for it)."""
+
+    def __init__(self, marks: dict[int, list[str]], names: Names, shown_fields: dict[str, str]) -> None:
+        self.marks, self.names, self.shown_fields = marks, names, shown_fields
+        self.padded: dict[str, str] = {}  # an event's kind as the line shows it, padded to 6
+
+    def __call__(
+        self, lines: list[str], number: Any, when: Any, shown: str | None, kind: Any, description: Any, stored: Any,
+        update: re.Match[str] | None, undone: Any,
+    ) -> list[dict[str, Any]] | None:
+        names, add = self.names, lines.append
+        changes: list[dict[str, Any]] | None = None
+        quick: list[str] | None = None
+        if update is not None:
+            # `update_line` of its one change, read from its text, each pair of values shown once
+            stream, table, ident, pair = update.group(1, 3, 4, 5)
+            fields = self.shown_fields.get(pair)
+            if fields is None:
+                fields = _plain_fields("unit", *update.group(6, 7, 8))  # the same label for each named table
+                if len(self.shown_fields) < KEPT_FIELDS:
+                    self.shown_fields[pair] = fields
+        elif kind in REPLAYS:
+            fields, changes = "", []
+            description = f"#{target(stored)} {description}"
+        elif type(stored) is str and (quick := _quick_lines(stored, undone, names.by_table, self.shown_fields)) is not None:
+            fields, changes = "", []  # its lines below, after the event's own
+        else:
+            fields, changes, quick = "", load(stored), None
+        mark = self.marks.get(number)
+        state = f"  [{', '.join(mark)}]" if mark else ("  [undone]" if undone else "")
+        shown_kind = self.padded.get(kind)
+        if shown_kind is None:
+            shown_kind = f"{kind:<6}"
+            if type(kind) is str:
+                self.padded[kind] = shown_kind
+        add(f"#{number}  {shown if shown is not None else _shown_time(when)}  {shown_kind}  {description}{state}")
+        if fields:
+            if stream is not None:  # the roll's stream position moved, before the update
+                add(f"{INDENT}campaign: {_STREAM} {stream} -> {update[2]}")  # type: ignore[index]  # matched
+            add(f"{INDENT}{table} {names.by_table[table].get(ident) or ident}: {fields}")
+        elif quick is not None:
+            lines += quick
+        else:
+            if changes is None:  # a reference or a name: read as any other change
+                changes = load(stored)
+            line = update_line(changes[0], names) if len(changes) == 1 and type(changes[0]) is dict else None
+            if line is not None:
+                add(INDENT + line)
+            else:
+                lines.extend(INDENT + line for line in change_lines(changes, names))
+        return changes if undone and changes else None
 
 
 _NEVER = float("inf")  # the event of the roll after the last: after every event

@@ -244,6 +244,7 @@ def _newer_half(
         outcome: BaseException | None = None
         try:
             os.close(told)
+            _end_with(parent)
             store.engine.dispose(close=False)  # the first's connections are the first's
             with store.connect() as db:
                 plain = _plain_batches(db)
@@ -299,6 +300,20 @@ def _newer_half(
             os.waitpid(child, 0)
         os.close(told)
         text.close()
+
+
+def _end_with(parent: int) -> None:
+    """This (second) process killed as soon as `parent` ends, on Linux (PR_SET_PDEATHSIG);
+    elsewhere it ends itself at its next batch (`_newer_half`)."""
+    if sys.platform == "linux":
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # gone before that was asked
+        os._exit(1)
 
 
 class _EventLines:

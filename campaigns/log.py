@@ -132,6 +132,9 @@ def _chunks(store: CampaignStore, *, dice_only: bool, halves: bool) -> Iterator[
         # Forked here: this process's read transaction has begun (models.engine: BEGIN), and
         # until it ends no umpire can commit, so the second reads the very same rows.
         newer = reading.enter_context(_newer_half(store, split, marks, names))
+        if newer is None:  # no second process to be had: this one writes it all
+            yield from _event_chunks(batches(EVENTS), chain.from_iterable(batches(EVENT_DICE)), marks, names)
+            return
         yield from _event_chunks(
             batches(EVENTS_UPTO, (split,)), chain.from_iterable(batches(EVENT_DICE_UPTO, (split,))), marks, names
         )
@@ -226,12 +229,13 @@ def _split(db: Connection) -> int | None:
 @contextmanager
 def _newer_half(
     store: CampaignStore, split: int, marks: dict[int, list[str]], names: Names
-) -> Iterator[Callable[[], IO[bytes]]]:
+) -> Iterator[Callable[[], IO[bytes]] | None]:
     """A second process (a fork of this one: its names and marks already read) that writes
     the lines of the events after `split`, and their rolls, into a file no folder lists; what
     it gives is a call that waits for it and returns that file, or raises what the second
-    process raised (so a damaged row there is refused in the same sentence). Whatever ends
-    this one early (a refusal, an interrupt) ends it; it ends itself if this one is gone."""
+    process raised (so a damaged row there is refused in the same sentence); None where no
+    process can be started. Whatever ends this one early (a refusal, an interrupt) ends it;
+    it ends itself if this one is gone."""
     from campaigns.output import CHUNK_LINES, _encoded
 
     text = tempfile.TemporaryFile()
@@ -239,7 +243,14 @@ def _newer_half(
     parent = os.getpid()
     sys.stdout.flush()
     sys.stderr.flush()
-    child = os.fork()
+    try:
+        child = os.fork()
+    except OSError:  # no process to be had (a limit, memory): None, and the first writes it all
+        os.close(told)
+        os.close(tell)
+        text.close()
+        yield None
+        return
     if child == 0:  # the second process: nothing of the first's runs on its way out (os._exit)
         outcome: BaseException | None = None
         try:

@@ -143,3 +143,14 @@ def test_a_damaged_row_in_either_half_is_refused_as_by_one_process(
     assert len(forks) == 1 and gone(forks[0])
     assert halves == alone
     assert alone[0] != 0 and alone[1] == b"" and "is damaged" in alone[2]
+
+
+def test_without_a_second_process_the_first_writes_the_whole_log(long: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    alone = in_one_process(monkeypatch, long, tmp_path, to_file=True)
+
+    def refused() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(log.os, "fork", refused)
+    monkeypatch.setattr(log, "HALVES_FROM", 2 * log.BATCH)
+    assert logged(long, tmp_path, to_file=True) == alone

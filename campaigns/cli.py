@@ -270,12 +270,12 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _log(args: argparse.Namespace) -> int:
-    from campaigns.log import log_chunks
+    from campaigns.log import printed_chunks
     from campaigns.output import chunks_out
     from models.opening import open_campaign
 
     with open_campaign(_target(args)) as store, reading(store):
-        chunks_out(log_chunks(store, dice_only=args.dice_only))  # as say_all, a batch of lines at a time
+        chunks_out(printed_chunks(store, dice_only=args.dice_only))  # as say_all, a batch of lines at a time
     return OK
 
 

@@ -7,19 +7,25 @@
 from __future__ import annotations
 
 import gc
+import os
+import pickle
 import re
+import signal
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from contextlib import ExitStack, closing
+from contextlib import ExitStack, closing, contextmanager
 from datetime import datetime
 from itertools import chain
 from operator import itemgetter
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import orjson
 
 from campaigns.words import column
+from campaigns.errors import CampaignError
 from campaigns.changes import Names, _plain_label, _show, change_lines, inserted_dice, load, update_line
 from campaigns.replays import replay_marks
 from models.journal import REDO, REPLAYS, UNDO, target
@@ -40,6 +46,21 @@ EVENT_DICE = (
 )
 ALL_DICE = f"SELECT {DICE_COLUMNS} FROM dice_roll ORDER BY id"
 EVENTS = 'SELECT id, "when", kind, description, changes, undone FROM event ORDER BY id'
+# The two halves of a long history (`log_chunks`, halves): the older events and their rolls
+# here, the newer in a second process. A roll whose event is a text or a blob (a damaged
+# file) sorts after every number in SQLite as in EVENT_DICE: it goes with the newer half.
+EVENTS_UPTO = 'SELECT id, "when", kind, description, changes, undone FROM event WHERE id <= ? ORDER BY id'
+EVENTS_AFTER = 'SELECT id, "when", kind, description, changes, undone FROM event WHERE id > ? ORDER BY id'
+EVENT_DICE_UPTO = EVENT_DICE.replace("WHERE event IS NOT NULL", "WHERE event IS NOT NULL AND event <= ?")
+EVENT_DICE_AFTER = EVENT_DICE.replace("WHERE event IS NOT NULL", "WHERE event IS NOT NULL AND event > ?")
+# The older half's events that may name a row (a "name" key, or one of its letters written
+# as an escape): what a change shows of a named row's name is the name the changes before
+# it left (`Names.remember`), so the second process reads these first (`_newer_half`).
+NAMING_EVENTS = (
+    'SELECT id, "when", kind, description, changes, undone FROM event WHERE id <= ?'
+    " AND (instr(changes, 'name') OR changes GLOB '*\\u006[15deDE]*') ORDER BY id"
+)
+HALVES_FROM = 200_000  # events from which the newer half goes to a second process (its start costs ~0.1 s)
 INDENT = "      "
 BATCH = 200  # rows read at a time: the memory the log holds, however long the history
 TIME = "%Y-%m-%d %H:%M:%S"
@@ -68,21 +89,33 @@ def log_lines(store: CampaignStore, *, dice_only: bool = False) -> Iterator[str]
     Rows are read with plain SQL and streamed, so memory does not grow with the
     length of the history; only names and the undo and redo marks are held."""
     for lines in log_chunks(store, dice_only=dice_only):
-        yield from lines
+        yield from "\n".join(lines).split("\n")
 
 
 def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[list[str]]:
     """The lines of `log_lines`, a batch of rows' lines at a time (for printing a million
-    events without a step per line)."""
+    events without a step per line); an event's lines may come joined in one text."""
+    return _chunks(store, dice_only=dice_only, halves=False)  # type: ignore[return-value]  # lists alone without halves
+
+
+def printed_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[list[str] | IO[bytes]]:
+    """`log_chunks` for `adjutant log` (campaigns.output.chunks_out): on a long history in a
+    file, the newer half of the events is written by a second process while this one writes
+    the older (the machine's second core); its text comes last, as a file of the bytes
+    `campaigns.output` writes of lines (`_encoded`)."""
+    return _chunks(store, dice_only=dice_only, halves=True)
+
+
+def _chunks(store: CampaignStore, *, dice_only: bool, halves: bool) -> Iterator[list[str] | IO[bytes]]:
     with store.connect() as db, ExitStack() as reading:
         if gc.isenabled():  # rows hold no cycles: the collector paused, as models.exchange.no_collection does
             gc.disable()
             reading.callback(gc.enable)
         plain = _plain_batches(db)
 
-        def batches(sql: str) -> Iterator[Any]:
+        def batches(sql: str, parameters: tuple[Any, ...] = ()) -> Iterator[Any]:
             # closed before the connection is, even when a damaged row ends the log early
-            return reading.enter_context(closing(plain(sql)))
+            return reading.enter_context(closing(plain(sql, parameters)))
 
         if dice_only:
             for rolls in batches(ALL_DICE):
@@ -92,69 +125,262 @@ def log_chunks(store: CampaignStore, *, dice_only: bool = False) -> Iterator[lis
             yield [_dice_text(roll, with_time=True) for roll in rolls]
         marks = replay_marks(db)
         names = Names(db, preload=True)
-        dice = chain.from_iterable(batches(EVENT_DICE))
-        roll: Any = next(dice, None)
-        due = _NEVER if roll is None else roll[1]  # the event of the next roll
-        padded: dict[str, str] = {}  # an event's kind as the line shows it, padded to 6
-        mark_of = marks.get
-        by_table = names.by_table
-        shown_fields: dict[str, str] = {}  # a pair of values as _ONE_UPDATE matched it, shown
-        for batch in batches(EVENTS):
-            # Read a batch at a time where one call does a column: the moments, the changes.
-            numbers, whens, kinds, descriptions, stored_changes, undone_flags = zip(*batch, strict=True)
-            times, updates = _shown_times(whens), _one_updates(stored_changes, kinds, undone_flags)
-            lines: list[str] = []
-            add = lines.append
-            for number, when, shown, kind, description, stored, update, undone in zip(
-                numbers, whens, times, kinds, descriptions, stored_changes, updates, undone_flags, strict=True
+        split = _split(db) if halves and db.dialect.name == "sqlite" else None
+        if split is None:
+            yield from _event_chunks(batches(EVENTS), chain.from_iterable(batches(EVENT_DICE)), marks, names)
+            return
+        # Forked here: this process's read transaction has begun (models.engine: BEGIN), and
+        # until it ends no umpire can commit, so the second reads the very same rows.
+        newer = reading.enter_context(_newer_half(store, split, marks, names))
+        if newer is None:  # no second process to be had: this one writes it all
+            yield from _event_chunks(batches(EVENTS), chain.from_iterable(batches(EVENT_DICE)), marks, names)
+            return
+        yield from _event_chunks(
+            batches(EVENTS_UPTO, (split,)), chain.from_iterable(batches(EVENT_DICE_UPTO, (split,))), marks, names
+        )
+        yield newer()
+
+
+def _event_chunks(
+    events: Iterable[Sequence[Any]], dice: Iterator[Any], marks: dict[int, list[str]], names: Names
+) -> Iterator[list[str]]:
+    """The lines of the events, a batch at a time, each followed by its dice (`dice`, the rows
+    of EVENT_DICE in its order: those of events not read here are passed over)."""
+    by_table = names.by_table
+    roll: Any = next(dice, None)
+    due = _NEVER if roll is None else roll[1]  # the event of the next roll
+    shown_fields: dict[str, str] = {}  # a pair of values as _ONE_UPDATE matched it, shown
+    event_lines = _EventLines(marks, names, shown_fields)
+    for batch in events:
+        # Read a batch at a time where one call does a column: the moments, the changes.
+        numbers, whens, kinds, descriptions, stored_changes, undone_flags = zip(*batch, strict=True)
+        times, updates = _shown_times(whens), _one_updates(stored_changes, kinds, undone_flags)
+        lines: list[str] = []
+        add = lines.append
+        kind = kinds[0]
+        if (
+            times[0] is not None  # every moment read at once
+            and type(kind) is str
+            and kinds.count(kind) == len(kinds)
+            and not any(undone_flags)
+            and marks.keys().isdisjoint(numbers)
+        ):
+            # The batch as almost every batch is: actions of one kind, none undone, redone or
+            # undone: an event whose one change _ONE_UPDATE matched is one text, its lines
+            # joined (`update_line` of its change, its stream position before); any other
+            # goes the way of every event.
+            shown_kind = f"{kind:<6}"
+            for number, shown, description, stored, update in zip(
+                numbers, times, descriptions, stored_changes, updates, strict=True
             ):
-                changes: list[dict[str, Any]] | None = None
-                quick: list[str] | None = None
                 if update is not None:
-                    # `update_line` of its one change, read from its text, each pair of values shown once
                     stream, table, ident, pair = update.group(1, 3, 4, 5)
                     fields = shown_fields.get(pair)
                     if fields is None:
                         fields = _plain_fields("unit", *update.group(6, 7, 8))  # the same label for each named table
                         if len(shown_fields) < KEPT_FIELDS:
                             shown_fields[pair] = fields
-                elif kind in REPLAYS:
-                    fields, changes = "", []
-                    description = f"#{target(stored)} {description}"
-                elif type(stored) is str and (quick := _quick_lines(stored, undone, by_table, shown_fields)) is not None:
-                    fields, changes = "", []  # its lines below, after the event's own
+                    if not fields:  # a reference or a name: read as any other change (none is undone)
+                        event_lines(lines, number, None, shown, kind, description, stored, update, 0)
+                    elif stream is None:
+                        add(f"#{number}  {shown}  {shown_kind}  {description}\n{INDENT}{table} {by_table[table].get(ident) or ident}: {fields}")
+                    else:  # the roll's stream position moved, before the update
+                        add(
+                            f"#{number}  {shown}  {shown_kind}  {description}\n{INDENT}campaign: {_STREAM} {stream} -> {update[2]}"
+                            f"\n{INDENT}{table} {by_table[table].get(ident) or ident}: {fields}"
+                        )
                 else:
-                    fields, changes, quick = "", load(stored), None
-                mark = mark_of(number)
-                state = f"  [{', '.join(mark)}]" if mark else ("  [undone]" if undone else "")
-                shown_kind = padded.get(kind)
-                if shown_kind is None:
-                    shown_kind = f"{kind:<6}"
-                    if type(kind) is str:
-                        padded[kind] = shown_kind
-                add(f"#{number}  {shown if shown is not None else _shown_time(when)}  {shown_kind}  {description}{state}")
-                if fields:
-                    if stream is not None:  # the roll's stream position moved, before the update
-                        add(f"{INDENT}campaign: {_STREAM} {stream} -> {update[2]}")
-                    add(f"{INDENT}{table} {by_table[table].get(ident) or ident}: {fields}")
-                elif quick is not None:
-                    lines += quick
-                else:
-                    if changes is None:  # a reference or a name: read as any other change
-                        changes = load(stored)
-                    line = update_line(changes[0], names) if len(changes) == 1 and type(changes[0]) is dict else None
-                    if line is not None:
-                        add(INDENT + line)
-                    else:
-                        lines.extend(INDENT + line for line in change_lines(changes, names))
+                    event_lines(lines, number, None, shown, kind, description, stored, None, 0)
                 while due <= number:
                     if due == number:
                         add(INDENT + _dice_text(roll))
                     roll = next(dice, None)
                     due = _NEVER if roll is None else roll[1]
-                if undone and changes:  # its dice were taken back with it; the event still holds them
-                    lines.extend(INDENT + dice_line(kept, undone=True) for kept in stored_dice(changes))
-            yield lines
+        else:
+            for number, when, shown, kind, description, stored, update, undone in zip(
+                numbers, whens, times, kinds, descriptions, stored_changes, updates, undone_flags, strict=True
+            ):
+                tail = event_lines(lines, number, when, shown, kind, description, stored, update, undone)
+                while due <= number:
+                    if due == number:
+                        add(INDENT + _dice_text(roll))
+                    roll = next(dice, None)
+                    due = _NEVER if roll is None else roll[1]
+                if tail:  # an undone event's dice, taken back with it: the event still holds them
+                    lines.extend(INDENT + dice_line(kept, undone=True) for kept in stored_dice(tail))
+        yield lines
+
+
+def _split(db: Connection) -> int | None:
+    """The last event of the older half of a history of HALVES_FROM events or more, None
+    for a shorter one: the last of a batch, so that each half reads its rows in the batches
+    one process would (a damaged row is met in the same batch, the same refusal said)."""
+    driver = db.connection.driver_connection
+    count, first, last = driver.execute("SELECT count(*), min(id), max(id) FROM event").fetchone()  # type: ignore[union-attr]  # open: its driver's
+    if count < HALVES_FROM:
+        return None
+    older = count // (2 * BATCH) * BATCH  # the older half's events
+    if last - first + 1 == count:  # no event missing (as written): the id of the last of them
+        return int(first + older - 1)
+    row = driver.execute("SELECT id FROM event ORDER BY id LIMIT 1 OFFSET ?", (older - 1,)).fetchone()  # type: ignore[union-attr]
+    return None if row is None else int(row[0])
+
+
+@contextmanager
+def _newer_half(
+    store: CampaignStore, split: int, marks: dict[int, list[str]], names: Names
+) -> Iterator[Callable[[], IO[bytes]] | None]:
+    """A second process (a fork of this one: its names and marks already read) that writes
+    the lines of the events after `split`, and their rolls, into a file no folder lists; what
+    it gives is a call that waits for it and returns that file, or raises what the second
+    process raised (so a damaged row there is refused in the same sentence); None where no
+    process can be started. Whatever ends this one early (a refusal, an interrupt) ends it;
+    it ends itself if this one is gone."""
+    from campaigns.output import CHUNK_LINES, _encoded
+
+    text = tempfile.TemporaryFile()
+    told, tell = os.pipe()
+    parent = os.getpid()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        child = os.fork()
+    except OSError:  # no process to be had (a limit, memory): None, and the first writes it all
+        os.close(told)
+        os.close(tell)
+        text.close()
+        yield None
+        return
+    if child == 0:  # the second process: nothing of the first's runs on its way out (os._exit)
+        outcome: BaseException | None = None
+        try:
+            os.close(told)
+            _end_with(parent)
+            store.engine.dispose(close=False)  # the first's connections are the first's
+            with store.connect() as db:
+                plain = _plain_batches(db)
+                with closing(plain(NAMING_EVENTS, (split,))) as naming:
+                    try:
+                        for _lines in _event_chunks(naming, iter(()), marks, names):  # names as the older half leaves them
+                            pass
+                    except Exception:  # noqa: BLE001, S110 - a row the first process meets first, and refuses
+                        pass
+                with closing(plain(EVENTS_AFTER, (split,))) as events, closing(plain(EVENT_DICE_AFTER, (split,))) as rolls:
+                    pending: list[str] = []
+                    for lines in _event_chunks(events, chain.from_iterable(rolls), marks, names):
+                        pending += lines
+                        if len(pending) >= CHUNK_LINES:
+                            text.write(_encoded(pending))
+                            pending = []
+                            if os.getppid() != parent:
+                                os._exit(1)
+                    if pending:
+                        text.write(_encoded(pending))
+            text.flush()
+        except BaseException as error:  # noqa: BLE001 - every outcome is the first process's to say
+            outcome = error
+        try:
+            said = pickle.dumps(outcome)
+        except Exception:  # noqa: BLE001 - an error that cannot be sent: said in words
+            said = pickle.dumps(RuntimeError(f"{type(outcome).__name__}: {outcome}"))
+        with os.fdopen(tell, "wb") as pipe:
+            pipe.write(b"\x01" + said)
+        os._exit(0)
+    os.close(tell)
+    done = False
+
+    def newer() -> IO[bytes]:
+        nonlocal done
+        with os.fdopen(told, "rb", closefd=False) as pipe:
+            said = pipe.read()
+        os.waitpid(child, 0)
+        done = True
+        if not said.startswith(b"\x01"):
+            raise CampaignError(f"the log of {store.name} was cut short: its second process ended without a word")
+        outcome = pickle.loads(said[1:])  # noqa: S301 - from this process's own fork
+        if outcome is not None:
+            raise outcome
+        text.seek(0)
+        return text
+
+    try:
+        yield newer
+    finally:
+        if not done:
+            os.kill(child, signal.SIGKILL)
+            os.waitpid(child, 0)
+        os.close(told)
+        text.close()
+
+
+def _end_with(parent: int) -> None:
+    """This (second) process killed as soon as `parent` ends, on Linux (PR_SET_PDEATHSIG);
+    elsewhere it ends itself at its next batch (`_newer_half`)."""
+    if sys.platform == "linux":
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # gone before that was asked
+        os._exit(1)
+
+
+class _EventLines:
+    """An event's own lines, in any form: its line and what it changed, added to `lines`; and,
+    for an undone event that holds changes, those changes (its dice are shown after the
+    dice the table holds for it)."""
+
+    def __init__(self, marks: dict[int, list[str]], names: Names, shown_fields: dict[str, str]) -> None:
+        self.marks, self.names, self.shown_fields = marks, names, shown_fields
+        self.padded: dict[str, str] = {}  # an event's kind as the line shows it, padded to 6
+
+    def __call__(
+        self, lines: list[str], number: Any, when: Any, shown: str | None, kind: Any, description: Any, stored: Any,
+        update: re.Match[str] | None, undone: Any,
+    ) -> list[dict[str, Any]] | None:
+        names, add = self.names, lines.append
+        changes: list[dict[str, Any]] | None = None
+        quick: list[str] | None = None
+        if update is not None:
+            # `update_line` of its one change, read from its text, each pair of values shown once
+            stream, table, ident, pair = update.group(1, 3, 4, 5)
+            fields = self.shown_fields.get(pair)
+            if fields is None:
+                fields = _plain_fields("unit", *update.group(6, 7, 8))  # the same label for each named table
+                if len(self.shown_fields) < KEPT_FIELDS:
+                    self.shown_fields[pair] = fields
+        elif kind in REPLAYS:
+            fields, changes = "", []
+            description = f"#{target(stored)} {description}"
+        elif type(stored) is str and (quick := _quick_lines(stored, undone, names.by_table, self.shown_fields)) is not None:
+            fields, changes = "", []  # its lines below, after the event's own
+        else:
+            fields, changes, quick = "", load(stored), None
+        mark = self.marks.get(number)
+        state = f"  [{', '.join(mark)}]" if mark else ("  [undone]" if undone else "")
+        shown_kind = self.padded.get(kind)
+        if shown_kind is None:
+            shown_kind = f"{kind:<6}"
+            if type(kind) is str:
+                self.padded[kind] = shown_kind
+        add(f"#{number}  {shown if shown is not None else _shown_time(when)}  {shown_kind}  {description}{state}")
+        if fields:
+            if stream is not None:  # the roll's stream position moved, before the update
+                add(f"{INDENT}campaign: {_STREAM} {stream} -> {update[2]}")  # type: ignore[index]  # matched
+            add(f"{INDENT}{table} {names.by_table[table].get(ident) or ident}: {fields}")
+        elif quick is not None:
+            lines += quick
+        else:
+            if changes is None:  # a reference or a name: read as any other change
+                changes = load(stored)
+            line = update_line(changes[0], names) if len(changes) == 1 and type(changes[0]) is dict else None
+            if line is not None:
+                add(INDENT + line)
+            else:
+                lines.extend(INDENT + line for line in change_lines(changes, names))
+        return changes if undone and changes else None
 
 
 _NEVER = float("inf")  # the event of the roll after the last: after every event
@@ -371,23 +597,23 @@ def _real_hour(day_hour: str) -> bool:
     return real
 
 
-def _plain_batches(db: Connection) -> Callable[[str], Generator[Sequence[Any], None, None]]:
+def _plain_batches(db: Connection) -> Callable[[str, tuple[Any, ...]], Generator[Sequence[Any], None, None]]:
     """Rows as the database driver gives them, BATCH at a time: on SQLite straight from
     sqlite3 (text for moments and JSON, read here as SQLAlchemy would), elsewhere through
     SQLAlchemy's connection without its per-row objects' cost mattering."""
     if db.dialect.name != "sqlite":
         streaming = db.execution_options(stream_results=True, yield_per=BATCH)
 
-        def streamed(sql: str) -> Generator[Sequence[Any], None, None]:
-            yield from streaming.exec_driver_sql(sql).partitions()
+        def streamed(sql: str, parameters: tuple[Any, ...] = ()) -> Generator[Sequence[Any], None, None]:
+            yield from streaming.exec_driver_sql(sql, parameters).partitions()
 
         return streamed
     driver = db.connection.driver_connection
 
-    def batches(sql: str) -> Generator[Sequence[Any], None, None]:
+    def batches(sql: str, parameters: tuple[Any, ...] = ()) -> Generator[Sequence[Any], None, None]:
         cursor = driver.cursor()  # type: ignore[union-attr]  # an open connection always has its driver's
         try:
-            cursor.execute(sql)
+            cursor.execute(sql, parameters)
             while batch := cursor.fetchmany(BATCH):
                 yield batch
         finally:

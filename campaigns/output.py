@@ -31,6 +31,7 @@ from campaigns.text import shown
 
 SPOOL_BYTES = 16 * 1024 * 1024
 CHUNK_LINES = 2000  # lines joined into one write
+COPIED_BYTES = 1 << 20  # a file of written lines copied a block at a time
 
 Write = Callable[[bytes | memoryview], Any]  # a file's write, which takes either (models.exchange hands both)
 
@@ -65,12 +66,20 @@ def lines_out(lines: Iterable[object]) -> None:
     all_or_nothing(produce)
 
 
-def chunks_out(chunks: Iterable[list[str]]) -> None:
-    """`lines_out` of lines that come a list at a time: the same bytes, without a step per line."""
+def chunks_out(chunks: Iterable[list[str] | IO[bytes]]) -> None:
+    """`lines_out` of lines that come a list at a time: the same bytes, without a step per line.
+    A chunk that is a file holds lines already as they are written (`_encoded`): copied."""
 
     def produce(write: Write) -> None:
         pending: list[str] = []
         for chunk in chunks:
+            if not isinstance(chunk, list):
+                if pending:
+                    write(_encoded(pending))
+                    pending = []
+                while block := chunk.read(COPIED_BYTES):
+                    write(block)
+                continue
             pending += chunk
             if len(pending) >= CHUNK_LINES:
                 write(_encoded(pending))

@@ -259,6 +259,19 @@ def test_a_batch_of_moments_is_read_at_once_exactly_when_each_is_a_real_moment(m
     assert log._shown_times((plain + "\n" + plain, "")) == [None, None]
 
 
+@pytest.mark.parametrize(
+    "odd", ["2025-01-01 24:00:00.000000", "2025-02-30 00:00:00.000000", "0000-01-01 00:00:00.000000", "2025-01-01 02:00:00.000000"]
+)
+def test_a_batch_is_read_at_once_only_when_every_moment_in_it_is_real(odd: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The day and hour of a batch are checked once each where its moments hold the first one's
+    or the last one's: a moment between them that holds neither is checked too."""
+    monkeypatch.setattr(log, "_LOCAL_IS_UTC", True)
+    a, b = "2025-01-01 00:00:00.000000", "2025-01-01 01:00:00.000000"
+    real = odd.endswith("02:00:00.000000")
+    for whens in [(a, odd, odd, a), (a, odd, a), (a, b, odd, b), (odd, a, a, odd), (a, a, b, odd), (a, odd, b, a)]:
+        assert log._shown_times(whens) == ([when[:19] for when in whens] if real else [None] * len(whens)), whens
+
+
 @pytest.mark.parametrize("raw", ["[3, 5]", "[3,5]", "[]", "[6]", '["a", 1.5]', "[true, null]", "[-0, 1e2]", "{}"])
 def test_a_rolls_faces_read_once_are_shown_as_each_roll_reads_them(raw: str) -> None:
     import orjson
@@ -481,6 +494,58 @@ def test_drawn_events_of_every_form_log_as_row_by_row(
         alone = tmp_path / f"refused-{len(refused)}-{event[2]}.campaign"
         alone.write_bytes(real.read_bytes())
         with_drawn(alone, [event])
+        alike = outcome(alone)
+        with monkeypatch.context() as patch:
+            row_by_row(patch)
+            assert outcome(alone) == alike, f"seed {seed}: {event}"
+        assert isinstance(alike, str), f"seed {seed}: {event}"
+
+
+@pytest.mark.parametrize("drawn_by", SEEDS)
+def test_drawn_actions_in_batches_of_the_common_form_log_as_row_by_row(
+    drawn_by: int | str, real: Path, tmp_path: Path, zone: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch of actions alone, none undone, redone or undone (almost every batch of a long
+    history) goes the quickest way: an event whose one change _ONE_UPDATE reads is one text.
+    Every form of change drawn there logs as row by row, and a change the row-by-row log
+    refuses in the middle of such a batch is refused alike."""
+    seed = seeds.run_seed() if drawn_by == "run" else int(drawn_by)
+    drawn = [(when, "action", description, text, 0) for when, _kind, description, text, _undone in drawn_events(seed, 600)]
+    copy = tmp_path / "actions.campaign"
+    copy.write_bytes(real.read_bytes())
+    with open_campaign(copy) as store, store.connect() as connection:
+        names = Names(connection, preload=True)
+        refused = [event for event in drawn if slow_refuses(event[3], event[1], event[4], names)]
+    kept = [event for event in drawn if event not in refused]
+    with_drawn(copy, kept)
+    # in two batches of actions: one undone, one (of the form _ONE_UPDATE reads) undone by a later event
+    matched = [n for n, event in enumerate(kept) if n >= 420 and log._ONE_UPDATE.fullmatch(event[3])]
+    db = sqlite3.connect(copy, isolation_level=None)
+    first = db.execute("SELECT max(id) FROM event").fetchone()[0] - len(kept) + 1
+    undone, marked = first + 210, first + matched[0]
+    db.execute("UPDATE event SET undone = 1 WHERE id = ?", (undone,))
+    db.execute(
+        "INSERT INTO event (\"when\", kind, description, changes, undone) VALUES ('2025-02-02 10:00:00.000000', 'undo', 'Undo', ?, 0)",
+        (json.dumps([{"event": marked}]),),
+    )
+    db.close()
+    quick = outcome(copy)
+    with monkeypatch.context() as patch:
+        row_by_row(patch)
+        slow = outcome(copy)
+    assert isinstance(quick, list), f"seed {seed}: {quick}"
+    for number, (fast, plain) in enumerate(zip(quick, slow, strict=True)):
+        assert fast == plain, f"seed {seed}, line {number}"
+    assert sum(line.startswith(f"#{undone} ") and line.endswith("  [undone]") for line in quick) == 1
+    assert sum(line.startswith(f"#{marked} ") and line.endswith(f"  [undone #{first + len(kept)}]") for line in quick) == 1
+    with open_campaign(copy) as store:
+        joined = sum("\n" in text for chunk in log.log_chunks(store) for text in chunk)
+    if zone == "UTC":  # the moments read a batch at a time: the quickest way taken
+        assert joined > 20, f"seed {seed}: {joined} events in one text"
+    for event in refused[:4]:  # a batch's 250th event, behind actions of the common form
+        alone = tmp_path / f"refused-{len(refused)}-{event[2]}.campaign"
+        alone.write_bytes(real.read_bytes())
+        with_drawn(alone, [*kept[:250], event])
         alike = outcome(alone)
         with monkeypatch.context() as patch:
             row_by_row(patch)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.session import CampaignSession
+from tests.templates import new_campaign
 from tests.test_hostile_files import run
 from tests.tui.helpers import type_text, wait_for
 from tests.tui.polling import until
@@ -32,9 +32,11 @@ def every_row(target: str) -> bytes:
 
 @pytest.fixture
 def campaign(campaign_target: str) -> str:
+    """A new campaign, copied from one made once per worker (tests/templates.py): these
+    tests are about the forms' refusals, not about making a campaign."""
     from tests.tui.conftest import SEED
 
-    CampaignSession.new("spring1813", campaign_target, seed=SEED).close()
+    new_campaign(campaign_target, "spring1813", seed=SEED)
     return campaign_target
 
 

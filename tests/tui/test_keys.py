@@ -20,8 +20,8 @@ def screen_name(command) -> str:
 
 @pytest.mark.parametrize("opener", ["question_mark", "f1"])
 async def test_help_lists_the_keys_of_the_screen_and_of_the_app(campaign_file, make_app, opener):
-    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
-        await pilot.press("w", opener)
+    async with make_app(campaign_file, start="weather").run_test(size=(80, 24)) as pilot:  # not the overview first
+        await pilot.press(opener)
         await wait_for(pilot, "Keys  (ctrl+p")
         assert isinstance(pilot.app.screen, HelpScreen)
         text = str(pilot.app.screen.query_one("Static").content)
@@ -133,8 +133,8 @@ async def test_the_key_bar_follows_the_focus_and_a_click_on_a_key_runs_it(campai
 
 async def test_a_long_description_in_help_goes_on_under_itself_at_80_columns(campaign_file, make_app, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
-    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
-        await pilot.press("w", "question_mark")
+    async with make_app(campaign_file, start="weather").run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
         shown = await wait_for(pilot, "Keys  (ctrl+p")
         rows = [line.split("│")[1] for line in shown.splitlines() if line.count("│") >= 2]
         start = next(i for i, row in enumerate(rows) if "Overview: The campaign at a glance" in row)

@@ -186,9 +186,10 @@ async def test_undo_waits_for_a_postgresql_campaign_locked_by_another_connection
 
     from campaigns import weather
     from campaigns.session import CampaignSession
+    from tests.templates import new_campaign
     from tests.tui.conftest import SEED
 
-    session = CampaignSession.new("spring1813", postgres_url, seed=SEED)
+    session = CampaignSession.open(new_campaign(postgres_url, "spring1813", seed=SEED))  # a copy of the worker's template
     try:
         weather.roll(session, [2])
     finally:

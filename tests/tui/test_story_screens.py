@@ -51,9 +51,8 @@ def test_story_screen(snap_compare, make_app, played, name, shown, keys, size):
 
 
 async def test_the_plots_turn_and_the_luck_shows_one_side(make_app, played):
-    app = make_app(played, start="overview")
+    app = make_app(played, start="plots")  # P typed on the overview: test_plots_typed_with_the_key_that_opens_them...
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("P")
         await wait_for(pilot, "1/6  [sp]")
         await pilot.press("n")
         assert "SP lost by French Empire and allies" in await wait_for(pilot, "2/6")
@@ -92,9 +91,8 @@ async def test_the_plots_read_the_luck_when_its_chart_is_shown(make_app, played)
     from campaigns.luck import ledger
     from campaigns.story import story
 
-    app = make_app(played, start="overview")
+    app = make_app(played, start="plots")  # P typed on the overview: test_plots_typed_with_the_key_that_opens_them...
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("P")
         await wait_for(pilot, "1/6  [sp]")
         await settled(pilot)
         screen = app.screen

@@ -17,7 +17,7 @@ from tui.textual_private import (
     notification_messages, other_threads_running, screen_update, settle_offscreen, stop_at_once,
 )
 
-from .helpers import screen_text, screen_text_printed
+from .helpers import screen_text
 from .polling import until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -349,37 +349,3 @@ def test_css_is_parsed_once_per_process_for_each_theme_and_refused_when_wrong():
         with pytest.raises(StylesheetParseError):
             rules(dark, "Label { colour: red; }")
 
-
-async def test_the_screen_read_as_text_is_riches_export_of_the_drawing(campaign_file, make_app):
-    """tests/tui/helpers.screen_text reads the drawing's lines (the update Textual would
-    send the terminal) rather than printing them to a recording Console: the same text,
-    wide letters, written-out controls, a modal over its screen and a wrapped table
-    included, at two sizes."""
-    from campaigns.session import CampaignSession
-    from tui.modals.form import FormScreen
-
-    session = CampaignSession.open(campaign_file)
-    try:
-        with session.store.action("Names the drawing must keep") as db:
-            from models import Unit
-
-            unit = db.get_one(Unit, "brigade_zieten")
-            unit.name = "Brigade 齐滕 \u202eZieten\u202c, with a name long enough to wrap at eighty columns"
-    finally:
-        session.close()
-    app = make_app(campaign_file, start="oob")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("slash", *"zieten", "enter")
-        await until(pilot, lambda: "齐滕" in screen_text(app), "the unit's name drawn")
-        read = [screen_text(app)]
-        assert read[0] == screen_text_printed(app)
-        await pilot.press("e")
-        await until(pilot, lambda: isinstance(app.screen, FormScreen), "the edit form")
-        await until(pilot, lambda: "Ziet" in screen_text(app) and screen_text(app) != read[0], "the form drawn")
-        read.append(screen_text(app))
-        assert read[-1] == screen_text_printed(app)
-        await pilot.press("escape")
-        await pilot.resize_terminal(121, 41)
-        await until(pilot, lambda: len(screen_text(app).splitlines()) == 41, "the screen drawn at 121x41")
-        assert screen_text(app) == screen_text_printed(app)
-    assert "\n".join(read).count("<U+202E>") >= 2  # written out, on the screen and under the form

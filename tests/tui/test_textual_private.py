@@ -348,4 +348,3 @@ def test_css_is_parsed_once_per_process_for_each_theme_and_refused_when_wrong():
     for _ in range(2):  # a source with an error is refused every time it is read, kept or not
         with pytest.raises(StylesheetParseError):
             rules(dark, "Label { colour: red; }")
-

@@ -53,23 +53,22 @@ async def test_marked_units_roll_and_lose_sp_in_one_action_that_undo_restores(ca
         notice = await wait_for_notice(pilot, "SP lost")
         assert notice.count("SP lost") == 2
         assert "[x]" not in screen_text(pilot.app)  # the marks are cleared after the march
-    with stored(campaign_file) as db:
-        after = strengths(db)
-        events = list(db.scalars(select(Event).order_by(Event.id)))
-        assert len(events) == events_before + 1
-        march = events[-1]
-        assert march.description.startswith("Forced march: General Blücher")
-        rolls = list(db.scalars(select(DiceRoll).where(DiceRoll.event == march.id)))
-        assert sorted(r.purpose for r in rolls) == sorted(
-            f"forced march of {db.get_one(Unit, u).name}" for u in units[:2]
-        )
-        changed = {u for u in before if before[u] != after[u]}
-        assert changed <= set(units[:2])
-        assert sum(before.values()) - sum(after.values()) == sum(
-            int(line.split(": ")[-1].split()[0]) for line in notice.splitlines()
-        )
-    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
-        await pilot.press("u")
+        with stored(campaign_file) as db:
+            after = strengths(db)
+            events = list(db.scalars(select(Event).order_by(Event.id)))
+            assert len(events) == events_before + 1
+            march = events[-1]
+            assert march.description.startswith("Forced march: General Blücher")
+            rolls = list(db.scalars(select(DiceRoll).where(DiceRoll.event == march.id)))
+            assert sorted(r.purpose for r in rolls) == sorted(
+                f"forced march of {db.get_one(Unit, u).name}" for u in units[:2]
+            )
+            changed = {u for u in before if before[u] != after[u]}
+            assert changed <= set(units[:2])
+            assert sum(before.values()) - sum(after.values()) == sum(
+                int(line.split(": ")[-1].split()[0]) for line in notice.splitlines()
+            )
+        await pilot.press("u")  # the app's undo, on the same screen
         await wait_for_notice(pilot, "Undone: Forced march: General Blücher")
     with stored(campaign_file) as db:
         assert strengths(db) == before

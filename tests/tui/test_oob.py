@@ -215,10 +215,9 @@ async def test_remove_key_removes_after_the_confirmation_and_u_brings_it_back(ca
         assert isinstance(pilot.app.screen, ConfirmScreen)
         await pilot.press("y")
         await wait_for_notice(pilot, "Removed Blücher's Corps: Brigade Zieten")
-    with stored(campaign_file) as db:
-        assert db.get(Unit, "brigade_zieten") is None
-    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
-        await pilot.press("u")
+        with stored(campaign_file) as db:
+            assert db.get(Unit, "brigade_zieten") is None
+        await pilot.press("u")  # the app's undo, on the same screen
         await wait_for_notice(pilot, "Undone: Remove unit Blücher's Corps: Brigade Zieten")
     with stored(campaign_file) as db:
         assert db.get_one(Unit, "brigade_zieten").general == "blucher"
@@ -455,19 +454,20 @@ async def test_f_entrenches_a_unit_at_the_cards_price_or_says_why_not(campaign_f
             "Army of the Main (Napoleon) has not rolled its command points this turn; an entrenchment costs 2 PC"
         )
         await pilot.press("escape")
-    with stored(campaign_file) as db:
-        assert not db.get_one(Unit, "iii_souham").entrenched
-    session = CampaignSession.open(campaign_file)
-    weather.roll(session, [2])
-    from campaigns import turns
+        await until(pilot, lambda: not isinstance(pilot.app.screen, FormScreen), "the form closed by escape")
+        with stored(campaign_file) as db:
+            assert not db.get_one(Unit, "iii_souham").entrenched
+        # the points rolled meanwhile, through the flow layer on the app's own session, as
+        # another screen would: the same app asked again, its cursor still on Souham
+        from campaigns import turns
 
-    turns.advance(session)
-    command_points.roll(session, "army_of_the_main", [3])
-    left = next(p.balance for p in command_points.turn_points(session) if p.army == "army_of_the_main")
-    session.close()
-    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
-        await find(pilot, "souham")
-        await wait_for(pilot, "Souham")
+        await settled(pilot)
+        session = pilot.app.session
+        weather.roll(session, [2])
+        turns.advance(session)
+        command_points.roll(session, "army_of_the_main", [3])
+        left = next(p.balance for p in command_points.turn_points(session) if p.army == "army_of_the_main")
+        assert cursor(pilot).id == "iii_souham"
         await pilot.press("f")
         await wait_for(pilot, "Entrenched (2 PC)")
         pilot.app.screen.query_one("#f-entrenched").value = "yes"

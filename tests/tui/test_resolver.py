@@ -34,7 +34,18 @@ GATHERED = "forces gathered from the whole map for the test"
 
 
 def handed_off(path, resolver: str = "kallistra_acw") -> int:
-    """A battle at Lützen handed to the tabletop under `resolver`."""
+    """At `path` (a new campaign's copy), a battle at Lützen handed to the tabletop under
+    `resolver`: played once per worker and rule set and copied (built_once), the same file."""
+    from tests.tui.conftest import built_once
+
+    built_once(path, f"resolver-handed-off-{resolver}", lambda made: _hands_off(made, resolver))
+    return _BATTLE
+
+
+_BATTLE = 1  # the new campaign's first battle: _hands_off checks it
+
+
+def _hands_off(path, resolver: str) -> None:
     session = CampaignSession.open(path)
     try:
         weather.roll(session, [2])
@@ -42,7 +53,7 @@ def handed_off(path, resolver: str = "kallistra_acw") -> int:
         french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:1]
         allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:1]
         draft = battles.Draft("Lützen", french, allies, battles.leaders_at(session, french), battles.leaders_at(session, allies), override=GATHERED)
-        return battles.begin(session, draft, resolver=resolver)
+        assert battles.begin(session, draft, resolver=resolver) == _BATTLE
     finally:
         session.close()
 

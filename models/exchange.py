@@ -375,12 +375,10 @@ def _write_tables(
     out(b'{\n  "format": %s,\n  "schema": %s,\n  "tables": {' % (orjson.dumps(FORMAT), orjson.dumps(revision)))
     for number, table in enumerate(exported):
         out(b"%s\n    %s: [" % (b"," if number else b"", orjson.dumps(table.name)))
-        part = helper.part(table) if helper is not None else None
-        if part is None:
+        if helper is not None and helper.splits(table):  # written by two processes (models.export_split)
+            empty = helper.write(table, out)
+        else:
             empty = write_batches(_encoded_batches(connection, table, name), out)
-        else:  # the rows before the part's first key here, the rest from the helper (models.export_split)
-            empty = write_batches(_encoded_batches(connection, table, name, part.before), out)
-            empty = helper.take(part, out, empty)
         out(b"]" if empty else b"\n    ]")
     out(b"\n  }\n}\n")
 

@@ -435,10 +435,10 @@ def write_batches(encoded: Iterator[bytes], out: Callable[[bytes | memoryview], 
     """Write a table's rows, batch by batch (`_encoded_batches`), after rows already written unless
     `empty`; whether it is empty still."""
     head, tail = WRAPPED
-    for text in encoded:  # never of no rows
+    for batch in encoded:  # never of no rows
         out(b"\n" if empty else b",\n")
-        body = memoryview(text)[len(head) : -len(tail)]  # no copy of the batch's text
-        out(body if _is_inert(text) else _inert(bytes(body)))
+        body = memoryview(batch)[len(head) : -len(tail)]  # no copy of the batch's text
+        out(body if _is_inert(batch) else _inert(bytes(body)))
         empty = False
     return empty
 

@@ -74,7 +74,7 @@ class Chunk:
 
     @property
     def before(self) -> ColumnElement[bool]:
-        return self.key < self.low if self.low is not None else ~true()  # type: ignore[no-any-return]  # a column's comparison
+        return self.key < self.low if self.low is not None else ~true()
 
 
 class Claims:

@@ -337,24 +337,23 @@ def _write(
         with no_collection():
             _write_tables(connection, name, revision, exported, out)
         return
-    from models.export_split import Helper
+    from models.export_split import helping
 
-    helper = Helper.started(connection, exported, name)  # before the checks' thread: a fork copies one thread
-    checks = BackgroundChecks(connection, name, _damage)  # beside the rows (models.export_checks)
-    try:
-        with no_collection():
-            _write_tables(connection, name, revision, exported, out, helper)
-    except CampaignFileError:
-        damage = checks.result()  # a damaged file's rows may fail first: the check's sentence is check's
-        if damage:
-            raise CampaignFileError(damage) from None
-        raise
-    except BaseException:
-        checks.cancel()
-        raise
-    finally:
-        if helper is not None:
-            helper.close()
+    with helping(connection, exported, name) as helper:  # before the checks' thread: a fork copies one thread
+        checks = BackgroundChecks(connection, name, _damage)  # beside the rows (models.export_checks)
+        try:
+            with no_collection():
+                _write_tables(connection, name, revision, exported, out, helper)
+        except CampaignFileError:
+            if helper is not None:
+                helper.close()  # its work is of no use now: the check has both cores
+            damage = checks.result()  # a damaged file's rows may fail first: the check's sentence is check's
+            if damage:
+                raise CampaignFileError(damage) from None
+            raise
+        except BaseException:
+            checks.cancel()
+            raise
     damage = checks.result()
     if damage:
         raise CampaignFileError(damage)

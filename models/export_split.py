@@ -41,8 +41,10 @@ import struct
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from select import select as readable
 from typing import IO, Any
 
 import orjson
@@ -55,6 +57,17 @@ SPLIT_ROWS = 200_000
 CHUNK_KEYS = 20_000
 COPY_BYTES = 1 << 20
 Out = Callable[[bytes | memoryview], Any]
+
+
+@contextmanager
+def helping(connection: Connection, exported: list[Table], name: str) -> Iterator[Helper | None]:
+    """A helper for the export of `exported` (`Helper.started`), ended and reaped on leaving."""
+    helper = Helper.started(connection, exported, name)
+    try:
+        yield helper
+    finally:
+        if helper is not None:
+            helper.close()
 
 
 @dataclass(frozen=True)
@@ -87,7 +100,11 @@ class Claims:
         self.take, self.give = os.pipe()
         os.write(self.give, b".")
 
-    def _claim(self, low_end: bool) -> int | None:
+    def _claim(self, low_end: bool, parent: int | None = None) -> int | None:
+        if parent is not None:  # the helper: its parent may have died holding the token
+            while not readable([self.take], [], [], 1.0)[0]:
+                if os.getppid() != parent:
+                    os._exit(1)
         os.read(self.take, 1)
         try:
             low, high = struct.unpack_from("qq", self.memory, 0)
@@ -102,9 +119,9 @@ class Claims:
         """The first piece nobody has taken, for this process."""
         return self._claim(True)
 
-    def last(self) -> int | None:
-        """The last piece nobody has taken, for the helper."""
-        return self._claim(False)
+    def last(self, parent: int) -> int | None:
+        """The last piece nobody has taken, for the helper of process `parent`."""
+        return self._claim(False, parent)
 
     def close(self) -> None:
         os.close(self.take)
@@ -125,7 +142,14 @@ class Helper:
         self.written: dict[int, tuple[int, int]] | None = None  # the helper's pieces: where in its spool
         reader, writer = os.pipe()
         parent = os.getpid()
-        self.pid = os.fork()
+        try:
+            self.pid = os.fork()
+        except OSError:  # no memory, no process left to the user: one process writes it all
+            for descriptor in (reader, writer):
+                os.close(descriptor)
+            self.spool.close()
+            self.claims.close()
+            raise
         if self.pid == 0:  # the helper: never returns
             try:
                 os.close(reader)
@@ -138,13 +162,18 @@ class Helper:
     @classmethod
     def started(cls, connection: Connection, exported: list[Table], name: str) -> Helper | None:
         """A helper for `exported`'s long tables; None when none is long enough, or when this process
-        cannot fork safely (a thread besides this one, which a fork does not copy)."""
+        cannot fork safely (a thread besides this one, which a fork does not copy) or at all."""
         path = _file_of(connection)
         if threading.active_count() != 1 or not hasattr(os, "fork") or path is None:
             return None
         connection.exec_driver_sql("SELECT count(*) FROM sqlite_master").fetchall()  # this process's read lock first
         chunks = [chunk for table in exported for chunk in _chunks(connection, table)]
-        return cls(connection, name, path, chunks) if chunks else None
+        if not chunks:
+            return None
+        try:
+            return cls(connection, name, path, chunks)
+        except OSError:  # no spool (the temporary folder full or missing), no fork
+            return None
 
     def splits(self, table: Table) -> bool:
         return table.name in self.tables
@@ -207,6 +236,8 @@ class Helper:
 
     def close(self) -> None:
         """End the helper (it may be half-way: the export failed) and reap it."""
+        if self.reports.closed:
+            return
         try:
             os.kill(self.pid, signal.SIGKILL)  # not reaped yet, so the id is still the helper's
         except ProcessLookupError:
@@ -285,7 +316,7 @@ def _help(path: str, name: str, chunks: list[Chunk], claims: Claims, spool: IO[b
 
     engine = read_only_engine(Path(path), immutable=True)
     with engine.connect() as connection:
-        while (number := claims.last()) is not None:
+        while (number := claims.last(parent)) is not None:
             chunk = chunks[number]
             start = written
             try:

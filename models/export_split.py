@@ -52,9 +52,11 @@ from sqlalchemy import ColumnElement, Connection, Integer, Table, and_, exc, fun
 
 # A table whose keys span this many rows is split: below it, the fork and the spool cost more
 # than they save (the 10k-event file is exported by one process).
-SPLIT_ROWS = 200_000
-# A piece: at most this process's wait for the helper where they meet (~0.2 s at 1M events).
-CHUNK_KEYS = 20_000
+SPLIT_ROWS = 50_000
+# A table's pieces: a piece is at most this process's wait for the helper where they meet (some
+# 0.2 s at a million events), and a query of its own (a millisecond).
+PIECES = 50
+CHUNK_KEYS = 2_000  # keys in a piece at the least
 COPY_BYTES = 1 << 20
 Out = Callable[[bytes | memoryview], Any]
 
@@ -292,7 +294,8 @@ def _chunks(connection: Connection, table: Table) -> Iterator[Chunk]:
         return
     if type(low) is not int or type(high) is not int or high - low + 1 < SPLIT_ROWS:
         return
-    bounds = list(range(low + CHUNK_KEYS, high + 1, CHUNK_KEYS))
+    size = max(CHUNK_KEYS, (high - low + 1) // PIECES)
+    bounds = list(range(low + size, high + 1, size))
     for start, end in zip([None, *bounds], [*bounds, None], strict=True):
         yield Chunk(table, key, start, end)
 

@@ -29,7 +29,7 @@ SCRIPT = r"""
 import os, sys, time
 import models.export_split as split
 
-split.SPLIT_ROWS, split.CHUNK_KEYS = 1, int(os.environ["CHUNK_KEYS"])
+split.SPLIT_ROWS, split.CHUNK_KEYS, split.PIECES = 1, int(os.environ["CHUNK_KEYS"]), 10**9
 order, report = os.environ["ORDER"], os.environ["REPORT"]
 claims = split.Claims
 

@@ -100,14 +100,18 @@ class Claims:
         self.memory = mmap.mmap(-1, 16)
         struct.pack_into("qq", self.memory, 0, 0, count)
         self.take, self.give = os.pipe()
+        os.set_blocking(self.take, False)  # the helper looks in on its parent while it waits (`_claim`)
         os.write(self.give, b".")
 
     def _claim(self, low_end: bool, parent: int | None = None) -> int | None:
-        if parent is not None:  # the helper: its parent may have died holding the token
-            while not readable([self.take], [], [], 1.0)[0]:
-                if os.getppid() != parent:
-                    os._exit(1)
-        os.read(self.take, 1)
+        while True:
+            try:
+                os.read(self.take, 1)
+                break
+            except BlockingIOError:
+                pass
+            if not readable([self.take], [], [], 1.0)[0] and parent is not None and os.getppid() != parent:
+                os._exit(1)  # the helper, whose parent died holding the token
         try:
             low, high = struct.unpack_from("qq", self.memory, 0)
             if low >= high:

@@ -6,7 +6,7 @@ Each export here runs as `adjutant export` in a process of its own (a fork insid
 copy pytest), in a session of its own so that every process it starts can be counted, with
 the split lowered to a played campaign's size. SCRIPT can order who takes the pieces first:
 `helper` (the helper takes every piece before this process looks), `parent` (the helper starts
-once this process has taken the first piece) or `slow` (both sides pause between pieces)."""
+once this process has taken the first piece) or `slow` (both sides pause between pieces, the helper longer)."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ class Ordered(claims):
                 time.sleep(0.001)
         if order == "slow":
             open(report + ".helper", "w").close()
-            time.sleep(0.02)
+            time.sleep(0.2)  # the helper's work outlasts the wait for it to end (`assert_nothing_left`)
         return super().last(*args)
 
 

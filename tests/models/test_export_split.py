@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -105,7 +106,9 @@ def copy(real: Path, folder: Path) -> Path:
     return path
 
 
-def start(path: Path, folder: Path, order: str = "", chunk: int = 37, **streams: object) -> subprocess.Popen[bytes]:
+def start(
+    path: Path, folder: Path, order: str = "", chunk: int = 37, stdout: Any = subprocess.PIPE
+) -> subprocess.Popen[bytes]:
     spool = folder / "spool"
     spool.mkdir(exist_ok=True)
     env = {
@@ -116,7 +119,7 @@ def start(path: Path, folder: Path, order: str = "", chunk: int = 37, **streams:
     env.pop("ADJUTANT_DATABASE_URL", None)
     return subprocess.Popen(
         [sys.executable, "-c", SCRIPT, str(path)], env=env, cwd=ROOT, start_new_session=True,
-        **{"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **streams},  # type: ignore[arg-type]
+        stdout=stdout, stderr=subprocess.PIPE,
     )
 
 

@@ -97,10 +97,18 @@ def _in_key_order(connection: Connection, table: Table) -> Select[Any]:
     return select(table).order_by(*[key.collate("C") if postgres and isinstance(key.type, String) else key for key in keys])
 
 
-def _encoded_batches(connection: Connection, table: Table, name: str) -> Iterator[bytes]:
-    """The export's text of `table`'s rows (`_encoded`), a batch at a time, each checked as `batches` checks it."""
+def _encoded_batches(
+    connection: Connection, table: Table, name: str, keys: Any = None, first: int = 0
+) -> Iterator[bytes]:
+    """The export's text of `table`'s rows (`_encoded`), a batch at a time, each checked as `batches` checks it.
+
+    `keys` (SQLite only): a condition on the rows' key, which reads only the rows that meet it, the
+    first of them counted as row `first` + 1 (models.export_split)."""
     if connection.dialect.name == "sqlite":
-        yield from _sqlite_batches(connection, table, _in_key_order(connection, table), name, encoded=True)
+        query = _in_key_order(connection, table)
+        if keys is not None:
+            query = query.where(keys)
+        yield from _sqlite_batches(connection, table, query, name, encoded=True, first=first)
         return
     for batch in batches(connection, table, name):
         if batch:
@@ -108,7 +116,7 @@ def _encoded_batches(connection: Connection, table: Table, name: str) -> Iterato
 
 
 def _sqlite_batches(
-    connection: Connection, table: Table, query: Select[Any], name: str, *, encoded: bool = False
+    connection: Connection, table: Table, query: Select[Any], name: str, *, encoded: bool = False, first: int = 0
 ) -> Iterator[Any]:
     """The rows straight from sqlite3, judged EXPORT_BATCH at a time by models.export_quick; a
     batch it is unsure of is read and judged row by row as SQLAlchemy and the row model do.
@@ -127,7 +135,7 @@ def _sqlite_batches(
     processors = [column.type.dialect_impl(dialect).result_processor(dialect, None) for column in table.columns]
     names = [str(column.name) for column in table.columns]  # not quoted_name (a reflected table's): see TableJudge
     cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]  # open: the connection is in use
-    number = 0
+    number = first
 
     def judged(judge: Any, raw: list[tuple[Any, ...]]) -> list[dict[str, Any]] | None:
         try:
@@ -136,7 +144,7 @@ def _sqlite_batches(
             return None
 
     try:
-        cursor.execute(str(query.compile(dialect=dialect)))
+        cursor.execute(str(query.compile(dialect=dialect, compile_kwargs={"literal_binds": True})))
         while raw := cursor.fetchmany(EXPORT_BATCH):
             batch = judged(judge, raw)
             if not encoded:
@@ -329,18 +337,23 @@ def _write(
         with no_collection():
             _write_tables(connection, name, revision, exported, out)
         return
-    checks = BackgroundChecks(connection, name, _damage)  # beside the rows (models.export_checks)
-    try:
-        with no_collection():
-            _write_tables(connection, name, revision, exported, out)
-    except CampaignFileError:
-        damage = checks.result()  # a damaged file's rows may fail first: the check's sentence is check's
-        if damage:
-            raise CampaignFileError(damage) from None
-        raise
-    except BaseException:
-        checks.cancel()
-        raise
+    from models.export_split import helping
+
+    with helping(connection, exported, name) as helper:  # before the checks' thread: a fork copies one thread
+        checks = BackgroundChecks(connection, name, _damage)  # beside the rows (models.export_checks)
+        try:
+            with no_collection():
+                _write_tables(connection, name, revision, exported, out, helper)
+        except CampaignFileError:
+            if helper is not None:
+                helper.close()  # its work is of no use now: the check has both cores
+            damage = checks.result()  # a damaged file's rows may fail first: the check's sentence is check's
+            if damage:
+                raise CampaignFileError(damage) from None
+            raise
+        except BaseException:
+            checks.cancel()
+            raise
     damage = checks.result()
     if damage:
         raise CampaignFileError(damage)
@@ -351,12 +364,21 @@ def _damage(connection: Connection, name: str) -> str | None:
 
 
 def _write_tables(
-    connection: Connection, name: str, revision: str, exported: list[Table], out: Callable[[bytes | memoryview], Any]
+    connection: Connection,
+    name: str,
+    revision: str,
+    exported: list[Table],
+    out: Callable[[bytes | memoryview], Any],
+    helper: Any = None,
 ) -> None:
     out(b'{\n  "format": %s,\n  "schema": %s,\n  "tables": {' % (orjson.dumps(FORMAT), orjson.dumps(revision)))
     for number, table in enumerate(exported):
         out(b"%s\n    %s: [" % (b"," if number else b"", orjson.dumps(table.name)))
-        _write_rows(connection, table, name, out)
+        if helper is not None and helper.splits(table):  # written by two processes (models.export_split)
+            empty = helper.write(table, out)
+        else:
+            empty = write_batches(_encoded_batches(connection, table, name), out)
+        out(b"]" if empty else b"\n    ]")
     out(b"\n  }\n}\n")
 
 
@@ -408,15 +430,16 @@ def _shallow(batch: list[dict[str, Any]], deep: bytes) -> bytes | None:
     return None if deep in text else text
 
 
-def _write_rows(connection: Connection, table: Table, name: str, out: Callable[[bytes | memoryview], Any]) -> None:
-    empty = True
+def write_batches(encoded: Iterator[bytes], out: Callable[[bytes | memoryview], Any], empty: bool = True) -> bool:
+    """Write a table's rows, batch by batch (`_encoded_batches`), after rows already written unless
+    `empty`; whether it is empty still."""
     head, tail = WRAPPED
-    for encoded in _encoded_batches(connection, table, name):  # never of no rows
+    for batch in encoded:  # never of no rows
         out(b"\n" if empty else b",\n")
-        body = memoryview(encoded)[len(head) : -len(tail)]  # no copy of the batch's text
-        out(body if _is_inert(encoded) else _inert(bytes(body)))
+        body = memoryview(batch)[len(head) : -len(tail)]  # no copy of the batch's text
+        out(body if _is_inert(batch) else _inert(bytes(body)))
         empty = False
-    out(b"]" if empty else b"\n    ]")
+    return empty
 
 
 # DEL, the C1 controls and the bidirectional controls (campaigns.text), as UTF-8.

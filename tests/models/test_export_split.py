@@ -1,0 +1,211 @@
+"""An export whose long tables are written by two processes (models.export_split) is the one
+process's export byte for byte, refuses a damaged row on either side with the one process's
+sentence, and leaves no file and no process behind, whatever ends it.
+
+Each export here runs as `adjutant export` in a process of its own (a fork inside pytest would
+copy pytest), in a session of its own so that every process it starts can be counted, with
+the split lowered to a played campaign's size. SCRIPT can order who takes the pieces first:
+`helper` (the helper takes every piece before this process looks), `parent` (the helper starts
+once this process has taken the first piece) or `slow` (both sides pause between pieces, the helper longer)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_hostile_files import played, run
+
+ROOT = Path(__file__).resolve().parents[2]
+EVENTS = 600
+
+SCRIPT = r"""
+import os, sys, time
+import models.export_split as split
+
+split.SPLIT_ROWS, split.CHUNK_KEYS, split.PIECES = 1, int(os.environ["CHUNK_KEYS"]), 10**9
+order, report = os.environ["ORDER"], os.environ["REPORT"]
+claims = split.Claims
+
+
+def counters(self):
+    import struct
+    return struct.unpack_from("qq", self.memory, 0)
+
+
+def helper_ended():
+    with open(f"/proc/self/task/{os.getpid()}/children") as children:
+        helpers = children.read().split()
+    for helper in helpers:
+        with open(f"/proc/{helper}/stat") as stat:
+            if stat.read().rpartition(")")[2].split()[0] != "Z":
+                return False
+    return True
+
+
+class Ordered(claims):
+    def first(self):
+        if order == "helper":
+            while counters(self)[0] < counters(self)[1] and not helper_ended():  # the helper takes all it can
+                time.sleep(0.001)
+        if order == "slow":
+            time.sleep(0.02)
+        return super().first()
+
+    def last(self, *args):
+        if order == "parent":
+            while counters(self)[0] == 0:  # until this process has taken the first piece
+                time.sleep(0.001)
+        if order == "slow":
+            open(report + ".helper", "w").close()
+            time.sleep(0.2)  # the helper's work outlasts the wait for it to end (`assert_nothing_left`)
+        return super().last(*args)
+
+
+split.Claims = Ordered
+reports = split.Helper._reports
+
+
+def counted(self):
+    written = reports(self)
+    with open(report, "w") as file:
+        file.write(str(len(written)))
+    return written
+
+
+split.Helper._reports = counted
+from tui.cli import main
+
+sys.exit(main(["export", sys.argv[1]]))
+"""
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A played campaign with EVENTS events (its own, copied), so that its pieces hold several batches."""
+    path = played(tmp_path_factory.mktemp("split") / "real.campaign")
+    db = sqlite3.connect(path, isolation_level=None)
+    columns = ", ".join(f'"{row[1]}"' for row in db.execute("PRAGMA table_info(event)") if row[1] != "id")
+    count = db.execute("SELECT count(*) FROM event").fetchone()[0]
+    for _ in range(EVENTS // count):
+        db.execute(f"INSERT INTO event ({columns}) SELECT {columns} FROM event ORDER BY id LIMIT {count}")
+    db.close()
+    return path
+
+
+def copy(real: Path, folder: Path) -> Path:
+    path = folder / "copy.campaign"
+    path.write_bytes(real.read_bytes())
+    return path
+
+
+def start(
+    path: Path, folder: Path, order: str = "", chunk: int = 37, stdout: Any = subprocess.PIPE
+) -> subprocess.Popen[bytes]:
+    spool = folder / "spool"
+    spool.mkdir(exist_ok=True)
+    env = {
+        **os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(spool), "CHUNK_KEYS": str(chunk), "ORDER": order,
+        "REPORT": str(folder / "helper-pieces"),
+        "ADJUTANT_CONFIG_DIR": str(folder / "config"), "ADJUTANT_LOG_DIR": str(folder / "log"),
+    }
+    env.pop("ADJUTANT_DATABASE_URL", None)
+    return subprocess.Popen(
+        [sys.executable, "-c", SCRIPT, str(path)], env=env, cwd=ROOT, start_new_session=True,
+        stdout=stdout, stderr=subprocess.PIPE,
+    )
+
+
+def split_export(path: Path, folder: Path, order: str = "", chunk: int = 37) -> tuple[int, bytes, str]:
+    process = start(path, folder, order, chunk)
+    out, err = process.communicate(timeout=120)
+    assert_nothing_left(process, folder)
+    return process.returncode, out, err.decode()
+
+
+def assert_nothing_left(process: subprocess.Popen[bytes], folder: Path) -> None:
+    """No process of the export's session still running, no spool file left."""
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            break
+        assert time.monotonic() < deadline, "a process of the export is still running"
+        time.sleep(0.02)
+    assert list((folder / "spool").iterdir()) == []
+
+
+def helper_pieces(folder: Path) -> int:
+    return int((folder / "helper-pieces").read_text())
+
+
+def damaged(real: Path, folder: Path, event: int) -> Path:
+    path = copy(real, folder)
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("UPDATE event SET changes = '{\"unit\": ' WHERE id = ?", (event,))
+    db.close()
+    return path
+
+
+def test_two_processes_write_the_bytes_one_writes(real: Path, tmp_path: Path) -> None:
+    one = run("export", str(real))
+    assert one[0] == 0
+    pieces = {}
+    for order, chunk in [("", 37), ("helper", 37), ("parent", 37), ("parent", 1)]:
+        code, out, err = split_export(real, tmp_path, order, chunk)
+        assert (code, err) == (0, "")
+        assert out == one[1], (order, chunk)
+        if order:  # unordered, the helper may start after this process has taken every piece
+            pieces[order, chunk] = helper_pieces(tmp_path)
+    # The helper wrote some of it; first, every piece; second, all but those this process took.
+    assert 0 < pieces["parent", 37] < pieces["helper", 37]
+    assert pieces["parent", 1] > 0
+
+
+@pytest.mark.parametrize(
+    ("order", "event"),
+    [("parent", 1), ("helper", EVENTS // 2), ("helper", EVENTS)],
+    ids=["in this process's first piece", "in the helper's, half-way", "in the helper's first piece, the last"],
+)
+def test_a_damaged_row_on_either_side_is_refused_with_one_process_sentence(
+    real: Path, tmp_path: Path, order: str, event: int
+) -> None:
+    path = damaged(real, tmp_path, event)
+    one_code, one_out, one_err = run("export", str(path))
+    assert one_code == 2 and one_out == b"" and f"row {event} of table 'event'" in one_err
+    code, out, err = split_export(path, tmp_path, order)
+    assert (code, out, err) == (2, b"", one_err)
+
+
+@pytest.mark.parametrize("ending", ["SIGTERM to the exporter", "Ctrl-C"])
+def test_an_export_killed_half_way_leaves_no_helper_and_no_spool(real: Path, tmp_path: Path, ending: str) -> None:
+    with (tmp_path / "out.json").open("wb") as out:
+        process = start(real, tmp_path, "slow", 5, stdout=out)
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "helper-pieces.helper").exists():  # the helper is at work
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.01)
+        if ending == "Ctrl-C":
+            os.killpg(process.pid, signal.SIGINT)  # the terminal's Ctrl-C reaches the whole group
+        else:
+            process.send_signal(signal.SIGTERM)
+        process.wait(60)
+    assert process.returncode in (-signal.SIGTERM, 130)
+    assert_nothing_left(process, tmp_path)
+
+
+def test_an_export_read_part_way_through_a_pipe_leaves_nothing(real: Path, tmp_path: Path) -> None:
+    process = start(real, tmp_path, "parent", 5)
+    assert process.stdout is not None
+    assert process.stdout.read(100).startswith(b'{\n  "format"')
+    process.stdout.close()
+    assert process.wait(60) == 0
+    assert_nothing_left(process, tmp_path)

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 # The private names used below, by owner: problems() checks each exists.
 USED = {
-    "App": ("_load_screen_css", "_register", "_handle_exception", "_notifications", "_driver", "_background_screens",
+    "App": ("_prune", "_load_screen_css", "_register", "_handle_exception", "_notifications", "_driver", "_background_screens",
             "_exception", "_exception_event", "_return_code", "_close_messages_no_wait"),
     "Screen": ("_update_auto_focus", "_refresh_layout", "_layout_required", "_compositor", "_on_timer_update",
                "_screen_resized", "_layout_widgets", "_scroll_required"),
@@ -43,6 +43,7 @@ USED = {
 # The parameters each method is called with, first ones first.
 PARAMETERS = {
     ("App", "_load_screen_css"): ("self", "screen"),
+    ("App", "_prune"): ("self", "*nodes", "parent"),
     ("App", "_register"): ("self", "parent", "*widgets"),
     ("App", "_handle_exception"): ("self", "error"),
     ("App", "_close_messages_no_wait"): ("self",),
@@ -492,6 +493,49 @@ def one_layout_for_the_sizes_found() -> None:
 
     _size_updated.replaces = textual_size_updated  # type: ignore[attr-defined]
     Widget._size_updated = _size_updated  # type: ignore[method-assign]
+
+
+# -- a screen closed redraws the one beneath, without laying it out (tui.app) ----------------
+
+
+class _RedrawsOnly:
+    """The app as the end of App._prune sees it once a screen is removed: its `screen`,
+    and a refresh that redraws without laying out."""
+
+    def __init__(self, app: App) -> None:
+        self._app = app
+
+    @property
+    def screen(self) -> Screen:
+        return self._app.screen
+
+    def refresh(self, *, repaint: bool = True, layout: bool = False, recompose: bool = False) -> object:
+        return self._app.refresh(repaint=repaint, recompose=recompose)
+
+
+def no_layout_when_a_screen_closes() -> None:
+    """A screen that closes (a form, a pick list, the palette) leaves the screen beneath
+    redrawn, not laid out again.
+
+    Textual removes a closed screen as it removes any widget, and then asks its parent
+    (the app) for a layout: the whole screen beneath was laid out again with nothing
+    changed in it, once for every form, confirmation or pick list closed. A widget of the
+    screen beneath that changed meanwhile asked for its own layout, which that screen
+    does as it comes back in front (Textual lays out only the screen in front); a resize
+    meanwhile was applied to it already (`_screen_resized`); what the screen shows is
+    redrawn as before. Removing anything else than a screen is Textual's own. There is
+    no public way to remove a screen without the layout."""
+    from textual.screen import Screen
+
+    textual_prune = getattr(App._prune, "replaces", App._prune)
+
+    def _prune(self: App, *nodes: Any, parent: Any = None) -> Any:
+        if parent is self and nodes and all(isinstance(node, Screen) for node in nodes):
+            parent = _RedrawsOnly(self)
+        return textual_prune(self, *nodes, parent=parent)
+
+    _prune.replaces = textual_prune  # type: ignore[attr-defined]
+    App._prune = _prune  # type: ignore[method-assign]
 
 
 # -- CSS parsed once per process, not at every screen's first visit (tui.app) --------------

@@ -26,7 +26,7 @@ from tui.screens.base import Attempts
 from tui.messages import CampaignChanged
 from tui.textual_private import (
     CatchesUnhandledErrors, count_parameters_quickly, parse_css_once_per_process, draw_offscreen, draw_soon, lay_out_offscreen, lay_out_once_per_size,
-    mount_offscreen, settle_offscreen,
+    mount_offscreen, no_layout_when_a_screen_closes, one_layout_for_the_sizes_found, settle_offscreen,
     stop_at_once, textual_handles,
 )
 
@@ -91,6 +91,8 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         super().__init__()
         count_parameters_quickly()  # Textual's count of a callback's parameters, read from its code (2% of a form's CPU)
         lay_out_once_per_size()  # a screen shown is laid out once, not again for the Resize its layout sends it
+        one_layout_for_the_sizes_found()  # a layout that resizes a widget is not followed by a second one
+        no_layout_when_a_screen_closes()  # a form closed redraws the screen beneath, not lays it out again
         parse_css_once_per_process()  # a screen's first visit no longer parses the whole app's CSS again
         # False: no background work after start-up (warm_up, prepare_screens); every
         # screen is built when first shown. For tests that look at one or two screens.

@@ -28,11 +28,12 @@ if TYPE_CHECKING:
 
 # The private names used below, by owner: problems() checks each exists.
 USED = {
-    "App": ("_load_screen_css", "_register", "_handle_exception", "_notifications", "_driver", "_background_screens",
+    "App": ("_prune", "_load_screen_css", "_register", "_handle_exception", "_notifications", "_driver", "_background_screens",
             "_exception", "_exception_event", "_return_code", "_close_messages_no_wait"),
     "Screen": ("_update_auto_focus", "_refresh_layout", "_layout_required", "_compositor", "_on_timer_update",
                "_screen_resized", "_layout_widgets", "_scroll_required"),
     "Compositor": ("render_update",),
+    "Widget": ("_size_updated", "_anchored"),
     "Select": ("_options", "_value", "_allow_blank", "_type_to_search", "_watch_value", "_setup_options_renderables",
                "_select_current_toggle"),
     "textual._wait": ("SLEEP_GRANULARITY", "SLEEP_IDLE", "wait_for_idle"),
@@ -42,6 +43,7 @@ USED = {
 # The parameters each method is called with, first ones first.
 PARAMETERS = {
     ("App", "_load_screen_css"): ("self", "screen"),
+    ("App", "_prune"): ("self", "*nodes", "parent"),
     ("App", "_register"): ("self", "parent", "*widgets"),
     ("App", "_handle_exception"): ("self", "error"),
     ("App", "_close_messages_no_wait"): ("self",),
@@ -50,6 +52,7 @@ PARAMETERS = {
     ("Screen", "_on_timer_update"): ("self",),
     ("Screen", "_screen_resized"): ("self", "size"),
     ("Compositor", "render_update"): ("self", "full", "screen_stack"),
+    ("Widget", "_size_updated"): ("self", "size", "virtual_size", "container_size", "layout"),
     ("textual._wait", "wait_for_idle"): ("min_sleep", "max_sleep"),
     ("textual._callback", "_count_parameters"): ("func",),
     ("Select", "_watch_value"): ("self", "value"),
@@ -70,11 +73,12 @@ def problems() -> list[str]:
     from textual._compositor import Compositor
     from textual.css.stylesheet import Stylesheet
     from textual.screen import Screen
+    from textual.widget import Widget
     from textual.widgets import Select
 
     from textual import _callback, _wait
 
-    owners = {"App": App, "Screen": Screen, "Compositor": Compositor, "Select": Select, "textual._wait": _wait,
+    owners = {"App": App, "Screen": Screen, "Compositor": Compositor, "Widget": Widget, "Select": Select, "textual._wait": _wait,
               "textual._callback": _callback, "Stylesheet": Stylesheet}
     found = []
     for owner, names in USED.items():
@@ -453,6 +457,85 @@ def lay_out_once_per_size() -> None:
 
     _screen_resized.replaces = textual_resized  # type: ignore[attr-defined]
     Screen._screen_resized = _screen_resized  # type: ignore[method-assign]
+
+
+# -- one layout for the sizes it finds, not a second one (tui.app) ---------------------------
+
+
+def one_layout_for_the_sizes_found() -> None:
+    """A layout that gives widgets a new size is not followed by a second, identical one.
+
+    A layout tells each widget the size it found for it; Textual stores the widget's
+    virtual (scrollable) size through a reactive that asks for a layout, so every
+    layout in which a widget changed size (a line's text got longer, a screen shown for
+    the first time, a form's field filled in) asked for another layout of the whole
+    screen, with nothing changed in between: the same sizes found again. Counted on
+    tests/tui/test_keys.py, test_march.py, test_resolution_form.py and
+    test_prepared_screens.py: 249 of 1,115 whole-screen layouts were only that second
+    one. Here the virtual size is stored without asking for a layout (as Textual does
+    itself when it scrolls, `layout=False`), the widget is still redrawn as the
+    reactive would have it, and a widget anchored to its end (whose scroll Textual sets
+    from its virtual size as it lays out) keeps Textual's way. A scrolling view
+    (ScrollView: DataTable, OptionList, Input) keeps its own virtual size and is not
+    concerned. There is no public way to store a size found by a layout."""
+    from textual.widget import Widget
+
+    textual_size_updated = getattr(Widget._size_updated, "replaces", Widget._size_updated)
+
+    def _size_updated(self: Widget, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        if not layout or self._anchored:
+            return bool(textual_size_updated(self, size, virtual_size, container_size, layout))
+        redraw = self.virtual_size != virtual_size
+        changed = textual_size_updated(self, size, virtual_size, container_size, False)
+        if redraw:
+            self.refresh()  # what the reactive asked for besides the layout
+        return bool(changed)
+
+    _size_updated.replaces = textual_size_updated  # type: ignore[attr-defined]
+    Widget._size_updated = _size_updated  # type: ignore[method-assign]
+
+
+# -- a screen closed redraws the one beneath, without laying it out (tui.app) ----------------
+
+
+class _RedrawsOnly:
+    """The app as the end of App._prune sees it once a screen is removed: its `screen`,
+    and a refresh that redraws without laying out."""
+
+    def __init__(self, app: App) -> None:
+        self._app = app
+
+    @property
+    def screen(self) -> Screen:
+        return self._app.screen
+
+    def refresh(self, *, repaint: bool = True, layout: bool = False, recompose: bool = False) -> object:
+        return self._app.refresh(repaint=repaint, recompose=recompose)
+
+
+def no_layout_when_a_screen_closes() -> None:
+    """A screen that closes (a form, a pick list, the palette) leaves the screen beneath
+    redrawn, not laid out again.
+
+    Textual removes a closed screen as it removes any widget, and then asks its parent
+    (the app) for a layout: the whole screen beneath was laid out again with nothing
+    changed in it, once for every form, confirmation or pick list closed. A widget of the
+    screen beneath that changed meanwhile asked for its own layout, which that screen
+    does as it comes back in front (Textual lays out only the screen in front); a resize
+    meanwhile was applied to it already (`_screen_resized`); what the screen shows is
+    redrawn as before. Removing anything else than a screen is Textual's own. There is
+    no public way to remove a screen without the layout."""
+    from textual.screen import Screen
+
+    textual_prune = getattr(App._prune, "replaces", App._prune)
+
+    def _prune(self: App, *nodes: Any, parent: Any = None) -> Any:
+        if parent is self and nodes and all(isinstance(node, Screen) for node in nodes):
+            parent = _RedrawsOnly(self)
+        return textual_prune(self, *nodes, parent=parent)
+
+    _prune.replaces = textual_prune  # type: ignore[attr-defined]
+    App._prune = _prune  # type: ignore[method-assign]
 
 
 # -- CSS parsed once per process, not at every screen's first visit (tui.app) --------------

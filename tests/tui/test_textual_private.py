@@ -7,8 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
-from textual.app import ComposeResult
-from textual.screen import Screen
+from textual.app import App, ComposeResult
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from tui import textual_private
@@ -348,3 +349,111 @@ def test_css_is_parsed_once_per_process_for_each_theme_and_refused_when_wrong():
     for _ in range(2):  # a source with an error is refused every time it is read, kept or not
         with pytest.raises(StylesheetParseError):
             rules(dark, "Label { colour: red; }")
+
+
+class _Grows(Screen):
+    """A line in a box whose text grows by two rows when asked."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("one\ntwo", id="line")
+        yield Static("below", id="below")
+
+
+async def _layouts_as_a_line_grows(monkeypatch) -> tuple[int, Static]:
+    counted: list[Screen] = []
+    textual_layout = Screen._refresh_layout
+
+    def count(self: Screen, size=None, scroll: bool = False) -> None:
+        counted.append(self)
+        textual_layout(self, size, scroll)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", count)
+    app = _Probe()
+    async with app.run_test(size=(40, 12)) as pilot:
+        screen = _Grows()
+        await app.push_screen(screen)
+        line = screen.query_one("#line", Static)
+        await until(pilot, lambda: line.size.height == 2, "the line's two rows laid out")
+        await pilot.pause()
+        before = counted.count(screen)
+        line.update("one\ntwo\nthree\nfour")
+        await until(pilot, lambda: line.size.height == 4, "the line's four rows laid out")
+        await pilot.pause()
+        assert line.virtual_size == line.size  # its size found by the layout, stored
+        assert screen.query_one("#below").region.y == line.region.bottom  # what is below moved down
+        assert "four" in screen_text(app) and "below" in screen_text(app)
+        return counted.count(screen) - before, line
+
+
+async def test_a_line_that_grows_is_laid_out_once_not_again_for_its_new_size(monkeypatch):
+    # Textual lays the screen out for the longer text, then again because that layout
+    # stored the line's new (virtual) size through a reactive that asks for a layout.
+    textual_size_updated = getattr(Widget._size_updated, "replaces", Widget._size_updated)
+    with monkeypatch.context() as textual_only:
+        textual_only.setattr(Widget, "_size_updated", textual_size_updated)
+        by_textual, _line = await _layouts_as_a_line_grows(textual_only)
+    textual_private.one_layout_for_the_sizes_found()
+    textual_private.one_layout_for_the_sizes_found()  # the app calls it for each app made: once is once
+    assert getattr(Widget._size_updated, "replaces", None) is textual_size_updated
+    ours, _line = await _layouts_as_a_line_grows(monkeypatch)
+    assert by_textual == 2
+    assert ours == 1
+
+
+class _Beneath(Screen):
+    def compose(self) -> ComposeResult:
+        yield Static("top", id="line")
+        yield Static("under the line", id="below")
+
+
+class _Form(ModalScreen[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("a form")
+
+
+async def _layouts_as_a_form_closes(monkeypatch, change_beneath: bool) -> int:
+    counted: list[Screen] = []
+    textual_layout = Screen._refresh_layout
+
+    def count(self: Screen, size=None, scroll: bool = False) -> None:
+        counted.append(self)
+        textual_layout(self, size, scroll)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", count)
+    app = _Probe()
+    async with app.run_test(size=(40, 12)) as pilot:
+        screen = _Beneath()
+        await app.push_screen(screen)
+        await until(pilot, lambda: "under the line" in screen_text(app), "the screen beneath shown")
+        form = _Form()
+        await app.push_screen(form)
+        await until(pilot, lambda: "a form" in screen_text(app), "the form shown")
+        line = screen.query_one("#line", Static)
+        before = counted.count(screen)
+        if change_beneath:
+            line.update("top\nmiddle\nbottom")  # asks for a layout while the form is in front
+            await pilot.pause()
+        form.dismiss()
+        await until(pilot, lambda: app.screen is screen and "a form" not in screen_text(app), "the form gone")
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "under the line" in shown
+        if change_beneath:  # laid out as it came back in front: the line's three rows, the rest below
+            assert line.size.height == 3 and "bottom" in shown
+            assert screen.query_one("#below").region.y == 3
+        return counted.count(screen) - before
+
+
+async def test_a_form_closed_leaves_the_screen_beneath_redrawn_not_laid_out_again(monkeypatch):
+    textual_prune = getattr(App._prune, "replaces", App._prune)
+    with monkeypatch.context() as textual_only:
+        textual_only.setattr(App, "_prune", textual_prune)
+        by_textual = await _layouts_as_a_form_closes(textual_only, change_beneath=False)
+    textual_private.no_layout_when_a_screen_closes()
+    textual_private.no_layout_when_a_screen_closes()  # the app calls it for each app made: once is once
+    assert getattr(App._prune, "replaces", None) is textual_prune
+    ours = await _layouts_as_a_form_closes(monkeypatch, change_beneath=False)
+    changed = await _layouts_as_a_form_closes(monkeypatch, change_beneath=True)
+    assert by_textual >= 1  # Textual laid the screen beneath out again, nothing changed in it
+    assert ours == 0
+    assert changed >= 1  # what changed beneath is laid out all the same

@@ -182,3 +182,38 @@ def in_fresh_process(script: str, *args: str) -> object:
     )
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+ORM_MODULES = ("models.tables", "sqlalchemy.orm", "sqlmodel")
+
+
+def imports_on_showing(steps: str, path: str) -> dict:
+    """In a process of its own (a test's has imported everything long ago), an app on the
+    campaign at `path`, without its background work (tui.app warm_up imports the ORM on
+    purpose, once quiet), runs `steps`: Python lines inside `run_test`, with `app` and
+    `pilot`, `until` (tests.tui.polling), and `out`, a dict returned as JSON. `out["shown"]`
+    is which of ORM_MODULES that process had imported once the steps were done."""
+    import textwrap
+
+    script = f"""
+import asyncio, json, sys
+from pathlib import Path
+from campaigns.session import CampaignSession
+from tests.tui.polling import until
+from tui.app import AdjutantApp
+
+async def main(path):
+    app = AdjutantApp(CampaignSession.open(Path(path)), prepare=False)
+    app.animation_level = "none"
+    out = {{}}
+    async with app.run_test(size=(80, 24)) as pilot:
+{textwrap.indent(textwrap.dedent(steps).strip(), " " * 8)}
+        await app.workers.wait_for_complete()
+        out["shown"] = [module for module in {ORM_MODULES!r} if module in sys.modules]
+    print(json.dumps(out))
+
+asyncio.run(main(sys.argv[1]))
+"""
+    shown = in_fresh_process(script, path)
+    assert isinstance(shown, dict)
+    return shown

@@ -7,42 +7,24 @@ pursuit, forced marches, command points and weather, every kind of row the story
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from tests.played import play
-from tests.tui.helpers import in_fresh_process
+from tests.tui.helpers import imports_on_showing
 
-# In a process of its own (this one has imported everything long ago), without the app's
-# background work (tui.app warm_up imports the classes on purpose, once quiet).
-SCRIPT = """
-import asyncio, json, sys
-from pathlib import Path
-from campaigns.session import CampaignSession
-from tests.tui.polling import until
-from tui.app import AdjutantApp
-
-WATCHED = ("models.tables", "sqlalchemy.orm", "sqlmodel")
-
-async def main(path):
-    app = AdjutantApp(CampaignSession.open(Path(path)), prepare=False)
-    app.animation_level = "none"
-    async with app.run_test(size=(80, 24)) as pilot:
-        await app.run_action("show('plots')")
-        await until(pilot, lambda: type(app.screen).__name__ == "PlotsScreen" and app.screen.charts, "the plots shown")
-        first = str(app.screen.query_one("#which").render())
-        await pilot.press("p")  # the last chart, the luck by turn: the ledger is read for it
-        await until(pilot, lambda: app.screen.luck_read is app.screen.story, "the luck by turn read")
-        await app.workers.wait_for_complete()
-        story = app.screen.story
-        shown = [module for module in WATCHED if module in sys.modules]
-    print(json.dumps({"shown": shown, "first": first, "lost": story.losses, "luck": story.luck}))
-
-asyncio.run(main(sys.argv[1]))
+STEPS = """
+await app.run_action("show('plots')")
+await until(pilot, lambda: type(app.screen).__name__ == "PlotsScreen" and app.screen.charts, "the plots shown")
+out["first"] = str(app.screen.query_one("#which").render())
+await pilot.press("p")  # the last chart, the luck by turn: the ledger is read for it
+await until(pilot, lambda: app.screen.luck_read is app.screen.story, "the luck by turn read")
+await app.workers.wait_for_complete()
+out["lost"] = app.screen.story.losses
+out["luck"] = app.screen.story.luck
 """
 
 
 def test_showing_the_plots_imports_no_sqlmodel_class(tmp_path: Path) -> None:
-    shown: Any = in_fresh_process(SCRIPT, str(play(tmp_path / "ten.campaign", 10)))
+    shown = imports_on_showing(STEPS, str(play(tmp_path / "ten.campaign", 10)))
     assert shown["shown"] == []
     assert shown["first"].startswith("1/6  [sp]")
     # what was read is the campaign's: a battle's and the marches' losses, each side's luck by turn

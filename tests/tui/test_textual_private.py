@@ -289,7 +289,8 @@ class _Fills(Screen):
         self.query_one("#line", Static).update("\n".join(f"line {n}" for n in range(5)))
 
 
-async def _layouts_of_a_screen_shown_then_resized(monkeypatch) -> tuple[int, int]:
+def counting_layouts(monkeypatch) -> list[Screen]:
+    """Each screen laid out from now on, once per layout (Screen._refresh_layout)."""
     counted: list[Screen] = []
     textual_layout = Screen._refresh_layout
 
@@ -298,6 +299,11 @@ async def _layouts_of_a_screen_shown_then_resized(monkeypatch) -> tuple[int, int
         textual_layout(self, size, scroll)
 
     monkeypatch.setattr(Screen, "_refresh_layout", count)
+    return counted
+
+
+async def _layouts_of_a_screen_shown_then_resized(monkeypatch) -> tuple[int, int]:
+    counted = counting_layouts(monkeypatch)
     app = _Probe()
     async with app.run_test(size=(40, 12)) as pilot:
         screen = _Fills()
@@ -360,14 +366,7 @@ class _Grows(Screen):
 
 
 async def _layouts_as_a_line_grows(monkeypatch) -> tuple[int, Static]:
-    counted: list[Screen] = []
-    textual_layout = Screen._refresh_layout
-
-    def count(self: Screen, size=None, scroll: bool = False) -> None:
-        counted.append(self)
-        textual_layout(self, size, scroll)
-
-    monkeypatch.setattr(Screen, "_refresh_layout", count)
+    counted = counting_layouts(monkeypatch)
     app = _Probe()
     async with app.run_test(size=(40, 12)) as pilot:
         screen = _Grows()
@@ -412,14 +411,7 @@ class _Form(ModalScreen[None]):
 
 
 async def _layouts_as_a_form_closes(monkeypatch, change_beneath: bool) -> int:
-    counted: list[Screen] = []
-    textual_layout = Screen._refresh_layout
-
-    def count(self: Screen, size=None, scroll: bool = False) -> None:
-        counted.append(self)
-        textual_layout(self, size, scroll)
-
-    monkeypatch.setattr(Screen, "_refresh_layout", count)
+    counted = counting_layouts(monkeypatch)
     app = _Probe()
     async with app.run_test(size=(40, 12)) as pilot:
         screen = _Beneath()

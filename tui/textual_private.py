@@ -14,7 +14,7 @@ What a newer Textual may change here, and what to do then, is in the README
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
@@ -29,10 +29,10 @@ if TYPE_CHECKING:
 # The private names used below, by owner: problems() checks each exists.
 USED = {
     "App": ("_prune", "_load_screen_css", "_register", "_handle_exception", "_notifications", "_driver", "_background_screens",
-            "_exception", "_exception_event", "_return_code", "_close_messages_no_wait"),
+            "_exception", "_exception_event", "_return_code", "_close_messages_no_wait", "_update_mouse_over"),
     "Screen": ("_update_auto_focus", "_refresh_layout", "_layout_required", "_compositor", "_on_timer_update",
-               "_screen_resized", "_layout_widgets", "_scroll_required"),
-    "Compositor": ("render_update",),
+               "_screen_resized", "_layout_widgets", "_scroll_required", "_compositor_refresh", "_dirty_widgets"),
+    "Compositor": ("render_update", "_dirty_regions"),
     "Widget": ("_size_updated", "_anchored"),
     "Select": ("_options", "_value", "_allow_blank", "_type_to_search", "_watch_value", "_setup_options_renderables",
                "_select_current_toggle"),
@@ -51,6 +51,8 @@ PARAMETERS = {
     ("Screen", "_update_auto_focus"): ("self",),
     ("Screen", "_on_timer_update"): ("self",),
     ("Screen", "_screen_resized"): ("self", "size"),
+    ("Screen", "_compositor_refresh"): ("self",),
+    ("App", "_update_mouse_over"): ("self", "screen"),
     ("Compositor", "render_update"): ("self", "full", "screen_stack"),
     ("Widget", "_size_updated"): ("self", "size", "virtual_size", "container_size", "layout"),
     ("textual._wait", "wait_for_idle"): ("min_sleep", "max_sleep"),
@@ -585,3 +587,39 @@ def parse_css_once_per_process() -> None:
 
     _parse_rules.replaces = textual_parse  # type: ignore[attr-defined]
     Stylesheet._parse_rules = _parse_rules  # type: ignore[method-assign]
+
+
+# -- in tests only: a frame drawn when the test looks at it (tests/tui/conftest.py) ---------
+
+
+def draw_frames_only_when_looked_at(every_frame: Callable[[], bool]) -> None:
+    """In tests only: an app run headless (run_test) no longer draws the frames nobody sees.
+
+    A headless app has no terminal: Textual throws each frame away unwritten, but first
+    draws it, every widget that changed rendering its lines (a third of an app test's
+    CPU: tests/tui/test_oob.py, test_march.py and test_keys.py took 39-48 CPU-s drawing
+    each frame, 24-32 without, paired runs). Here the screen in front, headless, forgets
+    what changed instead of drawing it; what a test looks at (`screen_update`, a
+    snapshot's SVG) is drawn whole when it looks, from the widgets as they are then. A
+    test whose point is a frame drawn at an awkward moment (keys in bursts, the key
+    sweep) asks for every frame (`every_frame()` true: the `every_frame` mark in
+    tests/tui/conftest.py), and so does a snapshot test (a few widgets settle what they
+    show as they are drawn: an option list's scroll bar, a plot's colours; a snapshot is
+    the picture after every frame); the app run in a terminal (tmux, sshd, the browser: the
+    end-to-end tests and the benchmarks) draws every frame as ever. There is no public
+    way to run an app headless without drawing."""
+    from textual.screen import Screen
+
+    textual_refresh = getattr(Screen._compositor_refresh, "replaces", Screen._compositor_refresh)
+
+    def _compositor_refresh(self: Screen) -> None:
+        app = self.app
+        if self is app.screen and app.is_headless and not app.is_inline and not every_frame():
+            self._compositor._dirty_regions.clear()  # drawn whole when looked at
+            self._dirty_widgets.clear()
+            app._update_mouse_over(self)
+            return
+        textual_refresh(self)
+
+    _compositor_refresh.replaces = textual_refresh  # type: ignore[attr-defined]
+    Screen._compositor_refresh = _compositor_refresh  # type: ignore[method-assign]

@@ -8,6 +8,7 @@ import asyncio
 import atexit
 import gc
 import inspect
+import os
 import shutil
 import tempfile
 import time
@@ -21,7 +22,7 @@ from textual.widgets import Input
 import models.clock
 from campaigns.session import CampaignSession
 from tui.app import YOUNG_OBJECTS_PER_COLLECTION, AdjutantApp
-from tui.textual_private import forget_cached_widgets, wait_for_idle_in_slices
+from tui.textual_private import draw_frames_only_when_looked_at, forget_cached_widgets, wait_for_idle_in_slices
 
 SEED = 1813
 FROZEN = datetime(2024, 4, 26, 9, 30, tzinfo=UTC)
@@ -35,6 +36,30 @@ FROZEN = datetime(2024, 4, 26, 9, 30, tzinfo=UTC)
 # for itself (tests/tui/polling.py): an idle app is not a finished one.
 PILOT_SLICE, PILOT_IDLE = 0.002, 0.0003
 wait_for_idle_in_slices(PILOT_SLICE, PILOT_IDLE)
+
+# A headless app draws a frame only when the test looks at it (screen_text): drawing
+# each frame nobody sees was a third of an app test's CPU. Tests marked `every_frame`
+# (keys in bursts, the key sweep: frames drawn at awkward moments are their point) and
+# the snapshot tests draw every frame, as the app in a terminal does (the end-to-end
+# tests): a few widgets settle what they show as they are drawn (a list's scroll bar
+# measured at its first drawing, a plot's colours), and a snapshot is the picture the
+# user sees after every frame. ADJUTANT_TEST_EVERY_FRAME=1 makes every app test draw
+# every frame.
+_EVERY_FRAME = [os.environ.get("ADJUTANT_TEST_EVERY_FRAME") == "1"]
+draw_frames_only_when_looked_at(lambda: _EVERY_FRAME[-1])
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "every_frame: the app draws every frame, as in a terminal, not only what the test looks at")
+
+
+@pytest.fixture(autouse=True)
+def frames_drawn(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every frame drawn for a snapshot test or one marked `every_frame`, else only what it looks at."""
+    every = request.node.get_closest_marker("every_frame") is not None or "snap_compare" in request.fixturenames
+    _EVERY_FRAME.append(_EVERY_FRAME[0] or every)
+    yield
+    _EVERY_FRAME.pop()
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -19,6 +19,10 @@ from tests.tui.polling import caught_up, until
 from tui.modals.form import FormScreen
 from tui.screens.oob import OrderOfBattleScreen
 
+# Frames drawn at awkward moments (mid-burst, before a table is idle) are what these
+# tests can catch: the app draws every frame, as in a terminal (tests/tui/conftest.py).
+pytestmark = pytest.mark.every_frame
+
 
 def count(db, table) -> int:
     return db.scalar(select(func.count()).select_from(table))

@@ -39,6 +39,10 @@ from tui.commands import SCREENS
 from tui.screens.base import CampaignScreen
 from tui.screens.registry import screen_class, screen_names
 
+# Frames drawn at awkward moments (mid-burst, before a table is idle) are what these
+# tests can catch: the app draws every frame, as in a terminal (tests/tui/conftest.py).
+pytestmark = pytest.mark.every_frame
+
 TYPED = letters("z7")  # text for a form a key opened: bound to nothing, on the screen or the app
 SIZE = (80, 24)
 ANSWER_LATE = 0.3

@@ -449,3 +449,42 @@ async def test_a_form_closed_leaves_the_screen_beneath_redrawn_not_laid_out_agai
     assert by_textual >= 1  # Textual laid the screen beneath out again, nothing changed in it
     assert ours == 0
     assert changed >= 1  # what changed beneath is laid out all the same
+
+
+class _CountsDrawing(Static):
+    drawn = 0
+
+    def render_lines(self, crop):  # type: ignore[no-untyped-def]
+        type(self).drawn += 1
+        return super().render_lines(crop)
+
+
+async def _drawn_while_changing(times: int) -> tuple[int, str]:
+    """How often a widget drew its lines while its text changed `times` times, the app
+    idle after each change, and what the screen shows at the end."""
+    class Shows(App):
+        def compose(self) -> ComposeResult:
+            yield _CountsDrawing("0", id="counter")
+
+    app = Shows()
+    async with app.run_test(size=(40, 5)) as pilot:
+        await pilot.pause()
+        _CountsDrawing.drawn = 0
+        for n in range(1, times + 1):
+            app.query_one("#counter", Static).update(f"changed {n}")
+            await pilot.pause()
+        drawn = _CountsDrawing.drawn
+        return drawn, screen_text(app)
+
+
+async def test_a_headless_app_draws_only_what_the_test_looks_at():
+    drawn, shown = await _drawn_while_changing(5)
+    assert drawn == 0  # five frames nobody saw: none drawn
+    assert "changed 5" in shown  # what the test looks at is drawn, as it is now
+
+
+@pytest.mark.every_frame
+async def test_an_app_test_marked_every_frame_draws_each_frame():
+    drawn, shown = await _drawn_while_changing(5)
+    assert drawn >= 5
+    assert "changed 5" in shown

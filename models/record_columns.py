@@ -1,6 +1,7 @@
-"""The columns of the tables that the story and the luck ledger read, as plain SQLAlchemy table
-clauses: the paperwork tables (models.records) and the campaign's own (models.tables). The Plots
-and Luck screens read them on their first visit; naming the columns this way builds neither the
+"""The columns of the tables that the story, the luck ledger, the map and what a side knows
+(campaigns.knowledge) read, as plain SQLAlchemy table clauses: the paperwork tables
+(models.records) and the campaign's own (models.tables). The Plots, Luck, Map and Sightings
+screens read them on their first visit; naming the columns this way builds neither the
 six paperwork ORM classes (about 50 ms of CPU) nor the SQLModel classes and the ORM (150-250 ms).
 Each column has its class's type, so a row reads the same (JSON decoded by the engine's own
 decoder, a date as a date). A test (tests/models/test_records_tables.py) holds each clause to
@@ -45,6 +46,12 @@ BATTLE = table(
 EVENT = table(
     "event",
     column("id", Integer), column("description", String), column("changes", JSON), column("undone", Boolean),
+)
+SIGHTING = table(
+    "sighting",
+    column("id", Integer), column("side", String), column("turn", Integer), column("place", String),
+    column("enemy_side", String), column("source", String), column("result", Integer), column("learned", JSON),
+    column("strength_points", Integer), column("note", String),
 )
 DICE_ROLL = table(
     "dice_roll",

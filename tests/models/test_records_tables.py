@@ -110,6 +110,7 @@ def test_the_column_clauses_name_the_campaign_tables_columns() -> None:
         record_columns.CAMPAIGN: tables.Campaign, record_columns.SIDE: tables.Side, record_columns.NATION: tables.Nation,
         record_columns.ARMY: tables.Army, record_columns.UNIT: tables.Unit, record_columns.TURN: tables.Turn,
         record_columns.BATTLE: tables.Battle, record_columns.EVENT: tables.Event, record_columns.DICE_ROLL: tables.DiceRoll,
+        record_columns.SIGHTING: tables.Sighting,
     }
     for clause, model in clauses.items():
         real = model.__table__  # type: ignore[attr-defined]

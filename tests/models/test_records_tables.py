@@ -82,18 +82,21 @@ def test_the_records_are_models_tables_by_name_and_in_the_whole_schema() -> None
 def test_the_column_clauses_name_the_paperwork_tables_columns() -> None:
     """models.record_columns names tables and columns that the story and the ledger read without
     the ORM classes: each is a column of the class's own table, of the same kind of type."""
-    from sqlalchemy import Integer, String
+    from sqlalchemy import JSON, Integer, String
+    from sqlalchemy.types import TypeDecorator
 
-    from models import CommandPointRoll, CommandPointSpend
-    from models.record_columns import COMMAND_POINT_ROLL, COMMAND_POINT_SPEND
+    from models import CommandPointRoll, CommandPointSpend, SideOrder
+    from models.record_columns import COMMAND_POINT_ROLL, COMMAND_POINT_SPEND, SIDE_ORDER
 
-    for clause, model in ((COMMAND_POINT_ROLL, CommandPointRoll), (COMMAND_POINT_SPEND, CommandPointSpend)):
+    for clause, model in ((COMMAND_POINT_ROLL, CommandPointRoll), (COMMAND_POINT_SPEND, CommandPointSpend), (SIDE_ORDER, SideOrder)):
         real = model.__table__  # type: ignore[attr-defined]
         assert clause.name == real.name
         assert len(clause.c) >= 4
         for named in clause.c:
             assert named.name in real.c, (real.name, named.name)
-            kind = Integer if isinstance(real.c[named.name].type, Integer) else String
+            stored = real.c[named.name].type
+            stored = stored.impl if isinstance(stored, TypeDecorator) else stored  # SQLModel's AutoString: a String
+            kind = next(k for k in (JSON, Integer, String) if isinstance(stored, k))
             assert isinstance(named.type, kind), (real.name, named.name, real.c[named.name].type, named.type)
 
 

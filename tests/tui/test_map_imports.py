@@ -3,7 +3,7 @@ are read as plain rows (campaigns.theatre_map `map_data`, models.record_columns)
 stacks and contacts counted (campaigns.stacks `counted_stacks`), so a first visit does not
 wait for the ORM and models.tables (150-250 ms on a quiet machine). A side's map and the
 sightings read what a side knows as plain rows too (campaigns.knowledge `known`,
-`sighted_stacks`). The campaign is ten turns in: stacks of both sides on the map, weather
+`sighted_stacks`), and the orders screen its list (campaigns.orders `listed`). The campaign is ten turns in: stacks of both sides on the map, weather
 rolled, battles fought and the enemy seen in them."""
 
 from __future__ import annotations
@@ -59,3 +59,29 @@ def test_showing_the_sightings_imports_no_sqlmodel_class(tmp_path: Path) -> None
     assert shown["shown"] == []
     assert shown["title"].startswith("What French Empire and allies has seen, to turn 11: 2 sightings")
     assert shown["first"][0].isdigit() and shown["first"][2] == "battle"
+
+
+ORDERS = """
+await app.run_action("show('orders')")
+await until(pilot, lambda: type(app.screen).__name__ == "OrdersScreen" and app.screen.query_one("#list").row_count, "the orders shown")
+await app.workers.wait_for_complete()
+out["first"] = [str(cell) for cell in app.screen.query_one("#list").get_row_at(0)]
+"""
+
+
+def test_showing_the_orders_imports_no_sqlmodel_class(tmp_path: Path) -> None:
+    from campaigns import orders
+
+    session = CampaignSession.open(play(tmp_path / "ten.campaign", 10))
+    try:
+        french = write_despatch(session, "french", tmp_path / "french.campaign")
+    finally:
+        session.close()
+    side = CampaignSession.open(french)
+    try:
+        orders.write(side, "note", text="Hold the bridges")
+    finally:
+        side.close()
+    shown = imports_on_showing(ORDERS, str(french))
+    assert shown["shown"] == []
+    assert shown["first"][1:4] == ["french", "written", "note"] and shown["first"][6] == "Hold the bridges"

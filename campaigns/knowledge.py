@@ -166,7 +166,8 @@ def report(session: CampaignSession, side: str, place: str, level: int, note: st
     if level == 0 and not note:
         raise CampaignError("a report that reveals nothing needs a note")
     with plainly(), session.store.connect() as connection:
-        enemies = [s for s in connection.scalars(select(rows.SIDE.c.id)) if s != side]
+        # In the table's order, as the classes read it (the id alone could be read from its index, sorted).
+        enemies = [s for s, _name in connection.execute(select(rows.SIDE.c.id, rows.SIDE.c.name)) if s != side]
     with plainly(), session.store.action(f"Umpire's report to {name}: the enemy at {place}") as db:
         enemy = enemies[0]
         generals, units = stack_seen(db, enemy, place)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
+    from pydantic import TypeAdapter
     from pydantic_core import ErrorDetails
 
 CONFIG_FILE = "config.toml"
@@ -33,7 +33,7 @@ LOG_FILE = "adjutant.log"
 @dataclass
 class FileSettings:
     """What config.toml may hold; any other key is a mistake worth naming.
-    Its entries are checked by `_schema()`, which has the same fields."""
+    Its entries are checked by pydantic against these fields (`_checker`)."""
 
     theme: str | None = None  # a Textual theme name, remembered when chosen in the palette
     dice_mode: Literal["rolled", "entered"] = "rolled"  # for `adjutant new` and the start screen
@@ -45,19 +45,11 @@ KEEP_RECENT = 10
 
 
 @cache
-def _schema() -> type[BaseModel]:
-    """FileSettings as a pydantic model, built the first time a config.toml has entries."""
-    from pydantic import BaseModel, ConfigDict
+def _checker() -> TypeAdapter[FileSettings]:
+    """pydantic's check of FileSettings, built the first time a config.toml has entries."""
+    from pydantic import TypeAdapter
 
-    class FileSchema(BaseModel):
-        model_config = ConfigDict(extra="forbid")
-
-        theme: str | None = None
-        dice_mode: Literal["rolled", "entered"] = "rolled"
-        keymap: dict[str, str] = {}
-
-    assert tuple(FileSchema.model_fields) == FILE_KEYS
-    return FileSchema
+    return TypeAdapter(FileSettings)
 
 
 ENV_PREFIX = "ADJUTANT_"
@@ -190,7 +182,7 @@ def _validated(values: dict[str, Any], path: Path, problems: list[str]) -> FileS
 
     while True:
         try:
-            return FileSettings(**_schema().model_validate(values).model_dump())
+            return _checker().validate_python(values)  # the unknown keys are gone: dropped above
         except ValidationError as error:
             first = error.errors()[0]
             key = str(first["loc"][0])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import asdict
 
 from campaigns import settings as settings_file
 from campaigns.text import shown
@@ -15,7 +16,7 @@ def config(args: argparse.Namespace) -> int:
     print(shown(f"Settings file: {path}" + ("" if path.exists() else " (not there yet: the defaults are used)")))
     print(shown(f"Log file: {settings.log_path} (attach it to a bug report)"))
     print()
-    values = settings.file.model_dump(exclude_none=True)
+    values = {key: value for key, value in asdict(settings.file).items() if value is not None}
     print(shown(settings_file.dumps(values).rstrip("\n")))
     if not settings.keymap:
         print("# [keymap]: no key remapped (binding id = \"keys\"; see the README)")

@@ -9,32 +9,46 @@ so each is undone with what made it.
 
 What side S knows at turn N is a filter on rows: units and generals whose nation
 is on side S, armies of side S, and sightings with side = S and turn <= N.
+
+What a side knows is read as plain rows (SightingRow, through models.record_columns):
+the sightings screen and a side's map are drawn without SQLModel's classes and
+SQLAlchemy's ORM (150-250 ms of CPU to import). Writing a sighting, inside an action,
+uses the classes, imported where it is written.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from sqlalchemy import select
-from sqlmodel import col
-from sqlalchemy.orm import Session
+from sqlalchemy import Connection, select
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
-from models import Campaign, General, Nation, Side, Sighting, Unit
+from models import record_columns as rows
 from rules.allemagne1813 import sighting as seeing
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from models import Sighting
 
 RECONNAISSANCE, BATTLE, CONTACT, REPORT = "reconnaissance", "battle", "contact", "report"
 SOURCES = (RECONNAISSANCE, BATTLE, CONTACT, REPORT)
 
 
 def _side_of_nation(db: Session) -> dict[str, str]:
+    from models import Nation
+
     return {n.id: n.side for n in db.scalars(select(Nation))}
 
 
 def stack_seen(db: Session, enemy_side: str, place: str) -> tuple[list[str], list[seeing.UnitSeen]]:
     """The generals' names and the units (name, arm, SP) of `enemy_side` standing at `place`."""
+    from sqlmodel import col
+
+    from models import General, Unit
+
     sides = _side_of_nation(db)
     generals = [g.name for g in db.scalars(select(General).where(col(General.location) == place).order_by(col(General.id))) if sides[g.nation] == enemy_side]
     # Plain columns, not a Unit object each: a place may hold thousands of units.
@@ -52,6 +66,8 @@ def add(
     generals: list[str], units: list[seeing.UnitSeen], result: int | None = None, note: str = "",
 ) -> Sighting:
     """Store what `side` saw, in the action `db` belongs to."""
+    from models import Campaign, Sighting
+
     seen = seeing.learned(level, generals, units)
     row = Sighting(
         side=side, turn=db.get_one(Campaign, 1).turn, place=place, enemy_side=enemy_side, source=source,
@@ -64,6 +80,8 @@ def add(
 def sight_reconnaissance(db: Session, options: dict[str, str], reconnoitring: list[str], screening: list[str], result: int) -> Sighting | None:
     """The hook of a reconnaissance: what its result reveals of the screened stack, stored
     in the reconnaissance's own action (so undoing the roll undoes the sighting)."""
+    from models import Unit
+
     level = seeing.reading(result, options)
     if level == 0 or not reconnoitring or not screening:
         return None
@@ -87,7 +105,10 @@ def sight_battle(db: Session, place: str, sides: dict[str, dict[str, Any]]) -> N
 def sight_contacts(session: CampaignSession) -> list[str]:
     """Every stack in contact sees the enemy stacks in its reach, as the option contact_reveals
     says; each sighting is one action. Sightings this turn already made are not made twice."""
+    from sqlmodel import col
+
     from campaigns.contact import contacts
+    from models import Campaign, Sighting
 
     level = int(session.options()["contact_reveals"])
     if level == 0:
@@ -116,11 +137,15 @@ def _reach(session: CampaignSession, place: str) -> set[str]:
 
 
 def _name(session: CampaignSession, side: str) -> str:
-    with plainly(), session.store.read() as db:
-        row = db.get(Side, side)
-    if row is None:
+    with plainly(), session.store.connect() as db:
+        name = _side_name(db, side)
+    if name is None:
         raise CampaignError(f"there is no side {side!r}")
-    return row.name
+    return name
+
+
+def _side_name(db: Connection, side: str) -> str | None:
+    return db.execute(select(rows.SIDE.c.name).where(rows.SIDE.c.id == side)).scalar_one_or_none()
 
 
 def report(session: CampaignSession, side: str, place: str, level: int, note: str = "") -> str:
@@ -128,6 +153,7 @@ def report(session: CampaignSession, side: str, place: str, level: int, note: st
     or, with level 0, only his note. One action."""
     from campaigns.gazetteer import GazetteerError, gazetteer
     from campaigns.text import plain_name
+    from models import Campaign, Sighting
 
     name = _name(session, side)
     try:
@@ -139,8 +165,9 @@ def report(session: CampaignSession, side: str, place: str, level: int, note: st
     note = plain_name(note, "a report's note") if note.strip() else ""
     if level == 0 and not note:
         raise CampaignError("a report that reveals nothing needs a note")
-    with plainly(), session.store.read() as db:
-        enemies = [s.id for s in db.scalars(select(Side)) if s.id != side]
+    with plainly(), session.store.connect() as connection:
+        # In the table's order, as the classes read it (the id alone could be read from its index, sorted).
+        enemies = [s for s, _name in connection.execute(select(rows.SIDE.c.id, rows.SIDE.c.name)) if s != side]
     with plainly(), session.store.action(f"Umpire's report to {name}: the enemy at {place}") as db:
         enemy = enemies[0]
         generals, units = stack_seen(db, enemy, place)
@@ -156,8 +183,12 @@ def report(session: CampaignSession, side: str, place: str, level: int, note: st
 
 def side_ids(session: CampaignSession) -> list[str]:
     """The campaign's sides, in order."""
-    with plainly(), session.store.read() as db:
-        return [s.id for s in db.scalars(select(Side).order_by(col(Side.position)))]
+    with plainly(), session.store.connect() as db:
+        return _side_ids(db)
+
+
+def _side_ids(db: Connection) -> list[str]:
+    return list(db.scalars(select(rows.SIDE.c.id).order_by(rows.SIDE.c.position)))
 
 
 def all_stacks_of(session: CampaignSession, side: str) -> list:
@@ -170,34 +201,62 @@ def all_stacks_of(session: CampaignSession, side: str) -> list:
 # -- reading -------------------------------------------------------------------
 
 
+class SightingRow(NamedTuple):
+    """A sighting (models.Sighting) read as a plain row: its columns, in the table's order."""
+
+    id: int
+    side: str
+    turn: int
+    place: str
+    enemy_side: str
+    source: str
+    result: int | None
+    learned: dict[str, Any]
+    strength_points: int | None
+    note: str
+
+
 @dataclass(frozen=True)
 class Knowledge:
     side: str
     side_name: str
     turn: int
     nations: tuple[str, ...]
-    sightings: tuple[Sighting, ...]
+    sightings: tuple[SightingRow, ...]
 
 
 def sightings(db: Session, side: str, turn: int) -> list[Sighting]:
-    """Side `side`'s sightings up to turn `turn`, oldest first."""
+    """Side `side`'s sightings up to turn `turn`, oldest first, as the ORM's rows (a side
+    file's copy: campaigns.despatch)."""
+    from sqlmodel import col
+
+    from models import Sighting
+
     query = select(Sighting).where(col(Sighting.side) == side, col(Sighting.turn) <= turn).order_by(col(Sighting.turn), col(Sighting.id))
     return list(db.scalars(query))
 
 
+def _sighting_rows(db: Connection, side: str, turn: int) -> list[SightingRow]:
+    """`sightings` as plain rows, in the same order."""
+    seen = rows.SIGHTING.c
+    query = select(*(seen[name] for name in SightingRow._fields)).where(seen.side == side, seen.turn <= turn)
+    return [SightingRow(*row) for row in db.execute(query.order_by(seen.turn, seen.id))]
+
+
 def known(session: CampaignSession, side: str, turn: int | None = None) -> Knowledge:
     """What `side` knows at `turn` (default: now): its nations and its sightings."""
-    with plainly(), session.store.read() as db:
-        row = db.get(Side, side)
-        if row is None:
-            ids = ", ".join(s.id for s in db.scalars(select(Side).order_by(col(Side.position))))
+    with plainly(), session.store.connect() as db:
+        name = _side_name(db, side)
+        if name is None:
+            ids = ", ".join(_side_ids(db))
             raise CampaignError(f"there is no side {side!r} (the sides are {ids})")
-        now = db.get_one(Campaign, 1).turn
+        now = db.execute(select(rows.CAMPAIGN.c.turn).where(rows.CAMPAIGN.c.id == 1)).scalar_one()
         turn = now if turn is None else turn
         if not 1 <= turn <= now:
             raise CampaignError(f"turn {turn} has not been played: the campaign is at turn {now}")
-        nations = tuple(n.id for n in db.scalars(select(Nation).where(col(Nation.side) == side).order_by(col(Nation.id))))
-        return Knowledge(side, row.name, turn, nations, tuple(sightings(db, side, turn)))
+        nation = rows.NATION.c
+        nations = tuple(db.scalars(select(nation.id).where(nation.side == side).order_by(nation.id)))
+        return Knowledge(side, name, turn, nations, tuple(_sighting_rows(db, side, turn)))
 
 
 def sighted_stacks(session: CampaignSession, side: str, turn: int) -> list:
@@ -205,10 +264,10 @@ def sighted_stacks(session: CampaignSession, side: str, turn: int) -> list:
     sighting there that saw a stack (an umpire's note alone draws nothing)."""
     from campaigns.stacks import SightedStack
 
-    with plainly(), session.store.read() as db:
-        names = {s.id: s.name for s in db.scalars(select(Side))}
-        newest: dict[tuple[str, str], Sighting] = {}
-        for row in sightings(db, side, turn):
+    with plainly(), session.store.connect() as db:
+        names = dict(db.execute(select(rows.SIDE.c.id, rows.SIDE.c.name)).tuples().all())
+        newest: dict[tuple[str, str], SightingRow] = {}
+        for row in _sighting_rows(db, side, turn):
             if row.learned:
                 newest[(row.enemy_side, row.place)] = row
     return [
@@ -217,7 +276,7 @@ def sighted_stacks(session: CampaignSession, side: str, turn: int) -> list:
     ]
 
 
-def describe(sighting: Sighting) -> str:
+def describe(sighting: Sighting | SightingRow) -> str:
     """One line: turn, place, source, what was learned."""
     seen = sighting.learned or {}
     parts = [seen.get("estimate") or (f"{seen['strength_points']} SP" if "strength_points" in seen else "")]

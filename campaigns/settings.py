@@ -3,6 +3,11 @@ and config.toml in the user's config folder (ADJUTANT_CONFIG_DIR moves it).
 
 A bad entry never stops the app: it is named in one sentence (key and file)
 in `Settings.problems`, and its default is used instead.
+
+pydantic checks config.toml's entries, and is imported only when the file holds
+some: its import is some 0.1-0.3 CPU-s, which `adjutant log` or `adjutant check`
+(that never need it otherwise) would pay at every start for a file most users
+never write.
 """
 
 from __future__ import annotations
@@ -11,42 +16,51 @@ import json
 import os
 import tomllib
 from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
-from pydantic_core import ErrorDetails
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+    from pydantic_core import ErrorDetails
 
 CONFIG_FILE = "config.toml"
 RECENT_FILE = "recent.json"
 LOG_FILE = "adjutant.log"
 
 
-class FileSettings(BaseModel):
-    """What config.toml may hold; any other key is a mistake worth naming."""
-
-    model_config = ConfigDict(extra="forbid")
+@dataclass
+class FileSettings:
+    """What config.toml may hold; any other key is a mistake worth naming.
+    Its entries are checked by pydantic against these fields (`_checker`)."""
 
     theme: str | None = None  # a Textual theme name, remembered when chosen in the palette
     dice_mode: Literal["rolled", "entered"] = "rolled"  # for `adjutant new` and the start screen
-    keymap: dict[str, str] = {}  # binding id -> keys, as Textual's App.set_keymap takes them
+    keymap: dict[str, str] = field(default_factory=dict)  # binding id -> keys, as Textual's App.set_keymap takes them
 
 
-FILE_KEYS = tuple(FileSettings.model_fields)
+FILE_KEYS = tuple(f.name for f in fields(FileSettings))
 KEEP_RECENT = 10
+
+
+@cache
+def _checker() -> TypeAdapter[FileSettings]:
+    """pydantic's check of FileSettings, built the first time a config.toml has entries."""
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(FileSettings)
 
 
 ENV_PREFIX = "ADJUTANT_"
 
 
-class Environment(BaseModel):
+@dataclass
+class Environment:
     """The environment variables, each ADJUTANT_ + the field's name, in any case.
 
     pydantic-settings' idea (a model whose fields are read from the environment) by
-    hand: its import costs more than the rest of the settings together (some 40 ms
-    of every start, before the first screen), for four text variables."""
-
-    model_config = ConfigDict(extra="ignore")
+    hand, and without pydantic: four text variables need no checking."""
 
     database_url: str | None = None  # the campaign to open when none is named
     config_dir: str | None = None  # where config.toml and recent.json are
@@ -56,13 +70,14 @@ class Environment(BaseModel):
     @classmethod
     def read(cls, environ: Mapping[str, str] | None = None) -> Environment:
         """The fields found in `environ` (os.environ by default); the name's case does not count."""
+        known = {f.name for f in fields(cls)}
         found = {}
         for name, value in (os.environ if environ is None else environ).items():
             if name[: len(ENV_PREFIX)].upper() == ENV_PREFIX:
-                field = name[len(ENV_PREFIX):].lower()
-                if field in cls.model_fields:
-                    found[field] = value
-        return cls.model_validate(found)
+                key = name[len(ENV_PREFIX):].lower()
+                if key in known:
+                    found[key] = value
+        return cls(**found)
 
 
 class Settings:
@@ -161,9 +176,13 @@ def _validated(values: dict[str, Any], path: Path, problems: list[str]) -> FileS
             if not isinstance(keys, str) or not keys.strip():
                 problems.append(f"{path}: keymap '{binding}' must be keys as text, such as \"ctrl+w\"; its default key is used")
                 del keymap[binding]
+    if not values:
+        return FileSettings()
+    from pydantic import ValidationError
+
     while True:
         try:
-            return FileSettings.model_validate(values)
+            return _checker().validate_python(values)  # the unknown keys are gone: dropped above
         except ValidationError as error:
             first = error.errors()[0]
             key = str(first["loc"][0])

@@ -12,18 +12,26 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, select
-from sqlmodel import col
 
 from campaigns.contact import contacts
 from campaigns.errors import CampaignError, plainly
 from campaigns.gazetteer import Place, gazetteer
 from campaigns.session import CampaignSession
 from campaigns.stacks import CountedStack, Stack, counted_stacks
-from models import Battle, Campaign, Event, General, Nation, Side, Turn, Unit
+from models import record_columns as rows
 from rules.numbers import TURN
+
+if TYPE_CHECKING:
+    from models import General
+
+# The map of today (the umpire's, or a side's) is read as plain rows through table clauses
+# (models.record_columns), and today's stacks are counted (stacks.counted_stacks): its
+# first visit imports neither the SQLModel classes nor SQLAlchemy's ORM (150-250 ms of
+# CPU on a quiet machine). A past turn's map (positions_at_end_of, _stacks_then) reads
+# through the ORM's classes, imported where it is drawn.
 
 KM_PER_DEGREE = 111.2
 
@@ -75,6 +83,10 @@ def positions_at_end_of(session: CampaignSession, turn: int) -> dict[tuple[str, 
     the turn's end: memory does not grow with the history, and only the events since that
     turn are read.
     """
+    from sqlmodel import col
+
+    from models import Campaign, General, Unit
+
     with plainly(), session.store.read() as db:
         if turn >= db.get_one(Campaign, 1).turn:
             return None
@@ -101,6 +113,9 @@ def _changes_newest_first(db: Connection) -> Iterator[list[dict[str, Any]]]:
     (orjson); those that cannot move a stack or end a turn are passed over unparsed."""
     import orjson
     from sqlalchemy import Text, cast
+    from sqlmodel import col
+
+    from models import Event
 
     before: int | None = None
     while True:
@@ -125,16 +140,20 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
     its own stacks, and the enemy only where it was last sighted."""
     g = gazetteer()
     side = side if side is not None else session.side
-    with plainly(), session.store.read() as db:
-        current = db.get_one(Campaign, 1).turn
+    with plainly(), session.store.connect() as db:
+        current = db.execute(select(rows.CAMPAIGN.c.turn).where(rows.CAMPAIGN.c.id == 1)).scalar_one()
         shown = current if turn is None else turn
         if shown > current:
             raise CampaignError(f"turn {shown} has not been played yet (this is turn {current})")
-        turn_row = db.get(Turn, shown) if TURN.holds(shown) else None  # -3000000000 is no turn, and PostgreSQL refuses to look
+        turn_row = (  # -3000000000 is no turn, and PostgreSQL refuses to look
+            db.execute(select(rows.TURN.c.date, rows.TURN.c.weather).where(rows.TURN.c.number == shown)).one_or_none()
+            if TURN.holds(shown) else None
+        )
         if turn_row is None:
             raise CampaignError(f"the campaign has no turn {shown}")
+        battle = rows.BATTLE.c
         battles = tuple(
-            b.location for b in db.scalars(select(Battle).where(col(Battle.turn) == shown, col(Battle.status) == "pending"))
+            db.scalars(select(battle.location).where(battle.turn == shown, battle.status == "pending").order_by(battle.id))
         )
     # Today's stacks are counted by the database (stacks.counted_stacks); a past turn's are put
     # back where they stood unit by unit, from the history, and counted here (_stacks_then).
@@ -211,10 +230,16 @@ def opened(session: CampaignSession, place: str) -> Opened:
 
 
 def _battles_of(session: CampaignSession, side: str, turn: int) -> set[str]:
-    from campaigns.despatch import fought_by
+    """The places of the battles of `turn` that `side` fought (campaigns.despatch.fought_by)."""
+    battle = rows.BATTLE.c
+    with plainly(), session.store.connect() as db:
+        found = db.execute(select(battle.location, battle.participants).where(battle.turn == turn)).all()
+    return {location for location, participants in found if _fought_by(participants, side)}
 
-    with plainly(), session.store.read() as db:
-        return {b.location for b in db.scalars(select(Battle).where(col(Battle.turn) == turn)) if fought_by(b, side)}
+
+def _fought_by(participants: Any, side: str) -> bool:
+    """campaigns.despatch.fought_by for a battle's participants read as a plain row."""
+    return any(isinstance(p, dict) and p.get("side") == side for p in (participants or {}).values())
 
 
 def _stacks_then(session: CampaignSession, where: dict[tuple[str, str], str]) -> list[Stack]:
@@ -222,6 +247,10 @@ def _stacks_then(session: CampaignSession, where: dict[tuple[str, str], str]) ->
     side id and side name: its generals moved back, its units counted and their SP summed from
     plain rows (id, nation, SP, place), not an object each. A member without a place now or
     then is left out, as the map leaves out one without a place."""
+    from sqlmodel import col
+
+    from models import General, Nation, Side, Unit
+
     with plainly(), session.store.read() as db:
         sides = {side.id: side.name for side in db.scalars(select(Side).order_by(col(Side.position)))}
         nation_side = {n.id: n.side for n in db.scalars(select(Nation))}

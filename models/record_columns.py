@@ -1,6 +1,7 @@
-"""The columns of the tables that the story and the luck ledger read, as plain SQLAlchemy table
-clauses: the paperwork tables (models.records) and the campaign's own (models.tables). The Plots
-and Luck screens read them on their first visit; naming the columns this way builds neither the
+"""The columns of the tables that the story, the luck ledger, the map, what a side knows
+(campaigns.knowledge) and the orders read, as plain SQLAlchemy table clauses: the paperwork tables
+(models.records) and the campaign's own (models.tables). The Plots, Luck, Map, Sightings and
+Orders screens read them on their first visit; naming the columns this way builds neither the
 six paperwork ORM classes (about 50 ms of CPU) nor the SQLModel classes and the ORM (150-250 ms).
 Each column has its class's type, so a row reads the same (JSON decoded by the engine's own
 decoder, a date as a date). A test (tests/models/test_records_tables.py) holds each clause to
@@ -22,6 +23,12 @@ COMMAND_POINT_SPEND = table(
     "command_point_spend",
     column("id", Integer), column("turn", Integer), column("army", String), column("action", String),
     column("cost", Integer), column("balance", Integer),
+)
+SIDE_ORDER = table(
+    "side_order",
+    column("id", Integer), column("side", String), column("turn", Integer), column("kind", String),
+    column("stack", String), column("place", String), column("detail", JSON), column("text", String),
+    column("status", String), column("ruling", String),
 )
 
 CAMPAIGN = table("campaign", column("id", Integer), column("turn", Integer))
@@ -45,6 +52,12 @@ BATTLE = table(
 EVENT = table(
     "event",
     column("id", Integer), column("description", String), column("changes", JSON), column("undone", Boolean),
+)
+SIGHTING = table(
+    "sighting",
+    column("id", Integer), column("side", String), column("turn", Integer), column("place", String),
+    column("enemy_side", String), column("source", String), column("result", Integer), column("learned", JSON),
+    column("strength_points", Integer), column("note", String),
 )
 DICE_ROLL = table(
     "dice_roll",

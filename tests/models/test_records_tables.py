@@ -82,18 +82,21 @@ def test_the_records_are_models_tables_by_name_and_in_the_whole_schema() -> None
 def test_the_column_clauses_name_the_paperwork_tables_columns() -> None:
     """models.record_columns names tables and columns that the story and the ledger read without
     the ORM classes: each is a column of the class's own table, of the same kind of type."""
-    from sqlalchemy import Integer, String
+    from sqlalchemy import JSON, Integer, String
+    from sqlalchemy.types import TypeDecorator
 
-    from models import CommandPointRoll, CommandPointSpend
-    from models.record_columns import COMMAND_POINT_ROLL, COMMAND_POINT_SPEND
+    from models import CommandPointRoll, CommandPointSpend, SideOrder
+    from models.record_columns import COMMAND_POINT_ROLL, COMMAND_POINT_SPEND, SIDE_ORDER
 
-    for clause, model in ((COMMAND_POINT_ROLL, CommandPointRoll), (COMMAND_POINT_SPEND, CommandPointSpend)):
+    for clause, model in ((COMMAND_POINT_ROLL, CommandPointRoll), (COMMAND_POINT_SPEND, CommandPointSpend), (SIDE_ORDER, SideOrder)):
         real = model.__table__  # type: ignore[attr-defined]
         assert clause.name == real.name
         assert len(clause.c) >= 4
         for named in clause.c:
             assert named.name in real.c, (real.name, named.name)
-            kind = Integer if isinstance(real.c[named.name].type, Integer) else String
+            stored = real.c[named.name].type
+            stored = stored.impl if isinstance(stored, TypeDecorator) else stored  # SQLModel's AutoString: a String
+            kind = next(k for k in (JSON, Integer, String) if isinstance(stored, k))
             assert isinstance(named.type, kind), (real.name, named.name, real.c[named.name].type, named.type)
 
 
@@ -110,6 +113,7 @@ def test_the_column_clauses_name_the_campaign_tables_columns() -> None:
         record_columns.CAMPAIGN: tables.Campaign, record_columns.SIDE: tables.Side, record_columns.NATION: tables.Nation,
         record_columns.ARMY: tables.Army, record_columns.UNIT: tables.Unit, record_columns.TURN: tables.Turn,
         record_columns.BATTLE: tables.Battle, record_columns.EVENT: tables.Event, record_columns.DICE_ROLL: tables.DiceRoll,
+        record_columns.SIGHTING: tables.Sighting,
     }
     for clause, model in clauses.items():
         real = model.__table__  # type: ignore[attr-defined]

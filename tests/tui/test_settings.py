@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -203,10 +204,10 @@ def test_the_environment_is_read_by_prefix_in_any_case_and_nothing_else():
         "LOG_DIR": "/elsewhere",  # no prefix: not ours
         "XADJUTANT_LOG_DIR": "/elsewhere",
     })
-    assert env.model_dump() == {
+    assert asdict(env) == {
         "database_url": "postgresql+psycopg://club/1813", "config_dir": "/tmp/cfg", "log_dir": None, "debug": "",
     }
-    assert config.Environment.read({}).model_dump() == dict.fromkeys(("database_url", "config_dir", "log_dir", "debug"))
+    assert asdict(config.Environment.read({})) == dict.fromkeys(("database_url", "config_dir", "log_dir", "debug"))
 
 
 def test_the_settings_follow_the_environment(monkeypatch, tmp_path):

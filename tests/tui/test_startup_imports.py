@@ -1,6 +1,7 @@
 """What `adjutant FILE` imports before its first frame: what the overview and the
 status line show, not the rule set's tables (rules.loader, rules.schema: the weather
-box's month modifier is read in a worker after that frame), nor pydantic-settings, nor
+box's month modifier is read in a worker after that frame), nor pydantic (config.toml is
+checked with it only when it holds entries; this one has none), nor
 SQLModel and SQLAlchemy's ORM (150-250 ms of CPU; the overview is read with plain SQL,
 and the store imports its ORM session where an action needs it)."""
 
@@ -15,7 +16,7 @@ from campaigns.session import CampaignSession
 
 ROOT = Path(__file__).resolve().parents[2]
 NOT_BEFORE_THE_FIRST_FRAME = ("rules.loader", "rules.schema", "rules.tables", "rules.allemagne1813.weather",
-                              "pydantic_settings", "models.tables", "sqlmodel", "sqlalchemy.orm", "models.history")
+                              "pydantic_settings", "pydantic", "models.tables", "sqlmodel", "sqlalchemy.orm", "models.history")
 
 
 def test_the_first_screen_needs_no_rule_table(tmp_path: Path):

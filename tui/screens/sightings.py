@@ -16,7 +16,7 @@ from tui.widgets.cells import fill
 HEADERS = ("Turn", "Place", "How", "Learned")
 
 
-def _cells(s: knowledge.Sighting) -> tuple[object, ...]:
+def _cells(s: knowledge.SightingRow) -> tuple[object, ...]:
     how = f"{s.source} {s.result}" if s.result is not None else s.source
     return (s.turn, s.place, how, knowledge.describe(s).split(": ", 1)[1])
 

@@ -191,7 +191,9 @@ def imports_on_showing(steps: str, path: str) -> dict:
     """In a process of its own (a test's has imported everything long ago), an app on the
     campaign at `path`, without its background work (tui.app warm_up imports the ORM on
     purpose, once quiet), runs `steps`: Python lines inside `run_test`, with `app` and
-    `pilot`, `until` (tests.tui.polling), and `out`, a dict returned as JSON. `out["shown"]`
+    `pilot`, `until` (tests.tui.polling), `orm_imported()` (which of ORM_MODULES the process
+    has imported so far: imports only add up, so steps that show screens one after another
+    can tell which one brought them in), and `out`, a dict returned as JSON. `out["shown"]`
     is which of ORM_MODULES that process had imported once the steps were done."""
     import textwrap
 
@@ -202,6 +204,9 @@ from campaigns.session import CampaignSession
 from tests.tui.polling import until
 from tui.app import AdjutantApp
 
+def orm_imported():
+    return [module for module in {ORM_MODULES!r} if module in sys.modules]
+
 async def main(path):
     app = AdjutantApp(CampaignSession.open(Path(path)), prepare=False)
     app.animation_level = "none"
@@ -209,7 +214,7 @@ async def main(path):
     async with app.run_test(size=(80, 24)) as pilot:
 {textwrap.indent(textwrap.dedent(steps).strip(), " " * 8)}
         await app.workers.wait_for_complete()
-        out["shown"] = [module for module in {ORM_MODULES!r} if module in sys.modules]
+        out["shown"] = orm_imported()
     print(json.dumps(out))
 
 asyncio.run(main(sys.argv[1]))

@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 
 from models import CampaignStore, open_campaign
 from tui.textual_private import driver as keyboard
-from tui.textual_private import notification_messages, screen_update
+from tui.textual_private import notification_messages, screen_rows_update, screen_update
 
 from .polling import rest
 
@@ -28,6 +28,13 @@ def screen_text(app: App) -> str:
     80x24, 8.6 to 2.5 ms at 120x40)."""
     lines = screen_update(app).strips  # type: ignore[attr-defined]
     return "\n".join("".join(segment.text for strip in line for segment in strip if not segment.control) for line in lines)
+
+
+def screen_rows(app: App, top: int, bottom: int) -> list[str]:
+    """Rows `top` to `bottom - 1` of screen_text, drawing only the widgets on them (a few
+    rows read again and again under a big widget that changes: the map's canvas)."""
+    return ["".join(segment.text for strip in line for segment in strip if not segment.control)
+            for line in screen_rows_update(app, top, bottom)]
 
 
 def screen_text_printed(app: App) -> str:

@@ -26,7 +26,7 @@ from tui.app import AdjutantApp
 from tui.commands import SCREENS
 from tui.textual_private import notification_messages, screen_update
 
-from .helpers import screen_rows, screen_text, screen_text_printed
+from .helpers import screen_text, screen_text_printed
 from .polling import settled
 
 # What Textual itself writes in a frame: SGR colours, cursor moves and OSC 8 links.
@@ -50,10 +50,7 @@ def terminal_bytes(app: AdjutantApp) -> str:
 def assert_inert(app: AdjutantApp, where: str) -> None:
     # The app tests read the screen from the drawing's lines (helpers.screen_text): on every
     # screen of every hostile file, the text Rich exports of the drawing printed.
-    text = screen_text(app)
-    assert text == screen_text_printed(app), where
-    # and a band of rows drawn alone (helpers.screen_rows: only the widgets on them) is that band
-    assert screen_rows(app, 7, 19) == text.splitlines()[7:19], where
+    assert screen_text(app) == screen_text_printed(app), where
     sent = terminal_bytes(app)
     assert "\x1b]0;" not in sent and "\x1b[2J" not in sent and "\x9b" not in sent, where
     left = CONTROL.findall(TEXTUAL_SEQUENCES.sub("", sent).replace("\n", ""))

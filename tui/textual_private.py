@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
-from textual.widget import AwaitMount
+from textual.widget import AwaitMount, Widget
 
 if TYPE_CHECKING:
     from textual.widgets import Select
@@ -32,14 +32,13 @@ USED = {
             "_exception", "_exception_event", "_return_code", "_close_messages_no_wait", "_update_mouse_over"),
     "Screen": ("_update_auto_focus", "_refresh_layout", "_layout_required", "_compositor", "_on_timer_update",
                "_screen_resized", "_layout_widgets", "_scroll_required", "_compositor_refresh", "_dirty_widgets"),
-    "Compositor": ("render_update", "_dirty_regions", "_render_chops"),
+    "Compositor": ("render_update", "_dirty_regions", "visible_widgets"),
     "Widget": ("_size_updated", "_anchored"),
     "Select": ("_options", "_value", "_allow_blank", "_type_to_search", "_watch_value", "_setup_options_renderables",
                "_select_current_toggle"),
     "textual._wait": ("SLEEP_GRANULARITY", "SLEEP_IDLE", "wait_for_idle"),
     "textual._callback": ("_count_parameters",),
     "Stylesheet": ("_parse_rules", "_variables"),
-    "textual._context": ("visible_screen_stack",),
 }
 # The parameters each method is called with, first ones first.
 PARAMETERS = {
@@ -55,7 +54,6 @@ PARAMETERS = {
     ("Screen", "_compositor_refresh"): ("self",),
     ("App", "_update_mouse_over"): ("self", "screen"),
     ("Compositor", "render_update"): ("self", "full", "screen_stack"),
-    ("Compositor", "_render_chops"): ("self", "crop", "is_rendered_line"),
     ("Widget", "_size_updated"): ("self", "size", "virtual_size", "container_size", "layout"),
     ("textual._wait", "wait_for_idle"): ("min_sleep", "max_sleep"),
     ("textual._callback", "_count_parameters"): ("func",),
@@ -80,10 +78,10 @@ def problems() -> list[str]:
     from textual.widget import Widget
     from textual.widgets import Select
 
-    from textual import _callback, _context, _wait
+    from textual import _callback, _wait
 
     owners = {"App": App, "Screen": Screen, "Compositor": Compositor, "Widget": Widget, "Select": Select, "textual._wait": _wait,
-              "textual._callback": _callback, "Stylesheet": Stylesheet, "textual._context": _context}
+              "textual._callback": _callback, "Stylesheet": Stylesheet}
     found = []
     for owner, names in USED.items():
         cls = owners[owner]
@@ -278,22 +276,17 @@ def screen_update(app: App) -> object:
     return app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
 
 
-def screen_rows_update(app: App, top: int, bottom: int) -> list[Any]:
-    """What the terminal shows on rows `top` to `bottom - 1`, as screen_update draws them
-    (each row's strips, modals over their screens), drawing only the widgets on those
-    rows: screen_update draws every widget of the screen, and a test that reads the few
-    rows under the map after each move of its cursor drew the whole map each time (some
-    120 ms at 120x40). No public way draws part of a screen."""
-    from textual._context import visible_screen_stack
+def widget_update(widget: Widget) -> tuple[int, list[Any]]:
+    """What the terminal shows of `widget`, as screen_update draws it (cut to where it is
+    seen): the screen row of its first line, and its lines (strips). Only the widget is
+    drawn: screen_update draws every widget of the screen, and a test that read the lines
+    under the map after each move of its cursor drew the whole map each time (some 120 ms
+    at 120x40). No public way draws one widget as the screen shows it."""
     from textual.geometry import Region
 
-    compositor = app.screen._compositor
-    top, bottom = max(0, top), min(bottom, compositor.size.height)
-    if bottom <= top:
-        return []
-    visible_screen_stack.set(app._background_screens)  # as render_update sets it
-    chops = compositor._render_chops(Region(0, top, compositor.size.width, bottom - top), lambda y: top <= y < bottom)
-    return [list(chop.values()) for chop in chops[top:bottom]]
+    region, clip = widget.screen._compositor.visible_widgets[widget]
+    seen = region.intersection(clip)
+    return seen.y, widget.render_lines(Region(seen.x - region.x, seen.y - region.y, seen.width, seen.height))
 
 
 def notification_messages(app: App) -> list[str]:

@@ -12,10 +12,11 @@ from rich.console import Console
 from sqlmodel import Session
 from textual.app import App
 from textual.pilot import Pilot
+from textual.widget import Widget
 
 from models import CampaignStore, open_campaign
 from tui.textual_private import driver as keyboard
-from tui.textual_private import notification_messages, screen_rows_update, screen_update
+from tui.textual_private import notification_messages, screen_update, widget_update
 
 from .polling import rest
 
@@ -30,11 +31,13 @@ def screen_text(app: App) -> str:
     return "\n".join("".join(segment.text for strip in line for segment in strip if not segment.control) for line in lines)
 
 
-def screen_rows(app: App, top: int, bottom: int) -> list[str]:
-    """Rows `top` to `bottom - 1` of screen_text, drawing only the widgets on them (a few
-    rows read again and again under a big widget that changes: the map's canvas)."""
-    return ["".join(segment.text for strip in line for segment in strip if not segment.control)
-            for line in screen_rows_update(app, top, bottom)]
+def screen_rows(widget: Widget, top: int, bottom: int) -> list[str]:
+    """Rows `top` to `bottom - 1` of screen_text that `widget` covers, drawing only the widget
+    (a few rows read again and again under a big widget that changes: the map's canvas);
+    the widget's columns only, and only the rows where it is seen."""
+    first, lines = widget_update(widget)
+    return ["".join(segment.text for segment in strip if not segment.control)
+            for strip in lines[max(0, top - first) : max(0, bottom - first)]]
 
 
 def screen_text_printed(app: App) -> str:

@@ -240,7 +240,7 @@ async def test_the_stacks_roads_and_legend_under_the_map_are_whole(make_app, tmp
                 # the rows under the map as drawn now, kept for the checks below: only they are
                 # drawn, not the map above them (a drawing of the whole map at each look was
                 # three quarters of this test's CPU)
-                rows[:] = screen_rows(pilot.app, info.content_region.y, info.content_region.bottom)  # noqa: B023
+                rows[:] = screen_rows(info, info.content_region.y, info.content_region.bottom)  # noqa: B023
                 return stacks in " ".join(row.strip() for row in rows)  # noqa: B023
 
             await until(pilot, shows_the_stacks, f"the stacks at {place.place.name}")

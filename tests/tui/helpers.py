@@ -27,7 +27,12 @@ def screen_text(app: App) -> str:
     recording Console, as this did), read off the drawing's lines without printing them:
     a third of the CPU of each look a wait_for takes at the screen (4.3 to 1.5 ms at
     80x24, 8.6 to 2.5 ms at 120x40)."""
-    lines = screen_update(app).strips  # type: ignore[attr-defined]
+    return drawn_text(screen_update(app))
+
+
+def drawn_text(update: object) -> str:
+    """screen_text of a drawing already made (screen_update)."""
+    lines = update.strips  # type: ignore[attr-defined]
     return "\n".join("".join(segment.text for strip in line for segment in strip if not segment.control) for line in lines)
 
 
@@ -40,12 +45,12 @@ def screen_rows(widget: Widget, top: int, bottom: int) -> list[str]:
             for strip in lines[max(0, top - first) : max(0, bottom - first)]]
 
 
-def screen_text_printed(app: App) -> str:
-    """screen_text as Rich exports the drawing printed to a recording Console (the
-    check that reading the lines gives the same text)."""
+def screen_text_printed(app: App, update: object = None) -> str:
+    """screen_text as Rich exports the drawing (`update`, or one made now) printed to a
+    recording Console (the check that reading the lines gives the same text)."""
     width, height = app.size
     console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, record=True, legacy_windows=False)
-    console.print(screen_update(app))
+    console.print(update if update is not None else screen_update(app))
     return console.export_text()
 
 

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
-from textual.widget import AwaitMount
+from textual.widget import AwaitMount, Widget
 
 if TYPE_CHECKING:
     from textual.widgets import Select
@@ -32,7 +32,7 @@ USED = {
             "_exception", "_exception_event", "_return_code", "_close_messages_no_wait", "_update_mouse_over"),
     "Screen": ("_update_auto_focus", "_refresh_layout", "_layout_required", "_compositor", "_on_timer_update",
                "_screen_resized", "_layout_widgets", "_scroll_required", "_compositor_refresh", "_dirty_widgets"),
-    "Compositor": ("render_update", "_dirty_regions"),
+    "Compositor": ("render_update", "_dirty_regions", "visible_widgets"),
     "Widget": ("_size_updated", "_anchored"),
     "Select": ("_options", "_value", "_allow_blank", "_type_to_search", "_watch_value", "_setup_options_renderables",
                "_select_current_toggle"),
@@ -274,6 +274,19 @@ def screen_update(app: App) -> object:
     """What the terminal shows, modals over their screens, as a Rich renderable
     (run_test draws nothing to a terminal; export_screenshot gives SVG only)."""
     return app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+
+
+def widget_update(widget: Widget) -> tuple[int, list[Any]]:
+    """What the terminal shows of `widget`, as screen_update draws it (cut to where it is
+    seen): the screen row of its first line, and its lines (strips). Only the widget is
+    drawn: screen_update draws every widget of the screen, and a test that read the lines
+    under the map after each move of its cursor drew the whole map each time (some 120 ms
+    at 120x40). No public way draws one widget as the screen shows it."""
+    from textual.geometry import Region
+
+    region, clip = widget.screen._compositor.visible_widgets[widget]
+    seen = region.intersection(clip)
+    return seen.y, widget.render_lines(Region(seen.x - region.x, seen.y - region.y, seen.width, seen.height))
 
 
 def notification_messages(app: App) -> list[str]:

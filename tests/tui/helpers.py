@@ -12,10 +12,11 @@ from rich.console import Console
 from sqlmodel import Session
 from textual.app import App
 from textual.pilot import Pilot
+from textual.widget import Widget
 
 from models import CampaignStore, open_campaign
 from tui.textual_private import driver as keyboard
-from tui.textual_private import notification_messages, screen_update
+from tui.textual_private import notification_messages, screen_update, widget_update
 
 from .polling import rest
 
@@ -26,16 +27,30 @@ def screen_text(app: App) -> str:
     recording Console, as this did), read off the drawing's lines without printing them:
     a third of the CPU of each look a wait_for takes at the screen (4.3 to 1.5 ms at
     80x24, 8.6 to 2.5 ms at 120x40)."""
-    lines = screen_update(app).strips  # type: ignore[attr-defined]
+    return drawn_text(screen_update(app))
+
+
+def drawn_text(update: object) -> str:
+    """screen_text of a drawing already made (screen_update)."""
+    lines = update.strips  # type: ignore[attr-defined]
     return "\n".join("".join(segment.text for strip in line for segment in strip if not segment.control) for line in lines)
 
 
-def screen_text_printed(app: App) -> str:
-    """screen_text as Rich exports the drawing printed to a recording Console (the
-    check that reading the lines gives the same text)."""
+def screen_rows(widget: Widget, top: int, bottom: int) -> list[str]:
+    """Rows `top` to `bottom - 1` of screen_text that `widget` covers, drawing only the widget
+    (a few rows read again and again under a big widget that changes: the map's canvas);
+    the widget's columns only, and only the rows where it is seen."""
+    first, lines = widget_update(widget)
+    return ["".join(segment.text for segment in strip if not segment.control)
+            for strip in lines[max(0, top - first) : max(0, bottom - first)]]
+
+
+def screen_text_printed(app: App, update: object = None) -> str:
+    """screen_text as Rich exports the drawing (`update`, or one made now) printed to a
+    recording Console (the check that reading the lines gives the same text)."""
     width, height = app.size
     console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, record=True, legacy_windows=False)
-    console.print(screen_update(app))
+    console.print(update if update is not None else screen_update(app))
     return console.export_text()
 
 
@@ -191,7 +206,9 @@ def imports_on_showing(steps: str, path: str) -> dict:
     """In a process of its own (a test's has imported everything long ago), an app on the
     campaign at `path`, without its background work (tui.app warm_up imports the ORM on
     purpose, once quiet), runs `steps`: Python lines inside `run_test`, with `app` and
-    `pilot`, `until` (tests.tui.polling), and `out`, a dict returned as JSON. `out["shown"]`
+    `pilot`, `until` (tests.tui.polling), `orm_imported()` (which of ORM_MODULES the process
+    has imported so far: imports only add up, so steps that show screens one after another
+    can tell which one brought them in), and `out`, a dict returned as JSON. `out["shown"]`
     is which of ORM_MODULES that process had imported once the steps were done."""
     import textwrap
 
@@ -202,6 +219,9 @@ from campaigns.session import CampaignSession
 from tests.tui.polling import until
 from tui.app import AdjutantApp
 
+def orm_imported():
+    return [module for module in {ORM_MODULES!r} if module in sys.modules]
+
 async def main(path):
     app = AdjutantApp(CampaignSession.open(Path(path)), prepare=False)
     app.animation_level = "none"
@@ -209,7 +229,7 @@ async def main(path):
     async with app.run_test(size=(80, 24)) as pilot:
 {textwrap.indent(textwrap.dedent(steps).strip(), " " * 8)}
         await app.workers.wait_for_complete()
-        out["shown"] = [module for module in {ORM_MODULES!r} if module in sys.modules]
+        out["shown"] = orm_imported()
     print(json.dumps(out))
 
 asyncio.run(main(sys.argv[1]))

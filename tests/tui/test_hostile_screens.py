@@ -26,7 +26,7 @@ from tui.app import AdjutantApp
 from tui.commands import SCREENS
 from tui.textual_private import notification_messages, screen_update
 
-from .helpers import screen_text, screen_text_printed
+from .helpers import drawn_text, screen_text_printed
 from .polling import settled
 
 # What Textual itself writes in a frame: SGR colours, cursor moves and OSC 8 links.
@@ -49,9 +49,11 @@ def terminal_bytes(app: AdjutantApp) -> str:
 
 def assert_inert(app: AdjutantApp, where: str) -> None:
     # The app tests read the screen from the drawing's lines (helpers.screen_text): on every
-    # screen of every hostile file, the text Rich exports of the drawing printed.
-    assert screen_text(app) == screen_text_printed(app), where
-    sent = terminal_bytes(app)
+    # screen of every hostile file, the text Rich exports of the drawing printed. One
+    # drawing for both readings and the bytes sent (three of the same screen were 30 ms).
+    update = screen_update(app)
+    assert drawn_text(update) == screen_text_printed(app, update), where
+    sent = update.render_segments(app.console)
     assert "\x1b]0;" not in sent and "\x1b[2J" not in sent and "\x9b" not in sent, where
     left = CONTROL.findall(TEXTUAL_SEQUENCES.sub("", sent).replace("\n", ""))
     assert not left, f"{where}: the terminal would be sent {left[:5]!r}"

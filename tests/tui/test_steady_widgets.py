@@ -1,9 +1,8 @@
 """A key typed in a field, or a line under a list changed, lays the screen out again
 only when a size changes (tui.widgets.text_field, tui.widgets.in_place).
 
-Each test drives a small app with Textual's own widget beside ours (or runs it once
-each way), reads what both draw, and counts the screen's layouts: the same drawing,
-fewer layouts."""
+Each test runs a small app once with Textual's own way and once with ours, reads what
+each draws, and counts the screen's layouts: the same drawing, fewer layouts."""
 
 from __future__ import annotations
 
@@ -17,54 +16,59 @@ from tests.tui.test_textual_private import counting_layouts
 from tui.widgets.in_place import update_in_place
 from tui.widgets.text_field import TextField
 
-FITS = "Leipzig"  # shorter than the field's box (20 cells less its padding)
-OUTGROWS = " and the Elster bridge"  # then longer
+FITS = "Jena"  # shorter than each field's box (14 cells less its border and padding)
+OUTGROWS = " and Auerstedt"  # then longer
+KINDS = ({}, {"compact": True}, {"placeholder": "longer than the box"})
 
 
 class _Fields(App):
-    CSS = "Input { width: 20; }"
+    CSS = "Input { width: 14; }"
 
-    def __init__(self, field: type[Input], **kwargs: object) -> None:
+    def __init__(self, field: type[Input]) -> None:
         super().__init__()
-        self.field, self.kwargs = field, kwargs
+        self.field = field
 
     def compose(self) -> ComposeResult:
-        yield self.field(id="field", **self.kwargs)  # type: ignore[arg-type]
+        for n, kwargs in enumerate(KINDS):
+            yield self.field(id=f"field-{n}", **kwargs)  # type: ignore[arg-type]
         yield Static("below", id="below")
 
 
-async def _typed(monkeypatch, field: type[Input], **kwargs: object) -> tuple[list[str], int, int]:
-    """What the screen shows after each key typed (then Home, End, two words deleted), and
-    the layouts counted while the text fits and once it outgrows the box."""
+async def _typed(monkeypatch, field: type[Input]) -> tuple[list[str], list[int], list[int]]:
+    """What the screen shows after each key typed in each field in turn (then Home, End,
+    a word deleted), and the layouts counted in each while the text fits and once
+    it outgrows the box."""
     counted = counting_layouts(monkeypatch)
-    app = _Fields(field, **kwargs)
-    shown = []
-    async with app.run_test(size=(30, 5)) as pilot:
-        box = app.query_one("#field", Input)
-        await until(pilot, lambda: box.has_focus and "below" in screen_text(app), "the field focused")
-        await pilot.press(FITS[0])  # the first key: the box's width is known from here
-        await pilot.pause()
-        before = len(counted)
-        for key in letters(FITS[1:]):
-            await pilot.press(key)
-            shown.append(screen_text(app))
-        fitting = len(counted) - before
-        for key in [*letters(OUTGROWS), "home", "end", "ctrl+w", "ctrl+w"]:
-            await pilot.press(key)
-            shown.append(screen_text(app))
-        assert box.value == FITS + " and the "
-        return shown, fitting, len(counted) - before - fitting
+    app = _Fields(field)
+    shown, fitting, grown = [], [], []
+    async with app.run_test(size=(30, 12)) as pilot:
+        await until(pilot, lambda: "below" in screen_text(app), "the fields shown")
+        for n in range(len(KINDS)):
+            box = app.query_one(f"#field-{n}", Input)
+            box.focus()
+            await pilot.press(FITS[0])  # the first key: the box's width is known from here
+            await pilot.pause()
+            before = len(counted)
+            for key in letters(FITS[1:]):
+                await pilot.press(key)
+                shown.append(screen_text(app))
+            fitting.append(len(counted) - before)
+            for key in [*letters(OUTGROWS), "home", "end", "ctrl+w"]:
+                await pilot.press(key)
+                shown.append(screen_text(app))
+            grown.append(len(counted) - before - fitting[-1])
+            assert box.value == FITS + " and "
+    return shown, fitting, grown
 
 
 async def test_a_text_field_draws_as_an_input_and_lays_out_only_when_its_text_outgrows_it(monkeypatch):
-    for kwargs in ({}, {"compact": True}, {"placeholder": "a placeholder longer than the box"}):
-        by_textual, textual_fitting, textual_grown = await _typed(monkeypatch, Input, **kwargs)
-        ours, fitting, grown = await _typed(monkeypatch, TextField, **kwargs)
-        assert ours == by_textual, kwargs  # every key's drawing, scrolled past the box and back
-        assert any("Elster" in s for s in ours) and "and the" in ours[-1]
-        assert textual_fitting == len(FITS) - 1  # Textual: a layout for every key
-        assert fitting == 0, kwargs
-        assert 0 < grown <= textual_grown  # past the box, the field scrolls: laid out as Textual does
+    by_textual, textual_fitting, textual_grown = await _typed(monkeypatch, Input)
+    ours, fitting, grown = await _typed(monkeypatch, TextField)
+    assert ours == by_textual  # every key's drawing, scrolled past the box and back, in each kind of field
+    assert any("stedt" in s for s in ours) and "and" in ours[-1]
+    assert textual_fitting == [len(FITS) - 1] * len(KINDS)  # Textual: a layout for every key
+    assert fitting == [0] * len(KINDS)
+    assert all(0 < ours_ <= textual for ours_, textual in zip(grown, textual_grown))  # past the box, laid out as Textual does
 
 
 class _Under(App):

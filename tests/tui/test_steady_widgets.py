@@ -16,13 +16,13 @@ from tests.tui.test_textual_private import counting_layouts
 from tui.widgets.in_place import update_in_place
 from tui.widgets.text_field import TextField
 
-FITS = "Jena"  # shorter than each field's box (14 cells less its border and padding)
+FITS = "Jena"  # shorter than each field's box (15 cells less its border and padding)
 OUTGROWS = " and Auerstedt"  # then longer
-KINDS = ({}, {"compact": True}, {"placeholder": "longer than the box"})
+KINDS = ({"placeholder": "longer than the box"}, {"compact": True})  # a border and padding, or none
 
 
 class _Fields(App):
-    CSS = "Input { width: 14; }"
+    CSS = "Input { width: 50%; }"
 
     def __init__(self, field: type[Input]) -> None:
         super().__init__()
@@ -34,10 +34,10 @@ class _Fields(App):
         yield Static("below", id="below")
 
 
-async def _typed(monkeypatch, field: type[Input]) -> tuple[list[str], list[int], list[int]]:
+async def _typed(monkeypatch, field: type[Input]) -> tuple[list[str], list[int], list[int], list[int]]:
     """What the screen shows after each key typed in each field in turn (then Home, End,
-    a word deleted), and the layouts counted in each while the text fits and once
-    it outgrows the box."""
+    a word deleted), the layouts counted in each while the text fits and once it
+    outgrows the box, and how far each scrolls once the boxes are made narrower."""
     counted = counting_layouts(monkeypatch)
     app = _Fields(field)
     shown, fitting, grown = [], [], []
@@ -58,17 +58,21 @@ async def _typed(monkeypatch, field: type[Input]) -> tuple[list[str], list[int],
                 shown.append(screen_text(app))
             grown.append(len(counted) - before - fitting[-1])
             assert box.value == FITS + " and "
-    return shown, fitting, grown
+        await pilot.resize_terminal(24, 12)
+        await until(pilot, lambda: app.query_one("#field-0").outer_size.width == 12, "the fields made narrower")
+        furthest = [app.query_one(f"#field-{n}", Input).max_scroll_x for n in range(len(KINDS))]
+    return shown, fitting, grown, furthest
 
 
 async def test_a_text_field_draws_as_an_input_and_lays_out_only_when_its_text_outgrows_it(monkeypatch):
-    by_textual, textual_fitting, textual_grown = await _typed(monkeypatch, Input)
-    ours, fitting, grown = await _typed(monkeypatch, TextField)
+    by_textual, textual_fitting, textual_grown, textual_furthest = await _typed(monkeypatch, Input)
+    ours, fitting, grown, furthest = await _typed(monkeypatch, TextField)
     assert ours == by_textual  # every key's drawing, scrolled past the box and back, in each kind of field
     assert any("stedt" in s for s in ours) and "and" in ours[-1]
     assert textual_fitting == [len(FITS) - 1] * len(KINDS)  # Textual: a layout for every key
     assert fitting == [0] * len(KINDS)
     assert all(0 < ours_ <= textual for ours_, textual in zip(grown, textual_grown))  # past the box, laid out as Textual does
+    assert furthest == textual_furthest and any(furthest)  # made narrower, each scrolls as far as Textual's
 
 
 class _Under(App):

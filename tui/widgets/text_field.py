@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual.geometry import Size
 from textual.widgets import Input
 
 
@@ -26,3 +27,8 @@ class TextField(Input):
         if self.styles.width is not None and self.styles.width.is_auto:
             return width  # its size follows its text: a change must lay it out
         return max(width, self.scrollable_content_region.width)
+
+    def on_resize(self) -> None:
+        # A box made narrower: the width told is its new one, so that it scrolls no
+        # further than Textual's own would (the layout that resized it is done).
+        self.set_reactive(Input.virtual_size, Size(self.content_width, 1))

@@ -207,7 +207,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
                 widgets.append(Static(f"Not offered: {why}", markup=False, classes="muted"))
             # the umpire may rule against the card: the reason is recorded with the resolution
             self.ruling = TextField(self.ruling_text, placeholder="umpire's ruling: the reason to override the card",
-                                id=f"ruling-{g}", compact=True)
+                                    id=f"ruling-{g}", compact=True)
             widgets.append(Horizontal(Label("Ruling"), self.ruling, classes="field"))
         widgets.append(Vertical(id=f"params-{g}", classes="params"))
         if action.help:

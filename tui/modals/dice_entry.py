@@ -17,6 +17,7 @@ from textual.widgets import Input, Label, Static
 
 from campaigns.words import plural
 from rules.dice import Dice, DiceError, parse_entered
+from tui.widgets.text_field import TextField
 
 
 class DiceEntryScreen(ModalScreen[list[int] | list[list[int]] | None]):
@@ -43,13 +44,13 @@ class DiceEntryScreen(ModalScreen[list[int] | list[list[int]] | None]):
         with Vertical():
             if self.dice is not None:
                 yield Static(f"Dice rolled on the table for {self.purpose}: {self.dice}", markup=False)
-                yield Input(placeholder=f"{plural(self.dice.count, 'value')} from 1 to {self.dice.sides}", id="dice")
+                yield TextField(placeholder=f"{plural(self.dice.count, 'value')} from 1 to {self.dice.sides}", id="dice")
             else:
                 yield Static(f"Dice rolled on the table for {self.purpose}, each side's own:", markup=False)
                 for n, (label, dice) in enumerate(self.named):
                     with Horizontal():
                         yield Label(f"{label} {dice}", markup=False)
-                        yield Input(placeholder=f"{plural(dice.count, 'value')}, 1-{dice.sides}", id=f"dice-{n}", compact=True)
+                        yield TextField(placeholder=f"{plural(dice.count, 'value')}, 1-{dice.sides}", id=f"dice-{n}", compact=True)
             yield Static("", id="error", markup=False)
             enter = "Enter to record" if self.dice is not None else "Enter goes to the next line and records on the last"
             yield Static(f"{enter}, Escape to cancel", classes="muted")

@@ -13,6 +13,7 @@ from textual.widgets import Input, Label, Select, Static
 
 from tui.screens.base import Attempts
 from tui.textual_private import select_listed_on_open
+from tui.widgets.text_field import TextField
 
 # (key, label, value, choices): choices None for free text, else the words, or (label, value) pairs.
 Field = tuple[str, str, str, Sequence[str] | Sequence[tuple[str, str]] | None]
@@ -77,7 +78,7 @@ class FormScreen(Attempts, ModalScreen[dict[str, str] | None]):
                     if choices is None:
                         known = self.suggestions.get(key)
                         suggester = SuggestFromList(known, case_sensitive=False) if known else None
-                        yield Input(value=value, id=f"f-{key}", compact=True, suggester=suggester)
+                        yield TextField(value=value, id=f"f-{key}", compact=True, suggester=suggester)
                     else:
                         # a choice is its value, or (label, value) where the value is an id
                         pairs = [(c, c) if isinstance(c, str) else c for c in choices]

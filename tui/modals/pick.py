@@ -9,6 +9,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.widgets.text_field import TextField
+
 
 class PickScreen(ModalScreen[str | None]):
     DEFAULT_CSS = """
@@ -26,7 +28,7 @@ class PickScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.title_text, markup=False)
-            yield Input(placeholder="type to narrow; Down to the list; Enter picks", id="filter")
+            yield TextField(placeholder="type to narrow; Down to the list; Enter picks", id="filter")
             yield OptionList(*[Option(label, id=key) for key, label in self.items], id="choices")
 
     def on_input_changed(self, event: Input.Changed) -> None:

@@ -24,6 +24,8 @@ from rules.errors import RulesError
 from rules.resolver import ENEMY, NO_TARGET, may_act
 from tui.widgets.bars import odds_bar
 from tui.widgets.hanging import Hanging
+from tui.widgets.in_place import update_in_place
+from tui.widgets.text_field import TextField
 from tui.widgets.tickbox import TickBox
 
 
@@ -100,13 +102,13 @@ ODDS_LEAD = len(" 100.0% ") + 6 + 1  # cells before an outcome: its chance and i
 
 
 def _set_text(row: object, text: str) -> None:
-    """The text beside a field (its row's Static), changed only if it differs: an update
-    lays the form out again."""
+    """The text beside a field (its row's Static), changed only if it differs; the form
+    laid out again only if it takes more or fewer lines (update_in_place)."""
     if not isinstance(row, Widget):
         return
     for shown in row.query(".tick-text").results(Static):
         if str(shown.content) != text:
-            shown.update(text)
+            update_in_place(shown, text)
 
 
 class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
@@ -204,8 +206,8 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
             if why:
                 widgets.append(Static(f"Not offered: {why}", markup=False, classes="muted"))
             # the umpire may rule against the card: the reason is recorded with the resolution
-            self.ruling = Input(self.ruling_text, placeholder="umpire's ruling: the reason to override the card",
-                                id=f"ruling-{g}", compact=True)
+            self.ruling = TextField(self.ruling_text, placeholder="umpire's ruling: the reason to override the card",
+                                    id=f"ruling-{g}", compact=True)
             widgets.append(Horizontal(Label("Ruling"), self.ruling, classes="field"))
         widgets.append(Vertical(id=f"params-{g}", classes="params"))
         if action.help:
@@ -264,7 +266,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
         for number in numbers:
             self.defaults[number.id] = str(number.default)
             self.number_defs[number.id] = number
-            field = Input(typed.get(number.id, str(number.default)), id=f"n-{number.id}-{p}", compact=True)
+            field = TextField(typed.get(number.id, str(number.default)), id=f"n-{number.id}-{p}", compact=True)
             self.numbers[number.id] = field
             widgets.append(Horizontal(Static(number.label, markup=False, classes="tick-text"), field, classes="number"))
         for tick, text, value in ticks:
@@ -313,14 +315,16 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
     def show(self) -> None:
         error = self.query_one("#error", Static)
         shown = self.query_one("#prepared", Static)
+        # Most keys change a figure or a modifier, not how many lines they take: the form
+        # is redrawn, not laid out again (update_in_place).
         try:
             prepared = self.prepared()
         except CampaignError as exc:
-            error.update(str(exc))
-            shown.update("")
+            update_in_place(error, str(exc))
+            update_in_place(shown, "")
             return
-        error.update("")
-        shown.update(Hanging(prepared_lines(prepared)))
+        update_in_place(error, "")
+        update_in_place(shown, Hanging(prepared_lines(prepared)))
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "action":

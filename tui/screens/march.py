@@ -21,6 +21,7 @@ from campaigns.text import shown
 from tui.screens.base import CampaignScreen
 from tui.widgets.bars import odds_bar
 from tui.widgets.cells import MadeRows, fill
+from tui.widgets.in_place import update_in_place
 from tui.widgets.kept import PagedTable
 
 
@@ -230,11 +231,8 @@ class ForcedMarchScreen(CampaignScreen):
             odds = ", ".join(f"{loss} SP {float(chance) * 100:.0f}%" for loss, chance in chosen.odds.items())
             lines.append(f"{chosen.unit.name} ({chosen.modifier:+d}) loses: {odds}")
         text = "\n".join(lines)
-        if text != self._mods_shown:  # the table's highlight after a fill shows them again: no second layout
-            self._mods_shown = text
-            self.query_one("#mods", Static).update(text)
-
-    _mods_shown: str | None = None
+        # The same lines, or as many of them: the screen is only redrawn, not laid out again.
+        update_in_place(self.query_one("#mods", Static), text)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id == "units":

@@ -20,6 +20,7 @@ from tui.modals.form import FormScreen
 from tui.screens.base import CampaignScreen
 from tui.screens.battles import resolvers
 from tui.widgets.marklist import MarkList, TickList
+from tui.widgets.text_field import TextField
 
 
 @dataclass
@@ -83,7 +84,7 @@ class BattleSetupScreen(CampaignScreen):
             yield Static("", id="error", markup=False)
             with Horizontal():
                 yield Label("Where")
-                yield Input(value=self.place or "", placeholder="hex or place", id="where", compact=True)
+                yield TextField(value=self.place or "", placeholder="hex or place", id="where", compact=True)
             with Horizontal():
                 yield Label("Attacker")
                 yield Select([(s.name, s.side) for s in self.sides], allow_blank=False, id="attacker-side", compact=True)

@@ -13,6 +13,7 @@ from textual.widgets import Input, Static
 from campaigns.errors import CampaignError
 from campaigns.settings import remember
 from tui.screens.base import Attempts, adjutant_of
+from tui.widgets.text_field import TextField
 
 
 class SaveAsScreen(Attempts, ModalScreen[None]):
@@ -27,7 +28,7 @@ class SaveAsScreen(Attempts, ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Save a copy of the campaign as (the copy is made at once; you stay in this file):")
-            yield Input(placeholder="copy.campaign", id="path")
+            yield TextField(placeholder="copy.campaign", id="path")
             yield Static("", id="error", markup=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -592,9 +592,11 @@ class OrderOfBattleScreen(CampaignScreen):
         # be mounted and focused (tui.keys), then go into it.
         from textual.widgets import Input
 
+        from tui.widgets.text_field import TextField
+
         box = self.query("#search").first(Input) if self.query("#search") else None
         if box is None:
-            box = Input(placeholder="search by name; Enter to jump, Escape to close", id="search")
+            box = TextField(placeholder="search by name; Enter to jump, Escape to close", id="search")
             await self.mount(box, before=self.query_one("#body"))
         box.add_class("shown")
         box.focus()

@@ -17,6 +17,7 @@ from rules.numbers import SEED
 from tui.commands import browser_safe
 from tui.screens.base import adjutant_of
 from tui.widgets.status import BottomBar
+from tui.widgets.text_field import TextField
 
 DICE_MODES = [("Rolled by Adjutant (seeded)", "rolled"), ("Rolled on the table, typed in", "entered")]
 
@@ -50,22 +51,22 @@ class StartScreen(Screen[None]):
                     yield Select([(load_scenario(s).title, s) for s in scenario_ids()], allow_blank=False, id="scenario")
                 with Horizontal():
                     yield Label("Name")
-                    yield Input(placeholder="the scenario's title", id="name")
+                    yield TextField(placeholder="the scenario's title", id="name")
                 with Horizontal():
                     yield Label("Dice seed")
-                    yield Input(placeholder="blank for a random seed", id="seed")
+                    yield TextField(placeholder="blank for a random seed", id="seed")
                 with Horizontal():
                     yield Label("Dice")
                     yield Select(DICE_MODES, allow_blank=False, value=adjutant_of(self).settings.dice_mode, id="dice")
                 with Horizontal():
                     yield Label("File")
-                    yield Input(placeholder="e.g. spring.campaign", id="file")
+                    yield TextField(placeholder="e.g. spring.campaign", id="file")
                 yield Button("Create (enter on File)", id="create", variant="primary")
             with Vertical(classes="box"):
                 yield Static("[b]Open a campaign file[/b]")
                 with Horizontal():
                     yield Label("Path")
-                    yield Input(placeholder="a .campaign file or postgresql+psycopg://...", id="open")
+                    yield TextField(placeholder="a .campaign file or postgresql+psycopg://...", id="open")
             with Vertical(classes="box"):
                 yield Static("[b]Recent files[/b]")
                 yield OptionList(*[Option(f, id=f) for f in recent_files()] or [Option("(none yet)", disabled=True)], id="recent")

@@ -33,12 +33,11 @@ of its range, written by undo or redo into a real row.
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 import string
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, get_args, get_origin
 
 import orjson
@@ -76,9 +75,18 @@ class Campaign:
     undo: int
     redo: int
     undo_event: int
+    # Each real change of an event as JSON text, written once: a case's changes are these with its
+    # own change put among them (some 1,800 cases are made from the two actions' changes).
+    encoded: dict[int, list[str]] = field(default_factory=dict, compare=False, repr=False)
 
     def event(self, number: int) -> dict[str, Any]:
         return next(e for e in self.good["tables"]["event"] if e["id"] == number)
+
+    def changes_text(self, number: int) -> list[str]:
+        """`dumps` of each change of event `number`, in order."""
+        if number not in self.encoded:
+            self.encoded[number] = [dumps(change) for change in self.event(number)["changes"]]
+        return self.encoded[number]
 
 
 def dumps(value: Any) -> str:
@@ -214,9 +222,9 @@ def _key(table: Table, row: dict[str, Any] | None) -> dict[str, Any]:
 def _plant(campaign: Campaign, doing: Doing, change: dict[str, Any], rng: random.Random) -> tuple[int, str]:
     """The event undo (or redo) would take, its changes with `change` at a drawn place among them."""
     number = campaign.undo if doing == "undo" else campaign.redo
-    changes = copy.deepcopy(campaign.event(number)["changes"])
-    changes.insert(rng.randrange(len(changes) + 1), change)
-    return number, dumps(changes)
+    changes = list(campaign.changes_text(number))  # `dumps` of the list, read item by item: json.dumps writes ", " between items
+    changes.insert(rng.randrange(len(changes) + 1), dumps(change))
+    return number, "[" + ", ".join(changes) + "]"
 
 
 def _value_change(table: Table, row: dict[str, Any] | None, column: str, value: Any, doing: Doing, whole: bool) -> dict[str, Any]:
@@ -389,12 +397,20 @@ def parts(campaign: Campaign, seed: int) -> tuple[list[Case], list[Case]]:
     rng.shuffle(values)
     labels: dict[str, Case] = {}
     columns: dict[str, Case] = {}
+    labelled: set[tuple[str, str, int, str]] = set()  # _same of labels' cases: `in` on the list compared 600,000 pairs
     for case in values:
         column, label = case.kind
         if label not in labels:
             labels[label] = case
-        elif column not in columns and case not in labels.values():
+            labelled.add(_same(case))
+        elif column not in columns and _same(case) not in labelled:
             columns[column] = case
     core = [*labels.values(), *replay_cases(campaign), *changes_cases(campaign, rng), *control_cases(campaign, rng)]
     first = [*core, *shape_cases(campaign, rng), *columns.values()]
-    return core, first[len(core):] + [case for case in values if case not in first]
+    chosen = {_same(case) for case in first}
+    return core, first[len(core):] + [case for case in values if _same(case) not in chosen]
+
+
+def _same(case: Case) -> tuple[str, str, int, str]:
+    """What makes two cases the same case: the rest (the value named, the kind) is read from these."""
+    return case.what, case.doing, case.event, case.changes

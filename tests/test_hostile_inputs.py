@@ -13,10 +13,12 @@ The big runs: `python -m tests.hostile_corpus --count N --seed S`.
 
 from __future__ import annotations
 
+import atexit
 import collections
 import hashlib
 import json
 import shutil
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -88,19 +90,32 @@ def _outcome(what: str, verdict: str, taken: bool, err: str) -> None:
 # -- orders import ----------------------------------------------------------------------------
 
 
+ORDERS_FILES = ("umpire.campaign", "french.campaign", "orders.json")
+_orders_made: list[Path] = []
+
+
 def orders_campaign(folder: Path) -> tuple[Path, dict[str, Any]]:
-    """An umpire's campaign and the orders the French sent from their side file."""
-    umpire, side, orders = folder / "umpire.campaign", folder / "french.campaign", folder / "orders.json"
-    for argv in (
-        ["new", "spring1813", str(umpire), "--seed", "1813"],
-        ["despatch", str(umpire), "--side", "french", "-o", str(side)],
-        ["orders", "write", str(side), "note", "--text", "Hold Dresden; the Guard follows."],
-        ["orders", "write", str(side), "command_points", "--action", "activate_general"],
-        ["orders", str(side), "-o", str(orders)],
-    ):
-        code, _out, err = run(*argv)
-        assert code == 0, f"{argv}: {err}"
-    return umpire, json.loads(orders.read_text())
+    """An umpire's campaign and the orders the French sent from their side file (the files of
+    ORDERS_FILES in `folder`). Made once per worker by the five commands and copied (0.4 CPU-s,
+    five tests ask for it); no test compares two of them."""
+    if not _orders_made:
+        made = Path(tempfile.mkdtemp(prefix="adjutant-orders-"))
+        atexit.register(shutil.rmtree, made, True)
+        umpire, side, orders = (made / name for name in ORDERS_FILES)
+        for argv in (
+            ["new", "spring1813", str(umpire), "--seed", "1813"],
+            ["despatch", str(umpire), "--side", "french", "-o", str(side)],
+            ["orders", "write", str(side), "note", "--text", "Hold Dresden; the Guard follows."],
+            ["orders", "write", str(side), "command_points", "--action", "activate_general"],
+            ["orders", str(side), "-o", str(orders)],
+        ):
+            code, _out, err = run(*argv)
+            assert code == 0, f"{argv}: {err}"
+        assert sorted(p.name for p in made.iterdir()) == sorted(ORDERS_FILES), "copy every file the commands made"
+        _orders_made.append(made)
+    for name in ORDERS_FILES:
+        shutil.copyfile(_orders_made[0] / name, folder / name)
+    return folder / "umpire.campaign", json.loads((folder / "orders.json").read_text())
 
 
 def check_orders(folder: Path, count: int, seed: int) -> collections.Counter[str]:

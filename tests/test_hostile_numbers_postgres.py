@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from tests import hostile_inputs as corpus
-from tests.test_hostile_files import played as _played, run
+from tests.test_hostile_files import played, run
 from tests.test_hostile_inputs import SEED, _argv, judge, numeric_arguments, orders_campaign
 
 INT32, INT64 = 2**31 - 1, 2**63 - 1
@@ -47,21 +47,6 @@ def _database(url: str, name: str) -> str:
     from sqlalchemy.engine import make_url
 
     return make_url(url).set(database=name).render_as_string(hide_password=False)
-
-
-_played_once: dict[str, Path] = {}
-
-
-def played(path: Path) -> Path:
-    """tests/test_hostile_files.py's played campaign at `path`: played once for the module, then copied."""
-    kept = _played_once.get("played")
-    if kept is None or not kept.exists():
-        kept = path.with_name(f"{path.stem}-played-once.campaign")
-        shutil.copyfile(_played(path), kept)
-        _played_once["played"] = kept
-    else:
-        shutil.copyfile(kept, path)
-    return path
 
 
 def copying(connection: Any) -> str:
@@ -119,7 +104,7 @@ class Twins:
         self.file = played(folder / "numbers.campaign")
         self.pristine_file = folder / "pristine.campaign"
         shutil.copyfile(self.file, self.pristine_file)
-        _played(url)  # type: ignore[arg-type]  # CampaignSession.new takes a URL as well as a path
+        played(url)  # type: ignore[arg-type]  # CampaignSession.new takes a URL as well as a path
         self.name = _libpq(url).rsplit("/", 1)[1]
         self.admin = _libpq(_database(url, "postgres"))
         with psycopg.connect(self.admin, autocommit=True) as connection:  # a copy to start again from

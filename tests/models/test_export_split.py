@@ -185,7 +185,7 @@ def test_the_pieces_are_the_long_tables_in_key_order_and_the_other_long_tables_w
     try:
         with engine.connect() as connection:
             pieces = split.pieces(connection, tables())
-            counts = {table: connection.exec_driver_sql(f'SELECT count(*) FROM "{table}"').scalar() for table in ("unit", "general", "nation")}
+            counts = {table: connection.exec_driver_sql(f'SELECT count(*) FROM "{table}"').scalar_one() for table in ("unit", "general", "nation")}
     finally:
         engine.dispose()
     whole = [piece.table.name for piece in pieces if piece.key is None]
@@ -214,8 +214,8 @@ def test_the_ends_of_a_long_tables_keys_are_read_without_a_scan(real: Path) -> N
 
     try:
         with engine.connect() as connection:
-            rows = connection.exec_driver_sql("SELECT count(*) FROM event").scalar()
-            driver = connection.connection.driver_connection
+            rows = connection.exec_driver_sql("SELECT count(*) FROM event").scalar_one()
+            driver: Any = connection.connection.driver_connection
             driver.set_progress_handler(step, 1)
             list(split._chunks(connection, event))
             driver.set_progress_handler(None, 1)

@@ -3,7 +3,9 @@
 At a million events an export is one processor's work from start to end (reading,
 judging and encoding rows is Python, holding the GIL), and the machine has two. So the
 rows of each table whose keys span SPLIT_ROWS or more are cut into pieces of CHUNK_KEYS
-keys, in key order across those tables (a roll's pieces, then an event's). This process
+keys, in key order across those tables (a roll's pieces, then an event's), and every other
+table of CHUNK_KEYS rows or more is then a piece of its own, whole, in its turn (the units:
+the last piece, so the helper's first, not this process's work alone at the end). This process
 writes the export as always, taking the pieces from the first on; a helper process,
 forked before any row is read, takes them from the last one back, each into a spool
 file of its own. Where the two meet, this process copies the helper's pieces after its

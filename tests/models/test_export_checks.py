@@ -88,39 +88,3 @@ def test_a_check_that_cannot_run_beside_the_rows_runs_after_them(real: Path) -> 
         checks = BackgroundChecks(connection, store.name, damage)
         assert checks.result() is None
     assert calls == ["export-integrity-check", threading.current_thread().name]
-
-
-def read_calls() -> int:
-    with open("/proc/self/io") as io:
-        return next(int(line.split()[1]) for line in io if line.startswith("syscr:"))
-
-
-@pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="counts the process's reads from /proc (Linux)")
-def test_the_integrity_check_reads_a_file_larger_than_sqlites_cache_fewer_times(tmp_path: Path) -> None:
-    """The check reads each index beside its table: with SQLite's default 2 MB cache it read the
-    same pages from the file again and again. Its own cache is larger, and given back after."""
-    from sqlalchemy import create_engine
-
-    path = tmp_path / "long.db"
-    db = sqlite3.connect(path, isolation_level=None)
-    db.executescript(
-        "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b INTEGER); CREATE INDEX t_a ON t (a); CREATE INDEX t_b ON t (b);"
-        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 150000)"
-        " INSERT INTO t SELECT i, hex(randomblob(8)), random() FROM n"
-    )
-    db.close()
-    assert path.stat().st_size > 3 * 2**20  # longer than the default cache
-    engine = create_engine(f"sqlite:///{path}")
-    try:
-        with engine.connect() as connection:
-            default = connection.exec_driver_sql("PRAGMA cache_size").scalar_one()
-            before = read_calls()
-            assert exchange.integrity_problem(connection, "long.db") is None
-            ours = read_calls() - before
-            assert connection.exec_driver_sql("PRAGMA cache_size").scalar_one() == default
-            before = read_calls()
-            assert connection.exec_driver_sql("PRAGMA integrity_check(20)").scalar_one() == "ok"
-            plain = read_calls() - before
-    finally:
-        engine.dispose()
-    assert ours < 0.8 * plain, (ours, plain)

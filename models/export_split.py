@@ -3,7 +3,9 @@
 At a million events an export is one processor's work from start to end (reading,
 judging and encoding rows is Python, holding the GIL), and the machine has two. So the
 rows of each table whose keys span SPLIT_ROWS or more are cut into pieces of CHUNK_KEYS
-keys, in key order across those tables (a roll's pieces, then an event's). This process
+keys, in key order across those tables (a roll's pieces, then an event's), and every other
+table of CHUNK_KEYS rows or more is then a piece of its own, whole, in its turn (the units:
+the last piece, so the helper's first, not this process's work alone at the end). This process
 writes the export as always, taking the pieces from the first on; a helper process,
 forked before any row is read, takes them from the last one back, each into a spool
 file of its own. Where the two meet, this process copies the helper's pieces after its
@@ -74,7 +76,8 @@ def helping(connection: Connection, exported: list[Table], name: str) -> Iterato
 
 @dataclass(frozen=True)
 class Chunk:
-    """The rows of `table` whose key is in [low, high); None: no bound that side."""
+    """The rows of `table` whose key is in [low, high); None: no bound that side (a whole
+    table has no key: `_whole`)."""
 
     table: Table
     key: Any
@@ -173,7 +176,7 @@ class Helper:
         if threading.active_count() != 1 or not hasattr(os, "fork") or path is None:
             return None
         connection.exec_driver_sql("SELECT count(*) FROM sqlite_master").fetchall()  # this process's read lock first
-        chunks = [chunk for table in exported for chunk in _chunks(connection, table)]
+        chunks = pieces(connection, exported)
         if not chunks:
             return None
         try:
@@ -280,6 +283,17 @@ def _copied(source: int, start: int, length: int, out: Out) -> None:
         start, length = start + len(data), length - len(data)
 
 
+def pieces(connection: Connection, exported: list[Table]) -> list[Chunk]:
+    """The pieces of `exported` for two processes, in the export's order; none when no table is long
+    enough to split by its key. The other long tables go whole, in their turn: the last of them is
+    then the helper's first piece, not this process's work alone at the end while the helper has
+    nothing left to do (the units, at 50,000)."""
+    split = [list(_chunks(connection, table)) for table in exported]
+    if not any(split):
+        return []
+    return [chunk for table, own in zip(exported, split, strict=True) for chunk in own or _whole(connection, table)]
+
+
 def _file_of(connection: Connection) -> str | None:
     for _, schema, file in connection.exec_driver_sql("PRAGMA database_list").fetchall():
         if schema == "main":
@@ -293,7 +307,10 @@ def _chunks(connection: Connection, table: Table) -> Iterator[Chunk]:
         return
     key = keys[0]
     try:
-        low, high = connection.execute(select(func.min(key), func.max(key))).one()  # the ends of the key's index
+        # The ends of the key's index, each read alone: SQLite reads min() and max() in one query
+        # by a scan of the whole index (a tenth of a second at a million events, before the fork).
+        low = connection.execute(select(func.min(key))).scalar()
+        high = connection.execute(select(func.max(key))).scalar()
     except exc.DBAPIError:  # a damaged file: read as one process reads it
         return
     if type(low) is not int or type(high) is not int or high - low + 1 < SPLIT_ROWS:
@@ -302,6 +319,16 @@ def _chunks(connection: Connection, table: Table) -> Iterator[Chunk]:
     bounds = list(range(low + size, high + 1, size))
     for start, end in zip([None, *bounds], [*bounds, None], strict=True):
         yield Chunk(table, key, start, end)
+
+
+def _whole(connection: Connection, table: Table) -> Iterator[Chunk]:
+    """`table` as one piece when it has CHUNK_KEYS rows or more (counted no further)."""
+    try:
+        rows = connection.execute(select(func.count()).select_from(select(true()).select_from(table).limit(CHUNK_KEYS).subquery())).scalar()
+    except exc.DBAPIError:  # a damaged file: read as one process reads it
+        return
+    if rows is not None and rows >= CHUNK_KEYS:
+        yield Chunk(table, None, None, None)
 
 
 def _help(path: str, name: str, chunks: list[Chunk], claims: Claims, spool: IO[bytes], reports: int, parent: int) -> None:

@@ -170,6 +170,60 @@ def test_two_processes_write_the_bytes_one_writes(real: Path, tmp_path: Path) ->
     assert pieces["parent", 1] > 0
 
 
+def test_the_pieces_are_the_long_tables_in_key_order_and_the_other_long_tables_whole(
+    real: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table not split by its key (text keys: the units) that is long still goes to two processes,
+    whole; the last of them is the helper's first piece, not this process's last work alone."""
+    from models import export_split as split
+    from models.engine import read_only_engine
+    from models.exchange import tables
+
+    monkeypatch.setattr(split, "SPLIT_ROWS", 1)
+    monkeypatch.setattr(split, "CHUNK_KEYS", 37)
+    engine = read_only_engine(real, immutable=True)
+    try:
+        with engine.connect() as connection:
+            pieces = split.pieces(connection, tables())
+            counts = {table: connection.exec_driver_sql(f'SELECT count(*) FROM "{table}"').scalar_one() for table in ("unit", "general", "nation")}
+    finally:
+        engine.dispose()
+    whole = [piece.table.name for piece in pieces if piece.key is None]
+    assert counts["unit"] >= 37 and "unit" in whole and pieces[-1].table.name == "unit" and pieces[-1].keys is not None
+    assert ("general" in whole) == (counts["general"] >= 37) and "nation" not in whole  # too short to be worth a piece
+    events = [(piece.low, piece.high) for piece in pieces if piece.table.name == "event"]
+    assert len(events) > 2 and events[0][0] is None and events[-1][1] is None
+    assert all(low == high for (_, low), (high, _) in zip(events, events[1:]))
+
+
+def test_the_ends_of_a_long_tables_keys_are_read_without_a_scan(real: Path) -> None:
+    """min() and max() of a key in one query make SQLite scan the whole index (a tenth of a second
+    at a million events, before the helper can start); each alone reads one end of it."""
+    from models import export_split as split
+    from models.engine import read_only_engine
+    from models.exchange import tables
+
+    event = next(table for table in tables() if table.name == "event")
+    engine = read_only_engine(real, immutable=True)
+    steps = 0
+
+    def step() -> int:
+        nonlocal steps
+        steps += 1
+        return 0
+
+    try:
+        with engine.connect() as connection:
+            rows = connection.exec_driver_sql("SELECT count(*) FROM event").scalar_one()
+            driver: Any = connection.connection.driver_connection
+            driver.set_progress_handler(step, 1)
+            list(split._chunks(connection, event))
+            driver.set_progress_handler(None, 1)
+    finally:
+        engine.dispose()
+    assert rows >= EVENTS and steps < 100, (rows, steps)
+
+
 @pytest.mark.parametrize(
     ("order", "event"),
     [("parent", 1), ("helper", EVENTS // 2), ("helper", EVENTS)],
@@ -181,6 +235,21 @@ def test_a_damaged_row_on_either_side_is_refused_with_one_process_sentence(
     path = damaged(real, tmp_path, event)
     one_code, one_out, one_err = run("export", str(path))
     assert one_code == 2 and one_out == b"" and f"row {event} of table 'event'" in one_err
+    code, out, err = split_export(path, tmp_path, order)
+    assert (code, out, err) == (2, b"", one_err)
+
+
+@pytest.mark.parametrize("order", ["helper", "parent"])
+def test_a_damaged_row_of_a_table_written_whole_is_refused_with_one_process_sentence(
+    real: Path, tmp_path: Path, order: str
+) -> None:
+    path = copy(real, tmp_path)
+    db = sqlite3.connect(path, isolation_level=None)
+    unit = db.execute("SELECT count(*) FROM unit").fetchone()[0] - 1
+    db.execute("UPDATE unit SET strength_points = -5 WHERE id = (SELECT id FROM unit ORDER BY id LIMIT 1 OFFSET ?)", (unit - 1,))
+    db.close()
+    one_code, one_out, one_err = run("export", str(path))
+    assert one_code == 2 and one_out == b"" and f"row {unit} of table 'unit'" in one_err
     code, out, err = split_export(path, tmp_path, order)
     assert (code, out, err) == (2, b"", one_err)
 

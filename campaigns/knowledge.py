@@ -265,7 +265,7 @@ def sighted_stacks(session: CampaignSession, side: str, turn: int) -> list:
     from campaigns.stacks import SightedStack
 
     with plainly(), session.store.connect() as db:
-        names = dict(db.execute(select(rows.SIDE.c.id, rows.SIDE.c.name)).tuples().all())
+        names = dict(db.execute(select(rows.SIDE.c.id, rows.SIDE.c.name)).all())
         newest: dict[tuple[str, str], SightingRow] = {}
         for row in _sighting_rows(db, side, turn):
             if row.learned:

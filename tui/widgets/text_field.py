@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from textual.binding import Binding
 from textual.geometry import Size
 from textual.widgets import Input
+
+from tui.commands import browser_safe
 
 
 class TextField(Input):
@@ -20,6 +23,9 @@ class TextField(Input):
     padded to the box, and the furthest it scrolls is the text's width less the box's
     (none while it fits). A field whose width is `auto`, sized to its text, is Textual's
     own. tui/screens/history.py's filter does the same for its own reasons."""
+
+    # A browser keeps ctrl+w (adjutant serve): deleting a word answers to alt+w too.
+    BINDINGS = [Binding(browser_safe("ctrl+w"), "delete_left_word", "Delete left to start of word", show=False)]
 
     @property
     def content_width(self) -> int:

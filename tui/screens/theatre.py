@@ -46,7 +46,8 @@ class TheatreCanvas(Widget):
         self.view = whole_theatre()
         self.cursor: str | None = None
         self._drawing = Drawing(0, 0)
-        self._strips: dict[int, tuple[Row, Strip]] = {}  # each line made, by row, with the row it shows
+        self._strips: dict[int, tuple[Row, Strip]] = {}  # the line last made for each row, with what it shows
+        self._made: dict[tuple[int, str], tuple[tuple[RichStyle | None, ...], Strip]] = {}  # lines made lately, by row and text
         self._strip_style: tuple[VisualStyle, object] | None = None  # the base style they were made on
         self._styles: dict[RichStyle | None, VisualStyle] = {}  # a cell's style on that base
 
@@ -91,12 +92,19 @@ class TheatreCanvas(Widget):
             return super().render_line(y)  # Textual makes the lines from render()
         style = self.visual_style
         if self._strip_style != (style, self.app.ansi_theme):
-            self._strip_style, self._strips, self._styles = (style, self.app.ansi_theme), {}, {}
+            self._strip_style, self._strips, self._made, self._styles = (style, self.app.ansi_theme), {}, {}, {}
         row = rows[y]
-        made = self._strips.get(y)
-        if made is not None and made[0] == row:
-            return made[1]
-        strip = self._make_line(row, y, style)
+        last = self._strips.get(y)
+        if last is not None and last[0] == row:
+            return last[1]
+        made = self._made.get((y, row[0]))
+        if made is not None and made[0] == row[1]:
+            strip = made[1]
+        else:
+            if len(self._made) > 4 * len(rows):  # a few drawings' worth (zooming back out finds its lines)
+                self._made.clear()
+            strip = self._make_line(row, y, style)
+            self._made[(y, row[0])] = (row[1], strip)
         self._strips[y] = (row, strip)
         return strip
 

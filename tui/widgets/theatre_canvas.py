@@ -210,7 +210,8 @@ class Drawing:
 
     def __init__(self, width: int, height: int) -> None:
         self.width, self.height = width, height
-        self._ground: tuple[MapData, View, _Ground] | None = None
+        # The last few grounds, by view: zooming back out, or in again at the same place, finds its own.
+        self._grounds: dict[View, tuple[MapData, _Ground]] = {}
         self._last: tuple[MapData, View, str | None, list[Row], bool] | None = None
 
     def rows(self, data: MapData, view: View, cursor: str | None) -> tuple[list[Row], bool]:
@@ -219,12 +220,18 @@ class Drawing:
         last = self._last
         if last is not None and last[0] is data and last[1] == view and last[2] == cursor:
             return last[3], last[4]
-        ground = self._ground
-        if ground is None or ground[0] is not data or ground[1] != view:
-            ground = self._ground = (data, view, _Ground(data, view, self.width, self.height))
-        rows, plain = ground[2].with_cursor(cursor)
+        kept = self._grounds.pop(view, None)
+        if kept is None or kept[0] is not data:
+            kept = (data, _Ground(data, view, self.width, self.height))
+        self._grounds[view] = kept
+        while len(self._grounds) > GROUNDS_KEPT:
+            del self._grounds[next(iter(self._grounds))]
+        rows, plain = kept[1].with_cursor(cursor)
         self._last = (data, view, cursor, rows, plain)
         return rows, plain
+
+
+GROUNDS_KEPT = 4
 
 
 def texts(rows: list[Row]) -> list[Text]:

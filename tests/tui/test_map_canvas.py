@@ -59,6 +59,7 @@ def test_a_kept_drawing_equals_a_fresh_one_after_moves_zooms_resizes_and_a_new_r
     moved(campaign_file, general, "Leipzig")
     readings.append(read(campaign_file))  # a new reading: the same theatre, a stack elsewhere
     assert readings[0].places != readings[1].places
+    readings.append(dataclasses.replace(readings[1], roads=readings[1].roads[::2]))  # another theatre: half its roads
     names = [p.place.name for p in readings[0].places]
     kept = {size: Drawing(*size) for size in ((80, 18), (120, 33), (rng.randint(1, 160), rng.randint(1, 50)))}
     data, cursor, view = readings[0], "Weimar", whole_theatre()

@@ -7,7 +7,9 @@ reads without colour (NO_COLOR); colour only adds to it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -65,29 +67,41 @@ CURSOR = Style(reverse=True, bold=True)
 _BIT = [_DOT[(c, r)] for c in range(2) for r in range(4)]
 
 
+def _spots(data: MapData, view: View, width: int, height: int) -> dict[str, tuple[float, float]]:
+    """Each place's (column, row) on the map, fractional."""
+    k = view.km_per_column(width, height)  # once, not once a place (each asks the gazetteer)
+    return {
+        p.place.name: (width / 2 + (p.x - view.cx) / k, height / 2 + (p.y - view.cy) / (k * CELL_ASPECT))
+        for p in data.places
+    }
+
+
+def _terrain(data: MapData, view: View, width: int, height: int) -> list[Row]:
+    """The rivers and roads: the same for every reading of the campaign (the gazetteer's)."""
+    spot = _spots(data, view, width, height)
+    dots = [[0] * width for _ in range(height)]
+    water = [[""] * width for _ in range(height)]
+    for _name, size, course in data.rivers:
+        for a, b in zip(course, course[1:]):
+            _wave(water, spot[a], spot[b], "≈" if size == "major" else "~")
+    for a, b, kind in data.roads:
+        _line(dots, spot[a], spot[b], every=1 if kind == "road" else 3)
+    rows: list[Row] = []
+    for dot_row, water_row in zip(dots, water):
+        chars = [chr(0x2800 + d) if d else w or " " for d, w in zip(dot_row, water_row)]
+        styles = tuple(ROAD if d else RIVER if w else None for d, w in zip(dot_row, water_row))
+        rows.append(("".join(chars), styles))
+    return rows
+
+
 class _Ground:
     """What does not move with the cursor, for one (data, view, size): rivers, roads and the
     markers of the places that are marked wherever the cursor is."""
 
-    def __init__(self, data: MapData, view: View, width: int, height: int) -> None:
+    def __init__(self, data: MapData, view: View, width: int, height: int, terrain: list[Row]) -> None:
         self.width, self.height = width, height
-        k = view.km_per_column(width, height)  # once, not once a place (each asks the gazetteer)
-        spot = {
-            p.place.name: (width / 2 + (p.x - view.cx) / k, height / 2 + (p.y - view.cy) / (k * CELL_ASPECT))
-            for p in data.places
-        }
-        dots = [[0] * width for _ in range(height)]
-        water = [[""] * width for _ in range(height)]
-        for _name, size, course in data.rivers:
-            for a, b in zip(course, course[1:]):
-                _wave(water, spot[a], spot[b], "≈" if size == "major" else "~")
-        for a, b, kind in data.roads:
-            _line(dots, spot[a], spot[b], every=1 if kind == "road" else 3)
-        self.rows: list[Row] = []
-        for dot_row, water_row in zip(dots, water):
-            chars = [chr(0x2800 + d) if d else w or " " for d, w in zip(dot_row, water_row)]
-            styles = tuple(ROAD if d else RIVER if w else None for d, w in zip(dot_row, water_row))
-            self.rows.append(("".join(chars), styles))
+        spot = _spots(data, view, width, height)
+        self.rows = terrain
         self.shown = [
             (p, int(col), int(row)) for p in data.places
             for col, row in [spot[p.place.name]] if 0 <= col < width and 0 <= row < height
@@ -212,6 +226,7 @@ class Drawing:
         self.width, self.height = width, height
         # The last few grounds, by view: zooming back out, or in again at the same place, finds its own.
         self._grounds: dict[View, tuple[MapData, _Ground]] = {}
+        self._terrains: dict[View, tuple[object, list[Row]]] = {}  # the rivers and roads, by view
         self._last: tuple[MapData, View, str | None, list[Row], bool] | None = None
 
     def rows(self, data: MapData, view: View, cursor: str | None) -> tuple[list[Row], bool]:
@@ -220,18 +235,37 @@ class Drawing:
         last = self._last
         if last is not None and last[0] is data and last[1] == view and last[2] == cursor:
             return last[3], last[4]
-        kept = self._grounds.pop(view, None)
-        if kept is None or kept[0] is not data:
-            kept = (data, _Ground(data, view, self.width, self.height))
-        self._grounds[view] = kept
-        while len(self._grounds) > GROUNDS_KEPT:
-            del self._grounds[next(iter(self._grounds))]
+        theatre = (data.roads, data.rivers)
+
+        def terrain(old: tuple[object, list[Row]] | None) -> tuple[object, list[Row]]:
+            places = tuple((p.place.name, p.x, p.y) for p in data.places)
+            if old is not None and old[0] == (theatre, places):  # a new reading of the campaign: the same theatre
+                return old
+            return (theatre, places), _terrain(data, view, self.width, self.height)
+
+        def ground(old: tuple[MapData, _Ground] | None) -> tuple[MapData, _Ground]:
+            if old is not None and old[0] is data:
+                return old
+            return data, _Ground(data, view, self.width, self.height, _newest(self._terrains, view, terrain)[1])
+
+        kept = _newest(self._grounds, view, ground)
         rows, plain = kept[1].with_cursor(cursor)
         self._last = (data, view, cursor, rows, plain)
         return rows, plain
 
 
 GROUNDS_KEPT = 4
+_Kept = TypeVar("_Kept")
+
+
+def _newest(kept: dict[View, _Kept], view: View, make: Callable[[_Kept | None], _Kept]) -> _Kept:
+    """What `kept` holds for the view, or what `make` gives from it (or from None), kept as the
+    newest; the oldest dropped beyond GROUNDS_KEPT."""
+    old = kept.pop(view, None)
+    kept[view] = new = make(old)
+    while len(kept) > GROUNDS_KEPT:
+        del kept[next(iter(kept))]
+    return new
 
 
 def texts(rows: list[Row]) -> list[Text]:

@@ -6,11 +6,17 @@ the cursor with their actions (activate, move), g writes the same map as SVG.
 
 from __future__ import annotations
 
+from itertools import groupby
 from pathlib import Path
 
+from rich.segment import Segment
+from rich.style import Style as RichStyle
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -19,11 +25,18 @@ from campaigns.stacks import SightedStack
 from campaigns.theatre_map import MapData, Opened, map_data, opened
 from tui.screens.base import CampaignScreen
 from tui.widgets.hanging import Hanging
-from tui.widgets.theatre_canvas import LEGEND, ZOOMS, View, badges, draw, step, whole_theatre
+from tui.widgets.theatre_canvas import LEGEND, ZOOMS, Drawing, Row, View, badges, step, texts, whole_theatre
 
 
 class TheatreCanvas(Widget):
-    """The map itself, drawn for the size it is given."""
+    """The map itself, drawn for the size it is given.
+
+    Its lines are made here, as Textual would make them from the Text of `render()` (the
+    same characters, styles and offsets, held equal in tests/tui/test_map_canvas.py), and
+    kept: `redraw()` repaints only the lines that changed (a cursor move at the whole
+    theatre's zoom: the lines of the labels it moved). A drawing with a character that is
+    not one cell wide (a hostile side's letter), or a selection of text, is left to Textual.
+    """
 
     DEFAULT_CSS = "TheatreCanvas { height: 1fr; width: 1fr; }"
 
@@ -32,12 +45,92 @@ class TheatreCanvas(Widget):
         self.data: MapData | None = None
         self.view = whole_theatre()
         self.cursor: str | None = None
+        self._drawing = Drawing(0, 0)
+        self._strips: dict[int, tuple[Row, Strip]] = {}  # the line last made for each row, with what it shows
+        self._made: dict[tuple[int, str], tuple[tuple[RichStyle | None, ...], Strip]] = {}  # lines made lately, by row and text
+        self._strip_style: tuple[VisualStyle, object] | None = None  # the base style they were made on
+        self._styles: dict[RichStyle | None, VisualStyle] = {}  # a cell's style on that base
+
+    def rows(self) -> tuple[list[Row], bool]:
+        """The map's lines for the data, view, cursor and size it has now."""
+        width, height = self.size
+        if self.data is None:
+            return [], False
+        if (self._drawing.width, self._drawing.height) != (width, height):
+            self._drawing = Drawing(width, height)
+        return self._drawing.rows(self.data, self.view, self.cursor)
+
+    def redraw(self) -> None:
+        """Show what changed in the data, view or cursor: only the lines that differ from the
+        lines last made (what the terminal shows) are repainted."""
+        rows, plain = self.rows()
+        if not (plain and self._strips) or self.text_selection is not None:
+            self.refresh()
+            return
+        regions: list[Region] = []
+        width = self.size.width
+        for y, row in enumerate(rows):
+            made = self._strips.get(y)
+            if made is not None and made[0] == row:
+                continue
+            if regions and regions[-1].bottom == y:  # next lines as one region
+                regions[-1] = Region(0, regions[-1].y, width, regions[-1].height + 1)
+            else:
+                regions.append(Region(0, y, width, 1))
+        if regions:
+            self.refresh(*regions)
 
     def render(self) -> Text:
         if self.data is None:
             return Text("")
-        lines = draw(self.data, self.view, self.size.width, self.size.height, self.cursor)
-        return Text("\n").join(lines)
+        return Text("\n").join(texts(self.rows()[0]))
+
+    def render_line(self, y: int) -> Strip:
+        rows, plain = self.rows()
+        if not plain or self.text_selection is not None or not 0 <= y < len(rows):
+            self._strips.clear()  # what Textual makes is not kept here: the next redraw repaints every line
+            return super().render_line(y)  # Textual makes the lines from render()
+        style = self.visual_style
+        if self._strip_style != (style, self.app.ansi_theme):
+            self._strip_style, self._strips, self._made, self._styles = (style, self.app.ansi_theme), {}, {}, {}
+        row = rows[y]
+        last = self._strips.get(y)
+        if last is not None and last[0] == row:
+            return last[1]
+        made = self._made.get((y, row[0]))
+        if made is not None and made[0] == row[1]:
+            strip = made[1]
+        else:
+            if len(self._made) > 4 * len(rows):  # a few drawings' worth (zooming back out finds its lines)
+                self._made.clear()
+            strip = self._make_line(row, y, style)
+            self._made[(y, row[0])] = (row[1], strip)
+        self._strips[y] = (row, strip)
+        return strip
+
+    def _make_line(self, row: Row, y: int, base: VisualStyle) -> Strip:
+        """A line as Textual makes it from its Text (textual.content.Content.render and
+        _FormattedLine.to_strip): a segment for each styled character and each run of blanks,
+        in the style it has on the widget's, with its offset for selecting text."""
+        segments, x = [], 0
+        chars, styles = row
+        for run, group in groupby(zip(chars, styles), key=lambda cell: cell[1] is None):
+            cells = list(group)
+            if run:
+                segments.append(Segment(" " * len(cells), self._on_base(None, base).rich_style_with_offset(x, y)))
+                x += len(cells)
+                continue
+            for ch, cell_style in cells:
+                segments.append(Segment(ch, self._on_base(cell_style, base).rich_style_with_offset(x, y)))
+                x += 1
+        return Strip(segments, x)
+
+    def _on_base(self, style: RichStyle | None, base: VisualStyle) -> VisualStyle:
+        found = self._styles.get(style)
+        if found is None:
+            spans = [base] if style is None else [base, VisualStyle.from_rich_style(style, self.app.ansi_theme)]
+            found = self._styles[style] = base + VisualStyle.combine(spans)
+        return found
 
 
 LEGEND_FROM = 30  # terminal rows: below this the map keeps the two rows the legend would take at 80 columns
@@ -124,7 +217,7 @@ class TheatreScreen(CampaignScreen):
         # Whole, on more lines when long (the stacks of a crowded place): the map gives up
         # the rows they take rather than the text being cut.
         self.query_one("#info", Static).update(Hanging(lines))
-        canvas.refresh()
+        canvas.redraw()
 
     def on_resize(self) -> None:
         self.show_cursor()

@@ -7,8 +7,11 @@ reads without colour (NO_COLOR); colour only adds to it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
@@ -56,112 +59,238 @@ def badges(place: MapPlace) -> str:
     return "/".join(s.mark for s in place.stacks)
 
 
-class _Canvas:
+# A line of the map: its characters, one a cell, and the style of each (None: a blank).
+Row = tuple[str, tuple[Style | None, ...]]
+ROAD, RIVER = Style(color="yellow", dim=True), Style(color="cyan")
+CURSOR = Style(reverse=True, bold=True)
+# Each dot's bit in a braille cell, by (column % 2) * 4 + row % 4.
+_BIT = [_DOT[(c, r)] for c in range(2) for r in range(4)]
+
+
+def _spots(data: MapData, view: View, width: int, height: int) -> dict[str, tuple[float, float]]:
+    """Each place's (column, row) on the map, fractional."""
+    k = view.km_per_column(width, height)  # once, not once a place (each asks the gazetteer)
+    return {
+        p.place.name: (width / 2 + (p.x - view.cx) / k, height / 2 + (p.y - view.cy) / (k * CELL_ASPECT))
+        for p in data.places
+    }
+
+
+def _terrain(data: MapData, view: View, width: int, height: int) -> list[Row]:
+    """The rivers and roads: the same for every reading of the campaign (the gazetteer's)."""
+    spot = _spots(data, view, width, height)
+    dots = [[0] * width for _ in range(height)]
+    water = [[""] * width for _ in range(height)]
+    for _name, size, course in data.rivers:
+        for a, b in zip(course, course[1:]):
+            _wave(water, spot[a], spot[b], "≈" if size == "major" else "~")
+    for a, b, kind in data.roads:
+        _line(dots, spot[a], spot[b], every=1 if kind == "road" else 3)
+    rows: list[Row] = []
+    for dot_row, water_row in zip(dots, water):
+        chars = [chr(0x2800 + d) if d else w or " " for d, w in zip(dot_row, water_row)]
+        styles = tuple(ROAD if d else RIVER if w else None for d, w in zip(dot_row, water_row))
+        rows.append(("".join(chars), styles))
+    return rows
+
+
+class _Ground:
+    """What does not move with the cursor, for one (data, view, size): rivers, roads and the
+    markers of the places that are marked wherever the cursor is."""
+
+    def __init__(self, data: MapData, view: View, width: int, height: int, terrain: list[Row]) -> None:
+        self.width, self.height = width, height
+        spot = _spots(data, view, width, height)
+        self.rows = terrain
+        self.shown = [
+            (p, int(col), int(row)) for p in data.places
+            for col, row in [spot[p.place.name]] if 0 <= col < width and 0 <= row < height
+        ]
+        self.zoom = ZOOMS[view.zoom]
+        self.sides = list(data.sides)
+        # Markers: the last place put at a cell is the one seen there, so each keeps its place in the order.
+        # The whole theatre has more places than cells: at the widest zoom only the
+        # places that matter (stacks, battles, fortresses) get a marker; roads show the rest.
+        self.markers: dict[tuple[int, int], tuple[int, str, Style]] = {}
+        for index, (p, col, row) in enumerate(self.shown):
+            if self.zoom < 2 and not (p.stacks or p.battle or p.place.kind == "fortress"):
+                continue
+            self.markers[(row, col)] = (index, *_marker(p))
+        # Labels by importance (the cursor's first, then battles, stacks, and names where room is left).
+        self.order = sorted(self.shown, key=lambda s: (not s[0].battle, not s[0].stacks, s[0].place.name))
+
+    def with_cursor(self, cursor: str | None) -> tuple[list[Row], bool]:
+        """The lines with the labels and the cursor; and whether every character is one cell wide."""
+        chars = {cell: (mark, style) for cell, (_i, mark, style) in self.markers.items()}
+        here = [(i, s) for i, s in enumerate(self.shown) if s[0].place.name == cursor]
+        for index, (p, col, row) in here:  # marked at any zoom, unless a later place is put on the same cell
+            if self.markers.get((row, col), (-1,))[0] < index:
+                chars[(row, col)] = _marker(p)
+        plain = True
+        width, height = self.width, self.height
+        for p, col, row in [s for _i, s in here] + [s for s in self.order if s[0].place.name != cursor]:
+            label = badges(p)
+            at_cursor = p.place.name == cursor
+            if at_cursor or (self.zoom >= 3 and not label) or (label and self.zoom >= 2):
+                label = f"{p.place.name} {label}".strip()
+            if not label:
+                continue
+            if at_cursor:
+                mark = MARKER[p.place.kind] if not p.battle else "*"
+                for c, ch in ((col - 1, "["), (col, mark), (col + 1, "]")):
+                    if 0 <= c < width:
+                        chars[(row, c)] = (ch, CURSOR)
+                col += 1
+            style = Style(bold=True)
+            if p.stacks and len({s.side_name for s in p.stacks}) == 1:
+                style = SIDE_STYLES[self.sides.index(p.stacks[0].side_name) % len(SIDE_STYLES)]
+            if at_cursor:
+                style = style + Style(underline=True)
+            n = len(label)
+            for r, c in ((row, col + 1), (row, col - n - 1), (row - 1, col - n // 2), (row + 1, col - n // 2)):
+                free = 0 <= r < height and 0 <= c and c + n <= width and all((r, x) not in chars for x in range(c, c + n))
+                if free or at_cursor:
+                    if 0 <= r < height:
+                        plain = plain and cell_len(label) == n and all(cell_len(ch) == 1 for ch in label)
+                        for i, ch in enumerate(label):
+                            if 0 <= c + i < width:
+                                chars[(r, c + i)] = (ch, style)
+                    break
+        by_row: dict[int, list[tuple[int, str, Style]]] = {}
+        for (r, c), (ch, style) in chars.items():
+            by_row.setdefault(r, []).append((c, ch, style))
+        rows = list(self.rows)
+        for r, cells in by_row.items():
+            text, styles = list(rows[r][0]), list(rows[r][1])
+            for c, ch, style in cells:
+                text[c], styles[c] = ch, style
+            rows[r] = ("".join(text), tuple(styles))
+        return rows, plain
+
+
+def _marker(p: MapPlace) -> tuple[str, Style]:
+    if p.battle:
+        return "*", Style(color="red", bold=True)
+    return MARKER[p.place.kind], Style(bold=bool(p.stacks))
+
+
+def _line(dots: list[list[int]], a: tuple[float, float], b: tuple[float, float], every: int = 1) -> None:
+    """A line of braille dots from cell a to cell b; every n-th dot for a dotted one.
+
+    Only the stretch that can fall on the map is walked (with a step to spare each end),
+    each dot where the whole walk would put it."""
+    (c1, r1), (c2, r2) = a, b
+    x1, y1, x2, y2 = c1 * 2, r1 * 4, c2 * 2, r2 * 4
+    steps = int(max(abs(x2 - x1), abs(y2 - y1))) + 1
+    if steps > 4000:  # far outside at a high zoom: not worth walking
+        return
+    height, width = len(dots), len(dots[0]) if dots else 0
+    dx, dy = x2 - x1, y2 - y1
+    first, last = 0, steps
+    for start, change, end in ((x1, dx, 2 * width), (y1, dy, 4 * height)):
+        if change == 0:
+            if not 0 <= start < end:
+                return
+            continue
+        i1, i2 = sorted(((0 - start) * steps / change, (end - start) * steps / change))
+        first, last = max(first, int(i1) - 1), min(last, int(i2) + 1)
+    if first > last:
+        return
+    for i in range(-(-first // every) * every, last + 1, every):
+        x = x1 + dx * i / steps
+        y = y1 + dy * i / steps
+        if 0 <= x < 2 * width and 0 <= y < 4 * height:
+            xi, yi = int(x), int(y)
+            dots[yi >> 2][xi >> 1] |= _BIT[(xi & 1) * 4 + (yi & 3)]
+
+
+def _wave(water: list[list[str]], a: tuple[float, float], b: tuple[float, float], mark: str) -> None:
+    (c1, r1), (c2, r2) = a, b
+    steps = int(max(abs(c2 - c1), abs(r2 - r1) * 2)) + 1
+    if steps > 2000:
+        return
+    height, width = len(water), len(water[0]) if water else 0
+    for i in range(steps + 1):
+        col = int(c1 + (c2 - c1) * i / steps)
+        row = int(r1 + (r2 - r1) * i / steps)
+        if 0 <= col < width and 0 <= row < height and water[row][col] != "≈":
+            water[row][col] = mark
+
+
+class Drawing:
+    """The map of one size, drawn again only as far as what changed: the ground (rivers,
+    roads, markers) when the data or the view changes, the labels and the cursor when the
+    cursor moves. `rows()` equals a fresh `draw()` of the same state."""
+
     def __init__(self, width: int, height: int) -> None:
         self.width, self.height = width, height
-        self.dots = [[0] * width for _ in range(height)]
-        self.chars: list[list[tuple[str, Style] | None]] = [[None] * width for _ in range(height)]
-        self.water = [[""] * width for _ in range(height)]
+        # The last few grounds, by view: zooming back out, or in again at the same place, finds its own.
+        self._grounds: dict[View, tuple[MapData, _Ground]] = {}
+        self._terrains: dict[View, tuple[object, list[Row]]] = {}  # the rivers and roads, by view
+        self._last: tuple[MapData, View, str | None, list[Row], bool] | None = None
 
-    def line(self, a: tuple[float, float], b: tuple[float, float], every: int = 1) -> None:
-        """A line of braille dots from cell a to cell b; every n-th dot for a dotted one."""
-        (c1, r1), (c2, r2) = a, b
-        x1, y1, x2, y2 = c1 * 2, r1 * 4, c2 * 2, r2 * 4
-        steps = int(max(abs(x2 - x1), abs(y2 - y1))) + 1
-        if steps > 4000:  # far outside at a high zoom: not worth walking
-            return
-        for i in range(0, steps + 1, every):
-            x = x1 + (x2 - x1) * i / steps
-            y = y1 + (y2 - y1) * i / steps
-            col, row = int(x // 2), int(y // 4)
-            if 0 <= col < self.width and 0 <= row < self.height:
-                self.dots[row][col] |= _DOT[(int(x) % 2, int(y) % 4)]
+    def rows(self, data: MapData, view: View, cursor: str | None) -> tuple[list[Row], bool]:
+        """The lines for this state, and whether each character is one cell wide (a label
+        from a hostile file may hold a wide or control character)."""
+        last = self._last
+        if last is not None and last[0] is data and last[1] == view and last[2] == cursor:
+            return last[3], last[4]
+        theatre = (data.roads, data.rivers)
 
-    def wave(self, a: tuple[float, float], b: tuple[float, float], mark: str) -> None:
-        (c1, r1), (c2, r2) = a, b
-        steps = int(max(abs(c2 - c1), abs(r2 - r1) * 2)) + 1
-        if steps > 2000:
-            return
-        for i in range(steps + 1):
-            col = int(c1 + (c2 - c1) * i / steps)
-            row = int(r1 + (r2 - r1) * i / steps)
-            if 0 <= col < self.width and 0 <= row < self.height and self.water[row][col] != "≈":
-                self.water[row][col] = mark
+        def terrain(old: tuple[object, list[Row]] | None) -> tuple[object, list[Row]]:
+            places = tuple((p.place.name, p.x, p.y) for p in data.places)
+            if old is not None and old[0] == (theatre, places):  # a new reading of the campaign: the same theatre
+                return old
+            return (theatre, places), _terrain(data, view, self.width, self.height)
 
-    def free(self, row: int, col: int, length: int) -> bool:
-        return 0 <= row < self.height and 0 <= col and col + length <= self.width and all(
-            self.chars[row][c] is None for c in range(col, col + length)
-        )
+        def ground(old: tuple[MapData, _Ground] | None) -> tuple[MapData, _Ground]:
+            if old is not None and old[0] is data:
+                return old
+            return data, _Ground(data, view, self.width, self.height, _newest(self._terrains, view, terrain)[1])
 
-    def put(self, row: int, col: int, text: str, style: Style) -> None:
-        for i, ch in enumerate(text):
-            if 0 <= row < self.height and 0 <= col + i < self.width:
-                self.chars[row][col + i] = (ch, style)
+        kept = _newest(self._grounds, view, ground)
+        rows, plain = kept[1].with_cursor(cursor)
+        self._last = (data, view, cursor, rows, plain)
+        return rows, plain
 
-    def lines(self) -> list[Text]:
-        road, river = Style(color="yellow", dim=True), Style(color="cyan")
-        out = []
-        for row in range(self.height):
-            text = Text(no_wrap=True, overflow="crop")
-            for col in range(self.width):
-                cell = self.chars[row][col]
-                if cell is not None:
-                    text.append(cell[0], cell[1])
-                elif self.dots[row][col]:
-                    text.append(chr(0x2800 + self.dots[row][col]), road)
-                elif self.water[row][col]:
-                    text.append(self.water[row][col], river)
-                else:
-                    text.append(" ")
-            out.append(text)
-        return out
+
+GROUNDS_KEPT = 4
+_Kept = TypeVar("_Kept")
+
+
+def _newest(kept: dict[View, _Kept], view: View, make: Callable[[_Kept | None], _Kept]) -> _Kept:
+    """What `kept` holds for the view, or what `make` gives from it (or from None), kept as the
+    newest; the oldest dropped beyond GROUNDS_KEPT."""
+    old = kept.pop(view, None)
+    kept[view] = new = make(old)
+    while len(kept) > GROUNDS_KEPT:
+        del kept[next(iter(kept))]
+    return new
+
+
+def texts(rows: list[Row]) -> list[Text]:
+    """The lines as rich Text, a character a span where it has a style (as the terminal is sent them)."""
+    out = []
+    for chars, styles in rows:
+        text = Text(no_wrap=True, overflow="crop")
+        blank = 0
+        for ch, style in zip(chars, styles):
+            if style is None:
+                blank += 1
+                continue
+            if blank:
+                text.append(" " * blank)
+                blank = 0
+            text.append(ch, style)
+        if blank:
+            text.append(" " * blank)
+        out.append(text)
+    return out
 
 
 def draw(data: MapData, view: View, width: int, height: int, cursor: str | None) -> list[Text]:
-    canvas = _Canvas(width, height)
-    spot = {p.place.name: view.cell(p.x, p.y, width, height) for p in data.places}
-    for _name, size, course in data.rivers:
-        for a, b in zip(course, course[1:]):
-            canvas.wave(spot[a], spot[b], "≈" if size == "major" else "~")
-    for a, b, kind in data.roads:
-        canvas.line(spot[a], spot[b], every=1 if kind == "road" else 3)
-    sides = list(data.sides)
-    shown = [p for p in data.places if view.shows(p.x, p.y, width, height)]
-    # Markers first, then labels by importance: the cursor, battles, stacks, then names where room is left.
-    # The whole theatre has more places than cells: at the widest zoom only the
-    # places that matter (stacks, battles, fortresses) get a marker; roads show the rest.
-    crowded = ZOOMS[view.zoom] < 2
-    for p in shown:
-        if crowded and not (p.stacks or p.battle or p.place.kind == "fortress" or p.place.name == cursor):
-            continue
-        col, row = (int(v) for v in spot[p.place.name])
-        mark = "*" if p.battle else MARKER[p.place.kind]
-        style = Style(color="red", bold=True) if p.battle else Style(bold=bool(p.stacks))
-        canvas.put(row, col, mark, style)
-    order = sorted(shown, key=lambda p: (p.place.name != cursor, not p.battle, not p.stacks, p.place.name))
-    named_all = ZOOMS[view.zoom] >= 3
-    for p in order:
-        col, row = (int(v) for v in spot[p.place.name])
-        label = badges(p)
-        if p.place.name == cursor or (named_all and not label) or (label and ZOOMS[view.zoom] >= 2):
-            label = f"{p.place.name} {label}".strip()
-        if not label:
-            continue
-        if p.place.name == cursor:
-            canvas.put(row, col - 1, "[", Style(reverse=True, bold=True))
-            canvas.put(row, col, MARKER[p.place.kind] if not p.battle else "*", Style(reverse=True, bold=True))
-            canvas.put(row, col + 1, "]", Style(reverse=True, bold=True))
-            col += 1
-        style = Style(bold=True)
-        if p.stacks and len({s.side_name for s in p.stacks}) == 1:
-            style = SIDE_STYLES[sides.index(p.stacks[0].side_name) % len(SIDE_STYLES)]
-        if p.place.name == cursor:
-            style = style + Style(underline=True)
-        for r, c in ((row, col + 1), (row, col - len(label) - 1), (row - 1, col - len(label) // 2), (row + 1, col - len(label) // 2)):
-            if canvas.free(r, c, len(label)) or p.place.name == cursor:
-                canvas.put(r, c, label, style)
-                break
-    return canvas.lines()
+    """The map drawn afresh: the lines of rich Text for a map of that size."""
+    return texts(Drawing(width, height).rows(data, view, cursor)[0])
 
 
 def step(data: MapData, current: str, dx: int, dy: int) -> str:

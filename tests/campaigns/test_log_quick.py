@@ -446,6 +446,18 @@ def with_drawn(path: Path, events: list[tuple[str, str, str, str, int]]) -> Path
 SEEDS = [1, 2, 3, "run"]
 
 
+def with_the_logged(real: Path, copy: Path, drawn: list[Any]) -> tuple[list[Any], list[Any]]:
+    """`copy`: the real campaign with the drawn events the row-by-row log would show;
+    those events and the others, which it refuses."""
+    copy.write_bytes(real.read_bytes())
+    with open_campaign(copy) as store, store.connect() as connection:
+        names = Names(connection, preload=True)
+        refused = [event for event in drawn if slow_refuses(event[3], event[1], event[4], names)]
+    kept = [event for event in drawn if event not in refused]
+    with_drawn(copy, kept)
+    return kept, refused
+
+
 @pytest.mark.parametrize("drawn_by", SEEDS)
 def test_drawn_events_of_every_form_log_as_row_by_row(
     drawn_by: int | str, real: Path, tmp_path: Path, zone: str, monkeypatch: pytest.MonkeyPatch
@@ -453,12 +465,7 @@ def test_drawn_events_of_every_form_log_as_row_by_row(
     seed = seeds.run_seed() if drawn_by == "run" else int(drawn_by)
     drawn = drawn_events(seed, 600)
     copy = tmp_path / "drawn.campaign"
-    copy.write_bytes(real.read_bytes())
-    with open_campaign(copy) as store, store.connect() as connection:
-        names = Names(connection, preload=True)
-        refused = [event for event in drawn if slow_refuses(event[3], event[1], event[4], names)]
-    kept = [event for event in drawn if event not in refused]
-    with_drawn(copy, kept)
+    kept, refused = with_the_logged(real, copy, drawn)
     taken: list[Any] = []  # the events read from their text by _quick_lines
     updates: list[Any] = []  # and by _one_updates
     quick_lines = log._quick_lines
@@ -512,12 +519,7 @@ def test_drawn_actions_in_batches_of_the_common_form_log_as_row_by_row(
     seed = seeds.run_seed() if drawn_by == "run" else int(drawn_by)
     drawn = [(when, "action", description, text, 0) for when, _kind, description, text, _undone in drawn_events(seed, 600)]
     copy = tmp_path / "actions.campaign"
-    copy.write_bytes(real.read_bytes())
-    with open_campaign(copy) as store, store.connect() as connection:
-        names = Names(connection, preload=True)
-        refused = [event for event in drawn if slow_refuses(event[3], event[1], event[4], names)]
-    kept = [event for event in drawn if event not in refused]
-    with_drawn(copy, kept)
+    kept, refused = with_the_logged(real, copy, drawn)
     # in two batches of actions: one undone, one (of the form _ONE_UPDATE reads) undone by a later event
     matched = [n for n, event in enumerate(kept) if n >= 420 and log._ONE_UPDATE.fullmatch(event[3])]
     db = sqlite3.connect(copy, isolation_level=None)

@@ -33,12 +33,17 @@ def test_showing_the_map_imports_no_sqlmodel_class(tmp_path: Path) -> None:
     assert shown["stacks"] > 2 and len(shown["sides"]) == 2
 
 
-def test_a_sides_map_imports_no_sqlmodel_class(tmp_path: Path) -> None:
+def french_despatch(tmp_path: Path) -> Path:
+    """The French side's file of a campaign ten turns in."""
     session = CampaignSession.open(play(tmp_path / "ten.campaign", 10))
     try:
-        french = write_despatch(session, "french", tmp_path / "french.campaign")
+        return write_despatch(session, "french", tmp_path / "french.campaign")
     finally:
         session.close()
+
+
+def test_a_sides_map_imports_no_sqlmodel_class(tmp_path: Path) -> None:
+    french = french_despatch(tmp_path)
     shown = imports_on_showing(STEPS, str(french))
     assert shown["shown"] == []
     assert shown["head"].startswith("Map | as french sees it: turn 11, ")
@@ -72,11 +77,7 @@ out["first"] = [str(cell) for cell in app.screen.query_one("#list").get_row_at(0
 def test_showing_the_orders_imports_no_sqlmodel_class(tmp_path: Path) -> None:
     from campaigns import orders
 
-    session = CampaignSession.open(play(tmp_path / "ten.campaign", 10))
-    try:
-        french = write_despatch(session, "french", tmp_path / "french.campaign")
-    finally:
-        session.close()
+    french = french_despatch(tmp_path)
     side = CampaignSession.open(french)
     try:
         orders.write(side, "note", text="Hold the bridges")

@@ -6,7 +6,9 @@ Each export here runs as `adjutant export` in a process of its own (a fork insid
 copy pytest), in a session of its own so that every process it starts can be counted, with
 the split lowered to a played campaign's size. SCRIPT can order who takes the pieces first:
 `helper` (the helper takes every piece before this process looks), `parent` (the helper starts
-once this process has taken the first piece) or `slow` (both sides pause between pieces, the helper longer)."""
+once this process has taken the first piece) or `slow` (both sides pause between pieces, the helper longer, and this process waits, once
+the helper is at work, for the signal the test sends: on a loaded machine the test could look
+only after the export had ended, and signal a process that had exited 0)."""
 
 from __future__ import annotations
 
@@ -57,6 +59,8 @@ class Ordered(claims):
                 time.sleep(0.001)
         if order == "slow":
             time.sleep(0.02)
+            if os.path.exists(report + ".helper"):  # the helper is at work: this process waits for the
+                time.sleep(60)                         # test's signal, so the export cannot end before it
         return super().first()
 
     def last(self, *args):

@@ -136,7 +136,7 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         for problem in self.settings.problems:  # said on stderr too, but hidden behind the app
-            self.notify(problem, severity="warning", timeout=10)
+            self.notify(one_line(problem), severity="warning", timeout=10, markup=False)
         first = self.start or ("overview" if self.session else "start")
         if first == "start":  # built anew each time: it knows no campaign
             self.push_screen(self.screen_factory(first))

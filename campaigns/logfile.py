@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import logging.handlers
 import re
-from typing import Any
 
 from campaigns.settings import Settings
 from campaigns.text import BIDI_CONTROLS, CONTROLS
@@ -33,18 +32,20 @@ def inert(text: str) -> str:
 
 class PlainFormatter(logging.Formatter):
     """Records whose text cannot act on the terminal that shows the log: control characters
-    written out, and a message's further lines indented, so that no line of a message
-    (a name with a line break in it) reads as a record of its own."""
+    written out, a message's further lines indented, and no further line of a record
+    (a traceback's either) begun as a record is (its date): a name with a line break in it
+    never reads as a record of its own."""
 
     def formatMessage(self, record: logging.LogRecord) -> str:
         record.message = inert(record.message).replace("\n", "\n    ")
         return super().formatMessage(record)
 
-    def formatException(self, ei: Any) -> str:
-        return inert(super().formatException(ei))
+    def format(self, record: logging.LogRecord) -> str:
+        # The traceback as another handler may have cached it (record.exc_text): made inert here.
+        return _RECORD_LIKE.sub("\n    ", inert(super().format(record)))
 
-    def formatStack(self, stack_info: str) -> str:
-        return inert(super().formatStack(stack_info))
+
+_RECORD_LIKE = re.compile(r"\n(?=\d)")  # no line of a traceback begins with a digit; a record does
 
 
 class SharedLog(logging.handlers.RotatingFileHandler):

@@ -93,7 +93,10 @@ class KeyLine(Static):
                 continue
             seen.add(binding.action)
             entries.append((f" {self.app.get_key_display(binding)} ", f"{binding.description} ", binding.action, active.node))
-        for number, (key, name, action, node) in enumerate(_declared_order(entries)):
+        settings = getattr(self.app, "settings", None)
+        if settings is not None and settings.file.keymap:  # without one, Textual's order is the declared one already
+            entries = _declared_order(entries)
+        for number, (key, name, action, node) in enumerate(entries):
             width = len(key) + len(name)
             last = number == len(entries) - 1
             if line.cell_len + width > room - (0 if last else len(more)):
@@ -129,9 +132,10 @@ def _declared_order(entries: list[tuple[str, str, str, DOMNode]]) -> list[tuple[
     ordered = []
     for group in groups.values():
         declared: dict[str, int] = {}
-        for binding in getattr(type(group[0][3]), "BINDINGS", None) or ():
-            if isinstance(binding, Binding):
-                declared.setdefault(binding.action, len(declared))
+        for base in type(group[0][3]).__mro__:  # the class's own first (Textual's App has a "quit" too)
+            for binding in base.__dict__.get("BINDINGS", None) or ():
+                if isinstance(binding, Binding):
+                    declared.setdefault(binding.action, len(declared))
         ordered += sorted(group, key=lambda entry: declared.get(entry[2], len(declared)))
     return ordered
 

@@ -124,8 +124,10 @@ def check_keymap(settings: Settings, *, every_screen: bool = False) -> None:
     another binding of the same screen (or of the app) has: each keeps its default keys.
     The screens are imported only when an id is not one of the app's own (or `every_screen`),
     so a plain start stays fast."""
-    own = {c.id for c in SCREENS + ACTIONS}
     keymap = settings.file.keymap
+    if not keymap:
+        return
+    own = {c.id for c in SCREENS + ACTIONS}
     path = settings.config_path
     screens = every_screen or bool(set(keymap) - own)
     if screens:
@@ -150,10 +152,12 @@ def check_keymap(settings: Settings, *, every_screen: bool = False) -> None:
 
 def check_theme(settings: Settings) -> None:
     """Name a theme the app does not have; the default one is used."""
+    theme = settings.file.theme
+    if theme is None:
+        return
     from textual.theme import BUILTIN_THEMES
 
-    theme = settings.file.theme
-    if theme is not None and theme not in BUILTIN_THEMES:
+    if theme not in BUILTIN_THEMES:
         settings.problems.append(
             f"{settings.config_path}: theme {named(theme)} is not a theme of the app (ctrl+p, then 'theme', lists them); "
             "the default is used"

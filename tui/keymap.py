@@ -186,3 +186,10 @@ def shown_key(keymap: dict[str, str], binding_id: str | None, key: str) -> str:
     if binding_id and binding_id in keymap:
         key = keymap[binding_id]
     return key.replace("question_mark", "?")
+
+
+def keys_said(keymap: dict[str, str], binding_id: str | None, key: str) -> str:
+    """The keys of a binding as the palette says them ("? or f1", "/"): the user's when remapped."""
+    from textual.keys import format_key
+
+    return " or ".join(format_key(k.strip()) for k in shown_key(keymap, binding_id, key).split(","))

@@ -92,3 +92,22 @@ def test_the_log_writes_control_characters_out_and_no_line_of_a_message_reads_as
 def test_the_config_command_says_where_the_log_is(still_world, log_dir, capsys):  # noqa: F811
     assert adjutant(["config"]) == 0
     assert f"Log file: {Path(log_dir) / 'adjutant.log'} (attach it to a bug report)" in capsys.readouterr().out
+
+
+async def test_the_palette_says_each_command_s_keys_as_remapped(campaign_file, make_app, still_world):
+    from textual.command import CommandPalette
+    from textual.widgets import Input
+
+    from tests.tui.helpers import wait_for
+
+    write_config(still_world, '[keymap]\n"screen.weather" = "f7"\n"weather.roll" = "ctrl+r"\n')
+    async with make_app(campaign_file).run_test(size=(100, 30)) as pilot:
+        commands = {c.title: c.help for c in pilot.app.get_system_commands(pilot.app.screen)}
+        assert commands["Weather"].endswith("(key: f7)") and commands["Undo"].endswith("(key: u)")
+        assert commands["Help"].endswith("(key: ? or f1)")
+        assert commands["Weather: Roll weather"].endswith("(key: ctrl+r on Weather)")
+        assert commands["Order of battle: Search"].endswith("(key: / on Order of battle)")
+        await pilot.press("ctrl+p")
+        await wait_for_screen(pilot, CommandPalette)
+        pilot.app.screen.query_one(Input).value = "Weather"
+        await wait_for(pilot, "(key: f7)")  # as the palette draws it

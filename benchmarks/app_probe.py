@@ -283,10 +283,14 @@ async def _drawn(screen) -> None:
 
 async def _type(box, character: str) -> None:
     """The key as the terminal sends it, to the focused filter (Pilot's press waits for idle)."""
-    from textual import events
-    from textual.keys import _character_to_key
+    import unicodedata
 
-    box.post_message(events.Key(_character_to_key(character), character))
+    from textual import events
+    from textual.keys import KEY_NAME_REPLACEMENTS
+
+    # The key's name as Textual's driver gives it: the character itself, or its Unicode name ("space").
+    key = character if character.isalnum() else unicodedata.name(character).lower().replace("-", "_").replace(" ", "_")
+    box.post_message(events.Key(KEY_NAME_REPLACEMENTS.get(key, key), character))
 
 
 async def commit(path: Path, count: int) -> list[list[float]]:

@@ -10,8 +10,10 @@ from campaigns import settings as settings_file
 from campaigns.text import shown
 
 
-def config(args: argparse.Namespace) -> int:
-    settings = settings_file.load()
+def config(args: argparse.Namespace, settings: settings_file.Settings | None = None) -> int:
+    """Print the settings: `settings` as the app checked them (tui.keymap.config), or as read."""
+    if settings is None:
+        settings = settings_file.load()
     path = settings.config_path
     print(shown(f"Settings file: {path}" + ("" if path.exists() else " (not there yet: the defaults are used)")))
     print(shown(f"Log file: {settings.log_path} (attach it to a bug report)"))

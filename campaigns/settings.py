@@ -14,12 +14,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import urlsplit
+
+from campaigns.text import one_line
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -28,6 +32,8 @@ if TYPE_CHECKING:
 CONFIG_FILE = "config.toml"
 RECENT_FILE = "recent.json"
 LOG_FILE = "adjutant.log"
+MAX_CONFIG_BYTES = 100_000  # a settings file of a few lines; more is not one worth reading
+SHOWN_CHARS = 40  # of a key or value quoted in a sentence: enough to know it again
 
 
 @dataclass
@@ -149,32 +155,47 @@ def load() -> Settings:
     return settings
 
 
+def named(value: object) -> str:
+    """`value` quoted for a sentence: one line, no control characters, at most SHOWN_CHARS
+    characters (a key or value of config.toml may hold anything, and a sentence is printed)."""
+    text = one_line(value)
+    return "'" + (text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "...") + "'"
+
+
 def _read(path: Path, problems: list[str]) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:
+            data = file.read(MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
         return {}
-    except (OSError, UnicodeDecodeError) as error:
-        problems.append(f"{path} cannot be read ({getattr(error, 'strerror', None) or error}); the default settings are used")
+    except OSError as error:
+        problems.append(f"{path} cannot be read ({error.strerror or error}); the default settings are used")
+        return {}
+    if len(data) > MAX_CONFIG_BYTES:
+        problems.append(f"{path} is larger than a settings file can be ({MAX_CONFIG_BYTES:,} bytes); the default settings are used")
         return {}
     try:
-        return tomllib.loads(text)
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        problems.append(f"{path} is not UTF-8 text (byte {error.start + 1}); the default settings are used")
     except tomllib.TOMLDecodeError as error:
-        problems.append(f"{path} is not valid TOML ({error}); the default settings are used")
-        return {}
+        problems.append(f"{path} is not valid TOML ({one_line(error)}); the default settings are used")
+    except (ValueError, RecursionError):  # a number of thousands of digits, or arrays nested thousands deep
+        problems.append(f"{path} is not valid TOML (a value too large or nested too deep); the default settings are used")
+    return {}
 
 
 def _validated(values: dict[str, Any], path: Path, problems: list[str]) -> FileSettings:
     """Drop each bad entry, naming it, and keep the good ones."""
     for key in [k for k in values if k not in FILE_KEYS]:
-        problems.append(f"{path}: unknown key '{key}' (known: {', '.join(FILE_KEYS)}); it is ignored")
+        problems.append(f"{path}: unknown key {named(key)} (known: {', '.join(FILE_KEYS)}); it is ignored")
         del values[key]
     keymap = values.get("keymap")
     if isinstance(keymap, dict):
         keymap = values["keymap"] = dict(_flat(keymap))  # screen.overview = "O" unquoted is a table in TOML
         for binding, keys in list(keymap.items()):
             if not isinstance(keys, str) or not keys.strip():
-                problems.append(f"{path}: keymap '{binding}' must be keys as text, such as \"ctrl+w\"; its default key is used")
+                problems.append(f"{path}: keymap {named(binding)} must be keys as text, such as \"ctrl+w\"; its default key is used")
                 del keymap[binding]
     if not values:
         return FileSettings()
@@ -208,7 +229,7 @@ def drop_keymap(settings: Settings, known: set[str]) -> None:
     """Keep only the keymap entries whose binding id exists, naming the others."""
     for binding in [b for b in settings.file.keymap if b not in known]:
         settings.problems.append(
-            f"{settings.config_path}: keymap '{binding}' is not a binding id (the README's Settings section lists them); it is ignored"
+            f"{settings.config_path}: keymap {named(binding)} is not a binding id (the README's Settings section lists them); it is ignored"
         )
         del settings.file.keymap[binding]
 
@@ -223,7 +244,15 @@ def recent_files() -> list[str]:
 
 
 def remember(target: str) -> None:
-    """Put `target` first in the recent files; a list that cannot be written is not worth an error."""
+    """Put `target` first in the recent files; a list that cannot be written is not worth an error.
+    A database URL that holds a password is not kept: recent.json is no place for one (libpq's
+    ~/.pgpass or PGPASSWORD keep it, and the URL without it then opens the campaign)."""
+    if "://" in target:
+        try:
+            if urlsplit(target).password is not None:
+                return
+        except ValueError:  # not a URL urllib can read: not one worth keeping either
+            return
     entry = target if "://" in target else str(Path(target).expanduser().absolute())
     files = [entry] + [f for f in recent_files() if f != entry]
     path = load_environment().recent_path
@@ -237,17 +266,41 @@ def remember(target: str) -> None:
 
 
 def remember_theme(theme: str) -> None:
-    """Write the theme into config.toml, keeping what else it holds as it was."""
-    settings = load()
-    path = settings.config_path
-    values = _read(path, [])
-    if path.exists() and not values and path.read_text(encoding="utf-8").strip():
+    """Write the theme into config.toml, keeping what else it holds as it was (its comments too)."""
+    path = load_environment().config_path
+    problems: list[str] = []
+    values = _read(path, problems)
+    if problems:
         return  # a file the user must mend first: never overwrite it
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
     values["theme"] = theme
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(dumps(values), encoding="utf-8")
+    tmp.write_text(_with_theme(text, theme, values), encoding="utf-8")
     os.replace(tmp, path)
+
+
+_THEME_LINE = re.compile(r'^(?P<key>[ \t]*theme[ \t]*=[ \t]*)(?P<value>"(?:[^"\\\n]|\\.)*"|\S+)(?P<rest>[ \t]*(?:#.*)?)$', re.M)
+_TABLE_LINE = re.compile(r"^[ \t]*\[", re.M)
+
+
+def _with_theme(text: str, theme: str, values: dict[str, Any]) -> str:
+    """config.toml's `text` with its theme line set to `theme`, every other line (the user's
+    comments too) as it was: the theme line replaced, or a new one put first. When the result
+    would not read back as `values` (a file laid out some other way), the values written anew."""
+    first_table = _TABLE_LINE.search(text)
+    top = text[: first_table.start()] if first_table else text
+    line = _THEME_LINE.search(top)
+    if line:
+        edited = text[: line.start("value")] + _value(theme) + text[line.end("value"):]
+    else:
+        edited = f"theme = {_value(theme)}\n" + text
+    try:
+        if tomllib.loads(edited) == values:
+            return edited
+    except tomllib.TOMLDecodeError:
+        pass
+    return dumps(values)
 
 
 def dumps(values: dict[str, Any]) -> str:

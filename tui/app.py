@@ -136,7 +136,7 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         for problem in self.settings.problems:  # said on stderr too, but hidden behind the app
-            self.notify(problem, severity="warning", timeout=10)
+            self.notify(one_line(problem), severity="warning", timeout=10, markup=False)
         first = self.start or ("overview" if self.session else "start")
         if first == "start":  # built anew each time: it knows no campaign
             self.push_screen(self.screen_factory(first))
@@ -572,11 +572,15 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         # Textual's own commands, but its Quit: ours says that nothing is lost.
+        from tui.keymap import keys_said
+
         yield from (c for c in super().get_system_commands(screen) if c.title != "Quit")
-        for command in SCREENS:
-            yield SystemCommand(command.name, command.help, lambda c=command: self.run_action(c.action))
-        for command in ACTIONS:
-            yield SystemCommand(command.name, command.help, lambda c=command: self.run_action(c.action))
+        keymap = self.settings.keymap
+        for command in SCREENS + ACTIONS:  # each with its keys, as the user mapped them
+            yield SystemCommand(
+                command.name, f"{command.help} (key: {keys_said(keymap, command.id, command.key)})",
+                lambda c=command: self.run_action(c.action),
+            )
         if self.session is not None:
             from campaigns.battles import battles
 
@@ -598,8 +602,9 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
             for name, title, binding in screen_actions():
                 label = f"{title}: {binding.description}"
                 if label not in shown:
+                    keys = keys_said(keymap, binding.id, binding.key)
                     yield SystemCommand(
-                        label, binding.tooltip or binding.description,
+                        label, f"{binding.tooltip or binding.description} (key: {keys} on {title})",
                         lambda n=name, a=binding.action: self.call_later(self.show_and_run, n, a),
                     )
 

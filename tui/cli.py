@@ -183,7 +183,7 @@ COMMANDS: tuple[Command, ...] = (
         arg("--text", default="", help="write: the text to the umpire"),
     ), guard=CAMPAIGN),
     Command("config", "print where the settings file and the log are, and what the settings hold",
-            "campaigns.cli_config:config", guard=CAMPAIGN),
+            "tui.keymap:config", guard=CAMPAIGN),
     Command("club", "roles for a club's players: each side reads only what it knows", guard=CAMPAIGN, metavar="ACTION", sub=(
         Command("setup", "create or update a role per side and the umpires', with row-level security",
                 "campaigns.cli_club:_setup", (

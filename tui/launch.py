@@ -56,13 +56,14 @@ def main(argv: list[str]) -> int:
 def _run(target: str | None, settings, side: str | None = None) -> int:
     from campaigns.errors import CampaignError
     from campaigns.session import CampaignSession
-    from tui.keymap import check_keymap
+    from campaigns.text import one_line
+    from tui.keymap import check_settings
 
     log = logging.getLogger("adjutant.launch")
-    check_keymap(settings)
+    check_settings(settings)
     for problem in settings.problems:  # a bad setting is named, and its default used
         log.warning("%s", problem)
-        print(f"adjutant: {problem}", file=sys.stderr)
+        print(one_line(f"adjutant: {problem}"), file=sys.stderr)
     session = None
     if target:
         try:
@@ -76,6 +77,10 @@ def _run(target: str | None, settings, side: str | None = None) -> int:
             log.info("refused: %s", exc)
             print(f"adjutant: {exc}", file=sys.stderr)
             return 2
+        if side is None or "://" not in target:  # a club's side is its role's URL with --side: not one to reopen plainly
+            from campaigns.settings import remember
+
+            remember(target)  # offered by the start screen next time, as a file opened there is
     reader = None
     if session is not None:
         # The first screen's data (the overview: sums over every unit) is read by SQLite,

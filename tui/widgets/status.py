@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.dom import DOMNode
 from textual.widgets import Static
@@ -83,18 +84,24 @@ class KeyLine(Static):
         spans: list[tuple[int, int, str, DOMNode]] = []
         seen: set[str] = set()
         entries = []
+        more = self.MORE
         for active in self.screen.active_bindings.values():
             binding = active.binding
+            if binding.action == "help" and active.node is self.app and more is self.MORE:
+                more = f" {self.app.get_key_display(binding)} all keys "  # the help's first key, as the user mapped it
             if not binding.show or not binding.description or binding.action in seen or not active.enabled:
                 continue
             seen.add(binding.action)
             entries.append((f" {self.app.get_key_display(binding)} ", f"{binding.description} ", binding.action, active.node))
+        settings = getattr(self.app, "settings", None)
+        if settings is not None and settings.file.keymap:  # without one, Textual's order is the declared one already
+            entries = _declared_order(entries)
         for number, (key, name, action, node) in enumerate(entries):
             width = len(key) + len(name)
             last = number == len(entries) - 1
-            if line.cell_len + width > room - (0 if last else len(self.MORE)):
-                line.append(self.MORE)
-                spans.append((line.cell_len - len(self.MORE), line.cell_len, "help", self.app))
+            if line.cell_len + width > room - (0 if last else len(more)):
+                line.append(more)
+                spans.append((line.cell_len - len(more), line.cell_len, "help", self.app))
                 break
             start = line.cell_len
             line.append(key, style="bold")
@@ -113,6 +120,24 @@ class KeyLine(Static):
             if start <= event.x < end:
                 await self.app.run_action(action, node)
                 return
+
+
+def _declared_order(entries: list[tuple[str, str, str, DOMNode]]) -> list[tuple[str, str, str, DOMNode]]:
+    """`entries` of each node (the focused widget's, the screen's, the app's, in that order)
+    in the order its class declares them: a key the user remapped (config.toml's [keymap])
+    comes last among the active bindings, and would drop off the line."""
+    groups: dict[int, list[tuple[str, str, str, DOMNode]]] = {}
+    for entry in entries:
+        groups.setdefault(id(entry[3]), []).append(entry)
+    ordered = []
+    for group in groups.values():
+        declared: dict[str, int] = {}
+        for base in type(group[0][3]).__mro__:  # the class's own first (Textual's App has a "quit" too)
+            for binding in base.__dict__.get("BINDINGS", None) or ():
+                if isinstance(binding, Binding):
+                    declared.setdefault(binding.action, len(declared))
+        ordered += sorted(group, key=lambda entry: declared.get(entry[2], len(declared)))
+    return ordered
 
 
 class BottomBar(Vertical):

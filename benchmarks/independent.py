@@ -6,6 +6,8 @@ real tmux pane, as a person sees it.
     python -m benchmarks.independent startup [--runs 5]    # first frame in an 80x24 tmux pane vs a bare app
     python -m benchmarks.independent filter [--runs 2]     # history filter, key by key, in tmux, 1M events
     python -m benchmarks.independent odds [--runs 5]       # battle odds, first call in a fresh process
+    python -m benchmarks.independent switch [--runs 3]     # every screen twice, first visits included, in tmux
+    python -m benchmarks.independent oob [--runs 5]        # b as soon as the overview shows: 50k units vs spring 1813
 
 Each prints one JSON object with every sample, min/median/max and the load average
 before and after. Only the campaign files come from benchmarks.generate (the cache
@@ -205,13 +207,20 @@ class Pane:
         subprocess.run([*self.tmux, "set-option", "-g", "remain-on-exit", "on"], check=True)
         subprocess.run([*self.tmux, "resize-window", "-t", "j", "-x", str(size[0]), "-y", str(size[1])], check=True)
         self.ctl = subprocess.Popen([*self.tmux, "-C", "attach", "-t", "j"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.serial = 0
         self.command("refresh-client -f no-output")
         self.command(f"refresh-client -C {size[0]}x{size[1]}")
 
     def command(self, line: str) -> list[str]:
+        """The output of one command. Each is followed by a marker of its own and the block
+        before the marker's is the command's: a block left unread (the attach's own, which
+        tmux sends first) cannot shift the answers by one."""
         assert self.ctl.stdin and self.ctl.stdout
-        self.ctl.stdin.write(line.encode() + b"\n")
+        self.serial += 1
+        marker = f"JUDGE-SYNC-{self.serial}"
+        self.ctl.stdin.write(f"{line}\ndisplay-message -p {marker}\n".encode())
         self.ctl.stdin.flush()
+        blocks: list[tuple[bool, list[str]]] = []
         out: list[str] = []
         inside = False
         while True:
@@ -219,13 +228,16 @@ class Pane:
             if not raw:
                 raise RuntimeError("tmux control client ended")
             text = raw.decode(errors="replace").rstrip("\n")
-            if text.startswith("%begin"):
+            if not inside and text.startswith("%begin"):
                 inside, out = True, []
-            elif text.startswith("%end") or text.startswith("%error"):
-                if inside:
-                    if text.startswith("%error"):
-                        raise RuntimeError(f"tmux: {line}: {out}")
-                    return out
+            elif inside and (text.startswith("%end") or text.startswith("%error")):
+                inside = False
+                if out == [marker]:
+                    failed, answer = blocks[-1]
+                    if failed:
+                        raise RuntimeError(f"tmux: {line}: {answer}")
+                    return answer
+                blocks.append((text.startswith("%error"), out))
             elif inside:
                 out.append(text)
 
@@ -346,6 +358,60 @@ def startup(runs: int, folder: Path) -> dict:
 WORDS = ("xylophone", "Dresden", "unit_004212", "combat", "fatigued=True")
 
 
+BARE_FILTER = r"""
+from textual.app import App
+from textual.widgets import DataTable, Footer, Input, Static
+
+ROWS = [(n, f"unit_{n:06d} marches from Dresden to Leipzig" if n % 2 else f"Roll {n}: combat") for n in range(200)]
+
+class Bare(App):
+    def compose(self):
+        yield Static("BARE History")
+        yield Input(placeholder="filter", id="f")
+        yield DataTable(id="t")
+        yield Footer()
+
+    def on_mount(self):
+        self.query_one(DataTable).add_columns("#", "What")
+        self.show("")
+
+    def on_input_changed(self, event):
+        self.show(event.value)
+
+    def show(self, word):
+        t = self.query_one(DataTable)
+        t.clear()
+        t.add_rows([r for r in ROWS if word.lower() in r[1].lower()][:20])
+
+Bare().run()
+"""
+
+
+def history_filter_bare(runs: int, settle: float, folder: Path) -> dict:
+    """The floor of a key in the filter as this script sees it: a bare Textual app,
+    an Input and a table of 20 rows filtered in memory, in the same pane, same words."""
+    bare = folder / "bare_filter.py"
+    bare.write_text(BARE_FILTER)
+    pane = Pane(SOCKET)
+    every: list[float] = []
+    try:
+        for _ in range(runs):
+            pane.start([PY, str(bare)])
+            pane.wait_for(r"BARE History")
+            pane.settle(time.perf_counter(), 0.5)
+            for word in WORDS:
+                for k, ch in enumerate(word):
+                    at = pane.keys(ch, literal=True)
+                    seen, _ = pane.settle(at, settle, must=re.escape(word[: k + 1]) + r"\s")
+                    every.append(seen - at)
+                for _ in word:
+                    pane.settle(pane.keys("BSpace"), settle)
+            print(f"bare p95 {p95(every) * 1000:.0f} ms load {load()}", file=sys.stderr, flush=True)
+    finally:
+        pane.close()
+    return {"load": load(), "p95_ms": round(p95(every) * 1000, 1), "ms": stats([x * 1000 for x in every], 1)}
+
+
 def history_filter(runs: int, settle: float) -> dict:
     """In the history at 1M events: each key of each word, from send-keys until the
     pane shows the answer (the first look of the pane as it then stays)."""
@@ -382,6 +448,126 @@ def history_filter(runs: int, settle: float) -> dict:
         "load": loads, "settle_s": settle,
         "p95_ms": round(p95(every) * 1000, 1), "ms": stats([x * 1000 for x in every], 1),
         "per_word_ms": {w: [round(x * 1000, 1) for x in v] for w, v in per_word.items()},
+    }
+
+
+# Every screen a key reaches, in the project's order (tui.commands.SCREENS), the overview last,
+# with what its first line shows.
+SCREENS = (
+    ("b", "Order of battle"), ("w", "Weather track"), ("c", "Command points"), ("h", "History"), ("t", "Turn sequence"),
+    ("m", "Forced march"), ("x", "Battles"), ("i", "Reconnaissance"), ("P", "Plots"), ("L", "Luck"),
+    ("l", "Artillery table"), ("p", "Map:"), ("S", "has seen"), ("O", "Orders"), ("o", "Overview"),
+)
+
+BARE_SWITCH = r"""
+import sqlite3, sys
+from textual.app import App
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+KEYS = sys.argv[2]
+FOOTER = sys.argv[3:] == ["footer"]  # Textual's Footer of the 15 keys: 0.2-0.8 s a switch at load 11
+db = sqlite3.connect(sys.argv[1])
+
+class Page(Screen):
+    def compose(self):
+        yield Static(f"BARE {self.name}")
+        yield DataTable()
+        if FOOTER:
+            yield Footer()
+
+    def on_mount(self):
+        t = self.query_one(DataTable)
+        t.add_columns("id", "name", "kind", "SP")
+        t.add_rows(db.execute("SELECT id, name, kind, strength_points FROM unit ORDER BY id LIMIT 40").fetchall())
+
+class Bare(App):
+    CSS = "DataTable { height: 1fr; }"
+    BINDINGS = [(k, f"go('{k}')", k) for k in KEYS]
+
+    def on_mount(self):
+        self.push_screen(Page(name="o"))
+
+    def action_go(self, k):
+        if not self.is_screen_installed(k):
+            self.install_screen(Page(name=k), k)
+        self.switch_screen(k)
+
+Bare().run()
+"""
+
+
+def switches(runs: int, settle: float, folder: Path, footer: bool) -> dict:
+    """From a fresh start on 50,000 units and 1M events, the first key as soon as the
+    overview shows, then every screen twice round: each key until the pane shows the
+    screen's title and then stays as it is (its rows drawn); against a bare Textual app
+    whose screens are a title and a table of 40 units read from the same file on first
+    visit (and Textual's Footer of the keys, with --footer)."""
+    big = campaign("u50000-e1000000-t300-*.campaign")
+    bare = folder / "bare_switch.py"
+    bare.write_text(BARE_SWITCH)
+    keys = "".join(k for k, _ in SCREENS)
+    pane = Pane(SOCKET)
+    ours: list[float] = []
+    floor: list[float] = []
+    firsts: dict[str, list[float]] = {}
+    loads = [load()]
+    try:
+        for _ in range(runs):
+            pane.start([ADJUTANT, str(big)])
+            pane.wait_for(r"Turn \d+ of \d+")
+            for lap in range(2):
+                for key, title in SCREENS:
+                    at = pane.keys(key)
+                    seen, _ = pane.settle(at, settle, must=r"\A[^\n]*" + re.escape(title))
+                    ours.append(seen - at)
+                    if lap == 0:
+                        firsts.setdefault(title, []).append(seen - at)
+            pane.start([PY, str(bare), str(big), keys, *(["footer"] if footer else [])])
+            pane.wait_for(r"BARE o")
+            for _lap in range(2):
+                for key, _title in SCREENS:
+                    at = pane.keys(key)
+                    seen, _ = pane.settle(at, settle, must=r"\A\s*BARE " + re.escape(key) + r"\s")
+                    floor.append(seen - at)
+            print(f"ours p95 {p95(ours) * 1000:.0f} ms, bare p95 {p95(floor) * 1000:.0f} ms, load {load()}", file=sys.stderr, flush=True)
+            loads.append(load())
+    finally:
+        pane.close()
+    return {
+        "load": loads, "settle_s": settle, "bare_footer": footer,
+        "ratio": round(p95(ours) / p95(floor), 3),
+        "ours_p95_ms": round(p95(ours) * 1000, 1), "bare_p95_ms": round(p95(floor) * 1000, 1),
+        "ours_ms": stats([x * 1000 for x in ours], 1), "bare_ms": stats([x * 1000 for x in floor], 1),
+        "first_visit_ms": {t: [round(x * 1000) for x in v] for t, v in firsts.items()},
+    }
+
+
+def oob_first_visit(runs: int, settle: float) -> dict:
+    """`b` as soon as the overview shows, until the pane shows the order of battle as it
+    then stays: 50,000 units against spring 1813, alternated."""
+    spring = campaign("spring1813-*.campaign")
+    big = campaign("u50000-e1000000-t300-*.campaign")
+    pane = Pane(SOCKET)
+    samples: dict[str, list[float]] = {"big": [], "spring": []}
+    loads = [load()]
+    try:
+        for _ in range(runs):
+            for name, path in (("big", big), ("spring", spring)):
+                pane.start([ADJUTANT, str(path)])
+                pane.wait_for(r"Turn \d+ of \d+")
+                at = pane.keys("b")
+                seen, _ = pane.settle(at, settle, must=r"\A[^\n]*Order of battle[^\n]*\n.*\n.*SP")
+                samples[name].append(seen - at)
+            print(f"oob big {samples['big'][-1] * 1000:.0f} spring {samples['spring'][-1] * 1000:.0f} ms load {load()}",
+                  file=sys.stderr, flush=True)
+            loads.append(load())
+    finally:
+        pane.close()
+    return {
+        "load": loads, "settle_s": settle,
+        "ratio": round(statistics.median(samples["big"]) / statistics.median(samples["spring"]), 3),
+        "big_ms": stats([x * 1000 for x in samples["big"]], 1), "spring_ms": stats([x * 1000 for x in samples["spring"]], 1),
     }
 
 
@@ -428,10 +614,11 @@ def odds(runs: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=("heavy", "startup", "filter", "odds"))
+    parser.add_argument("what", choices=("heavy", "startup", "filter", "filter-bare", "odds", "switch", "oob"))
     parser.add_argument("--pairs", type=int, default=3)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--settle", type=float, default=0.4)
+    parser.add_argument("--footer", action="store_true", help="switch: the bare app's screens with Textual's Footer")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix=os.environ.get("JUDGE_TMP", "/tmp/judge-")))
     os.environ["JUDGE_RSS_DIR"] = str(folder)
@@ -440,6 +627,12 @@ def main() -> None:
             result = heavy(args.pairs, folder)
         elif args.what == "startup":
             result = startup(args.runs, folder)
+        elif args.what == "switch":
+            result = switches(args.runs, args.settle, folder, args.footer)
+        elif args.what == "oob":
+            result = oob_first_visit(args.runs, args.settle)
+        elif args.what == "filter-bare":
+            result = history_filter_bare(args.runs, args.settle, folder)
         elif args.what == "filter":
             result = history_filter(args.runs, args.settle)
         else:

@@ -58,8 +58,8 @@ class OrderOfBattleScreen(CampaignScreen):
     TITLE_TEXT = "Order of battle"
     BINDINGS = [
         Binding("slash", "search", "Search", id="oob.search", tooltip="Find units and generals by name"),
-        Binding("a", "add_unit", "Add unit", id="_edits().add_unit", tooltip="Add a unit to the selected general"),
-        Binding("g", "add_general", "Add general", id="_edits().add_general", tooltip="Add a general under the selected general"),
+        Binding("a", "add_unit", "Add unit", id="oob.add_unit", tooltip="Add a unit to the selected general"),
+        Binding("g", "add_general", "Add general", id="oob.add_general", tooltip="Add a general under the selected general"),
         Binding("e", "edit", "Edit", id="oob.edit", tooltip="Edit the selected unit or general"),
         Binding("v", "move", "Move", id="oob.move", tooltip="Attach the selected unit or general to another general"),
         Binding("d,delete", "remove", "Remove", id="oob.remove", tooltip="Remove the selected unit or general"),

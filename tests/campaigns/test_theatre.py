@@ -246,6 +246,18 @@ def test_the_route_says_refused_when_the_stack_could_not_stand_where_it_ends(ses
     assert movement.plan_move(session, "napoleon", "Weimar").allowed  # no limit with the commander-in-chief
 
 
+def test_a_stack_is_named_by_its_general_as_a_user_types_him(session):
+    # Only the id ("latour_maubourg") or the whole name ("General Latour-Maubourg (I Cavalry Corps)")
+    # were taken: "Latour-Maubourg", "Ney" and "Blücher" were "no general".
+    for typed, leader in (("Latour-Maubourg", "latour_maubourg"), ("latour maubourg", "latour_maubourg"),
+                          ("Ney", "ney"), ("Blücher", "blucher"), ("blucher", "blucher"), ("Bessieres", "bessieres")):
+        assert leader in {g.id for g in movement.stack_of(session, typed).generals}, typed
+    with pytest.raises(CampaignError, match=r"^'Marshal' names \d+ generals \(.*\); give more of the name, or the id$"):
+        movement.stack_of(session, "Marshal")
+    with pytest.raises(CampaignError, match=r"^there is no general 'Murat'"):
+        movement.stack_of(session, "Murat")
+
+
 # -- contact and battles ------------------------------------------------------------------
 
 

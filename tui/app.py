@@ -593,10 +593,14 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
             yield SystemCommand(title, help_text, lambda a=action: screen.run_action(a))
         if self.session is not None:
             from tui.commands import screen_actions
+            from tui.screens.registry import screen_class
 
             shown = {title for title, _, _ in own}
+            player = self.session.side is not None
             for name, title, binding in screen_actions():
                 label = f"{title}: {binding.description}"
+                if binding.action in getattr(screen_class(name), "UMPIRE_ONLY" if player else "PLAYER_ONLY", ()):
+                    continue  # not to be taken in this file (a side file's player, or the umpire)
                 if label not in shown:
                     yield SystemCommand(
                         label, binding.tooltip or binding.description,

@@ -108,6 +108,7 @@ class HistoryScreen(CampaignScreen):
         Binding("k", "bookmark", "Bookmark", id="history.bookmark", tooltip="Bookmark the event under the cursor, or take its bookmark off"),
         Binding("a", "note", "Note", id="history.note", tooltip="Write a note on the event under the cursor (kept in the report)"),
     ]
+    UMPIRE_ONLY = frozenset({"bookmark", "note"})
     FIRST_READS = ("history",)  # the newest page, read as the screen is built: k or a right after h act on its lines
     DEFAULT_CSS = """
     HistoryScreen Input { height: 3; width: 1fr; }

@@ -244,8 +244,9 @@ class HistoryScreen(CampaignScreen):
         self.query_one("#filter", Input).focus()
 
     def on_key(self, event) -> None:
-        # Escape leaves the filter for the table, as it leaves the search of the order of battle.
-        if event.key == "escape" and self.query_one("#filter", Input).has_focus:
+        # Escape leaves the filter for the table, as it leaves the search of the order of battle;
+        # Down too, as it goes from a pick list's field to its list.
+        if event.key in ("escape", "down") and self.query_one("#filter", Input).has_focus:
             self.query_one("#events", LineTable).focus()
             event.stop()
 

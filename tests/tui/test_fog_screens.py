@@ -76,6 +76,10 @@ async def test_the_player_writes_a_note_and_exports_the_orders(make_app, side_fi
         await wait_for(pilot, "Your orders to the umpire")
         await pilot.press(key(OrdersScreen, "orders.note"))
         await wait_for(pilot, "An order to the umpire")
+        await pilot.press("enter")  # the kinds of order, in words (they were their ids: command_points)
+        shown = await wait_for(pilot, "Command points: what to spend them on")
+        assert "command_points" not in shown
+        await pilot.press("escape")
         for _ in range(4):
             await pilot.press("tab")
         for letter in "hold Halle":

@@ -95,7 +95,8 @@ class OrdersScreen(CampaignScreen):
         return int(str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value))
 
     def action_note(self) -> None:
-        kinds = ["note", "command_points", "reconnaissance"]
+        kinds = [("A note", "note"), ("Command points: what to spend them on", "command_points"),
+                 ("A reconnaissance: the stack, and the place it scouts", "reconnaissance")]
         fields = [("kind", "Order", "note", kinds), ("stack", "Stack", "", None), ("place", "Place", "", None),
                   ("action", "Spend on", "", None), ("text", "Text", "", None)]
 

@@ -43,6 +43,7 @@ class MoveReport:
     price: MarchPrice
     spent: int  # MP the stack has marched already this turn
     activation: Activation | None
+    stacking: str | None = None  # why the stack could not stand where the move ends, by the card's limits
 
     @property
     def refusal(self) -> str | None:
@@ -50,7 +51,7 @@ class MoveReport:
             return self.price.blocked
         short = [u for u in self.price.units if u.cost > u.points.total - self.spent]
         if not short:
-            return None
+            return self.stacking
         unit = min(short, key=lambda u: u.points.total)  # the slowest type holds the stack back
         already = f" ({self.spent} MP marched already this turn)" if self.spent else ""
         left = f"{_plural(unit.unit)} have {unit.points.total - self.spent} MP left in {self.weather.title()}{already}"
@@ -72,7 +73,7 @@ class MoveReport:
 
     def forcible(self, options: dict[str, str]) -> bool:
         """Whether a forced march (option forced_march_mp) would carry the stack there."""
-        return self.price.blocked is None and 0 < self.shortfall <= int(options["forced_march_mp"])
+        return self.price.blocked is None and self.stacking is None and 0 < self.shortfall <= int(options["forced_march_mp"])
 
     def lines(self) -> list[str]:
         out = [f"{self.stack.label}: {_count(len(self.stack.generals), 'general')}, {_count(len(self.stack.units), 'unit')}, {self.stack.strength_points} SP"]
@@ -167,8 +168,9 @@ def plan_move(session: CampaignSession, stack_text: str, place_text: str, only: 
             types[unit.kind] = types.get(unit.kind, False) or unit.out_of_command
     price = price_march(route.legs, weather, types, options)
     activation = activation_of(session, stack)
+    stacking = None if destination == stack.place else _stacking_problem(session, stack, destination)
     return MoveReport(stack, destination, weather, rolled is not None, route, price,
-                      activation.mp_spent if activation else 0, activation)
+                      activation.mp_spent if activation else 0, activation, stacking)
 
 
 def _stacking_problem(session: CampaignSession, moving: Stack, destination: str) -> str | None:
@@ -212,6 +214,8 @@ def move(
         raise CampaignError("this turn's weather is not rolled yet; roll it before moving")
     if report.destination == stack.place:
         raise CampaignError(f"{stack.label} is already at {stack.place}")
+    if report.stacking:
+        raise CampaignError(f"{stack.label} cannot end its move at {report.destination}: {report.stacking}")
     options = session.options()
     forcing = forced and report.refusal is not None and report.forcible(options)
     if report.refusal and not forcing:
@@ -219,9 +223,6 @@ def move(
         if report.forcible(options):
             hint = f"; a forced march can carry it ({report.shortfall} MP beyond, each unit rolls on the forced march table)"
         raise CampaignError(f"{stack.label} cannot move to {report.destination}: {report.refusal}{hint}")
-    problem = _stacking_problem(session, stack, report.destination)
-    if problem:
-        raise CampaignError(f"{stack.label} cannot end its move at {report.destination}: {problem}")
     cost = report.price.mp
     description = (
         f"{'Forced march: move' if forcing else 'Move'} {stack.label} to {report.destination} by "

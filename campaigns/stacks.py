@@ -1,11 +1,13 @@
 """Stacks: every unit and general of a side at one place of the gazetteer.
 
 A stack is named by one of its generals (id or name, as `adjutant route FILE
-ney PLACE`), or by SIDE@PLACE for a force without a general.
+ney PLACE`, in any case and accents, or by words of the name that only one general's
+name holds: "Latour-Maubourg", "Blücher"), or by SIDE@PLACE for a force without a general.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -271,11 +273,19 @@ def stack_of(session: CampaignSession, text: str) -> Stack:
 
     key = fold(wanted)
     with plainly(), session.store.read() as db:
-        named = [g for g in db.scalars(select(General).order_by(General.id)) if g.id == wanted or fold(g.name) == key]
+        generals = list(db.scalars(select(General).order_by(General.id)))
+    named = [g for g in generals if g.id == wanted or fold(g.id) == key or fold(g.name) == key]
+    if not named and key:  # words of one general's name: "Latour-Maubourg", "Blücher"
+        words = re.compile(rf"(?<!\w){re.escape(key)}(?!\w)")
+        named = [g for g in generals if words.search(fold(g.name))]
+        if len(named) > 1:
+            raise CampaignError(f"{wanted!r} names {len(named)} generals ({', '.join(g.name for g in named[:4])}"
+                                f"{'...' if len(named) > 4 else ''}); give more of the name, or the id")
+    ids = {g.id for g in named}
     # The stacks at the places of the generals so named (the first, by place, if several are).
     for stack in all_stacks(session, {g.location for g in named if g.location}) if named else ():
         for g in stack.generals:
-            if g.id == wanted or fold(g.name) == key:
+            if g.id in ids:
                 return stack
     if named:
         raise CampaignError(f"{named[0].name} stands at no place of the map")

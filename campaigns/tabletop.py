@@ -617,7 +617,7 @@ def next_phase(session: CampaignSession, battle_id: int) -> str:
             # the key that does what is missing: r on the unit (or any unit, for the commanders)
             key = "" if "(r " in waiting[0] else " (r on the unit resolves it)"
             raise CampaignError(f"the {table.phase.title} phase is not finished: {waiting[0]}{key}")
-        after = advance(table.resolver, table.position)
+        after = advance(table.resolver, table.position, battle=table.battle)
         units = table.units
         if (after.turn, after.bound) != (table.position.turn, table.position.bound):
             units = new_bound_states(units)

@@ -147,6 +147,7 @@ class BattleValue:
     label: str  # as shown: "Initiative"
     lasts: str = "turn"  # "bound": until the next bound; "turn": until the next turn; "battle": to the end
     shown: Callable[[Any], str] = str  # the value as shown beside the label: "the attacker moves first"
+    ends_turn: bool = False  # once set, the turn is over: the next phase is the next turn's first
 
     def text(self, value: Any) -> str:
         return f"{self.label}: {self.shown(value)}"
@@ -479,8 +480,11 @@ def other(side: Side) -> Side:
     return DEFENDER if side == ATTACKER else ATTACKER
 
 
-def advance(resolver: Resolver, at: Position, first: Side = ATTACKER) -> Position:
-    """The next phase: the next line of the card, then the other side's bound, then the next turn."""
+def advance(resolver: Resolver, at: Position, first: Side = ATTACKER, battle: Mapping[str, Any] | None = None) -> Position:
+    """The next phase: the next line of the card, then the other side's bound, then the next
+    turn; the next turn at once when the battle's state says the turn is over (`battle`)."""
+    if battle and any(v.ends_turn and battle.get(v.id) for v in resolver.battle_state):
+        return Position(at.turn + 1, first, 0)
     if at.phase + 1 < len(resolver.phases):
         return replace(at, phase=at.phase + 1)
     if resolver.alternating and at.bound == first:

@@ -115,6 +115,9 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         self._read_ahead_for: CampaignSession | None = None  # the session whose history _read_ahead read
         self._collector_paused = False  # by a screen switch, until the umpire pauses (_pause_collector)
         self._switching = 0  # screens being switched to now
+        # Workers waiting in wait_for_quiet (the overview's weather read): paused, not busy.
+        # Counted busy, they kept _prepare_soon waiting, which kept them waiting: for ever.
+        self._waiting: set[Worker] = set()
         # time.monotonic() of the last switch asked for or finished, or of the last
         # moment the UI thread saw a screen busy (_prepare_soon)
         self._last_switch = 0.0
@@ -218,17 +221,23 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         `but`: it does not wait for itself, and counts its own start (when its screen was
         just shown or redrawn) as the umpire's last move."""
         busy = time.monotonic() if but is not None else 0.0
-        while True:
-            self._quiet.wait()
-            if not self.is_running:
-                return
-            now = time.monotonic()
-            if self.screen_busy(but):
-                busy = now
-            waited = now - max(self._last_switch, busy)
-            if waited >= gap:
-                return
-            time.sleep(min(gap - waited, POLL))
+        if but is not None:
+            self._waiting.add(but)
+        try:
+            while True:
+                self._quiet.wait()
+                if not self.is_running:
+                    return
+                now = time.monotonic()
+                if self.screen_busy(but):
+                    busy = now
+                waited = now - max(self._last_switch, busy)
+                if waited >= gap:
+                    return
+                time.sleep(min(gap - waited, POLL))
+        finally:
+            if but is not None:
+                self._waiting.discard(but)
 
     def screen_busy(self, but: Worker | None = None) -> bool:
         """Whether a screen is being switched to, or a worker of the screen on show or of an
@@ -241,7 +250,8 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         try:
             shown = self.screen
             return any(
-                w.group not in BACKGROUND and not w.is_finished and w is not but and (w.node is self or _screen_of(w.node) is shown)
+                w.group not in BACKGROUND and not w.is_finished and w is not but and w not in self._waiting
+                and (w.node is self or _screen_of(w.node) is shown)
                 for w in self.workers
             )
         except Exception:  # noqa: BLE001  (the app closing, a widget removed: nothing the umpire waits for)
@@ -597,10 +607,14 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
             yield SystemCommand(title, help_text, lambda a=action: screen.run_action(a))
         if self.session is not None:
             from tui.commands import screen_actions
+            from tui.screens.registry import screen_class
 
             shown = {title for title, _, _ in own}
+            player = self.session.side is not None
             for name, title, binding in screen_actions():
                 label = f"{title}: {binding.description}"
+                if binding.action in getattr(screen_class(name), "UMPIRE_ONLY" if player else "PLAYER_ONLY", ()):
+                    continue  # not to be taken in this file (a side file's player, or the umpire)
                 if label not in shown:
                     keys = keys_said(keymap, binding.id, binding.key)
                     yield SystemCommand(

@@ -59,9 +59,9 @@ def test_a_turn_ended_by_the_initiative_dice_stops_every_resolution_of_the_turn(
     bid = d10_game(session)
     assert "the turn ends immediately" in tabletop.resolve(session, bid, "initiative", "a1", entered=[[9], [8]])
     assert tabletop.load(session, bid).battle == {"turn_over": True}
-    tabletop.next_phase(session, bid)  # the phase may end: the turn is over
     with pytest.raises(CampaignError, match="the turn has ended .*: n goes on to the next turn"):
-        tabletop.resolve(session, bid, "move", "a1", entered=[5, 5])
-    for _ in range(5):
-        tabletop.next_phase(session, bid)
-    assert tabletop.load(session, bid).battle == {}
+        tabletop.resolve(session, bid, "contest_initiative", "a1", "d1", entered=[[5], [5]])
+    # n goes on to the next turn, as the refusal says: not through the turn's five other phases
+    assert tabletop.next_phase(session, bid).startswith("Turn 2")
+    table = tabletop.load(session, bid)
+    assert (table.position.turn, table.position.phase, table.battle) == (2, 0, {})

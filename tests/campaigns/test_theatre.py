@@ -96,7 +96,10 @@ def test_route_prints_route_cost_by_type_and_verdict_and_changes_nothing(tmp_pat
     assert "  generals: costs 5 MP of 8 (movement table: 8 MP): can march it" in out
     assert "  infantry: costs 5 MP of 6 (movement table: 6 MP): can march it" in out
     assert "[teRRain effectS, Clear, Road: '1 MP']" in out
-    assert out.rstrip().endswith("Allowed.")
+    # within every type's MP, but Ney's 4 infantry are over the card's stacking without the commander-in-chief
+    assert out.rstrip().endswith("Refused: 4 infantry and 0 cavalry units (and 1 dummy) would stand together at Naumburg "
+                                 "without a commander-in-chief; the card allows at most 2 infantry + 1 cavalry, "
+                                 "1 infantry + 2 cavalry or 3 cavalry.")
     assert digest(path) == before
 
 
@@ -229,6 +232,30 @@ def test_stacking_is_checked_where_the_move_ends_except_with_the_commander_in_ch
     movement.move(session, "bertrand", "Rudolstadt", only=["bertrand", "iv_morand", "iv_peyri"])
     # Marmont's 2 infantry join Napoleon's stack at Erfurt: no limit with the commander-in-chief.
     assert movement.move(session, "marmont", "Erfurt").startswith("Move Marshal Marmont")
+
+
+def test_the_route_says_refused_when_the_stack_could_not_stand_where_it_ends(session):
+    # Bertrand's 3 infantry at Saalfeld: 1 MP to Rudolstadt, within every MP, but over the card's
+    # 2 infantry + 1 cavalry without the commander-in-chief; the route said "Allowed." and the move refused.
+    movement.activate(session, "bertrand")
+    report = movement.plan_move(session, "bertrand", "Rudolstadt")
+    assert report.shortfall == 0 and not report.allowed and not report.forcible(session.options())
+    assert report.lines()[-1].startswith("Refused: 3 infantry and 0 cavalry units would stand together at Rudolstadt")
+    two = movement.plan_move(session, "bertrand", "Rudolstadt", only=["bertrand", "iv_morand", "iv_peyri"])
+    assert two.allowed and two.lines()[-1] == "Allowed."
+    assert movement.plan_move(session, "napoleon", "Weimar").allowed  # no limit with the commander-in-chief
+
+
+def test_a_stack_is_named_by_its_general_as_a_user_types_him(session):
+    # Only the id ("latour_maubourg") or the whole name ("General Latour-Maubourg (I Cavalry Corps)")
+    # were taken: "Latour-Maubourg", "Ney" and "Blücher" were "no general".
+    for typed, leader in (("Latour-Maubourg", "latour_maubourg"), ("latour maubourg", "latour_maubourg"),
+                          ("Ney", "ney"), ("Blücher", "blucher"), ("blucher", "blucher"), ("Bessieres", "bessieres")):
+        assert leader in {g.id for g in movement.stack_of(session, typed).generals}, typed
+    with pytest.raises(CampaignError, match=r"^'Marshal' names \d+ generals \(.*\); give more of the name, or the id$"):
+        movement.stack_of(session, "Marshal")
+    with pytest.raises(CampaignError, match=r"^there is no general 'Murat'"):
+        movement.stack_of(session, "Murat")
 
 
 # -- contact and battles ------------------------------------------------------------------

@@ -76,6 +76,10 @@ async def test_the_player_writes_a_note_and_exports_the_orders(make_app, side_fi
         await wait_for(pilot, "Your orders to the umpire")
         await pilot.press(key(OrdersScreen, "orders.note"))
         await wait_for(pilot, "An order to the umpire")
+        await pilot.press("enter")  # the kinds of order, in words (they were their ids: command_points)
+        shown = await wait_for(pilot, "Command points: what to spend them on")
+        assert "command_points" not in shown
+        await pilot.press("escape")
         for _ in range(4):
             await pilot.press("tab")
         for letter in "hold Halle":
@@ -87,6 +91,33 @@ async def test_the_player_writes_a_note_and_exports_the_orders(make_app, side_fi
     document = json.loads((tmp_path / "french-orders.json").read_text())
     assert document["side"] == "french" and document["orders"] == [
         {"kind": "note", "stack": "", "place": "", "action": "", "text": "hold Halle"}]
+
+
+async def test_each_file_offers_only_the_keys_that_can_be_taken_in_it(make_app, side_file, umpire_file, no_color):
+    # The side file's key bars offered the umpire's actions ("r Roll weather", "a Apply"...),
+    # each refused once pressed, and the campaign's Orders the player's "n Note  e Export".
+    from tui.screens.weather import WeatherScreen
+
+    app = make_app(side_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("O")
+        await wait_for_screen(pilot, OrdersScreen)
+        shown = await wait_for(pilot, "n Note  e Export")
+        assert "Import" not in shown and "Apply" not in shown and "Refuse" not in shown
+        await pilot.press("w")
+        await wait_for_screen(pilot, WeatherScreen)
+        shown = await wait_for(pilot, "o Overview")
+        assert "Roll weather" not in shown and "Enter die" not in shown
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        assert "Orders: Note" in titles and "Weather: Roll weather" not in titles and "Orders: Apply" not in titles
+    app = make_app(umpire_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("O")
+        await wait_for_screen(pilot, OrdersScreen)
+        shown = await wait_for(pilot, "i Import  a Apply  r Refuse")
+        assert "Note" not in shown and "Export" not in shown
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        assert "Weather: Roll weather" in titles and "Orders: Note" not in titles
 
 
 async def test_the_umpire_draws_the_map_as_each_side_sees_it(make_app, umpire_file, no_color):

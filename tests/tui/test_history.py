@@ -103,6 +103,8 @@ async def test_the_history_lists_rolls_and_changes_and_filters_them(campaign_fil
         assert table.row_count < everything
         await pilot.press("enter")  # back to the table
         await until(pilot, lambda: pilot.app.focused is table, "the focus back on the table after enter")
+        await pilot.press("slash", "down")  # down, too, goes from the filter to the table (it stayed in the filter)
+        await until(pilot, lambda: pilot.app.focused is table, "the focus back on the table after down")
         await pilot.press("slash", "ctrl+a", "ctrl+k", "escape")  # clear the filter, back to the table
         await until(pilot, lambda: pilot.app.focused is table and table.row_count == everything, "the whole history again")
         await pilot.press("d")  # dice only

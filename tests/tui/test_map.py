@@ -107,6 +107,46 @@ async def test_a_stack_is_activated_and_moved_from_the_map_then_undone(make_app,
         assert {u.location for u in db.exec(select(Unit).where(Unit.general == "marmont"))} == {"Gotha"}
 
 
+async def test_part_of_a_stack_over_the_stacking_limits_moves_from_the_map(make_app, ready_file):
+    # Ney's 4 infantry and a dummy at Weimar are over the card's 2 infantry + 1 cavalry: the whole
+    # stack may not move, and the map offered no way to move part of it (only adjutant move --only).
+    from tui.modals.ticks import TicksScreen
+
+    app = make_app(ready_file, start="map")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_screen(pilot, TheatreScreen)
+        await settled(pilot)
+        app.screen.canvas.cursor = "Weimar"
+        for choice in ("Activate", "Move part"):
+            await pilot.press(key(TheatreScreen, "map.stacks"))
+            await wait_for_screen(pilot, PickScreen)
+            await type_text(pilot, choice)
+            await pilot.press("enter")
+            await wait_for_screen(pilot, TheatreScreen if choice == "Activate" else TicksScreen)
+            await settled(pilot)
+        ticks = app.screen
+        shown = screen_text(app)
+        assert "[x] Marshal Ney (III Corps) (general)" in shown and "[x] III Corps: 8th Division (Souham)" in shown
+        staying = [n for n, (i, _, _) in enumerate(ticks.items) if i in ("iii_brenier_girard", "iii_marchand", "french_dummy_2")]
+        for n in range(len(ticks.items)):
+            await pilot.press(*(["space"] if n in staying else []), "down")
+        await until(pilot, lambda: shown.count("[x]") - 3 == screen_text(app).count("[x]"), "three unticked")
+        await pilot.press("ctrl+s")
+        await wait_for_screen(pilot, PickScreen)
+        await type_text(pilot, "Jena")
+        await pilot.press("enter")
+        await wait_for_screen(pilot, ConfirmScreen)
+        assert "Allowed." in screen_text(app)
+        await pilot.press("y")
+        await wait_for_screen(pilot, TheatreScreen)
+        await wait_for_notice(pilot, "Move Marshal Ney")
+    with stored(ready_file) as db:
+        at = {u.id: u.location for u in db.exec(select(Unit).where(Unit.general == "ney"))}
+        assert db.get(General, "ney").location == "Jena"
+    assert at == {"iii_souham": "Jena", "iii_ricard": "Jena", "iii_brenier_girard": "Weimar", "iii_marchand": "Weimar",
+                  "french_dummy_2": "Weimar"}
+
+
 async def test_the_map_is_saved_as_svg(make_app, ready_file):
     app = make_app(ready_file, start="map")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -340,3 +340,15 @@ async def test_a_units_details_show_only_the_attributes_of_its_arm(campaign_file
             shown[arm] = str(app.screen.query_one("#detail").render()).splitlines()[0]
         assert "Guns (lbs)" not in shown["cavalry"] and "Guns (lbs)" not in shown["infantry"]
         assert "Guns (lbs) " in shown["artillery"]
+
+
+@pytest.mark.parametrize("width", range(12, 31))
+def test_a_unit_s_states_fit_their_column_whole(width):
+    # At 80x24 the State column is 18 wide: "rolled to move (1)," took 19, the table wrapped it
+    # onto the row's second line, and "moved (2)" was cut off the row.
+    from tui.screens.resolver import state_lines
+
+    for marks in ("rolled to move (1), moved (2)", "disordered, shaken (2), routing", "broken"):
+        lines = state_lines(marks, width)
+        assert all(len(line) <= width for line in lines), lines
+        assert " ".join(lines).split() == marks.split()  # every word of every state, in order

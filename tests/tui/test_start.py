@@ -130,3 +130,21 @@ async def test_ctrl_o_opens_another_campaign_from_inside_one(make_app, campaign_
         await wait_for_screen(pilot, OverviewScreen)
         assert pilot.app.session.where.endswith("manual.campaign")
         assert pilot.app.session.campaign().dice_mode == "entered"
+
+
+def test_a_file_opened_from_the_command_line_is_a_recent_file(campaign_file, still_world, monkeypatch, tmp_path):
+    # `adjutant FILE`, the README's way to open a campaign, left the start screen's recent files empty.
+    import logging
+
+    from tui.app import AdjutantApp
+    from tui.launch import main as launch
+
+    monkeypatch.setenv("ADJUTANT_LOG_DIR", str(tmp_path / "logs"))
+    monkeypatch.setattr(AdjutantApp, "run", lambda self, *a, **k: None)  # opened, not run
+    try:
+        assert launch([str(campaign_file)]) == 0
+    finally:
+        root = logging.getLogger()
+        for handler in [h for h in root.handlers if getattr(h, "adjutant", False)]:
+            root.removeHandler(handler)
+    assert recent(still_world) == [str(campaign_file)]

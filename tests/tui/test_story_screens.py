@@ -132,6 +132,20 @@ async def test_the_campaign_as_of_turn_5_and_back(make_app, played):
     assert hashlib.sha256(played.read_bytes()).hexdigest() == before
 
 
+async def test_the_overview_of_the_past_reads_its_weather_with_the_screens_prepared(make_app, played):
+    # The overview's weather box waits for the umpire to pause; the screens prepared for the
+    # past waited for that box's reading to end, and each put the other off for ever: the box
+    # said "Next turn: …" as long as the view of the past was shown.
+    app = make_app(played, start="overview", prepare=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "Month modifier: +")
+        await pilot.press("T")
+        await type_text(pilot, "5")
+        await pilot.press("enter")
+        await wait_for(pilot, "AS OF THE END OF TURN 5 (read-only)")
+        await wait_for(pilot, "Month modifier: +", seconds=20)
+
+
 async def test_a_bookmark_is_a_place_to_go_back_to(make_app, played):
     session = CampaignSession.open(played)
     try:

@@ -137,6 +137,18 @@ class CampaignScreen(Attempts, Screen[None]):
     """A screen of an open campaign. Subclasses compose `body()` and fill `refresh_view()`."""
 
     TITLE_TEXT = ""
+    # The actions of this screen's keys that write the campaign, which a side file's player
+    # cannot take, and those only a side file's player takes (the orders he writes): each
+    # is left off the key bar where it cannot be taken, and its key does nothing there.
+    UMPIRE_ONLY: frozenset[str] = frozenset()
+    PLAYER_ONLY: frozenset[str] = frozenset()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.UMPIRE_ONLY or action in self.PLAYER_ONLY:
+            session = self.adjutant.session
+            player = session is not None and session.side is not None
+            return (action in self.PLAYER_ONLY) == player
+        return True
 
     @property
     def adjutant(self) -> AdjutantApp:
@@ -263,5 +275,5 @@ class CampaignScreen(Attempts, Screen[None]):
         return [
             (f"{self.TITLE_TEXT}: {b.description}", b.tooltip or b.description, b.action)
             for b in self.BINDINGS
-            if isinstance(b, Binding) and b.id and b.description
+            if isinstance(b, Binding) and b.id and b.description and self.check_action(b.action, ())
         ]

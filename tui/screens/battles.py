@@ -63,6 +63,7 @@ class BattlesScreen(CampaignScreen):
         Binding("enter", "open", "Open", id="battles.open", tooltip="Fight or finish the selected battle"),
         Binding("g", "game", "Tabletop game", id="battles.game", tooltip="A tabletop game outside the campaign's forces, units entered by hand"),
     ]
+    UMPIRE_ONLY = frozenset({"new", "game"})
 
     DEFAULT_CSS = """
     BattlesScreen #contacts { height: auto; max-height: 8; padding: 0 1; }

@@ -25,6 +25,7 @@ class CommandPointsScreen(CampaignScreen):
         Binding("e", "enter", "Enter die", id="command.enter", tooltip="Type in the die rolled on the table"),
         Binding("p", "spend", "Spend", id="command.spend", tooltip="Spend command points on an action"),
     ]
+    UMPIRE_ONLY = frozenset({"roll", "enter", "spend"})
     DEFAULT_CSS = """
     CommandPointsScreen #armies { height: auto; max-height: 50%; }
     CommandPointsScreen #ledger { height: 1fr; }

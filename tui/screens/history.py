@@ -108,6 +108,7 @@ class HistoryScreen(CampaignScreen):
         Binding("k", "bookmark", "Bookmark", id="history.bookmark", tooltip="Bookmark the event under the cursor, or take its bookmark off"),
         Binding("a", "note", "Note", id="history.note", tooltip="Write a note on the event under the cursor (kept in the report)"),
     ]
+    UMPIRE_ONLY = frozenset({"bookmark", "note"})
     FIRST_READS = ("history",)  # the newest page, read as the screen is built: k or a right after h act on its lines
     DEFAULT_CSS = """
     HistoryScreen Input { height: 3; width: 1fr; }
@@ -243,8 +244,9 @@ class HistoryScreen(CampaignScreen):
         self.query_one("#filter", Input).focus()
 
     def on_key(self, event) -> None:
-        # Escape leaves the filter for the table, as it leaves the search of the order of battle.
-        if event.key == "escape" and self.query_one("#filter", Input).has_focus:
+        # Escape leaves the filter for the table, as it leaves the search of the order of battle;
+        # Down too, as it goes from a pick list's field to its list.
+        if event.key in ("escape", "down") and self.query_one("#filter", Input).has_focus:
             self.query_one("#events", LineTable).focus()
             event.stop()
 

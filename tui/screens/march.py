@@ -41,6 +41,7 @@ class ForcedMarchScreen(CampaignScreen):
         Binding("r", "roll", "Roll", id="march.roll", tooltip="Roll 1d6 for each marked unit and take the losses"),
         Binding("e", "enter", "Enter dice", id="march.enter", tooltip="Type in the dice rolled on the table"),
     ]
+    UMPIRE_ONLY = frozenset({"roll", "enter"})
     DEFAULT_CSS = """
     ForcedMarchScreen #stacks { width: 32; height: 1fr; }
     ForcedMarchScreen #right { width: 1fr; }

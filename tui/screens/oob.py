@@ -65,6 +65,7 @@ class OrderOfBattleScreen(CampaignScreen):
         Binding("d,delete", "remove", "Remove", id="oob.remove", tooltip="Remove the selected unit or general"),
         Binding("f", "flags", "Flags", id="oob.flags", tooltip="Fatigued, entrenched, out of command"),
     ]
+    UMPIRE_ONLY = frozenset({"add_unit", "add_general", "edit", "move", "remove", "flags"})
     FIRST_READS = ("oob-tree",)  # the tree's first reading: a cursor key right after b moves on its lines
     DEFAULT_CSS = """
     OrderOfBattleScreen #tree { width: 40%; height: 1fr; }

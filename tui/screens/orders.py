@@ -42,6 +42,8 @@ class OrdersScreen(CampaignScreen):
         Binding("a", "apply", "Apply", id="orders.apply", tooltip="Campaign: carry out the selected queued order"),
         Binding("r", "refuse", "Refuse", id="orders.refuse", tooltip="Campaign: refuse the selected queued order, with a reason"),
     ]
+    UMPIRE_ONLY = frozenset({"import_file", "apply", "refuse"})
+    PLAYER_ONLY = frozenset({"note", "export"})
 
     DEFAULT_CSS = """
     OrdersScreen #ruling { height: auto; max-height: 4; padding: 0 1; }
@@ -92,17 +94,9 @@ class OrdersScreen(CampaignScreen):
             return None
         return int(str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value))
 
-    def _umpire_only(self) -> bool:
-        if is_player(self.session):
-            self.notify("This is a side file: the umpire imports and applies orders in the campaign.", severity="warning")
-            return False
-        return True
-
     def action_note(self) -> None:
-        if not is_player(self.session):
-            self.notify("Orders are written in a side file (adjutant despatch).", severity="warning")
-            return
-        kinds = ["note", "command_points", "reconnaissance"]
+        kinds = [("A note", "note"), ("Command points: what to spend them on", "command_points"),
+                 ("A reconnaissance: the stack, and the place it scouts", "reconnaissance")]
         fields = [("kind", "Order", "note", kinds), ("stack", "Stack", "", None), ("place", "Place", "", None),
                   ("action", "Spend on", "", None), ("text", "Text", "", None)]
 
@@ -119,9 +113,6 @@ class OrdersScreen(CampaignScreen):
     def action_export(self) -> None:
         import json
 
-        if not is_player(self.session):
-            self.notify("Orders are exported from a side file.", severity="warning")
-            return
         session = self.session
 
         def export() -> str:  # in a worker: it reads the orders and writes the file
@@ -137,8 +128,6 @@ class OrdersScreen(CampaignScreen):
         self.attempt(export, worker=True, writes=False)
 
     def action_import_file(self) -> None:
-        if not self._umpire_only():
-            return
         fields = [("path", "Orders file", "", None)]
 
         def check(values: dict[str, str]) -> None:
@@ -151,11 +140,11 @@ class OrdersScreen(CampaignScreen):
         self.app.push_screen(FormScreen("Import a side's orders", fields, check=_sentences(check)), done)
 
     def action_apply(self) -> None:
-        if self._umpire_only() and (chosen := self._selected()) is not None:
+        if (chosen := self._selected()) is not None:
             self.attempt(lambda: orders.apply(self.session, chosen), worker=True)
 
     def action_refuse(self) -> None:
-        if not self._umpire_only() or (chosen := self._selected()) is None:
+        if (chosen := self._selected()) is None:
             return
         fields = [("reason", "Why", "", None)]
 

@@ -25,6 +25,7 @@ class ReconnaissanceScreen(CampaignScreen):
         Binding("ctrl+r", "roll", "Roll", id="recon.roll", tooltip="Roll the reconnaissance (1d6 on its table)"),
         Binding("ctrl+e", "enter", "Enter die", id="recon.enter", tooltip="Type in the die rolled on the table"),
     ]
+    UMPIRE_ONLY = frozenset({"roll", "enter"})
     DEFAULT_CSS = """
     ReconnaissanceScreen #lists { height: 1fr; }
     ReconnaissanceScreen #lists MarkList { height: 1fr; max-height: 100%; }

@@ -59,13 +59,15 @@ def _cut(text: str, width: int) -> str:
 def state_lines(marks: str, width: int) -> list[str]:
     """A unit's states on as many lines as they need, a state kept whole on its line where it fits."""
     lines: list[str] = []
-    for item in marks.split(", ") if marks else []:
-        if lines and len(lines[-1]) + 2 + len(item) <= width:
+    items = marks.split(", ") if marks else []
+    for n, item in enumerate(items):
+        comma = 0 if n == len(items) - 1 else 1  # room for the comma after it: a line never outgrows the column
+        if lines and len(lines[-1]) + 2 + len(item) + comma <= width:
             lines[-1] += ", " + item
         else:
             if lines:
                 lines[-1] += ","
-            lines += textwrap.wrap(item, width) or [item]
+            lines += textwrap.wrap(item, width - comma) or [item]
     return lines or [""]
 
 

@@ -284,6 +284,8 @@ class TheatreScreen(CampaignScreen):
             if s.unit_count > len(s.units):  # a crowded stack: its first units named (campaigns.theatre_map.NAMED_UNITS)
                 units += f", and {plural(s.unit_count - len(s.units), 'more unit')} ({s.strength_points} SP in all)"
             items.append((f"move:{s.key}", f"Move: {s.side_name}, {who}: {units}"))
+            if len(s.generals) + s.unit_count > 1:  # a stack over the card's stacking limits moves in parts
+                items.append((f"part:{s.key}", f"Move part: {s.side_name}, {who}: tick the generals and units that move"))
             items.append((f"activate:{s.key}", f"Activate: {s.side_name}, {who}"))
             items.append((f"entrench:{s.key}", f"Entrench ({found.entrench_cost} PC): {s.side_name}, {who}"))
             for enemy in found.enemies.get(s.key, ()):
@@ -362,6 +364,9 @@ class TheatreScreen(CampaignScreen):
         if action == "entrench":
             self.attempt(lambda: movement.entrench(self.session, key), worker=True)
             return
+        if action == "part":
+            self.attempt(lambda: movement.stack_of(self.session, key), worker=True, writes=False, then=lambda stack: self.pick_part(key, stack))
+            return
         if action == "recon":
             ours, _, theirs = key.partition(">")
             if self.session.campaign().dice_mode == "entered":
@@ -369,6 +374,9 @@ class TheatreScreen(CampaignScreen):
                 return
             self.attempt(lambda: reconnaissance.reconnoitre_stack(self.session, ours, theirs), worker=True)
             return
+        self.pick_destination(key)
+
+    def pick_destination(self, key: str, only: list[str] | None = None) -> None:
         from campaigns.gazetteer import gazetteer
         from tui.modals.pick import PickScreen
 
@@ -377,9 +385,24 @@ class TheatreScreen(CampaignScreen):
             return f"{place.name} ({', '.join(variants)})" if variants else str(place.name)  # type: ignore[attr-defined]  # a gazetteer Place: campaigns is not imported here for its type
 
         items = [(name, spelled(p)) for name, p in sorted(gazetteer().places.items())]
-        self.app.push_screen(PickScreen("Move to: type the place (any spelling)", items), lambda to: self.confirm_move(key, to))
+        self.app.push_screen(PickScreen("Move to: type the place (any spelling)", items), lambda to: self.confirm_move(key, to, only))
 
-    def confirm_move(self, key: str, destination: str | None) -> None:
+    def pick_part(self, key: str, stack) -> None:
+        """The generals and units of the stack, each ticked to move with the part (all at first)."""
+        from tui.modals.ticks import TicksScreen
+
+        items = [(g.id, f"{g.name} (general)", True) for g in stack.generals]
+        items += [(u.id, f"{u.name} ({u.kind}, {u.strength_points} SP)", True) for u in stack.units]
+
+        def ticked(ids: list[str] | None) -> None:
+            if ids:
+                self.pick_destination(key, ids)
+            elif ids is not None:
+                self.notify("Nothing ticked: nothing moves.", severity="warning")
+
+        self.app.push_screen(TicksScreen(f"Move part of {stack.label}: untick those who stay", items), ticked)
+
+    def confirm_move(self, key: str, destination: str | None, only: list[str] | None = None) -> None:
         from campaigns import movement
 
         if not destination:
@@ -387,7 +410,7 @@ class TheatreScreen(CampaignScreen):
         from tui.modals.confirm import ConfirmScreen
 
         try:
-            report = movement.plan_move(self.session, key, destination)
+            report = movement.plan_move(self.session, key, destination, only)
         except CampaignError as exc:
             self.notify(str(exc), severity="error", timeout=8)
             return
@@ -410,7 +433,7 @@ class TheatreScreen(CampaignScreen):
         def answered(yes: bool | None) -> None:
             if yes:
                 self.canvas.cursor = report.destination  # the map follows the stack when it redraws
-                self.attempt(lambda: movement.move(self.session, key, destination, forced=forced), worker=True)
+                self.attempt(lambda: movement.move(self.session, key, destination, only, forced=forced), worker=True)
 
         self.app.push_screen(ConfirmScreen(question, "Force-march" if forced else "Move"), answered)
 

@@ -18,6 +18,7 @@ class TurnScreen(CampaignScreen):
     BINDINGS = [
         Binding("n", "advance", "Next phase", id="turn.advance", tooltip="Move on to the next phase (asks first when something is still needed)"),
     ]
+    UMPIRE_ONLY = frozenset({"advance"})
     DEFAULT_CSS = """
     TurnScreen #phases { height: auto; border: round $primary; padding: 0 1; }
     TurnScreen #needs { height: auto; padding: 0 1; }

@@ -20,6 +20,7 @@ class WeatherScreen(CampaignScreen):
         Binding("r", "roll", "Roll weather", id="weather.roll", tooltip="Roll 1d6 + the month modifier for this turn"),
         Binding("e", "enter", "Enter die", id="weather.enter", tooltip="Type in the die rolled on the table"),
     ]
+    UMPIRE_ONLY = frozenset({"roll", "enter"})
     DEFAULT_CSS = """
     WeatherScreen #strip { height: auto; border: round $primary; padding: 0 1; }
     WeatherScreen #now { height: auto; padding: 0 1; }

@@ -44,7 +44,7 @@ HELD = "initiative_held"  # the side that won the initiative last, for option in
 # held it last for the whole battle (a tie the next turn may go to the holder)
 BATTLE_STATE = (
     BattleValue(INITIATIVE, "Initiative", "turn", lambda side: f"the {side} moves first"),
-    BattleValue(TURN_OVER, "Turn ended", "turn", lambda _: f"initiative rolls of {ENDS_AT} or more"),
+    BattleValue(TURN_OVER, "Turn ended", "turn", lambda _: f"initiative rolls of {ENDS_AT} or more", ends_turn=True),
     BattleValue(HELD, "Initiative held last by", "battle", lambda side: f"the {side}"),
 )
 

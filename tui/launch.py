@@ -89,10 +89,6 @@ def _run(target: str | None, settings, side: str | None = None) -> int:
         # session keeps what it read until the campaign changes.
         reader = threading.Thread(target=_read_ahead, args=(session,), name="adjutant-overview", daemon=True)
         reader.start()
-        if target and "://" not in target:  # a file opened is a recent file, as one opened from the start screen
-            from campaigns.settings import remember
-
-            remember(target)
     from tui.app import AdjutantApp, calm_collector
 
     app = AdjutantApp(session, settings=settings)

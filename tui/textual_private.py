@@ -685,49 +685,62 @@ def driver_woken_at_exit(driver_class: type[Driver]) -> type[Driver]:
                 return [(key, events) for key, events in super().select(timeout) if key.fd != self.wake]
 
         class WakingEvent(threading.Event):
-            def __init__(self, read: int, write: int) -> None:
+            """The driver's exit_event, with the pipe its input thread's selector watches: open
+            while an input thread may run (closed with the driver, made again on a resume)."""
+
+            def __init__(self) -> None:
                 super().__init__()
-                self.read, self.write = read, write
+                self.read: int | None = None
+                self.write: int | None = None
+
+            def open(self) -> int:
+                if self.read is None:
+                    self.read, self.write = os.pipe()
+                    os.set_blocking(self.read, False)
+                    os.set_blocking(self.write, False)
+                return self.read
+
+            def close(self) -> None:
+                for fd in (self.read, self.write):
+                    if fd is not None:
+                        os.close(fd)
+                self.read = self.write = None
 
             def set(self) -> None:
                 super().set()
-                try:
-                    os.write(self.write, b"x")  # after the flag: the thread it wakes sees it set
-                except OSError:  # full (a byte is there already), or closed with the driver
-                    pass
+                if self.write is not None:
+                    try:
+                        os.write(self.write, b"x")  # after the flag: the thread it wakes sees it set
+                    except BlockingIOError:  # full: a byte is there already
+                        pass
 
             def clear(self) -> None:
                 super().clear()
-                try:
-                    drain(self.read)  # the next input thread (after a suspend) waits again
-                except OSError:
-                    pass
+                if self.read is not None:
+                    drain(self.read)  # the next input thread (after a resume) waits again
 
         class WokenAtExit(linux_driver.LinuxDriver):
             def __init__(self, *args: Any, **kwargs: Any) -> None:
                 super().__init__(*args, **kwargs)
-                read, write = os.pipe()
-                os.set_blocking(read, False)
-                os.set_blocking(write, False)
-                self.exit_event = WakingEvent(read, write)
+                self.exit_event = WakingEvent()
                 self.reading = False  # while its input thread runs
 
             def run_input_thread(self) -> None:
                 event = self.exit_event
                 assert isinstance(event, WakingEvent)
-                woken.fd, self.reading = event.read, True
+                woken.fd, self.reading = event.open(), True
                 try:
                     super().run_input_thread()
                 finally:
                     woken.fd, self.reading = None, False
 
             def close(self) -> None:
+                # At the end, and on a suspend (ctrl+z: stop_application_mode, close; the resume
+                # starts a new input thread, which opens the pipe again).
                 super().close()
                 event = self.exit_event
                 if isinstance(event, WakingEvent) and not self.reading:  # no input thread left to wake
-                    os.close(event.read)
-                    os.close(event.write)
-                    self.exit_event = threading.Event()
+                    event.close()
 
         WokenAtExit.__name__ = WokenAtExit.__qualname__ = "LinuxDriver"  # as Textual names it in its logs
         linux_driver.selectors = types.SimpleNamespace(**{**vars(selectors), "SelectSelector": WakingSelector})  # type: ignore[assignment]

@@ -25,7 +25,7 @@ from tui.keys import KeyGate
 from tui.screens.base import Attempts
 from tui.messages import CampaignChanged
 from tui.textual_private import (
-    CatchesUnhandledErrors, count_parameters_quickly, parse_css_once_per_process, draw_offscreen, draw_soon, lay_out_offscreen, lay_out_once_per_size,
+    CatchesUnhandledErrors, count_parameters_quickly, driver_woken_at_exit, parse_css_once_per_process, draw_offscreen, draw_soon, lay_out_offscreen, lay_out_once_per_size,
     mount_offscreen, no_layout_when_a_screen_closes, one_layout_for_the_sizes_found, settle_offscreen,
     stop_at_once, textual_handles,
 )
@@ -52,6 +52,8 @@ POLL = 0.05
 BACKGROUND = ("imports", "prepare")
 
 if TYPE_CHECKING:
+    from textual.driver import Driver
+
     from campaigns.past import PastSession
     from campaigns.session import CampaignSession
     from campaigns.settings import Settings
@@ -124,6 +126,10 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         from tui.widgets.inert import InertText
 
         self._inert = InertText()
+
+    def get_driver_class(self) -> type[Driver]:
+        # In a real terminal, quitting no longer waits 0.1-0.2 s for the input thread to notice.
+        return driver_woken_at_exit(super().get_driver_class())
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         # Every line of every widget, last: no text from a campaign drives the terminal.

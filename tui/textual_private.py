@@ -636,3 +636,116 @@ def draw_frames_only_when_looked_at(every_frame: Callable[[], bool]) -> None:
 
     _compositor_refresh.replaces = textual_refresh  # type: ignore[attr-defined]
     Screen._compositor_refresh = _compositor_refresh  # type: ignore[method-assign]
+
+
+# -- the input thread ended at once at quit (tui.app.AdjutantApp.get_driver_class) ---------
+
+
+def driver_woken_at_exit(driver_class: type[Driver]) -> type[Driver]:
+    """`driver_class`; for Textual's LinuxDriver (a real terminal: a console, tmux, ssh), a
+    subclass whose input thread ends as soon as input is disabled, at quit or suspend.
+
+    That thread waits for the terminal in `select` a tenth of a second at a time, and only
+    then sees it should stop; once stopped it waits a last tenth with nothing to wait for
+    (the terminal already left out of the selector). Quitting waits for the thread: every
+    quit took 0.1-0.2 s longer than it needed. Here the selector it makes
+    (linux_driver's module-level `selectors.SelectSelector()`) also watches a pipe of the
+    driver's, written to when its `exit_event` is set; what that pipe wakes is not passed
+    on as input. Textual offers no way to stop the thread sooner."""
+    from textual.drivers import linux_driver
+
+    if driver_class is not linux_driver.LinuxDriver:
+        return driver_class
+    global _WOKEN
+    if _WOKEN is None:
+        import os
+        import selectors
+        import threading
+        import types
+
+        if getattr(linux_driver, "selectors", None) is not selectors:
+            raise RuntimeError("textual.drivers.linux_driver no longer makes its selector from `selectors`: see tui/textual_private.py")
+        woken = threading.local()  # the wake pipe of the driver whose input thread this is
+
+        def drain(fd: int) -> None:
+            try:
+                while os.read(fd, 512):
+                    pass
+            except BlockingIOError:
+                pass
+
+        class WakingSelector(selectors.SelectSelector):
+            def __init__(self) -> None:
+                super().__init__()
+                self.wake: int | None = getattr(woken, "fd", None)
+                if self.wake is not None:
+                    self.register(self.wake, selectors.EVENT_READ)
+
+            def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
+                return [(key, events) for key, events in super().select(timeout) if key.fd != self.wake]
+
+        class WakingEvent(threading.Event):
+            """The driver's exit_event, with the pipe its input thread's selector watches: open
+            while an input thread may run (closed with the driver, made again on a resume)."""
+
+            def __init__(self) -> None:
+                super().__init__()
+                self.read: int | None = None
+                self.write: int | None = None
+
+            def open(self) -> int:
+                if self.read is None:
+                    self.read, self.write = os.pipe()
+                    os.set_blocking(self.read, False)
+                    os.set_blocking(self.write, False)
+                return self.read
+
+            def close(self) -> None:
+                for fd in (self.read, self.write):
+                    if fd is not None:
+                        os.close(fd)
+                self.read = self.write = None
+
+            def set(self) -> None:
+                super().set()
+                if self.write is not None:
+                    try:
+                        os.write(self.write, b"x")  # after the flag: the thread it wakes sees it set
+                    except BlockingIOError:  # full: a byte is there already
+                        pass
+
+            def clear(self) -> None:
+                super().clear()
+                if self.read is not None:
+                    drain(self.read)  # the next input thread (after a resume) waits again
+
+        class WokenAtExit(linux_driver.LinuxDriver):
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                super().__init__(*args, **kwargs)
+                self.exit_event = WakingEvent()
+                self.reading = False  # while its input thread runs
+
+            def run_input_thread(self) -> None:
+                event = self.exit_event
+                assert isinstance(event, WakingEvent)
+                woken.fd, self.reading = event.open(), True
+                try:
+                    super().run_input_thread()
+                finally:
+                    woken.fd, self.reading = None, False
+
+            def close(self) -> None:
+                # At the end, and on a suspend (ctrl+z: stop_application_mode, close; the resume
+                # starts a new input thread, which opens the pipe again).
+                super().close()
+                event = self.exit_event
+                if isinstance(event, WakingEvent) and not self.reading:  # no input thread left to wake
+                    event.close()
+
+        WokenAtExit.__name__ = WokenAtExit.__qualname__ = "LinuxDriver"  # as Textual names it in its logs
+        linux_driver.selectors = types.SimpleNamespace(**{**vars(selectors), "SelectSelector": WakingSelector})  # type: ignore[assignment]
+        _WOKEN = WokenAtExit
+    return _WOKEN
+
+
+_WOKEN: type[Driver] | None = None

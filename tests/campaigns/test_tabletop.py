@@ -2,7 +2,6 @@
 resolutions with their dice in the campaign's records, and the losses back."""
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -245,20 +244,19 @@ def test_a_campaign_with_a_tabletop_battle_exports_and_imports(session, battle, 
     """The battle names its tactical rule set; its set-up holds the campaign's options (the
     operational rule set's): the export's check read them against the tactical one and called
     the file damaged, so no campaign with a battle on the tabletop could be exported."""
-    import os
-    import subprocess
-    import sys
+    from tests.test_hostile_files import run
 
-    root = Path(__file__).resolve().parents[2]
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    cli = [sys.executable, "-c", "import sys; from tui.cli import main; sys.exit(main())"]  # `adjutant`, of this tree
-    exported = subprocess.run([*cli, "export", str(tmp_path / "b.campaign")], capture_output=True, env=env, timeout=120)
-    assert exported.returncode == 0, exported.stderr
+    # `adjutant export` and `adjutant import` run in this process (tui.cli.main, with its own
+    # standard streams): a process of its own cost a second of CPU each, and what is checked
+    # here is the export's check of the set-up, not the process (tests/campaigns/test_output.py
+    # and test_cli_fresh_process.py start the real command).
+    code, exported, err = run("export", str(tmp_path / "b.campaign"))
+    assert code == 0, err
     document = tmp_path / "with-tabletop.json"
-    document.write_bytes(exported.stdout)
+    document.write_bytes(exported)
     copy = tmp_path / "copy.campaign"
-    imported = subprocess.run([*cli, "import", str(document), str(copy)], capture_output=True, env=env, timeout=120)
-    assert imported.returncode == 0, imported.stderr
+    code, _out, err = run("import", str(document), str(copy))
+    assert code == 0, err
     again = CampaignSession.open(copy)
     try:
         assert tabletop.load(again, battle).resolver.ruleset == "kallistra_acw"

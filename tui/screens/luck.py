@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -32,7 +30,6 @@ COLUMNS = (SP_LOST, SP_INFLICTED, PC, MP)
 
 
 LISTED = 1000  # the latest rolls listed one by one; the totals count every roll
-FIRST_WAIT = 0.3  # seconds the first layout waits for the first reading (as the forced march's)
 NAME_CELLS = 10  # the least a side's name wraps to: eight columns of figures keep 80 columns
 
 
@@ -59,10 +56,8 @@ class LuckScreen(CampaignScreen):
         self._early_book: Ledger | None = None  # its answer, come before the screen was mounted
         self._composed = False  # every widget of the screen mounted (on_mount has run)
         self._early_refusal: str | None = None  # or its refusal (a damaged roll), come as early
-        self._answered: asyncio.Event | None = None  # set when the first reading has come (or been refused)
         session = self.adjutant.session
         if session is not None:
-            self._answered = asyncio.Event()
             self._early = session.version()
             self.load(self.app, session)
 
@@ -72,14 +67,7 @@ class LuckScreen(CampaignScreen):
         yield KeptTable(id="sides", cursor_type="row", zebra_stripes=True)
         yield PagedTable(id="rolls", cursor_type="row", zebra_stripes=True)
 
-    async def on_mount(self) -> None:
-        if self._answered is not None and self._early_book is None and self._early_refusal is None:
-            # The screen is laid out and drawn once, with the ledger, not first with its empty
-            # tables and then again (a layout and drawing of the screen, on the UI thread the
-            # reading shares): the first reading is awaited a moment. A slow database shows
-            # the screen empty after FIRST_WAIT, and the ledger as it comes.
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._answered.wait(), FIRST_WAIT)
+    def on_mount(self) -> None:
         self._composed = True
         if self._early_book is not None:  # the first reading came while the screen was composed
             book, self._early_book = self._early_book, None
@@ -117,8 +105,6 @@ class LuckScreen(CampaignScreen):
     def _refused(self, sentence: str) -> None:
         if not self._composed:  # refused while the screen is composed: said once it is
             self._early_refusal = sentence
-            if self._answered is not None:
-                self._answered.set()
             return
         self.query_one("#method", Static).update(printable(sentence))
         self.notify(sentence, severity="error", timeout=8)
@@ -126,8 +112,6 @@ class LuckScreen(CampaignScreen):
     def _show(self, book: Ledger) -> None:
         if not self._composed:  # the first reading, come while the screen is composed: shown once it is
             self._early_book = book
-            if self._answered is not None:
-                self._answered.set()
             return
         if not self.sides:
             self.sides = list(book.sides)

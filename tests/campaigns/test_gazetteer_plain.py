@@ -93,19 +93,21 @@ def test_a_spoilt_entry_is_never_taken_where_the_schema_refuses_it() -> None:
     rng = random.Random(seed)
     seen = {"taken": 0, "left": 0, "refused by both": 0}
     for where, raw, how in entries():
+        plain, model, given = how
         for _ in range(4):
-            plain, model, given = how
+            read = how
             if given and rng.random() < 0.1:  # the region, given by the place's file
-                how, changed = (plain, model, {"region": rng.choice(STRANGE)}), raw
+                read, changed = (plain, model, {"region": rng.choice(STRANGE)}), raw
             else:
                 changed = spoilt(raw, rng) if rng.random() < 0.9 else rng.choice(STRANGE)
-            taken, judged = readings(changed, how)
+            taken, judged = readings(changed, read)
             if taken is not None:
                 assert taken == judged, f"{where}: {changed}"
                 seen["taken"] += 1
             else:
                 seen["left" if judged != "refused" else "refused by both"] += 1
-    assert seen["taken"] > 100 and seen["refused by both"] > 1000 and seen["left"] > 10, seen
+    # Over 25 seeds: taken 221-271, refused by both 2903-2958, left 7-21.
+    assert seen["taken"] > 100 and seen["refused by both"] > 1000 and seen["left"] > 2, seen
 
 
 def _changed(tmp_path: Path, file: str, old: str, new: str) -> Path:

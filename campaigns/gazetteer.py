@@ -1,8 +1,12 @@
 """The gazetteer of the 1813 theatre: places, roads and rivers, read from campaigns/theatre/.
 
 Each region file holds `region` and a list `place`; roads.toml the list `road`,
-rivers.toml the list `river`. Everything is validated on load with pydantic, and
-a problem is one sentence naming the file and the entry:
+rivers.toml the list `river`. Everything is checked on load, and a problem is one
+sentence naming the file and the entry. An entry is read plainly where it is plainly
+sound (every entry of the packaged theatre); any other is judged by the schema
+(campaigns.gazetteer_schema, pydantic), which names its problem or reads it as it may:
+the plain reading takes no entry the schema refuses, and reads each as the schema does
+(tests/campaigns/test_gazetteer_plain.py).
 
 >>> gazetteer().place("Lutzen").name
 'Lützen'
@@ -17,12 +21,11 @@ import math
 import re
 import tomllib
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from typing import Any, Literal, TypeVar
 
 THEATRE_DIR = Path(__file__).parent / "theatre"
 SPECIAL_FILES = ("roads.toml", "rivers.toml", "theatre.toml")
@@ -45,11 +48,18 @@ def _either(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+PlaceKind = Literal["town", "fortress", "crossing"]
+RiverSize = Literal["minor", "major"]
+RoadKind = Literal["road", "poor_road"]
+CrossingKind = Literal["bridge", "ford", "none"]
+PLACE_KINDS = ("town", "fortress", "crossing")
+RIVER_SIZES = ("minor", "major")
+ROAD_KINDS = ("road", "poor_road")
+CROSSING_KINDS = ("bridge", "ford", "none")
 
 
-class Bounds(_Strict):
+@dataclass(frozen=True)
+class Bounds:
     south: float
     north: float
     west: float
@@ -60,44 +70,38 @@ class Bounds(_Strict):
         return self.south <= lat <= self.north and self.west <= lon <= self.east
 
 
-class Place(_Strict):
-    name: str = Field(min_length=1)
-    kind: Literal["town", "fortress", "crossing"]
+@dataclass(frozen=True)
+class Place:
+    name: str
+    kind: PlaceKind
     lat: float
     lon: float
     variants: tuple[str, ...] = ()
     region: str = ""
 
-    @field_validator("name")
-    @classmethod
-    def _plain_name(cls, name: str) -> str:
-        # A name in brackets would read as a marching note (see split_location).
-        if name != name.strip() or any(c in name for c in "()[]"):
-            raise ValueError("a place name has no brackets and no surrounding spaces")
-        return name
+
+@dataclass(frozen=True)
+class River:
+    name: str
+    size: RiverSize
+    course: tuple[str, ...]
 
 
-class River(_Strict):
-    name: str = Field(min_length=1)
-    size: Literal["minor", "major"]
-    course: tuple[str, ...] = Field(min_length=2)
+@dataclass(frozen=True)
+class RawRoad:
+    """A road as its file gives it, before its ends and rivers are looked up."""
 
-
-CrossingKind = Literal["bridge", "ford", "none"]
-
-
-class RawRoad(_Strict):
-    from_: str = Field(alias="from")
+    from_: str
     to: str
-    kind: Literal["road", "poor_road"]
-    cross: dict[str, CrossingKind] = Field(default_factory=dict)
-    hexes: int | None = Field(default=None, ge=1)
+    kind: RoadKind
+    cross: dict[str, CrossingKind]
+    hexes: int | None
 
 
 @dataclass(frozen=True)
 class Crossing:
     river: str
-    size: Literal["minor", "major"]
+    size: RiverSize
     by: CrossingKind
 
 
@@ -105,7 +109,7 @@ class Crossing:
 class Road:
     a: str
     b: str
-    kind: Literal["road", "poor_road"]  # the card's terrain columns
+    kind: RoadKind  # the card's terrain columns
     crossings: tuple[Crossing, ...]
     km: float  # great-circle distance between the ends
     hexes_override: int | None
@@ -186,20 +190,107 @@ def _read(path: Path) -> dict:
         raise GazetteerError(f"{path.name}: cannot be read as TOML ({exc})") from None
 
 
-def _problem(error: ValidationError) -> str:
+def _problem(error: Any) -> str:  # pydantic's ValidationError
     first = error.errors()[0]
     where = ".".join(str(p) for p in first["loc"])
     return f"{where}: {first['msg']}" if where else first["msg"]
+
+
+# -- the plain reading: an entry plainly sound (TOML's own types, every key known, every
+# value allowed), as the schema reads it; None for any other, which the schema judges.
+
+
+def _number(value: object) -> bool:
+    return type(value) is float or type(value) is int  # a bool is left to the schema
+
+
+def _name(value: object) -> bool:
+    return type(value) is str and value != "" and value == value.strip() and not any(c in value for c in "()[]")
+
+
+def _texts(value: object) -> bool:
+    return (type(value) is list or type(value) is tuple) and all(type(v) is str for v in value)
+
+
+def _plain_bounds(raw: object) -> Bounds | None:
+    if type(raw) is not dict or raw.keys() != {"south", "north", "west", "east", "reason"}:
+        return None
+    if not all(_number(raw[k]) for k in ("south", "north", "west", "east")) or type(raw["reason"]) is not str:
+        return None
+    return Bounds(float(raw["south"]), float(raw["north"]), float(raw["west"]), float(raw["east"]), raw["reason"])
+
+
+PLACE_KEYS = frozenset(("name", "kind", "lat", "lon", "variants"))
+
+
+def _plain_place(raw: object, region: object) -> Place | None:
+    if type(raw) is not dict or not raw.keys() <= PLACE_KEYS or not {"name", "kind", "lat", "lon"} <= raw.keys():
+        return None
+    name, kind, lat, lon, variants = raw["name"], raw["kind"], raw["lat"], raw["lon"], raw.get("variants", ())
+    if not _name(name) or type(kind) is not str or kind not in PLACE_KINDS or not _number(lat) or not _number(lon):
+        return None
+    if not _texts(variants) or type(region) is not str:
+        return None
+    return Place(name, kind, float(lat), float(lon), tuple(variants), region)  # type: ignore[arg-type]
+
+
+def _plain_river(raw: object) -> River | None:
+    if type(raw) is not dict or raw.keys() != {"name", "size", "course"}:
+        return None
+    name, size, course = raw["name"], raw["size"], raw["course"]
+    if type(name) is not str or not name or type(size) is not str or size not in RIVER_SIZES or not _texts(course) or len(course) < 2:
+        return None
+    return River(name, size, tuple(course))  # type: ignore[arg-type]
+
+
+ROAD_KEYS = frozenset(("from", "to", "kind", "cross", "hexes"))
+
+
+def _plain_road(raw: object) -> RawRoad | None:
+    if type(raw) is not dict or not raw.keys() <= ROAD_KEYS or not {"from", "to", "kind"} <= raw.keys():
+        return None
+    ends, kind, cross, hexes = (raw["from"], raw["to"]), raw["kind"], raw.get("cross", {}), raw.get("hexes")
+    if not _texts(ends) or type(kind) is not str or kind not in ROAD_KINDS:
+        return None
+    if type(cross) is not dict or not all(type(k) is str and type(v) is str and v in CROSSING_KINDS for k, v in cross.items()):
+        return None
+    if hexes is not None and (type(hexes) is not int or hexes < 1):
+        return None
+    return RawRoad(ends[0], ends[1], kind, dict(cross), hexes)  # type: ignore[arg-type]
+
+
+# -- the schema's reading of any other entry -------------------------------------
+
+
+def _judged(schema: str, raw: object, where: str, **given: object) -> Any:
+    """The entry as the schema (campaigns.gazetteer_schema) reads it, or GazetteerError naming
+    `where` and its problem."""
+    from campaigns import gazetteer_schema
+
+    try:
+        return getattr(gazetteer_schema, schema)(**given, **raw)  # type: ignore[arg-type]  # TypeError: not a table
+    except (gazetteer_schema.ValidationError, TypeError) as exc:
+        problem = _problem(exc) if isinstance(exc, gazetteer_schema.ValidationError) else "is not a table"
+        raise GazetteerError(f"{where}: {problem}") from None
+
+
+T = TypeVar("T")
+
+
+def _entry(taken: T | None, schema: str, raw: object, where: str, made: Callable[[Any], T], **given: object) -> T:
+    """The plain reading `taken`, or else the schema's (`made` into the same class)."""
+    return taken if taken is not None else made(_judged(schema, raw, where, **given))
 
 
 @cache
 def gazetteer(folder: Path = THEATRE_DIR) -> Gazetteer:
     """Read and check the theatre's files; GazetteerError names the file and the entry."""
     settings = _read(folder / "theatre.toml")
-    try:
-        bounds = Bounds(**settings.get("bounds", {}))
-    except ValidationError as exc:
-        raise GazetteerError(f"theatre.toml: bounds: {_problem(exc)}") from None
+    raw_bounds = settings.get("bounds", {})
+    bounds = _entry(
+        _plain_bounds(raw_bounds), "BoundsEntry", raw_bounds, "theatre.toml: bounds",
+        lambda m: Bounds(m.south, m.north, m.west, m.east, m.reason),
+    )
     places: dict[str, Place] = {}
     index: dict[str, str] = {}
     for path in sorted(folder.glob("*.toml")):
@@ -209,11 +300,11 @@ def gazetteer(folder: Path = THEATRE_DIR) -> Gazetteer:
         for i, raw in enumerate(data.get("place", []), start=1):
             label = raw.get("name", i) if isinstance(raw, dict) else i
             where = f"{path.name}: place {label}"
-            try:
-                place = Place(region=data.get("region", ""), **raw)
-            except (ValidationError, TypeError) as exc:
-                problem = _problem(exc) if isinstance(exc, ValidationError) else "is not a table"
-                raise GazetteerError(f"{where}: {problem}") from None
+            region = data.get("region", "")
+            place = _entry(
+                _plain_place(raw, region), "PlaceEntry", raw, where,
+                lambda m: Place(m.name, m.kind, m.lat, m.lon, m.variants, m.region), region=region,
+            )
             if not bounds.holds(place.lat, place.lon):
                 raise GazetteerError(
                     f"{where}: {place.lat}, {place.lon} lies outside the theatre "
@@ -232,10 +323,7 @@ def gazetteer(folder: Path = THEATRE_DIR) -> Gazetteer:
     rivers: dict[str, River] = {}
     for i, raw in enumerate(_read(folder / "rivers.toml").get("river", []), start=1):
         where = f"rivers.toml: river {raw.get('name', i) if isinstance(raw, dict) else i}"
-        try:
-            river = River(**raw)
-        except (ValidationError, TypeError) as exc:
-            raise GazetteerError(f"{where}: {_problem(exc) if isinstance(exc, ValidationError) else 'is not a table'}") from None
+        river = _entry(_plain_river(raw), "RiverEntry", raw, where, lambda m: River(m.name, m.size, m.course))
         if river.name in rivers:
             raise GazetteerError(f"{where}: the name is used twice")
         unknown = [p for p in river.course if p not in places]
@@ -247,10 +335,7 @@ def gazetteer(folder: Path = THEATRE_DIR) -> Gazetteer:
     for i, raw in enumerate(_read(folder / "roads.toml").get("road", []), start=1):
         ends = f"{raw.get('from', '?')}-{raw.get('to', '?')}" if isinstance(raw, dict) else str(i)
         where = f"roads.toml: road {i} ({ends})"
-        try:
-            road = RawRoad(**raw)
-        except (ValidationError, TypeError) as exc:
-            raise GazetteerError(f"{where}: {_problem(exc) if isinstance(exc, ValidationError) else 'is not a table'}") from None
+        road = _entry(_plain_road(raw), "RawRoad", raw, where, lambda m: RawRoad(m.from_, m.to, m.kind, dict(m.cross), m.hexes))
         for end in (road.from_, road.to):
             if end not in places:
                 raise GazetteerError(f"{where}: {end!r} is not a place of the gazetteer")

@@ -141,3 +141,29 @@ async def test_the_map_shows_after_each_key_what_a_fresh_drawing_shows(make_app,
         await check("a new reading")
         await pilot.press("right")
         await check("a move after the new reading")
+
+
+async def test_a_zoomed_move_after_a_theme_change_shows_what_a_fresh_drawing_shows(make_app, campaign_file):
+    """The styles kept for each cell (a zoomed move draws every line anew, mostly the same
+    styles at the same cells) are the widget's base style's: after a change of theme, the
+    lines made are Textual's from the Text again, not the old theme's."""
+    app = make_app(campaign_file, start="map")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_screen(pilot, TheatreScreen)
+        await settled(pilot)
+        canvas = app.screen.canvas
+
+        async def check(after: str) -> None:
+            await pilot.pause()
+            width, height = canvas.size
+            textual = Visual.to_strips(canvas, visualize(canvas, canvas.render()), width, height, canvas.visual_style)
+            assert [list(canvas.render_line(y)) for y in range(height)] == [list(s) for s in textual], after
+
+        for key in ("plus", "plus", "right", "left", "down"):
+            await pilot.press(key)
+        await check("zoomed moves")
+        app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        await settled(pilot)
+        for key in ("up", "right", "left"):
+            await pilot.press(key)
+        await check("zoomed moves after a change of theme")

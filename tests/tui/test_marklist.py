@@ -167,3 +167,47 @@ def test_a_listing_reads_the_same_rows_from_sqlite_and_postgresql(campaign_targe
             assert (lazy._starts, lazy._wrapped) == (eager._starts, eager._wrapped)
     finally:
         session.close()
+
+
+def test_the_units_of_a_few_commands_are_read_as_each_command_reads_them(campaign_file, monkeypatch):
+    """Listing.read_whole looks a few commands' units up by nation, place and general (the
+    index ix_unit_stacks: the few generals whose names might wrap, in big stacks) rather than
+    in a pass over the table: what it reads is what each command's own reading reads, for
+    every command of every side, a unit of no general and one of no place among them."""
+    import sqlite3
+
+    from campaigns import forces
+    from campaigns.listed import Listing
+    from campaigns.session import CampaignSession
+
+    _awkward(campaign_file)
+    db = sqlite3.connect(campaign_file)
+    db.execute("UPDATE unit SET location = '' WHERE id = (SELECT id FROM unit ORDER BY id LIMIT 1 OFFSET 11)")
+    db.commit()
+    db.close()
+    session = CampaignSession.open(campaign_file)
+    try:
+        seen = {"no general": 0, "no place": 0}
+        for side, _name in forces.sides(session):
+            looked_up, own = Listing(session, [side]), Listing(session, [side])
+            keys = [(st.number, n) for st in own.stacks for n in range(len(st.commands))]
+            looked_up._seek(keys)
+            assert [looked_up.units(*k) for k in keys] == [own.units(*k) for k in keys]
+            assert looked_up._where == own._where
+            commands = [c for st in own.stacks for c in st.commands]
+            seen["no general"] += sum(c.general is None for c in commands)
+            seen["no place"] += sum(any(not (place or "").strip() for place in c.locations) for c in commands)
+        assert all(seen.values()), seen
+        # read_whole takes that way for a few of the listing's units, and another for many.
+        taken: list[int] = []
+        monkeypatch.setattr(Listing, "_seek", lambda self, commands: taken.append(len(commands)))
+        side = forces.sides(session)[0][0]
+        listing = Listing(session, [side])
+        few = [(0, 0)]
+        listing.read_whole(few)
+        assert taken == [1]
+        every = [(st.number, n) for st in listing.stacks for n in range(len(st.commands))]
+        listing.read_whole(every)
+        assert taken == [1] and all(key in listing._all for key in every)
+    finally:
+        session.close()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -16,6 +19,8 @@ from tui.screens.base import CampaignScreen
 from tui.textual_private import select_listed_on_open
 from tui.widgets.bars import odds_bar
 from tui.widgets.marklist import ListedRows, MarkList, listed_rows
+
+FIRST_WAIT = 0.3  # seconds the first layout waits for the first reading (as the forced march's)
 
 
 class ReconnaissanceScreen(CampaignScreen):
@@ -43,6 +48,7 @@ class ReconnaissanceScreen(CampaignScreen):
             # Select shows the first side (allow_blank=False), and nothing is marked yet.
             self._side = self.sides[0][0]
             self._early = (self.session.version(), self._side)
+            self._answered = asyncio.Event()
             self._start_read(self._side, ours, theirs, ours=True)
         yield Static("Reconnaissance (6.3): Space marks, s a whole stack; ctrl+r rolls", classes="title")
         # Its list of sides built when first opened: most visits never open it.
@@ -54,7 +60,14 @@ class ReconnaissanceScreen(CampaignScreen):
             yield theirs
         yield Static(id="preview", markup=False)
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
+        if self._answered is not None and self._early_view is None:
+            # The lists are laid out and drawn once, with the stacks, not first empty and then
+            # again (a layout and drawing of the screen, on the UI thread the reading shares):
+            # the first reading is awaited a moment. A slow database shows the screen empty
+            # after FIRST_WAIT, and the stacks as they come.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._answered.wait(), FIRST_WAIT)
         self._composed = True
         if self._early_view is not None:  # the first reading came while the screen was built
             view, self._early_view = self._early_view, None
@@ -64,6 +77,7 @@ class ReconnaissanceScreen(CampaignScreen):
     _side: str | None = None  # the side whose stacks were last asked for
     _early: tuple[int, str] | None = None  # the version and side the reading started with the screen reads
     _early_view: tuple | None = None  # its answer, come before the screen was mounted
+    _answered: asyncio.Event | None = None  # set when the first reading has come (or been refused)
     _composed = False  # every widget of the screen mounted (on_mount has run)
 
     def refresh_view(self) -> None:
@@ -98,6 +112,8 @@ class ReconnaissanceScreen(CampaignScreen):
             return  # a later reading was started meanwhile: its answer follows
         if not self._composed:
             self._early_view = view  # shown once the screen is mounted
+            if self._answered is not None:
+                self._answered.set()
             return
         our_list, their_list = self.query_one("#ours", MarkList), self.query_one("#theirs", MarkList)
         if ours is not our_list.listed:
@@ -107,6 +123,11 @@ class ReconnaissanceScreen(CampaignScreen):
         if title is not None:
             self.query_one("#theirs-title", Static).update(title)
         self.query_one("#preview", Static).update(preview)
+
+    def refused(self, exc: Exception) -> None:
+        if self._answered is not None:
+            self._answered.set()  # the first reading refused: the screen is shown without it
+        super().refused(exc)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if str(event.value) == self._side:

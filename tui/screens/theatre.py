@@ -50,6 +50,9 @@ class TheatreCanvas(Widget):
         self._made: dict[tuple[int, str], tuple[tuple[RichStyle | None, ...], Strip]] = {}  # lines made lately, by row and text
         self._strip_style: tuple[VisualStyle, object] | None = None  # the base style they were made on
         self._styles: dict[RichStyle | None, VisualStyle] = {}  # a cell's style on that base
+        # A cell's style on that base with its offset, by style and cell: a zoomed move draws
+        # every line anew, mostly the same styles at the same cells (roads, blanks).
+        self._at: dict[tuple[RichStyle | None, int, int], RichStyle] = {}
 
     def rows(self) -> tuple[list[Row], bool]:
         """The map's lines for the data, view, cursor and size it has now."""
@@ -92,7 +95,7 @@ class TheatreCanvas(Widget):
             return super().render_line(y)  # Textual makes the lines from render()
         style = self.visual_style
         if self._strip_style != (style, self.app.ansi_theme):
-            self._strip_style, self._strips, self._made, self._styles = (style, self.app.ansi_theme), {}, {}, {}
+            self._strip_style, self._strips, self._made, self._styles, self._at = (style, self.app.ansi_theme), {}, {}, {}, {}
         row = rows[y]
         last = self._strips.get(y)
         if last is not None and last[0] == row:
@@ -114,16 +117,26 @@ class TheatreCanvas(Widget):
         in the style it has on the widget's, with its offset for selecting text."""
         segments, x = [], 0
         chars, styles = row
+        at = self._at
+        if len(at) > 4 * len(chars) * max(self.size.height, 1):  # a few drawings' worth (each style a cell 0.3-0.5 kB)
+            at.clear()
         for run, group in groupby(zip(chars, styles), key=lambda cell: cell[1] is None):
             cells = list(group)
             if run:
-                segments.append(Segment(" " * len(cells), self._on_base(None, base).rich_style_with_offset(x, y)))
+                segments.append(Segment(" " * len(cells), self._at_cell(None, x, y, base)))
                 x += len(cells)
                 continue
             for ch, cell_style in cells:
-                segments.append(Segment(ch, self._on_base(cell_style, base).rich_style_with_offset(x, y)))
+                segments.append(Segment(ch, self._at_cell(cell_style, x, y, base)))
                 x += 1
         return Strip(segments, x)
+
+    def _at_cell(self, style: RichStyle | None, x: int, y: int, base: VisualStyle) -> RichStyle:
+        key = (style, x, y)
+        found = self._at.get(key)
+        if found is None:
+            found = self._at[key] = self._on_base(style, base).rich_style_with_offset(x, y)
+        return found
 
     def _on_base(self, style: RichStyle | None, base: VisualStyle) -> VisualStyle:
         found = self._styles.get(style)

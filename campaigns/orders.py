@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import select
 
 from campaigns.errors import CampaignError, plainly
@@ -30,47 +29,26 @@ from campaigns.text import plain_name
 from campaigns.userfile import read_bytes
 from models import record_columns as rows
 from models.clock import utcnow
-from rules.numbers import MAX_TURNS, ORDER
+from rules.numbers import ORDER
 
 if TYPE_CHECKING:
+    from campaigns.orders_schema import OrdersDoc
     from models import SideOrder
 
 FORMAT = "adjutant-orders"
 KINDS = ("move", "forced_march", "command_points", "reconnaissance", "note")
 WRITTEN, QUEUED, APPLIED, REFUSED = "written", "queued", "applied", "refused"
 MAX_BYTES = 1_000_000
-MAX_ORDERS = 500
 
 
 
-def _plain(value: str) -> str:
-    # `write` refuses control characters where a player types; a file edited by hand is held to the same
-    # (the length is the field's own limit)
-    return plain_name(value, "the text", limit=len(value))
+def __getattr__(name: str) -> object:
+    """The file's pydantic models (campaigns.orders_schema), loaded when first asked for."""
+    if name in ("OrderDoc", "OrdersDoc"):
+        from campaigns import orders_schema
 
-
-Text = Annotated[str, Field(max_length=2000), AfterValidator(_plain)]
-Name = Annotated[str, Field(max_length=200), AfterValidator(_plain)]
-
-
-class OrderDoc(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    kind: Literal["move", "forced_march", "command_points", "reconnaissance", "note"]
-    stack: Name = ""
-    place: Name = ""
-    action: Name = ""  # command points: a row of the command points table
-    text: Text = ""
-    cost: Annotated[int, Field(ge=0, le=1000)] | None = None  # MP as the player's file priced it
-
-
-class OrdersDoc(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    format: Literal["adjutant-orders"]
-    version: Literal[1]
-    campaign: Annotated[str, Field(min_length=1, max_length=64), AfterValidator(_plain)]
-    side: Name
-    turn: Annotated[int, Field(ge=1, le=MAX_TURNS)]
-    orders: Annotated[list[OrderDoc], Field(max_length=MAX_ORDERS)]
+        return getattr(orders_schema, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # -- in the side file ------------------------------------------------------------
@@ -183,6 +161,10 @@ def read(path: Path) -> OrdersDoc:
         raise CampaignError(f"{path} is not an orders file: it is not JSON text") from None
     except ValueError:  # a number of thousands of digits (Python's limit on int conversion), NaN, Infinity
         raise CampaignError(f"{path} is not an orders file: it holds a number no orders file has") from None
+    from pydantic import ValidationError
+
+    from campaigns.orders_schema import OrdersDoc
+
     try:
         return OrdersDoc.model_validate(document)
     except ValidationError as error:

@@ -225,9 +225,16 @@ def check_postgres(url: str, folder: Path, count: int, seed: int,
         originals = {e["id"]: json.dumps(e["changes"]) for e in campaign.good["tables"]["event"]}
         path = folder / "hostile.campaign"
 
-        def write_changes(number: int, text: str) -> None:  # a connection each time: a taken case's restore drops the database
-            with psycopg.connect(_libpq(url), autocommit=True) as db:
-                db.execute("UPDATE event SET changes = %s::json WHERE id = %s", (text, number))
+        writing: list[Any] = []  # one connection, made again after a taken case's restore dropped the database
+
+        def write_changes(number: int, text: str) -> None:
+            if not writing:
+                writing.append(psycopg.connect(_libpq(url), autocommit=True))
+            writing[0].execute("UPDATE event SET changes = %s::json WHERE id = %s", (text, number))
+
+        def dropped() -> None:
+            if writing:
+                writing.pop().close()
 
         for case in corpus(campaign, count, seed) if draw is None else draw(campaign):
             plant(twins.pristine_file, path, case)
@@ -241,6 +248,7 @@ def check_postgres(url: str, folder: Path, count: int, seed: int,
             on_db = attempt(url, case.doing)
             assert on_db == on_file, f"{case.what}: PostgreSQL answers otherwise than a file: {on_db!r} / {on_file!r}"
             if on_db is None:
+                dropped()
                 twins.restore()
                 seen["taken"] += 1
                 continue
@@ -249,6 +257,7 @@ def check_postgres(url: str, folder: Path, count: int, seed: int,
             write_changes(case.event, originals[case.event])
             seen["refused"] += 1
     finally:
+        dropped()
         twins.close()
     return seen
 

@@ -219,23 +219,32 @@ def _libpq(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def club_fingerprint(url: str) -> Callable[[], Any]:
-    """What `club setup` changes: the club's roles and their passwords, policies, row security, grants."""
-    import psycopg
+class ClubFingerprint:
+    """What `club setup` changes: the club's roles and their passwords, policies, row security, grants;
+    read on one connection kept open (a server backend started for each reading cost more than it)."""
 
-    def read() -> Any:
-        with psycopg.connect(_libpq(url)) as connection:
-            return [
-                connection.execute(query).fetchall()
-                for query in (
-                    "SELECT rolname, rolpassword FROM pg_authid WHERE starts_with(rolname, current_database()) ORDER BY 1",
-                    "SELECT tablename, policyname, roles::text, qual, with_check FROM pg_policies ORDER BY 1, 2",
-                    "SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace ORDER BY 1",
-                    "SELECT table_name, grantee, privilege_type FROM information_schema.role_table_grants WHERE table_schema = 'public' ORDER BY 1, 2, 3",
-                )
-            ]
+    QUERIES = (
+        "SELECT rolname, rolpassword FROM pg_authid WHERE starts_with(rolname, current_database()) ORDER BY 1",
+        "SELECT tablename, policyname, roles::text, qual, with_check FROM pg_policies ORDER BY 1, 2",
+        "SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace ORDER BY 1",
+        "SELECT table_name, grantee, privilege_type FROM information_schema.role_table_grants WHERE table_schema = 'public' ORDER BY 1, 2, 3",
+    )
 
-    return read
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.connection: Any = None
+
+    def __call__(self) -> Any:
+        import psycopg
+
+        if self.connection is None:  # autocommit: each reading sees what was committed since, and holds no lock
+            self.connection = psycopg.connect(_libpq(self.url), autocommit=True)
+        return [self.connection.execute(query).fetchall() for query in self.QUERIES]
+
+    def close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
 
 
 def check_club(url: str, folder: Path, count: int, seed: int) -> collections.Counter[str]:
@@ -245,7 +254,7 @@ def check_club(url: str, folder: Path, count: int, seed: int) -> collections.Cou
     folder.mkdir(parents=True, exist_ok=True)
     create_campaign(url, load_scenario("spring1813"), seed=7).close()
     valid = {"umpire": "u-secret-1", "french": "f-secret-2", "allies": "a-secret-3"}
-    fingerprint = club_fingerprint(url)
+    fingerprint = ClubFingerprint(url)
     seen: collections.Counter[str] = collections.Counter()
     stand_in = folder / "campaign-on-postgresql"  # the campaign is the database: nothing in this folder may change
     stand_in.write_bytes(b"")
@@ -255,6 +264,7 @@ def check_club(url: str, folder: Path, count: int, seed: int) -> collections.Cou
             _outcome(what, verdict, code == 0, err)
             seen["taken" if code == 0 else "refused"] += 1
     finally:
+        fingerprint.close()
         run("club", "revoke", "--db", url)  # roles outlive the database
     return seen
 

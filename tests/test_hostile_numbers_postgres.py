@@ -106,36 +106,38 @@ class Twins:
         shutil.copyfile(self.file, self.pristine_file)
         played(url)  # type: ignore[arg-type]  # CampaignSession.new takes a URL as well as a path
         self.name = _libpq(url).rsplit("/", 1)[1]
-        self.admin = _libpq(_database(url, "postgres"))
-        with psycopg.connect(self.admin, autocommit=True) as connection:  # a copy to start again from
-            connection.execute(f'CREATE DATABASE "{self.name}_pristine" TEMPLATE "{self.name}"{copying(connection)}')
+        # One connection to the server's own database makes and drops the others (a new server
+        # backend for each would cost more than most of the statements it runs).
+        self.admin = psycopg.connect(_libpq(_database(url, "postgres")), autocommit=True)
+        self.copying = copying(self.admin)
+        self.admin.execute(f'CREATE DATABASE "{self.name}_pristine" TEMPLATE "{self.name}"{self.copying}')  # a copy to start again from
         self.fresh = _database(url, f"{self.name}_fresh")  # where `new` creates one
+        self.fresh_empty = False  # not made yet
         self.rows = Rows(url)
         self.first = self.rows()
 
     def restore(self) -> None:
-        import psycopg
-
         shutil.copyfile(self.pristine_file, self.file)
         if self.rows() != self.first:
-            with psycopg.connect(self.admin, autocommit=True) as connection:
-                connection.execute(f'DROP DATABASE "{self.name}" WITH (FORCE)')
-                connection.execute(f'CREATE DATABASE "{self.name}" TEMPLATE "{self.name}_pristine"{copying(connection)}')
+            self.admin.execute(f'DROP DATABASE "{self.name}" WITH (FORCE)')
+            self.admin.execute(f'CREATE DATABASE "{self.name}" TEMPLATE "{self.name}_pristine"{self.copying}')
 
     def empty_fresh(self) -> None:
-        import psycopg
-
-        with psycopg.connect(self.admin, autocommit=True) as connection:
-            connection.execute(f'DROP DATABASE IF EXISTS "{self.name}_fresh" WITH (FORCE)')
-            connection.execute(f'CREATE DATABASE "{self.name}_fresh"{copying(connection)}')
+        """An empty database where `new` creates a campaign: made again only after a `new` took it
+        (`fresh_empty` False). A `new` refused leaves it empty, or the next one is refused there and
+        answers otherwise than on a file."""
+        if not self.fresh_empty:
+            self.admin.execute(f'DROP DATABASE IF EXISTS "{self.name}_fresh" WITH (FORCE)')
+            self.admin.execute(f'CREATE DATABASE "{self.name}_fresh"{self.copying}')
+            self.fresh_empty = True
 
     def close(self) -> None:
-        import psycopg
-
         self.rows.close()
-        with psycopg.connect(self.admin, autocommit=True) as connection:
+        try:
             for suffix in ("_pristine", "_fresh"):
-                connection.execute(f'DROP DATABASE IF EXISTS "{self.name}{suffix}" WITH (FORCE)')
+                self.admin.execute(f'DROP DATABASE IF EXISTS "{self.name}{suffix}" WITH (FORCE)')
+        finally:
+            self.admin.close()
 
 
 def same(err: str, *names: str) -> str:
@@ -189,6 +191,8 @@ def check_numbers_on_postgres(url: str, folder: Path, count: int, seed: int) -> 
                 if not corpus.is_whole(value):
                     assert code_db != 0, f"{what}: taken as a number"
                 seen["taken" if code_db == 0 else "refused"] += 1
+                if command == "new":
+                    twins.fresh_empty = code_db != 0
                 if code_db == 0:
                     twins.restore()
     finally:

@@ -3,7 +3,8 @@ are read as plain rows (campaigns.theatre_map `map_data`, models.record_columns)
 stacks and contacts counted (campaigns.stacks `counted_stacks`), so a first visit does not
 wait for the ORM and models.tables (150-250 ms on a quiet machine). A side's map and the
 sightings read what a side knows as plain rows too (campaigns.knowledge `known`,
-`sighted_stacks`), and the orders screen its list (campaigns.orders `listed`), without pydantic (the orders file's schema). The campaign is ten turns in: stacks of both sides on the map, weather
+`sighted_stacks`), and the orders screen its list (campaigns.orders `listed`), without pydantic (the orders file's schema).
+The campaign is ten turns in: stacks of both sides on the map, weather
 rolled, battles fought and the enemy seen in them."""
 
 from __future__ import annotations

@@ -7,6 +7,10 @@ what they print is held back until it is complete:
 - when standard output is a regular file (`adjutant export FILE > copy.json`), it
   is written straight into that file, and a refusal cuts the file back to where it
   started: no second copy of half a gigabyte;
+- when it is the null device (`adjutant export FILE > /dev/null`, as a timing or a
+  check of the file is run), it is written straight to it: the device keeps nothing,
+  so there is nothing to hold back (spooled, an export of a million events wrote and
+  read back some 700 MB of temporary file first);
 - anything else (a pipe, a terminal, a test's buffer) is spooled, in memory up to
   SPOOL_BYTES and on disk past it, and copied out once complete.
 
@@ -42,6 +46,11 @@ def all_or_nothing(produce: Callable[[Write], None]) -> None:
     target = _regular_file()
     if target is not None:
         _in_place(produce, target)
+        return
+    discarded = _null_device()
+    if discarded is not None:
+        produce(discarded.write)
+        discarded.flush()
         return
     with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
         produce(spool.write)
@@ -240,3 +249,17 @@ def written_whole(out: Path, *, newline: str | None = None) -> Iterator[TextIO]:
         partial.replace(where)
     finally:
         partial.unlink(missing_ok=True)
+
+
+def _null_device() -> IO[bytes] | None:
+    """Standard output's buffer when standard output is the null device (os.devnull), else None."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    try:
+        descriptor = sys.stdout.fileno()
+        found = os.fstat(descriptor)
+        null = os.stat(os.devnull)
+    except (AttributeError, OSError, ValueError):  # a test's buffer has none; no null device
+        return None
+    if buffer is None or not stat.S_ISCHR(found.st_mode) or found.st_rdev != null.st_rdev:
+        return None
+    return buffer

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import sqlite3
 import subprocess
 import sys
@@ -91,3 +92,27 @@ def test_printed_lines_lose_exactly_the_characters_shown_removes() -> None:
     for start in range(0, 0x110000, 0x8000):
         line = "".join(f"a{chr(cp)}\u00e9\u0080" for cp in range(start, start + 0x8000))
         assert _encoded([line, "\t\x1b[2Jb\x9b"]) == (shown(f"{line}\n\t\x1b[2Jb\x9b") + "\n").encode("utf-8", "replace")
+
+
+def test_an_export_into_the_null_device_is_written_straight_to_it(real: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`adjutant export FILE > /dev/null` (a timing, a check that the file reads): nothing is spooled, as the
+    device keeps nothing; a refusal still says its sentence and fails."""
+    import tempfile
+
+    def no_spool(*_args, **_kwargs):
+        raise AssertionError("spooled: the null device needs no holding back")
+
+    with open(os.devnull, "wb") as null:
+        done = subprocess.run([sys.executable, "-m", "tui.cli", "export", str(real)], stdout=null, stderr=subprocess.PIPE, cwd=ROOT,
+                              check=False, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert (done.returncode, done.stderr) == (0, b"")
+    monkeypatch.setattr(tempfile, "SpooledTemporaryFile", no_spool)
+    assert in_process_into(Path(os.devnull), "export", str(real), append=True) == (0, "")
+    assert in_process_into(Path(os.devnull), "log", str(real), append=True) == (0, "")
+    damaged = tmp_path / "damaged.campaign"
+    damaged.write_bytes(real.read_bytes())
+    db = sqlite3.connect(damaged, isolation_level=None)
+    db.execute("UPDATE unit SET strength_points = -1 WHERE rowid = (SELECT max(rowid) FROM unit)")
+    db.close()
+    code, err = in_process_into(Path(os.devnull), "export", str(damaged), append=True)
+    assert code == 2 and err.startswith("adjutant: ") and err.count("\n") == 1, err

@@ -30,9 +30,6 @@ a batch starts. And nothing else changes:
 - it ends with this process: killed and reaped here whatever ends the export (refusal,
   Ctrl-C, a closed pipe), and it stops at its next batch once its parent is gone (a SIGTERM,
   which runs no clean-up).
-
-It is started only where a processor is spare (`busy`, IDLE_CORES): on a machine whose
-processors other work keeps busy, its extra CPU makes the export slower, not quicker.
 """
 
 from __future__ import annotations

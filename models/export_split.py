@@ -60,15 +60,6 @@ SPLIT_ROWS = 50_000
 PIECES = 50
 CHUNK_KEYS = 2_000  # keys in a piece at the least
 COPY_BYTES = 1 << 20
-# The helper costs some 15-20% more CPU than one process (its spool and the copy of it, its own
-# reads, two processes' caches): it pays only where a processor would otherwise be idle. At a
-# million events on two cores kept busy by other work (load 5-9), one process took 0.80x the
-# wall time of two (0.66-0.93, three alternated pairs, farm-bench). So no helper is started when,
-# over this process's own start of the export (reading the pieces, building the judges), the
-# machine left less than IDLE_CORES processors idle on average; too short a start to tell
-# (fewer than EVIDENCE_JIFFIES ticks of all processors, the judges built already) starts one.
-IDLE_CORES = 0.5
-EVIDENCE_JIFFIES = 10
 Out = Callable[[bytes | memoryview], Any]
 
 
@@ -184,14 +175,11 @@ class Helper:
         path = _file_of(connection)
         if threading.active_count() != 1 or not hasattr(os, "fork") or path is None:
             return None
-        before = cpu_times()
         connection.exec_driver_sql("SELECT count(*) FROM sqlite_master").fetchall()  # this process's read lock first
         chunks = pieces(connection, exported)
         if not chunks:
             return None
         _prepared(chunks)
-        if busy(before, cpu_times()):
-            return None  # no processor to spare: one process is the quicker
         try:
             return cls(connection, name, path, chunks)
         except OSError:  # no spool (the temporary folder full or missing), no fork
@@ -268,35 +256,6 @@ class Helper:
         self.reports.close()
         self.spool.close()
         self.claims.close()
-
-
-def cpu_times() -> tuple[int, int] | None:
-    """The idle ticks (idle and waiting for the disk) and all ticks of every processor since the
-    machine started (/proc/stat's first line); None where that cannot be read."""
-    try:
-        with open("/proc/stat", "rb") as stat:
-            fields = stat.readline().split()
-    except OSError:
-        return None
-    if fields[:1] != [b"cpu"] or len(fields) < 6:
-        return None
-    try:
-        # user nice system idle iowait irq softirq steal (guest time is counted in user already)
-        ticks = [int(field) for field in fields[1:9]]
-    except ValueError:
-        return None
-    return ticks[3] + ticks[4], sum(ticks)
-
-
-def busy(before: tuple[int, int] | None, after: tuple[int, int] | None) -> bool:
-    """Whether, between the two readings of `cpu_times`, the machine left less than IDLE_CORES
-    processors idle on average; False without the readings or with too few ticks between them."""
-    if before is None or after is None:
-        return False
-    idle, ticks = after[0] - before[0], after[1] - before[1]
-    if ticks < EVIDENCE_JIFFIES:
-        return False
-    return idle / ticks * (os.cpu_count() or 1) < IDLE_CORES
 
 
 def _prepared(chunks: list[Chunk]) -> None:

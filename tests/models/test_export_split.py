@@ -31,11 +31,6 @@ import os, sys, time
 import models.export_split as split
 
 split.SPLIT_ROWS, split.CHUNK_KEYS, split.PIECES = 1, int(os.environ["CHUNK_KEYS"]), 10**9
-if os.environ.get("BUSY"):  # the machine as it reads when other work keeps every processor busy
-    ticks = iter([(1000, 10000), (1000, 10200)])
-    split.cpu_times = lambda: next(ticks)
-else:
-    split.IDLE_CORES = -1  # a helper however busy the machine running the tests
 order, report = os.environ["ORDER"], os.environ["REPORT"]
 claims = split.Claims
 
@@ -131,7 +126,7 @@ def start(
     spool.mkdir(exist_ok=True)
     env = {
         **os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(spool), "CHUNK_KEYS": str(chunk), "ORDER": order,
-        "REPORT": str(folder / "helper-pieces"), "IMPORTS": imports, "BUSY": "1" if order == "busy" else "",
+        "REPORT": str(folder / "helper-pieces"), "IMPORTS": imports,
         "ADJUTANT_CONFIG_DIR": str(folder / "config"), "ADJUTANT_LOG_DIR": str(folder / "log"),
     }
     env.pop("ADJUTANT_DATABASE_URL", None)
@@ -294,45 +289,6 @@ def test_the_helper_imports_nothing_to_judge_rows_again(real: Path, tmp_path: Pa
     assert (code, err) == (0, "") and helper_pieces(tmp_path) > 0
     imported = imports.read_text().split()
     assert [name for name in imported if name.startswith(("models.", "pydantic", "sqlalchemy"))] == [], imported
-
-
-def test_no_helper_is_started_when_no_processor_is_idle(real: Path, tmp_path: Path) -> None:
-    one = run("export", str(real))
-    code, out, err = split_export(real, tmp_path, "busy")
-    assert (code, out, err) == (0, one[1], "")
-    assert not (tmp_path / "helper-pieces").exists()  # no helper's pieces were ever looked for
-
-
-@pytest.mark.parametrize(
-    ("before", "after", "cores", "answer"),
-    [
-        ((1000, 10000), (1000, 10200), 2, True),  # every processor busy throughout
-        ((1000, 10000), (1100, 10200), 2, False),  # one of two idle: this process's own
-        ((1000, 10000), (1040, 10200), 2, True),  # 0.4 of a processor idle
-        ((1000, 10000), (1000, 10005), 2, False),  # too short to tell
-        (None, (1000, 10200), 2, False),  # no /proc/stat
-        ((1000, 10000), (1400, 10800), 8, False),  # 4 of 8 idle
-        ((1000, 10000), (1060, 10800), 8, False),  # 0.6 of a processor of 8 idle
-        ((1000, 10000), (1020, 10800), 8, True),  # 0.2 of one
-    ],
-)
-def test_a_machine_is_busy_when_less_than_half_a_processor_was_idle(
-    before: Any, after: Any, cores: int, answer: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from models import export_split
-
-    monkeypatch.setattr(os, "cpu_count", lambda: cores)
-    assert export_split.busy(before, after) is answer
-
-
-def test_the_processors_times_are_read() -> None:
-    from models import export_split
-
-    first = export_split.cpu_times()
-    if not Path("/proc/stat").exists():
-        assert first is None
-        return
-    assert first is not None and 0 <= first[0] <= first[1]
 
 
 @pytest.mark.parametrize("ending", ["SIGTERM to the exporter", "Ctrl-C"])

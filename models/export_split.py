@@ -179,6 +179,7 @@ class Helper:
         chunks = pieces(connection, exported)
         if not chunks:
             return None
+        _prepared(chunks)
         try:
             return cls(connection, name, path, chunks)
         except OSError:  # no spool (the temporary folder full or missing), no fork
@@ -255,6 +256,18 @@ class Helper:
         self.reports.close()
         self.spool.close()
         self.claims.close()
+
+
+def _prepared(chunks: list[Chunk]) -> None:
+    """What both processes need to read the pieces, made once before the fork, not by each after it:
+    the rows' judges (models.export_quick, pydantic beneath it: some 0.1 to 0.3 CPU-s of imports, which
+    the helper made again) and the helper's engine."""
+    from models import engine  # noqa: F401  # the helper's (`_help`)
+    from models.export_quick import table_judge
+
+    for table in {chunk.table.name: chunk.table for chunk in chunks}.values():
+        table_judge(table)
+        table_judge(table, depth_in_text=True)
 
 
 def _nowhere(_data: bytes | memoryview) -> None:

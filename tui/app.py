@@ -440,6 +440,15 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
             ("This screen", shown_key(keymap, b.id, b.key_display or b.key), b.description)
             for b in self.screen.BINDINGS if isinstance(b, Binding)
         ]
+        # And the keys of its widgets (a MarkList's space and s, a TickList's space): ours
+        # have an id; Textual's own (a field's editing keys) are the usual ones.
+        listed = {b.id for b in self.screen.BINDINGS if isinstance(b, Binding)}
+        for widget in self.screen.query("*"):
+            for cls in type(widget).__mro__:
+                for b in cls.__dict__.get("BINDINGS", ()):
+                    if isinstance(b, Binding) and b.id and b.id not in listed:
+                        listed.add(b.id)
+                        rows.append(("This screen", shown_key(keymap, b.id, b.key_display or b.key), b.description))
         rows += [("Screens", shown_key(keymap, c.id, c.key), f"{c.name}: {c.help}") for c in SCREENS]
         rows += [("Actions", shown_key(keymap, c.id, c.key), f"{c.name}: {c.help}") for c in ACTIONS]
         self.push_screen(HelpScreen(rows))

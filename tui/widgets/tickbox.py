@@ -4,6 +4,7 @@ the same in 256 colours, with NO_COLOR and in a captured pane."""
 from __future__ import annotations
 
 from textual.geometry import Size
+from textual.widget import Widget
 from textual.widgets import Checkbox
 
 
@@ -20,4 +21,4 @@ class TickBox(Checkbox):
         # modal's long unit names): then as many as the label takes at this width.
         if self.styles.text_wrap != "wrap":
             return 1
-        return max(1, self.render().get_height(self.styles, width))
+        return max(1, Widget.get_content_height(self, container, viewport, width))  # Textual's, as a Static's

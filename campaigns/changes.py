@@ -20,6 +20,7 @@ import orjson
 from sqlalchemy import Connection, text
 
 from campaigns.phases import phases
+from campaigns.words import plural
 
 # How each stored column reads in the history; the rest lose their underscores.
 FIELDS = {
@@ -42,6 +43,10 @@ REFERENCES = {"general": "general", "superior": "general", "commander": "general
 NAMED_TABLES = ("unit", "general", "army", "side")
 TABLES = {"command_point_roll": "command points", "command_point_spend": "command point spending", "dice_roll": "dice"}
 NOTHING = "(none)"
+# A nested value (a tabletop battle's whole state) longer than this is shown as a summary
+# of its keys; `adjutant log --full` sets WHOLE_VALUES to show it whole.
+LONG_VALUE = 200
+WHOLE_VALUES = False
 
 
 class Names:
@@ -110,7 +115,8 @@ def change_lines(changes: list[dict[str, Any]], names: Names, *, width: int | No
             names.remember(table, key.get("id"), before or after)
         row = _row_name(table, key, before or {}, after or {}, names)
         if before is None:
-            yield f"{row} added"
+            note = after.get("text") if table == "event_note" and isinstance(after, dict) else None
+            yield f"{row} added: {note}" if isinstance(note, str) and note.strip() else f"{row} added"
         elif after is None:
             yield f"{row} removed"
         else:
@@ -302,8 +308,27 @@ def _show(value: Any) -> str:
     if isinstance(value, str):
         return value if value.strip() else repr(value)
     if isinstance(value, list | dict):
-        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+        whole = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+        return whole if WHOLE_VALUES or len(whole) <= LONG_VALUE else f"{_summary(value)} ({len(whole)} characters: --full shows them)"
     return str(value)
+
+
+def _summary(value: list | dict, keys: int = 6) -> str:
+    """A long nested value in a few words: a dict's first keys with their plain values or sizes."""
+    if isinstance(value, list):
+        return f"[{plural(len(value), 'item')}]"
+
+    def brief(item: Any) -> str:
+        if isinstance(item, dict):
+            return f"{{{plural(len(item), 'key')}}}"
+        if isinstance(item, list):
+            return f"[{plural(len(item), 'item')}]"
+        shown = _show(item)
+        return shown if len(shown) <= 40 else shown[:39] + "…"
+
+    parts = [f"{k}: {brief(v)}" for k, v in list(value.items())[:keys]]
+    more = f", and {len(value) - keys} more" if len(value) > keys else ""
+    return "{" + ", ".join(parts) + more + "}"
 
 
 def _cut(value: str, width: int | None) -> str:

@@ -274,6 +274,10 @@ def _log(args: argparse.Namespace) -> int:
     from campaigns.output import chunks_out
     from models.opening import open_campaign
 
+    if args.full:
+        from campaigns import changes
+
+        changes.WHOLE_VALUES = True  # one command, one process (and the halves it forks)
     with open_campaign(_target(args)) as store, reading(store):
         chunks_out(printed_chunks(store, dice_only=args.dice_only))  # as say_all, a batch of lines at a time
     return OK

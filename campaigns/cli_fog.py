@@ -110,7 +110,10 @@ def _despatch(args: argparse.Namespace, session: Any) -> int:
         with reading(session.store):  # a value no sound campaign holds: one sentence
             write_despatch(session, args.side, out, args.turn)
         commitment = session.campaign().dice_commitment or "none (a campaign made before dice commitments)"
-        print(shown(f"Wrote {out}: what {args.side} knows at turn {args.turn or session.campaign().turn}; "
+        from campaigns.forces import sides
+
+        name = dict(sides(session)).get(args.side, args.side)
+        print(shown(f"Wrote {out}: what {name} knows at turn {args.turn or session.campaign().turn}; "
                     f"dice commitment {commitment}."), file=sys.stderr)  # the commitment is the file's text
         return OK
     from campaigns import despatch_report

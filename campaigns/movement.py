@@ -93,11 +93,19 @@ class MoveReport:
             out.append(f"  {_plural(unit.unit)}: costs {unit.cost} MP of {left} ({unit.cited}): {verdict}")
         if self.route.shorter_blocked:
             out.append(f"Not by the shorter road ({self.route.shorter_mp} MP): {self.route.shorter_blocked}")
-        if self.activation is None:
-            out.append("Not activated this turn: activate the stack before it moves.")
-        refusal = self.refusal
-        out.append("Allowed." if refusal is None else f"Refused: {refusal}.")
+        out.append(self.verdict)
         return out
+
+    @property
+    def verdict(self) -> str:
+        """One line: whether the stack may march the route now, and what it still needs."""
+        refusal = self.refusal
+        if refusal is not None:
+            unready = "; and the stack is not activated this turn" if self.activation is None else ""
+            return f"Refused: {refusal}{unready}."
+        if self.activation is None:
+            return "Allowed once activated: the stack is not activated this turn; activate it, then move."
+        return "Allowed."
 
 
 OFF_ROAD = (

@@ -38,6 +38,7 @@ class PlayerSession(CampaignSession):
     def __init__(self, store: CampaignStore, side: str, turn: int) -> None:
         super().__init__(store)
         self.side, self._turn = side, turn
+        self._side_name: str | None = None
         self._write = store.action
         refusal = self.refusal()
 
@@ -69,11 +70,20 @@ class PlayerSession(CampaignSession):
             yield db
 
     @property
+    def side_name(self) -> str:
+        """The side's name in the scenario ("French Empire and allies"); its id is for typing."""
+        if self._side_name is None:
+            from campaigns.forces import sides
+
+            self._side_name = dict(sides(self)).get(self.side, self.side)
+        return self._side_name
+
+    @property
     def where(self) -> str:
-        return f"{self.side} side file, turn {self.turn}"
+        return f"side file of {self.side_name}, turn {self.turn}"
 
     def status_line(self) -> str:
-        return f"SIDE FILE: {self.side.upper()}, TURN {self.turn} (orders only) | " + super().status_line()
+        return f"SIDE FILE of {self.side_name}, turn {self.turn} (orders only) | " + super().status_line()
 
 
 class ClubPlayerSession(PlayerSession):
@@ -105,10 +115,10 @@ class ClubPlayerSession(PlayerSession):
 
     @property
     def where(self) -> str:
-        return f"the {self.side} side on {self.store.name}"
+        return f"{self.side_name} on {self.store.name}"
 
     def status_line(self) -> str:
-        return f"CLUB: {self.side.upper()} (orders only) | " + CampaignSession.status_line(self)
+        return f"CLUB: {self.side_name} (orders only) | " + CampaignSession.status_line(self)
 
     def save_as(self, path: Any) -> Any:
         raise CampaignError("the club's campaign stays on its server: a side's role cannot copy it")

@@ -131,7 +131,7 @@ def _campaign_report(session: CampaignSession, name: str, turn: int | None, book
                 view.close()
         in_turn = _in_turn(db, turn) if turn is not None else None
         if in_turn is not None:
-            forces.parts.append(Rows(f"What was done in turn {turn}", ["#", "Action"], lambda: _turn_events(session, in_turn)))
+            forces.parts.append(Rows(f"What was done in turn {turn}", ["#", "Action"], lambda: _turn_events(session, _actions_of(in_turn))))
         sections.append(forces)
     tallies = [Tally(side, turn) for side in [*book.sides, luck_module.BOTH]]
     sections.append(_rolls_section(session, tallies, turn=turn))
@@ -186,14 +186,20 @@ def _forces(db: Any, sides: dict[str, str]) -> Group:
 
 
 def _in_turn(db: Any, turn: int) -> list[Any]:
-    """The conditions on an event of the history that was one of the actions of `turn`."""
+    """The conditions on an event of the history that was written in `turn` (an action, an
+    undo, a redo): the entries whose bookmarks and notes the turn's report shows."""
     ends = list(db.scalars(select(col(Event.id)).where(col(Event.description).like("End of turn %"), col(Event.undone) == False).order_by(col(Event.id))))  # noqa: E712
     low = ends[turn - 2] if turn >= 2 and len(ends) >= turn - 1 else 0
     high = ends[turn - 1] if len(ends) >= turn else None
-    conditions = [col(Event.id) > low, col(Event.undone) == False, col(Event.kind) == "action"]  # noqa: E712
+    conditions = [col(Event.id) > low]
     if high is not None:
         conditions.append(col(Event.id) <= high)
     return conditions
+
+
+def _actions_of(in_turn: list[Any]) -> list[Any]:
+    """The conditions on an event written in the turn (`_in_turn`) that is one of its actions, done."""
+    return [*in_turn, col(Event.undone) == False, col(Event.kind) == "action"]  # noqa: E712
 
 
 def _turn_events(session: CampaignSession, in_turn: list[Any]) -> Iterator[list[object]]:
@@ -306,11 +312,11 @@ def _battle_report(session: CampaignSession, name: str, battle_id: int, book: Le
 
 
 def _marks_section(session: CampaignSession, events: set[int | None] | None = None, *, in_turn: list[Any] | None = None) -> Section:
-    """The umpire's bookmarks and notes on the events told: `events`, or the actions of a
+    """The umpire's bookmarks and notes on the events told: `events`, or the entries written in a
     turn (`in_turn`: the conditions of `_in_turn`), or else all of them."""
     from campaigns.notes import BOOKMARK, marked
 
-    if in_turn is not None:  # those of the turn's actions that are marked, found by the database
+    if in_turn is not None:  # the entries of the turn that are marked (a redo too), found by the database
         with plainly(), session.store.read() as db:
             events = set(db.scalars(select(col(Event.id)).where(*in_turn, col(Event.id).in_(select(col(EventNote.event))))))
     section = Section("Bookmarks and notes")

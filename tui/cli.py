@@ -77,6 +77,7 @@ COMMANDS: tuple[Command, ...] = (
     ), guard=CAMPAIGN),
     Command("log", "print the history and the dice, newest last", "campaigns.cli:_log", (
         *campaign(), arg("--dice-only", action="store_true", help="print only the dice"),
+        arg("--full", action="store_true", help="print long values (a tabletop battle's state) whole, not summed up"),
     ), guard=CAMPAIGN),
     Command("dice", "audit the dice", guard=CAMPAIGN, metavar="AUDIT", sub=(
         Command("verify", "replay every rolled die from the campaign's seed, or the revealed one", "campaigns.cli:_verify", (

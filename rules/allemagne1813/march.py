@@ -123,7 +123,9 @@ def _cite(weather: str, terrain: str) -> str:
     table = get_table(RULESET, "terrain")
     column = table.columns.bands[table.columns.index_of(terrain)].label if table.columns else terrain
     row = table.rows.bands[table.rows.index_of(weather)].label
-    return f"{table.source_heading}, {row}, {column}: '{_terrain(weather, terrain)}'"
+    # The table's title, the cleaned reading of the card's heading ("teRRain effectS" in the text
+    # copy); `adjutant rules show allemagne1813 terrain` gives the source file and heading.
+    return f"{table.title}, {row}, {column}: '{_terrain(weather, terrain)}'"
 
 
 def price_leg(leg: Leg, weather: str) -> LegPrice:

@@ -14,6 +14,7 @@ from campaigns import command_points, knowledge, movement, orders
 from campaigns.errors import CampaignError
 from campaigns.player import PlayerSession, ReadOnlySideFile
 from campaigns.reconnaissance import reconnoitre_stack
+from campaigns.scenario import load_scenario
 from campaigns.session import CampaignSession
 from models import Turn
 from tui.cli import main
@@ -103,6 +104,8 @@ def test_each_sides_despatch_holds_its_own_forces_and_only_what_it_sighted(tmp_p
         out = tmp_path / f"{side}.campaign"
         code, _out, err = run(capsys, "despatch", umpire, "--side", side, "-o", out)
         assert code == 0, err
+        name = {s.id: s.name for s in load_scenario(umpire.stem).sides}[side]  # "French Empire and allies", not "french"
+        assert err.startswith(f"Wrote {out}: what {name} knows at turn 1; "), err
         check_despatch(umpire, out, side)
         assert len(sighted_names(umpire, side)) > 1  # the full report named a stack
 

@@ -95,11 +95,12 @@ def test_route_prints_route_cost_by_type_and_verdict_and_changes_nothing(tmp_pat
     assert "Cost: 5 MP" in out
     assert "  generals: costs 5 MP of 8 (movement table: 8 MP): can march it" in out
     assert "  infantry: costs 5 MP of 6 (movement table: 6 MP): can march it" in out
-    assert "[teRRain effectS, Clear, Road: '1 MP']" in out
+    assert "[Terrain effects by weather, Clear, Road: '1 MP']" in out and "teRRain" not in out
     # within every type's MP, but Ney's 4 infantry are over the card's stacking without the commander-in-chief
     assert out.rstrip().endswith("Refused: 4 infantry and 0 cavalry units (and 1 dummy) would stand together at Naumburg "
                                  "without a commander-in-chief; the card allows at most 2 infantry + 1 cavalry, "
-                                 "1 infantry + 2 cavalry or 3 cavalry.")
+                                 "1 infantry + 2 cavalry or 3 cavalry; and the stack is not activated this turn.")
+    assert "Allowed" not in out and "Not activated" not in out  # one verdict, said once
     assert digest(path) == before
 
 
@@ -121,7 +122,7 @@ def test_mud_costs_more_than_clear_on_the_same_route(tmp_path, capsys):
     cost = re.compile(r"Cost: (\d+) MP")
     # The Katzbach forded: teRRain effectS, MiNOR RiveR, Mud +1.
     assert int(cost.search(mud)[1]) == int(cost.search(clear)[1]) + 1
-    assert "the Katzbach without a bridge = 1 MP  [teRRain effectS, Mud, Minor river: '+1']" in mud
+    assert "the Katzbach without a bridge = 1 MP  [Terrain effects by weather, Mud, Minor river: '+1']" in mud
 
 
 def test_a_major_river_without_a_bridge_is_refused(tmp_path, capsys):
@@ -420,7 +421,9 @@ def test_a_pontoon_built_at_a_ford_carries_the_road_over_a_major_river(tmp_path,
     assert (code, out) == (0, "Pontoon over the Elbe between Genthin and Tangermünde: Bülow's pioneers\n")
     code, out, _ = run(capsys, "route", path, "bulow", "Tangermünde")
     assert "Route: Genthin - Tangermünde (Clear)" in out and "the Elbe by pontoon = 0 MP" in out
-    assert out.rstrip().endswith("Allowed.")
+    # Bülow is not activated: the verdict says what the route needs, not "Allowed." after "Not activated"
+    assert out.splitlines()[-1] == "Allowed once activated: the stack is not activated this turn; activate it, then move."
+    assert "Allowed." not in out and "Refused" not in out
     code, _, err = run(capsys, "pontoon", path, "Tangermünde", "Genthin")
     assert code == 2 and "already a pontoon over the Elbe" in err
 

@@ -53,7 +53,7 @@ def test_a_player_logs_in_over_ssh_sees_the_french_side_only_and_queues_an_order
     assert len(allied) > 20
     with running_sshd(tmp_path / "sshd", force_command=login(tmp_path, "--side", "french", "--db", roles["french"]["url"])) as sshd:
         tmux.start(sshd.command("echo ESCAPED; cat /etc/hostname"))  # whatever is asked, sshd runs Adjutant
-        shown = [tmux.wait_for("CLUB: FRENCH (orders only)", "Turn 1 of 20", "Russia and Prussia: known only by")]
+        shown = [tmux.wait_for("CLUB: French Empire and allies (orders only)", "Turn 1 of 20", "Russia and Prussia: known only by")]
         assert "ESCAPED" not in shown[0]
         tmux.keys("b")
         shown.append(tmux.wait_for("Order of battle", "Army of the Main (Napoleon)", "Russia and Prussia (0 SP)"))

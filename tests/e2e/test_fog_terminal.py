@@ -52,7 +52,7 @@ def test_a_player_orders_from_the_fogged_map_and_the_umpire_applies_the_move(
     # each start of a command costs a second and a half of CPU.
     assert main(["despatch", str(umpire), "--side", "french", "-o", str(side)]) == 0
     app(tmux, tmp_path, side)
-    tmux.wait_for("SIDE FILE: FRENCH, TURN 1")
+    tmux.wait_for("SIDE FILE of French Empire and allies, turn 1")
     tmux.keys("p")
     # The sighting, not the stack: Kleist's 3 SP rounded to the nearest 5 (waited for with the
     # title: the map under it may reach tmux after it), and the place at the cursor under the map:

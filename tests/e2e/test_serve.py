@@ -253,7 +253,7 @@ def test_a_player_in_a_browser_gets_their_side_as_its_role(
         try:
             listening(server, port)
             # The French player's view, waited for: the wait fails if it never shows.
-            shown = asyncio.run(drive(f"http://127.0.0.1:{port}", ("Turn 1 of 20", "CLUB: FRENCH (orders only)", "Russia and Prussia: known only by")))
+            shown = asyncio.run(drive(f"http://127.0.0.1:{port}", ("Turn 1 of 20", "CLUB: French Empire and allies (orders only)", "Russia and Prussia: known only by")))
         finally:
             stop(server)
         side_of = {nation: side.id for side in scenario.sides for nation in side.nations}

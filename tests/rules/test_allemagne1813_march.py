@@ -18,7 +18,7 @@ def test_a_road_costs_1_mp_a_hex_and_a_poor_road_2() -> None:
     # teRRain effectS, Clear: ROaD 1 MP, POOR ROaD 2 MP.
     assert price_leg(ROAD_3, "clear").mp == 3
     assert price_leg(POOR_2, "clear").mp == 4
-    assert "teRRain effectS, Clear, Road: '1 MP'" == price_leg(ROAD_3, "clear").charges[0].cited
+    assert "Terrain effects by weather, Clear, Road: '1 MP'" == price_leg(ROAD_3, "clear").charges[0].cited
 
 
 @pytest.mark.parametrize(("weather", "extra"), [("clear", 0), ("rain", 1), ("mud", 1), ("snow", 0)])

@@ -54,7 +54,7 @@ def no_color(monkeypatch: pytest.MonkeyPatch) -> None:
 async def test_the_player_sees_the_fogged_map_and_cannot_act_as_the_umpire(make_app, side_file, no_color):
     app = make_app(side_file)
     async with app.run_test(size=(80, 24)) as pilot:
-        shown = await wait_for(pilot, "SIDE FILE: FRENCH, TURN 1")
+        shown = await wait_for(pilot, "SIDE FILE of French Empire and allies, turn 1")
         assert "Russia and Prussia: known only by what you have seen" in shown
         await pilot.press("p")
         await wait_for_screen(pilot, TheatreScreen)

@@ -142,3 +142,47 @@ async def test_a_long_description_in_help_goes_on_under_itself_at_80_columns(cam
         column = rows[start].index("Overview:")
         assert rows[start + 1][:column].strip() == "" and rows[start + 1][column] != " "  # under the description
         assert "weather" in rows[start + 1]
+
+
+def widget_keys(screen) -> dict[str, tuple[str, str]]:
+    """Every key of our own (a Binding with an id) on the screen and its widgets: id -> (key, description)."""
+    from textual.binding import Binding
+
+    found = {}
+    for node in [screen, *screen.query("*")]:
+        for cls in type(node).__mro__:
+            for b in cls.__dict__.get("BINDINGS", ()):
+                if isinstance(b, Binding) and b.id:
+                    found.setdefault(b.id, (b.key_display or b.key, b.description))
+    return found
+
+
+async def test_help_lists_every_key_that_works_on_each_screen(campaign_file, make_app):
+    from tui.screens.battle_setup import BattleSetupScreen
+    from tui.screens.battles import BattlesScreen
+
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        app = pilot.app
+        names = [screen_name(c) for c in SCREENS if screen_name(c) not in ("orders",)]  # orders: a side file's
+        checked = {}
+        for name in [*names, "battle set-up"]:
+            if name == "battle set-up":
+                await app.run_action("show('battles')")
+                await wait_for_screen(pilot, BattlesScreen)
+                app.push_screen(BattleSetupScreen())
+                await wait_for_screen(pilot, BattleSetupScreen)
+            else:
+                await app.run_action(f"show('{name}')")
+                await wait_for_screen(pilot, screen_class(name))
+            await pilot.pause()
+            keys = widget_keys(app.screen)
+            await app.run_action("help")
+            await wait_for_screen(pilot, HelpScreen)
+            text = str(app.screen.query_one("Static").content)
+            for ident, (key, description) in keys.items():
+                assert f"  {key.replace('question_mark', '?')}" in text and description in text, (name, ident, key, description)
+            checked[name] = set(keys)
+            await pilot.press("escape")
+            await until(pilot, lambda: not isinstance(app.screen, HelpScreen), "the help closed")
+        # the keys the tester missed: space and s on the reconnaissance and the battle set-up
+        assert {"marks.mark", "marks.stack"} <= checked["recon"] and {"marks.mark", "marks.stack", "ticks.tick"} <= checked["battle set-up"]

@@ -319,3 +319,21 @@ async def test_a_crowded_place_opened_names_its_first_units_and_counts_the_rest(
         assert len(moves) == 2 and all(" more units (" in m and m.endswith(" SP in all)") for m in moves)
         assert all(m.count(" SP), ") == NAMED_UNITS for m in moves)  # each named unit, then "and N more"
         assert f"{french[0].name} ({french[0].kind}, {french[0].strength_points} SP)" in "".join(moves)
+
+
+async def test_a_place_typed_by_name_moves_the_cursor_there(make_app, ready_file):
+    # The map had no way to a place but arrows and "next stack": / asks for it, any spelling.
+    app = make_app(ready_file, start="map")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_screen(pilot, TheatreScreen)
+        await settled(pilot)
+        assert app.screen.canvas.cursor != "Lützen"
+        await pilot.press(key(TheatreScreen, "map.go_to"))
+        await wait_for_screen(pilot, PickScreen)
+        await type_text(pilot, "lutz")  # the plain spelling finds Lützen
+        await pilot.press("enter")
+        await wait_for_screen(pilot, TheatreScreen)
+        await until(pilot, lambda: app.screen.canvas.cursor == "Lützen", "the cursor at Lützen")
+        await pilot.press(key(TheatreScreen, "map.go_to"), "escape")  # Escape leaves the cursor where it was
+        await wait_for_screen(pilot, TheatreScreen)
+        assert app.screen.canvas.cursor == "Lützen"

@@ -11,6 +11,7 @@ from tests.tui.helpers import stored, type_text, wait_for, wait_for_screen
 from tests.tui.polling import caught_up, until
 from tui.screens.overview import OverviewScreen
 from tui.screens.start import StartScreen
+from tui.textual_private import select_options
 
 
 def recent(config) -> list[str]:
@@ -150,3 +151,11 @@ def test_a_file_opened_from_the_command_line_is_a_recent_file(campaign_file, sti
         for handler in [h for h in root.handlers if getattr(h, "adjutant", False)]:
             root.removeHandler(handler)
     assert recent(still_world) == [str(campaign_file)]
+
+
+async def test_the_form_offers_spring_1813_first_as_the_readme_starts(make_app):
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "New campaign")
+        scenario = pilot.app.screen.query_one("#scenario", Select)
+        assert scenario.value == "spring1813"
+        assert [value for _, value in select_options(scenario)] == ["spring1813", "autumn1813"]

@@ -18,6 +18,8 @@ class TicksScreen(ModalScreen[list[str] | None]):
     TicksScreen { align: center middle; }
     TicksScreen > Vertical { width: 70; max-width: 100%; height: auto; max-height: 90%; border: round $accent; padding: 0 1; background: $surface; }
     TicksScreen VerticalScroll { height: auto; max-height: 20; }
+    /* A long unit's name goes on to a second line, not cut at 80 columns. */
+    TicksScreen TickBox { width: 100%; height: auto; text-wrap: wrap; }
     """
     BINDINGS = [
         Binding("ctrl+s", "done", "Go on", id="ticks.done"),

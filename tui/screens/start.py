@@ -10,7 +10,7 @@ from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from campaigns.errors import CampaignError, typed_number
-from campaigns.scenario import load_scenario, scenario_ids
+from campaigns.scenario import Scenario, load_scenario, scenario_ids
 from campaigns.session import CampaignSession
 from campaigns.settings import recent_files, remember
 from rules.numbers import SEED
@@ -20,6 +20,11 @@ from tui.widgets.status import BottomBar
 from tui.widgets.text_field import TextField
 
 DICE_MODES = [("Rolled by Adjutant (seeded)", "rolled"), ("Rolled on the table, typed in", "entered")]
+
+
+def scenarios_in_order() -> list[Scenario]:
+    """The scenarios as the campaign ran, the earliest first: Spring 1813 is offered before Autumn 1813."""
+    return sorted((load_scenario(s) for s in scenario_ids()), key=lambda s: (s.start_date, s.id))
 
 
 class StartScreen(Screen[None]):
@@ -48,7 +53,7 @@ class StartScreen(Screen[None]):
                 yield Static("[b]New campaign[/b]")
                 with Horizontal():
                     yield Label("Scenario")
-                    yield Select([(load_scenario(s).title, s) for s in scenario_ids()], allow_blank=False, id="scenario")
+                    yield Select([(s.title, s.id) for s in scenarios_in_order()], allow_blank=False, id="scenario")
                 with Horizontal():
                     yield Label("Name")
                     yield TextField(placeholder="the scenario's title", id="name")

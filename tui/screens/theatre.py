@@ -146,6 +146,12 @@ class TheatreCanvas(Widget):
         return found
 
 
+def _spelled(place: object) -> str:
+    """A place as a pick list shows it: its name and the other spellings it is found by."""
+    variants = getattr(place, "variants", ())
+    return f"{place.name} ({', '.join(variants)})" if variants else str(place.name)  # type: ignore[attr-defined]  # a gazetteer Place: campaigns is not imported here for its type
+
+
 LEGEND_FROM = 30  # terminal rows: below this the map keeps the two rows the legend would take at 80 columns
 
 
@@ -160,6 +166,7 @@ class TheatreScreen(CampaignScreen):
         Binding("minus", "zoom(-1)", "Zoom out", id="map.zoom_out", tooltip="Zoom out"),
         Binding("enter", "stacks", "Stacks here", id="map.stacks", tooltip="The stacks at the cursor and their actions"),
         Binding("n", "next_stack", "Next stack", id="map.next", tooltip="Move the cursor to the next place holding a stack"),
+        Binding("slash", "go_to", "Go to place", id="map.go_to", key_display="/", tooltip="Type a place's name (any spelling) and move the cursor there"),
         Binding("g", "svg", "Save SVG", id="map.svg", tooltip="Write this map as an SVG picture beside the campaign file"),
         Binding("v", "view_as", "View as", id="map.view_as", tooltip="The umpire: draw the map as one side sees it (fog of war), or whole"),
     ]
@@ -261,6 +268,22 @@ class TheatreScreen(CampaignScreen):
             later = [name for name in held if canvas.cursor is None or name > canvas.cursor]
             canvas.cursor = (later or held)[0]
             self.show_cursor()
+
+    def action_go_to(self) -> None:
+        """Ask for a place of the map by name, with completion, and move the cursor there."""
+        from tui.modals.pick import PickScreen
+
+        canvas = self.canvas
+        if canvas.data is None:
+            return
+        items = [(p.place.name, _spelled(p.place)) for p in sorted(canvas.data.places, key=lambda p: p.place.name)]
+
+        def went(name: str | None) -> None:
+            if name and canvas.data is not None and any(p.place.name == name for p in canvas.data.places):
+                canvas.cursor = name
+                self.show_cursor()
+
+        self.app.push_screen(PickScreen("Go to: type the place (any spelling)", items), went)
 
     # -- the stacks at the cursor and their actions --------------------------------
 
@@ -393,11 +416,7 @@ class TheatreScreen(CampaignScreen):
         from campaigns.gazetteer import gazetteer
         from tui.modals.pick import PickScreen
 
-        def spelled(place: object) -> str:
-            variants = getattr(place, "variants", ())
-            return f"{place.name} ({', '.join(variants)})" if variants else str(place.name)  # type: ignore[attr-defined]  # a gazetteer Place: campaigns is not imported here for its type
-
-        items = [(name, spelled(p)) for name, p in sorted(gazetteer().places.items())]
+        items = [(name, _spelled(p)) for name, p in sorted(gazetteer().places.items())]
         self.app.push_screen(PickScreen("Move to: type the place (any spelling)", items), lambda to: self.confirm_move(key, to, only))
 
     def pick_part(self, key: str, stack) -> None:

@@ -14,7 +14,6 @@ from textual import work
 from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.filter import LineFilter
-from textual.notifications import Notify
 from textual.screen import Screen
 from textual.css.query import NoMatches
 from textual.worker import Worker
@@ -27,7 +26,7 @@ from tui.screens.base import Attempts
 from tui.messages import CampaignChanged
 from tui.textual_private import (
     CatchesUnhandledErrors, count_parameters_quickly, driver_woken_at_exit, parse_css_once_per_process, draw_offscreen, draw_soon,
-    forget_older_notices, lay_out_offscreen, lay_out_once_per_size,
+    lay_out_offscreen, lay_out_once_per_size,
     mount_offscreen, no_layout_when_a_screen_closes, one_layout_for_the_sizes_found, settle_offscreen,
     stop_at_once, textual_handles,
 )
@@ -50,11 +49,6 @@ QUIET = 0.25
 # machine: the screens' imports ran while the order of battle read its units (its
 # switch had ended more than QUIET before), and the first visit waited for them.
 POLL = 0.05
-# How many notices show at once: fast rolls at 80x24 stacked toasts over half the screen
-# (the battle's odds, a dialog's question). The latest stay; a short terminal shows fewer.
-NOTICES = 3
-NOTICES_SHORT = 2  # below SHORT rows
-SHORT = 30
 # The app's own background workers: the rest are a screen's or an action's.
 BACKGROUND = ("imports", "prepare")
 
@@ -179,10 +173,6 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         if severity == "error":  # a refusal: the sentence shown, for the bug report
             log.info("refused: %s", message)
         super().notify(message, title=title, severity=severity, **kwargs)
-
-    def on_notify(self, event: Notify) -> None:
-        # Runs before Textual's own handler adds the new notice: room is made for it.
-        forget_older_notices(self, (NOTICES_SHORT if self.size.height < SHORT else NOTICES) - 1)
 
     def warm_up(self) -> None:
         """Once the first screen is drawn: import what the other screens need, then read

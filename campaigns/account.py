@@ -63,6 +63,10 @@ def account(session: CampaignSession, battle_id: int) -> Iterator[str]:
                 )
                 done = "eliminated, they left the map" if zero.get("rule") == "eliminated" else "they stayed on the map for the umpire"
                 yield f"    Left with 0 SP (option zero_sp_unit = {zero.get('rule')}): {named}: {done}"
+            went = row.losses.get("retreat")
+            if isinstance(went, dict) and went.get("to"):
+                why = f" (the umpire's reason: {went['reason']})" if went.get("reason") else ""
+                yield f"  Retreat: the {went.get('side')} to {went['to']}{why}"
         else:
             yield "  Still being fought."
 

@@ -122,3 +122,59 @@ def test_a_dummy_is_never_eliminated(session):
     assert "dummy_x" not in battles.settlement(session, battle_id).eliminated
     battles.apply(session, battle_id)
     assert _unit(session, "dummy_x")[0] == PLACE
+
+
+# -- the loser's retreat (option loser_retreat) ----------------------------------------
+
+
+def _applied(session):
+    french, allies = _forces(session)
+    battle_id = _fought(session, french, allies, defender_lost="1")
+    battles.apply(session, battle_id)
+    return battle_id, french, allies
+
+
+def test_the_umpire_retreats_the_loser_to_an_adjacent_place(session):
+    from campaigns.aftermath import plan_retreat, retreat
+
+    battle_id, french, allies = _applied(session)
+    plan = plan_retreat(session, battle_id)
+    assert plan.loser == "defender" and {u for u, _ in plan.units} == set(allies)
+    assert {p for p, _ in plan.choices} == {"Eisleben", "Freyburg", "Merseburg", "Sangerhausen"}
+    with pytest.raises(CampaignError, match="not one road from Querfurt"):
+        retreat(session, battle_id, "Dresden")
+    said = retreat(session, battle_id, "Sangerhausen")
+    assert "retreats from Querfurt to Sangerhausen" in said
+    assert all(_unit(session, u)[0] == "Sangerhausen" for u in allies)
+    assert all(_unit(session, u)[0] == PLACE for u in french)  # the winner holds the field
+    assert not [c for c in contacts(session) if c.place == PLACE]
+    with pytest.raises(CampaignError, match="retreated from .* already"):
+        retreat(session, battle_id, "Eisleben")
+    assert "Retreat: the defender to Sangerhausen" in "\n".join(all_accounts(session))
+    session.undo()
+    assert all(_unit(session, u)[0] == PLACE for u in allies)
+
+
+def test_a_retreat_into_the_enemy_needs_a_reason(session):
+    from campaigns.aftermath import plan_retreat, retreat
+
+    battle_id, french, allies = _applied(session)
+    with session.store.action("test: a French unit at Eisleben") as db:
+        db.get_one(Unit, french[0]).location = "Eisleben"
+    assert dict(plan_retreat(session, battle_id).choices)["Eisleben"] is True
+    with pytest.raises(CampaignError, match="enemy holds Eisleben"):
+        retreat(session, battle_id, "Eisleben")
+    assert "the umpire's reason: cut through" in retreat(session, battle_id, "Eisleben", reason="cut through")
+
+
+def test_no_retreat_before_the_result_or_under_the_option_stays(session):
+    from campaigns.aftermath import plan_retreat
+
+    french, allies = _forces(session)
+    battle_id = _fought(session, french, allies)
+    with pytest.raises(CampaignError, match="not applied yet"):
+        plan_retreat(session, battle_id)
+    battles.apply(session, battle_id)
+    choose(session, "loser_retreat", "stays")
+    with pytest.raises(CampaignError, match="the loser stays"):
+        plan_retreat(session, battle_id)

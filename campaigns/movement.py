@@ -29,6 +29,7 @@ from rules.allemagne1813.march import MarchPrice, price_march
 from rules.allemagne1813.movement import stack_fits, stacking_limits
 
 UNIT_TYPES = ("infantry", "cavalry", "artillery")
+OWN_MARCH = "own_march"  # the option split_stack_march's default
 STOPS = "stops_there"  # the option enemy_held_place's default (rules/allemagne1813/options.toml)
 # The option line_of_communication's within_two_turns: infantry's 6 MP in clear, twice.
 TWO_TURNS_MP = 12
@@ -270,8 +271,28 @@ def move(
             row_u = db.get_one(Unit, unit.id)
             row_u.location, row_u.march_note = report.destination, ""
         assert report.activation is not None and report.activation.id is not None
-        db.get_one(Activation, report.activation.id).mp_spent = report.spent + cost
+        charge(db, db.get_one(Activation, report.activation.id), stack, report.spent + cost, options)
     return description + (f"; {'; '.join(losses)}" if losses else "")
+
+
+def charge(db, activation: Activation, moving: Stack, spent: int, options: dict[str, str]) -> None:
+    """Charge a move's MP to the activation that let it (option split_stack_march).
+
+    A part of an activated stack that moves on its own (only some of the members) takes its
+    members out of the activation into one of its own, which carries its march: the part
+    left behind keeps the MP it had marched, and its own move is charged from there. The new
+    row costs no command points (the stack was activated once) and names the activation it
+    came from. Under `shared` every part is charged the whole activation's march."""
+    members = set(moving.members)
+    if options.get("split_stack_march", OWN_MARCH) != OWN_MARCH or not members < set(activation.members):
+        activation.mp_spent = spent
+        return
+    activation.members = [m for m in activation.members if m not in members]
+    db.add(Activation(
+        turn=activation.turn, army=activation.army, side=activation.side, place=activation.place,
+        action=activation.action, members=list(moving.members), cost=0, loc=activation.loc,
+        ruling=f"part of activation #{activation.id}, moved on its own", mp_spent=spent,
+    ))
 
 
 def _forced_march_rolls(session: CampaignSession, db, stack: Stack, weather: str, entered: dict[str, list[int]]) -> list[str]:

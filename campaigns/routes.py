@@ -20,6 +20,10 @@ from campaigns.gazetteer import Road, distance_km, gazetteer
 from rules.allemagne1813.march import Leg, RiverCrossing, leg_mp, price_leg
 
 
+class EnemyHeld(CampaignError):
+    """Every road there passes a place the enemy holds (option enemy_held_place); the umpire may override."""
+
+
 @dataclass(frozen=True)
 class Route:
     places: tuple[str, ...]
@@ -131,8 +135,8 @@ def find_route(
             held = [p for p in through[1:-1] if p in blocked]
             if held:
                 why = f" ({blocked_reason})" if blocked_reason else ""
-                raise CampaignError(
-                    f"no road from {start} to {end} that an army can march passes no place the enemy holds{why}: "
+                raise EnemyHeld(
+                    f"every road an army can march from {start} to {end} passes a place the enemy holds{why}: "
                     f"{' - '.join(through)} passes {', '.join(held)}; a move stops at the first one "
                     "(option enemy_held_place), unless the umpire overrides with a reason"
                 )

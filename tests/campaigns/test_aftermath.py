@@ -88,6 +88,10 @@ def test_a_unit_at_0_sp_is_eliminated_with_the_losses_and_undone_with_them(sessi
     account = "\n".join(all_accounts(session))
     assert "Left with 0 SP (option zero_sp_unit = eliminated)" in account and "eliminated, they left the map" in account
     assert set(allies) <= {u.id for u in oob.side_units(oob.tree(session)[1])}
+    from campaigns.report import build, render
+
+    told = render(build(session, battle=battle_id), "txt")
+    assert "Left with 0 SP (option zero_sp_unit = eliminated)" in told and "they left the map" in told
     session.undo()  # one action: losses and elimination together
     assert _unit(session, allies[0])[:2] == (PLACE, 1)
     assert _all_sp(session, allies) == total

@@ -721,4 +721,8 @@ def apply(session: CampaignSession, battle_id: int) -> str:
         if fight.battle is not None and fight.battle.outcome is not None:
             row.rounds = fight.battle.outcome.rounds_fought
     said = f"Battle of {fight.location}: the {plan.winner} wins; SP lost {plan.losses[ATTACKER]} / {plan.losses[DEFENDER]}"
-    return f"{said}. {plan.eliminated_line()}" if plan.eliminated else said
+    if plan.eliminated:
+        said += f". {plan.eliminated_line()}"
+    if session.options().get("loser_retreat") == "umpire_chooses":  # campaigns.aftermath
+        said += f". R on the battles screen retreats the {DEFENDER if plan.winner == ATTACKER else ATTACKER} (option loser_retreat)"
+    return said

@@ -141,7 +141,9 @@ def _applied(session):
 def test_the_umpire_retreats_the_loser_to_an_adjacent_place(session):
     from campaigns.aftermath import plan_retreat, retreat
 
-    battle_id, french, allies = _applied(session)
+    french, allies = _forces(session)
+    battle_id = _fought(session, french, allies, defender_lost="1")
+    assert "R on the battles screen retreats the defender (option loser_retreat)" in battles.apply(session, battle_id)
     plan = plan_retreat(session, battle_id)
     assert plan.loser == "defender" and {u for u, _ in plan.units} == set(allies)
     assert {p for p, _ in plan.choices} == {"Eisleben", "Freyburg", "Merseburg", "Sangerhausen"}

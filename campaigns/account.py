@@ -55,6 +55,18 @@ def account(session: CampaignSession, battle_id: int) -> Iterator[str]:
             for unit_id, lost in row.losses.get("units", {}).items():
                 name = sides.get(ATTACKER, {}).get("names", {}).get(unit_id) or sides.get(DEFENDER, {}).get("names", {}).get(unit_id, unit_id)
                 yield f"    {name}: -{lost} SP"
+            zero = row.losses.get("zero_sp")
+            if isinstance(zero, dict) and zero.get("units"):
+                named = ", ".join(
+                    sides.get(ATTACKER, {}).get("names", {}).get(u) or sides.get(DEFENDER, {}).get("names", {}).get(u, u)
+                    for u in zero["units"]
+                )
+                done = "eliminated, they left the map" if zero.get("rule") == "eliminated" else "they stayed on the map for the umpire"
+                yield f"    Left with 0 SP (option zero_sp_unit = {zero.get('rule')}): {named}: {done}"
+            went = row.losses.get("retreat")
+            if isinstance(went, dict) and went.get("to"):
+                why = f" (the umpire's reason: {went['reason']})" if went.get("reason") else ""
+                yield f"  Retreat: the {went.get('side')} to {went['to']}{why}"
         else:
             yield "  Still being fought."
 

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 TABLES = "allemagne1813"  # the campaign's own combat tables as the resolver
 ATTACKER, DEFENDER = "attacker", "defender"
+ELIMINATED = "eliminated"  # the option zero_sp_unit's default (rules/allemagne1813/options.toml)
 ARMS = ("infantry", "cavalry", "artillery")
 FACTS = (
     ("flank_attack", "Flank attack"),
@@ -81,6 +82,9 @@ def _side(db, unit_ids: Iterable[str], general_ids: Iterable[str]) -> dict[str, 
     missing = [u for u, row in zip(unit_ids, units) if row is None]
     if missing:
         raise CampaignError(f"there is no unit {missing[0]!r}")
+    for unit in units:  # eliminated (option zero_sp_unit): no longer a force, whatever the override
+        if unit.kind != "dummy" and unit.strength_points <= 0 and not unit.location:
+            raise CampaignError(f"{unit.name} is off the map at 0 SP ({unit.march_note or 'eliminated'}): it cannot fight")
     fighting = [u for u in units if u.kind != "dummy" and u.strength_points > 0]
     sp = {arm: sum(u.strength_points for u in fighting if u.kind == arm) for arm in ARMS}
     generals = [db.get(General, g) for g in general_ids]
@@ -575,6 +579,19 @@ class Settlement:
     by_unit: dict[str, int]  # unit id -> SP lost
     names: dict[str, str]
     reason: str
+    # Units left with 0 SP that the option zero_sp_unit eliminates with the losses (ids, in the
+    # battle's order), and the option's choice, which the result and the account name.
+    eliminated: tuple[str, ...] = ()
+    zero_sp_rule: str = "eliminated"
+
+    def eliminated_line(self) -> str:
+        """What becomes of the units left with 0 SP, in one sentence ("" when there are none)."""
+        if not self.eliminated:
+            return ""
+        who = ", ".join(self.names.get(u, u) for u in self.eliminated)
+        if self.zero_sp_rule == ELIMINATED:
+            return f"Eliminated at 0 SP (option zero_sp_unit): {who}: they leave the map"
+        return f"Left with 0 SP (option zero_sp_unit = {self.zero_sp_rule}): {who}: they stay on the map for the umpire"
 
 
 def checked_tabletop(typed: Mapping[str, Any]) -> dict[str, Any]:
@@ -661,7 +678,22 @@ def settlement(session: CampaignSession, battle_id: int) -> Settlement:
         losses[loser] += fight.pursuit_loss()
         reason = f"fought on the tabletop under {fight.resolver}; the {winner} held the field"
     names = {u.id: u.name for role in units.values() for u in role}
-    return Settlement(winner, losses, by_unit, names, reason)
+    rule = session.options().get("zero_sp_unit", ELIMINATED)  # a rule set without the option keeps them
+    spent = tuple(
+        u.id for role in (ATTACKER, DEFENDER) for u in units[role]
+        if is_spent(u) or (u.kind != "dummy" and u.location and u.strength_points - by_unit.get(u.id, 0) <= 0)
+    )
+    return Settlement(winner, losses, by_unit, names, reason, spent, rule)
+
+
+def is_spent(unit: Any) -> bool:
+    """A fighting unit at 0 SP that stands on the map: what the option zero_sp_unit rules on."""
+    return unit.kind != "dummy" and unit.strength_points <= 0 and bool(unit.location)
+
+
+def eliminated_note(location: str, battle_id: int, turn: int) -> str:
+    """The march note of a unit eliminated in a battle: where, which battle and when."""
+    return f"eliminated at 0 SP: battle of {location} (#{battle_id}), turn {turn}"
 
 
 def apply(session: CampaignSession, battle_id: int) -> str:
@@ -676,9 +708,21 @@ def apply(session: CampaignSession, battle_id: int) -> str:
             unit = db.get_one(Unit, unit_id)
             unit.strength_points = max(0, unit.strength_points - lost)
         row = db.get_one(BattleRow, battle_id)
+        gone = plan.eliminated if plan.zero_sp_rule == ELIMINATED else ()
+        for unit_id in gone:  # in the same action as the losses: one undo restores both
+            unit = db.get_one(Unit, unit_id)
+            unit.location, unit.march_note = "", eliminated_note(fight.location, battle_id, row.turn)
         row.status = "done"
         row.result = f"{plan.winner} wins: {plan.reason}"
-        row.losses = {"sides": plan.losses, "units": plan.by_unit}
+        losses: dict[str, Any] = {"sides": plan.losses, "units": plan.by_unit}
+        if plan.eliminated:
+            losses["zero_sp"] = {"rule": plan.zero_sp_rule, "units": list(plan.eliminated)}
+        row.losses = losses
         if fight.battle is not None and fight.battle.outcome is not None:
             row.rounds = fight.battle.outcome.rounds_fought
-    return f"Battle of {fight.location}: the {plan.winner} wins; SP lost {plan.losses[ATTACKER]} / {plan.losses[DEFENDER]}"
+    said = f"Battle of {fight.location}: the {plan.winner} wins; SP lost {plan.losses[ATTACKER]} / {plan.losses[DEFENDER]}"
+    if plan.eliminated:
+        said += f". {plan.eliminated_line()}"
+    if session.options().get("loser_retreat") == "umpire_chooses":  # campaigns.aftermath
+        said += f". R on the battles screen retreats the {DEFENDER if plan.winner == ATTACKER else ATTACKER} (option loser_retreat)"
+    return said

@@ -34,8 +34,12 @@ def reach(place: str, rule: str) -> set[str]:
     return {place} | (gazetteer().neighbours(place) if rule == "adjacent" else set())
 
 
-def contacts(session: CampaignSession, stacks: Sequence[Stack] | None = None) -> list[Contact]:
+def contacts(session: CampaignSession, stacks: Sequence[Stack] | None = None, armed: bool = True) -> list[Contact]:
     """Each place holding a stack with an enemy stack in contact: the battles to set up this turn.
+
+    A battle needs units on both sides (battles.begin), so by default a stack of generals
+    alone (their units eliminated, option zero_sp_unit) makes no contact; `armed=False`
+    counts it, as what two sides see of each other does (campaigns.knowledge).
 
     With the option contact = adjacent, two stacks one road apart are listed at both places.
     The stacks are counted, not read unit by unit (stacks.counted_stacks; `stacks`: those
@@ -45,7 +49,7 @@ def contacts(session: CampaignSession, stacks: Sequence[Stack] | None = None) ->
     places = gazetteer().places
     at: dict[str, list[Stack]] = {}  # by place, each place's by side; the places in order
     for s in counted_stacks(session) if stacks is None else stacks:
-        if s.place not in places:
+        if s.place not in places or (armed and s.unit_count == 0):
             continue
         at.setdefault(s.place, []).append(s)
     out: list[Contact] = []

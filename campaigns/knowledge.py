@@ -118,7 +118,7 @@ def sight_contacts(session: CampaignSession) -> list[str]:
         turn = db.get_one(Campaign, 1).turn
         made = {(s.side, s.place) for s in db.scalars(select(Sighting).where(col(Sighting.turn) == turn, col(Sighting.source) == CONTACT))}
     pairs = {(seer.side, enemy.side, enemy.place)
-             for contact in contacts(session) for seer in contact.stacks for enemy in contact.stacks
+             for contact in contacts(session, armed=False) for seer in contact.stacks for enemy in contact.stacks
              if seer.side != enemy.side and seer.place in _reach(session, enemy.place)}
     for side, enemy, place in sorted(pairs):
         if (side, place) in made:

@@ -21,7 +21,7 @@ from campaigns.gazetteer import GazetteerError, gazetteer
 from campaigns.pontoons import pontoon_keys
 from campaigns.routes import Route, find_route, road_distance
 from campaigns.session import CampaignSession
-from campaigns.stacks import Stack, all_stacks, army_of, stack_of
+from campaigns.stacks import Stack, all_stacks, army_of, counted_stacks, stack_of
 from campaigns.words import plural
 from models import Activation, Army, Campaign, CommandPointSpend, General, Nation, Unit
 from rules.allemagne1813.command import action_cost
@@ -29,6 +29,8 @@ from rules.allemagne1813.march import MarchPrice, price_march
 from rules.allemagne1813.movement import stack_fits, stacking_limits
 
 UNIT_TYPES = ("infantry", "cavalry", "artillery")
+OWN_MARCH = "own_march"  # the option split_stack_march's default
+STOPS = "stops_there"  # the option enemy_held_place's default (rules/allemagne1813/options.toml)
 # The option line_of_communication's within_two_turns: infantry's 6 MP in clear, twice.
 TWO_TURNS_MP = 12
 
@@ -44,6 +46,10 @@ class MoveReport:
     spent: int  # MP the stack has marched already this turn
     activation: Activation | None
     stacking: str | None = None  # why the stack could not stand where the move ends, by the card's limits
+    # The places the enemy holds that the route went round (option enemy_held_place), and the
+    # umpire's reason when he let the move pass through them.
+    enemy_held: tuple[str, ...] = ()
+    override: str = ""
 
     @property
     def refusal(self) -> str | None:
@@ -71,6 +77,11 @@ class MoveReport:
         """MP the slowest type of unit lacks for this route (0 when every type can march it)."""
         return max([u.cost - (u.points.total - self.spent) for u in self.price.units] + [0])
 
+    @property
+    def passed_enemy(self) -> tuple[str, ...]:
+        """The enemy-held places the route passes through (only with the umpire's override)."""
+        return tuple(p for p in self.route.places[1:-1] if p in self.enemy_held)
+
     def forcible(self, options: dict[str, str]) -> bool:
         """Whether a forced march (option forced_march_mp) would carry the stack there."""
         return self.price.blocked is None and self.stacking is None and 0 < self.shortfall <= int(options["forced_march_mp"])
@@ -93,6 +104,11 @@ class MoveReport:
             out.append(f"  {_plural(unit.unit)}: costs {unit.cost} MP of {left} ({unit.cited}): {verdict}")
         if self.route.shorter_blocked:
             out.append(f"Not by the shorter road ({self.route.shorter_mp} MP): {self.route.shorter_blocked}")
+        passed = self.passed_enemy
+        if passed:
+            out.append(f"Through {', '.join(passed)}, held by the enemy: the umpire's reason: {self.override}")
+        elif self.enemy_held:
+            out.append("Passes no place the enemy holds (option enemy_held_place).")
         out.append(self.verdict)
         return out
 
@@ -160,14 +176,26 @@ def part_of(stack: Stack, only: list[str] | None) -> Stack:
     )
 
 
-def plan_move(session: CampaignSession, stack_text: str, place_text: str, only: list[str] | None = None) -> MoveReport:
-    """Route, price and verdict of a move (of the whole stack, or of the members in `only`), changing nothing."""
+def enemy_places(session: CampaignSession, side: str) -> tuple[str, ...]:
+    """The places an enemy stack with units holds (the stacks counted, as the map shows them)."""
+    return tuple(sorted({s.place for s in counted_stacks(session) if s.side != side and s.unit_count > 0}))
+
+
+def plan_move(
+    session: CampaignSession, stack_text: str, place_text: str, only: list[str] | None = None, override: str = "",
+) -> MoveReport:
+    """Route, price and verdict of a move (of the whole stack, or of the members in `only`), changing nothing.
+
+    By the option enemy_held_place the route passes through no place the enemy holds (it may
+    end at one); `override`, the umpire's reason, lets it pass through them."""
     stack = part_of(stack_of(session, stack_text), only)
     destination = _place(place_text)
     rolled = weather_now(session)
     weather = rolled or "clear"
     options = session.options()
-    route = find_route(stack.place, destination, weather, options, pontoon_keys(session))
+    override = override.strip()
+    held = enemy_places(session, stack.side) if options.get("enemy_held_place", STOPS) == STOPS else ()
+    route = find_route(stack.place, destination, weather, options, pontoon_keys(session), () if override else held)
     types: dict[str, bool] = {}
     if stack.generals:
         types["general"] = False
@@ -178,7 +206,7 @@ def plan_move(session: CampaignSession, stack_text: str, place_text: str, only: 
     activation = activation_of(session, stack)
     stacking = None if destination == stack.place else _stacking_problem(session, stack, destination)
     return MoveReport(stack, destination, weather, rolled is not None, route, price,
-                      activation.mp_spent if activation else 0, activation, stacking)
+                      activation.mp_spent if activation else 0, activation, stacking, held, override)
 
 
 def _stacking_problem(session: CampaignSession, moving: Stack, destination: str) -> str | None:
@@ -207,6 +235,7 @@ def move(
     *,
     forced: bool = False,
     entered: dict[str, list[int]] | None = None,
+    override: str = "",
 ) -> str:
     """Move an activated stack (or the members in `only`) along the cheapest route, as one undoable action.
 
@@ -214,7 +243,7 @@ def move(
     is marched as a forced march: each unit rolls on the forced march table in the
     same action (dice typed in by unit id in `entered`, for dice rolled on the table).
     """
-    report = plan_move(session, stack_text, place_text, only)
+    report = plan_move(session, stack_text, place_text, only, override)
     stack = report.stack
     if report.activation is None:
         raise CampaignError(f"{stack.label} has not been activated this turn; activate it before it moves")
@@ -236,6 +265,8 @@ def move(
         f"{'Forced march: move' if forcing else 'Move'} {stack.label} to {report.destination} by "
         f"{report.route.describe()}: {cost} MP ({report.weather.title()})"
         + (f"; {OFF_ROAD}" if report.route.off_road else "")
+        + (f"; through {', '.join(report.passed_enemy)}, held by the enemy: the umpire's reason: {report.override}"
+           if report.passed_enemy else "")
     )
     losses: list[str] = []
     with plainly(), session.store.action(description) as db:
@@ -248,8 +279,28 @@ def move(
             row_u = db.get_one(Unit, unit.id)
             row_u.location, row_u.march_note = report.destination, ""
         assert report.activation is not None and report.activation.id is not None
-        db.get_one(Activation, report.activation.id).mp_spent = report.spent + cost
+        charge(db, db.get_one(Activation, report.activation.id), stack, report.spent + cost, options)
     return description + (f"; {'; '.join(losses)}" if losses else "")
+
+
+def charge(db, activation: Activation, moving: Stack, spent: int, options: dict[str, str]) -> None:
+    """Charge a move's MP to the activation that let it (option split_stack_march).
+
+    A part of an activated stack that moves on its own (only some of the members) takes its
+    members out of the activation into one of its own, which carries its march: the part
+    left behind keeps the MP it had marched, and its own move is charged from there. The new
+    row costs no command points (the stack was activated once) and names the activation it
+    came from. Under `shared` every part is charged the whole activation's march."""
+    members = set(moving.members)
+    if options.get("split_stack_march", OWN_MARCH) != OWN_MARCH or not members < set(activation.members):
+        activation.mp_spent = spent
+        return
+    activation.members = [m for m in activation.members if m not in members]
+    db.add(Activation(
+        turn=activation.turn, army=activation.army, side=activation.side, place=activation.place,
+        action=activation.action, members=list(moving.members), cost=0, loc=activation.loc,
+        ruling=f"part of activation #{activation.id}, moved on its own", mp_spent=spent,
+    ))
 
 
 def _forced_march_rolls(session: CampaignSession, db, stack: Stack, weather: str, entered: dict[str, list[int]]) -> list[str]:

@@ -300,6 +300,13 @@ def _battle_report(session: CampaignSession, name: str, battle_id: int, book: Le
             None, ["Side", "SP lost"], ([role, losses.get("sides", {}).get(role, 0)] for role in (ATTACKER, DEFENDER)), right=(1,),
         ))
         outcome.parts.append(_table("By unit", ["Unit", "SP lost"], ([names.get(u, u), n] for u, n in losses.get("units", {}).items()), right=(1,)))
+        zero = losses.get("zero_sp")
+        if isinstance(zero, dict) and zero.get("units"):
+            done = "eliminated: they left the map" if zero.get("rule") == "eliminated" else "they stayed on the map for the umpire"
+            outcome.parts.append(_t(
+                f"Left with 0 SP (option zero_sp_unit = {zero.get('rule')}): "
+                f"{', '.join(names.get(u, u) for u in zero['units'])}; {done}."
+            ))
     else:
         outcome.parts.append(_t("Still being fought: no losses applied yet."))
     verdict = Section("The result")

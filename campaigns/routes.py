@@ -20,6 +20,10 @@ from campaigns.gazetteer import Road, distance_km, gazetteer
 from rules.allemagne1813.march import Leg, RiverCrossing, leg_mp, price_leg
 
 
+class EnemyHeld(CampaignError):
+    """Every road there passes a place the enemy holds (option enemy_held_place); the umpire may override."""
+
+
 @dataclass(frozen=True)
 class Route:
     places: tuple[str, ...]
@@ -69,8 +73,11 @@ def find_route(
     weather: str,
     options: Mapping[str, str],
     pontoons: Collection[str] = (),
+    avoid: Collection[str] = (),
 ) -> Route:
-    """The cheapest route in MP from one place to another in this weather.
+    """The cheapest route in MP from one place to another in this weather, passing through
+    none of `avoid` (the places the enemy holds, option enemy_held_place; the route may
+    end at one).
 
     Raises CampaignError (one sentence) when no road leads there.
     """
@@ -80,11 +87,16 @@ def find_route(
         return Route((start,), (), 0)
     graph = road_graph()
     km_per_hex = hex_km(options)
+    blocked = set(avoid) - {start, end}
 
     def passable(a: str, b: str, data: dict) -> int | None:
+        if a in blocked or b in blocked:
+            return None
         return leg_mp(as_leg(data["road"], a, km_per_hex, pontoons), weather)
 
-    def any_road(a: str, b: str, data: dict) -> int:
+    def any_road(a: str, b: str, data: dict) -> int | None:
+        if a in blocked or b in blocked:
+            return None
         return price_leg(as_leg(data["road"], a, km_per_hex, ()), "clear").mp
 
     route: Route | None = None
@@ -113,6 +125,21 @@ def find_route(
         if reason and (route is None or sum(p.mp for p in prices) < route.mp):
             blocked_reason, blocked_mp = reason, sum(p.mp for p in prices)
     if route is None:
+        if blocked:  # the road the enemy bars: the route there were the places it holds passable
+            try:
+                through = nx.shortest_path(
+                    graph, start, end, weight=lambda a, b, data: leg_mp(as_leg(data["road"], a, km_per_hex, pontoons), weather)
+                )
+            except nx.NetworkXNoPath:
+                through = []
+            held = [p for p in through[1:-1] if p in blocked]
+            if held:
+                why = f" ({blocked_reason})" if blocked_reason else ""
+                raise EnemyHeld(
+                    f"every road an army can march from {start} to {end} passes a place the enemy holds{why}: "
+                    f"{' - '.join(through)} passes {', '.join(held)}; a move stops at the first one "
+                    "(option enemy_held_place), unless the umpire overrides with a reason"
+                )
         if blocked_reason:
             raise CampaignError(f"no road leads from {start} to {end} that an army can march: {blocked_reason}")
         raise CampaignError(f"no road leads from {start} to {end}")

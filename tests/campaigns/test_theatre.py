@@ -129,6 +129,12 @@ def test_a_major_river_without_a_bridge_is_refused(tmp_path, capsys):
     path = new(tmp_path)
     set_weather(path, "Clear")
     place(path, "Genthin", generals=["bulow"], units=["bulow_corps"])  # east of the Elbe; Tangermünde is west
+    # The way round passes Magdeburg, which the French hold (option enemy_held_place): no route.
+    code, _, err = run(capsys, "route", path, "bulow", "Tangermünde")
+    assert code != 0
+    assert "the road Genthin-Tangermünde crosses the Elbe, a major river, without a bridge" in err
+    assert "Genthin - Burg - Magdeburg - Stendal - Tangermünde passes Magdeburg; a move stops at the first one" in err
+    run(capsys, "options", path, "--set", "enemy_held_place=pass_through")
     code, out, _ = run(capsys, "route", path, "bulow", "Tangermünde")
     assert code == 0
     assert "Refused: the road Genthin-Tangermünde crosses the Elbe, a major river, without a bridge" in out

@@ -471,3 +471,26 @@ async def test_a_units_loss_that_wraps_goes_on_under_itself_at_80_columns(tmp_pa
                 assert taken[-1].startswith("    ") and taken[-1][4] != " "  # under the name, deeper than it
             wrapped += len(taken) > 1
         assert wrapped  # the long names reach the wrapping in the half-width pane
+
+
+async def test_r_retreats_the_loser_of_an_applied_battle(campaign_file, make_app):
+    """R on a battle applied: the umpire picks the adjacent place the loser retreats to."""
+    from tests.campaigns.test_aftermath import PLACE, _forces, _fought
+
+    session = CampaignSession.open(with_weather(campaign_file))
+    french, allies = _forces(session)
+    battles.apply(session, _fought(session, french, allies))
+    session.close()
+    app = make_app(campaign_file, start="battles")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_screen(pilot, BattlesScreen)
+        await settled(pilot)
+        await pilot.press(key(BattlesScreen, "battles.retreat"))
+        await wait_for_screen(pilot, FormScreen)
+        assert f"Retreat the defender from {PLACE}" in screen_text(pilot.app)
+        await pilot.press("ctrl+s")
+        await wait_for_screen(pilot, BattlesScreen)
+        await caught_up(pilot)
+    with stored(campaign_file) as db:
+        places = {db.get_one(Unit, u).location for u in allies}
+    assert places == {"Freyburg"}  # the first adjacent place the enemy does not hold (the French are at Eisleben)

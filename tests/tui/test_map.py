@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sqlmodel import select
+from sqlmodel import col, select
 
 from campaigns import command_points, weather
 from campaigns.session import CampaignSession
-from models import General, Unit
+from models import Event, General, Unit
 from tests.tui.helpers import key, screen_rows, screen_text, stored, type_text, wait_for, wait_for_notice, wait_for_screen
 from tests.tui.polling import settled, until
 from tui.modals.confirm import ConfirmScreen
@@ -337,3 +337,43 @@ async def test_a_place_typed_by_name_moves_the_cursor_there(make_app, ready_file
         await pilot.press(key(TheatreScreen, "map.go_to"), "escape")  # Escape leaves the cursor where it was
         await wait_for_screen(pilot, TheatreScreen)
         assert app.screen.canvas.cursor == "Lützen"
+
+
+async def test_a_move_the_enemy_bars_asks_the_umpires_reason_and_records_it(make_app, ready_file):
+    """Every road from Gotha passes a Prussian-held place (option enemy_held_place): the map asks
+    the umpire's reason, then prices the move through and records the reason with it."""
+    from tui.modals.form import FormScreen
+
+    session = CampaignSession.open(ready_file)
+    with session.store.action("test: Prussians round Gotha") as db:
+        prussians = list(db.exec(select(Unit).where(Unit.nation == "Prussia").order_by(Unit.id)))[:3]
+        for unit, where in zip(prussians, ("Eisenach", "Erfurt", "Langensalza"), strict=True):
+            unit.location = where
+    session.close()
+    app = make_app(ready_file, start="map")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_screen(pilot, TheatreScreen)
+        await settled(pilot)
+        app.screen.canvas.cursor = "Gotha"  # Marmont
+        for choice in ("Activate", "Move"):
+            await pilot.press(key(TheatreScreen, "map.stacks"))
+            await wait_for_screen(pilot, PickScreen)
+            await type_text(pilot, choice)
+            await pilot.press("enter")
+            await wait_for_screen(pilot, TheatreScreen if choice == "Activate" else PickScreen)
+            await settled(pilot)
+        await type_text(pilot, "Arnstadt")
+        await pilot.press("enter")
+        await wait_for_screen(pilot, FormScreen)
+        await wait_for(pilot, "Every road an army can march from Gotha to Arnstadt")
+        await type_text(pilot, "night march")
+        await pilot.press("ctrl+s")
+        await wait_for_screen(pilot, ConfirmScreen)
+        await wait_for(pilot, "Through Erfurt, held by the enemy: the umpire's reason:")
+        await pilot.press("y")
+        await wait_for_screen(pilot, TheatreScreen)
+        await wait_for_notice(pilot, "Move Marshal Marmont")
+    with stored(ready_file) as db:
+        assert db.get(General, "marmont").location == "Arnstadt"
+        moved = db.exec(select(Event).where(col(Event.description).like("Move Marshal Marmont%"))).one()
+        assert moved.description.endswith("through Erfurt, held by the enemy: the umpire's reason: night march")

@@ -62,8 +62,10 @@ class BattlesScreen(CampaignScreen):
         Binding("n", "new", "New battle", id="battles.new", tooltip="Set up a battle between stored forces"),
         Binding("enter", "open", "Open", id="battles.open", tooltip="Fight or finish the selected battle"),
         Binding("g", "game", "Tabletop game", id="battles.game", tooltip="A tabletop game outside the campaign's forces, units entered by hand"),
+        Binding("R", "retreat", "Retreat loser", id="battles.retreat", show=False,
+                tooltip="Retreat the selected battle's loser to an adjacent place (option loser_retreat)"),
     ]
-    UMPIRE_ONLY = frozenset({"new", "game"})
+    UMPIRE_ONLY = frozenset({"new", "game", "retreat"})
 
     DEFAULT_CSS = """
     BattlesScreen #contacts { height: auto; max-height: 8; padding: 0 1; }
@@ -209,6 +211,41 @@ class BattlesScreen(CampaignScreen):
             return
         battle_id = int(str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value))
         self.adjutant.open_battle(battle_id)
+
+    def action_retreat(self) -> None:
+        """The selected battle's loser, still at the battle's place, to an adjacent place the
+        umpire picks (campaigns.aftermath); a place the enemy holds needs his reason."""
+        from campaigns import aftermath
+
+        table = self.query_one("#list", DataTable)
+        if table.row_count == 0:
+            self.notify("No battle yet: n sets one up.", severity="warning")
+            return
+        battle_id = int(str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value))
+        session = self.session
+        self.attempt(lambda: aftermath.plan_retreat(session, battle_id), worker=True, writes=False, then=self._retreat_form)
+
+    def _retreat_form(self, plan) -> None:
+        from campaigns import aftermath
+        from tui.modals.form import FormScreen
+
+        if not plan.choices:
+            self.notify(f"No road leaves {plan.place}: the loser cannot retreat.", severity="warning")
+            return
+        held = [to for to, enemy in plan.choices if enemy]
+        moving = ", ".join(name for _, name in (*plan.generals, *plan.units))
+        title = f"Retreat the {plan.loser} from {plan.place}: {moving}" + (
+            f" (the enemy holds {', '.join(held)}: a reason is needed there)" if held else ""
+        )
+        places = [to for to, _ in plan.choices]
+        free = [to for to, enemy in plan.choices if not enemy]
+        fields = [("to", "Retreat to", (free or places)[0], places), ("reason", "Reason (enemy-held)", "", None)]
+        session = self.session
+
+        def check(values: dict[str, str]) -> None:
+            aftermath.retreat(session, plan.battle_id, values["to"], values.get("reason", ""))
+
+        self.app.push_screen(FormScreen(title, fields, check=check), lambda v: self.campaign_changed() if v else None)
 
     def on_data_table_row_selected(self, _event: DataTable.RowSelected) -> None:
         self.action_open()

@@ -188,6 +188,7 @@ class FightScreen(CampaignScreen):
             plan = battles.settlement(self.session, fight.id)
             lines = ["", f"SP lost: attacker {plan.losses['attacker']}, defender {plan.losses['defender']}"]
             lines += [f"  {plan.names.get(u, u)}: -{n}" for u, n in plan.by_unit.items()]
+            lines += [plan.eliminated_line()] if plan.eliminated else []
             return lines + ["a applies this to the campaign (u undoes)."]
         return []
 
@@ -329,7 +330,7 @@ class FightScreen(CampaignScreen):
             return
         question = (
             f"Apply the battle: the {plan.winner} wins; attacker loses {plan.losses['attacker']} SP, "
-            f"defender {plan.losses['defender']} SP?"
+            f"defender {plan.losses['defender']} SP?" + (f" {plan.eliminated_line()}." if plan.eliminated else "")
         )
 
         def answered(yes: bool | None) -> None:

@@ -434,15 +434,19 @@ class TheatreScreen(CampaignScreen):
 
         self.app.push_screen(TicksScreen(f"Move part of {stack.label}: untick those who stay", items), ticked)
 
-    def confirm_move(self, key: str, destination: str | None, only: list[str] | None = None) -> None:
+    def confirm_move(self, key: str, destination: str | None, only: list[str] | None = None, override: str = "") -> None:
         from campaigns import movement
+        from campaigns.routes import EnemyHeld
 
         if not destination:
             return
         from tui.modals.confirm import ConfirmScreen
 
         try:
-            report = movement.plan_move(self.session, key, destination, only)
+            report = movement.plan_move(self.session, key, destination, only, override)
+        except EnemyHeld as exc:  # the umpire may let the move through, with his reason (option enemy_held_place)
+            self.ask_through(key, destination, only, str(exc))
+            return
         except CampaignError as exc:
             self.notify(str(exc), severity="error", timeout=8)
             return
@@ -465,9 +469,25 @@ class TheatreScreen(CampaignScreen):
         def answered(yes: bool | None) -> None:
             if yes:
                 self.canvas.cursor = report.destination  # the map follows the stack when it redraws
-                self.attempt(lambda: movement.move(self.session, key, destination, only, forced=forced), worker=True)
+                self.attempt(lambda: movement.move(self.session, key, destination, only, forced=forced, override=override),
+                             worker=True)
 
         self.app.push_screen(ConfirmScreen(question, "Force-march" if forced else "Move"), answered)
+
+    def ask_through(self, key: str, destination: str, only: list[str] | None, why: str) -> None:
+        """The route is barred by the enemy: the umpire's reason lets the move pass, and is recorded."""
+        from tui.modals.form import FormScreen
+
+        def check(values: dict[str, str]) -> None:
+            if not values.get("reason", "").strip():
+                raise CampaignError("give the umpire's reason to pass through the enemy, or Escape")
+
+        def done(values: dict[str, str] | None) -> None:
+            if values:
+                self.confirm_move(key, destination, only, values["reason"].strip())
+
+        fields = [("reason", "Umpire's reason", "", None)]
+        self.app.push_screen(FormScreen(f"{why[:1].upper()}{why[1:]}.", fields, check=check), done)
 
     def action_svg(self) -> None:
         from campaigns.map_svg import write_svg

@@ -13,7 +13,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select, Static
@@ -103,14 +103,11 @@ def prepared_lines(prepared) -> list[str | tuple[str, int]]:
 ODDS_LEAD = len(" 100.0% ") + 6 + 1  # cells before an outcome: its chance and its bar
 
 
-def _set_text(row: object, text: str) -> None:
-    """The text beside a field (its row's Static), changed only if it differs; the form
-    laid out again only if it takes more or fewer lines (update_in_place)."""
-    if not isinstance(row, Widget):
-        return
-    for shown in row.query(".tick-text").results(Static):
-        if str(shown.content) != text:
-            update_in_place(shown, text)
+def _set_text(shown: Static | None, text: str) -> None:
+    """The text beside a field, changed only if it differs; the form laid out again only
+    if it takes more or fewer lines (update_in_place)."""
+    if shown is not None and str(shown.content) != text:
+        update_in_place(shown, text)
 
 
 def _select(options: list[tuple[str, str]], value: str, id: str) -> Select:
@@ -125,15 +122,17 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
     ResolutionScreen > Vertical { width: 100%; max-width: 110; height: 100%; max-height: 30; border: round $accent; background: $surface; }
     ResolutionScreen #form { width: 40; padding: 0 1; }
     ResolutionScreen #show { width: 1fr; padding: 0 1; border-left: solid $primary; }
-    ResolutionScreen Horizontal.field, ResolutionScreen Horizontal.number { height: auto; }
+    ResolutionScreen Horizontal.field { height: auto; }
     ResolutionScreen #details, ResolutionScreen .params { height: auto; }
     ResolutionScreen Label { width: 9; }
     ResolutionScreen Input, ResolutionScreen Select { width: 1fr; }
-    ResolutionScreen Horizontal.tick { height: auto; }
-    ResolutionScreen Horizontal.tick TickBox { width: 5; }
-    ResolutionScreen Horizontal.number .tick-text { width: 1fr; padding-right: 1; }  /* "allotted by 0", not "by0" */
-    ResolutionScreen Horizontal.number Input { width: 8; }
-    ResolutionScreen Horizontal.tick .tick-text { width: 1fr; }
+    /* The numbers and the ticks: a grid of two columns each, a row of it a field and its
+       text, rather than a Horizontal a row (a third of the widgets the form mounted). */
+    ResolutionScreen .numbers { layout: grid; grid-size: 2; grid-columns: 1fr 8; grid-rows: auto; height: auto; }
+    ResolutionScreen .ticks { layout: grid; grid-size: 2; grid-columns: 5 1fr; grid-rows: auto; height: auto; }
+    ResolutionScreen .numbers .tick-text { width: 1fr; padding-right: 1; }  /* "allotted by 0", not "by0" */
+    ResolutionScreen .ticks TickBox { width: 5; }
+    ResolutionScreen .ticks .tick-text { width: 1fr; }
     ResolutionScreen #error { color: $error; height: auto; }
     ResolutionScreen #hint { height: 1; padding: 0 1; }
     """
@@ -162,6 +161,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
         self.ticks: dict[str, TickBox] = {}  # tick id -> its box
         self.prefilled: dict[str, bool] = {}  # tick id -> as stored state pre-filled it
         self.defaults: dict[str, str] = {}  # number id -> its default, as shown
+        self.texts: dict[str, Static] = {}  # "n-" + number id or "t-" + tick id -> the text beside its field
         self.number_defs: dict[str, Any] = {}  # number id -> the card's Number (whole or decimal)
 
     def compose(self) -> ComposeResult:
@@ -291,19 +291,25 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
 
     def param_rows(self, p: int, numbers: list, ticks: list, typed: dict[str, str]) -> list[Widget]:
         """A row for each number and each tick, built (not mounted)."""
-        self.numbers, self.ticks, self.prefilled, self.defaults = {}, {}, {}, {}
-        widgets: list[Widget] = []
+        self.numbers, self.ticks, self.prefilled, self.defaults, self.texts = {}, {}, {}, {}, {}
+        cells: list[Widget] = []
         for number in numbers:
             self.defaults[number.id] = str(number.default)
             self.number_defs[number.id] = number
             field = TextField(typed.get(number.id, str(number.default)), id=f"n-{number.id}-{p}", compact=True)
             self.numbers[number.id] = field
-            widgets.append(Horizontal(Static(number.label, markup=False, classes="tick-text"), field, classes="number"))
+            shown = self.texts[f"n-{number.id}"] = Static(number.label, markup=False, classes="tick-text")
+            cells += [shown, field]
+        widgets: list[Widget] = [Container(*cells, classes="numbers")] if cells else []
+        cells = []
         for tick, text, value in ticks:
             tickbox = TickBox("", value, id=f"t-{tick.id}-{p}", compact=True, disabled=bool(tick.excluded), tooltip=text)
             self.ticks[tick.id] = tickbox
             self.prefilled[tick.id] = tick.checked
-            widgets.append(Horizontal(tickbox, Static(text, markup=False, classes="tick-text"), classes="tick"))
+            shown = self.texts[f"t-{tick.id}"] = Static(text, markup=False, classes="tick-text")
+            cells += [tickbox, shown]
+        if cells:
+            widgets.append(Container(*cells, classes="ticks"))
         return widgets
 
     def update_params(self, numbers: list, ticks: list, typed: dict[str, str]) -> None:
@@ -318,7 +324,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
                 value = typed.get(number.id, str(number.default))
                 if field.value != value:
                     field.value = value
-                _set_text(field.parent, number.label)
+                _set_text(self.texts.get(f"n-{number.id}"), number.label)
             for tick, text, value in ticks:
                 tickbox = self.ticks[tick.id]
                 self.prefilled[tick.id] = tick.checked
@@ -326,7 +332,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
                 tickbox.value = value
                 if tickbox.tooltip != text:
                     tickbox.tooltip = text
-                _set_text(tickbox.parent, text)
+                _set_text(self.texts.get(f"t-{tick.id}"), text)
 
     def choice(self) -> dict[str, Any]:
         """What the umpire set up, as campaigns.tabletop.resolve takes it; numbers unchecked."""

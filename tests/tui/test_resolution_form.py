@@ -299,3 +299,22 @@ async def test_typed_dice_are_asked_for_each_side_by_name(campaign_file, make_ap
         entry = tabletop.load(app.session, bid).log[-1]
         assert [r["raw"] for r in entry["rolls"]] == [[4, 4, 4, 1, 1, 1, 1, 1], [6, 6, 1, 1]]
         assert entry["text"].startswith("Attacker inflicts 3, defender inflicts 2")
+
+
+async def test_the_form_opens_on_the_action_its_fields_two_widgets_a_row(campaign_file, make_app, monkeypatch):
+    # Opening a resolution is Textual building the form: the fields' box taking the first
+    # focus and handing it on restyled the whole form twice, and a row was three widgets.
+    game(campaign_file, "napoleonic_uc_um", [
+        dict(name="Voltigeurs", side="attacker", arm="infantry", size="6", formation="line"),
+        dict(name="Klüx", side="defender", arm="infantry", size="6", formation="line"),
+    ], "3.1")
+    focused: list[str | None] = []
+    monkeypatch.setattr(ResolutionScreen, "on_descendant_focus", lambda _self, event: focused.append(event.widget.id), raising=False)
+    app = make_app(campaign_file, start="battles")
+    async with app.run_test(size=(80, 24)) as pilot:
+        modal = await form(pilot, "a1", "fire")
+        assert focused == ["action"]  # the first focus, and the only one, on what the unit does
+        rows = len(modal.numbers) + len(modal.ticks)
+        assert rows > 10  # the fire modifiers: a long form
+        # each number or tick is its field and its text, in one of two grids (numbers, ticks)
+        assert len(modal.query(".params *")) == 2 * rows + 2

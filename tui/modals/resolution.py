@@ -13,7 +13,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select, Static
@@ -22,6 +22,8 @@ from campaigns import tabletop
 from campaigns.errors import CampaignError
 from rules.errors import RulesError
 from rules.resolver import ENEMY, NO_TARGET, may_act
+from tui.modals.form import FormBody
+from tui.textual_private import select_listed_on_open
 from tui.widgets.bars import odds_bar
 from tui.widgets.hanging import Hanging
 from tui.widgets.in_place import update_in_place
@@ -101,14 +103,17 @@ def prepared_lines(prepared) -> list[str | tuple[str, int]]:
 ODDS_LEAD = len(" 100.0% ") + 6 + 1  # cells before an outcome: its chance and its bar
 
 
-def _set_text(row: object, text: str) -> None:
-    """The text beside a field (its row's Static), changed only if it differs; the form
-    laid out again only if it takes more or fewer lines (update_in_place)."""
-    if not isinstance(row, Widget):
-        return
-    for shown in row.query(".tick-text").results(Static):
-        if str(shown.content) != text:
-            update_in_place(shown, text)
+def _set_text(shown: Static | None, text: str) -> None:
+    """The text beside a field, changed only if it differs; the form laid out again only
+    if it takes more or fewer lines (update_in_place)."""
+    if shown is not None and str(shown.content) != text:
+        update_in_place(shown, text)
+
+
+def _select(options: list[tuple[str, str]], value: str, id: str) -> Select:
+    """A compact Select showing `value`, its list built when first opened (most never are):
+    the form opens with less to build and style, and looks the same."""
+    return select_listed_on_open()(options, value=value, allow_blank=False, id=id, compact=True)
 
 
 class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
@@ -117,15 +122,17 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
     ResolutionScreen > Vertical { width: 100%; max-width: 110; height: 100%; max-height: 30; border: round $accent; background: $surface; }
     ResolutionScreen #form { width: 40; padding: 0 1; }
     ResolutionScreen #show { width: 1fr; padding: 0 1; border-left: solid $primary; }
-    ResolutionScreen Horizontal.field, ResolutionScreen Horizontal.number { height: auto; }
+    ResolutionScreen Horizontal.field { height: auto; }
     ResolutionScreen #details, ResolutionScreen .params { height: auto; }
     ResolutionScreen Label { width: 9; }
     ResolutionScreen Input, ResolutionScreen Select { width: 1fr; }
-    ResolutionScreen Horizontal.tick { height: auto; }
-    ResolutionScreen Horizontal.tick TickBox { width: 5; }
-    ResolutionScreen Horizontal.number .tick-text { width: 1fr; padding-right: 1; }  /* "allotted by 0", not "by0" */
-    ResolutionScreen Horizontal.number Input { width: 8; }
-    ResolutionScreen Horizontal.tick .tick-text { width: 1fr; }
+    /* The numbers and the ticks: a grid of two columns each, a row of it a field and its
+       text, rather than a Horizontal a row (a third of the widgets the form mounted). */
+    ResolutionScreen .numbers { layout: grid; grid-size: 2; grid-columns: 1fr 8; grid-rows: auto; height: auto; }
+    ResolutionScreen .ticks { layout: grid; grid-size: 2; grid-columns: 5 1fr; grid-rows: auto; height: auto; }
+    ResolutionScreen .numbers .tick-text { width: 1fr; padding-right: 1; }  /* "allotted by 0", not "by0" */
+    ResolutionScreen .ticks TickBox { width: 5; }
+    ResolutionScreen .ticks .tick-text { width: 1fr; }
     ResolutionScreen #error { color: $error; height: auto; }
     ResolutionScreen #hint { height: 1; padding: 0 1; }
     """
@@ -154,27 +161,33 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
         self.ticks: dict[str, TickBox] = {}  # tick id -> its box
         self.prefilled: dict[str, bool] = {}  # tick id -> as stored state pre-filled it
         self.defaults: dict[str, str] = {}  # number id -> its default, as shown
+        self.texts: dict[str, Static] = {}  # "n-" + number id or "t-" + tick id -> the text beside its field
         self.number_defs: dict[str, Any] = {}  # number id -> the card's Number (whole or decimal)
 
     def compose(self) -> ComposeResult:
         actor = self.table.units[self.actor_id]
+        first = self.actions[0][0]
+        # The action's fields are composed with the form, not mounted once it has opened:
+        # the form is laid out once as it opens, not a second time with its fields.
+        details = self.details(first)
         with Vertical():
             with Horizontal():
-                with VerticalScroll(id="form"):
+                with FormBody(id="form"):
                     yield Static(f"{actor.name} ({actor.side})", markup=False)
                     with Horizontal(classes="field"):
                         yield Label("Does")
-                        yield Select([(title, key) for key, title in self.actions], value=self.actions[0][0], allow_blank=False, id="action", compact=True)
-                    yield Vertical(id="details")
+                        yield _select([(title, key) for key, title in self.actions], first, "action")
+                    yield Vertical(*details, id="details")
                 with VerticalScroll(id="show"):
                     yield Static("", id="error", markup=False)
                     yield Static("", id="prepared", markup=False)
             yield Static("ctrl+r rolls · ctrl+e types the dice rolled · Esc cancels", id="hint", classes="muted")
 
-    async def on_mount(self) -> None:
-        self.query_one("#form", VerticalScroll).can_focus = False
-        # the odds panel takes the focus (Tab), so a long list scrolls with the arrow keys
-        await self.rebuild()
+    def on_mount(self) -> None:
+        # The fields' box never takes the focus (FormBody), not even the first one as the
+        # form opens: taken and handed on to the action, it restyled the whole form twice.
+        # The odds panel takes the focus (Tab), so a long list scrolls with the arrow keys.
+        self.show()
         self.query_one("#action", Select).focus()
 
     def action_id(self) -> str:
@@ -183,22 +196,31 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
     async def rebuild(self) -> None:
         """The target, numbers and ticks of the action picked."""
         self.building = True
-        self.generation += 1
-        g = self.generation
-        action = self.table.resolver.action(self.action_id())
-        self.built = action.id
-        actor = self.table.units[self.actor_id]
         details = self.query_one("#details", Vertical)
         await details.remove_children()
+        await details.mount_all(self.details(self.action_id()))
+        self.building = False
+        self.show()
+
+    def details(self, action_id: str) -> list[Widget]:
+        """The fields of the action `action_id`: its target, the umpire's ruling, and its
+        numbers and ticks for the first target offered, built (not mounted)."""
+        self.generation += 1
+        g = self.generation
+        action = self.table.resolver.action(action_id)
+        self.built = action.id
+        actor = self.table.units[self.actor_id]
         self.target_select = None
         self.numbers, self.ticks, self.prefilled, self.defaults = {}, {}, {}, {}
         widgets: list[Widget] = []
         self.ruling = None
+        target_id: str | None = None
         if action.target != NO_TARGET:
             options, why = target_options(self.table, actor, action, self.ruling_text)
             label = "At" if action.target == ENEMY else "With"
             if options:
-                self.target_select = Select(options, value=options[0][1], allow_blank=False, id=f"target-{g}", compact=True)
+                target_id = options[0][1]
+                self.target_select = _select(options, target_id, f"target-{g}")
                 widgets.append(Horizontal(Label(label), self.target_select, classes="field"))
             else:
                 side = "enemy" if action.target == ENEMY else "friendly"
@@ -209,13 +231,12 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
             self.ruling = TextField(self.ruling_text, placeholder="umpire's ruling: the reason to override the card",
                                     id=f"ruling-{g}", compact=True)
             widgets.append(Horizontal(Label("Ruling"), self.ruling, classes="field"))
-        widgets.append(Vertical(id=f"params-{g}", classes="params"))
+        self.params += 1
+        numbers, ticks, typed = self.param_values(action_id, target_id)
+        widgets.append(Vertical(*self.param_rows(self.params, numbers, ticks, typed), id=f"params-{g}", classes="params"))
         if action.help:
             widgets.append(Static(action.help, classes="muted", markup=False))
-        await details.mount_all(widgets)
-        await self.rebuild_params()
-        self.building = False
-        self.show()
+        return widgets
 
     def target_id(self) -> str | None:
         return None if self.target_select is None else str(self.target_select.value)
@@ -231,9 +252,20 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
         building, self.building = self.building, True
         self.params += 1
         p = self.params
-        action = self.table.resolver.action(self.action_id())
+        numbers, ticks, typed = self.param_values(self.action_id(), self.target_id())
+        if [n.id for n in numbers] == list(self.numbers) and [t.id for t, _, _ in ticks] == list(self.ticks):
+            self.update_params(numbers, ticks, typed)  # the same fields (most changes of target): set in place
+        else:
+            await self.mount_params(p, numbers, ticks, typed)
+        self.building = building
+        if not building:
+            self.show()
+
+    def param_values(self, action_id: str, target_id: str | None) -> tuple[list, list, dict[str, str]]:
+        """The card's numbers, its ticks as (tick, text, value), and the numbers typed by
+        hand, for the actor against `target_id`; what the umpire changed by hand is kept."""
+        action = self.table.resolver.action(action_id)
         actor = self.table.units[self.actor_id]
-        target_id = self.target_id()
         target = self.table.units.get(target_id) if target_id else None
         self.params_for = target_id
         typed = {k: w.value for k, w in self.numbers.items() if w.value.strip() != self.defaults.get(k)}
@@ -248,33 +280,37 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
             text = tick.label + (f" ({tick.excluded})" if tick.excluded else "")
             value = tick.checked if tick.excluded or tick.id not in chosen else chosen[tick.id]
             ticks.append((tick, text, value and not tick.excluded))
-        if [n.id for n in numbers] == list(self.numbers) and [t.id for t, _, _ in ticks] == list(self.ticks):
-            self.update_params(numbers, ticks, typed)  # the same fields (most changes of target): set in place
-        else:
-            await self.mount_params(p, numbers, ticks, typed)
-        self.building = building
-        if not building:
-            self.show()
+        return numbers, ticks, typed
 
     async def mount_params(self, p: int, numbers: list, ticks: list, typed: dict[str, str]) -> None:
-        """The numbers' and ticks' fields, built afresh: the action, or the fields the card
-        asks for with this target, changed."""
+        """The numbers' and ticks' fields, built afresh: the fields the card asks for
+        with this target changed."""
         box = self.query_one(".params", Vertical)
         await box.remove_children()
-        self.numbers, self.ticks, self.prefilled, self.defaults = {}, {}, {}, {}
-        widgets: list[Widget] = []
+        await box.mount_all(self.param_rows(p, numbers, ticks, typed))
+
+    def param_rows(self, p: int, numbers: list, ticks: list, typed: dict[str, str]) -> list[Widget]:
+        """A row for each number and each tick, built (not mounted)."""
+        self.numbers, self.ticks, self.prefilled, self.defaults, self.texts = {}, {}, {}, {}, {}
+        cells: list[Widget] = []
         for number in numbers:
             self.defaults[number.id] = str(number.default)
             self.number_defs[number.id] = number
             field = TextField(typed.get(number.id, str(number.default)), id=f"n-{number.id}-{p}", compact=True)
             self.numbers[number.id] = field
-            widgets.append(Horizontal(Static(number.label, markup=False, classes="tick-text"), field, classes="number"))
+            shown = self.texts[f"n-{number.id}"] = Static(number.label, markup=False, classes="tick-text")
+            cells += [shown, field]
+        widgets: list[Widget] = [Container(*cells, classes="numbers")] if cells else []
+        cells = []
         for tick, text, value in ticks:
             tickbox = TickBox("", value, id=f"t-{tick.id}-{p}", compact=True, disabled=bool(tick.excluded), tooltip=text)
             self.ticks[tick.id] = tickbox
             self.prefilled[tick.id] = tick.checked
-            widgets.append(Horizontal(tickbox, Static(text, markup=False, classes="tick-text"), classes="tick"))
-        await box.mount_all(widgets)
+            shown = self.texts[f"t-{tick.id}"] = Static(text, markup=False, classes="tick-text")
+            cells += [tickbox, shown]
+        if cells:
+            widgets.append(Container(*cells, classes="ticks"))
+        return widgets
 
     def update_params(self, numbers: list, ticks: list, typed: dict[str, str]) -> None:
         """The same numbers and ticks for another target: their values, labels and the
@@ -288,7 +324,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
                 value = typed.get(number.id, str(number.default))
                 if field.value != value:
                     field.value = value
-                _set_text(field.parent, number.label)
+                _set_text(self.texts.get(f"n-{number.id}"), number.label)
             for tick, text, value in ticks:
                 tickbox = self.ticks[tick.id]
                 self.prefilled[tick.id] = tick.checked
@@ -296,7 +332,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
                 tickbox.value = value
                 if tickbox.tooltip != text:
                     tickbox.tooltip = text
-                _set_text(tickbox.parent, text)
+                _set_text(self.texts.get(f"t-{tick.id}"), text)
 
     def choice(self) -> dict[str, Any]:
         """What the umpire set up, as campaigns.tabletop.resolve takes it; numbers unchecked."""

@@ -86,11 +86,14 @@ def pytest_report_header() -> str:
 # -- running in parallel (pytest-xdist) ---------------------------------------
 
 # An app test spends about a third of its time asleep (Textual's pilot waits for
-# the app to go idle in slices of 20 ms), but two workers per core were not faster
-# on this 2-core machine: 11:47 and 674 CPU-seconds against 10:00 and 591 with one
-# per core, run back to back (the extra workers' collections, PostgreSQL servers and
-# module fixtures cost more than the waiting they filled). Raise it to try again.
-WORKERS_PER_CORE = 1
+# the app to go idle in slices of 20 ms), and an end-to-end test waits for its app in
+# tmux. Two workers per core were not faster on the 2-core machine of session 6
+# (11:47 and 674 CPU-seconds against 10:00 and 591 with one per core: the extra
+# workers' collections, PostgreSQL servers and module fixtures cost more than the
+# waiting they filled). Three workers on two cores are: session 16, a quiet machine,
+# the whole suite back to back from one clone, -n 2 250.5 s (311 s user + 21 sys),
+# -n 3 229.5 s (343 + 23); an earlier pair 264.3 against 231.8.
+WORKERS_PER_CORE = 1.5
 
 # The files that hold the longest single tests, longest first, then the rest of
 # the end-to-end and app tests, then the quick ones. xdist (--dist worksteal,
@@ -144,7 +147,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         cores = os.cpu_count() or 1
-    return max(1, cores * WORKERS_PER_CORE)
+    return max(1, round(cores * WORKERS_PER_CORE))
 
 
 def _place(item: pytest.Item) -> int:

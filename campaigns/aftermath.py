@@ -106,7 +106,12 @@ def retreat(session: CampaignSession, battle_id: int, to_text: str, reason: str 
             f"{to} is not one road from {plan.place}: the loser retreats to "
             + (", ".join(held) if held else "no place (no road leaves it)")
         )
-    reason = reason.strip()
+    from campaigns.text import TextError, plain_name
+
+    try:  # typed in a form or on a command line: recorded in the history as written
+        reason = plain_name(reason, "the umpire's reason")
+    except TextError as exc:
+        raise CampaignError(str(exc)) from None
     if held[to] and not reason:
         raise CampaignError(f"the enemy holds {to}: a retreat there needs the umpire's reason")
     fight = load(session, battle_id)

@@ -193,7 +193,12 @@ def plan_move(
     rolled = weather_now(session)
     weather = rolled or "clear"
     options = session.options()
-    override = override.strip()
+    from campaigns.text import TextError, plain_name
+
+    try:  # the umpire's reason, typed in a form: recorded in the history as written
+        override = plain_name(override, "the umpire's reason")
+    except TextError as exc:
+        raise CampaignError(str(exc)) from None
     held = enemy_places(session, stack.side) if options.get("enemy_held_place", STOPS) == STOPS else ()
     route = find_route(stack.place, destination, weather, options, pontoon_keys(session), () if override else held)
     types: dict[str, bool] = {}

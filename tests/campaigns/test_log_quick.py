@@ -520,11 +520,15 @@ def test_drawn_actions_in_batches_of_the_common_form_log_as_row_by_row(
     drawn = [(when, "action", description, text, 0) for when, _kind, description, text, _undone in drawn_events(seed, 600)]
     copy = tmp_path / "actions.campaign"
     kept, refused = with_the_logged(real, copy, drawn)
-    # in two batches of actions: one undone, one (of the form _ONE_UPDATE reads) undone by a later event
-    matched = [n for n, event in enumerate(kept) if n >= 420 and log._ONE_UPDATE.fullmatch(event[3])]
+    # in two batches of actions: one undone, one (of the form _ONE_UPDATE reads) undone by a later event;
+    # each one whose dice the row-by-row log reads when undone too (an undone event's dice come from its text)
+    with open_campaign(copy) as store, store.connect() as connection:
+        names = Names(connection, preload=True)
+        undoable = [not slow_refuses(event[3], event[1], 1, names) for event in kept]
+    matched = [n for n, event in enumerate(kept) if n >= 420 and undoable[n] and log._ONE_UPDATE.fullmatch(event[3])]
     db = sqlite3.connect(copy, isolation_level=None)
     first = db.execute("SELECT max(id) FROM event").fetchone()[0] - len(kept) + 1
-    undone, marked = first + 210, first + matched[0]
+    undone, marked = first + undoable.index(True, 210), first + matched[0]
     db.execute("UPDATE event SET undone = 1 WHERE id = ?", (undone,))
     db.execute(
         "INSERT INTO event (\"when\", kind, description, changes, undone) VALUES ('2025-02-02 10:00:00.000000', 'undo', 'Undo', ?, 0)",

@@ -70,6 +70,7 @@ class MapData:
     sides: tuple[str, ...]  # the side names, in order
     unknown: tuple[str, ...]  # locations of the campaign the gazetteer does not know
     contacts: tuple[str, ...] = ()  # places where the two sides' stacks are in contact (this turn only)
+    seen_by: str | None = None  # the name of the side whose view this is (the scenario's); None: the umpire's whole map
 
     def at(self, name: str) -> MapPlace:
         return next(p for p in self.places if p.place.name == name)
@@ -151,6 +152,10 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
         )
         if turn_row is None:
             raise CampaignError(f"the campaign has no turn {shown}")
+        seen_by = (
+            db.execute(select(rows.SIDE.c.name).where(rows.SIDE.c.id == side)).scalar_one_or_none() or side
+            if side is not None else None
+        )
         battle = rows.BATTLE.c
         battles = tuple(
             db.scalars(select(battle.location).where(battle.turn == shown, battle.status == "pending").order_by(battle.id))
@@ -188,6 +193,7 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
         tuple((r.name, r.size, r.course) for r in g.rivers.values()),
         battles, sides, tuple(unknown),
         () if past is not None or side is not None else tuple(c.place for c in contacts(session, every)),
+        seen_by,
     )
 
 

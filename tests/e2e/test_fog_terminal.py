@@ -59,7 +59,7 @@ def test_a_player_orders_from_the_fogged_map_and_the_umpire_applies_the_move(
     # an `n` typed before that line is drawn was held for the map's reading, and the next `n` then
     # went with it, one place past the one on the screen (seen once under load: Enter at Erfurt).
     tmux.wait_until(
-        lambda shown: "Map | as french sees it: turn 1" in shown and "A?5" in shown and cursor_line(shown) != "",
+        lambda shown: "Map | seen by French Empire and allies: turn 1" in shown and "A?5" in shown and cursor_line(shown) != "",
         "the fogged map with the sighting and the place at the cursor",
     )
     for _ in range(30):  # n: the next place holding a stack, until Eisleben

@@ -58,7 +58,7 @@ async def test_the_player_sees_the_fogged_map_and_cannot_act_as_the_umpire(make_
         assert "Russia and Prussia: known only by what you have seen" in shown
         await pilot.press("p")
         await wait_for_screen(pilot, TheatreScreen)
-        shown = await wait_for(pilot, "Map | as french sees it")
+        shown = await wait_for(pilot, "Map | seen by French Empire and allies")
         assert "A?5" in shown and "A6" not in shown  # Halle as sighted; no allied stack unseen
         await pilot.press("u")
         await wait_for_notice(pilot, "this is a side file, read-only")
@@ -128,10 +128,11 @@ async def test_the_umpire_draws_the_map_as_each_side_sees_it(make_app, umpire_fi
         shown = await wait_for(pilot, "Map: turn 1")
         assert "A?5" not in shown
         await pilot.press(key(TheatreScreen, "map.view_as"))
-        shown = await wait_for(pilot, "Map | as french sees it")
+        shown = await wait_for(pilot, "Map | seen by French Empire and allies")
         assert "A?5" in shown
         await pilot.press(key(TheatreScreen, "map.view_as"))
-        shown = await wait_for(pilot, "Map | as allies sees it")
+        shown = await wait_for(pilot, "Map | seen by Russia and Prussia")
+        await wait_for_notice(pilot, "The map as seen by Russia and Prussia.")
         assert "F24" not in shown  # the allies have seen nothing of Ney
         await pilot.press(key(TheatreScreen, "map.view_as"))
         await wait_for(pilot, "Map: turn 1")

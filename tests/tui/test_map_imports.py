@@ -47,7 +47,7 @@ def test_a_sides_map_imports_no_sqlmodel_class(tmp_path: Path) -> None:
     french = french_despatch(tmp_path)
     shown = imports_on_showing(STEPS, str(french))
     assert shown["shown"] == []
-    assert shown["head"].startswith("Map | as french sees it: turn 11, ")
+    assert shown["head"].startswith("Map | seen by French Empire and allies: turn 11, ")
     assert shown["stacks"] > 2 and len(shown["sides"]) == 2  # its own stacks, and the enemy as seen
 
 

@@ -171,7 +171,7 @@ class TheatreScreen(CampaignScreen):
         Binding("v", "view_as", "View as", id="map.view_as", tooltip="The umpire: draw the map as one side sees it (fog of war), or whole"),
     ]
     view_side: str | None = None  # the side whose view the umpire is looking at; None: everything
-    shown_side: str | None = None  # the side whose view the map drawn shows (read after view_side changes)
+    _announce = False  # the umpire changed whose view is drawn: the map, once read, says whose it is
     DEFAULT_CSS = """
     TheatreScreen #head { height: auto; padding: 0 1; }
     TheatreScreen #info { height: auto; padding: 0 1; border-top: solid $primary; }
@@ -196,14 +196,16 @@ class TheatreScreen(CampaignScreen):
         self._reads += 1
         number, session, side = self._reads, self.session, self.view_side
         self.attempt(
-            lambda: (map_data(session, side=side), side, number), worker=True, writes=False,
+            lambda: (map_data(session, side=side), number), worker=True, writes=False,
             then=lambda read: self._show_map(*read),
         )
 
-    def _show_map(self, data: MapData, side: str | None, number: int) -> None:
+    def _show_map(self, data: MapData, number: int) -> None:
         if number != self._reads:
             return  # a later reading was started meanwhile (another side's view): its answer follows
-        self.shown_side = side
+        if self._announce:
+            self._announce = False
+            self.notify(f"The map as seen by {data.seen_by}." if data.seen_by else "The whole map, as the umpire knows it.")
         canvas = self.canvas
         canvas.data = data
         if canvas.cursor is None:
@@ -224,8 +226,7 @@ class TheatreScreen(CampaignScreen):
         battles = f" | battles pending: {', '.join(data.battles)}" if data.battles else ""
         waiting = [c for c in data.contacts if c not in data.battles]
         battles += f" | contact: {', '.join(waiting)}" if waiting else ""
-        fog = self.session.side or self.shown_side
-        seen = f" | as {fog} sees it" if fog else ""
+        seen = f" | seen by {data.seen_by}" if data.seen_by else ""
         self.query_one("#head", Static).update(
             f"Map{seen}: turn {data.turn}, {data.date:%d %b %Y}, {weather} | zoom x{ZOOMS[canvas.view.zoom]:g}{battles}"
         )
@@ -339,8 +340,8 @@ class TheatreScreen(CampaignScreen):
             return
         sides = [None, *side_ids(self.session)]
         self.view_side = sides[(sides.index(self.view_side) + 1) % len(sides)]
+        self._announce = True
         self.refresh_view()
-        self.notify(f"The map as {self.view_side} sees it." if self.view_side else "The whole map, as the umpire knows it.")
 
     def order_actions(self, here) -> None:
         """A player's stacks at the cursor: orders to write (a move; a reconnaissance of the enemy seen in reach)."""

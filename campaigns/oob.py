@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlmodel import col
 
 from campaigns.errors import CampaignError, plainly
-from campaigns.oob_view import Totals, link_chain
+from campaigns.oob_view import Totals, is_eliminated, link_chain
 from campaigns.scenario import GENERAL_FIELDS, UNIT_FIELDS, UNIT_KINDS
 from campaigns.session import CampaignSession
 from campaigns.text import TextError, plain_name
@@ -49,13 +49,14 @@ class SideNode:
 
 def totals(units: list[Unit]) -> Totals:
     by_kind: dict[str, int] = {k: 0 for k in UNIT_KINDS if k != "dummy"}
-    dummies = 0
+    dummies = eliminated = 0
     for unit in units:
         if unit.kind == "dummy":
             dummies += 1
         else:
             by_kind[unit.kind] = by_kind.get(unit.kind, 0) + unit.strength_points
-    return Totals(by_kind, len(units) - dummies, dummies)
+            eliminated += is_eliminated(unit.kind, unit.strength_points, unit.location)
+    return Totals(by_kind, len(units) - dummies - eliminated, dummies, eliminated)
 
 
 def units_under(node: GeneralNode) -> list[Unit]:

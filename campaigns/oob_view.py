@@ -27,15 +27,23 @@ __all__ = ["ArmyRow", "GeneralRow", "SideRow", "UnitRow"]
 
 
 class Totals(NamedTuple):
-    """SP by type of unit; dummies have none and are counted apart."""
+    """SP by type of unit; dummies have none and are counted apart, and so are the units
+    eliminated (off the map at 0 SP, `is_eliminated`): `units` are those present."""
 
     by_kind: dict[str, int]
     units: int
     dummies: int
+    eliminated: int = 0
 
     @property
     def strength_points(self) -> int:
         return sum(self.by_kind.values())
+
+
+def is_eliminated(kind: str, strength_points: int, location: str) -> bool:
+    """A unit eliminated at 0 SP (option zero_sp_unit, campaigns.battles): taken off the map,
+    no place and no SP left. As models.oob_rows.ELIMINATED."""
+    return kind != "dummy" and strength_points <= 0 and location == ""
 
 
 def link_chain(sides, armies, generals, side_node, army_node, general_node) -> tuple[dict, dict, dict]:
@@ -70,7 +78,7 @@ class GeneralEntry:
     def __init__(self, general: GeneralRow) -> None:
         self.general = general
         self.units = 0  # his own units, not his subordinates'
-        self.own: dict[str, tuple[int, int]] = {}  # kind: (units, SP) of his own units
+        self.own: dict[str, tuple[int, int, int]] = {}  # kind: (units, SP, units eliminated) of his own units
         self.subordinates: list[GeneralEntry] = []
         self.totals = _totals({})  # his and his subordinates' units
 
@@ -106,13 +114,17 @@ def skeleton(session: CampaignSession) -> list[SideEntry]:
     with plainly():
         read = oob_rows.chain(session.store)
     side_entries, army_entries, entries = link_chain(read.sides, read.armies, read.generals, SideEntry, ArmyEntry, GeneralEntry)
-    loose: dict[str, dict[str, tuple[int, int]]] = {}
+    loose: dict[str, dict[str, tuple[int, int, int]]] = {}
     for nation, general, kind, count, points in read.groups:
         own = entries[general].own if general in entries else loose.setdefault(read.side_of_nation[nation], {})
-        before = own.get(kind, (0, 0))
-        own[kind] = (before[0] + count, before[1] + points)
+        before = own.get(kind, (0, 0, 0))
+        own[kind] = (before[0] + count, before[1] + points, before[2])
         if general in entries:
             entries[general].units += count
+    for nation, general, kind, count in read.eliminated:
+        own = entries[general].own if general in entries else loose.setdefault(read.side_of_nation[nation], {})
+        before = own.get(kind, (0, 0, 0))
+        own[kind] = (before[0], before[1], before[2] + count)
     for army in army_entries.values():
         army.totals = _totals(_add(*(_sum_under(g) for g in army.generals)))
     for side in side_entries.values():
@@ -121,18 +133,18 @@ def skeleton(session: CampaignSession) -> list[SideEntry]:
     return list(side_entries.values())
 
 
-def _sum_under(entry: GeneralEntry) -> dict[str, tuple[int, int]]:
+def _sum_under(entry: GeneralEntry) -> dict[str, tuple[int, int, int]]:
     counts = _add(entry.own, *(_sum_under(sub) for sub in entry.subordinates))
     entry.totals = _totals(counts)
     return counts
 
 
-def _add(*counts: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
-    out: dict[str, tuple[int, int]] = {}
+def _add(*counts: dict[str, tuple[int, int, int]]) -> dict[str, tuple[int, int, int]]:
+    out: dict[str, tuple[int, int, int]] = {}
     for one in counts:
-        for kind, (units, points) in one.items():
-            before = out.get(kind, (0, 0))
-            out[kind] = (before[0] + units, before[1] + points)
+        for kind, (units, points, eliminated) in one.items():
+            before = out.get(kind, (0, 0, 0))
+            out[kind] = (before[0] + units, before[1] + points, before[2] + eliminated)
     return out
 
 
@@ -141,28 +153,29 @@ def _kinds() -> dict[str, int]:
     return {k: 0 for k in UNIT_KINDS if k != "dummy"}
 
 
-def _totals(counts: dict[str, tuple[int, int]]) -> Totals:
+def _totals(counts: dict[str, tuple[int, int, int]]) -> Totals:
     """As `oob.totals` of the units counted."""
     by_kind = _kinds()
-    dummies = units = 0
-    for kind, (count, points) in counts.items():
+    dummies = units = gone = 0
+    for kind, (count, points, eliminated) in counts.items():
         units += count
+        gone += eliminated
         if kind == "dummy":
             dummies += count
         else:
             by_kind[kind] = by_kind.get(kind, 0) + points
-    return Totals(by_kind, units - dummies, dummies)
+    return Totals(by_kind, units - dummies - gone, dummies, gone)
 
 
 def combined(totals: Iterable[Totals]) -> Totals:
     """The totals of several sides together."""
     by_kind = _kinds()
-    units = dummies = 0
+    units = dummies = eliminated = 0
     for one in totals:
         for kind, points in one.by_kind.items():
             by_kind[kind] = by_kind.get(kind, 0) + points
-        units, dummies = units + one.units, dummies + one.dummies
-    return Totals(by_kind, units, dummies)
+        units, dummies, eliminated = units + one.units, dummies + one.dummies, eliminated + one.eliminated
+    return Totals(by_kind, units, dummies, eliminated)
 
 
 def all_generals(entries: Iterable[GeneralEntry]) -> list[GeneralEntry]:
@@ -176,7 +189,7 @@ def all_generals(entries: Iterable[GeneralEntry]) -> list[GeneralEntry]:
 
 def unit_totals(unit: UnitRow) -> Totals:
     """The totals of one unit (as `oob.totals([unit])`)."""
-    return _totals({unit.kind: (1, unit.strength_points)})
+    return _totals({unit.kind: (1, unit.strength_points, int(is_eliminated(unit.kind, unit.strength_points, unit.location)))})
 
 
 def units_of(session: CampaignSession, general_id: str, limit: int | None = None) -> list[UnitRow]:

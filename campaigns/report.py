@@ -31,7 +31,7 @@ from typing import Any
 
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, or_, select, text
 from sqlmodel import col
 
 from campaigns import luck as luck_module
@@ -43,7 +43,9 @@ from campaigns.printable import printable
 from campaigns.report_rows import Rows, _t, drawn, table as _table
 from campaigns.session import CampaignSession
 from campaigns.story import CAUSES, Story, story
+from campaigns.words import and_eliminated
 from models import Army, Battle, Campaign, Event, EventNote, General, Turn, Unit
+from models.oob_rows import ELIMINATED_GROUPS
 from rules.numbers import BATTLE
 
 FORMATS = ("md", "html", "txt")
@@ -167,14 +169,21 @@ def _forces(db: Any, sides: dict[str, str]) -> Group:
         select(col(Unit.general), func.count(), func.sum(col(Unit.strength_points)))
         .where(or_(col(Unit.kind).is_(None), col(Unit.kind) != "dummy")).group_by(col(Unit.general))
     )}
+    # each general's units eliminated (off the map at 0 SP): counted apart from those present
+    gone: dict[str | None, int] = {}
+    for _nation, general, _kind, count in db.execute(text(ELIMINATED_GROUPS)):
+        gone[general] = gone.get(general, 0) + count
     rows = []
     armies = list(db.scalars(select(Army).order_by(Army.side, Army.id)))
     army_names = {a.id: a.name for a in armies}
     for army in armies:
         chief = generals.get(army.commander or "")
-        inside = [under.get(g.id, (0, 0)) for g in generals.values() if g.army == army.id]  # the army's generals, its units theirs
+        inside = [g.id for g in generals.values() if g.army == army.id]  # the army's generals, its units theirs
+        eliminated = sum(gone.get(g, 0) for g in inside)
+        present = sum(under.get(g, (0, 0))[0] for g in inside) - eliminated
         rows.append([sides.get(army.side, army.side), army.name, chief.name if chief else "-",
-                     chief.command_value if chief else "-", sum(n for n, _ in inside), sum(sp for _, sp in inside)])
+                     chief.command_value if chief else "-", and_eliminated(str(present), eliminated),
+                     sum(under.get(g, (0, 0))[1] for g in inside)])
     table = _table(None, ["Side", "Army", "Commander-in-chief", "CV", "Units", "SP"], rows, right=(3, 4, 5))
     where = _table(
         "The generals", ["General", "Army", "At", "SP under him"],

@@ -16,6 +16,12 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
+def and_eliminated(units: str, eliminated: int) -> str:
+    """Units present, and those eliminated (off the map at 0 SP) said apart after them:
+    "12 (+3 eliminated)", "12 units (+3 eliminated)"; as they were when none is."""
+    return f"{units} (+{eliminated} eliminated)" if eliminated else units
+
+
 def heading(label: str) -> str:
     """A label at the head of a column or a field: "stands" -> "Stands", and an abbreviation
     kept as the card prints it ("EC", élément combattant, not "Ec")."""

@@ -16,6 +16,7 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import Connection, Date, DateTime, text
 
 from models import journal
+from models.oob_rows import ELIMINATED_GROUPS
 from models.store import CampaignStore
 
 
@@ -27,9 +28,10 @@ class SideStrength:
     name: str
     armies: int
     generals: int
-    units: int
+    units: int  # present: dummies counted, the eliminated not
     strength_points: int
     dummies: int = 0
+    eliminated: int = 0  # off the map at 0 SP (models.oob_rows.ELIMINATED)
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,7 @@ class ArmyStrength:
     id: str
     name: str
     side: str
-    units: int  # not counting dummies
+    units: int  # present, not counting dummies nor the eliminated
     dummies: int
     strength_points: int
     commander_id: str | None
@@ -48,6 +50,7 @@ class ArmyStrength:
     command_value: int | None
     points_rolled: int | None  # this turn's command points, None before the roll
     points_left: int
+    eliminated: int = 0  # off the map at 0 SP (models.oob_rows.ELIMINATED)
 
 
 @dataclass(frozen=True)
@@ -143,6 +146,7 @@ def overview(store: CampaignStore, recent: int = 5) -> Overview:
         )
         pending, pending_now = db.execute(PENDING, {"turn": c.turn}).one()
         groups = db.execute(UNIT_GROUPS).all()  # (nation, general, dummy, count, SP)
+        gone = [(n, g, count) for n, g, _kind, count in db.execute(text(ELIMINATED_GROUPS))]  # (nation, general, eliminated)
         # Past the last turn of the calendar there is no turn row: count on from the start.
         day, weather = turns.get(c.turn, (c.start_date + timedelta(days=(c.turn - 1) * c.turn_days), None))
         return Overview(
@@ -155,12 +159,12 @@ def overview(store: CampaignStore, recent: int = 5) -> Overview:
             date=day,
             weather=weather,
             dice_mode=c.dice_mode,
-            sides=_sides(db, groups),
+            sides=_sides(db, groups, gone),
             pending_battles=pending,
             recent_events=events,
             can_undo=journal.undo_target(db) is not None,
             can_redo=journal.redo_target(db) is not None,
-            armies=_armies(db, c.turn, groups),
+            armies=_armies(db, c.turn, groups, gone),
             weather_before=turns.get(c.turn - 1, (None, None))[1],
             next_turn=c.turn + 1 in turns,
             next_weather=turns.get(c.turn + 1, (None, None))[1],
@@ -168,7 +172,7 @@ def overview(store: CampaignStore, recent: int = 5) -> Overview:
         )
 
 
-def _sides(db: Connection, groups) -> tuple[SideStrength, ...]:
+def _sides(db: Connection, groups, gone) -> tuple[SideStrength, ...]:
     armies: dict[str, int] = dict(db.execute(ARMIES_BY_SIDE).all())
     generals: dict[str, int] = dict(db.execute(GENERALS_BY_SIDE).all())
     side_of: dict[str, str] = dict(db.execute(NATIONS).all())
@@ -177,6 +181,12 @@ def _sides(db: Connection, groups) -> tuple[SideStrength, ...]:
         side = side_of[nation]
         before = units.get(side, (0, 0, 0))
         units[side] = (before[0] + count, before[1] + points, before[2] + (count if dummy else 0))
+    eliminated: dict[str, int] = {}  # side: units eliminated, counted apart from those present
+    for nation, _general, count in gone:
+        side = side_of[nation]
+        before = units[side]
+        units[side] = (before[0] - count, before[1], before[2])
+        eliminated[side] = eliminated.get(side, 0) + count
     return tuple(
         SideStrength(
             id=side,
@@ -186,12 +196,13 @@ def _sides(db: Connection, groups) -> tuple[SideStrength, ...]:
             units=units.get(side, (0, 0, 0))[0],
             strength_points=units.get(side, (0, 0, 0))[1],
             dummies=units.get(side, (0, 0, 0))[2],
+            eliminated=eliminated.get(side, 0),
         )
         for side, name in db.execute(SIDES)
     )
 
 
-def _armies(db: Connection, turn: int, groups) -> tuple[ArmyStrength, ...]:
+def _armies(db: Connection, turn: int, groups, gone) -> tuple[ArmyStrength, ...]:
     # A general serves in the army of the top of his chain of superiors, as in the order of battle.
     generals = {g: (army, superior) for g, army, superior in db.execute(GENERALS)}
 
@@ -205,18 +216,23 @@ def _armies(db: Connection, turn: int, groups) -> tuple[ArmyStrength, ...]:
             general = superior
         return None
 
-    counts: dict[str, list[int]] = {}  # army: [units, dummies, SP]
+    counts: dict[str, list[int]] = {}  # army: [units, dummies, SP, eliminated]
     for _nation, general, dummy, count, points in groups:
         army = army_of(general) if general is not None else None
         if army is not None:
-            total = counts.setdefault(army, [0, 0, 0])
+            total = counts.setdefault(army, [0, 0, 0, 0])
             total[1 if dummy else 0] += count
             total[2] += points
+    for _nation, general, count in gone:  # counted apart from those present
+        army = army_of(general) if general is not None else None
+        if army is not None:
+            counts[army][0] -= count
+            counts[army][3] += count
     rolled: dict[str, int] = dict(db.execute(POINTS_ROLLED, {"turn": turn}).all())
     left: dict[str, int] = dict(db.execute(POINTS_SPENT, {"turn": turn}).all())  # the last spend's balance
     out = []
     for army, name, side, commander_id, commander, command_value in db.execute(ARMIES):
-        units, dummies, points = counts.get(army, (0, 0, 0))
+        units, dummies, points, eliminated = counts.get(army, (0, 0, 0, 0))
         roll = rolled.get(army)
         out.append(
             ArmyStrength(
@@ -231,6 +247,7 @@ def _armies(db: Connection, turn: int, groups) -> tuple[ArmyStrength, ...]:
                 command_value=command_value,
                 points_rolled=roll,
                 points_left=0 if roll is None else left.get(army, roll),
+                eliminated=eliminated,
             )
         )
     return tuple(out)

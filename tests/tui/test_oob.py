@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from campaigns import oob_view
 from campaigns.oob_view import UnitRow
 from models import Event, General, Unit
-from tests.tui.helpers import key, notices, screen_text, stored, type_text, wait_for, wait_for_notice
+from tests.tui.helpers import key, notices, screen_text, stored, type_text, wait_for, wait_for_notice, wait_for_screen
 from tui.modals.confirm import ConfirmScreen
 from tui.modals.form import FormScreen
 from tui.modals.pick import PickScreen
@@ -552,3 +552,37 @@ async def test_the_first_reading_answered_before_the_screen_is_composed_shows_on
         await app.run_action("show('oob')")
         text = await wait_for(pilot, "All sides:")
         assert "French" in text and screen.query_one("#detail").row_count > 0
+
+
+async def test_the_units_eliminated_are_counted_apart_on_the_overview_and_the_order_of_battle(tmp_path, make_app):
+    """Two allied units eliminated at 0 SP (option zero_sp_unit): the overview's side line and
+    army row and the order of battle's totals count the units present, and say the two apart."""
+    from campaigns import battles, weather
+    from campaigns.session import CampaignSession
+    from tests.campaigns.test_aftermath import _all_sp, _forces, _fought
+    from tests.templates import new_campaign
+    from tui.screens.overview import OverviewScreen
+
+    path = new_campaign(tmp_path / "a.campaign", "spring1813", seed=1813)
+    session = CampaignSession.open(path)
+    try:
+        weather.roll(session, [2])
+        french, allies = _forces(session)
+        battles.apply(session, _fought(session, french, allies, defender_lost=str(_all_sp(session, allies))))
+        view = session.overview()
+        side = view.sides[1]
+        present = side.units - side.dummies
+        everyone = sum(s.units - s.dummies for s in view.sides)
+        army = next(a for a in view.armies if a.side == "allies")
+    finally:
+        session.close()
+    assert army.eliminated == 2
+    async with make_app(path).run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(pilot.app.screen, OverviewScreen), "the overview")
+        shown = await wait_for(pilot, f"Russia and Prussia: {side.strength_points} SP in {present} units (+2 eliminated)")
+        assert f"{army.units} (+2 eliminated)" in shown  # the army's row
+        await pilot.press("b")
+        await wait_for_screen(pilot, OrderOfBattleScreen)
+        await wait_for(pilot, f"All sides: {sum(s.strength_points for s in view.sides)} SP")
+        totals = str(pilot.app.screen.query_one("#totals").render())
+        assert f"in {everyone} units (+2 eliminated)" in totals, totals

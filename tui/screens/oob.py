@@ -16,7 +16,7 @@ from campaigns import oob_view
 from campaigns.errors import CampaignError
 from campaigns.oob_view import GeneralRow, UnitRow
 from campaigns.text import shown
-from campaigns.words import plural
+from campaigns.words import and_eliminated, plural
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import fill
 from tui.screens.oob_labels import army_label, general_label, side_label, unit_label
@@ -442,8 +442,9 @@ class OrderOfBattleScreen(CampaignScreen):
             total, title = oob_view.combined(s.totals for s in self.sides), "All sides"
         kinds = ", ".join(f"{k} {v}" for k, v in total.by_kind.items())
         dummies = f"; {plural(total.dummies, 'dummy', 'dummies')}" if total.dummies else ""
-        more = f" (the first {SHOWN} listed: open a general for his)" if total.units + total.dummies > SHOWN else ""
-        line = f"{shown(title)}: {total.strength_points} SP ({kinds}) in {plural(total.units, 'unit')}{dummies}{more}"
+        listed = total.units + total.dummies + total.eliminated
+        more = f" (the first {SHOWN} listed: open a general for his)" if listed > SHOWN else ""
+        line = f"{shown(title)}: {total.strength_points} SP ({kinds}) in {and_eliminated(plural(total.units, 'unit'), total.eliminated)}{dummies}{more}"
         totals = self.query_one("#totals", Static)
         if str(totals.content) != line:  # unchanged after most actions: no layout for it
             totals.update(line)

@@ -3,7 +3,10 @@
 The card prints no retreat; by default the umpire is asked (R on the battles screen,
 `adjutant retreat FILE BATTLE PLACE`) to take the beaten force at the battle's place to an
 adjacent place of his choosing. A place held by the enemy needs his reason, which is
-recorded. The retreat is one action that can be undone, recorded with the battle's losses.
+recorded. The beaten side's other generals at the place, who did not fight, go with it when
+no unit of their side stays there (option retreat_generals_left): a staff is not left alone
+among the victors. The retreat is one action that can be undone, recorded with the battle's
+losses; its entry in the history names who moved.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from campaigns.gazetteer import GazetteerError, gazetteer
 from campaigns.session import CampaignSession
 
 UMPIRE_CHOOSES = "umpire_chooses"  # the option loser_retreat's default (rules/allemagne1813/options.toml)
+WITH_THE_RETREAT = "go_with_the_retreat"  # the option retreat_generals_left's default
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,16 @@ class Retreat:
     units: tuple[tuple[str, str], ...]  # (id, name) of the loser's units still at the place
     generals: tuple[tuple[str, str], ...]  # (id, name) of the loser's generals still at the place
     choices: tuple[tuple[str, bool], ...]  # each adjacent place, and whether the enemy holds it
+    # (id, name) of the beaten side's generals at the place who did not fight, and go with the
+    # retreat since none of their side's units stays there (option retreat_generals_left)
+    alone: tuple[tuple[str, str], ...] = ()
+
+    def moving(self) -> str:
+        """Who retreats, in words: generals, units, then the generals who go with them."""
+        named = ", ".join(name for _, name in (*self.generals, *self.units))
+        if self.alone:
+            named += f"; with them, left alone at {self.place}: " + ", ".join(name for _, name in self.alone)
+        return named
 
     def describe(self, to: str, enemy: bool) -> str:
         held = " (held by the enemy: the umpire gives his reason)" if enemy else ""
@@ -73,6 +87,7 @@ def plan_retreat(session: CampaignSession, battle_id: int) -> Retreat:
     except GazetteerError as exc:
         raise CampaignError(str(exc)) from None
     sides = fight.setup["sides"]
+    take_alone = session.options().get("retreat_generals_left", WITH_THE_RETREAT) == WITH_THE_RETREAT
     with plainly(), session.store.read() as db:
         row = db.get_one(BattleRow, battle_id)
         if isinstance(row.losses, dict) and row.losses.get("retreat"):
@@ -81,13 +96,37 @@ def plan_retreat(session: CampaignSession, battle_id: int) -> Retreat:
         units = [u for u in (db.get(Unit, i) for i in sides[loser]["units"]) if u is not None and u.location == place]
         generals = [g for g in (db.get(General, x["id"]) for x in sides[loser]["generals"]) if g is not None and g.location == place]
         enemy = _enemy_places(db, sides[winner]["side"])
+        alone = []
+        if take_alone:
+            alone = _left_alone(db, sides[loser]["side"], place, {u.id for u in units}, {g.id for g in generals})
     if not units and not generals:
         raise CampaignError(f"nothing of the {loser} stands at {place} any more: there is nothing to retreat")
     return Retreat(
         battle_id, place, loser,
         tuple((u.id, u.name) for u in units), tuple((g.id, g.name) for g in generals),
         tuple((to, to in enemy) for to in sorted(gazetteer().neighbours(place))),
+        tuple((g.id, g.name) for g in alone),
     )
+
+
+def _left_alone(db: Any, side: str, place: str, retreating: set[str], fought: set[str]) -> list[Any]:
+    """The generals of `side` at `place` who did not fight (not in `fought`), when none of the
+    side's units (dummies aside) stays there once the `retreating` ones leave; else none."""
+    from sqlalchemy import select
+    from sqlmodel import col
+
+    from models import General, Nation, Unit
+
+    nations = select(col(Nation.id)).where(col(Nation.side) == side)
+    staying = db.scalars(
+        select(col(Unit.id)).where(col(Unit.nation).in_(nations), col(Unit.location) == place, col(Unit.kind) != "dummy",
+                                   col(Unit.strength_points) > 0, col(Unit.id).not_in(retreating)).limit(1)
+    ).first()
+    if staying is not None:
+        return []
+    return [g for g in db.scalars(
+        select(General).where(col(General.nation).in_(nations), col(General.location) == place).order_by(col(General.rank).desc(), col(General.name))
+    ) if g.id not in fought]
 
 
 def retreat(session: CampaignSession, battle_id: int, to_text: str, reason: str = "") -> str:
@@ -117,19 +156,20 @@ def retreat(session: CampaignSession, battle_id: int, to_text: str, reason: str 
     fight = load(session, battle_id)
     why = f"; the umpire's reason: {reason}" if held[to] else ""
     note = f"retreated from the battle of {plan.place} (#{battle_id})"
-    with plainly(), session.store.action(f"{title(fight)}: the {plan.loser} retreats to {to}{why}") as db:
+    with plainly(), session.store.action(f"{title(fight)}: the {plan.loser} retreats to {to}: {plan.moving()}{why}") as db:
         for unit_id, _ in plan.units:
             unit = db.get_one(Unit, unit_id)
             unit.location, unit.march_note = to, note
-        for general_id, _ in plan.generals:
+        for general_id, _ in (*plan.generals, *plan.alone):
             general = db.get_one(General, general_id)
             general.location, general.march_note = to, note
         row = db.get_one(BattleRow, battle_id)
         record: dict[str, Any] = {
             "side": plan.loser, "to": to, "units": [u for u, _ in plan.units], "generals": [g for g, _ in plan.generals],
         }
+        if plan.alone:
+            record["alone"] = [g for g, _ in plan.alone]
         if held[to]:
             record["reason"] = reason
         row.losses = {**(row.losses or {}), "retreat": record}
-    moved = [name for _, name in plan.generals] + [name for _, name in plan.units]
-    return f"The {plan.loser} retreats from {plan.place} to {to}: {', '.join(moved)}{why}"
+    return f"The {plan.loser} retreats from {plan.place} to {to}: {plan.moving()}{why}"

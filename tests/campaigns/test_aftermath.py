@@ -1,6 +1,7 @@
 """After a battle: a unit left with 0 SP (option zero_sp_unit)."""
 
 import pytest
+from sqlalchemy import select
 
 from campaigns import battles, oob, weather
 from campaigns.account import all_accounts
@@ -184,3 +185,71 @@ def test_no_retreat_before_the_result_or_under_the_option_stays(session):
     choose(session, "loser_retreat", "stays")
     with pytest.raises(CampaignError, match="the loser stays"):
         plan_retreat(session, battle_id)
+
+
+def _general_at(session, place, allies):
+    """An allied general who takes no part in the battle (none of his units fights), put at `place`."""
+    with session.store.action(f"test: an allied general at {place}") as db:
+        fighting = {db.get_one(Unit, u).general for u in allies}
+        nation = db.get_one(Unit, allies[0]).nation
+        general = next(g for g in db.scalars(select(General).where(General.nation == nation).order_by(General.id))
+                       if g.id not in fighting and g.location != place)
+        general.location = place
+        return general.id, general.name
+
+
+def _where(session, general_id):
+    with session.store.read() as db:
+        return db.get_one(General, general_id).location
+
+
+def test_a_general_left_alone_at_the_place_goes_with_the_retreat(session):
+    """Option retreat_generals_left = go_with_the_retreat: a general of the beaten side at the
+    battle's place who did not fight is not left alone among the victors; the history says so."""
+    from campaigns.aftermath import plan_retreat, retreat
+    from models import Event
+
+    french, allies = _forces(session)
+    alone, name = _general_at(session, PLACE, allies)
+    battle_id = _fought(session, french, allies, defender_lost="1")
+    battles.apply(session, battle_id)
+    plan = plan_retreat(session, battle_id)
+    assert plan.alone == ((alone, name),)
+    said = retreat(session, battle_id, "Sangerhausen")
+    assert f"left alone at {PLACE}: {name}" in said
+    assert _where(session, alone) == "Sangerhausen"
+    with session.store.read() as db:
+        told = db.scalars(select(Event.description).order_by(Event.id.desc())).first()
+    assert "the defender retreats to Sangerhausen" in told and f"left alone at {PLACE}: {name}" in told
+    assert all(n in told for _, n in plan.units) and all(n in told for _, n in plan.generals)
+    session.undo()
+    assert _where(session, alone) == PLACE
+
+
+def test_a_general_with_troops_of_his_side_staying_stays(session):
+    from campaigns.aftermath import plan_retreat, retreat
+
+    french, allies = _forces(session)
+    alone, _ = _general_at(session, PLACE, allies)
+    with session.store.action("test: an allied unit that does not fight, at Querfurt") as db:
+        other = next(u for u in db.scalars(select(Unit).where(Unit.nation == db.get_one(Unit, allies[0]).nation))
+                     if u.id not in allies and u.kind != "dummy" and u.strength_points > 0)
+        other.location = PLACE
+    battle_id = _fought(session, french, allies, defender_lost="1")
+    battles.apply(session, battle_id)
+    assert plan_retreat(session, battle_id).alone == ()
+    retreat(session, battle_id, "Sangerhausen")
+    assert _where(session, alone) == PLACE
+
+
+def test_under_the_option_stay_the_other_generals_stay(session):
+    from campaigns.aftermath import plan_retreat, retreat
+
+    french, allies = _forces(session)
+    alone, _ = _general_at(session, PLACE, allies)
+    choose(session, "retreat_generals_left", "stay")
+    battle_id = _fought(session, french, allies, defender_lost="1")
+    battles.apply(session, battle_id)
+    assert plan_retreat(session, battle_id).alone == ()
+    retreat(session, battle_id, "Sangerhausen")
+    assert _where(session, alone) == PLACE

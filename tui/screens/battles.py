@@ -233,8 +233,7 @@ class BattlesScreen(CampaignScreen):
             self.notify(f"No road leaves {plan.place}: the loser cannot retreat.", severity="warning")
             return
         held = [to for to, enemy in plan.choices if enemy]
-        moving = ", ".join(name for _, name in (*plan.generals, *plan.units))
-        title = f"Retreat the {plan.loser} from {plan.place}: {moving}" + (
+        title = f"Retreat the {plan.loser} from {plan.place}: {plan.moving()}" + (
             f" (the enemy holds {', '.join(held)}: a reason is needed there)" if held else ""
         )
         places = [to for to, _ in plan.choices]

@@ -10,10 +10,11 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
-from textual import work
+from textual import events, work
 from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.filter import LineFilter
+from textual.notifications import Notify
 from textual.screen import Screen
 from textual.css.query import NoMatches
 from textual.worker import Worker
@@ -24,8 +25,10 @@ from tui.commands import ACTIONS, SCREENS, Command, browser_safe
 from tui.keys import KeyGate
 from tui.screens.base import Attempts
 from tui.messages import CampaignChanged
+from tui.notices import SHORT, give_way, room
 from tui.textual_private import (
     CatchesUnhandledErrors, count_parameters_quickly, driver_woken_at_exit, parse_css_once_per_process, draw_offscreen, draw_soon,
+    forget_notice, live_notices,
     lay_out_offscreen, lay_out_once_per_size,
     mount_offscreen, no_layout_when_a_screen_closes, one_layout_for_the_sizes_found, settle_offscreen,
     stop_at_once, textual_handles,
@@ -173,6 +176,17 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         if severity == "error":  # a refusal: the sentence shown, for the bug report
             log.info("refused: %s", message)
         super().notify(message, title=title, severity=severity, **kwargs)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.height < SHORT, "-short")  # compact notices (app.tcss)
+
+    def on_notify(self, event: Notify) -> None:
+        # Before Textual's own handler adds the new notice: the notices that give way to it
+        # go (tui.notices), so a few show at once, never over half of an 80x24 screen.
+        live = live_notices(self)
+        new = event.notification
+        for index in give_way([(n.severity, n.message) for n in live], (new.severity, new.message), room(self.size.height)):
+            forget_notice(self, live[index])
 
     def warm_up(self) -> None:
         """Once the first screen is drawn: import what the other screens need, then read

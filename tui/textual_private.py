@@ -25,11 +25,13 @@ if TYPE_CHECKING:
     from textual.driver import Driver
     from textual.geometry import Size
     from textual.screen import Screen
+    from textual.notifications import Notification
 
 # The private names used below, by owner: problems() checks each exists.
 USED = {
     "App": ("_prune", "_load_screen_css", "_register", "_handle_exception", "_notifications", "_driver", "_background_screens",
-            "_exception", "_exception_event", "_return_code", "_close_messages_no_wait", "_update_mouse_over"),
+            "_exception", "_exception_event", "_return_code", "_close_messages_no_wait", "_update_mouse_over",
+            "_unnotify"),
     "Screen": ("_update_auto_focus", "_refresh_layout", "_layout_required", "_compositor", "_on_timer_update",
                "_screen_resized", "_layout_widgets", "_scroll_required", "_compositor_refresh", "_dirty_widgets"),
     "Compositor": ("render_update", "_dirty_regions", "visible_widgets"),
@@ -53,6 +55,7 @@ PARAMETERS = {
     ("Screen", "_screen_resized"): ("self", "size"),
     ("Screen", "_compositor_refresh"): ("self",),
     ("App", "_update_mouse_over"): ("self", "screen"),
+    ("App", "_unnotify"): ("self", "notification", "refresh"),
     ("Compositor", "render_update"): ("self", "full", "screen_stack"),
     ("Widget", "_size_updated"): ("self", "size", "virtual_size", "container_size", "layout"),
     ("textual._wait", "wait_for_idle"): ("min_sleep", "max_sleep"),
@@ -292,6 +295,18 @@ def widget_update(widget: Widget) -> tuple[int, list[Any]]:
 def notification_messages(app: App) -> list[str]:
     """The notices raised and not yet expired, oldest first (run_test shows no toasts)."""
     return [n.message for n in app._notifications]
+
+
+def live_notices(app: App) -> list[Notification]:
+    """The notices raised and not yet expired, oldest first, as the toasts show them."""
+    return list(app._notifications)
+
+
+def forget_notice(app: App, notification: Notification) -> None:
+    """Forget one notice: its toast goes at the rack's next refresh (the new notice's).
+    Textual keeps every notice until its timeout, and its only public way to drop one,
+    clear_notifications, drops them all (tui.notices says which give way)."""
+    app._unnotify(notification, refresh=False)
 
 
 def driver(app: App) -> Driver:

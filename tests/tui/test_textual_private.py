@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Static
 
 from tui import textual_private
 from tui.textual_private import (
-    CatchesUnhandledErrors, draw_offscreen, draw_soon, driver, lay_out_offscreen, mount_offscreen,
+    CatchesUnhandledErrors, draw_offscreen, draw_soon, driver, forget_notice, lay_out_offscreen, live_notices, mount_offscreen,
     notification_messages, other_threads_running, screen_update, settle_offscreen, stop_at_once,
 )
 
@@ -148,6 +148,23 @@ async def test_the_test_helpers_see_notices_screens_and_send_keys():
         driver(app).send_message(key)
         await until(pilot, lambda: app.pressed, "the key x delivered")
         assert app.pressed == ["x"]
+
+
+async def test_a_notice_forgotten_leaves_the_others_and_its_toast_goes():
+    """tui.notices: the notices that give way to a new one are forgotten one by one, and
+    their toasts go when the new one is shown."""
+    app = _Probe()
+    async with app.run_test(size=(60, 20), notifications=True) as pilot:
+        for text in ("first", "second", "third"):
+            app.notify(text, timeout=30)
+        await until(pilot, lambda: len(app.screen.query("Toast")) == 3, "three toasts")
+        live = live_notices(app)
+        assert [n.message for n in live] == ["first", "second", "third"]  # oldest first
+        forget_notice(app, live[1])
+        assert [n.message for n in live_notices(app)] == ["first", "third"]
+        app.notify("fourth", timeout=30)
+        shown = lambda: sorted(str(t.render()) for t in app.screen.query("Toast"))  # noqa: E731
+        await until(pilot, lambda: shown() == ["first", "fourth", "third"], "the forgotten toast gone with the new one shown")
 
 
 async def test_an_unhandled_error_reaches_the_app_and_ends_it_with_its_code():

@@ -11,7 +11,7 @@ from textual.widgets import Static
 from campaigns.errors import CampaignError
 from campaigns.glance import Glance, glance, outstanding
 from campaigns.phases import phase
-from campaigns.words import and_eliminated, plural
+from campaigns.words import plural
 from tui.screens.base import CampaignScreen
 from tui.widgets.line_table import LineTable
 from tui.workers import back_to
@@ -63,10 +63,11 @@ class OverviewScreen(CampaignScreen):
                 continue
             rolled = [a for a in view.armies if a.side == side.id and a.points_rolled is not None]
             pc_text = f"{sum(a.points_left for a in rolled)} PC left" if rolled else "PC not rolled"
-            dummies = f" (+{plural(side.dummies, 'dummy', 'dummies')})" if side.dummies else ""
+            apart = [f"+{plural(side.dummies, 'dummy', 'dummies')}"] if side.dummies else []
+            apart += [f"+{side.eliminated} eliminated"] if side.eliminated else []
             lines.append(
-                f"{side.name}: {side.strength_points} SP in {and_eliminated(plural(side.units - side.dummies, 'unit'), side.eliminated)}"
-                f"{dummies}; {pc_text}"
+                f"{side.name}: {side.strength_points} SP in {plural(side.units - side.dummies, 'unit')}"
+                + (f" ({', '.join(apart)})" if apart else "") + f"; {pc_text}"
             )
         self.query_one("#sides", Static).update("\n".join(lines))
 
@@ -78,7 +79,9 @@ class OverviewScreen(CampaignScreen):
         for army in view.armies:
             pc = "-" if army.points_rolled is None else f"{army.points_left}/{army.points_rolled}"
             cv = "-" if army.command_value is None else army.command_value
-            rows.append((army.name, army.strength_points, and_eliminated(str(army.units), army.eliminated), pc, cv, army.commander or "-"))
+            # The units present: the eliminated are said on the side's line (a wider column
+            # would take the commander's room at 80 columns).
+            rows.append((army.name, army.strength_points, army.units, pc, cv, army.commander or "-"))
         table = self.query_one("#armies", LineTable)
         table.set_rows(("Army", "SP", "Units", "PC", "CV", "Commander"), rows, cursor=min(table.cursor_row, max(len(rows) - 1, 0)))
 

@@ -316,8 +316,11 @@ def _argv(command: str, flag: str, value: str, campaign: Path | str, out: Path, 
         ("serve", "--port"): ["serve", str(out)],  # a missing campaign: a port taken goes on to refuse that
         ("orders apply", "ID"): ["orders", "apply", str(campaign)],
         ("orders refuse", "ID"): ["orders", "refuse", str(campaign)],
+        ("result", "battle"): ["result", str(campaign)],
+        ("retreat", "battle"): ["retreat", str(campaign)],
     }
-    return [*lines[command, flag], *given, *(["no reason"] if command == "orders refuse" else [])]
+    after = {"orders refuse": ["no reason"], "result": ["--cell", "2"], "retreat": ["Dresden"]}  # what follows the number
+    return [*lines[command, flag], *given, *after.get(command, [])]
 
 
 def check_numbers(folder: Path, count: int, seed: int) -> collections.Counter[str]:

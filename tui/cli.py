@@ -91,6 +91,22 @@ COMMANDS: tuple[Command, ...] = (
     Command("battles", "print the after-action account of every battle", "campaigns.cli:_battles", (
         *campaign(), arg("--list", action="store_true", help="one line a battle instead of the accounts"),
     ), guard=CAMPAIGN),
+    Command("result", "type a battle's result: the umpire's reading of a roll, or the tabletop's (t on its screen)",
+            "campaigns.cli_battles:result", (
+        *campaign(),
+        arg("battle", type=BATTLE, metavar="BATTLE", help="the battle's number (adjutant battles --list)"),
+        arg("--cell", metavar="CELL", help="fought with the tables: the umpire's reading of the roll (e.g. 2, 3*, -)"),
+        arg("--attacker-lost", metavar="SP", help="fought on the tabletop: the attacker's SP lost"),
+        arg("--defender-lost", metavar="SP", help="fought on the tabletop: the defender's SP lost"),
+        arg("--winner", metavar="SIDE", help="fought on the tabletop: who held the field, attacker or defender"),
+    ), guard=CAMPAIGN),
+    Command("retreat", "retreat a battle's loser one road away, as one undoable action (R on the battles screen)",
+            "campaigns.cli_battles:retreat", (
+        *campaign(),
+        arg("battle", type=BATTLE, metavar="BATTLE", help="the battle's number (adjutant battles --list)"),
+        arg("place", metavar="PLACE", help="where the loser goes: a place one road from the battle's"),
+        arg("--reason", default="", help="why, where the enemy holds that place (recorded)"),
+    ), guard=CAMPAIGN),
     Command("options", "show the rules options of the campaign, or change them", "campaigns.cli:_options", (
         *campaign(),
         arg("--set", metavar="OPTION=VALUE", action="append", default=[],

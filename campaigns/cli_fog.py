@@ -102,7 +102,8 @@ def _despatch(args: argparse.Namespace, session: Any) -> int:
     from campaigns.despatch import despatch_session, write_despatch
 
     out = Path(args.output)
-    if out.exists():
+    # A letter goes into a device or a pipe (-o /dev/stdout) as a report does; a file is never replaced.
+    if out.exists() and (args.format == "campaign" or out.is_file() or out.is_dir()):
         raise CampaignError(f"{out} already exists; choose another name or remove it first")
     from campaigns.cli import reading
 

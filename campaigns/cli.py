@@ -464,6 +464,7 @@ def _past(args: argparse.Namespace) -> int:
 
     from campaigns import past
     from campaigns.errors import CampaignError
+    from campaigns.phases import phase
     from campaigns.printable import printable
     from campaigns.session import CampaignSession
     from models import General, open_campaign, save_as
@@ -480,7 +481,7 @@ def _past(args: argparse.Namespace) -> int:
     try:
         glance = view.overview()
         print(printable(f"As of {view.moment.label}: {glance.date:%d %B %Y}, weather {glance.weather or 'not rolled'}; "
-                        f"turn {glance.turn}, phase {glance.phase}."))
+                        f"turn {glance.turn}, phase {phase(glance.phase).name}."))
         for side in glance.sides:
             print(printable(f"{side.name}: {side.strength_points} SP in {side.units} units"))
         with view.store.read() as db:

@@ -294,6 +294,19 @@ async def test_the_stacks_roads_and_legend_under_the_map_are_whole(make_app, tmp
         assert longest > 3 or size[0] > 80  # at 80 columns the long lines reach the wrapping
 
 
+async def test_the_line_under_the_map_names_a_place_nobody_holds_without_a_stray_space(make_app, campaign_file):
+    """Before: "Pegau (town) : no stack", the empty badges leaving their space."""
+    async with make_app(campaign_file, start="map").run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "Roads to")
+        screen = pilot.app.screen
+        screen.canvas.cursor = "Pegau"
+        screen.show_cursor()
+        await wait_for(pilot, "Pegau (town): no stack")
+        screen.canvas.cursor = "Erfurt"
+        screen.show_cursor()
+        await wait_for(pilot, "Erfurt (fortress) F11: ")
+
+
 async def test_a_crowded_place_opened_names_its_first_units_and_counts_the_rest(make_app, campaign_file):
     """Every unit at Dresden: Enter names each stack's first units (theatre_map.NAMED_UNITS) and
     counts the others with the stack's SP, rather than a line naming every unit."""

@@ -103,6 +103,39 @@ async def test_a_pending_battle_survives_closing_the_app(campaign_file, make_app
         assert "1 step taken" in shown
 
 
+async def test_a_battle_fought_on_the_resolver_screen_counts_its_resolutions(campaign_file, make_app):
+    """The battle screen of a battle fought on the resolver screen: its resolutions counted,
+    not "No roll yet." (before: the campaign tables' steps only, none for a tabletop battle)."""
+    from campaigns import tabletop
+
+    with_weather(campaign_file)
+    session = CampaignSession.open(campaign_file)
+    try:
+        tree = oob.tree(session)
+        french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:2]
+        allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:2]
+        draft = battles.Draft("Lützen", french, allies, battles.leaders_at(session, french), battles.leaders_at(session, allies), {},
+                              override="a test battle between forces placed by hand")
+        battle = battles.begin(session, draft, resolver="kallistra_acw")
+        tabletop.start(session, battle)
+        while tabletop.load(session, battle).phase.id != "simultaneous_fire":
+            tabletop.next_phase(session, battle)
+        shooter = tabletop.load(session, battle).side_units("attacker")[0]
+        target = tabletop.load(session, battle).side_units("defender")[0]
+        tabletop.resolve(session, battle, "small_arms_fire", shooter.id, target.id, numbers={"range": 2}, entered=[12, 12, 1])
+    finally:
+        session.close()
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        await type_text(pilot, "Battle of Lützen")
+        await palette_offers(pilot, "Battle of Lützen")
+        await pilot.press("enter")
+        await wait_for_screen(pilot, FightScreen)
+        shown = await wait_for(pilot, "1 resolution on the resolver screen; the history screen (h) lists every roll.")
+        assert "No roll yet." not in shown
+
+
 async def test_tabletop_hand_off_and_result_back(campaign_file, make_app):
     with_weather(campaign_file)
     with stored(campaign_file) as db:

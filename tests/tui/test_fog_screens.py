@@ -173,6 +173,25 @@ async def test_a_long_title_wraps_whole_at_80_columns(make_app, umpire_file, no_
         assert " ".join(line.strip() for line in lines).endswith("(v the other side; c sight contacts)")
 
 
+async def test_what_was_learned_wraps_whole_at_80_columns(make_app, umpire_file, no_color):
+    """A long sighting goes on over more lines of its row: before, the column ran off the
+    edge at 80 columns ("led by General Winzingero")."""
+    from campaigns import knowledge
+
+    note = "cavalry seen at dawn on the road north, with guns and a long baggage train behind them, the Tsar's escort"
+    session = CampaignSession.open(umpire_file)
+    try:
+        knowledge.report(session, "french", "Leipzig", 0, note)
+    finally:
+        session.close()
+    async with make_app(umpire_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("S")
+        await wait_for_screen(pilot, SightingsScreen)
+        await wait_for(pilot, "cavalry seen at dawn")
+        shown = await wait_for(pilot, "escort")
+        assert "…" not in shown
+
+
 async def test_the_umpires_sightings_drawn_before_the_table_is_idle_show_whole_columns(make_app, umpire_file, no_color):
     """`v` refills the list; a frame drawn before the table measured its new rows (a loaded
     machine: the screen's paint came first) once kept the columns at the headers' widths

@@ -20,6 +20,7 @@ from typing import Any
 
 from campaigns.errors import CampaignError
 from campaigns.text import shown
+from campaigns.words import plural
 
 OK = 0
 
@@ -166,7 +167,7 @@ def _orders(args: argparse.Namespace, session: Any) -> int:
         document = orders.export(session)
         out = Path(args.output)
         out.write_text(json.dumps(document, indent=2, ensure_ascii=True) + "\n", encoding="utf-8")
-        print(f"Wrote {out}: {len(document['orders'])} orders of {document['side']} for turn {document['turn']}.", file=sys.stderr)  # type: ignore[arg-type]  # export's document: its orders are a list
+        print(f"Wrote {out}: {plural(len(document['orders']), 'order')} of {document['side']} for turn {document['turn']}.", file=sys.stderr)  # type: ignore[arg-type]  # export's document: its orders are a list
     elif verb == "import":
         if len(words) != 3:
             raise CampaignError("orders import takes FILE ORDERS.json")

@@ -102,12 +102,13 @@ def write(session: CampaignSession, kind: str, stack: str = "", place: str = "",
         detail = {"action": action.strip()}
     elif not text:
         raise CampaignError("a note to the umpire needs its text")
-    with plainly(), player.orders(f"Order ({kind.replace('_', ' ')}): {stack or ''} {place or ''} {text[:60]}".strip()) as db:
+    said = " ".join(part for part in (stack, place, text[:60]) if part)  # a note has no stack or place: no gaps for them
+    with plainly(), player.orders(f"Order ({kind.replace('_', ' ')}): {said}") as db:
         db.add(SideOrder(side=player.side, turn=player.turn, kind=kind, stack=stack, place=place, detail=detail,
                          text=text, status=player.order_status, written=utcnow()))
     where = f" to {place}" if place else ""
     cost = f" ({detail['cost']} MP by {detail['route']})" if "cost" in detail else ""
-    return f"Written: {kind.replace('_', ' ')} {stack}{where}{cost}{': ' + text if text else ''}"
+    return f"Written: {' '.join(p for p in (kind.replace('_', ' '), stack) if p)}{where}{cost}{': ' + text if text else ''}"
 
 
 class OrderRow(NamedTuple):
@@ -223,7 +224,7 @@ def describe(order: SideOrder | OrderRow) -> str:
     kind = order.kind.replace("_", " ")
     what = " ".join(p for p in (order.stack, f"to {order.place}" if order.place else "", str(order.detail.get("action", ""))) if p)
     ruling = f" ({order.ruling})" if order.ruling else ""
-    return f"#{order.id} {order.side}, turn {order.turn}, {kind} {what}{': ' + order.text if order.text else ''} [{order.status}]{ruling}"
+    return f"#{order.id} {order.side}, turn {order.turn}, {' '.join(p for p in (kind, what) if p)}{': ' + order.text if order.text else ''} [{order.status}]{ruling}"
 
 
 def apply(session: CampaignSession, order_id: int) -> str:

@@ -465,7 +465,9 @@ class TheatreScreen(CampaignScreen):
             if forced
             else f"Move {report.stack.label} to {report.destination}?"
         )
-        question = "\n".join(report.lines()[1:]) + "\n\n" + ask
+        # The route and its price; not the verdict "Refused: ..." above a question that offers the forced march.
+        lines = report.lines()[1:-1] if forced else report.lines()[1:]
+        question = "\n".join(lines) + "\n\n" + ask
 
         def answered(yes: bool | None) -> None:
             if yes:

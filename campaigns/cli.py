@@ -152,6 +152,11 @@ def _target(args: argparse.Namespace, *, new: bool = False) -> Target:
         return path.with_name(path.name + SUFFIX) if new and not path.suffix else path
     url = args.db or settings.load_environment().database_url
     if not url:
+        # FILE is optional (--db names a database instead), so `move lutzen.campaign ney` reads the
+        # file as the STACK and ney as the PLACE: say that an argument is missing, not the file.
+        for dest, value in vars(args).items():
+            if dest not in ("file", "db") and isinstance(value, str) and (value.endswith(SUFFIX) or Path(value).is_file()):
+                raise UsageError(f"{shown(value)!r} was read as {dest.upper()}, not as the campaign FILE: an argument after it is missing")
         raise UsageError(f"name a campaign FILE, or a database with --db URL or {DATABASE_VARIABLE}")
     return str(url)
 

@@ -25,7 +25,7 @@ from sqlalchemy import select
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
-from campaigns.text import plain_name
+from campaigns.text import plain_name, shown
 from campaigns.userfile import read_bytes
 from models import record_columns as rows
 from models.clock import utcnow
@@ -97,8 +97,12 @@ def write(session: CampaignSession, kind: str, stack: str = "", place: str = "",
             if kind == "move" and report.refusal:
                 kind = "forced_march"  # beyond the MP but within a forced march: asked for as one
     elif kind == "command_points":
-        if not action.strip():
-            raise CampaignError("a command-points order names what to spend them on (activate_general, entrench...)")
+        from rules.allemagne1813.command import ACTIONS
+
+        # Checked as it is written, not only when the umpire applies it a turn's post later.
+        if action.strip() not in ACTIONS:
+            said = f", not {shown(action.strip())[:40]!r}" if action.strip() else ""
+            raise CampaignError(f"a command-points order spends them on one of {', '.join(ACTIONS)}{said}")
         detail = {"action": action.strip()}
     elif not text:
         raise CampaignError("a note to the umpire needs its text")

@@ -306,6 +306,22 @@ def test_orders_go_from_the_side_file_to_the_umpires_queue_and_a_move_is_applied
     assert "[applied]" in out and "[refused] (no such crossing held)" in out
 
 
+def test_a_command_points_order_spends_on_one_of_the_cards_actions(turn_ready, tmp_path, capsys):
+    """Before: 'xyz' was written and queued, and refused only when the umpire applied it."""
+    side = tmp_path / "fr.campaign"
+    assert run(capsys, "despatch", turn_ready, "--side", "french", "-o", side)[0] == 0
+    player = CampaignSession.open(side)
+    try:
+        for bad in ("xyz", "", "entrench\x1b[2J"):
+            with pytest.raises(CampaignError, match="a command-points order spends them on one of activate_cinc, "
+                                                    "activate_general, activate_force, entrench"):
+                orders.write(player, "command_points", action=bad)
+        assert orders.listed(player) == []
+        assert "Written: command points" in orders.write(player, "command_points", action="entrench")
+    finally:
+        player.close()
+
+
 def test_an_export_of_one_order_says_one_order(turn_ready, tmp_path, capsys):
     """Before: "Wrote orders.json: 1 orders of french for turn 1."."""
     side = tmp_path / "fr.campaign"

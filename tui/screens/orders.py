@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
 from campaigns import orders
+from campaigns.command_points import ACTIONS, action_label
 from campaigns.errors import CampaignError
 from campaigns.text import shown
 from tui.modals.form import FormScreen
@@ -102,8 +103,10 @@ class OrdersScreen(CampaignScreen):
     def action_note(self) -> None:
         kinds = [("A note", "note"), ("Command points: what to spend them on", "command_points"),
                  ("A reconnaissance: the stack, and the place it scouts", "reconnaissance")]
+        # The card's spendings by their words (a command-points order only: '-' for the others).
+        spendings = [("-", ""), *((action_label(a), a) for a in ACTIONS)]
         fields = [("kind", "Order", "note", kinds), ("stack", "Stack", "", None), ("place", "Place", "", None),
-                  ("action", "Spend on", "", None), ("text", "Text", "", None)]
+                  ("action", "Spend on", "", spendings), ("text", "Text", "", None)]
 
         def check(values: dict[str, str]) -> None:
             orders.write(self.session, values["kind"], values["stack"], values["place"], values["text"], values["action"])

@@ -527,3 +527,32 @@ async def test_r_retreats_the_loser_of_an_applied_battle(campaign_file, make_app
     with stored(campaign_file) as db:
         places = {db.get_one(Unit, u).location for u in allies}
     assert places == {"Freyburg"}  # the first adjacent place the enemy does not hold (the French are at Eisleben)
+
+
+async def test_s_on_a_field_that_takes_no_letter_goes_to_the_forces_not_to_save_a_copy(campaign_file, make_app):
+    """The battle set-up and the reconnaissance say "s a whole stack". Before, s on their
+    Select (Attacker, Resolver; the side reconnoitring) was the app's Save a copy, a form
+    over them; now it goes to the forces, where s marks the stack under the cursor."""
+    from tui.screens.files import SaveAsScreen
+
+    async with make_app(campaign_file, start="battles").run_test(size=(80, 24)) as pilot:
+        await pilot.press(key(BattlesScreen, "battles.new"))
+        await wait_for_screen(pilot, BattleSetupScreen)
+        screen = pilot.app.screen
+        screen.query_one("#attacker-side", Select).focus()
+        await until(pilot, lambda: pilot.app.focused is screen.query_one("#attacker-side", Select), "the Attacker field focused")
+        await pilot.press("s")
+        first = screen.query(MarkList).first()
+        await until(pilot, lambda: pilot.app.focused is first, "the first side's forces focused")
+        assert not isinstance(pilot.app.screen, SaveAsScreen)
+        await pilot.press("s")  # there: the stack under the cursor, marked whole
+        await until(pilot, lambda: bool(first.selected), "a stack marked")
+        await pilot.press("escape")
+        await pilot.press("i")
+        await wait_for_screen(pilot, ReconnaissanceScreen)
+        recon = pilot.app.screen
+        recon.query_one("#who", Select).focus()
+        await until(pilot, lambda: pilot.app.focused is recon.query_one("#who", Select), "the side's list focused")
+        await pilot.press("s")
+        await until(pilot, lambda: pilot.app.focused is recon.query_one("#ours", MarkList), "the reconnoitring units focused")
+        assert not isinstance(pilot.app.screen, SaveAsScreen)

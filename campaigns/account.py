@@ -78,7 +78,18 @@ def _tactical_lines(tactical: dict | None) -> Iterator[str]:
     names = {u["id"]: u["name"] for u in tactical.get("units", [])}
     sides = {u["id"]: u["side"] for u in tactical.get("units", [])}
     log = tactical.get("log", [])
-    alternating = get_resolver(tactical["ruleset"]).alternating  # a bound of each side; else one turn for both
+    resolver = get_resolver(tactical["ruleset"])
+    alternating = resolver.alternating  # a bound of each side; else one turn for both
+    # The units put on the table, as the players set them up: `adjutant battles FILE` is the list to hand them.
+    units = tactical.get("units", [])
+    yield f"  The tactical order of battle: {len(units)} units ({resolver.size_label} at the start -> now)"
+    for u in units:
+        quality = (u.get("attrs") or {}).get("quality")
+        yield (f"    {u['id']} {u['name']} ({u['side']}, {u['arm']}): {u['start']} -> {u['size']} {resolver.size_label}"
+               + (f", {quality}" if quality not in (None, "", "-") else "") + (", off the table" if u.get("removed") else ""))
+    for leader in tactical.get("leaders", []):
+        if len(leader) == 3:
+            yield f"    leader of the {leader[0]}: {leader[1]} ({leader[2]})"
     yield f"  On the tabletop under {tactical['ruleset']}: {len(log)} entr{'y' if len(log) == 1 else 'ies'} (resolutions, the umpire's edits and rulings)"
     for entry in log:
         who = names.get(entry["actor"], entry["actor"])

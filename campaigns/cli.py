@@ -152,6 +152,11 @@ def _target(args: argparse.Namespace, *, new: bool = False) -> Target:
         return path.with_name(path.name + SUFFIX) if new and not path.suffix else path
     url = args.db or settings.load_environment().database_url
     if not url:
+        # FILE is optional (--db names a database instead), so `move lutzen.campaign ney` reads the
+        # file as the STACK and ney as the PLACE: say that an argument is missing, not the file.
+        for dest, value in vars(args).items():
+            if dest not in ("file", "db") and isinstance(value, str) and (value.endswith(SUFFIX) or Path(value).is_file()):
+                raise UsageError(f"{shown(value)!r} was read as {dest.upper()}, not as the campaign FILE: an argument after it is missing")
         raise UsageError(f"name a campaign FILE, or a database with --db URL or {DATABASE_VARIABLE}")
     return str(url)
 
@@ -464,6 +469,7 @@ def _past(args: argparse.Namespace) -> int:
 
     from campaigns import past
     from campaigns.errors import CampaignError
+    from campaigns.phases import phase
     from campaigns.printable import printable
     from campaigns.session import CampaignSession
     from models import General, open_campaign, save_as
@@ -480,7 +486,7 @@ def _past(args: argparse.Namespace) -> int:
     try:
         glance = view.overview()
         print(printable(f"As of {view.moment.label}: {glance.date:%d %B %Y}, weather {glance.weather or 'not rolled'}; "
-                        f"turn {glance.turn}, phase {glance.phase}."))
+                        f"turn {glance.turn}, phase {phase(glance.phase).name}."))
         for side in glance.sides:
             print(printable(f"{side.name}: {side.strength_points} SP in {side.units} units"))
         with view.store.read() as db:

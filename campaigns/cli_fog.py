@@ -20,6 +20,7 @@ from typing import Any
 
 from campaigns.errors import CampaignError
 from campaigns.text import shown
+from campaigns.words import plural
 
 OK = 0
 
@@ -102,7 +103,8 @@ def _despatch(args: argparse.Namespace, session: Any) -> int:
     from campaigns.despatch import despatch_session, write_despatch
 
     out = Path(args.output)
-    if out.exists():
+    # A letter goes into a device or a pipe (-o /dev/stdout) as a report does; a file is never replaced.
+    if out.exists() and (args.format == "campaign" or out.is_file() or out.is_dir()):
         raise CampaignError(f"{out} already exists; choose another name or remove it first")
     from campaigns.cli import reading
 
@@ -165,7 +167,7 @@ def _orders(args: argparse.Namespace, session: Any) -> int:
         document = orders.export(session)
         out = Path(args.output)
         out.write_text(json.dumps(document, indent=2, ensure_ascii=True) + "\n", encoding="utf-8")
-        print(f"Wrote {out}: {len(document['orders'])} orders of {document['side']} for turn {document['turn']}.", file=sys.stderr)  # type: ignore[arg-type]  # export's document: its orders are a list
+        print(f"Wrote {out}: {plural(len(document['orders']), 'order')} of {document['side']} for turn {document['turn']}.", file=sys.stderr)  # type: ignore[arg-type]  # export's document: its orders are a list
     elif verb == "import":
         if len(words) != 3:
             raise CampaignError("orders import takes FILE ORDERS.json")

@@ -70,6 +70,9 @@ def _route(args: argparse.Namespace, session: Any) -> int:
     report = plan_move(session, args.stack, args.place, _only(args))
     for line in report.lines():
         say(line)
+    if report.refusal is not None and report.forcible(session.options()):  # as `move` says when it refuses
+        say(f"A forced march can carry it: {report.shortfall} MP beyond, each unit rolls on the forced march table "
+            "(adjutant move --forced).")
     return OK
 
 

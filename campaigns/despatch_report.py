@@ -32,6 +32,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlmodel import col
 
+from campaigns.command_points import action_label
 from campaigns.errors import plainly
 from campaigns.knowledge import describe
 from campaigns.session import CampaignSession
@@ -89,7 +90,9 @@ def _letter(session: CampaignSession) -> Iterator[Part]:
             .order_by(col(General.army), col(General.rank).desc(), col(General.name))
         ).all())
         unit_columns = (col(Unit.name), col(Unit.kind), col(Unit.strength_points), col(Unit.cohesion), col(Unit.location))
-        for army in db.execute(select(col(Army.id), col(Army.name)).order_by(col(Army.id))).all():
+        armies = db.execute(select(col(Army.id), col(Army.name)).order_by(col(Army.id))).all()
+        army_names = {army.id: army.name for army in armies}  # the ledger names each army as the order of battle does
+        for army in armies:
             yield ("army", army.name)
             for g in (g for g in generals if g.army == army.id):
                 yield ("general", g.name, g.rank, g.command_value, g.location)
@@ -132,10 +135,10 @@ def _letter(session: CampaignSession) -> Iterator[Part]:
         spends = list(db.scalars(select(CommandPointSpend).order_by(col(CommandPointSpend.turn), col(CommandPointSpend.id))))
         if not rolls and not spends:
             yield ("para", "None rolled yet.")
-        for r in rolls:
-            yield ("roll", r.turn, r.army, r.points)
-        for spend in spends:
-            yield ("spend", spend.turn, spend.army, spend.action, spend.cost, spend.balance)
+        # Turn by turn, each turn's rolls before what was spent of them (a stable sort keeps that order).
+        ledger: list[Part] = [("roll", r.turn, army_names.get(r.army, r.army), r.points) for r in rolls]
+        ledger += [("spend", s.turn, army_names.get(s.army, s.army), action_label(s.action), s.cost, s.balance) for s in spends]
+        yield from sorted(ledger, key=lambda line: line[1])
         yield ("end",)
         yield ("h2", "Battles you fought")
         fought = list(db.scalars(select(Battle).order_by(col(Battle.id))))
@@ -152,7 +155,8 @@ def _letter(session: CampaignSession) -> Iterator[Part]:
         held = False
         for d in db.scalars(select(DiceRoll).order_by(col(DiceRoll.id)).execution_options(yield_per=BATCH)):
             held = True
-            yield ("die", d.id, d.purpose, d.dice, d.raw, d.result, d.mode, d.stream_index)
+            how = d.mode if d.stream_index is None else f"{d.mode}, stream {d.stream_index}"  # dice typed in have no stream
+            yield ("die", d.id, d.purpose, d.dice, d.raw, d.result, how)
         if not held:
             yield ("para", "None.")
 
@@ -214,8 +218,8 @@ def _markdown(part: Part) -> Iterable[str]:  # noqa: C901, PLR0911  # one case a
         role, side, names = v
         return (f"- {role} ({_cell(side)}): " + ", ".join(_cell(n) for n in names),)
     # a die
-    number, purpose, dice, raw, result, mode, stream = v
-    return (f"- #{number} {_cell(purpose)}: {dice} = {' '.join(map(str, raw))} -> {result} ({mode}, stream {stream})",)
+    number, purpose, dice, raw, result, how = v
+    return (f"- #{number} {_cell(purpose)}: {dice} = {' '.join(map(str, raw))} -> {result} ({how})",)
 
 
 # -- as HTML ------------------------------------------------------------------------
@@ -355,5 +359,5 @@ def _html_item(part: Part) -> str:
     if kind == "fought":
         role, side, names = v
         return f"{_e(role)} ({_e(side)}): " + ", ".join(_e(n) for n in names)
-    number, purpose, dice, raw, result, mode, stream = v
-    return f"#{_e(number)} {_e(purpose)}: {_e(dice)} = {_e(' '.join(map(str, raw)))} -&gt; {_e(result)} ({_e(mode)}, stream {_e(stream)})"
+    number, purpose, dice, raw, result, how = v
+    return f"#{_e(number)} {_e(purpose)}: {_e(dice)} = {_e(' '.join(map(str, raw)))} -&gt; {_e(result)} ({_e(how)})"

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from rules.dice import Modifier
 
 
+FORCED_MUD = "Mud (forced by Rain*)"
+
+
 @dataclass(frozen=True)
 class Glance:
     view: Overview
@@ -26,6 +29,7 @@ class Glance:
     outstanding: tuple[str, ...]  # what the current phase still needs, in words
     month_modifier: Modifier
     next_weather: str  # as the overview says it: rolled, forced, to be rolled, or none
+    weather_now: str = "not rolled"  # this turn's: rolled, Mud forced by the Rain* before (not taken yet), or not rolled
 
 
 def outstanding(current: Phase, view: Overview) -> tuple[str, ...]:
@@ -59,5 +63,7 @@ def glance(session: CampaignSession) -> Glance:
     elif view.next_weather:
         following = view.next_weather
     else:
-        following = "Mud (forced by Rain*)" if mud_is_forced(view.weather) else "to be rolled"
-    return Glance(view, current, outstanding(current, view), month_modifier(view.date.month), following)
+        following = FORCED_MUD if mud_is_forced(view.weather) else "to be rolled"
+    # Before it is taken, this turn's Mud is known all the same: the turn before was Rain*.
+    now = view.weather or (FORCED_MUD if mud_is_forced(view.weather_before) else "not rolled")
+    return Glance(view, current, outstanding(current, view), month_modifier(view.date.month), following, now)

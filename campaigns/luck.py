@@ -38,7 +38,7 @@ from sqlalchemy import cast as sql_cast
 
 from campaigns.errors import plainly
 from campaigns.session import CampaignSession
-from campaigns.words import column as quoted
+from campaigns.words import column as quoted, plural
 from models import tally
 # Table clauses, not the SQLModel classes: the ledger reads plain rows, and the Plots and Luck
 # screens' first visits do without the ORM, whose import is the slowest part of one (150-250 ms).
@@ -867,7 +867,7 @@ def luck_text(item: Luck) -> str:
     # What falls on both sides is nobody's luck: only whether the dice ran high or low.
     verdict = item.run.verdict if item.side else {"lucky": "dice high", "unlucky": "dice low"}.get(item.run.verdict, item.run.verdict)
     return (
-        f"{sums}; {item.run.rolls} rolls, mean percentile {float(item.run.mean):.0%} ({verdict}), "
+        f"{sums}; {plural(item.run.rolls, 'roll')}, mean percentile {float(item.run.mean):.0%} ({verdict}), "
         f"p = {float(p):.3g} ({'exact' if isinstance(p, Fraction) else 'normal approximation'})"
     )
 

@@ -65,7 +65,8 @@ def svg_text(data: MapData) -> str:
 def write_svg(data: MapData, path: str | Path) -> Path:
     """Write the map to `path` (a new file or one to replace) atomically."""
     target = Path(path).expanduser()
-    if target.suffix.lower() != ".svg":
+    device = target.exists() and not target.is_file() and not target.is_dir()  # /dev/stdout, a named pipe: written into
+    if target.suffix.lower() != ".svg" and not device:
         raise ValueError(f"the map is written to a .svg file, not {target.name}")
     if not target.parent.is_dir():
         raise ValueError(f"there is no folder {target.parent} to write the map in")

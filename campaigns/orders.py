@@ -25,7 +25,7 @@ from sqlalchemy import select
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.session import CampaignSession
-from campaigns.text import plain_name
+from campaigns.text import plain_name, shown
 from campaigns.userfile import read_bytes
 from models import record_columns as rows
 from models.clock import utcnow
@@ -97,17 +97,22 @@ def write(session: CampaignSession, kind: str, stack: str = "", place: str = "",
             if kind == "move" and report.refusal:
                 kind = "forced_march"  # beyond the MP but within a forced march: asked for as one
     elif kind == "command_points":
-        if not action.strip():
-            raise CampaignError("a command-points order names what to spend them on (activate_general, entrench...)")
+        from rules.allemagne1813.command import ACTIONS
+
+        # Checked as it is written, not only when the umpire applies it a turn's post later.
+        if action.strip() not in ACTIONS:
+            said = f", not {shown(action.strip())[:40]!r}" if action.strip() else ""
+            raise CampaignError(f"a command-points order spends them on one of {', '.join(ACTIONS)}{said}")
         detail = {"action": action.strip()}
     elif not text:
         raise CampaignError("a note to the umpire needs its text")
-    with plainly(), player.orders(f"Order ({kind.replace('_', ' ')}): {stack or ''} {place or ''} {text[:60]}".strip()) as db:
+    said = " ".join(part for part in (stack, place, text[:60]) if part)  # a note has no stack or place: no gaps for them
+    with plainly(), player.orders(f"Order ({kind.replace('_', ' ')}): {said}") as db:
         db.add(SideOrder(side=player.side, turn=player.turn, kind=kind, stack=stack, place=place, detail=detail,
                          text=text, status=player.order_status, written=utcnow()))
     where = f" to {place}" if place else ""
     cost = f" ({detail['cost']} MP by {detail['route']})" if "cost" in detail else ""
-    return f"Written: {kind.replace('_', ' ')} {stack}{where}{cost}{': ' + text if text else ''}"
+    return f"Written: {' '.join(p for p in (kind.replace('_', ' '), stack) if p)}{where}{cost}{': ' + text if text else ''}"
 
 
 class OrderRow(NamedTuple):
@@ -223,7 +228,7 @@ def describe(order: SideOrder | OrderRow) -> str:
     kind = order.kind.replace("_", " ")
     what = " ".join(p for p in (order.stack, f"to {order.place}" if order.place else "", str(order.detail.get("action", ""))) if p)
     ruling = f" ({order.ruling})" if order.ruling else ""
-    return f"#{order.id} {order.side}, turn {order.turn}, {kind} {what}{': ' + order.text if order.text else ''} [{order.status}]{ruling}"
+    return f"#{order.id} {order.side}, turn {order.turn}, {' '.join(p for p in (kind, what) if p)}{': ' + order.text if order.text else ''} [{order.status}]{ruling}"
 
 
 def apply(session: CampaignSession, order_id: int) -> str:

@@ -229,7 +229,9 @@ def written_whole(out: Path, *, newline: str | None = None) -> Iterator[TextIO]:
     link; a folder, or a folder that is not there, is one sentence."""
     where = Path(os.path.realpath(out)) if out.is_symlink() else out
     try:
-        mode = where.stat().st_mode
+        # Through the links: /dev/stdout into a pipe is a link to a link to "pipe:[N]",
+        # which is no path, so the link's own stat says what it leads to, not its real path's.
+        mode = out.stat().st_mode
     except FileNotFoundError:
         mode = None
     except OSError as error:
@@ -237,7 +239,7 @@ def written_whole(out: Path, *, newline: str | None = None) -> Iterator[TextIO]:
     if mode is not None and stat.S_ISDIR(mode):
         raise CampaignError(f"{shown(str(out))} is a folder: name a file to write")
     if mode is not None and not stat.S_ISREG(mode):
-        with where.open("w", encoding="utf-8", newline=newline) as file:
+        with out.open("w", encoding="utf-8", newline=newline) as file:
             yield file
         return
     if not where.parent.is_dir():

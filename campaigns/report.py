@@ -39,6 +39,7 @@ from campaigns.battles import ATTACKER, DEFENDER, FACTS, load
 from campaigns.charts import Chart, charts
 from campaigns.errors import CampaignError, plainly
 from campaigns.luck import Ledger, Tally
+from campaigns.phases import phase
 from campaigns.printable import printable
 from campaigns.report_rows import Rows, _t, drawn, table as _table
 from campaigns.session import CampaignSession
@@ -113,7 +114,7 @@ def _campaign_report(session: CampaignSession, name: str, turn: int | None, book
         when = f"turn {shown.number} of {campaign.turns}, {shown.date:%d %B %Y}" if shown else f"turn {campaign.turn}"
         situation.parts.append(_t(f"{campaign.name} ({campaign.scenario}): {when}; weather {weather}."))
         if turn is None:
-            situation.parts.append(_t(f"Now: turn {campaign.turn}, phase {campaign.phase}."))
+            situation.parts.append(_t(f"Now: turn {campaign.turn}, phase {phase(campaign.phase).name}."))
         situation.parts.append(_table(
             "Strength points at the end of each turn", ["Side", *map(str, tale.turns)],
             ([tale.sides[s], *values] for s, values in tale.sp.items()), right=range(1, len(tale.turns) + 1),

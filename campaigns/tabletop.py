@@ -690,7 +690,7 @@ def returned(session: CampaignSession, battle_id: int, winner: str) -> Return:
         shares = apportion(conversion, exact[role], caps)
         for force, sp in shares.items():
             name, lost_text, strength = told[force]
-            lines.append(f"{name}: lost {lost_text} ({float(exact[role][force]):.2f} SP) -> {sp} SP of {strength}")
+            lines.append(f"{name}: lost {lost_text} ({float(exact[role][force]):.2f} SP) -> loses {sp} of its {strength} SP")
             if sp:
                 by_force[force] = sp
             by_side[role] += sp

@@ -140,3 +140,45 @@ def test_a_hostile_name_is_text_in_both_letters(letters):
     # The bidi controls are written out on the page, where the reader sees them (a name that
     # reads as another, "Trojan Source"); the markdown letter keeps them as the file does.
     assert "<U+202E>RTL<U+202C>" in text and "\u202e" not in page and "\u202eRTL\u202c" in letter
+
+
+def test_the_ledger_names_armies_and_actions_as_the_card_and_the_order_of_battle_do(tmp_path, capsys):
+    """A player reads "Army of the Main (Napoleon): Activate the commander-in-chief ...", turn
+    by turn, and a die typed in is "(entered)". Before: the army's id (army_of_the_main), the
+    action's (activate_cinc), every roll of every turn before the first spending, and
+    "(entered, stream None)"."""
+    from campaigns import command_points, turns, weather
+
+    umpire = new(tmp_path)
+    session = CampaignSession.open(umpire)
+    try:
+        weather.roll(session, entered=[3])  # typed in: no place in the seeded stream
+        turns.advance(session)
+        command_points.roll(session, "army_of_the_main", entered=[2])
+        command_points.spend(session, "army_of_the_main", "activate_cinc", valid_loc=True)
+        turns.advance(session, anyway=True)
+        turns.advance(session, anyway=True)
+        turns.advance(session, anyway=True)
+        turns.advance(session, anyway=True)  # end of turn 1: turn 2
+        turns.advance(session, anyway=True)
+        weather.roll(session)
+        turns.advance(session)
+        command_points.roll(session, "army_of_the_main")
+    finally:
+        session.close()
+    md, page = tmp_path / "fr.md", tmp_path / "fr.html"
+    assert run(capsys, "despatch", umpire, "--side", "french", "--format", "md", "-o", md)[0] == 0
+    assert run(capsys, "despatch", umpire, "--side", "french", "--format", "html", "-o", page)[0] == 0
+    letter = md.read_text(encoding="utf-8")
+    ledger = letter.split("## Command points\n\n")[1].split("\n\n")[0].split("\n")
+    assert ledger == [
+        "- turn 1, Army of the Main (Napoleon): 6 points",
+        "- turn 1, Army of the Main (Napoleon): Activate the commander-in-chief together with all the units with him -0, 6 left",
+        f"- turn 2, Army of the Main (Napoleon): {ledger[2].split(': ')[1]}",
+    ]
+    assert ledger[2].endswith(" points")
+    assert "- #1 weather: 1d6 = 3 -> 4 (entered)" in letter
+    assert "stream None" not in letter and "army_of_the" not in letter and "activate_cinc" not in letter
+    parsed = Page()
+    parsed.feed(page.read_text(encoding="utf-8"))
+    assert parsed.items == [(depth, shown(text)) for depth, text in markdown_items(letter)]

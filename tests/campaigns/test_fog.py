@@ -264,7 +264,11 @@ def test_orders_go_from_the_side_file_to_the_umpires_queue_and_a_move_is_applied
             player.store.undo()
         said = orders.write(player, "move", "latour_maubourg", "Querfurt")
         assert "MP by" in said
-        orders.write(player, "note", text="Ney to hold the Saale crossings")
+        # a note has no stack: no gap for one (before: "Written: note : Ney...", "Order (note):   Ney...")
+        assert orders.write(player, "note", text="Ney to hold the Saale crossings") == "Written: note: Ney to hold the Saale crossings"
+        from campaigns.log import log_lines
+
+        assert any(line.endswith("Order (note): Ney to hold the Saale crossings") for line in log_lines(player.store))
         with pytest.raises(CampaignError, match="not yours to order|no general"):
             orders.write(player, "move", "blucher", "Leipzig")
     finally:
@@ -279,6 +283,7 @@ def test_orders_go_from_the_side_file_to_the_umpires_queue_and_a_move_is_applied
     assert code == 2 and "queued already" in err
     code, out, _ = run(capsys, "orders", "list", turn_ready)
     assert out.count("[queued]") == 2
+    assert ", note: Ney to hold the Saale crossings [queued]" in out, out
     session = CampaignSession.open(turn_ready)
     try:
         move, note = orders.listed(session, "french")
@@ -299,6 +304,35 @@ def test_orders_go_from_the_side_file_to_the_umpires_queue_and_a_move_is_applied
     assert run(capsys, "import", exported, tmp_path / "again.campaign")[0] == 0
     code, out, _ = run(capsys, "orders", "list", tmp_path / "again.campaign")
     assert "[applied]" in out and "[refused] (no such crossing held)" in out
+
+
+def test_a_command_points_order_spends_on_one_of_the_cards_actions(turn_ready, tmp_path, capsys):
+    """Before: 'xyz' was written and queued, and refused only when the umpire applied it."""
+    side = tmp_path / "fr.campaign"
+    assert run(capsys, "despatch", turn_ready, "--side", "french", "-o", side)[0] == 0
+    player = CampaignSession.open(side)
+    try:
+        for bad in ("xyz", "", "entrench\x1b[2J"):
+            with pytest.raises(CampaignError, match="a command-points order spends them on one of activate_cinc, "
+                                                    "activate_general, activate_force, entrench"):
+                orders.write(player, "command_points", action=bad)
+        assert orders.listed(player) == []
+        assert "Written: command points" in orders.write(player, "command_points", action="entrench")
+    finally:
+        player.close()
+
+
+def test_an_export_of_one_order_says_one_order(turn_ready, tmp_path, capsys):
+    """Before: "Wrote orders.json: 1 orders of french for turn 1."."""
+    side = tmp_path / "fr.campaign"
+    assert run(capsys, "despatch", turn_ready, "--side", "french", "-o", side)[0] == 0
+    player = CampaignSession.open(side)
+    try:
+        orders.write(player, "note", text="Ney to hold the Saale crossings")
+    finally:
+        player.close()
+    code, _, err = run(capsys, "orders", side, "-o", tmp_path / "orders.json")
+    assert code == 0 and err.endswith(": 1 order of french for turn 1.\n"), err
 
 
 def test_a_despatch_of_a_past_turn_holds_what_the_side_knew_then(tmp_path, capsys):

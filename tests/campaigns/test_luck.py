@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -122,6 +123,7 @@ def test_text_and_refusals(scripted, capsys, tmp_path):
     assert main(["luck", str(scripted)]) == 0
     out = capsys.readouterr().out
     assert "Russia and Prussia: SP lost +1.33, SP inflicted -1.17, PC +2.50; 6 rolls" in out
+    assert re.search(r"^both sides: MP [-+]\d\.\d\d; 1 roll, mean percentile", out, re.M), out  # not "1 rolls"
     assert main(["luck", str(scripted), "--side", "prussia"]) == 2
     assert capsys.readouterr().err == "adjutant: there is no side 'prussia'; the sides are french, allies\n"
     junk = tmp_path / "junk.campaign"

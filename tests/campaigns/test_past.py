@@ -161,7 +161,7 @@ def test_the_command_line_shows_and_saves_the_past(campaign, capsys, tmp_path):
     before = sha256(campaign)
     assert main(["past", str(campaign), "--turn", "5"]) == 0
     out = capsys.readouterr().out
-    assert "As of the end of turn 5: 04 May 1813, weather Mud" in out
+    assert "As of the end of turn 5: 04 May 1813, weather Mud; turn 5, phase End of turn." in out  # the phase's name, not its id
     assert "Marshal Ney (III Corps): Leipzig" in out
     saved = tmp_path / "turn5.campaign"
     assert main(["past", str(campaign), "--turn", "5", "--save", str(saved)]) == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from html.parser import HTMLParser
 from pathlib import Path
@@ -68,6 +69,7 @@ def test_markdown_tells_the_campaign_in_order(capsys, campaign):
     assert "Battle of Lützen begins" in marks and "bookmark" in marks and "Ney late again ```" in marks
     assert marks.strip().startswith("````text")  # a fence longer than the note's backticks
     assert "Army of the Main" in text and "Napoleon" in text
+    assert re.search(r"^Now: turn \d+, phase [A-Z][a-z]+( [a-z]+)*\.$", text, re.M), "the phase by its name, not its id"
     assert "round 1 attacker combat" in text and "Lützen" in text and "Bautzen" in text
     assert "Strength points at the end of each turn" in text and "Luck by turn" in text  # the plots, as text
     assert "\x1b" not in text and "\x07" not in text

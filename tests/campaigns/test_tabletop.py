@@ -169,6 +169,11 @@ def test_the_battle_survives_closing_the_file_and_goes_back_unit_by_unit(session
 
     told = "\n".join(account(session, battle))
     assert "On the tabletop under kallistra_acw: 2 entries" in told
+    # the tactical order of battle, to hand the players: every unit put on the table, at the start and now
+    table = tabletop.load(session, battle)
+    assert f"The tactical order of battle: {len(table.units)} units (stands at the start -> now)" in told
+    assert f"    {d.id} {d.name} (defender, {d.arm}): {d.start} -> 0 stands" in told and ", off the table" in told
+    assert f"    {a.id} {a.name} (attacker, {a.arm}): {a.start} -> {table.units[a.id].size} stands" in told
     assert f"{a.name} (attacker), small arms fire at {d.name} [12 12 12]" in told
     # the umpire's edit, old → new, under the side of the unit edited
     assert f"{d.name} (defender), edit: umpire's edit: Stands now {left} → 0; Removed from the table no → yes" in told

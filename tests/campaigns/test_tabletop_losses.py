@@ -11,6 +11,7 @@ from campaigns.account import account
 from campaigns.errors import CampaignError
 from campaigns.log import log_lines
 from campaigns.session import CampaignSession
+from models import Unit
 from tests.templates import new_campaign
 
 
@@ -76,7 +77,11 @@ def test_a_uc_en_rupture_is_lost_at_the_return_by_the_named_option(session):
     # option broken_at_end = lost: the broken UC's 6 EC and the 1 EC hit: 7/6 SP, 1 to the nearest
     back = tabletop.returned(session, bid, "attacker")
     assert back.sp_by_force == {broken.force: 1}
-    assert any("lost 7 EC (1.17 SP) -> 1 SP" in line for line in back.lines)
+    # what the force loses of what it has; before, "-> 1 SP of 2" read as the SP left
+    (line,) = [line for line in back.lines if "lost 7 EC" in line]
+    with session.store.read() as db:
+        strength = db.get_one(Unit, broken.force).strength_points
+    assert line.endswith(f"lost 7 EC (1.17 SP) -> loses 1 of its {strength} SP"), line
     tabletop.set_option(session, bid, "broken_at_end", "kept")
     # kept: only the EC hit, 1/6 SP, which rounds to nothing
     assert tabletop.returned(session, bid, "attacker").sp_by_force == {}

@@ -104,6 +104,35 @@ def test_route_prints_route_cost_by_type_and_verdict_and_changes_nothing(tmp_pat
     assert digest(path) == before
 
 
+def test_a_missing_argument_after_the_file_is_named_not_the_file(tmp_path, capsys, monkeypatch):
+    """FILE is optional (--db instead): `move lutzen.campaign ney` read the file as the STACK and
+    said "name a campaign FILE, or a database..." to an umpire who had named it."""
+    monkeypatch.delenv("ADJUTANT_DATABASE_URL", raising=False)
+    path = new(tmp_path)
+    before = digest(path)
+    for args, read_as in ((["move", path, "ney"], "STACK"), (["route", path, "ney"], "STACK"), (["activate", path], "STACK")):
+        code, out, err = run(capsys, *args)
+        assert code == 2 and out == ""
+        assert err.startswith(f"adjutant: '{path}' was read as {read_as}, not as the campaign FILE: an argument after it is missing"), err
+    code, _, err = run(capsys, "move", "ney", "Leipzig")  # no file at all: the sentence that asks for one
+    assert code == 2 and "name a campaign FILE, or a database" in err
+    assert digest(path) == before
+
+
+def test_route_beyond_the_mp_but_within_a_forced_march_says_so(tmp_path, capsys):
+    """Two of Ney's divisions to Weissenfels: 7 MP against infantry's 6. `move` says a forced
+    march can carry it; before, `route` only said "Refused", as for a route no march can make."""
+    path = new(tmp_path)
+    set_weather(path, "Clear")
+    code, out, err = run(capsys, "route", path, "ney", "Weissenfels", "--only", "iii_brenier_girard,iii_marchand")
+    assert code == 0 and err == ""
+    assert "Cost: 7 MP" in out and "Refused: the route costs 7 MP and infantry have 6 MP left in Clear" in out
+    assert out.rstrip().endswith("A forced march can carry it: 1 MP beyond, each unit rolls on the forced march table "
+                                 "(adjutant move --forced).")
+    code, out, err = run(capsys, "route", path, "ney", "Leipzig", "--only", "iii_brenier_girard,iii_marchand")
+    assert code == 0 and "Refused" in out and "forced march" not in out  # too far for one
+
+
 def test_mud_costs_more_than_clear_on_the_same_route(tmp_path, capsys):
     path = new(tmp_path, "autumn1813")  # Ney's Army of the Bober at Liegnitz
     set_weather(path, "Clear")

@@ -96,3 +96,32 @@ def test_a_campaign_is_never_saved_over_a_pipe_or_a_folder(campaign: Path, tmp_p
     assert stat.S_ISFIFO(pipe.stat().st_mode)
     assert list(folder.iterdir()) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.campaign", "pipe.campaign"]
+
+
+@pytest.mark.parametrize(
+    ("command", "extra"),
+    [("report", ()), ("map", ()), ("despatch", ("--side", "french", "--format", "md"))],
+)
+def test_standard_output_into_a_pipe_is_written_into(campaign: Path, command: str, extra: tuple[str, ...]) -> None:
+    """`-o /dev/stdout | less`: /dev/stdout is a link to /proc/self/fd/1, a link to
+    "pipe:[N]", which is no path. Before, the real path was asked for and the command
+    ended in "…/fd/.pipe:[N].partial: No such file or directory" (a report), "not stdout"
+    (the map) or "/dev/stdout already exists" (a despatch); the README promises it works.
+    A pipe's own /proc/self/fd link stands in for /dev/stdout here."""
+    read_end, write_end = os.pipe()
+    read: list[bytes] = []
+
+    def reader() -> None:
+        with os.fdopen(read_end, "rb") as source:
+            read.append(source.read())
+
+    thread = threading.Thread(target=reader, daemon=True)
+    thread.start()
+    try:
+        code, _, err = run(command, str(campaign), *extra, "-o", f"/proc/self/fd/{write_end}")
+    finally:
+        os.close(write_end)
+    thread.join(10)
+    assert code == 0, err
+    assert read and read[0].strip(), "nothing came through the pipe"
+    assert read[0].lstrip().startswith(b"<?xml" if command == "map" else b"#")

@@ -73,7 +73,7 @@ def test_a_player_logs_in_over_ssh_sees_the_french_side_only_and_queues_an_order
         assert "Accepted publickey" in sshd.log.read_text()
     assert sorted(name for name in allied if any(name in screen for screen in shown)) == []
     assert main(["orders", "list", roles["umpire"]["url"]]) == 0  # the umpire, as the umpires' role
-    assert capsys.readouterr().out == "#1 french, turn 1, note : Hold the Saale crossings [queued]\n"
+    assert capsys.readouterr().out == "#1 french, turn 1, note: Hold the Saale crossings [queued]\n"
     assert main(["club", "revoke", "--db", postgres_url]) == 0  # roles outlive a dropped database
 
 

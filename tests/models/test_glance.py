@@ -81,6 +81,28 @@ def test_glance_says_what_the_phase_still_needs(tmp_path: Path):
         session.close()
 
 
+def test_the_mud_a_rain_star_forces_is_this_turns_weather_before_it_is_taken(tmp_path: Path):
+    """Turn 1 Rain* (1d6 = 5 +1, April): turn 2 is Mud without a roll. Before, the overview
+    said "Weather now: not rolled" and "Next turn: to be rolled" until the umpire took it."""
+    from campaigns import turns, weather
+
+    session = CampaignSession.open(new_campaign(tmp_path / "s.campaign", "spring1813", seed=1))
+    try:
+        assert glance(session).weather_now == "not rolled"
+        weather.roll(session, entered=[5])
+        now = glance(session)
+        assert (now.weather_now, now.next_weather) == ("Rain*", "Mud (forced by Rain*)")
+        while session.overview().turn == 1:
+            turns.advance(session, anyway=True)
+        now = glance(session)
+        assert now.view.weather is None
+        assert now.weather_now == "Mud (forced by Rain*)"
+        weather.roll(session)  # takes it
+        assert glance(session).weather_now == "Mud"
+    finally:
+        session.close()
+
+
 def test_the_status_line_reads_the_same_without_the_overview(tmp_path: Path):
     """The status line reads two small rows after an action, not the whole overview:
     what it shows is the same either way, before and after the weather and a turn."""

@@ -103,6 +103,39 @@ async def test_a_pending_battle_survives_closing_the_app(campaign_file, make_app
         assert "1 step taken" in shown
 
 
+async def test_a_battle_fought_on_the_resolver_screen_counts_its_resolutions(campaign_file, make_app):
+    """The battle screen of a battle fought on the resolver screen: its resolutions counted,
+    not "No roll yet." (before: the campaign tables' steps only, none for a tabletop battle)."""
+    from campaigns import tabletop
+
+    with_weather(campaign_file)
+    session = CampaignSession.open(campaign_file)
+    try:
+        tree = oob.tree(session)
+        french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:2]
+        allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:2]
+        draft = battles.Draft("Lützen", french, allies, battles.leaders_at(session, french), battles.leaders_at(session, allies), {},
+                              override="a test battle between forces placed by hand")
+        battle = battles.begin(session, draft, resolver="kallistra_acw")
+        tabletop.start(session, battle)
+        while tabletop.load(session, battle).phase.id != "simultaneous_fire":
+            tabletop.next_phase(session, battle)
+        shooter = tabletop.load(session, battle).side_units("attacker")[0]
+        target = tabletop.load(session, battle).side_units("defender")[0]
+        tabletop.resolve(session, battle, "small_arms_fire", shooter.id, target.id, numbers={"range": 2}, entered=[12, 12, 1])
+    finally:
+        session.close()
+    app = make_app(campaign_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        await type_text(pilot, "Battle of Lützen")
+        await palette_offers(pilot, "Battle of Lützen")
+        await pilot.press("enter")
+        await wait_for_screen(pilot, FightScreen)
+        shown = await wait_for(pilot, "1 resolution on the resolver screen; the history screen (h) lists every roll.")
+        assert "No roll yet." not in shown
+
+
 async def test_tabletop_hand_off_and_result_back(campaign_file, make_app):
     with_weather(campaign_file)
     with stored(campaign_file) as db:
@@ -494,3 +527,32 @@ async def test_r_retreats_the_loser_of_an_applied_battle(campaign_file, make_app
     with stored(campaign_file) as db:
         places = {db.get_one(Unit, u).location for u in allies}
     assert places == {"Freyburg"}  # the first adjacent place the enemy does not hold (the French are at Eisleben)
+
+
+async def test_s_on_a_field_that_takes_no_letter_goes_to_the_forces_not_to_save_a_copy(campaign_file, make_app):
+    """The battle set-up and the reconnaissance say "s a whole stack". Before, s on their
+    Select (Attacker, Resolver; the side reconnoitring) was the app's Save a copy, a form
+    over them; now it goes to the forces, where s marks the stack under the cursor."""
+    from tui.screens.files import SaveAsScreen
+
+    async with make_app(campaign_file, start="battles").run_test(size=(80, 24)) as pilot:
+        await pilot.press(key(BattlesScreen, "battles.new"))
+        await wait_for_screen(pilot, BattleSetupScreen)
+        screen = pilot.app.screen
+        screen.query_one("#attacker-side", Select).focus()
+        await until(pilot, lambda: pilot.app.focused is screen.query_one("#attacker-side", Select), "the Attacker field focused")
+        await pilot.press("s")
+        first = screen.query(MarkList).first()
+        await until(pilot, lambda: pilot.app.focused is first, "the first side's forces focused")
+        assert not isinstance(pilot.app.screen, SaveAsScreen)
+        await pilot.press("s")  # there: the stack under the cursor, marked whole
+        await until(pilot, lambda: bool(first.selected), "a stack marked")
+        await pilot.press("escape")
+        await pilot.press("i")
+        await wait_for_screen(pilot, ReconnaissanceScreen)
+        recon = pilot.app.screen
+        recon.query_one("#who", Select).focus()
+        await until(pilot, lambda: pilot.app.focused is recon.query_one("#who", Select), "the side's list focused")
+        await pilot.press("s")
+        await until(pilot, lambda: pilot.app.focused is recon.query_one("#ours", MarkList), "the reconnoitring units focused")
+        assert not isinstance(pilot.app.screen, SaveAsScreen)

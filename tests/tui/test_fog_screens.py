@@ -174,6 +174,25 @@ async def test_a_long_title_wraps_whole_at_80_columns(make_app, umpire_file, no_
         assert " ".join(line.strip() for line in lines).endswith("(v the other side; c sight contacts)")
 
 
+async def test_what_was_learned_wraps_whole_at_80_columns(make_app, umpire_file, no_color):
+    """A long sighting goes on over more lines of its row: before, the column ran off the
+    edge at 80 columns ("led by General Winzingero")."""
+    from campaigns import knowledge
+
+    note = "cavalry seen at dawn on the road north, with guns and a long baggage train behind them, the Tsar's escort"
+    session = CampaignSession.open(umpire_file)
+    try:
+        knowledge.report(session, "french", "Leipzig", 0, note)
+    finally:
+        session.close()
+    async with make_app(umpire_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("S")
+        await wait_for_screen(pilot, SightingsScreen)
+        await wait_for(pilot, "cavalry seen at dawn")
+        shown = await wait_for(pilot, "escort")
+        assert "…" not in shown
+
+
 async def test_the_umpires_sightings_drawn_before_the_table_is_idle_show_whole_columns(make_app, umpire_file, no_color):
     """`v` refills the list; a frame drawn before the table measured its new rows (a loaded
     machine: the screen's paint came first) once kept the columns at the headers' widths
@@ -190,3 +209,32 @@ async def test_the_umpires_sightings_drawn_before_the_table_is_idle_show_whole_c
         drawn_at_once = screen_text(app)  # before the table is idle
         await pilot.pause()
         assert screen_text(app) == drawn_at_once == whole
+
+
+async def test_a_command_points_order_picks_the_cards_spending_by_its_words(make_app, side_file):
+    """Before: "Spend on" was a blank line where the player had to know activate_general,
+    entrench...; 'xyz' was written and queued."""
+    from textual.widgets import Select
+
+    from campaigns import orders
+    from tui.modals.form import FormScreen
+
+    app = make_app(side_file)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("O")
+        await wait_for(pilot, "Your orders to the umpire")
+        await pilot.press("n")
+        await wait_for_screen(pilot, FormScreen)
+        form = app.screen
+        spend = form.query_one("#f-action", Select)  # a choice, not a line to type an id into
+        form.query_one("#f-kind", Select).value = "command_points"
+        spend.value = "entrench"
+        await wait_for(pilot, "Construct an entrenchment")  # the card's words for it
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, "command points (entrench)")
+    session = CampaignSession.open(side_file)
+    try:
+        (written,) = orders.listed(session)
+        assert written.kind == "command_points" and written.detail == {"action": "entrench"}
+    finally:
+        session.close()

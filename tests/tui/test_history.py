@@ -304,3 +304,42 @@ async def test_undo_of_a_hostile_history_shows_one_sentence_and_changes_nothing(
         notice = await wait_for_notice(pilot, f"cannot undo event #{number}")
     assert "unit.strength_points = 10000" in notice and notice.endswith("nothing was changed"), notice
     assert campaign_file.read_bytes() == planted
+
+
+async def test_the_filters_hint_promises_only_what_the_filter_finds(campaign_file, make_app):
+    """Each example the filter box gives finds an action of a turn played; and it names "a unit"
+    only if a unit's name finds the move that took it along with its stack. Before, it said
+    "a word of the description, a unit, 'weather'", and a unit moved with Ney's stack ("Brenier")
+    found no move: only the description and a roll's purpose are searched (models.search)."""
+    import re
+
+    from campaigns import battles, command_points, history, movement, oob, turns, weather
+
+    session = CampaignSession.open(campaign_file)
+    try:
+        weather.roll(session, [2])
+        turns.advance(session)
+        command_points.roll(session, "army_of_the_main", [3])
+        turns.advance(session, anyway=True)
+        movement.activate(session, "ney")
+        movement.move(session, "ney", "Naumburg", ["ney", "iii_brenier_girard", "iii_marchand"])
+        with stored(campaign_file) as db:
+            moved = db.scalars(select(Event.id).order_by(Event.id.desc())).first()
+        tree = oob.tree(session)
+        french = [u.id for u in oob.side_units(tree[0]) if u.kind == "infantry"][:1]
+        allies = [u.id for u in oob.side_units(tree[1]) if u.kind == "infantry"][:1]
+        battles.begin(session, battles.Draft("Lützen", french, allies, battles.leaders_at(session, french),
+                                             battles.leaders_at(session, allies), {}, override="placed by hand for the test"))
+        async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+            await pilot.press("h")
+            await wait_for(pilot, "History")
+            hint = pilot.app.screen.query_one("#filter").placeholder
+        examples = re.findall(r"'([^']+)'", hint)
+        assert examples
+        for word in examples:
+            assert [e for e in history.entries(session, word) if e.ref.startswith("#")], f"{word!r} finds nothing"
+        if "unit" in hint:
+            found = [e.ref for e in history.entries(session, "Brenier")]
+            assert f"#{moved}" in found, f"the hint names a unit, but 'Brenier' finds {found}, not the move #{moved}"
+    finally:
+        session.close()

@@ -294,6 +294,40 @@ async def test_the_stacks_roads_and_legend_under_the_map_are_whole(make_app, tmp
         assert longest > 3 or size[0] > 80  # at 80 columns the long lines reach the wrapping
 
 
+async def test_the_line_under_the_map_names_a_place_nobody_holds_without_a_stray_space(make_app, campaign_file):
+    """Before: "Pegau (town) : no stack", the empty badges leaving their space."""
+    async with make_app(campaign_file, start="map").run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "Roads to")
+        screen = pilot.app.screen
+        screen.canvas.cursor = "Pegau"
+        screen.show_cursor()
+        await wait_for(pilot, "Pegau (town): no stack")
+        screen.canvas.cursor = "Erfurt"
+        screen.show_cursor()
+        await wait_for(pilot, "Erfurt (fortress) F11: ")
+
+
+async def test_a_forced_march_is_asked_for_without_a_refusal_above_the_question(make_app, campaign_file):
+    """Two of Ney's divisions to Weissenfels, 7 MP of 6: the question offers the forced
+    march. Before, the route's verdict "Refused: ..." stood just above "Force-march ...?"."""
+    from campaigns import movement
+
+    session = CampaignSession.open(campaign_file)
+    try:
+        weather.roll(session, [2])  # Clear
+        command_points.roll(session, "army_of_the_main", [3])
+        movement.activate(session, "ney")
+    finally:
+        session.close()
+    async with make_app(campaign_file, start="map").run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "Roads to")
+        pilot.app.screen.confirm_move("ney", "Weissenfels", ["iii_brenier_girard", "iii_marchand"])
+        await wait_for_screen(pilot, ConfirmScreen)
+        shown = await wait_for(pilot, "Force-march")
+        assert "Cost: 7 MP" in shown and "1 MP beyond" in shown
+        assert "Refused" not in shown
+
+
 async def test_a_crowded_place_opened_names_its_first_units_and_counts_the_rest(make_app, campaign_file):
     """Every unit at Dresden: Enter names each stack's first units (theatre_map.NAMED_UNITS) and
     counts the others with the stack's SP, rather than a line naming every unit."""

@@ -251,6 +251,30 @@ async def test_tab_moves_into_the_table_and_an_edit_shows_at_once_in_it(campaign
         assert str(pilot.app.screen.query_one("#totals").render()).endswith("in 1 unit")  # not "1 units"
 
 
+async def test_in_the_table_e_and_v_act_on_the_unit_the_tables_cursor_is_on(campaign_file, make_app):
+    """With the focus in the table, the keys of the screen take the unit highlighted there
+    (before: "Select a unit or a general to edit.", whatever the table's cursor was on)."""
+    async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
+        await find(pilot, "General Blücher")
+        assert cursor(pilot).general.id == "blucher"
+        await pilot.press("tab")
+        table = pilot.app.screen.query_one("#detail")
+        await until(pilot, lambda: pilot.app.focused is table and table.row_count > 2, "the focus on Blücher's units")
+        await pilot.press("down", "down")
+        await until(pilot, lambda: table.cursor_row == 2, "the table's cursor on the third unit")
+        unit_id = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        with stored(campaign_file) as db:
+            name = db.get_one(Unit, unit_id).name
+        await pilot.press("e")
+        await wait_for(pilot, f"Edit {name}")
+        assert pilot.app.screen.query_one("#f-name").value == name
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(pilot.app.screen, OrderOfBattleScreen), "the form closed")
+        await pilot.press("v")
+        await until(pilot, lambda: isinstance(pilot.app.screen, PickScreen), "the pick list of generals")
+        assert f"Attach {name} to" in screen_text(pilot.app)
+
+
 async def test_coming_back_after_a_change_relabels_only_the_lines_that_changed(campaign_file, make_app):
     from campaigns import oob
 

@@ -109,3 +109,21 @@ async def test_a_long_calendar_lists_every_turn_and_its_strip_follows_the_cursor
         strip = str(pilot.app.screen.query_one("#strip").render())
         assert "120:·" in strip and f" {120 - WeatherScreen.BEFORE}:" in strip and f" {119 - WeatherScreen.BEFORE}:" not in strip
         assert "…" in strip.split("\n")[0][:2]  # earlier turns before it
+
+
+async def test_the_overview_says_this_turns_mud_is_forced_before_it_is_taken(campaign_file, make_app):
+    """Turn 1 Rain*, turn 2 begun: the overview's weather now is the Mud the card forces
+    (before: "Weather now: not rolled", as if a die were to be rolled)."""
+    from campaigns import turns, weather
+    from campaigns.session import CampaignSession
+
+    session = CampaignSession.open(campaign_file)
+    try:
+        weather.roll(session, entered=[5])  # 5 +1 (April) = 6: Rain*
+        while session.overview().turn == 1:
+            turns.advance(session, anyway=True)
+    finally:
+        session.close()
+    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")
+        await wait_for(pilot, "Weather now: Mud (forced by Rain*)")

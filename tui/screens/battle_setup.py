@@ -55,6 +55,10 @@ class BattleSetupScreen(CampaignScreen):
         # shown when a kept set-up comes back (the key bar at 80 columns has no room for it)
         Binding("ctrl+n,alt+n", "discard", "New set-up", id="setup.discard", show=False,
                 tooltip="Empty the set-up kept from before: start afresh"),
+        # s on a field that takes no letter (Attacker, Resolver): to the forces, where s marks a
+        # whole stack, as the title says; the app's s (Save a copy) opened over the form instead.
+        Binding("s", "to_forces", "Forces", id="setup.forces", show=False,
+                tooltip="Go to the first side's forces, where s marks a whole stack"),
         Binding(
             "ctrl+t,f6,alt+t", "elsewhere", "Forces elsewhere", id="setup.elsewhere",
             tooltip="List the forces of every place too (a battle with them needs the umpire's reason), or only those in contact",
@@ -170,6 +174,9 @@ class BattleSetupScreen(CampaignScreen):
             marks.set_stacks(side.stacks, keep=marks.marked)
             self.query_one(f"#title-{side.side}", Static).update(self._forces_title(side))
         self.update_suggestions()
+
+    def action_to_forces(self) -> None:
+        self.query(MarkList).first().focus()
 
     def action_elsewhere(self) -> None:
         if self.reach is not None:

@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
 
-from campaigns import battles
+from campaigns import battles, tabletop
 from campaigns.errors import CampaignError
 from campaigns.tabletop import PLAYING
 from campaigns.words import column, heading, plural
@@ -129,9 +129,12 @@ class FightScreen(CampaignScreen):
         log = [e for e in fight.journal]
         # a side's player reads no history: the account in the left panel holds the battle's rolls
         where = "the account above" if self.session.side is not None else "the history screen (h)"
-        self.query_one("#log", Static).update(
-            f"{plural(len(log), 'step')} taken; {where} lists every roll." if log else "No roll yet."
-        )
+        if fight.tactical:  # fought on the resolver screen, which keeps its own log
+            done = len(tabletop.load(self.session, self.battle_id).log)
+            said = f"{plural(done, 'resolution')} on the resolver screen; {where} lists every roll." if done else "No roll yet."
+        else:
+            said = f"{plural(len(log), 'step')} taken; {where} lists every roll." if log else "No roll yet."
+        self.query_one("#log", Static).update(said)
 
     def step_lines(self, fight: battles.Fight) -> list[str]:
         # A side's player rolls nothing: the account so far (the rolls, the tabletop's log) is what it reads.

@@ -31,6 +31,7 @@ CHROME = 7  # the lines of the screen that are not the list: title, filter, head
 HEADERS = ("#", "When", "What")
 
 HEADING = "History: newest first (u undo, y redo)"
+FILTER_HINT = "filter: a word of what was done or rolled: 'weather', 'Ney', 'battle'..."
 FIRST: Query = ("", False, None)  # what a screen shows first: everything, newest first
 
 
@@ -139,7 +140,9 @@ class HistoryScreen(CampaignScreen):
         # drawn, then filled and drawn again once a read started after it answers.
         self._ask(FIRST)
         yield Static(HEADING, classes="title", id="history-title")
-        yield FilterBox(placeholder="filter: a word of the description, a unit, 'weather'...", id="filter")
+        # What the search index holds (models.search): each action's description and each roll's purpose.
+        # A unit moved with its stack is named in neither, so "a unit" is no promise made here.
+        yield FilterBox(placeholder=FILTER_HINT, id="filter")
         yield LineTable(id="events")
 
     def on_mount(self) -> None:

@@ -150,6 +150,7 @@ class OrderOfBattleScreen(CampaignScreen):
     # The units listed for the line the cursor will be on, read with the tree (one trip
     # to the worker thread, not two): (that line's entry, its units).
     _listed: tuple[object, list[UnitRow]] | None = None
+    _table_units: dict[str, UnitRow] = {}  # the units listed in the table, by id: what e, v, d, f act on there
     # A line asked for (a search's find) before the tree was first read: selected once it is,
     # with the token that holds the keys typed after it until then (see _select).
     _wanted: tuple[str, int | None] | None = None
@@ -397,6 +398,7 @@ class OrderOfBattleScreen(CampaignScreen):
             self._show_totals(item)
         table = self.query_one("#detail", PagedTable)
         table.rest = None  # the rows of what was listed before are not to be added meanwhile
+        self._table_units = {unit.id: unit for unit in units[:SHOWN]}
         self._wrapped_to = self._table_width()
         table.rest = fill(
             table,
@@ -452,6 +454,12 @@ class OrderOfBattleScreen(CampaignScreen):
     # -- what is selected ----------------------------------------------------
 
     def selected(self) -> UnitRow | GeneralRow | None:
+        """The unit on the table's cursor when the table has the focus, else what the tree's cursor is on."""
+        table = self.query_one("#detail", PagedTable)
+        if table.has_focus and table.row_count:
+            unit = self._table_units.get(str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value))
+            if unit is not None:
+                return unit
         node = self.query_one("#tree", WrappedTree).cursor_node
         data = node.data if node else None
         if isinstance(data, UnitRow):
@@ -462,6 +470,9 @@ class OrderOfBattleScreen(CampaignScreen):
 
     def _general_for_new(self) -> GeneralRow | None:
         item = self.selected()
+        if isinstance(item, UnitRow) and self.query_one("#detail", PagedTable).has_focus:
+            generals = (g.general for s in self.sides for a in s.armies for g in oob_view.all_generals(a.generals))
+            return next((g for g in generals if g.id == item.general), None)
         if isinstance(item, UnitRow):
             node = self.query_one("#tree", WrappedTree).cursor_node
             parent = node.parent.data if node and node.parent else None

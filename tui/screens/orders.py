@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
 from campaigns import orders
+from campaigns.command_points import ACTIONS, action_label
 from campaigns.errors import CampaignError
 from campaigns.text import shown
 from tui.modals.form import FormScreen
@@ -25,6 +26,8 @@ from tui.widgets.kept import KeptTable
 # The status is a word of its own (written, queued, applied, refused); the umpire's ruling,
 # which can be a long sentence, comes last, and whole under the table for the order selected.
 HEADERS = ("#", "Side", "Status", "Order", "Stack", "To", "Text", "Ruling")
+RULING_CELLS = 8  # the ruling's cell in the table: its start, the whole under the table
+TEXT_CELLS = 12  # the least an order's text wraps to: a move's stack and place leave it little
 
 
 def is_player(session: object) -> bool:
@@ -74,7 +77,10 @@ class OrdersScreen(CampaignScreen):
         # drawing ("applied" cut to "applie"). The same rows are updated in place.
         listed = orders.listed(self.session)
         self._rulings = {str(o.id): f"#{o.id} {o.status}: {o.ruling}" for o in listed if o.ruling}
-        fill(table, HEADERS, ((str(o.id), _cells(o)) for o in listed))
+        # An order's text wraps onto more lines of its row rather than running off the edge at
+        # 80 columns; the ruling, whole under the table for the order selected, is cut to a glance.
+        fill(table, HEADERS, ((str(o.id), _cells(o)) for o in listed), widest={"Ruling": RULING_CELLS},
+             wrap_to=table.size.width or self.app.size.width, wrap="Text", narrowest=TEXT_CELLS)
         if table.row_count:
             table.move_cursor(row=min(keep, table.row_count - 1))
         self._show_ruling()
@@ -97,8 +103,10 @@ class OrdersScreen(CampaignScreen):
     def action_note(self) -> None:
         kinds = [("A note", "note"), ("Command points: what to spend them on", "command_points"),
                  ("A reconnaissance: the stack, and the place it scouts", "reconnaissance")]
+        # The card's spendings by their words (a command-points order only: '-' for the others).
+        spendings = [("-", ""), *((action_label(a), a) for a in ACTIONS)]
         fields = [("kind", "Order", "note", kinds), ("stack", "Stack", "", None), ("place", "Place", "", None),
-                  ("action", "Spend on", "", None), ("text", "Text", "", None)]
+                  ("action", "Spend on", "", spendings), ("text", "Text", "", None)]
 
         def check(values: dict[str, str]) -> None:
             orders.write(self.session, values["kind"], values["stack"], values["place"], values["text"], values["action"])

@@ -108,7 +108,7 @@ class OverviewScreen(CampaignScreen):
         self._sky_shown = True
         view = now.view
         self.query_one("#sky", Static).update(
-            f"Weather now: {view.weather or 'not rolled'}\nNext turn: {now.next_weather}\n"
+            f"Weather now: {now.weather_now}\nNext turn: {now.next_weather}\n"
             f"Month modifier: {now.month_modifier.value:+d}\n"
             f"Pending battles: {view.pending_battles}"
         )

@@ -29,6 +29,10 @@ class ReconnaissanceScreen(CampaignScreen):
         # Not F5: that is the app's Reload on every screen.
         Binding("ctrl+r", "roll", "Roll", id="recon.roll", tooltip="Roll the reconnaissance (1d6 on its table)"),
         Binding("ctrl+e", "enter", "Enter die", id="recon.enter", tooltip="Type in the die rolled on the table"),
+        # s on the side's list (a Select): to the reconnoitring units, where s marks a whole stack,
+        # as the title says; the app's s (Save a copy) opened over the screen instead.
+        Binding("s", "to_forces", "Forces", id="recon.forces", show=False,
+                tooltip="Go to the reconnoitring units, where s marks a whole stack"),
     ]
     UMPIRE_ONLY = frozenset({"roll", "enter"})
     DEFAULT_CSS = """
@@ -148,6 +152,9 @@ class ReconnaissanceScreen(CampaignScreen):
         ours, theirs = self.chosen()
         self.with_dice("the reconnaissance", "1d6",
                        lambda d: self.attempt(lambda: reconnaissance.reconnoitre(self.session, ours, theirs, d, in_reach=True), worker=True), typed=typed)
+
+    def action_to_forces(self) -> None:
+        self.query_one("#ours", MarkList).focus()
 
     def action_roll(self) -> None:
         self._roll(typed=False)

@@ -58,7 +58,11 @@ class SightingsScreen(CampaignScreen):
         # Widths counted here (tui.widgets.cells.fill), not by the table once idle: refilled
         # by `v` right after the screen's key, a DataTable drew its rows at the width of
         # the headers first and kept that drawing ("Bautz", "bat").
-        fill(self.query_one("#list", DataTable), HEADERS, ((None, _cells(s)) for s in reversed(known.sightings)))  # newest first
+        # What was learned wraps onto more lines of its row rather than running off the edge
+        # (at 80 columns: "led by General Winzingero").
+        table = self.query_one("#list", DataTable)
+        fill(table, HEADERS, ((None, _cells(s)) for s in reversed(known.sightings)),  # newest first
+             wrap_to=table.size.width or self.app.size.width)
 
     def action_next_side(self) -> None:
         sides = self._sides()

@@ -232,7 +232,8 @@ class TheatreScreen(CampaignScreen):
         )
         roads = ", ".join(sorted({(r[1] if r[0] == here.place.name else r[0]) for r in data.roads if here.place.name in r[:2]}))
         stacks = "; ".join(s.summary() for s in here.stacks) or "no stack"
-        lines = [f"{here.place.name} ({here.place.kind}) {badges(here)}: {stacks}", f"Roads to {roads}"]
+        marks = f" {badges(here)}" if here.stacks else ""  # no stray space before the colon of a place nobody holds
+        lines = [f"{here.place.name} ({here.place.kind}){marks}: {stacks}", f"Roads to {roads}"]
         if self.app.size.height >= LEGEND_FROM:
             lines.append(LEGEND)
         # Whole, on more lines when long (the stacks of a crowded place): the map gives up
@@ -465,7 +466,9 @@ class TheatreScreen(CampaignScreen):
             if forced
             else f"Move {report.stack.label} to {report.destination}?"
         )
-        question = "\n".join(report.lines()[1:]) + "\n\n" + ask
+        # The route and its price; not the verdict "Refused: ..." above a question that offers the forced march.
+        lines = report.lines()[1:-1] if forced else report.lines()[1:]
+        question = "\n".join(lines) + "\n\n" + ask
 
         def answered(yes: bool | None) -> None:
             if yes:

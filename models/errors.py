@@ -2,6 +2,21 @@
 
 from __future__ import annotations
 
+import re
+
+# What a database's own message may quote from a hostile file (SQLite: 'unrecognized token: "\x1a"'):
+# C0 controls, DEL, the C1 controls, lone surrogates and the bidirectional controls, each written out.
+_UNSHOWABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def first_line(error: BaseException) -> str:
+    """The first line of a database's error (a DBAPIError's original), as a sentence may quote it:
+    each control character in it written out ("<U+001A>"), so nothing in it reaches a terminal raw."""
+    original = getattr(error, "orig", None) or error
+    lines = str(original).strip().splitlines()
+    line = lines[0] if lines else type(original).__name__
+    return _UNSHOWABLE.sub(lambda found: f"<U+{ord(found.group()):04X}>", line)
+
 
 class StoreError(Exception):
     """Something went wrong with a campaign's storage."""

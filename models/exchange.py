@@ -32,7 +32,7 @@ from sqlalchemy import (
     text,
 )
 from models import columns, schema, search, tally
-from models.errors import CampaignFileError
+from models.errors import CampaignFileError, first_line
 from models.opening import build_new
 from models.store import CampaignStore
 from models.targets import Target
@@ -189,7 +189,7 @@ def _judged_one_by_one(
 
 
 def _unreadable(name: str, table: Table, number: int, error: BaseException) -> str:
-    return f"{name} is damaged: row {number} of table {table.name!r} cannot be read ({_first_line(error)})"
+    return f"{name} is damaged: row {number} of table {table.name!r} cannot be read ({first_line(error)})"
 
 
 def integrity_problem(connection: Connection, name: str) -> str | None:
@@ -515,7 +515,7 @@ def loads(target: Target, exported: str | bytes, *, source: str = "the export") 
     try:
         document = orjson.loads(exported)
     except orjson.JSONDecodeError as error:
-        raise CampaignFileError(f"{source} is not JSON: {_first_line(error)}") from None
+        raise CampaignFileError(f"{source} is not JSON: {first_line(error)}") from None
     return load(target, document, source=source)
 
 
@@ -609,10 +609,6 @@ def _insert(connection: Connection, table: Table, rows: list[dict[str, Any]], so
             connection.execute(table.insert(), batch)
 
 
-def _first_line(error: BaseException) -> str:
-    original = getattr(error, "orig", None) or error
-    lines = str(original).strip().splitlines()
-    return lines[0] if lines else type(original).__name__
 
 
 def _advance_sequences(connection: Connection, metadata: MetaData) -> None:

@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from models import schema
 from models.engine import harden
-from models.errors import CampaignFileError
+from models.errors import CampaignFileError, first_line
 from models.sqlite_header import SqliteHeader
 
 # What sqlite_master holds: (type, name) -> (table it belongs to, its SQL, normalised).
@@ -79,7 +79,7 @@ def finish_rollback(path: Path) -> None:
             harden(connection)
             connection.execute("SELECT count(*) FROM sqlite_master").fetchall()
     except sqlite3.Error as error:
-        raise CampaignFileError(f"{path} is damaged: {_first_line(error)}") from None
+        raise CampaignFileError(f"{path} is damaged: {first_line(error)}") from None
 
 
 def verify(path: Path, header: SqliteHeader, *, salvage: bool = False) -> Verdict:
@@ -99,7 +99,7 @@ def verify(path: Path, header: SqliteHeader, *, salvage: bool = False) -> Verdic
         with read_only(path, immutable=salvage) as connection:
             return _verify(connection, path, user_version, salvage)
     except sqlite3.Error as error:
-        raise CampaignFileError(f"{path} is damaged: {_first_line(error)}") from None
+        raise CampaignFileError(f"{path} is damaged: {first_line(error)}") from None
     except UnicodeDecodeError:  # SQLite's own message quoted the damaged, undecodable schema
         raise CampaignFileError(f"{path} is damaged: its schema cannot be read") from None
 
@@ -484,6 +484,3 @@ def _article(kind: str) -> str:
     return "an" if kind[0] in "aeiou" else "a"
 
 
-def _first_line(error: BaseException) -> str:
-    lines = str(error).strip().splitlines()
-    return lines[0] if lines else type(error).__name__

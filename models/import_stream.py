@@ -34,12 +34,11 @@ import orjson
 from sqlalchemy import Connection, Table, exc, exists, select, text
 
 from models import schema, search, tally
-from models.errors import CampaignFileError
+from models.errors import CampaignFileError, first_line
 from models.exchange import (
     FORMAT,
     READ_BATCH,
     _advance_sequences,
-    _first_line,
     _revision,
     loads,
     no_collection,
@@ -281,7 +280,7 @@ def _refusal(
     same_key = select(text("1")).select_from(table).where(*(key == row.get(key.name) for key in keys)).limit(1)
     if keys and connection.execute(same_key).first() is not None:
         return f"{source}: row {number} of {table.name!r} repeats the key of another row"
-    return f"{source}: row {number} of {table.name!r} cannot be stored: {_first_line(error)}"
+    return f"{source}: row {number} of {table.name!r} cannot be stored: {first_line(error)}"
 
 
 def _check_references(connection: Connection, present: list[Table], source: str) -> None:

@@ -35,7 +35,7 @@ from sqlalchemy.engine import URL
 from models import journal
 from models.clock import utcnow
 from models.engine import writer
-from models.errors import CampaignFileError, ConcurrentEditError, NothingToUndo, StoreError
+from models.errors import CampaignFileError, ConcurrentEditError, NothingToUndo, StoreError, first_line
 from models.targets import describe
 
 # The SQLModel classes (models.tables) take some 75 ms to build, and SQLModel itself
@@ -289,7 +289,7 @@ def guard(name: str) -> Iterator[None]:
     try:
         yield
     except exc.OperationalError as error:
-        text = _first_line(error)
+        text = first_line(error)
         if "locked" in text or "busy" in text:
             raise ConcurrentEditError(
                 "another umpire is changing the campaign right now; try again in a moment"
@@ -299,14 +299,11 @@ def guard(name: str) -> Iterator[None]:
         raise CampaignFileError(f"cannot use the campaign at {name}: {text}") from None
     except exc.IntegrityError as error:
         raise StoreError(
-            f"the change was refused because it breaks the campaign's records: {_first_line(error)}"
+            f"the change was refused because it breaks the campaign's records: {first_line(error)}"
         ) from None
     except exc.DatabaseError as error:
-        raise CampaignFileError(f"{name} is damaged: {_first_line(error)}") from None
+        raise CampaignFileError(f"{name} is damaged: {first_line(error)}") from None
     except UnicodeDecodeError:  # text that is not UTF-8, or SQLite's message quoting it
         raise CampaignFileError(f"{name} is damaged: it holds text that is not UTF-8") from None
 
 
-def _first_line(error: exc.DBAPIError) -> str:
-    lines = str(error.orig).strip().splitlines()
-    return lines[0] if lines else type(error.orig).__name__

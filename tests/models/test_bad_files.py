@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 import shutil
 import sqlite3
 from collections.abc import Callable
@@ -190,3 +191,41 @@ class TestPostgreSQL:
         assert main(["export", "--db", "postgresql://umpire:secret@127.0.0.1:1/club"]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "secret" not in err
+
+
+# Every character a terminal may obey: C0 (tab and newline too: one line), DEL, C1, the bidirectional controls.
+QUOTED = [chr(c) for c in [*range(0x20), *range(0x7F, 0xA0), 0x61C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]]
+SHOWABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def schema_quoting(path: Path, real: Path, character: str) -> None:
+    """`real` with the dice table's schema broken by `character` where SQLite reads a token: SQLite's
+    own message then quotes it ('malformed database schema (dice_roll) - unrecognized token: "\x1a"')."""
+    shutil.copyfile(real, path)
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA writable_schema = ON")
+    db.execute("UPDATE sqlite_master SET sql = ? WHERE name = 'dice_roll'", (f"CREATE TABLE dice_roll (id INTEGER PRIMARY KEY, x {character}{character}1)",))
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_a_database_message_quoting_a_control_character_reaches_no_terminal_raw(
+    chunk: int, real_campaign: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A damaged schema whose broken token is a control character (a bit flip's \x1a): the sentence
+    that says the file is damaged writes it out ("<U+001A>"), opening it and in every command."""
+    for character in QUOTED[chunk::4]:
+        path = tmp_path / f"quoting-{ord(character):04x}.campaign"
+        schema_quoting(path, real_campaign, character)
+        before = digest(path)
+        with pytest.raises(CampaignFileError) as error:
+            open_campaign(path)
+        said = str(error.value)
+        assert "is damaged" in said and not SHOWABLE.search(said), repr(said)
+        for command in (["check"], ["export"], ["log"]):
+            assert main([*command, str(path)]) != 0
+            out, err = capsys.readouterr()
+            assert out == "" and err.startswith("adjutant: ") and err.count("\n") == 1, (command, repr(err))
+            assert not SHOWABLE.search(err[:-1]), (command, repr(err))
+        assert digest(path) == before

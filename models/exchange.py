@@ -339,7 +339,7 @@ def _write(
         return
     from models.export_split import helping
 
-    with helping(connection, exported, name) as helper:  # before the checks' thread: a fork copies one thread
+    with helping(connection, exported, name, out) as helper:  # before the checks' thread: a fork copies one thread
         checks = BackgroundChecks(connection, name, _damage)  # beside the rows (models.export_checks)
         try:
             with no_collection():
@@ -433,13 +433,20 @@ def _shallow(batch: list[dict[str, Any]], deep: bytes) -> bytes | None:
 def write_batches(encoded: Iterator[bytes], out: Callable[[bytes | memoryview], Any], empty: bool = True) -> bool:
     """Write a table's rows, batch by batch (`_encoded_batches`), after rows already written unless
     `empty`; whether it is empty still."""
-    head, tail = WRAPPED
-    for batch in encoded:  # never of no rows
+    for body in bodies(encoded):
         out(b"\n" if empty else b",\n")
-        body = memoryview(batch)[len(head) : -len(tail)]  # no copy of the batch's text
-        out(body if _is_inert(batch) else _inert(bytes(body)))
+        out(body)
         empty = False
     return empty
+
+
+def bodies(encoded: Iterator[bytes]) -> Iterator[bytes | memoryview]:
+    """Each batch's rows as the export writes them, without WRAPPED: a table's batches are written
+    one after the other, each after "\n" (a table's first) or ",\n" (`write_batches`)."""
+    head, tail = WRAPPED
+    for batch in encoded:  # never of no rows
+        body = memoryview(batch)[len(head) : -len(tail)]  # no copy of the batch's text
+        yield body if _is_inert(batch) else _inert(bytes(body))
 
 
 # DEL, the C1 controls and the bidirectional controls (campaigns.text), as UTF-8.

@@ -57,11 +57,20 @@ def all_or_nothing(produce: Callable[[Write], None], *, spool_file: bool = False
         produce(discarded.write)
         discarded.flush()
         return
-    with tempfile.TemporaryFile() if spool_file else tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+    with _spool(spool_file) as spool:
         produce(spool.write)
         spool.seek(0)
         shutil.copyfileobj(spool, sys.stdout.buffer)
         sys.stdout.buffer.flush()
+
+
+def _spool(in_file: bool) -> IO[bytes]:
+    if in_file:
+        try:
+            return tempfile.TemporaryFile()
+        except OSError:  # no temporary folder to write in: memory first, as any other spool
+            pass
+    return tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)
 
 
 def lines_out(lines: Iterable[object]) -> None:

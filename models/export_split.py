@@ -270,18 +270,19 @@ class Helper:
         self.held: Held | None = None  # its text (made once, when first needed)
         self.alive = True  # the helper may still write pieces
         self.helped = 0  # pieces the helper wrote
+        self.pid: int | None = None
         self.flush()
         go_read, go_write = os.pipe()
         reports_read, reports_write = os.pipe()
         parent = os.getpid()
         try:
-            self.pid = os.fork()
+            pid = self.pid = os.fork()
         except OSError:  # no memory, no process left to the user: one process writes it all
             for descriptor_ in (go_read, go_write, reports_read, reports_write):
                 os.close(descriptor_)
             self.claims.close()
             raise
-        if self.pid == 0:  # the helper: never returns
+        if pid == 0:  # the helper: never returns
             try:
                 os.close(go_write)
                 os.close(reports_read)
@@ -397,6 +398,7 @@ class Helper:
             self.helped += 1
             return empty and word == WROTE_NONE
         self.alive = False
+        self._end()  # whatever it was doing, it writes no more before what it wrote is cut off
         if start is not None:
             os.ftruncate(self.descriptor, start)
             os.lseek(self.descriptor, start, os.SEEK_SET)
@@ -444,21 +446,28 @@ class Helper:
     def close(self, ended: bool = False) -> None:
         """End the helper (it may be half-way: the export failed) and reap it. `ended`: the export is
         written, so the helper has no piece left and is ending by itself: given a moment to do so."""
-        if self.pid is None:
+        if self.go < 0:
             return
         deadline = time.monotonic() + ENDING_SECONDS
         while ended and self.alive and self._report(block=False) is None and time.monotonic() < deadline:
             readable([self.reports], [], [], max(0.0, deadline - time.monotonic()))
+        self._end()
+        self.ahead = None
+        os.close(self.go)
+        os.close(self.reports)
+        self.go = -1  # closed
+        self.claims.close()
+
+    def _end(self) -> None:
+        """Kill the helper and reap it, once."""
+        if self.pid is None:
+            return
         try:
             os.kill(self.pid, signal.SIGKILL)  # not reaped yet, so the id is still the helper's
         except ProcessLookupError:
             pass
         os.waitpid(self.pid, 0)
-        self.pid = None  # type: ignore[assignment]  # reaped: closed
-        self.ahead = None
-        os.close(self.go)
-        os.close(self.reports)
-        self.claims.close()
+        self.pid = None
 
 
 def _prepared(chunks: list[Chunk]) -> None:

@@ -84,7 +84,7 @@ closes = split.Helper.close
 
 
 def counted(self, *args, **kwargs):
-    if self.pid is not None:
+    if self.go >= 0:  # not closed yet
         with open(report, "w") as file:
             file.write(str(self.helped))
     closes(self, *args, **kwargs)

@@ -136,16 +136,21 @@ class Claims:
         """How many pieces have been taken (only ever grows)."""
         return int(struct.unpack_from("q", self.memory, 0)[0])
 
-    def take(self, parent: int | None = None) -> int | None:
-        """The first piece nobody has taken; `parent`: the helper's parent, whose death ends it."""
+    def take(self, parent: int | None = None, helper: int | None = None) -> int | None:
+        """The first piece nobody has taken; `parent`: the helper's parent, whose death ends it;
+        `helper`: the parent's helper, whose death holding the token gives it back."""
         while True:
             try:
                 os.read(self.take_fd, 1)
                 break
             except BlockingIOError:
                 pass
-            if not readable([self.take_fd], [], [], 1.0)[0] and parent is not None and os.getppid() != parent:
+            if readable([self.take_fd], [], [], 1.0)[0]:
+                continue
+            if parent is not None and os.getppid() != parent:
                 os._exit(1)  # the helper, whose parent died holding the token
+            if helper is not None and _ended(helper):
+                break  # the helper died holding the token (killed in its few instructions): it is this process's
         try:
             first = self.taken()
             if first >= self.count:
@@ -159,6 +164,14 @@ class Claims:
         os.close(self.take_fd)
         os.close(self.give)
         self.memory.close()
+
+
+def _ended(pid: int) -> bool:
+    """Whether process `pid` (a child) has ended, left unreaped for whoever reaps it."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:  # reaped already
+        return True
 
 
 class Held:
@@ -329,7 +342,7 @@ class Helper:
         if self.ahead is not None and self.ahead.number == number:
             return self._own(chunk, out, empty)
         if number >= self.claims.taken():  # nobody's yet
-            taken = self.claims.take()
+            taken = self.claims.take(helper=self.pid)
             if taken == number:
                 return self._write_here(chunk, out, empty)
             if taken is not None:  # the helper took `number` meanwhile: this one is read ahead
@@ -416,7 +429,7 @@ class Helper:
 
     def _can_read_ahead(self) -> bool:
         if self.ahead is None:
-            taken = self.claims.take()
+            taken = self.claims.take(helper=self.pid)
             if taken is None:
                 return False
             self.ahead = self._reader(taken)

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from models import export_split as split
 from tests.test_hostile_files import played, run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,7 +57,7 @@ def helper_ended():
 
 
 class Ordered(claims):
-    def take(self, parent=None):
+    def take(self, parent=None, helper=None):
         here = os.getpid() == exporter
         if order == "helper" and here and not helper_ended():
             return None  # this process takes nothing while the helper runs: it writes every piece
@@ -76,7 +77,7 @@ class Ordered(claims):
             else:
                 open(report + ".helper", "w").close()
                 time.sleep(0.2)  # the helper's work outlasts the wait for it to end (`assert_nothing_left`)
-        return super().take(parent)
+        return super().take(parent, helper)
 
 
 split.Claims = Ordered
@@ -413,3 +414,31 @@ def test_an_export_read_part_way_through_a_pipe_leaves_nothing(real: Path, tmp_p
     process.stdout.close()
     assert process.wait(60) == 0
     assert_nothing_left(process, tmp_path)
+
+
+def test_a_helper_killed_holding_the_token_gives_it_back():
+    """The helper's token (the pieces' lock) is held for a few instructions; a helper killed in them
+    (SIGKILL, the OOM killer) must not leave its parent waiting for it forever."""
+    claims = split.Claims(3)
+    ready_read, ready_write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the helper: takes the token and dies holding it
+        os.read(claims.take_fd, 1)
+        os.write(ready_write, b".")
+        os.kill(os.getpid(), signal.SIGKILL)
+    os.read(ready_read, 1)
+    os.close(ready_read)
+    os.close(ready_write)
+    def waited_forever(*_: Any) -> None:
+        raise AssertionError("the parent waited for a token its dead helper took with it")
+
+    before = signal.signal(signal.SIGALRM, waited_forever)
+    signal.alarm(20)
+    try:
+        assert claims.take(helper=pid) == 0  # the token given back once the helper is seen dead
+        assert claims.take(helper=pid) == 1  # and it is in the pipe again
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
+        assert os.waitpid(pid, 0)[0] == pid  # left for its reaper
+        claims.close()

@@ -250,7 +250,7 @@ def _export(args: argparse.Namespace) -> int:
 
     # Printed all or nothing: a damaged row late in the file refuses the export with
     # nothing on standard output, and memory stays flat however long it is.
-    all_or_nothing(export)
+    all_or_nothing(export, spool_file=True)  # the helper's pieces written straight into it (models.export_split)
     return OK
 
 

@@ -12,7 +12,8 @@ what they print is held back until it is complete:
   so there is nothing to hold back (spooled, an export of a million events wrote and
   read back some 700 MB of temporary file first);
 - anything else (a pipe, a terminal, a test's buffer) is spooled, in memory up to
-  SPOOL_BYTES and on disk past it, and copied out once complete.
+  SPOOL_BYTES and on disk past it (an export: on disk from the start), and copied out once
+  complete.
 
 Either way memory stays flat however long the campaign is.
 """
@@ -40,8 +41,12 @@ COPIED_BYTES = 1 << 20  # a file of written lines copied a block at a time
 Write = Callable[[bytes | memoryview], Any]  # a file's write, which takes either (models.exchange hands both)
 
 
-def all_or_nothing(produce: Callable[[Write], None]) -> None:
-    """Run `produce(write)`; what it wrote reaches standard output only if it returns."""
+def all_or_nothing(produce: Callable[[Write], None], *, spool_file: bool = False) -> None:
+    """Run `produce(write)`; what it wrote reaches standard output only if it returns.
+
+    `spool_file`: a pipe's or a terminal's spool is a file from the start, not memory first: the
+    export's helper process writes its part straight into it (models.export_split), as into a
+    regular file or the null device."""
     sys.stdout.flush()
     target = _regular_file()
     if target is not None:
@@ -52,11 +57,20 @@ def all_or_nothing(produce: Callable[[Write], None]) -> None:
         produce(discarded.write)
         discarded.flush()
         return
-    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as spool:
+    with _spool(spool_file) as spool:
         produce(spool.write)
         spool.seek(0)
         shutil.copyfileobj(spool, sys.stdout.buffer)
         sys.stdout.buffer.flush()
+
+
+def _spool(in_file: bool) -> IO[bytes]:
+    if in_file:
+        try:
+            return tempfile.TemporaryFile()
+        except OSError:  # no temporary folder to write in: memory first, as any other spool
+            pass
+    return tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)
 
 
 def lines_out(lines: Iterable[object]) -> None:

@@ -105,7 +105,13 @@ def table_judge(table: Table, *, depth_in_text: bool = False) -> TableJudge | No
     """The judge of `table`'s raw rows; None when a column's type is one it does not know.
 
     `depth_in_text`: how deep a JSON value nests is left to the caller, who reads it from the
-    rows' text (models.exchange: the export)."""
+    rows' text (models.exchange: the export). Made once per table (a judge holds nothing of the
+    rows it judged): the export reads a long table in a few hundred pieces (models.export_split)."""
+    return _table_judge(table, depth_in_text)
+
+
+@cache
+def _table_judge(table: Table, depth_in_text: bool) -> TableJudge | None:
     if table.name in ROW_CHECKS:  # rows the rule sets judge too: a handful, left to the row model
         return None
     judges = [_column_judge(table.name, column, depth_in_text) for column in table.columns]

@@ -4,9 +4,11 @@ sentence, and leaves no file and no process behind, whatever ends it.
 
 Each export here runs as `adjutant export` in a process of its own (a fork inside pytest would
 copy pytest), in a session of its own so that every process it starts can be counted, with
-the split lowered to a played campaign's size. SCRIPT can order who takes the pieces first:
-`helper` (the helper takes every piece before this process looks), `parent` (the helper starts
-once this process has taken the first piece) or `slow` (both sides pause between pieces, the helper longer, and this process waits, once
+the split lowered to a played campaign's size. SCRIPT can order who takes the pieces:
+`helper` (this process takes none while the helper runs: the helper writes every piece, each
+handed over in turn), `parent` (the helper starts once this process has taken the first piece),
+`alternate` (the helper the even pieces, this process the odd ones, each read ahead while the
+other's is written) or `slow` (both sides pause between pieces, the helper longer, and this process waits, once
 the helper is at work, for the signal the test sends: on a loaded machine the test could look
 only after the export had ended, and signal a process that had exited 0)."""
 
@@ -23,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from models import export_split as split
 from tests.test_hostile_files import played, run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,17 +40,14 @@ signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 import models.export_split as split
 
 split.SPLIT_ROWS, split.CHUNK_KEYS, split.PIECES = 1, int(os.environ["CHUNK_KEYS"]), 10**9
+split.AHEAD_BYTES = int(os.environ.get("AHEAD_BYTES") or split.AHEAD_BYTES)
 order, report = os.environ["ORDER"], os.environ["REPORT"]
+exporter = os.getpid()
 claims = split.Claims
 
 
-def counters(self):
-    import struct
-    return struct.unpack_from("qq", self.memory, 0)
-
-
 def helper_ended():
-    with open(f"/proc/self/task/{os.getpid()}/children") as children:
+    with open(f"/proc/{exporter}/task/{exporter}/children") as children:
         helpers = children.read().split()
     for helper in helpers:
         with open(f"/proc/{helper}/stat") as stat:
@@ -57,38 +57,54 @@ def helper_ended():
 
 
 class Ordered(claims):
-    def first(self):
-        if order == "helper":
-            while counters(self)[0] < counters(self)[1] and not helper_ended():  # the helper takes all it can
+    def take(self, parent=None, helper=None):
+        here = os.getpid() == exporter
+        if order == "helper" and here and not helper_ended():
+            return None  # this process takes nothing while the helper runs: it writes every piece
+        if order == "parent" and not here:
+            while self.taken() == 0:  # until this process has taken the first piece
+                time.sleep(0.001)
+        if order == "alternate":  # the helper takes the even pieces, this process the odd ones
+            while self.taken() % 2 != (1 if here else 0) and self.taken() < self.count:
+                if here and helper_ended():
+                    break
                 time.sleep(0.001)
         if order == "slow":
-            time.sleep(0.02)
-            if os.path.exists(report + ".helper"):  # the helper is at work: this process waits for the
-                time.sleep(60)                         # test's signal, so the export cannot end before it
-        return super().first()
-
-    def last(self, *args):
-        if order == "parent":
-            while counters(self)[0] == 0:  # until this process has taken the first piece
-                time.sleep(0.001)
-        if order == "slow":
-            open(report + ".helper", "w").close()
-            time.sleep(0.2)  # the helper's work outlasts the wait for it to end (`assert_nothing_left`)
-        return super().last(*args)
+            if here:
+                time.sleep(0.02)
+                if os.path.exists(report + ".helper"):  # the helper is at work: this process waits for the
+                    time.sleep(60)                         # test's signal, so the export cannot end before it
+            else:
+                open(report + ".helper", "w").close()
+                time.sleep(0.2)  # the helper's work outlasts the wait for it to end (`assert_nothing_left`)
+        return super().take(parent, helper)
 
 
 split.Claims = Ordered
-reports = split.Helper._reports
+closes = split.Helper.close
 
 
-def counted(self):
-    written = reports(self)
-    with open(report, "w") as file:
-        file.write(str(len(written)))
-    return written
+def counted(self, *args, **kwargs):
+    if self.go >= 0:  # not closed yet
+        with open(report, "w") as file:
+            file.write(str(self.helped))
+    closes(self, *args, **kwargs)
 
 
-split.Helper._reports = counted
+split.Helper.close = counted
+
+if os.environ.get("DIE_AT"):  # the helper killed half-way through writing a piece of its own
+    writes, calls = split._all_written, [0]
+
+    def dying(out, parts):
+        calls[0] += 1
+        if calls[0] == int(os.environ["DIE_AT"]):
+            half = b"".join(parts)
+            os.write(out, half[: len(half) // 2])
+            os.kill(os.getpid(), signal.SIGKILL)
+        writes(out, parts)
+
+    split._all_written = dying
 
 if os.environ.get("IMPORTS"):  # the modules the helper imports itself, written down as it ends
     helps = split._help
@@ -128,14 +144,15 @@ def copy(real: Path, folder: Path) -> Path:
 
 
 def start(
-    path: Path, folder: Path, order: str = "", chunk: int = 37, stdout: Any = subprocess.PIPE, imports: str = ""
+    path: Path, folder: Path, order: str = "", chunk: int = 37, stdout: Any = subprocess.PIPE, imports: str = "",
+    **more: str,
 ) -> subprocess.Popen[bytes]:
     spool = folder / "spool"
     spool.mkdir(exist_ok=True)
     env = {
         **os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(spool), "CHUNK_KEYS": str(chunk), "ORDER": order,
         "REPORT": str(folder / "helper-pieces"), "IMPORTS": imports,
-        "ADJUTANT_CONFIG_DIR": str(folder / "config"), "ADJUTANT_LOG_DIR": str(folder / "log"),
+        "ADJUTANT_CONFIG_DIR": str(folder / "config"), "ADJUTANT_LOG_DIR": str(folder / "log"), **more,
     }
     env.pop("ADJUTANT_DATABASE_URL", None)
     return subprocess.Popen(
@@ -145,12 +162,27 @@ def start(
 
 
 def split_export(
-    path: Path, folder: Path, order: str = "", chunk: int = 37, imports: str = ""
+    path: Path, folder: Path, order: str = "", chunk: int = 37, imports: str = "", into: str = "pipe", **more: str
 ) -> tuple[int, bytes, str]:
-    process = start(path, folder, order, chunk, imports=imports)
-    out, err = process.communicate(timeout=120)
+    """The export's code, what it printed and said; `into`: its standard output, a pipe (the export
+    spools it: a file of its own), a regular file (written in place) or a file opened to append to
+    (after what it holds, which is left as it was), or the null device (nothing comes back)."""
+    if into == "pipe":
+        process = start(path, folder, order, chunk, imports=imports, **more)
+        out, err = process.communicate(timeout=120)
+        assert_nothing_left(process, folder)
+        return process.returncode, out, err.decode()
+    target = folder / "out.json" if into != "null" else Path(os.devnull)
+    before = b"what the file held\n" if into == "append" else b""
+    if into != "null":
+        target.write_bytes(before)
+    with target.open("ab" if into == "append" else "wb") as stdout:
+        process = start(path, folder, order, chunk, stdout=stdout, imports=imports, **more)
+        _, err = process.communicate(timeout=120)
     assert_nothing_left(process, folder)
-    return process.returncode, out, err.decode()
+    written = target.read_bytes() if into != "null" else b""
+    assert written.startswith(before)
+    return process.returncode, written[len(before) :], err.decode()
 
 
 def running_in_group(group: int) -> list[int]:
@@ -182,27 +214,77 @@ def helper_pieces(folder: Path) -> int:
     return int((folder / "helper-pieces").read_text())
 
 
-def damaged(real: Path, folder: Path, event: int) -> Path:
+def damaged(real: Path, folder: Path, *events: int) -> Path:
     path = copy(real, folder)
     db = sqlite3.connect(path, isolation_level=None)
-    db.execute("UPDATE event SET changes = '{\"unit\": ' WHERE id = ?", (event,))
+    for event in events:
+        db.execute("UPDATE event SET changes = '{\"unit\": ' WHERE id = ?", (event,))
     db.close()
     return path
 
 
-def test_two_processes_write_the_bytes_one_writes(real: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("into", ["pipe", "file", "append", "null"])
+def test_two_processes_write_the_bytes_one_writes(real: Path, tmp_path: Path, into: str) -> None:
     one = run("export", str(real))
     assert one[0] == 0
     pieces = {}
-    for order, chunk in [("", 37), ("helper", 37), ("parent", 37), ("parent", 1)]:
-        code, out, err = split_export(real, tmp_path, order, chunk)
+    for order, chunk in [("", 37), ("helper", 37), ("parent", 37), ("alternate", 37), ("alternate", 1), ("", 5)]:
+        code, out, err = split_export(real, tmp_path, order, chunk, into=into)
         assert (code, err) == (0, "")
-        assert out == one[1], (order, chunk)
-        if order:  # unordered, the helper may start after this process has taken every piece
-            pieces[order, chunk] = helper_pieces(tmp_path)
-    # The helper wrote some of it; first, every piece; second, all but those this process took.
-    assert 0 < pieces["parent", 37] < pieces["helper", 37]
-    assert pieces["parent", 1] > 0
+        assert out == (one[1] if into != "null" else b""), (order, chunk)
+        pieces[order, chunk] = helper_pieces(tmp_path)
+    # The helper wrote some of it: every piece, or every other one.
+    assert pieces["helper", 37] > 1 and pieces["alternate", 37] > 1 and pieces["alternate", 1] > pieces["alternate", 37]
+    assert pieces["parent", 37] > 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_pieces_read_ahead_and_handed_over_make_the_bytes_one_process_writes(
+    real: Path, tmp_path: Path, seed: int
+) -> None:
+    """Generated: pieces of any size, read ahead into little or much memory, taken in any order,
+    into any output; always the one process's bytes."""
+    import random
+
+    drawn = random.Random(seed)
+    order = drawn.choice(["", "helper", "parent", "alternate"])
+    chunk = drawn.choice([1, 2, 3, 7, 37, 100, 250, 1000])
+    ahead = drawn.choice([1, 100, 5000, 1 << 20])
+    into = drawn.choice(["pipe", "file", "append"])
+    one = run("export", str(real))
+    code, out, err = split_export(real, tmp_path, order, chunk, into=into, AHEAD_BYTES=str(ahead))
+    assert (code, err) == (0, "") and out == one[1], (order, chunk, ahead, into)
+
+
+@pytest.mark.parametrize("into", ["pipe", "file", "append"])
+@pytest.mark.parametrize("write", [1, 3])
+def test_a_helper_killed_half_way_through_a_piece_leaves_it_to_this_process(
+    real: Path, tmp_path: Path, into: str, write: int
+) -> None:
+    """What the helper wrote of its piece is cut off, and this process writes the piece and the rest."""
+    one = run("export", str(real))
+    code, out, err = split_export(real, tmp_path, "helper", 37, into=into, DIE_AT=str(write))
+    assert (code, err) == (0, "") and out == one[1]
+    assert helper_pieces(tmp_path) == write - 1
+
+
+def test_the_helper_writes_only_into_a_file_descriptor_it_shares(tmp_path: Path) -> None:
+    """A regular file or the null device, through a file's `write`; anything else is one process's."""
+    import io
+
+    from models.export_split import output_descriptor
+
+    with (tmp_path / "out").open("wb") as regular, open(os.devnull, "wb") as null, open(os.devnull, "wb", buffering=0) as raw:
+        assert output_descriptor(regular.write) == regular.fileno()
+        assert output_descriptor(null.write) == null.fileno()
+        assert output_descriptor(raw.write) == raw.fileno()  # standard output under PYTHONUNBUFFERED
+        assert output_descriptor(regular.flush) is None
+    reading, writing = os.pipe()
+    with os.fdopen(writing, "wb") as pipe:
+        assert output_descriptor(pipe.write) is None
+    os.close(reading)
+    assert output_descriptor(io.BytesIO().write) is None
+    assert output_descriptor([].append) is None
 
 
 def test_the_pieces_are_the_long_tables_in_key_order_and_the_other_long_tables_whole(
@@ -259,22 +341,25 @@ def test_the_ends_of_a_long_tables_keys_are_read_without_a_scan(real: Path) -> N
     assert rows >= EVENTS and steps < 100, (rows, steps)
 
 
+@pytest.mark.parametrize("into", ["pipe", "file", "append"])
 @pytest.mark.parametrize(
-    ("order", "event"),
-    [("parent", 1), ("helper", EVENTS // 2), ("helper", EVENTS)],
-    ids=["in this process's first piece", "in the helper's, half-way", "in the helper's first piece, the last"],
+    ("order", "events"),
+    [("parent", [1]), ("helper", [EVENTS // 2]), ("helper", [EVENTS]), ("alternate", [2 * 37 + 5, 3 * 37 + 5]),
+     ("alternate", [3 * 37 + 5, 4 * 37 + 5])],
+    ids=["in this process's first piece", "in the helper's, half-way", "in the helper's, the last",
+         "the helper's before one read ahead here", "read ahead here before the helper's"],
 )
 def test_a_damaged_row_on_either_side_is_refused_with_one_process_sentence(
-    real: Path, tmp_path: Path, order: str, event: int
+    real: Path, tmp_path: Path, order: str, events: list[int], into: str
 ) -> None:
-    path = damaged(real, tmp_path, event)
+    path = damaged(real, tmp_path, *events)
     one_code, one_out, one_err = run("export", str(path))
-    assert one_code == 2 and one_out == b"" and f"row {event} of table 'event'" in one_err
-    code, out, err = split_export(path, tmp_path, order)
+    assert one_code == 2 and one_out == b"" and f"row {events[0]} of table 'event'" in one_err
+    code, out, err = split_export(path, tmp_path, order, into=into)
     assert (code, out, err) == (2, b"", one_err)
 
 
-@pytest.mark.parametrize("order", ["helper", "parent"])
+@pytest.mark.parametrize("order", ["helper", "parent", "alternate"])
 def test_a_damaged_row_of_a_table_written_whole_is_refused_with_one_process_sentence(
     real: Path, tmp_path: Path, order: str
 ) -> None:
@@ -329,3 +414,31 @@ def test_an_export_read_part_way_through_a_pipe_leaves_nothing(real: Path, tmp_p
     process.stdout.close()
     assert process.wait(60) == 0
     assert_nothing_left(process, tmp_path)
+
+
+def test_a_helper_killed_holding_the_token_gives_it_back():
+    """The helper's token (the pieces' lock) is held for a few instructions; a helper killed in them
+    (SIGKILL, the OOM killer) must not leave its parent waiting for it forever."""
+    claims = split.Claims(3)
+    ready_read, ready_write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the helper: takes the token and dies holding it
+        os.read(claims.take_fd, 1)
+        os.write(ready_write, b".")
+        os.kill(os.getpid(), signal.SIGKILL)
+    os.read(ready_read, 1)
+    os.close(ready_read)
+    os.close(ready_write)
+    def waited_forever(*_: Any) -> None:
+        raise AssertionError("the parent waited for a token its dead helper took with it")
+
+    before = signal.signal(signal.SIGALRM, waited_forever)
+    signal.alarm(20)
+    try:
+        assert claims.take(helper=pid) == 0  # the token given back once the helper is seen dead
+        assert claims.take(helper=pid) == 1  # and it is in the pipe again
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
+        assert os.waitpid(pid, 0)[0] == pid  # left for its reaper
+        claims.close()

@@ -20,6 +20,20 @@ if TYPE_CHECKING:
 
 
 FORCED_MUD = "Mud (forced by Rain*)"
+NOT_ROLLED = "not rolled"
+
+
+def weather_now(weather: str | None, before: str | None) -> str:
+    """This turn's weather as the overview and the status line say it: as rolled, Mud forced
+    by the turn before's Rain* (known before it is taken), or not rolled."""
+    if weather:
+        return weather
+    if before is not None:  # the rule set's weather module only when Mud may be forced
+        from rules.allemagne1813.weather import mud_is_forced
+
+        if mud_is_forced(before):
+            return FORCED_MUD
+    return NOT_ROLLED
 
 
 @dataclass(frozen=True)
@@ -29,7 +43,7 @@ class Glance:
     outstanding: tuple[str, ...]  # what the current phase still needs, in words
     month_modifier: Modifier
     next_weather: str  # as the overview says it: rolled, forced, to be rolled, or none
-    weather_now: str = "not rolled"  # this turn's: rolled, Mud forced by the Rain* before (not taken yet), or not rolled
+    weather_now: str = NOT_ROLLED  # this turn's: rolled, Mud forced by the Rain* before (not taken yet), or not rolled
 
 
 def outstanding(current: Phase, view: Overview) -> tuple[str, ...]:
@@ -65,5 +79,5 @@ def glance(session: CampaignSession) -> Glance:
     else:
         following = FORCED_MUD if mud_is_forced(view.weather) else "to be rolled"
     # Before it is taken, this turn's Mud is known all the same: the turn before was Rain*.
-    now = view.weather or (FORCED_MUD if mud_is_forced(view.weather_before) else "not rolled")
+    now = weather_now(view.weather, view.weather_before)
     return Glance(view, current, outstanding(current, view), month_modifier(view.date.month), following, now)

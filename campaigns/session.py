@@ -143,7 +143,10 @@ class CampaignSession:
         with plainly():
             version = self.store.stored_version()
             view: Overview | Status = self._overview[1] if self._overview is not None and self._overview[0] == version else status(self.store)
-        weather = view.weather or "weather not rolled"
+        from campaigns.glance import NOT_ROLLED, weather_now  # it imports this module
+
+        now = weather_now(view.weather, view.weather_before)  # as the overview says it
+        weather = f"weather {now}" if now == NOT_ROLLED else now
         dice = " | dice typed in" if view.dice_mode == "entered" else ""
         return (
             f"{view.date:%d %b %Y} | turn {view.turn}/{view.turns} | {phase(view.phase).name} | "

@@ -16,6 +16,24 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
+def sentence(text: str) -> str:
+    """A notice or a refusal as the app shows it on its own: a capital first letter and a
+    closing full stop.
+
+    The rules' and the store's refusals are clauses ("there is nothing to undo"): the
+    command line puts them after its own name ("adjutant undo: there is nothing to undo"),
+    a caller inside another sentence; the app's notices and forms show them as sentences:
+    "There is nothing to undo." A text of several lines starts with the capital and ends
+    with the stop; one that already ends with . ! ? or an ellipsis keeps its ending."""
+    body = text.rstrip()
+    start = len(body) - len(body.lstrip())
+    if start == len(body):
+        return text
+    if body[start].islower():
+        body = body[:start] + body[start].upper() + body[start + 1 :]
+    return body if body.endswith((".", "!", "?", "…")) else body + "."
+
+
 def and_eliminated(units: str, eliminated: int) -> str:
     """Units present, and those eliminated (off the map at 0 SP) said apart after them:
     "12 (+3 eliminated)", "12 units (+3 eliminated)"; as they were when none is."""

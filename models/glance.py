@@ -126,6 +126,7 @@ class Status:
     date: date
     weather: str | None
     dice_mode: str
+    weather_before: str | None = None  # of the turn before: a Rain* there forces this turn's Mud
 
 
 def status(store: CampaignStore) -> Status:
@@ -133,7 +134,7 @@ def status(store: CampaignStore) -> Status:
         c = db.execute(CAMPAIGN).one()
         turns = {n: (day, weather) for n, day, weather in db.execute(TURNS, {"turn": c.turn})}
     day, weather = turns.get(c.turn, (c.start_date + timedelta(days=(c.turn - 1) * c.turn_days), None))
-    return Status(c.name, c.turn, c.turns, c.phase, day, weather, c.dice_mode)
+    return Status(c.name, c.turn, c.turns, c.phase, day, weather, c.dice_mode, turns.get(c.turn - 1, (None, None))[1])
 
 
 def overview(store: CampaignStore, recent: int = 5) -> Overview:

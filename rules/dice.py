@@ -95,9 +95,11 @@ class Dice:
 
     def check_entered(self, values: Sequence[int]) -> None:
         if len(values) != self.count:
-            raise DiceError(f"{self} needs {self.count} dice typed in, not {len(values)}")
+            raise DiceError(f"{self} needs {self.count} {'die' if self.count == 1 else 'dice'} typed in, not {len(values)}")
         for value in values:
-            if not isinstance(value, int) or not 1 <= value <= self.sides:
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise DiceError(f"a d{self.sides} shows a whole number, not {value!r}")
+            if not 1 <= value <= self.sides:
                 raise DiceError(f"a d{self.sides} shows 1 to {self.sides}, not {value}")
 
     def read(self, raw: Sequence[int], modifier: int) -> int:
@@ -262,11 +264,22 @@ def verify(seed: int, records: Sequence[DiceRecord]) -> list[DiceRecord]:
     return bad
 
 
+# Digits of a typed die read as a number: a d1000 shows 4, and "99999" is still read, so that
+# the die's own sentence refuses it ("a d6 shows 1 to 6, not 99999"); longer is refused here.
+ENTERED_DIGITS = 12
+
+
 def parse_entered(text: str) -> list[int]:
-    """Dice typed by a person: "4", "3 5" or "3,5"."""
+    """Dice typed by a person: "4", "3 5" or "3,5"; `Dice.check_entered` then checks them
+    against the dice. Each refusal names what is wrong with the entry that is wrong."""
     parts = [p for p in re.split(r"[\s,]+", text.strip()) if p]
     if not parts:
         raise DiceError("type the dice rolled, for example 4 or 3 5")
-    if not all(is_whole(p, 4) for p in parts):
-        raise DiceError(f"dice are whole numbers, not {text.strip()[:40]!r}")
+    for part in parts:
+        if not is_whole(part, len(part)):  # ASCII digits and a minus only: not "٣", "²", "1_0", "+3"
+            raise DiceError(f"type each die in digits, such as 4 or 3 5, not {part[:40]!r}")
+    for part in parts:
+        digits = len(part.lstrip("-"))
+        if digits > ENTERED_DIGITS:
+            raise DiceError(f"no die shows a number of {digits} digits")
     return [int(p) for p in parts]

@@ -20,6 +20,7 @@ from textual.css.query import NoMatches
 from textual.worker import Worker
 
 from campaigns.text import one_line
+from campaigns.words import sentence
 
 from tui.commands import ACTIONS, SCREENS, Command, browser_safe
 from tui.keys import KeyGate
@@ -173,6 +174,9 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
                 log.warning("the theme could not be remembered: %s", exc)
 
     def notify(self, message, *, title="", severity="information", **kwargs) -> None:
+        # Every notice a sentence, whoever raised it: a refusal is the rules' or the store's
+        # clause ("there is nothing to undo"), said here as "There is nothing to undo."
+        message = sentence(message) if isinstance(message, str) else message
         if severity == "error":  # a refusal: the sentence shown, for the bug report
             log.info("refused: %s", message)
         super().notify(message, title=title, severity=severity, **kwargs)

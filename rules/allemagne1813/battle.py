@@ -349,8 +349,9 @@ class Battle:
             broke = "lost its last SP" if lost[loser] == self.sides[loser].strength_points else "failed its morale test"
             reason = f"the {loser} {broke} in round {self.round_number}"
         elif self.options["battle_winner"] == "more_losses_inflicted":
+            # The rounds' losses decide; the pursuit comes after, so the figures say they are the rounds'.
             why = "inflicted more losses" if lost[loser] > lost[won] else "held its ground on equal losses"
-            reason = f"the {won} {why} ({lost[loser]} SP lost to {lost[won]}; option battle_winner)"
+            reason = f"the {won} {why} in the rounds ({lost[loser]} SP lost to {lost[won]} before any pursuit; option battle_winner)"
         else:
             reason = "the defender held its ground (option battle_winner = defender_holds)"
         self._outcome = BattleOutcome(won, loser, self.round_number, lost, tuple(sorted(beaten)), reason)

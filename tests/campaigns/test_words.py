@@ -2,7 +2,7 @@
 
 import pytest
 
-from campaigns.words import column, plural
+from campaigns.words import column, plural, sentence
 from rules.resolver import counted
 
 
@@ -49,3 +49,25 @@ def test_a_step_added_to_a_battles_record_of_play_reads_as_words_not_json() -> N
     shown = list(_fields("battle", before, after, names=None))  # type: ignore[arg-type]  # no reference to name here
     assert ("record of play, step 2", "(none)", "roll: dice 5 2") in shown
     assert not any("{" in new for _label, _old, new in shown)
+
+
+@pytest.mark.parametrize(
+    ("clause", "said"),
+    [
+        ("there is nothing to undo", "There is nothing to undo."),  # the store's refusal, as the app says it
+        ("a d6 shows 1 to 6, not 7", "A d6 shows 1 to 6, not 7."),
+        ("4d6 needs 4 dice typed in, not 3", "4d6 needs 4 dice typed in, not 3."),  # a digit first: as it is
+        ("'x' is not a dice expression such as 1d6", "'x' is not a dice expression such as 1d6."),
+        ("Rebuilding the campaign as it was...", "Rebuilding the campaign as it was..."),
+        ("Saved a copy as /tmp/a.campaign", "Saved a copy as /tmp/a.campaign."),
+        ("is it?", "Is it?"),
+        ("écrit", "Écrit."),
+        ("the battle is over (0 SP lost to 0) \n", "The battle is over (0 SP lost to 0)."),
+        ("roll first\n  unit: -2", "Roll first\n  unit: -2."),  # several lines: the first starts, the last ends
+        ("", ""),
+        ("  ", "  "),
+    ],
+)
+def test_a_notice_is_a_sentence(clause, said):
+    assert sentence(clause) == said
+    assert sentence(said) == said  # said once: a sentence is left as it is

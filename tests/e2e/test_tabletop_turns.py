@@ -126,7 +126,7 @@ def test_two_turns_of_napoleonic_d10_in_bursts(tmux: Tmux, tmp_path: Path):
     tmux.wait_for("Who held the field?")
     tmux.type("defender")
     burst(tmux, "Enter")
-    tmux.wait_for("roll this turn's weather first (w")
+    tmux.wait_for("Roll this turn's weather first (w")
     burst(tmux, "w")
     tmux.wait_for("Weather track")
     burst(tmux, "r")

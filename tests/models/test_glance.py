@@ -97,8 +97,15 @@ def test_the_mud_a_rain_star_forces_is_this_turns_weather_before_it_is_taken(tmp
         now = glance(session)
         assert now.view.weather is None
         assert now.weather_now == "Mud (forced by Rain*)"
+        # The status line says the same, read from its two small rows and from the overview.
+        from_overview = session.status_line()  # the overview glance just read, at this version
+        session._overview = None  # as after an action: the status line's two small rows
+        light = session.status_line()
+        assert " | Mud (forced by Rain*) | " in light and "not rolled" not in light, light
+        assert from_overview == light
         weather.roll(session)  # takes it
         assert glance(session).weather_now == "Mud"
+        assert " | Mud | " in session.status_line()
     finally:
         session.close()
 
@@ -116,8 +123,8 @@ def test_the_status_line_reads_the_same_without_the_overview(tmp_path: Path):
             light = session.status_line()  # the overview not read at this version
             view, small = session.overview(), status(session.store)
             assert session.status_line() == light  # now from the overview read just above
-            assert (small.name, small.turn, small.turns, small.phase, small.date, small.weather, small.dice_mode) == (
-                view.name, view.turn, view.turns, view.phase, view.date, view.weather, view.dice_mode
+            assert (small.name, small.turn, small.turns, small.phase, small.date, small.weather, small.dice_mode, small.weather_before) == (
+                view.name, view.turn, view.turns, view.phase, view.date, view.weather, view.dice_mode, view.weather_before
             )
     finally:
         session.close()

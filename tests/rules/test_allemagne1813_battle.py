@@ -361,6 +361,24 @@ def test_equal_losses_the_defender_holds():
     assert "equal losses" in battle.outcome.reason
 
 
+def test_the_winners_reason_says_its_figures_are_the_rounds_not_the_pursuit():
+    """Equal losses in the rounds (0 to 0): the defender holds and pursues with CB 6, column
+    '5 à 8'; die 3: row '3 - 4' = 1 SP more for the attacker. The reason, shown and stored
+    after the pursuit, must not read as if the attacker had lost nothing: its figures are
+    the rounds'."""
+    battle = Battle(side(4), side(4, cb=6))
+    dice = DiceService(seed=1, mode=ENTERED)
+    while (step := battle.next_step()) is not None:
+        battle.resolve(step, dice, entered=[1])
+    chase = battle.pursuit()
+    assert chase is not None and chase.column == "5 à 8"
+    assert battle.resolve_pursuit(chase, dice, entered=[3]).sp_lost == 1
+    assert (battle.sp_lost(A), battle.sp_lost(D)) == (1, 0)
+    assert battle.outcome.reason == (
+        "the defender held its ground on equal losses in the rounds (0 SP lost to 0 before any pursuit; option battle_winner)"
+    )
+
+
 def test_defender_holds_option():
     """battle_winner = defender_holds: an attacker who inflicted more still loses
     unless the defender broke.  35 SP vs 20: round 1 the attacker rolls 6 + 3 = 9

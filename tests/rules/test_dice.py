@@ -1,6 +1,7 @@
 """The dice service: seeded, recorded, replaceable by dice typed in."""
 
 import itertools
+import re
 from collections import Counter
 
 import pytest
@@ -138,3 +139,73 @@ def test_seeded_dice_are_fair_enough():
     counts = Counter(service.roll("1d6", "p").raw[0] for _ in range(6000))
     assert set(counts) == {1, 2, 3, 4, 5, 6}
     assert all(850 < n < 1150 for n in counts.values())
+
+
+# -- every refusal of typed dice says what is true of the entry ------------------------------
+
+_TOKENS = ["1", "3", "6", "10", "12", "0", "-1", "-99999", "7", "13", "99999", "0003", "9" * 12, "9" * 13, "9" * 50,
+           "x", "four", "3.0", "+3", "1_0", "\u00b2", "\u0663", "\x07", "\x00", "\x7f", "3\x1b[31m", "--2", "-"]
+
+
+def _typed_corpus():
+    """Entries of too few, the right number and too many dice, of every kind of token, for
+    dice of one die, several, kept and pooled; joined by spaces, commas and tabs."""
+    for expression in ("1d6", "2d6", "1d10", "3d10kh1", "4d12>=9"):
+        dice = Dice.parse(expression)
+        yield dice, ""
+        yield dice, " , \t"
+        for count in {1, dice.count - 1, dice.count, dice.count + 1} - {0}:
+            for n, token in enumerate(_TOKENS):
+                entry = ["1"] * count
+                entry[n % count] = token  # one token of each kind, among dice that are right
+                for sep in (" ", ",", "\t"):
+                    yield dice, sep.join(entry)
+
+def _whole(token):
+    return re.fullmatch(r"-?[0-9]+", token) is not None
+
+
+def test_every_refusal_of_typed_dice_says_what_is_true():
+    seen = set()
+    for dice, text in _typed_corpus():
+        tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+        try:
+            dice.check_entered(parse_entered(text))
+        except DiceError as exc:
+            said = str(exc)
+        else:  # taken: the right number of whole numbers, each on the die
+            assert len(tokens) == dice.count and all(_whole(t) and 1 <= int(t) <= dice.sides for t in tokens), text
+            continue
+        assert said.isprintable(), repr(said)  # a control character typed is shown escaped
+        if m := re.fullmatch(r"type each die in digits, such as 4 or 3 5, not (.+)", said):
+            assert m[1] in {repr(t[:40]) for t in tokens if not _whole(t)}, (text, said)
+            kind = "not digits"
+        elif m := re.fullmatch(r"no die shows a number of (\d+) digits", said):
+            assert all(_whole(t) for t in tokens) and int(m[1]) in {len(t.lstrip("-")) for t in tokens}, (text, said)
+            assert int(m[1]) > 12
+            kind = "huge"
+        elif m := re.fullmatch(r"(\S+) needs (\d+) (die|dice) typed in, not (\d+)", said):
+            assert all(_whole(t) for t in tokens), (text, said)
+            assert (m[1], int(m[2]), int(m[4])) == (str(dice), dice.count, len(tokens)) != (str(dice), dice.count, dice.count)
+            assert m[3] == ("die" if dice.count == 1 else "dice"), said  # "needs 1 die", "needs 2 dice"
+            kind = "count"
+        elif m := re.fullmatch(r"a d(\d+) shows 1 to (\d+), not (-?\d+)", said):
+            assert int(m[1]) == int(m[2]) == dice.sides and len(tokens) == dice.count, (text, said)
+            assert m[3] in {str(int(t)) for t in tokens if _whole(t)} and not 1 <= int(m[3]) <= dice.sides, (text, said)
+            kind = "range"
+        elif said == "type the dice rolled, for example 4 or 3 5":
+            assert not tokens
+            kind = "empty"
+        else:
+            raise AssertionError(f"{text!r} is refused with a sentence no rule here checks: {said!r}")
+        seen.add(kind)
+    assert seen == {"not digits", "huge", "count", "range", "empty"}  # the corpus reaches every refusal
+
+
+def test_a_typed_die_beyond_its_faces_is_refused_as_such():
+    with pytest.raises(DiceError, match=r"^a d6 shows 1 to 6, not 99999$"):
+        Dice.parse("1d6").check_entered(parse_entered("99999"))
+    with pytest.raises(DiceError, match=r"^1d6 needs 1 die typed in, not 2$"):
+        Dice.parse("1d6").check_entered(parse_entered("3 4"))
+    with pytest.raises(DiceError, match=r"^2d6 needs 2 dice typed in, not 1$"):
+        Dice.parse("2d6").check_entered(parse_entered("3"))

@@ -115,10 +115,18 @@ async def palette_offers(pilot: Pilot, text: str, *, seconds: float = 15.0) -> N
 
 
 def notices(app: App) -> list[str]:
-    """The notices raised so far and not yet expired, oldest first.
+    """The notices raised so far and not yet expired, oldest first; each, in the app, a
+    sentence: a capital first letter (or a digit, a quote...) and a closing full stop.
 
-    run_test() keeps toasts off the screen, so tests read them here."""
-    return notification_messages(app)
+    run_test() keeps toasts off the screen, so tests read them here. Every Pilot test
+    that reads a notice checks them all, whatever the screen or refusal that raised them."""
+    said = notification_messages(app)
+    from tui.app import AdjutantApp
+
+    if isinstance(app, AdjutantApp):
+        loose = [n for n in said if n.strip() and not (not n.lstrip()[0].islower() and n.rstrip().endswith((".", "!", "?", "…")))]
+        assert not loose, f"notices that are not sentences (a capital first, a full stop last): {loose}"
+    return said
 
 
 async def wait_for_notice(pilot: Pilot, text: str, *, tries: int = 50, seconds: float = 15.0) -> str:

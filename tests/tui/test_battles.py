@@ -180,7 +180,7 @@ async def test_bad_set_up_says_what_is_wrong(campaign_file, make_app):
         await pilot.press("n")
         await wait_for_screen(pilot, BattleSetupScreen)
         await pilot.press("ctrl+s")
-        assert "say where the battle is fought" in await wait_for(pilot, "say where")
+        assert "Say where the battle is fought" in await wait_for(pilot, "Say where")
         await type_text(pilot, "Halle")
         await pilot.press("ctrl+s")
         assert "at least one force" in await wait_for(pilot, "at least one force")
@@ -192,7 +192,7 @@ async def test_bad_set_up_says_what_is_wrong(campaign_file, make_app):
         await pilot.press("ctrl+s")  # Halle: forces from elsewhere are refused, and the umpire is asked why
         await wait_for(pilot, "overrides with a reason")  # "... not at Halle: a battle is fought between stacks in contact"
         await pilot.press("ctrl+s")
-        assert "give the reason" in await wait_for(pilot, "give the reason")
+        assert "Give the reason" in await wait_for(pilot, "Give the reason")
         await pilot.press("escape")
         await wait_for_screen(pilot, BattleSetupScreen)
         facts = screen.query_one("#facts", TickList)

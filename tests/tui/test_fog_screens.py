@@ -61,7 +61,7 @@ async def test_the_player_sees_the_fogged_map_and_cannot_act_as_the_umpire(make_
         shown = await wait_for(pilot, "Map | seen by French Empire and allies")
         assert "A?5" in shown and "A6" not in shown  # Halle as sighted; no allied stack unseen
         await pilot.press("u")
-        await wait_for_notice(pilot, "this is a side file, read-only")
+        await wait_for_notice(pilot, "This is a side file, read-only")
         await pilot.press("S")
         await wait_for_screen(pilot, SightingsScreen)
         shown = await wait_for(pilot, "What French Empire and allies has seen, to turn 1: 1 sighting")

@@ -39,9 +39,10 @@ async def test_undo_and_redo_are_stored_and_survive_reopening_the_file(campaign_
 
     async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
         await pilot.press("y")
-        await wait_for_notice(pilot, "there is nothing to redo")
+        said = await wait_for_notice(pilot, "There is nothing to redo")  # the store's clause, as a sentence
+        assert said.endswith("."), said
         await pilot.press("u", "u")
-        await wait_for_notice(pilot, "there is nothing to undo")  # the setup cannot be undone
+        assert await wait_for_notice(pilot, "There is nothing to undo") == "There is nothing to undo."  # the setup cannot be undone
     assert weather_of_turn_1(campaign_file) is None
 
 
@@ -53,7 +54,7 @@ async def test_save_as_writes_a_copy_that_opens_and_the_app_stays_on_the_origina
         await wait_for(pilot, "Save a copy of the campaign as")
         await type_text(pilot, "c.txt")
         await pilot.press("enter")
-        await wait_for(pilot, "a campaign file ends in .campaign")
+        await wait_for(pilot, "A campaign file ends in .campaign: c.txt.")
         assert isinstance(pilot.app.screen, SaveAsScreen)
         await pilot.press("ctrl+a", "ctrl+k")
         await type_text(pilot, "copy.campaign")
@@ -301,8 +302,8 @@ async def test_undo_of_a_hostile_history_shows_one_sentence_and_changes_nothing(
     planted = campaign_file.read_bytes()
     async with make_app(campaign_file).run_test(size=(100, 30)) as pilot:
         await pilot.press("u")
-        notice = await wait_for_notice(pilot, f"cannot undo event #{number}")
-    assert "unit.strength_points = 10000" in notice and notice.endswith("nothing was changed"), notice
+        notice = await wait_for_notice(pilot, f"Cannot undo event #{number}")
+    assert "unit.strength_points = 10000" in notice and notice.endswith("nothing was changed."), notice
     assert campaign_file.read_bytes() == planted
 
 

@@ -41,15 +41,15 @@ def campaign(campaign_target: str) -> str:
 
 
 SP_REFUSED = [
-    (str(BIG), f"SP must be a whole number from 0 to 9999, not {BIG}"),
-    (str(2**31), f"SP must be a whole number from 0 to 9999, not {2**31}"),
-    ("10000", "SP must be a whole number from 0 to 9999, not 10000"),  # the export's limit: a file `check` calls sound
+    (str(BIG), f"SP must be a whole number from 0 to 9999, not {BIG}."),
+    (str(2**31), f"SP must be a whole number from 0 to 9999, not {2**31}."),
+    ("10000", "SP must be a whole number from 0 to 9999, not 10000."),  # the export's limit: a file `check` calls sound
 ]
 WHEN_REFUSED = [
-    (str(BIG), f"'{BIG}' is too large for a turn number (at most 10000)"),
-    (f"#{BIG}", f"'{BIG}' is too large for an event number (at most 2147483647)"),
-    ("#2147483647", "there is no event #2147483647"),  # the largest the store holds: looked up, not there
-    ("9", "turn 9 has not been played: the campaign is at turn 1"),
+    (str(BIG), f"'{BIG}' is too large for a turn number (at most 10000)."),
+    (f"#{BIG}", f"'{BIG}' is too large for an event number (at most 2147483647)."),
+    ("#2147483647", "There is no event #2147483647."),  # the largest the store holds: looked up, not there
+    ("9", "Turn 9 has not been played: the campaign is at turn 1."),
 ]
 
 

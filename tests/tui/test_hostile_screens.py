@@ -136,7 +136,7 @@ async def test_luck_and_its_chart_say_a_roll_whose_dice_no_roll_stores_is_damage
         await settled(pilot)
         await pilot.press("L")
         await settled(pilot)
-        said = "the campaign is damaged: a roll's dice cannot be weighed"
+        said = "The campaign is damaged: a roll's dice cannot be weighed"
         assert said in str(app.screen.query_one("#method").content)
         assert any(said in message for message in notification_messages(app))
         app.clear_notifications()

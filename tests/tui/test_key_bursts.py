@@ -54,7 +54,7 @@ async def test_letters_typed_into_a_refused_form_stay_in_it(campaign_file, make_
         await burst(pilot, "e", "ctrl+a", "ctrl+k", "ctrl+s", *letters("ub"))
         assert isinstance(pilot.app.screen, FormScreen)
         assert pilot.app.screen.query_one("#f-name").value == "ub"
-        assert "name cannot be empty" in str(pilot.app.screen.query_one("#error").render())
+        assert "Name cannot be empty." in str(pilot.app.screen.query_one("#error").render())
         await burst(pilot, "escape")
         assert isinstance(pilot.app.screen, OrderOfBattleScreen)
     with stored(campaign_file) as db:

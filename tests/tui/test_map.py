@@ -184,7 +184,7 @@ async def test_typing_a_location_offers_the_places_and_an_unknown_one_is_refused
         box.value = "Lutzn"
         await pilot.press("ctrl+s")
         shown = await wait_for(pilot, "did you mean")
-        assert "there is no place 'Lutzn' in the gazetteer" in shown
+        assert "There is no place 'Lutzn' in the gazetteer" in shown
 
 
 async def test_the_battle_phase_lists_the_places_in_contact(make_app, ready_file):

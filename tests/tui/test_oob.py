@@ -116,15 +116,15 @@ async def test_e_edits_the_selected_general(campaign_file, make_app):
 
 
 UNIT_ERRORS = [
-    ("strength_points", "-1", "SP must be a whole number from 0 to 9999, not -1"),
-    ("strength_points", "abc", "SP must be a whole number, not 'abc'"),
-    ("cohesion", "9", "cohesion must be a whole number from 1 to 6, not 9"),
-    ("location", "  ", "location cannot be empty"),  # a unit stands somewhere, or it shows "?"
-    ("name", "", "name cannot be empty"),
+    ("strength_points", "-1", "SP must be a whole number from 0 to 9999, not -1."),
+    ("strength_points", "abc", "SP must be a whole number, not 'abc'."),
+    ("cohesion", "9", "Cohesion must be a whole number from 1 to 6, not 9."),
+    ("location", "  ", "Location cannot be empty."),  # a unit stands somewhere, or it shows "?"
+    ("name", "", "Name cannot be empty."),
 ]
 GENERAL_ERRORS = [
-    ("command_value", "7", "CV must be a whole number from 0 to 5, not 7"),
-    ("name", " ", "name cannot be empty"),
+    ("command_value", "7", "CV must be a whole number from 0 to 5, not 7."),
+    ("name", " ", "Name cannot be empty."),
 ]
 
 
@@ -169,7 +169,7 @@ async def test_bad_values_in_the_general_forms_keep_them_open_and_store_nothing(
     async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
         await find(pilot, "kleist")
         await refuse(pilot, "e", GENERAL_ERRORS)  # editing this general
-        await refuse(pilot, "g", [("name", "", "name cannot be empty")])  # a new general under him
+        await refuse(pilot, "g", [("name", "", "Name cannot be empty.")])  # a new general under him
     with stored(campaign_file) as db:
         assert counts(db) == before
         assert db.get_one(General, "kleist").model_dump() == kleist
@@ -475,7 +475,7 @@ async def test_f_entrenches_a_unit_at_the_cards_price_or_says_why_not(campaign_f
         await wait_for(pilot, "has not rolled its command points")
         assert isinstance(pilot.app.screen, FormScreen)
         assert form_error(pilot) == (
-            "Army of the Main (Napoleon) has not rolled its command points this turn; an entrenchment costs 2 PC"
+            "Army of the Main (Napoleon) has not rolled its command points this turn; an entrenchment costs 2 PC."
         )
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(pilot.app.screen, FormScreen), "the form closed by escape")

@@ -283,7 +283,7 @@ async def test_home_end_whole_states_and_a_contact_ruled_by_the_umpire(campaign_
         await pilot.press("enter")
         await wait_for(pilot, "the umpire's ruling")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, "an umpire's ruling gives its reason")
+        await wait_for(pilot, "An umpire's ruling gives its reason")
         app.screen.query_one("#f-reason", Input).value = "the column went in with the bayonet"
         await pilot.press("ctrl+s")
         await wait_for_screen(pilot, ResolverScreen)

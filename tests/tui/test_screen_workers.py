@@ -73,7 +73,7 @@ async def test_a_storage_refusal_in_a_worker_is_one_notice_and_the_app_goes_on(c
     async with make_app(campaign_file, start="oob").run_test(size=(80, 24)) as pilot:
         await find(pilot, "zieten")
         await pilot.press(REMOVE, "y")
-        await wait_for_notice(pilot, "the campaign file is read-only: nothing was changed")
+        await wait_for_notice(pilot, "The campaign file is read-only: nothing was changed.")
         assert pilot.app.is_running and pilot.app.failure is None
         assert not any("Removed" in n for n in notices(pilot.app))
         assert isinstance(pilot.app.screen, OrderOfBattleScreen)

@@ -125,7 +125,7 @@ async def test_a_save_refused_by_a_file_locked_too_long_keeps_the_form_its_text_
         with locked(campaign_file):
             await pilot.press("ctrl+s", "x")  # x typed while the save waits: for the form, after
             await caught_up(pilot)
-            assert "another umpire is changing the campaign right now" in str(form.query_one("#error").render())
+            assert "Another umpire is changing the campaign right now" in str(form.query_one("#error").render())
         assert app.screen is form and not form.saving
         assert name.value == "Locked bnx" and app.focused is name
         assert not any("New unit" in n for n in notices(app))

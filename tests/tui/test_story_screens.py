@@ -123,7 +123,7 @@ async def test_the_campaign_as_of_turn_5_and_back(make_app, played):
         await pilot.press("w")
         await wait_for(pilot, "Turn 5, 04 May 1813: Mud")
         await pilot.press("u")
-        await notified(pilot, "this is the campaign as of the end of turn 5, read-only")
+        await notified(pilot, "This is the campaign as of the end of turn 5, read-only")
         await pilot.press("T")
         await pilot.press("enter")
         await notified(pilot, "Back to the campaign as it is now")

@@ -94,7 +94,7 @@ async def test_the_last_turn_cannot_end(campaign_file, make_app):
     session.close()
     async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
         await pilot.press("t", "n")
-        await wait_for_notice(pilot, "turn 20 is the last turn of the campaign")
+        await wait_for_notice(pilot, "Turn 20 is the last turn of the campaign.")
     with stored(campaign_file) as db:
         assert db.get_one(Campaign, 1).turn == 20
 

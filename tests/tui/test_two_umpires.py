@@ -32,8 +32,8 @@ async def test_a_change_by_another_umpire_is_refused_then_reloaded(campaign_file
         finally:
             other.close()
         await pilot.press("r")  # this umpire rolls the weather on what it last saw
-        notice = await wait_for_notice(pilot, "another umpire changed the campaign")
-        assert "F5 shows their change" in notice
+        notice = await wait_for_notice(pilot, "Another umpire changed the campaign")
+        assert notice.endswith("reload and try again. F5 shows their change."), notice  # two sentences, not one run on
         with stored(campaign_file) as db:
             assert db.get_one(Turn, 1).weather is None  # nothing written
         await pilot.press(key(AdjutantApp, "app.reload"))

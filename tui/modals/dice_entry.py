@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from campaigns.words import plural
+from campaigns.words import plural, sentence
 from rules.dice import Dice, DiceError, parse_entered
 from tui.widgets.text_field import TextField
 
@@ -80,7 +80,7 @@ class DiceEntryScreen(ModalScreen[list[int] | list[list[int]] | None]):
             values = parse_entered(text)
             dice.check_entered(values)
         except DiceError as exc:
-            self.query_one("#error", Static).update(f"{label}: {exc}" if label else str(exc))
+            self.query_one("#error", Static).update(sentence(f"{label}: {exc}" if label else str(exc)))
             return None
         return values
 

@@ -11,6 +11,8 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Select, Static
 
+from campaigns.words import sentence
+
 from tui.screens.base import Attempts
 from tui.textual_private import select_listed_on_open
 from tui.widgets.text_field import TextField
@@ -146,7 +148,7 @@ class FormScreen(Attempts, ModalScreen[dict[str, str] | None]):
         """The sentence in the form, which stays open with what was typed in it."""
         self.saving = False
         error = self.query_one("#error", Static)
-        error.update(str(exc))
+        error.update(sentence(str(exc)))
         self.call_after_refresh(error.scroll_visible)  # a long form: the reason is in view
 
     def succeeded(self, result: object, done: str | None, then=None, *, writes: bool = True) -> None:

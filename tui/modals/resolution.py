@@ -20,6 +20,7 @@ from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from campaigns import tabletop
 from campaigns.errors import CampaignError
+from campaigns.words import sentence
 from rules.errors import RulesError
 from rules.resolver import ENEMY, NO_TARGET, may_act
 from tui.modals.form import FormBody
@@ -356,7 +357,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
         try:
             prepared = self.prepared()
         except CampaignError as exc:
-            update_in_place(error, str(exc))
+            update_in_place(error, sentence(str(exc)))
             update_in_place(shown, "")
             return
         update_in_place(error, "")
@@ -398,7 +399,7 @@ class ResolutionScreen(ModalScreen[dict[str, Any] | None]):
         try:
             prepared = self.prepared()
         except CampaignError as exc:
-            self.query_one("#error", Static).update(str(exc))
+            self.query_one("#error", Static).update(sentence(str(exc)))
             return
         choice = self.choice()
         if not prepared.rolls_dice or not (typed or self.dice_typed_in):

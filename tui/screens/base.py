@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.worker import Worker
 
 from campaigns.errors import STATED_ERRORS, CampaignError
+from campaigns.words import sentence
 from tui.messages import CampaignChanged
 from tui.widgets.status import BottomBar, StatusLine
 from tui.workers import back_to, showing
@@ -115,7 +116,8 @@ class Attempts:
         from campaigns.errors import OtherUmpireError
 
         hint = " F5 shows their change." if isinstance(exc, OtherUmpireError) else ""
-        cast(DOMNode, self).app.notify(f"{exc}{hint}", severity="error", timeout=8)
+        # The refusal a sentence of its own before the hint ("...; reload and try again. F5 shows their change.")
+        cast(DOMNode, self).app.notify(f"{sentence(str(exc))}{hint}", severity="error", timeout=8)
 
     def succeeded(self, result: Any, done: str | None, then: Callable[[Any], object] | None = None, *, writes: bool = True) -> None:
         """A success: told (`done`, or the action's own sentence or lines), the campaign redrawn, then `then`."""

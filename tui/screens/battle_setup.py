@@ -16,6 +16,7 @@ from textual.widgets import Input, Label, Select, Static
 from campaigns import battles, forces
 from campaigns.contact import OutOfContact, battle_reach
 from campaigns.errors import CampaignError
+from campaigns.words import sentence
 from tui.modals.form import FormScreen
 from tui.screens.base import CampaignScreen
 from tui.screens.battles import resolvers
@@ -267,7 +268,7 @@ class BattleSetupScreen(CampaignScreen):
         if isinstance(exc, OutOfContact):
             self.ask_override(str(exc))
             return
-        self.query_one("#error", Static).update(str(exc))
+        self.query_one("#error", Static).update(sentence(str(exc)))
         self.query_one(VerticalScroll).scroll_home()
 
     def ask_override(self, problem: str) -> None:

@@ -12,6 +12,7 @@ from textual.widgets import Input, Static
 
 from campaigns.errors import CampaignError
 from campaigns.settings import remember
+from campaigns.words import sentence
 from tui.screens.base import Attempts, adjutant_of
 from tui.widgets.text_field import TextField
 
@@ -54,7 +55,7 @@ class SaveAsScreen(Attempts, ModalScreen[None]):
 
     def refused(self, exc: Exception) -> None:
         self.saving = False
-        self.query_one("#error", Static).update(str(exc))
+        self.query_one("#error", Static).update(sentence(str(exc)))
 
     def succeeded(self, result: object, done: str | None, then=None, *, writes: bool = True) -> None:
         self.saving = False

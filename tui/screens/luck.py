@@ -16,6 +16,7 @@ from campaigns.errors import CampaignError
 from campaigns.luck import MP, PC, SP_INFLICTED, SP_LOST, Ledger, Luck, RollLuck
 from campaigns.printable import printable
 from campaigns.text import shown
+from campaigns.words import sentence
 from tui.screens.base import CampaignScreen
 from tui.widgets.cells import MadeRows, fill
 from tui.widgets.kept import KeptTable, PagedTable
@@ -73,8 +74,8 @@ class LuckScreen(CampaignScreen):
             book, self._early_book = self._early_book, None
             self._show(book)
         if self._early_refusal is not None:
-            sentence, self._early_refusal = self._early_refusal, None
-            self._refused(sentence)
+            refusal, self._early_refusal = self._early_refusal, None
+            self._refused(refusal)
 
     def refresh_view(self) -> None:
         early, self._early = self._early, None
@@ -102,12 +103,12 @@ class LuckScreen(CampaignScreen):
         if not worker.is_cancelled:
             back_to(self, self._show, book, app=app)
 
-    def _refused(self, sentence: str) -> None:
+    def _refused(self, refusal: str) -> None:
         if not self._composed:  # refused while the screen is composed: said once it is
-            self._early_refusal = sentence
+            self._early_refusal = refusal
             return
-        self.query_one("#method", Static).update(printable(sentence))
-        self.notify(sentence, severity="error", timeout=8)
+        self.query_one("#method", Static).update(printable(sentence(refusal)))
+        self.notify(refusal, severity="error", timeout=8)
 
     def _show(self, book: Ledger) -> None:
         if not self._composed:  # the first reading, come while the screen is composed: shown once it is

@@ -13,6 +13,7 @@ from campaigns.errors import CampaignError, typed_number
 from campaigns.scenario import Scenario, load_scenario, scenario_ids
 from campaigns.session import CampaignSession
 from campaigns.settings import recent_files, remember
+from campaigns.words import sentence
 from rules.numbers import SEED
 from tui.commands import browser_safe
 from tui.screens.base import adjutant_of
@@ -81,7 +82,7 @@ class StartScreen(Screen[None]):
         (self.query_one("#recent", OptionList) if recent_files() else self.query_one("#scenario", Select)).focus()
 
     def fail(self, message: str) -> None:
-        self.query_one("#error", Static).update(message)
+        self.query_one("#error", Static).update(sentence(message))
 
     def open_target(self, target: str) -> None:
         try:

@@ -19,6 +19,7 @@ from sqlalchemy import Connection, select
 from campaigns.contact import contacts
 from campaigns.errors import CampaignError, plainly
 from campaigns.gazetteer import Place, gazetteer
+from campaigns.glance import NOT_ROLLED, weather_now
 from campaigns.session import CampaignSession
 from campaigns.stacks import CountedStack, Stack, counted_stacks
 from models import record_columns as rows
@@ -152,6 +153,10 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
         )
         if turn_row is None:
             raise CampaignError(f"the campaign has no turn {shown}")
+        weather = turn_row.weather
+        if weather is None and shown > 1:  # Mud forced by the turn before's Rain*, as the overview says it
+            before = db.execute(select(rows.TURN.c.weather).where(rows.TURN.c.number == shown - 1)).scalar_one_or_none()
+            weather = None if (now := weather_now(None, before)) == NOT_ROLLED else now
         seen_by = (
             db.execute(select(rows.SIDE.c.name).where(rows.SIDE.c.id == side)).scalar_one_or_none() or side
             if side is not None else None
@@ -188,7 +193,7 @@ def map_data(session: CampaignSession, turn: int | None = None, side: str | None
     )
     sides = tuple(dict.fromkeys(s.side_name for s in stacks))
     return MapData(
-        shown, turn_row.date, turn_row.weather, places,
+        shown, turn_row.date, weather, places,
         tuple((r.a, r.b, r.kind) for r in g.roads),
         tuple((r.name, r.size, r.course) for r in g.rivers.values()),
         battles, sides, tuple(unknown),

@@ -578,3 +578,30 @@ def test_a_crowded_place_opened_on_the_map_reads_only_the_units_its_lines_name(t
             assert (stack.unit_count, stack.strength_points, generals(stack)) == (whole.unit_count, whole.strength_points, generals(whole))
     finally:
         session.close()
+
+
+def test_the_map_says_this_turns_mud_forced_by_the_rain_before(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Turn 1 Rain*, turn 2 begun, its weather not taken yet: the map's header and its SVG say the Mud
+    the card forces, as the overview and the status line do (before: "weather not rolled")."""
+    from campaigns import theatre_map, turns, weather
+
+    path = new(tmp_path)
+    session = CampaignSession.open(path)
+    try:
+        weather.roll(session, entered=[5])  # 5 +1 (April) = 6: Rain*
+        while session.overview().turn == 1:
+            turns.advance(session, anyway=True)
+        assert theatre_map.map_data(session).weather == "Mud (forced by Rain*)"
+        assert theatre_map.map_data(session, 1).weather == "Rain*"  # the turn before, as rolled
+    finally:
+        session.close()
+    svg = tmp_path / "turn2.svg"
+    assert run(capsys, "map", path, "-o", svg)[0] == 0
+    assert "Mud (forced by Rain*)" in svg.read_text()
+    (tmp_path / "fresh").mkdir()
+    fresh = new(tmp_path / "fresh")  # turn 1: nothing before it, nothing forced
+    session = CampaignSession.open(fresh)
+    try:
+        assert theatre_map.map_data(session).weather is None
+    finally:
+        session.close()

@@ -163,6 +163,19 @@ def test_a_side_that_is_not_the_roles_is_one_sentence(club: dict, postgres_url: 
         assert sentence in err and err.count("\n") == 1 and "Traceback" not in err, err
 
 
+def test_an_umpires_command_as_a_sides_role_is_refused_not_called_damaged(club: dict, capsys: pytest.CaptureFixture[str]):
+    """The French player runs the umpires' commands with the French role's URL: each is one sentence
+    saying the role may not (row-level security at work), never "is damaged" (which sends a club's
+    umpire to `check` and `export --salvage` over a sound campaign)."""
+    for argv in (["route", "--db", club["french"], "napoleon", "Naumburg"], ["options", "--db", club["french"]],
+                 ["activate", "--db", club["french"], "napoleon"], ["export", "--db", club["french"]],
+                 ["check", "--db", club["french"]]):
+        assert main(argv) != 0
+        err = capsys.readouterr().err
+        assert "the role it connects as may not do this (permission denied" in err, (argv, err)
+        assert "damaged" not in err and err.count("\n") == 1, (argv, err)
+
+
 def test_side_checks_a_side_file_and_refuses_the_umpires_file(tmp_path, capsys: pytest.CaptureFixture[str]):
     umpire = tmp_path / "umpire.campaign"
     new_campaign(umpire, load_scenario("spring1813"), seed=1813)

@@ -179,9 +179,12 @@ def _orders(args: argparse.Namespace, session: Any) -> int:
         if not queue:
             say("No orders.")
     elif verb == "write":
+        from campaigns.player import as_club_side
+
         if len(words) != 3:
             raise CampaignError("orders write takes FILE KIND (move, forced_march, command_points, reconnaissance, note)")
-        say(orders.write(session, words[2], args.stack, args.to, args.text, args.action))
+        # a club's URL with a side's role: the player's orders, straight into the umpires' queue
+        say(orders.write(as_club_side(session), words[2], args.stack, args.to, args.text, args.action))
     else:
         if len(words) < 3:
             raise CampaignError(f"orders {verb} takes FILE and an order's number (as `orders list` shows it)")

@@ -176,6 +176,22 @@ def test_an_umpires_command_as_a_sides_role_is_refused_not_called_damaged(club: 
         assert "damaged" not in err and err.count("\n") == 1, (argv, err)
 
 
+def test_orders_write_with_a_sides_url_queues_the_order_as_that_role(club: dict, capsys: pytest.CaptureFixture[str]):
+    """`adjutant orders write URL KIND` with the French role's URL writes as the app's player does,
+    straight into the umpires' queue (it said "orders are written in a side file"); the umpires'
+    URL still writes nothing, and the other side's role cannot write for the French."""
+    assert main(["orders", "write", club["french"], "note", "--text", "Ney holds Weimar"]) == 0, capsys.readouterr().err
+    assert "Written: note" in capsys.readouterr().out
+    assert main(["orders", "write", club["allies"], "move", "--stack", "ney", "--to", "Naumburg"]) == 2
+    assert "there is no general 'ney'" in capsys.readouterr().err
+    assert main(["orders", "write", club["umpire"], "note", "--text", "x"]) == 2
+    assert "side file" in capsys.readouterr().err
+    assert main(["orders", "list", club["umpire"]]) == 0
+    assert "french, turn 1, note: Ney holds Weimar [queued]" in capsys.readouterr().out
+    assert main(["orders", "list", club["allies"]]) == 0
+    assert capsys.readouterr().out == "No orders.\n"
+
+
 def test_side_checks_a_side_file_and_refuses_the_umpires_file(tmp_path, capsys: pytest.CaptureFixture[str]):
     umpire = tmp_path / "umpire.campaign"
     new_campaign(umpire, load_scenario("spring1813"), seed=1813)

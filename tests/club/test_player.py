@@ -192,6 +192,34 @@ def test_orders_write_with_a_sides_url_queues_the_order_as_that_role(club: dict,
     assert capsys.readouterr().out == "No orders.\n"
 
 
+def test_the_umpires_orders_screen_shows_an_order_queued_since_it_was_last_shown(club: dict):
+    """The README: the umpires see a player's orders queued at once (O in their app). A side's role
+    queues an order with no new version of the campaign, and the Orders screen, shown once, was
+    read again only when the version moved: the umpire saw the old queue until his own next change."""
+    import asyncio
+
+    from tests.tui.helpers import wait_for
+    from tui.app import AdjutantApp
+
+    async def play() -> None:
+        app = AdjutantApp(CampaignSession.open(club["umpire"]), prepare=False)
+        app.animation_level = "none"
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("O")
+            assert "Ney holds Weimar" not in await wait_for(pilot, "Orders queued by side")
+            player = open_side(club["french"], "french")
+            try:
+                orders.write(player, "note", text="Ney holds Weimar")
+            finally:
+                player.close()
+            await pilot.press("o")
+            await wait_for(pilot, "Overview")
+            await pilot.press("O")
+            await wait_for(pilot, "Ney holds Weimar")
+
+    asyncio.run(play())
+
+
 def test_side_checks_a_side_file_and_refuses_the_umpires_file(tmp_path, capsys: pytest.CaptureFixture[str]):
     umpire = tmp_path / "umpire.campaign"
     new_campaign(umpire, load_scenario("spring1813"), seed=1813)

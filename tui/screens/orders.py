@@ -62,6 +62,12 @@ class OrdersScreen(CampaignScreen):
     def on_mount(self) -> None:
         self.query_one("#list", DataTable).focus()
 
+    def on_screen_resume(self) -> None:
+        # On a club's server a side's role queues its orders with no new version of the campaign
+        # (that is the umpires' to make), so a visit reads the queue again whatever the version:
+        # the umpire sees them at once, as the README says, not after his own next change.
+        self.show_campaign()
+
     def refresh_view(self) -> None:
         player = is_player(self.session)
         club = player and getattr(self.session, "order_status", "") == orders.QUEUED  # a club's server: no file to export

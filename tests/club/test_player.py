@@ -220,6 +220,36 @@ def test_the_umpires_orders_screen_shows_an_order_queued_since_it_was_last_shown
     asyncio.run(play())
 
 
+def test_a_reconnaissance_order_applied_tells_the_side_its_sighting_not_the_screens_cavalry_or_the_die(club: dict):
+    """The ruling of an applied order is the side's to read (its role, its side file). A reconnaissance's
+    roll names the column of the cavalry differential (reconnoitring minus the screen's cavalry SP) and
+    the cohesion modifier (minus the screen's average cohesion), and its die, which a side's dice do
+    not include: the ruling said "column '3 à 4' (3 to 4), 1d6 = 3 -1 = 2 -> 1", telling the French
+    the allied screen's cavalry and cohesion beyond what result 1 reveals."""
+    player = open_side(club["french"], "french")
+    try:
+        orders.write(player, "reconnaissance", "latour_maubourg", "Halle")
+        (order,) = [o for o in orders.listed(player) if o.kind == "reconnaissance"]
+    finally:
+        player.close()
+    umpire = CampaignSession.open(club["umpire"])
+    try:
+        told = orders.apply(umpire, order.id)
+    finally:
+        umpire.close()
+    assert "column" in told and "1d6" in told  # the umpire's own notice keeps the whole roll
+    player = open_side(club["french"], "french")
+    try:
+        (ruled,) = [o for o in orders.listed(player) if o.id == order.id]
+        sightings = knowledge.known(player, "french").sightings
+    finally:
+        player.close()
+    assert ruled.status == "applied" and "sightings" in ruled.ruling, ruled.ruling
+    for secret in ("column", "1d6", "->", "cohesion"):
+        assert secret not in ruled.ruling, ruled.ruling
+    assert any(s.place == "Halle" for s in sightings)  # what it learns, it reads where the ruling says
+
+
 def test_side_checks_a_side_file_and_refuses_the_umpires_file(tmp_path, capsys: pytest.CaptureFixture[str]):
     umpire = tmp_path / "umpire.campaign"
     new_campaign(umpire, load_scenario("spring1813"), seed=1813)

@@ -250,6 +250,29 @@ def test_a_reconnaissance_order_applied_tells_the_side_its_sighting_not_the_scre
     assert any(s.place == "Halle" for s in sightings)  # what it learns, it reads where the ruling says
 
 
+def test_a_players_login_opens_no_other_file_or_url(club: dict):
+    """A club player's app (sshd's ForceCommand, or `adjutant serve --side` in a browser) runs the side's
+    view and nothing else: ctrl+o went to the start screen, which opens any file the server's account
+    can read, or a URL with the umpires' role if that account's .pgpass holds it, and makes files."""
+    import asyncio
+
+    from tests.tui.helpers import wait_for, wait_for_notice
+    from tui.app import AdjutantApp
+    from tui.screens.start import StartScreen
+
+    async def play() -> None:
+        app = AdjutantApp(open_side(club["french"], "french"), prepare=False)
+        app.animation_level = "none"
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, "CLUB: French Empire and allies")
+            await pilot.press("ctrl+o")
+            await wait_for_notice(pilot, "this login opens the club's campaign as your side, no other file")
+            assert not isinstance(app.screen, StartScreen)
+            assert "New campaign" not in await wait_for(pilot, "Turn 1 of 20")
+
+    asyncio.run(play())
+
+
 def test_side_checks_a_side_file_and_refuses_the_umpires_file(tmp_path, capsys: pytest.CaptureFixture[str]):
     umpire = tmp_path / "umpire.campaign"
     new_campaign(umpire, load_scenario("spring1813"), seed=1813)

@@ -144,7 +144,12 @@ def _sight(args: argparse.Namespace, session: Any) -> int:
 
 def _knows(args: argparse.Namespace, session: Any) -> int:
     from campaigns.knowledge import describe, known
+    from campaigns.player import PlayerSession, as_club_side
 
+    player = as_club_side(session)
+    if isinstance(player, PlayerSession) and player.side != args.side:
+        # a club side's role reads no other side's sightings: "0 sightings" would be an answer, and wrong
+        raise CampaignError(f"this is the {player.side} side's view: it knows its own sightings, not the {args.side} side's")
     knowledge = known(session, args.side, args.turn)
     say(f"{knowledge.side_name} at turn {knowledge.turn}: {len(knowledge.sightings)} sighting{'' if len(knowledge.sightings) == 1 else 's'}")
     for s in knowledge.sightings:

@@ -273,6 +273,16 @@ def test_a_players_login_opens_no_other_file_or_url(club: dict):
     asyncio.run(play())
 
 
+def test_knows_with_a_sides_url_refuses_the_other_sides_sightings(club: dict, capsys: pytest.CaptureFixture[str]):
+    """`adjutant knows URL --side allies` with the French role's URL answered "0 sightings" (the role
+    reads none of them): an answer, and a wrong one. It is one sentence now; its own side's are listed."""
+    assert main(["knows", "--db", club["french"], "--side", "allies"]) == 2
+    assert "it knows its own sightings, not the allies side's" in capsys.readouterr().err
+    assert main(["knows", "--db", club["french"], "--side", "french"]) == 0
+    assert "Halle (reconnaissance result 2)" in capsys.readouterr().out  # the fixture's reconnaissance
+    assert main(["knows", "--db", club["umpire"], "--side", "allies"]) == 0  # the umpires' role: any side
+
+
 def test_side_checks_a_side_file_and_refuses_the_umpires_file(tmp_path, capsys: pytest.CaptureFixture[str]):
     umpire = tmp_path / "umpire.campaign"
     new_campaign(umpire, load_scenario("spring1813"), seed=1813)

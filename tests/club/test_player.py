@@ -283,6 +283,35 @@ def test_knows_with_a_sides_url_refuses_the_other_sides_sightings(club: dict, ca
     assert main(["knows", "--db", club["umpire"], "--side", "allies"]) == 0  # the umpires' role: any side
 
 
+def test_the_players_orders_keep_their_ruling_column_in_view_at_80_columns(club: dict):
+    """A reconnaissance by latour_maubourg to Weissenfels, at 80x24: the player's table ran off the
+    edge and its last column read "Ruli", each ruling cut to its first letters with no ellipsis.
+    A player's orders are all his side's: the table leaves the Side column out."""
+    import asyncio
+
+    from tests.tui.helpers import wait_for
+    from tui.app import AdjutantApp
+
+    player = open_side(club["french"], "french")
+    try:
+        orders.write(player, "reconnaissance", "latour_maubourg", "Weissenfels")
+        orders.write(player, "note", text="Ney holds Weimar")
+    finally:
+        player.close()
+
+    async def play() -> None:
+        app = AdjutantApp(open_side(club["french"], "french"), prepare=False)
+        app.animation_level = "none"
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("O")
+            shown = await wait_for(pilot, "reconnaissance")
+            header = next(line for line in shown.splitlines() if line.lstrip().startswith("#"))
+            assert header.split() == ["#", "Status", "Order", "Stack", "To", "Text", "Ruling"], header
+            assert "latour_maubourg" in shown and "Weissenfels" in shown
+
+    asyncio.run(play())
+
+
 def test_side_checks_a_side_file_and_refuses_the_umpires_file(tmp_path, capsys: pytest.CaptureFixture[str]):
     umpire = tmp_path / "umpire.campaign"
     new_campaign(umpire, load_scenario("spring1813"), seed=1813)

@@ -42,6 +42,7 @@ def refused_to_role(name: str, error: BaseException) -> str | None:
     lines = str(cause).strip().splitlines()
     said = lines[0] if lines else type(cause).__name__
     return (
-        f"{name}: the role it connects as may not do this ({said}); a side's role reads only its side's "
-        "view (adjutant --side SIDE --db URL), and the umpires' role runs every command"
+        f"{name}: the role it connects as may not do this ({said}); a side's role opens its side's view "
+        "(adjutant --side SIDE --db URL), and what the umpires' role may not (a migration, club setup) is "
+        "the campaign owner's"
     )

@@ -144,7 +144,12 @@ def _sight(args: argparse.Namespace, session: Any) -> int:
 
 def _knows(args: argparse.Namespace, session: Any) -> int:
     from campaigns.knowledge import describe, known
+    from campaigns.player import PlayerSession, as_club_side
 
+    player = as_club_side(session)
+    if isinstance(player, PlayerSession) and player.side != args.side:
+        # a club side's role reads no other side's sightings: "0 sightings" would be an answer, and wrong
+        raise CampaignError(f"this is the {player.side} side's view: it knows its own sightings, not the {args.side} side's")
     knowledge = known(session, args.side, args.turn)
     say(f"{knowledge.side_name} at turn {knowledge.turn}: {len(knowledge.sightings)} sighting{'' if len(knowledge.sightings) == 1 else 's'}")
     for s in knowledge.sightings:
@@ -179,9 +184,12 @@ def _orders(args: argparse.Namespace, session: Any) -> int:
         if not queue:
             say("No orders.")
     elif verb == "write":
+        from campaigns.player import as_club_side
+
         if len(words) != 3:
             raise CampaignError("orders write takes FILE KIND (move, forced_march, command_points, reconnaissance, note)")
-        say(orders.write(session, words[2], args.stack, args.to, args.text, args.action))
+        # a club's URL with a side's role: the player's orders, straight into the umpires' queue
+        say(orders.write(as_club_side(session), words[2], args.stack, args.to, args.text, args.action))
     else:
         if len(words) < 3:
             raise CampaignError(f"orders {verb} takes FILE and an order's number (as `orders list` shows it)")

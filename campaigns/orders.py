@@ -262,8 +262,18 @@ def apply(session: CampaignSession, order_id: int) -> str:
                 raise CampaignError(f"there is no enemy stack at {order.place} to reconnoitre")
             done = reconnoitre_stack(session, order.stack, enemy)
         row = db.get_one(SideOrder, order_id)
-        row.status, row.ruling = APPLIED, done[:500]
+        row.status, row.ruling = APPLIED, _ruling_for_the_side(order, done)[:500]
     return f"Applied #{order_id}: {done}"
+
+
+def _ruling_for_the_side(order: Any, done: str) -> str:
+    """What the side reads of an order applied (the ruling is in its side file and readable by its
+    club role). A reconnaissance's roll names the column of the cavalry differential and the
+    cohesion modifier, which tell the enemy screen's cavalry SP and cohesion, and its die, which the
+    side's dice do not include: the side learns what the result reveals, as its sighting, and no more."""
+    if order.kind != "reconnaissance":
+        return done
+    return f"Reconnaissance from {order.stack} at {order.place} made: what it learned is in your sightings (S)"
 
 
 def _enemies_at(session: CampaignSession, side: str, place: str) -> list[str]:

@@ -139,6 +139,22 @@ def as_player(session: CampaignSession) -> CampaignSession:
     return session if side is None else PlayerSession(session.store, str(side), int(turn))
 
 
+def as_club_side(session: CampaignSession) -> CampaignSession:
+    """A club's campaign connected as a side's role: that side's ClubPlayerSession (its orders go
+    into the umpires' queue as the role); anything else, the session itself."""
+    if isinstance(session, PlayerSession) or session.store.is_sqlite:
+        return session
+    from models.access import UMPIRE, AccessError, club_roles
+
+    with plainly(), session.store.connect() as db:
+        role = db.execute(WHO).one()[0]
+        try:
+            side = next((each.who for each in club_roles(db) if each.role == role and each.who != UMPIRE), None)
+        except AccessError:
+            return session
+    return session if side is None else ClubPlayerSession(session.store, side)
+
+
 def open_side(target: str, side: str) -> PlayerSession:
     """The player view of `side`: a club's campaign connected as the side's role, or its side file.
 

@@ -197,9 +197,17 @@ def tear_down(connection: Connection) -> list[str]:
         _ddl(connection, f"ALTER TABLE {q(table)} NO FORCE ROW LEVEL SECURITY")
         _ddl(connection, f"ALTER TABLE {q(table)} DISABLE ROW LEVEL SECURITY")
     removed = made_roles(connection)
+    database = _database(connection)
     for role in removed:
-        # DROP OWNED takes back every privilege granted to the role in this database and on it.
-        _ddl(connection, f"DROP OWNED BY {q(role)}")
+        # What set_up granted, taken back by name: DROP OWNED needs the role's privileges, which
+        # the README's owner (CREATEROLE, no superuser) does not hold ("permission denied to
+        # drop objects"). A table's REVOKE takes its columns' grants with it.
+        _ddl(connection, f"REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {q(role)}")
+        _ddl(connection, f"REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM {q(role)}")
+        _ddl(connection, f"REVOKE ALL ON SCHEMA public FROM {q(role)}")
+        _ddl(connection, f"REVOKE ALL ON DATABASE {q(database)} FROM {q(role)}")
+        if connection.execute(text("SELECT pg_has_role(:role, 'USAGE')"), {"role": role}).scalar():
+            _ddl(connection, f"DROP OWNED BY {q(role)}")  # and anything else, where we may
         _ddl(connection, f"DROP ROLE {q(role)}")
     return removed
 
@@ -234,7 +242,19 @@ def _ensure_role(connection: Connection, database: str, each: ClubRole) -> bool:
             f"{database}; drop or rename it first"
         )
     # Whatever the role was given since, a player's login can do nothing more than its grants.
-    _ddl(connection, f"ALTER ROLE {q(each.role)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT NOREPLICATION NOBYPASSRLS")
+    # SUPERUSER, REPLICATION and BYPASSRLS are named only when the role has one: naming them at
+    # all (even to take them away) is a superuser's statement, and the README's owner has only
+    # CREATEROLE (PostgreSQL 15 refuses "must be superuser to ... change superuser attribute").
+    powers = connection.execute(
+        text("SELECT rolsuper, rolreplication, rolbypassrls FROM pg_roles WHERE rolname = :name"), {"name": each.role}
+    ).one()
+    taken = [word for word, held in zip(("NOSUPERUSER", "NOREPLICATION", "NOBYPASSRLS"), powers) if held]
+    if taken and not connection.execute(text("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")).scalar():
+        raise AccessError(
+            f"the role {each.role} has {', '.join(w[2:] for w in taken)}, which only a superuser can take away: "
+            f"ALTER ROLE {each.role} {' '.join(taken)}, then run setup again"
+        )
+    _ddl(connection, f"ALTER ROLE {q(each.role)} {' '.join(['LOGIN', *taken, 'NOCREATEDB', 'NOCREATEROLE', 'NOINHERIT'])}")
     return found is None
 
 

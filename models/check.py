@@ -23,7 +23,7 @@ from sqlalchemy.engine import URL
 from models import schema
 from models.copies import sweep_leftovers
 from models.engine import make_engine, read_only_engine
-from models.errors import CampaignFileError, StoreError, first_line
+from models.errors import CampaignFileError, StoreError, first_line, refused_to_role
 from models.gate import Dangling, Rows, finish_rollback, shown_value, verify
 from models.gate import first_dangling as gate_first_dangling
 from models.sqlite_header import hot_journal, read_header
@@ -80,7 +80,7 @@ def _check_file(path: Path, shown: Path) -> CheckReport:
     try:
         _check_values(engine, str(shown), report)
     except exc.DBAPIError as error:
-        report.problems.append(f"{shown} is damaged: {first_line(error)}")
+        report.problems.append(refused_to_role(str(shown), error) or f"{shown} is damaged: {first_line(error)}")
     except UnicodeDecodeError:
         report.problems.append(f"{shown} is damaged: it holds text that is not UTF-8")
     finally:

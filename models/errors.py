@@ -42,3 +42,21 @@ class ConcurrentEditError(StoreError):
 
 class NothingToUndo(StoreError):
     """Undo or redo was asked for with nothing to undo or redo."""
+
+
+PERMISSION_DENIED = "42501"  # PostgreSQL's SQLSTATE for insufficient_privilege
+
+
+def refused_to_role(name: str, error: BaseException) -> str | None:
+    """One sentence for PostgreSQL's "permission denied" (a club's side role running an umpire's
+    command, `adjutant club setup`'s row-level security at work), None for any other error: the
+    campaign is not damaged, the role may not read or change that."""
+    cause = getattr(error, "orig", None) or error
+    if getattr(cause, "sqlstate", None) != PERMISSION_DENIED:
+        return None
+    said = first_line(cause)
+    return (
+        f"{name}: the role it connects as may not do this ({said}); a side's role opens its side's view "
+        "(adjutant --side SIDE --db URL), and what the umpires' role may not (a migration, club setup) is "
+        "the campaign owner's"
+    )

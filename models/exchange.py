@@ -34,7 +34,7 @@ from sqlalchemy import (
     text,
 )
 from models import columns, schema, search, tally
-from models.errors import CampaignFileError, first_line
+from models.errors import CampaignFileError, first_line, refused_to_role
 from models.opening import build_new
 from models.store import CampaignStore
 from models.targets import Target
@@ -228,6 +228,9 @@ def _judged_one_by_one(
 
 
 def _unreadable(name: str, table: Table, number: int, error: BaseException) -> str:
+    refused = refused_to_role(name, error)  # a club's side role: not damaged, not allowed
+    if refused:
+        return refused
     return f"{name} is damaged: row {number} of table {table.name!r} cannot be read ({first_line(error)})"
 
 

@@ -35,7 +35,7 @@ from sqlalchemy.engine import URL
 from models import journal
 from models.clock import utcnow
 from models.engine import writer
-from models.errors import CampaignFileError, ConcurrentEditError, NothingToUndo, StoreError, first_line
+from models.errors import CampaignFileError, ConcurrentEditError, NothingToUndo, StoreError, first_line, refused_to_role
 from models.targets import describe
 
 # The SQLModel classes (models.tables) take some 75 ms to build, and SQLModel itself
@@ -302,7 +302,8 @@ def guard(name: str) -> Iterator[None]:
             f"the change was refused because it breaks the campaign's records: {first_line(error)}"
         ) from None
     except exc.DatabaseError as error:
-        raise CampaignFileError(f"{name} is damaged: {first_line(error)}") from None
+        refused = refused_to_role(name, error)  # a club's side role: not damaged, not allowed
+        raise CampaignFileError(refused or f"{name} is damaged: {first_line(error)}") from None
     except UnicodeDecodeError:  # text that is not UTF-8, or SQLite's message quoting it
         raise CampaignFileError(f"{name} is damaged: it holds text that is not UTF-8") from None
 

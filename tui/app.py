@@ -503,6 +503,17 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         self.push_screen(SaveAsScreen())
 
     def action_open_file(self) -> None:
+        from campaigns.player import ClubPlayerSession
+
+        if isinstance(self.session, ClubPlayerSession):
+            # A player's login (sshd's ForceCommand, or `adjutant serve --side` in a browser) runs the
+            # club's campaign as the side's role and nothing else: the start screen would open any
+            # file or URL the server's account can (an umpire's file, the umpires' role in its .pgpass).
+            self.notify(
+                f"this is the {self.session.side} side's view of the club's campaign: it opens no other file or database",
+                severity="error", timeout=10,
+            )
+            return
         self.switch_screen(self.screen_factory("start"))
 
     def open_session(self, session: CampaignSession) -> None:

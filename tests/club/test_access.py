@@ -306,3 +306,35 @@ def test_after_battles_the_french_read_the_enemy_they_fought_and_no_allied_name_
     assert sorted(name for name in unsighted if name in everything) == []
     assert sighted <= {name for name in sighted if name in seen["battle"] and name in seen["sighting"]}
     assert_changes_nothing(french["url"])
+
+
+def test_the_readmes_owner_with_createrole_only_sets_the_club_up(postgres_url: str, capsys: pytest.CaptureFixture[str]):
+    """The README's owner is "a PostgreSQL user with CREATEROLE", not a superuser: setup and revoke
+    run as that user (PostgreSQL 15 refused the roles' ALTER ROLE ... NOSUPERUSER from anyone but a
+    superuser), and a side's role it finds with a superuser's power is one sentence, not taken."""
+    database = make_url(postgres_url).database
+    owner_role = f"{database}_owner"
+    with psycopg.connect(libpq(postgres_url), autocommit=True) as superuser:
+        superuser.execute(sql.SQL("CREATE ROLE {} LOGIN CREATEROLE").format(sql.Identifier(owner_role)))
+        superuser.execute(sql.SQL("ALTER DATABASE {} OWNER TO {}").format(sql.Identifier(database), sql.Identifier(owner_role)))
+    as_owner = make_url(postgres_url).set(username=owner_role).render_as_string(hide_password=False)
+    try:
+        create_campaign(as_owner, SCENARIO, seed=7).close()  # as the README: the owner makes it
+        assert main(["club", "setup", "--db", as_owner, "--json"]) == 0, capsys.readouterr().err
+        roles = json.loads(capsys.readouterr().out)
+        with psycopg.connect(libpq(roles["french"]["url"])) as french:
+            assert french.execute("SELECT count(*) FROM unit").fetchone()[0] > 0
+        with psycopg.connect(libpq(postgres_url), autocommit=True) as superuser:
+            superuser.execute(sql.SQL("ALTER ROLE {} BYPASSRLS").format(sql.Identifier(roles["allies"]["role"])))
+        assert main(["club", "setup", "--db", as_owner]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"the role {roles['allies']['role']} has BYPASSRLS" in err, err
+        with psycopg.connect(libpq(postgres_url), autocommit=True) as superuser:
+            superuser.execute(sql.SQL("ALTER ROLE {} NOBYPASSRLS").format(sql.Identifier(roles["allies"]["role"])))
+        assert main(["club", "revoke", "--db", as_owner]) == 0, capsys.readouterr().err
+    finally:  # the owner's tables go with the database, then the roles can go
+        with psycopg.connect(libpq(make_url(postgres_url).set(database="postgres").render_as_string(hide_password=False)), autocommit=True) as superuser:
+            superuser.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(database)))
+            for who in ("umpire", "french", "allies"):
+                superuser.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(f"{database}_{who}")))
+            superuser.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(owner_role)))

@@ -163,6 +163,155 @@ def test_a_side_that_is_not_the_roles_is_one_sentence(club: dict, postgres_url: 
         assert sentence in err and err.count("\n") == 1 and "Traceback" not in err, err
 
 
+def test_an_umpires_command_as_a_sides_role_is_refused_not_called_damaged(club: dict, capsys: pytest.CaptureFixture[str]):
+    """The French player runs the umpires' commands with the French role's URL: each is one sentence
+    saying the role may not (row-level security at work), never "is damaged" (which sends a club's
+    umpire to `check` and `export --salvage` over a sound campaign)."""
+    for argv in (["route", "--db", club["french"], "napoleon", "Naumburg"], ["options", "--db", club["french"]],
+                 ["activate", "--db", club["french"], "napoleon"], ["export", "--db", club["french"]],
+                 ["check", "--db", club["french"]]):
+        assert main(argv) != 0
+        err = capsys.readouterr().err
+        assert "the role it connects as may not do this (permission denied" in err, (argv, err)
+        assert "damaged" not in err and err.count("\n") == 1, (argv, err)
+
+
+def test_orders_write_with_a_sides_url_queues_the_order_as_that_role(club: dict, capsys: pytest.CaptureFixture[str]):
+    """`adjutant orders write URL KIND` with the French role's URL writes as the app's player does,
+    straight into the umpires' queue (it said "orders are written in a side file"); the umpires'
+    URL still writes nothing, and the other side's role cannot write for the French."""
+    assert main(["orders", "write", club["french"], "note", "--text", "Ney holds Weimar"]) == 0, capsys.readouterr().err
+    assert "Written: note" in capsys.readouterr().out
+    assert main(["orders", "write", club["allies"], "move", "--stack", "ney", "--to", "Naumburg"]) == 2
+    assert "there is no general 'ney'" in capsys.readouterr().err
+    assert main(["orders", "write", club["umpire"], "note", "--text", "x"]) == 2
+    assert "side file" in capsys.readouterr().err
+    assert main(["orders", "list", club["umpire"]]) == 0
+    assert "french, turn 1, note: Ney holds Weimar [queued]" in capsys.readouterr().out
+    assert main(["orders", "list", club["allies"]]) == 0
+    assert capsys.readouterr().out == "No orders.\n"
+
+
+def test_the_umpires_orders_screen_shows_an_order_queued_since_it_was_last_shown(club: dict):
+    """The README: the umpires see a player's orders queued at once (O in their app). A side's role
+    queues an order with no new version of the campaign, and the Orders screen, shown once, was
+    read again only when the version moved: the umpire saw the old queue until his own next change."""
+    import asyncio
+
+    from tests.tui.helpers import wait_for
+    from tui.app import AdjutantApp
+
+    async def play() -> None:
+        app = AdjutantApp(CampaignSession.open(club["umpire"]), prepare=False)
+        app.animation_level = "none"
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("O")
+            assert "Ney holds Weimar" not in await wait_for(pilot, "Orders queued by side")
+            player = open_side(club["french"], "french")
+            try:
+                orders.write(player, "note", text="Ney holds Weimar")
+            finally:
+                player.close()
+            await pilot.press("o")
+            await wait_for(pilot, "Overview")
+            await pilot.press("O")
+            await wait_for(pilot, "Ney holds Weimar")
+
+    asyncio.run(play())
+
+
+def test_a_reconnaissance_order_applied_tells_the_side_its_sighting_not_the_screens_cavalry_or_the_die(club: dict):
+    """The ruling of an applied order is the side's to read (its role, its side file). A reconnaissance's
+    roll names the column of the cavalry differential (reconnoitring minus the screen's cavalry SP) and
+    the cohesion modifier (minus the screen's average cohesion), and its die, which a side's dice do
+    not include: the ruling said "column '3 à 4' (3 to 4), 1d6 = 3 -1 = 2 -> 1", telling the French
+    the allied screen's cavalry and cohesion beyond what result 1 reveals."""
+    player = open_side(club["french"], "french")
+    try:
+        orders.write(player, "reconnaissance", "latour_maubourg", "Halle")
+        (order,) = [o for o in orders.listed(player) if o.kind == "reconnaissance"]
+    finally:
+        player.close()
+    umpire = CampaignSession.open(club["umpire"])
+    try:
+        told = orders.apply(umpire, order.id)
+    finally:
+        umpire.close()
+    assert "column" in told and "1d6" in told  # the umpire's own notice keeps the whole roll
+    player = open_side(club["french"], "french")
+    try:
+        (ruled,) = [o for o in orders.listed(player) if o.id == order.id]
+        sightings = knowledge.known(player, "french").sightings
+    finally:
+        player.close()
+    assert ruled.status == "applied" and "sightings" in ruled.ruling, ruled.ruling
+    for secret in ("column", "1d6", "->", "cohesion"):
+        assert secret not in ruled.ruling, ruled.ruling
+    assert any(s.place == "Halle" for s in sightings)  # what it learns, it reads where the ruling says
+
+
+def test_a_players_login_opens_no_other_file_or_url(club: dict):
+    """A club player's app (sshd's ForceCommand, or `adjutant serve --side` in a browser) runs the side's
+    view and nothing else: ctrl+o went to the start screen, which opens any file the server's account
+    can read, or a URL with the umpires' role if that account's .pgpass holds it, and makes files."""
+    import asyncio
+
+    from tests.tui.helpers import wait_for, wait_for_notice
+    from tui.app import AdjutantApp
+    from tui.screens.start import StartScreen
+
+    async def play() -> None:
+        app = AdjutantApp(open_side(club["french"], "french"), prepare=False)
+        app.animation_level = "none"
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, "CLUB: French Empire and allies")
+            await pilot.press("ctrl+o")
+            await wait_for_notice(pilot, "this is the french side's view of the club's campaign: it opens no other file or database")
+            assert not isinstance(app.screen, StartScreen)
+            assert "New campaign" not in await wait_for(pilot, "Turn 1 of 20")
+
+    asyncio.run(play())
+
+
+def test_knows_with_a_sides_url_refuses_the_other_sides_sightings(club: dict, capsys: pytest.CaptureFixture[str]):
+    """`adjutant knows URL --side allies` with the French role's URL answered "0 sightings" (the role
+    reads none of them): an answer, and a wrong one. It is one sentence now; its own side's are listed."""
+    assert main(["knows", "--db", club["french"], "--side", "allies"]) == 2
+    assert "it knows its own sightings, not the allies side's" in capsys.readouterr().err
+    assert main(["knows", "--db", club["french"], "--side", "french"]) == 0
+    assert "Halle (reconnaissance result 2)" in capsys.readouterr().out  # the fixture's reconnaissance
+    assert main(["knows", "--db", club["umpire"], "--side", "allies"]) == 0  # the umpires' role: any side
+
+
+def test_the_players_orders_keep_their_ruling_column_in_view_at_80_columns(club: dict):
+    """A reconnaissance by latour_maubourg to Weissenfels, at 80x24: the player's table ran off the
+    edge and its last column read "Ruli", each ruling cut to its first letters with no ellipsis.
+    A player's orders are all his side's: the table leaves the Side column out."""
+    import asyncio
+
+    from tests.tui.helpers import wait_for
+    from tui.app import AdjutantApp
+
+    player = open_side(club["french"], "french")
+    try:
+        orders.write(player, "reconnaissance", "latour_maubourg", "Weissenfels")
+        orders.write(player, "note", text="Ney holds Weimar")
+    finally:
+        player.close()
+
+    async def play() -> None:
+        app = AdjutantApp(open_side(club["french"], "french"), prepare=False)
+        app.animation_level = "none"
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("O")
+            shown = await wait_for(pilot, "reconnaissance")
+            header = next(line for line in shown.splitlines() if line.lstrip().startswith("#"))
+            assert header.split() == ["#", "Status", "Order", "Stack", "To", "Text", "Ruling"], header
+            assert "latour_maubourg" in shown and "Weissenfels" in shown
+
+    asyncio.run(play())
+
+
 def test_side_checks_a_side_file_and_refuses_the_umpires_file(tmp_path, capsys: pytest.CaptureFixture[str]):
     umpire = tmp_path / "umpire.campaign"
     new_campaign(umpire, load_scenario("spring1813"), seed=1813)

@@ -62,6 +62,12 @@ class OrdersScreen(CampaignScreen):
     def on_mount(self) -> None:
         self.query_one("#list", DataTable).focus()
 
+    def on_screen_resume(self) -> None:
+        # On a club's server a side's role queues its orders with no new version of the campaign
+        # (that is the umpires' to make), so a visit reads the queue again whatever the version:
+        # the umpire sees them at once, as the README says, not after his own next change.
+        self.show_campaign()
+
     def refresh_view(self) -> None:
         player = is_player(self.session)
         club = player and getattr(self.session, "order_status", "") == orders.QUEUED  # a club's server: no file to export
@@ -79,7 +85,12 @@ class OrdersScreen(CampaignScreen):
         self._rulings = {str(o.id): f"#{o.id} {o.status}: {o.ruling}" for o in listed if o.ruling}
         # An order's text wraps onto more lines of its row rather than running off the edge at
         # 80 columns; the ruling, whole under the table for the order selected, is cut to a glance.
-        fill(table, HEADERS, ((str(o.id), _cells(o)) for o in listed), widest={"Ruling": RULING_CELLS},
+        # A player's orders are all his side's: without that column (8 cells) a reconnaissance by
+        # latour_maubourg leaves the ruling's column in view at 80 columns ("Ruli" before).
+        headers = tuple(h for h in HEADERS if h != "Side") if player else HEADERS
+        cells = (_cells(o) for o in listed)
+        rows = ((str(c[0]), tuple(v for h, v in zip(HEADERS, c) if h in headers)) for c in cells)
+        fill(table, headers, rows, widest={"Ruling": RULING_CELLS},
              wrap_to=table.size.width or self.app.size.width, wrap="Text", narrowest=TEXT_CELLS)
         if table.row_count:
             table.move_cursor(row=min(keep, table.row_count - 1))

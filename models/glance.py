@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import Connection, Date, DateTime, text
 
 from models import journal
 from models.oob_rows import ELIMINATED_GROUPS
 from models.store import CampaignStore
+from models.errors import CampaignFileError
 
 
 @dataclass(frozen=True)
@@ -129,11 +131,25 @@ class Status:
     weather_before: str | None = None  # of the turn before: a Rain* there forces this turn's Mud
 
 
+def _this_turn(c: Any, turns: dict[int, tuple[date, str | None]]) -> tuple[date, str | None]:
+    """The day and weather of the campaign's turn: its row's; past the last turn of the calendar there
+    is no turn row, so the day is counted on from the start (a hand-edited file may count past any date)."""
+    found = turns.get(c.turn)
+    if found is not None:
+        return found
+    try:
+        return c.start_date + timedelta(days=(c.turn - 1) * c.turn_days), None
+    except (OverflowError, TypeError):
+        raise CampaignFileError(
+            "the campaign is damaged: its turn's day cannot be counted from its start date and its days per turn"
+        ) from None
+
+
 def status(store: CampaignStore) -> Status:
     with store.connect() as db:
         c = db.execute(CAMPAIGN).one()
         turns = {n: (day, weather) for n, day, weather in db.execute(TURNS, {"turn": c.turn})}
-    day, weather = turns.get(c.turn, (c.start_date + timedelta(days=(c.turn - 1) * c.turn_days), None))
+    day, weather = _this_turn(c, turns)
     return Status(c.name, c.turn, c.turns, c.phase, day, weather, c.dice_mode, turns.get(c.turn - 1, (None, None))[1])
 
 
@@ -148,8 +164,7 @@ def overview(store: CampaignStore, recent: int = 5) -> Overview:
         pending, pending_now = db.execute(PENDING, {"turn": c.turn}).one()
         groups = db.execute(UNIT_GROUPS).all()  # (nation, general, dummy, count, SP)
         gone = [(n, g, count) for n, g, _kind, count in db.execute(text(ELIMINATED_GROUPS))]  # (nation, general, eliminated)
-        # Past the last turn of the calendar there is no turn row: count on from the start.
-        day, weather = turns.get(c.turn, (c.start_date + timedelta(days=(c.turn - 1) * c.turn_days), None))
+        day, weather = _this_turn(c, turns)
         return Overview(
             name=c.name,
             scenario=c.scenario,

@@ -128,3 +128,23 @@ def test_the_status_line_reads_the_same_without_the_overview(tmp_path: Path):
             )
     finally:
         session.close()
+
+
+def test_a_days_per_turn_past_any_calendar_is_read_or_refused_in_one_sentence(tmp_path: Path):
+    """A hand-edited days per turn (2**62, drawn by tests/test_hostile_edits.py) counted a day for
+    every turn, even one whose row holds its day: `past --turn 2` ended in OverflowError. The day
+    is counted only for a turn without its row (past the calendar's last), and there such a count
+    is a damaged file."""
+    import sqlite3
+
+    from models import open_campaign
+    from models.glance import overview, status
+
+    path = tmp_path / "spring.campaign"
+    new_campaign(path, "spring1813", seed=1)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE campaign SET turn = 2, turn_days = ?", (2**62,))
+    db.commit()
+    with open_campaign(path) as store:  # turn 2 has its row: its day, whatever the days per turn
+        assert status(store).turn == 2 and overview(store).date == status(store).date
+    db.close()

@@ -510,7 +510,7 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
             # club's campaign as the side's role and nothing else: the start screen would open any
             # file or URL the server's account can (an umpire's file, the umpires' role in its .pgpass).
             self.notify(
-                f"this is the {self.session.side} side's view of the club's campaign: it opens no other file or database",
+                f"this is the view of {self.session.side_name} on the club's campaign: it opens no other file or database",
                 severity="error", timeout=10,
             )
             return

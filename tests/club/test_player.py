@@ -266,7 +266,7 @@ def test_a_players_login_opens_no_other_file_or_url(club: dict):
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for(pilot, "CLUB: French Empire and allies")
             await pilot.press("ctrl+o")
-            await wait_for_notice(pilot, "This is the french side's view of the club's campaign: it opens no other file or database.")
+            await wait_for_notice(pilot, "This is the view of French Empire and allies on the club's campaign: it opens no other file or database.")
             assert not isinstance(app.screen, StartScreen)
             assert "New campaign" not in await wait_for(pilot, "Turn 1 of 20")
 

@@ -441,9 +441,11 @@ def with_drawn(path: Path, events: list[tuple[str, str, str, str, int]]) -> Path
     return path
 
 
-# The last is the run's seed (tests/seeds.py), a new one each run, printed when it fails; drawn
-# inside the test, as every xdist worker must collect the same tests.
-SEEDS = [1, 2, 3, "run"]
+# Fixed seeds, then the run's seed (tests/seeds.py), a new one each run, printed when it fails; drawn
+# inside the test, as every xdist worker must collect the same tests. A run's seed that failed is
+# kept here: 2990076061 drew a kept event whose dice modifiers were an object, which the batch test
+# undid (fixed in 2ddab4d: it undoes only events whose dice the row-by-row log reads when undone).
+SEEDS = [1, 2, 3, 2990076061, "run"]
 
 
 def with_the_logged(real: Path, copy: Path, drawn: list[Any]) -> tuple[list[Any], list[Any]]:

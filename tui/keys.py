@@ -86,6 +86,7 @@ class KeyGate(App):
         self._key_generation = 0
         self._key_settled = False  # the key in flight has been handled; what is left is its actions
         self._key_screen: object = None  # the screen the key in flight was typed on
+        self._key_drawn = 0  # the generation of the last key whose screen has been refreshed since it settled
         self._action_tokens = count(1)
         self._actions_running: set[int] = set()  # actions in thread workers that hold the keys (see the module)
         self._readings: dict[int, object] = {}  # first readings of screens, by token: the screen (see the module)
@@ -211,6 +212,7 @@ class KeyGate(App):
         if self._waits(self._held[0] if self._held else None):
             # The key's action still runs in its worker, or the screen in front reads what the
             # next key is for: that key is for what it leaves. action_finished calls again.
+            self._key_drawn = 0  # and what it leaves is laid out before the next key
             return
         screen = self.screen
         if screen is not self._key_screen and screen.focused is None and screen.focus_chain:
@@ -227,6 +229,13 @@ class KeyGate(App):
                 later = lambda: self.call_later(self._key_release, generation, rounds + 1)  # noqa: E731
                 if screen.call_later(later):
                     return
+        if self._key_drawn != generation:
+            # The screen laid out and refreshed as the key left it, and what waited for that
+            # done (a scroll to the row under the cursor): the next key reads the sizes and
+            # the scroll it leaves, not those from before it, so a burst ends as slow keys do.
+            self._key_drawn = generation
+            if screen.call_after_refresh(self._key_release, generation, rounds):
+                return
         self._key_busy = False
         self._hide_working()
         if self._held:

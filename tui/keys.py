@@ -45,6 +45,7 @@ from textual.app import App
 from textual.dom import DOMNode
 from textual.widgets import Static
 
+from tui.textual_private import draw_soon, refresh_pending
 from tui.workers import closing
 
 # How long a wait goes unannounced: a quick action is not worth a flicker.
@@ -229,11 +230,13 @@ class KeyGate(App):
                 later = lambda: self.call_later(self._key_release, generation, rounds + 1)  # noqa: E731
                 if screen.call_later(later):
                     return
-        if self._key_drawn != generation:
-            # The screen laid out and refreshed as the key left it, and what waited for that
-            # done (a scroll to the row under the cursor): the next key reads the sizes and
-            # the scroll it leaves, not those from before it, so a burst ends as slow keys do.
+        if self._key_drawn != generation and refresh_pending(screen):
+            # The screen laid out as the key left it, and what waited for that done (a scroll
+            # to the row under the cursor), at once rather than at the next frame: the next
+            # key reads the sizes and the scroll this one leaves, not those from before it,
+            # so a burst ends as slow keys do.
             self._key_drawn = generation
+            draw_soon(screen)
             if screen.call_after_refresh(self._key_release, generation, rounds):
                 return
         self._key_busy = False

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input
 
 import models.clock
@@ -65,7 +66,7 @@ def snap_compare(snap_compare: Callable[..., bool]) -> Callable[..., bool]:
 
     def compare(app: AdjutantApp, press: tuple[str, ...] | list[str] = (), terminal_size: tuple[int, int] = (80, 24),
                 run_before: Callable[..., object] | None = None) -> bool:
-        async def before(pilot) -> None:  # type: ignore[no-untyped-def]
+        async def before(pilot: Pilot) -> None:
             if run_before is not None:
                 done = run_before(pilot)
                 if inspect.isawaitable(done):

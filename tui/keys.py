@@ -32,7 +32,14 @@ is first shown, tui.screens.base) holds the keys typed on that screen while it i
 front, in the same way: `P n n`, `L s` or a cursor key right after the screen's key act
 on what it then shows, not on an empty table (they were dropped). The app's own keys
 (another screen, quit, help, the palette) typed before any key for the screen go at
-once: a screen slow to read can be left.
+once: a screen slow to read can be left. The order of battle's tree read again after an
+action holds them too (tui.screens.oob): `v Kleist Enter e` edits the unit moved.
+
+A key is finished, too, once the screen is laid out as it left it and what waited for
+that is done (a container's scroll to the row under the cursor, `call_after_refresh`):
+the next key reads the sizes and the scroll this one left. Read from before (the
+summary under the battle set-up grown by a line, a scroll not done yet), a burst of
+cursor keys left the form a line short of the row marked, where slow keys did not.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from tui.keys import KeyGate
 from tui.screens.base import Attempts
 from tui.messages import CampaignChanged
 from tui.notices import SHORT, give_way, room
+from tui.workers import closing
 from tui.textual_private import (
     CatchesUnhandledErrors, count_parameters_quickly, driver_woken_at_exit, parse_css_once_per_process, draw_offscreen, draw_soon,
     forget_notice, live_notices,
@@ -307,7 +308,9 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         One screen at a time, between frames, and only while the umpire asks for no
         screen (QUIET): a key pressed meanwhile waits for one screen at most, never
         for all of them."""
-        if self.session is None or not self.prepare:
+        if self.session is None or not self.prepare or closing(self):
+            # Closing: the session is closed (a view of the past, its folder removed with it);
+            # a preparation due now (its timer, a frame after a switch) would read it.
             return
         if self.screen_busy() or time.monotonic() - self._last_switch < QUIET:
             self._prepare_soon()

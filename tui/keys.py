@@ -32,7 +32,14 @@ is first shown, tui.screens.base) holds the keys typed on that screen while it i
 front, in the same way: `P n n`, `L s` or a cursor key right after the screen's key act
 on what it then shows, not on an empty table (they were dropped). The app's own keys
 (another screen, quit, help, the palette) typed before any key for the screen go at
-once: a screen slow to read can be left.
+once: a screen slow to read can be left. The order of battle's tree read again after an
+action holds them too (tui.screens.oob): `v Kleist Enter e` edits the unit moved.
+
+A key is finished, too, once the screen is laid out as it left it and what waited for
+that is done (a container's scroll to the row under the cursor, `call_after_refresh`):
+the next key reads the sizes and the scroll this one left. Read from before (the
+summary under the battle set-up grown by a line, a scroll not done yet), a burst of
+cursor keys left the form a line short of the row marked, where slow keys did not.
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ from textual.app import App
 from textual.dom import DOMNode
 from textual.widgets import Static
 
+from tui.textual_private import draw_soon, refresh_pending
 from tui.workers import closing
 
 # How long a wait goes unannounced: a quick action is not worth a flicker.
@@ -86,6 +94,7 @@ class KeyGate(App):
         self._key_generation = 0
         self._key_settled = False  # the key in flight has been handled; what is left is its actions
         self._key_screen: object = None  # the screen the key in flight was typed on
+        self._key_drawn = 0  # the generation of the last key whose screen has been refreshed since it settled
         self._action_tokens = count(1)
         self._actions_running: set[int] = set()  # actions in thread workers that hold the keys (see the module)
         self._readings: dict[int, object] = {}  # first readings of screens, by token: the screen (see the module)
@@ -211,6 +220,7 @@ class KeyGate(App):
         if self._waits(self._held[0] if self._held else None):
             # The key's action still runs in its worker, or the screen in front reads what the
             # next key is for: that key is for what it leaves. action_finished calls again.
+            self._key_drawn = 0  # and what it leaves is laid out before the next key
             return
         screen = self.screen
         if screen is not self._key_screen and screen.focused is None and screen.focus_chain:
@@ -227,6 +237,15 @@ class KeyGate(App):
                 later = lambda: self.call_later(self._key_release, generation, rounds + 1)  # noqa: E731
                 if screen.call_later(later):
                     return
+        if self._key_drawn != generation and refresh_pending(screen):
+            # The screen laid out as the key left it, and what waited for that done (a scroll
+            # to the row under the cursor), at once rather than at the next frame: the next
+            # key reads the sizes and the scroll this one leaves, not those from before it,
+            # so a burst ends as slow keys do.
+            self._key_drawn = generation
+            draw_soon(screen)
+            if screen.call_after_refresh(self._key_release, generation, rounds):
+                return
         self._key_busy = False
         self._hide_working()
         if self._held:

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input
 
 import models.clock
@@ -51,6 +52,33 @@ draw_frames_only_when_looked_at(lambda: _EVERY_FRAME[-1])
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "every_frame: the app draws every frame, as in a terminal, not only what the test looks at")
+
+
+@pytest.fixture
+def snap_compare(snap_compare: Callable[..., bool]) -> Callable[..., bool]:
+    """pytest-textual-snapshot's snap_compare, its picture taken once the app has settled
+    (tests/tui/polling.py: the keys typed, `press` included, handled and laid out, the
+    workers they started ended and what they read drawn), never while a key or a reading is
+    still on its way: snap_compare takes it a few pauses after the last key, however far the
+    app has got by then on a loaded machine. A run_before that waits for a text on the screen
+    still waits for it first."""
+    from tests.tui.polling import settled
+
+    def compare(app: AdjutantApp, press: tuple[str, ...] | list[str] = (), terminal_size: tuple[int, int] = (80, 24),
+                run_before: Callable[..., object] | None = None) -> bool:
+        async def before(pilot: Pilot) -> None:
+            if run_before is not None:
+                done = run_before(pilot)
+                if inspect.isawaitable(done):
+                    await done
+            if press:
+                await pilot.pause()  # as snap_compare presses them
+                await pilot.press(*press)
+            await settled(pilot)
+
+        return snap_compare(app, terminal_size=terminal_size, run_before=before)
+
+    return compare
 
 
 @pytest.fixture(autouse=True)

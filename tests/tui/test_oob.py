@@ -184,7 +184,9 @@ async def test_v_moves_a_unit_to_the_general_picked(campaign_file, make_app):
         await type_text(pilot, "Kleist")
         await pilot.press("enter")
         await wait_for_notice(pilot, "Brigade Zieten now under General Kleist.")  # names, not ids
-        assert cursor(pilot).id == "brigade_zieten"  # the selection follows the unit
+        # The selection follows the unit: the tree is read again in a worker after the notice,
+        # and the cursor is put back on the unit's new line a frame after it is rebuilt.
+        await until(pilot, lambda: getattr(cursor(pilot), "id", None) == "brigade_zieten", "the cursor back on Brigade Zieten")
     with stored(campaign_file) as db:
         unit = db.get_one(Unit, "brigade_zieten")
         assert unit.general == "kleist"

@@ -107,3 +107,25 @@ async def test_background_work_waits_for_the_workers_of_the_screen_on_show(make_
         finally:
             release.set()
         await hidden.wait()
+
+
+async def test_no_screen_is_prepared_once_the_app_has_closed(make_app, campaign_file: Path):
+    """A view of the past lives in a folder of its own, removed as the app closes with it. A
+    preparation due as the app closed (its timer, a frame after the view was shown) built a
+    screen on it, which read the removed file, and the app ended on an unhandled error
+    (tests/tui/test_story_screens.py, under load). Once closed, the app prepares nothing."""
+    from campaigns.past import moment, open_past
+    from tui.app import AdjutantApp
+
+    present = CampaignSession.open(campaign_file)
+    try:
+        past = open_past(present, moment(present, turn=1))
+    finally:
+        present.close()
+    app = AdjutantApp(past, prepare=True)
+    app.animation_level = "none"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+    assert not past.folder.exists()  # closed with the app
+    app.prepare_screens()  # as the timer does, late
+    assert not any(app.is_screen_installed(name) for name in PREPARED)

@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Static
 from tui import textual_private
 from tui.textual_private import (
     CatchesUnhandledErrors, draw_offscreen, draw_soon, driver, forget_notice, lay_out_offscreen, live_notices, mount_offscreen,
-    notification_messages, other_threads_running, screen_update, settle_offscreen, stop_at_once,
+    notification_messages, other_threads_running, refresh_pending, screen_update, settle_offscreen, stop_at_once,
 )
 
 from .helpers import screen_text
@@ -130,6 +130,22 @@ async def test_a_screen_built_off_screen_shows_without_being_built_again():
         assert app.screen is screen and len(screen.children) == mounts
         assert table.region == laid_out  # shown as it was laid out
         assert "a table built off screen" in screen_text(app) and "unit 0" in screen_text(app)
+
+
+async def test_a_layout_or_a_callback_due_at_the_next_refresh_is_pending_until_it_is_done():
+    """tui.keys waits for what refresh_pending sees before the next key."""
+    app = _Probe()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await until(pilot, lambda: not refresh_pending(app.screen), "the screen laid out")
+        ran: list[bool] = []
+        seen: list[bool] = []
+        app.screen.call_after_refresh(ran.append, True)
+        # Looked at from the screen's queue, behind the callback and before any refresh.
+        app.screen.call_later(lambda: seen.append(refresh_pending(app.screen) and not ran))
+        await until(pilot, lambda: seen, "the look")
+        assert seen == [True]
+        draw_soon(app.screen)
+        await until(pilot, lambda: ran and not refresh_pending(app.screen), "the refresh done, and the callback")
 
 
 async def test_the_test_helpers_see_notices_screens_and_send_keys():

@@ -216,12 +216,19 @@ class CampaignScreen(Attempts, Screen[None]):
         # elsewhere. A look at the workers running, no more: a first visit pays nothing else.
         if self._first_shown or not self.is_current:
             return
+        self._first_shown = not self._hold_keys_for_reading()
+
+    def _hold_keys_for_reading(self) -> bool:
+        """The keys typed on this screen, while it is on show, wait for its readings running
+        (workers of FIRST_READS): whether any does."""
+        if not self.is_current:
+            return False
         holding = self._holding if self._holding is not None else {}
         for worker in self.app.workers:
             if worker.node is self and worker.group in self.FIRST_READS and not worker.is_finished and worker not in holding:
                 holding[worker] = self.adjutant.reading_started(self)
         self._holding = holding
-        self._first_shown = not holding
+        return bool(holding)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         # Its answer is shown by now (tui.workers.back_to returns once it has): the keys go on.

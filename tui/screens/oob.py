@@ -155,6 +155,14 @@ class OrderOfBattleScreen(CampaignScreen):
     # with the token that holds the keys typed after it until then (see _select).
     _wanted: tuple[str, int | None] | None = None
 
+    def show_campaign(self, version: int | None = None) -> None:
+        super().show_campaign(version)
+        # The tree read again (a unit moved, added or removed) holds the keys typed on the
+        # screen as its first reading does: `v Kleist Enter e` typed at once edits the unit
+        # moved, as read after the move, not the line the cursor was on while the tree was
+        # rebuilt (his old general) nor the unit as it was before.
+        self._hold_keys_for_reading()
+
     def refresh_view(self) -> None:
         early, self._early = self._early, None
         if early is not None and early == self.shown_version:

@@ -52,7 +52,7 @@ def test_the_french_player_reads_their_side_and_queues_orders_the_umpire_applies
     player = open_side(club["french"], "french")
     try:
         assert isinstance(player, ClubPlayerSession) and player.side == "french" and player.turn == 1
-        assert player.status_line().startswith("CLUB: French Empire and allies (orders only) | 26 Apr 1813 | turn 1/20")
+        assert player.status_line().startswith("CLUB: French Empire and allies (orders only) | Weather | turn 1/20 | 26 Apr 1813")
         view = player.overview()  # the first screen: its every query is allowed to the role
         assert view.recent_events == () and not view.can_undo
         assert {s.side for s in all_stacks(player)} == {"french"}

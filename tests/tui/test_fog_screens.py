@@ -238,3 +238,23 @@ async def test_a_command_points_order_picks_the_cards_spending_by_its_words(make
         assert written.kind == "command_points" and written.detail == {"action": "entrench"}
     finally:
         session.close()
+
+
+async def test_the_players_status_line_shows_the_phase_at_80_columns(make_app, umpire_file, tmp_path, no_color):
+    # The longest phase's name; the side file's status line dropped it (the umpire's showed it):
+    # "SIDE FILE of French Empire and allies, turn 1 (orders only) | 26 Apr 1813".
+    from campaigns import turns
+    from tui.widgets.status import StatusLine
+
+    session = CampaignSession.open(umpire_file)
+    try:
+        turns.advance(session, anyway=True)
+        turns.advance(session, anyway=True)
+        path = write_despatch(session, "french", tmp_path / "later.campaign")
+    finally:
+        session.close()
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "SIDE FILE of French Empire and allies, turn 1")
+        line = str(app.screen.query_one(StatusLine).render())
+        assert line.startswith("SIDE FILE of French Empire and allies, turn 1/20 | Activations and movement"), line

@@ -256,7 +256,7 @@ def test_a_players_login_opens_no_other_file_or_url(club: dict):
     can read, or a URL with the umpires' role if that account's .pgpass holds it, and makes files."""
     import asyncio
 
-    from tests.tui.helpers import wait_for, wait_for_notice
+    from tests.tui.helpers import wait_for, wait_for_notice, wait_for_screen
     from tui.app import AdjutantApp
     from tui.screens.start import StartScreen
 
@@ -265,10 +265,25 @@ def test_a_players_login_opens_no_other_file_or_url(club: dict):
         app.animation_level = "none"
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for(pilot, "CLUB: French Empire and allies")
+            # Not offered (key bar, help, palette), and its key does nothing: the action is refused here.
+            assert app.check_action("open_file", ()) is False
+            assert "Open campaign" not in {c.title for c in app.get_system_commands(app.screen)}
             await pilot.press("ctrl+o")
-            await wait_for_notice(pilot, "this is the french side's view of the club's campaign: it opens no other file or database")
+            await pilot.pause()
+            await pilot.pause()
+            assert not isinstance(app.screen, StartScreen)
+            app.call_later(app.action_open_file)  # reached some other way, it is refused in one sentence
+            await wait_for_notice(pilot, "This is the french side's view of the club's campaign: it opens no other file or database")
             assert not isinstance(app.screen, StartScreen)
             assert "New campaign" not in await wait_for(pilot, "Turn 1 of 20")
+            # The orders reach the umpire's queue as written: "e Export" is not offered (it was, and refused).
+            from tui.screens.orders import OrdersScreen
+
+            await pilot.press("O")
+            await wait_for_screen(pilot, OrdersScreen)
+            shown = await wait_for(pilot, "n Note")
+            assert "Export" not in shown and "Orders: Export" not in {c.title for c in app.get_system_commands(app.screen)}
+            assert "Save a copy" not in {c.title for c in app.get_system_commands(app.screen)}
 
     asyncio.run(play())
 

@@ -60,7 +60,8 @@ async def test_the_player_sees_the_fogged_map_and_cannot_act_as_the_umpire(make_
         await wait_for_screen(pilot, TheatreScreen)
         shown = await wait_for(pilot, "Map | seen by French Empire and allies")
         assert "A?5" in shown and "A6" not in shown  # Halle as sighted; no allied stack unseen
-        await pilot.press("u")
+        assert app.check_action("undo", ()) is False  # u is not offered, and does nothing
+        app.action_undo()  # reached some other way: refused in one sentence
         await wait_for_notice(pilot, "This is a side file, read-only")
         await pilot.press("S")
         await wait_for_screen(pilot, SightingsScreen)
@@ -258,3 +259,87 @@ async def test_the_players_status_line_shows_the_phase_at_80_columns(make_app, u
         await wait_for(pilot, "SIDE FILE of French Empire and allies, turn 1")
         line = str(app.screen.query_one(StatusLine).render())
         assert line.startswith("SIDE FILE of French Empire and allies, turn 1/20 | Activations and movement"), line
+
+
+# What a side file's player cannot take, screen by screen (by the name the key bar, the help and
+# the palette show): the file refuses it in one sentence, or it does nothing there (one side only).
+REFUSED_TO_PLAYER = {
+    "oob": {"Add unit", "Add general", "Edit", "Move", "Remove", "Flags"},
+    "turn": {"Next phase"},
+    "weather": {"Roll weather", "Enter die"},
+    "command": {"Roll PC", "Enter die", "Spend"},
+    "march": {"Roll", "Enter dice"},
+    "battles": {"New battle", "Tabletop game"},
+    "recon": {"Roll", "Enter die"},
+    "history": {"Bookmark", "Note"},
+    "map": {"View as"},
+    "sightings": {"Next side", "Contacts"},
+    "orders": {"Import", "Apply", "Refuse"},
+}
+PLAYERS_OWN = {"orders": {"Note", "Export"}}
+APP_REFUSED_TO_PLAYER = {"Undo", "Redo"}
+
+
+async def _offered_on_each_screen(app, pilot) -> dict[str, tuple[str, set[str], set[str], set[str]]]:
+    """Screen by screen: its key bar, the help's keys of the screen and of the app, the palette's titles."""
+    from textual.binding import Binding
+
+    from tui.commands import SCREENS
+    from tui.screens.help import HelpScreen
+    from tui.screens.registry import screen_class
+    from tui.widgets.status import KeyLine
+
+    seen = {}
+    for command in SCREENS:
+        name = command.action.split("'")[1]
+        await pilot.press(command.key)
+        await wait_for_screen(pilot, screen_class(name))
+        await pilot.pause()
+        screen = app.screen
+        footer = str(screen.query_one(KeyLine).render())
+        titles = {c.title for c in app.get_system_commands(screen)}
+        app.action_help()
+        await wait_for_screen(pilot, HelpScreen)
+        rows = app.screen.rows
+        own = {text for group, _, text in rows if group == "This screen"}
+        actions = {text.split(":")[0] for group, _, text in rows if group == "Actions"}
+        await pilot.press("escape")
+        await wait_for_screen(pilot, screen_class(name))
+        seen[name] = (footer, own, actions, titles)
+        assert all(isinstance(b, Binding) for b in screen.BINDINGS)
+    return seen
+
+
+async def test_every_screen_offers_a_player_and_the_umpire_only_the_keys_each_can_take(
+        make_app, side_file, umpire_file, no_color):
+    # A side file's key bar showed "v Next side" on the Sightings (it does nothing there) and its help
+    # the umpire's Import, Apply, Refuse, Undo, Redo (each refused once pressed); the other way round
+    # for the umpire. Each screen is walked in both files: key bar, help and palette.
+    from tui.commands import SCREENS
+
+    async with make_app(side_file).run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "SIDE FILE of French Empire and allies")
+        player = await _offered_on_each_screen(pilot.app, pilot)
+    async with make_app(umpire_file).run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "Spring 1813")
+        umpire = await _offered_on_each_screen(pilot.app, pilot)
+    assert set(player) == {c.action.split("'")[1] for c in SCREENS}
+    titles = {c.name: c.action.split("'")[1] for c in SCREENS}
+    for name, (footer, own, actions, palette) in player.items():
+        refused = REFUSED_TO_PLAYER.get(name, set())
+        assert not refused & own, (name, own)
+        assert not any(f" {word} " in footer for word in refused), (name, footer)
+        assert not APP_REFUSED_TO_PLAYER & actions, (name, actions)
+        assert not {t for t in palette if t.split(": ")[-1] in refused and titles.get(t.split(":")[0]) == name}, (name, palette)
+        assert not APP_REFUSED_TO_PLAYER & palette, (name, palette)
+        for other, words in REFUSED_TO_PLAYER.items():  # the palette offers every screen's actions, from any screen
+            shown = {t for t in palette if titles.get(t.split(":")[0]) == other and t.split(": ")[-1] in words}
+            assert not shown, (name, shown)
+        assert PLAYERS_OWN.get(name, set()) <= own, (name, own)
+    for name, (_footer, own, actions, palette) in umpire.items():
+        assert REFUSED_TO_PLAYER.get(name, set()) <= own, (name, own)
+        assert not PLAYERS_OWN.get(name, set()) & own, (name, own)
+        assert APP_REFUSED_TO_PLAYER <= actions and APP_REFUSED_TO_PLAYER <= palette, (name, actions)
+        assert "Orders: Note" not in palette and "Orders: Export" not in palette
+    assert "v Next side" in umpire["sightings"][0] and "v Next side" not in player["sightings"][0]
+    assert "n Note  e Export" in player["orders"][0] and "Export" not in umpire["orders"][0]

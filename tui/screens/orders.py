@@ -53,6 +53,13 @@ class OrdersScreen(CampaignScreen):
     UMPIRE_ONLY = frozenset({"import_file", "apply", "refuse"})
     PLAYER_ONLY = frozenset({"note", "export"})
 
+    @classmethod
+    def offered(cls, action: str, session: object) -> bool:
+        # On a club's server the orders are queued as written: there is no file to export.
+        if action == "export" and getattr(session, "order_status", "") == orders.QUEUED:
+            return False
+        return super().offered(action, session)
+
     DEFAULT_CSS = """
     OrdersScreen #ruling { height: auto; max-height: 4; padding: 0 1; }
     """

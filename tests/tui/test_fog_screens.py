@@ -160,6 +160,16 @@ async def test_the_player_reads_the_rolls_of_a_battle_being_fought(make_app, ump
         await wait_for_screen(pilot, FightScreen)
         shown = await wait_for(pilot, "2 steps taken; the account above lists every roll.")
         assert shown.count("battle round 1:") == 2 and "dice #" in shown  # the two steps' rolls
+        # The umpire's keys (each refused by the file) are not offered: the key bar showed "r Roll".
+        from tui.screens.help import HelpScreen
+
+        footer = shown.splitlines()[-1]
+        assert "Roll" not in footer and "Enter die" not in footer and "Type result" not in footer, footer
+        app.action_help()
+        await wait_for_screen(pilot, HelpScreen)
+        own = {text for group, _, text in app.screen.rows if group == "This screen"}
+        assert not own & {"Roll", "Enter die", "Passed", "Failed", "Type result", "Conversion", "Apply"}, own
+        assert "Battles" in own
 
 
 async def test_a_long_title_wraps_whole_at_80_columns(make_app, umpire_file, no_color):

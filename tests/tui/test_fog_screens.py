@@ -353,3 +353,35 @@ async def test_every_screen_offers_a_player_and_the_umpire_only_the_keys_each_ca
         assert "Orders: Note" not in palette and "Orders: Export" not in palette
     assert "v Next side" in umpire["sightings"][0] and "v Next side" not in player["sightings"][0]
     assert "n Note  e Export" in player["orders"][0] and "Export" not in umpire["orders"][0]
+
+
+async def test_a_side_files_tabletop_battle_does_not_offer_the_player_the_resolver(make_app, campaign_file, tmp_path, no_color):
+    # The Battle screen's key bar offered a player "g Resolver" for a battle handed to the tabletop:
+    # taken, the side file refused it ("This is a side file, read-only"), as it does every key there.
+    from tests.tui.helpers import notices
+    from tests.tui.test_resolver import handed_off
+    from tui.screens.help import HelpScreen
+
+    handed_off(campaign_file)
+    session = CampaignSession.open(campaign_file)
+    try:
+        side = write_despatch(session, "french", tmp_path / "french.campaign")
+    finally:
+        session.close()
+    app = make_app(side)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("x")
+        await wait_for_screen(pilot, BattlesScreen)
+        await wait_for(pilot, "Lützen")
+        await pilot.press("enter")
+        await wait_for_screen(pilot, FightScreen)
+        shown = await wait_for(pilot, "Battle of Lützen (#1, kallistra_acw, pending)")
+        assert "Resolver" not in shown.splitlines()[-1], shown.splitlines()[-1]
+        await pilot.press(key(FightScreen, "fight.resolver"))
+        for _ in range(5):
+            await pilot.pause()
+        assert isinstance(app.screen, FightScreen) and not notices(app)  # nothing done, nothing refused
+        app.action_help()
+        await wait_for_screen(pilot, HelpScreen)
+        own = {text for group, _, text in app.screen.rows if group == "This screen"}
+        assert own == {"Battles"}, own

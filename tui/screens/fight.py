@@ -47,8 +47,9 @@ class FightScreen(CampaignScreen):
         Binding("a", "apply", "Apply", id="fight.apply", tooltip="Apply the losses and the winner to the campaign"),
         Binding("escape", "back", "Battles", id="fight.back"),
     ]
-    # A side file's battle is read: its dice, results and losses are the umpire's to take.
-    UMPIRE_ONLY = frozenset({"roll", "enter", "morale", "tabletop", "conversion", "apply"})
+    # A side file's battle is read: its dice, results and losses are the umpire's to take, and
+    # the resolver screen, where each key writes the battle (its opening too), is the umpire's.
+    UMPIRE_ONLY = frozenset({"roll", "enter", "morale", "tabletop", "tabletop_screen", "conversion", "apply"})
     DEFAULT_CSS = """
     FightScreen #panels { height: 1fr; }
     FightScreen #step, FightScreen #whole { width: 1fr; border: round $primary; padding: 0 1; }

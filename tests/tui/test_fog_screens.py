@@ -61,6 +61,9 @@ async def test_the_player_sees_the_fogged_map_and_cannot_act_as_the_umpire(make_
         shown = await wait_for(pilot, "Map | seen by French Empire and allies")
         assert "A?5" in shown and "A6" not in shown  # Halle as sighted; no allied stack unseen
         assert app.check_action("undo", ()) is False  # u is not offered, and does nothing
+        await pilot.press("h")
+        shown = await wait_for(pilot, "History: newest first")
+        assert "u undo" not in shown  # the title offered them
         app.action_undo()  # reached some other way: refused in one sentence
         await wait_for_notice(pilot, "This is a side file, read-only")
         await pilot.press("S")

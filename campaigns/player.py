@@ -83,7 +83,13 @@ class PlayerSession(CampaignSession):
         return f"side file of {self.side_name}, turn {self.turn}"
 
     def status_line(self) -> str:
-        return f"SIDE FILE of {self.side_name}, turn {self.turn} (orders only) | " + super().status_line()
+        # At 80 columns the status line keeps its first parts whole (tui.widgets.status): the
+        # phase comes right after the side and its turn, and "orders only" after it (it was
+        # "SIDE FILE of French Empire and allies, turn 1 (orders only) | 26 Apr 1813 | turn 1/20",
+        # the phase dropped). The campaign's turn is the despatch's: said once, with the count.
+        date, turn, phase, *rest = CampaignSession.status_line(self).split(" | ")
+        said = f"{turn}" if turn.startswith(f"turn {self.turn}/") else f"turn {self.turn} ({turn})"
+        return " | ".join([f"SIDE FILE of {self.side_name}, {said}", phase, "orders only", date, *rest])
 
 
 class ClubPlayerSession(PlayerSession):
@@ -118,7 +124,9 @@ class ClubPlayerSession(PlayerSession):
         return f"{self.side_name} on {self.store.name}"
 
     def status_line(self) -> str:
-        return f"CLUB: {self.side_name} (orders only) | " + CampaignSession.status_line(self)
+        # The phase second, whole at 80 columns (after the date and the turn it was dropped).
+        date, turn, phase, *rest = CampaignSession.status_line(self).split(" | ")
+        return " | ".join([f"CLUB: {self.side_name} (orders only)", phase, turn, date, *rest])
 
     def save_as(self, path: Any) -> Any:
         raise CampaignError("the club's campaign stays on its server: a side's role cannot copy it")

@@ -453,9 +453,12 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         from tui.keymap import shown_key
 
         keymap = self.settings.keymap
+        # Only the keys that can be taken here, as the key bar and the palette offer them: a
+        # side file's player's help listed the umpire's Import, Apply, Refuse, Undo...
+        screen = self.screen
         rows = [
             ("This screen", shown_key(keymap, b.id, b.key_display or b.key), b.description)
-            for b in self.screen.BINDINGS if isinstance(b, Binding)
+            for b in screen.BINDINGS if isinstance(b, Binding) and screen.check_action(b.action, ()) is not False
         ]
         # And the keys of its widgets (a MarkList's space and s, a TickList's space): ours
         # have an id; Textual's own (a field's editing keys) are the usual ones.
@@ -467,8 +470,24 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
                         listed.add(b.id)
                         rows.append(("This screen", shown_key(keymap, b.id, b.key_display or b.key), b.description))
         rows += [("Screens", shown_key(keymap, c.id, c.key), f"{c.name}: {c.help}") for c in SCREENS]
-        rows += [("Actions", shown_key(keymap, c.id, c.key), f"{c.name}: {c.help}") for c in ACTIONS]
+        rows += [("Actions", shown_key(keymap, c.id, c.key), f"{c.name}: {c.help}") for c in ACTIONS
+                 if self.check_action(c.action, ()) is not False]
         self.push_screen(HelpScreen(rows))
+
+    # The app's actions a side's player cannot take (the file or the club's role refuses them):
+    # left off the key bar, the help and the palette there, and their keys do nothing.
+    PLAYER_REFUSED = frozenset({"undo", "redo"})
+    CLUB_REFUSED = frozenset({"save_as", "open_file"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        from campaigns.player import ClubPlayerSession, PlayerSession
+
+        session = self.session
+        if action in self.PLAYER_REFUSED and isinstance(session, PlayerSession):
+            return False
+        if action in self.CLUB_REFUSED and isinstance(session, ClubPlayerSession):
+            return False
+        return super().check_action(action, parameters)
 
     # Undo, redo and reload run in thread workers (Attempts.attempt), as every screen's
     # action does: a slow or locked database never freezes the screen, the keys typed
@@ -635,6 +654,8 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
         yield from (c for c in super().get_system_commands(screen) if c.title != "Quit")
         keymap = self.settings.keymap
         for command in SCREENS + ACTIONS:  # each with its keys, as the user mapped them
+            if self.check_action(command.action, ()) is False:
+                continue  # refused in this file (a side's player)
             yield SystemCommand(
                 command.name, f"{command.help} (key: {keys_said(keymap, command.id, command.key)})",
                 lambda c=command: self.run_action(c.action),
@@ -658,10 +679,10 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
             from tui.screens.registry import screen_class
 
             shown = {title for title, _, _ in own}
-            player = self.session.side is not None
             for name, title, binding in screen_actions():
                 label = f"{title}: {binding.description}"
-                if binding.action in getattr(screen_class(name), "UMPIRE_ONLY" if player else "PLAYER_ONLY", ()):
+                offered = getattr(screen_class(name), "offered", None)
+                if offered is not None and not offered(binding.action, self.session):
                     continue  # not to be taken in this file (a side file's player, or the umpire)
                 if label not in shown:
                     keys = keys_said(keymap, binding.id, binding.key)

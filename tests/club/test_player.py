@@ -52,7 +52,7 @@ def test_the_french_player_reads_their_side_and_queues_orders_the_umpire_applies
     player = open_side(club["french"], "french")
     try:
         assert isinstance(player, ClubPlayerSession) and player.side == "french" and player.turn == 1
-        assert player.status_line().startswith("CLUB: French Empire and allies (orders only) | 26 Apr 1813 | turn 1/20")
+        assert player.status_line().startswith("CLUB: French Empire and allies (orders only) | Weather | turn 1/20 | 26 Apr 1813")
         view = player.overview()  # the first screen: its every query is allowed to the role
         assert view.recent_events == () and not view.can_undo
         assert {s.side for s in all_stacks(player)} == {"french"}
@@ -256,7 +256,7 @@ def test_a_players_login_opens_no_other_file_or_url(club: dict):
     can read, or a URL with the umpires' role if that account's .pgpass holds it, and makes files."""
     import asyncio
 
-    from tests.tui.helpers import wait_for, wait_for_notice
+    from tests.tui.helpers import wait_for, wait_for_notice, wait_for_screen
     from tui.app import AdjutantApp
     from tui.screens.start import StartScreen
 
@@ -265,10 +265,25 @@ def test_a_players_login_opens_no_other_file_or_url(club: dict):
         app.animation_level = "none"
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for(pilot, "CLUB: French Empire and allies")
+            # Not offered (key bar, help, palette), and its key does nothing: the action is refused here.
+            assert app.check_action("open_file", ()) is False
+            assert "Open campaign" not in {c.title for c in app.get_system_commands(app.screen)}
             await pilot.press("ctrl+o")
+            await pilot.pause()
+            await pilot.pause()
+            assert not isinstance(app.screen, StartScreen)
+            app.call_later(app.action_open_file)  # reached some other way, it is refused in one sentence
             await wait_for_notice(pilot, "This is the view of French Empire and allies on the club's campaign: it opens no other file or database.")
             assert not isinstance(app.screen, StartScreen)
             assert "New campaign" not in await wait_for(pilot, "Turn 1 of 20")
+            # The orders reach the umpire's queue as written: "e Export" is not offered (it was, and refused).
+            from tui.screens.orders import OrdersScreen
+
+            await pilot.press("O")
+            await wait_for_screen(pilot, OrdersScreen)
+            shown = await wait_for(pilot, "n Note")
+            assert "Export" not in shown and "Orders: Export" not in {c.title for c in app.get_system_commands(app.screen)}
+            assert "Save a copy" not in {c.title for c in app.get_system_commands(app.screen)}
 
     asyncio.run(play())
 

@@ -60,7 +60,11 @@ async def test_the_player_sees_the_fogged_map_and_cannot_act_as_the_umpire(make_
         await wait_for_screen(pilot, TheatreScreen)
         shown = await wait_for(pilot, "Map | seen by French Empire and allies")
         assert "A?5" in shown and "A6" not in shown  # Halle as sighted; no allied stack unseen
-        await pilot.press("u")
+        assert app.check_action("undo", ()) is False  # u is not offered, and does nothing
+        await pilot.press("h")
+        shown = await wait_for(pilot, "History: newest first")
+        assert "u undo" not in shown  # the title offered them
+        app.action_undo()  # reached some other way: refused in one sentence
         await wait_for_notice(pilot, "This is a side file, read-only")
         await pilot.press("S")
         await wait_for_screen(pilot, SightingsScreen)
@@ -159,6 +163,16 @@ async def test_the_player_reads_the_rolls_of_a_battle_being_fought(make_app, ump
         await wait_for_screen(pilot, FightScreen)
         shown = await wait_for(pilot, "2 steps taken; the account above lists every roll.")
         assert shown.count("battle round 1:") == 2 and "dice #" in shown  # the two steps' rolls
+        # The umpire's keys (each refused by the file) are not offered: the key bar showed "r Roll".
+        from tui.screens.help import HelpScreen
+
+        footer = shown.splitlines()[-1]
+        assert "Roll" not in footer and "Enter die" not in footer and "Type result" not in footer, footer
+        app.action_help()
+        await wait_for_screen(pilot, HelpScreen)
+        own = {text for group, _, text in app.screen.rows if group == "This screen"}
+        assert not own & {"Roll", "Enter die", "Passed", "Failed", "Type result", "Conversion", "Apply"}, own
+        assert "Battles" in own
 
 
 async def test_a_long_title_wraps_whole_at_80_columns(make_app, umpire_file, no_color):
@@ -238,3 +252,139 @@ async def test_a_command_points_order_picks_the_cards_spending_by_its_words(make
         assert written.kind == "command_points" and written.detail == {"action": "entrench"}
     finally:
         session.close()
+
+
+async def test_the_players_status_line_shows_the_phase_at_80_columns(make_app, umpire_file, tmp_path, no_color):
+    # The longest phase's name; the side file's status line dropped it (the umpire's showed it):
+    # "SIDE FILE of French Empire and allies, turn 1 (orders only) | 26 Apr 1813".
+    from campaigns import turns
+    from tui.widgets.status import StatusLine
+
+    session = CampaignSession.open(umpire_file)
+    try:
+        turns.advance(session, anyway=True)
+        turns.advance(session, anyway=True)
+        path = write_despatch(session, "french", tmp_path / "later.campaign")
+    finally:
+        session.close()
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "SIDE FILE of French Empire and allies, turn 1")
+        line = str(app.screen.query_one(StatusLine).render())
+        assert line.startswith("SIDE FILE of French Empire and allies, turn 1/20 | Activations and movement"), line
+
+
+# What a side file's player cannot take, screen by screen (by the name the key bar, the help and
+# the palette show): the file refuses it in one sentence, or it does nothing there (one side only).
+REFUSED_TO_PLAYER = {
+    "oob": {"Add unit", "Add general", "Edit", "Move", "Remove", "Flags"},
+    "turn": {"Next phase"},
+    "weather": {"Roll weather", "Enter die"},
+    "command": {"Roll PC", "Enter die", "Spend"},
+    "march": {"Roll", "Enter dice"},
+    "battles": {"New battle", "Tabletop game"},
+    "recon": {"Roll", "Enter die"},
+    "history": {"Bookmark", "Note"},
+    "map": {"View as"},
+    "sightings": {"Next side", "Contacts"},
+    "orders": {"Import", "Apply", "Refuse"},
+}
+PLAYERS_OWN = {"orders": {"Note", "Export"}}
+APP_REFUSED_TO_PLAYER = {"Undo", "Redo"}
+
+
+async def _offered_on_each_screen(app, pilot) -> dict[str, tuple[str, set[str], set[str], set[str]]]:
+    """Screen by screen: its key bar, the help's keys of the screen and of the app, the palette's titles."""
+    from textual.binding import Binding
+
+    from tui.commands import SCREENS
+    from tui.screens.help import HelpScreen
+    from tui.screens.registry import screen_class
+    from tui.widgets.status import KeyLine
+
+    seen = {}
+    for command in SCREENS:
+        name = command.action.split("'")[1]
+        await pilot.press(command.key)
+        await wait_for_screen(pilot, screen_class(name))
+        await pilot.pause()
+        screen = app.screen
+        footer = str(screen.query_one(KeyLine).render())
+        titles = {c.title for c in app.get_system_commands(screen)}
+        app.action_help()
+        await wait_for_screen(pilot, HelpScreen)
+        rows = app.screen.rows
+        own = {text for group, _, text in rows if group == "This screen"}
+        actions = {text.split(":")[0] for group, _, text in rows if group == "Actions"}
+        await pilot.press("escape")
+        await wait_for_screen(pilot, screen_class(name))
+        seen[name] = (footer, own, actions, titles)
+        assert all(isinstance(b, Binding) for b in screen.BINDINGS)
+    return seen
+
+
+async def test_every_screen_offers_a_player_and_the_umpire_only_the_keys_each_can_take(
+        make_app, side_file, umpire_file, no_color):
+    # A side file's key bar showed "v Next side" on the Sightings (it does nothing there) and its help
+    # the umpire's Import, Apply, Refuse, Undo, Redo (each refused once pressed); the other way round
+    # for the umpire. Each screen is walked in both files: key bar, help and palette.
+    from tui.commands import SCREENS
+
+    async with make_app(side_file).run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "SIDE FILE of French Empire and allies")
+        player = await _offered_on_each_screen(pilot.app, pilot)
+    async with make_app(umpire_file).run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "Spring 1813")
+        umpire = await _offered_on_each_screen(pilot.app, pilot)
+    assert set(player) == {c.action.split("'")[1] for c in SCREENS}
+    titles = {c.name: c.action.split("'")[1] for c in SCREENS}
+    for name, (footer, own, actions, palette) in player.items():
+        refused = REFUSED_TO_PLAYER.get(name, set())
+        assert not refused & own, (name, own)
+        assert not any(f" {word} " in footer for word in refused), (name, footer)
+        assert not APP_REFUSED_TO_PLAYER & actions, (name, actions)
+        assert not {t for t in palette if t.split(": ")[-1] in refused and titles.get(t.split(":")[0]) == name}, (name, palette)
+        assert not APP_REFUSED_TO_PLAYER & palette, (name, palette)
+        for other, words in REFUSED_TO_PLAYER.items():  # the palette offers every screen's actions, from any screen
+            shown = {t for t in palette if titles.get(t.split(":")[0]) == other and t.split(": ")[-1] in words}
+            assert not shown, (name, shown)
+        assert PLAYERS_OWN.get(name, set()) <= own, (name, own)
+    for name, (_footer, own, actions, palette) in umpire.items():
+        assert REFUSED_TO_PLAYER.get(name, set()) <= own, (name, own)
+        assert not PLAYERS_OWN.get(name, set()) & own, (name, own)
+        assert APP_REFUSED_TO_PLAYER <= actions and APP_REFUSED_TO_PLAYER <= palette, (name, actions)
+        assert "Orders: Note" not in palette and "Orders: Export" not in palette
+    assert "v Next side" in umpire["sightings"][0] and "v Next side" not in player["sightings"][0]
+    assert "n Note  e Export" in player["orders"][0] and "Export" not in umpire["orders"][0]
+
+
+async def test_a_side_files_tabletop_battle_does_not_offer_the_player_the_resolver(make_app, campaign_file, tmp_path, no_color):
+    # The Battle screen's key bar offered a player "g Resolver" for a battle handed to the tabletop:
+    # taken, the side file refused it ("This is a side file, read-only"), as it does every key there.
+    from tests.tui.helpers import notices
+    from tests.tui.test_resolver import handed_off
+    from tui.screens.help import HelpScreen
+
+    handed_off(campaign_file)
+    session = CampaignSession.open(campaign_file)
+    try:
+        side = write_despatch(session, "french", tmp_path / "french.campaign")
+    finally:
+        session.close()
+    app = make_app(side)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("x")
+        await wait_for_screen(pilot, BattlesScreen)
+        await wait_for(pilot, "Lützen")
+        await pilot.press("enter")
+        await wait_for_screen(pilot, FightScreen)
+        shown = await wait_for(pilot, "Battle of Lützen (#1, kallistra_acw, pending)")
+        assert "Resolver" not in shown.splitlines()[-1], shown.splitlines()[-1]
+        await pilot.press(key(FightScreen, "fight.resolver"))
+        for _ in range(5):
+            await pilot.pause()
+        assert isinstance(app.screen, FightScreen) and not notices(app)  # nothing done, nothing refused
+        app.action_help()
+        await wait_for_screen(pilot, HelpScreen)
+        own = {text for group, _, text in app.screen.rows if group == "This screen"}
+        assert own == {"Battles"}, own

@@ -69,7 +69,7 @@ async def test_every_status_word_is_shown_whole_after_applying_and_refusing(queu
         await pilot.press("O")
         await wait_for_screen(pilot, OrdersScreen)
         shown = await wait_for(pilot, "Hold the Saale")
-        assert row(shown, 1) == "1 french queued move latour_maubourg Querfurt - -"
+        assert row(shown, 1) == "1 french queued move latour_mau… Querfurt - -"
         assert (row(shown, 2), wrapped(shown, 2)) == ("2 french queued note - - Hold the Saale -", "crossings")
         assert row(await redrawn_before_measured(pilot), 2) == "2 french queued note - - Hold the Saale -"
 
@@ -77,10 +77,11 @@ async def test_every_status_word_is_shown_whole_after_applying_and_refusing(queu
         await wait_for_notice(pilot, "Applied #1")
         await caught_up(pilot)
         shown = await wait_for(pilot, " applied ")
-        assert row(shown, 1) == "1 french applied move latour_maubourg Querfurt - Move Ge…"
+        assert row(shown, 1) == "1 french applied move latour_mau… Querfurt - Move …"
         # The ruling, whole under the table for the order selected (its start in its column).
-        assert "#1 applied: Move General Latour-Maubourg (I Cavalry Corps)'s stack at" in shown
-        assert row(await redrawn_before_measured(pilot), 1) == "1 french applied move latour_maubourg Querfurt - Move Ge…"
+        assert "#1 french move latour_maubourg to Querfurt " in shown  # the order whole, cut in the table
+        assert "applied: Move General Latour-Maubourg (I Cavalry Corps)'s stack at" in shown
+        assert row(await redrawn_before_measured(pilot), 1) == "1 french applied move latour_mau… Querfurt - Move …"
 
         await pilot.press("down", key(OrdersScreen, "orders.refuse"))
         await wait_for(pilot, "Refuse order #2")
@@ -88,13 +89,13 @@ async def test_every_status_word_is_shown_whole_after_applying_and_refusing(queu
         await pilot.press("ctrl+s")
         await caught_up(pilot)
         shown = await wait_for(pilot, " refused ")
-        assert row(shown, 2) == "2 french refused note - - Hold the no such…"
-        assert wrapped(shown, 2) == "Saale"
-        assert row(shown, 1) == "1 french applied move latour_maubourg Querfurt - Move Ge…"
-        assert "#2 refused: no such river" in shown
+        assert row(shown, 2) == "2 french refused note - - Hold the Saale no su…"
+        assert wrapped(shown, 2) == "crossings"
+        assert row(shown, 1) == "1 french applied move latour_mau… Querfurt - Move …"
+        assert "#2 french note: Hold the Saale crossings" in shown and "refused: no such river" in shown
         table = app.screen.query_one("#list")
         assert table.cursor_row == 1  # still on the order just refused: its row was changed, not the table rebuilt
-        assert row(await redrawn_before_measured(pilot), 2) == "2 french refused note - - Hold the no such…"
+        assert row(await redrawn_before_measured(pilot), 2) == "2 french refused note - - Hold the Saale no su…"
 
 
 async def test_a_long_order_is_shown_whole_at_80_columns(campaign_file, make_app, tmp_path, no_color_env):
@@ -124,3 +125,44 @@ async def test_a_long_order_is_shown_whole_at_80_columns(campaign_file, make_app
 @pytest.fixture
 def no_color_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
+
+
+@pytest.fixture
+def every_kind(campaign_file: Path, tmp_path: Path) -> Path:
+    """The umpire's campaign with one French order of each kind queued, the first one ruled."""
+    from rules.allemagne1813.command import ACTIONS
+
+    umpire = CampaignSession.open(campaign_file)
+    try:
+        weather.roll(umpire, [2])
+        for army in command_points.turn_points(umpire):
+            command_points.roll(umpire, army.army, [3])
+        player = CampaignSession.open(write_despatch(umpire, "french", tmp_path / "french.campaign"))
+        try:
+            orders.write(player, "reconnaissance", "latour_maubourg", "Weissenfels", "Scout the Saale")
+            orders.write(player, "move", "latour_maubourg", "Querfurt")
+            for action in ACTIONS:
+                orders.write(player, "command_points", text="as the card says", action=action)
+            document = orders.OrdersDoc.model_validate(orders.export(player))
+        finally:
+            player.close()
+        orders.import_orders(umpire, document)
+        orders.refuse(umpire, 1, "the Saale is in flood and no cavalry crosses it this turn")
+    finally:
+        umpire.close()
+    return campaign_file
+
+
+async def test_the_umpires_table_keeps_its_ruling_column_in_view_at_80_columns(every_kind, make_app, no_color_env):
+    """A reconnaissance by latour_maubourg, or a command-points spending, pushed the umpire's
+    Ruling column off the screen at 80 columns (the player's table dropped its Side column)."""
+    async with make_app(every_kind).run_test(size=(80, 24)) as pilot:
+        await pilot.press("O")
+        await wait_for_screen(pilot, OrdersScreen)
+        shown = await wait_for(pilot, "refused: the Saale is in flood")
+        assert "#1 french reconnaissance latour_maubourg to Weissenfels: Scout the Saale" in shown
+        header = next(line for line in shown.splitlines() if line.lstrip().startswith("#"))
+        assert header.split() == ["#", "Side", "Status", "Order", "Stack", "To", "Text", "Ruling"], header
+        assert row(shown, 1).split()[-1].endswith("…")  # the ruling's start, cut
+        table = pilot.app.screen.query_one("#list")
+        assert table.virtual_size.width <= table.size.width, (table.virtual_size.width, table.size.width, shown)

@@ -146,10 +146,16 @@ class CampaignScreen(Attempts, Screen[None]):
     PLAYER_ONLY: frozenset[str] = frozenset()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in self.UMPIRE_ONLY or action in self.PLAYER_ONLY:
-            session = self.adjutant.session
-            player = session is not None and session.side is not None
-            return (action in self.PLAYER_ONLY) == player
+        return self.offered(action, self.adjutant.session)
+
+    @classmethod
+    def offered(cls, action: str, session: object) -> bool:
+        """Whether `action` (a binding's, its arguments or not) can be taken in `session`'s file:
+        the key bar, the help and the palette offer it only then (and its key does nothing else)."""
+        name = action.split("(")[0]
+        if name in cls.UMPIRE_ONLY or name in cls.PLAYER_ONLY:
+            player = session is not None and getattr(session, "side", None) is not None
+            return (name in cls.PLAYER_ONLY) == player
         return True
 
     @property

@@ -47,6 +47,9 @@ class FightScreen(CampaignScreen):
         Binding("a", "apply", "Apply", id="fight.apply", tooltip="Apply the losses and the winner to the campaign"),
         Binding("escape", "back", "Battles", id="fight.back"),
     ]
+    # A side file's battle is read: its dice, results and losses are the umpire's to take, and
+    # the resolver screen, where each key writes the battle (its opening too), is the umpire's.
+    UMPIRE_ONLY = frozenset({"roll", "enter", "morale", "tabletop", "tabletop_screen", "conversion", "apply"})
     DEFAULT_CSS = """
     FightScreen #panels { height: 1fr; }
     FightScreen #step, FightScreen #whole { width: 1fr; border: round $primary; padding: 0 1; }
@@ -61,6 +64,8 @@ class FightScreen(CampaignScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Only the keys that apply to this battle as it stands: a battle on the
         tabletop has no table to roll, a battle fought with the tables no resolver."""
+        if not super().check_action(action, parameters):
+            return False
         fight = self.fight
         if fight is None or action not in _BATTLE_ACTIONS:
             return True

@@ -116,6 +116,10 @@ class HistoryScreen(CampaignScreen):
     HistoryScreen LineTable { height: 1fr; }
     """
 
+    def _heading(self) -> str:
+        # A side file's player undoes nothing (u and y are not offered there).
+        return "History: newest first" if self.session.side is not None else HEADING
+
     def __init__(self) -> None:
         super().__init__()
         self.dice_only = False
@@ -139,7 +143,7 @@ class HistoryScreen(CampaignScreen):
         # frame on it then holds its lines, drawn once, rather than an empty table
         # drawn, then filled and drawn again once a read started after it answers.
         self._ask(FIRST)
-        yield Static(HEADING, classes="title", id="history-title")
+        yield Static(self._heading(), classes="title", id="history-title")
         # What the search index holds (models.search): each action's description and each roll's purpose.
         # A unit moved with its stack is named in neither, so "a unit" is no promise made here.
         yield FilterBox(placeholder=FILTER_HINT, id="filter")
@@ -214,7 +218,7 @@ class HistoryScreen(CampaignScreen):
         self._full_page = len(heads) >= limit
         if heads:
             self._oldest = int(heads[-1].lstrip("#d"))
-        title = HEADING
+        title = self._heading()
         if text.strip() and history.is_short(text):
             title = f"History: one or two letters look through the newest {history.SHORT_WINDOW:,} lines only"
         self.query_one("#filter", FilterBox).show_answer(text)  # the letter drawn with its answer

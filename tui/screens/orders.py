@@ -28,6 +28,11 @@ from tui.widgets.kept import KeptTable
 HEADERS = ("#", "Side", "Status", "Order", "Stack", "To", "Text", "Ruling")
 RULING_CELLS = 8  # the ruling's cell in the table: its start, the whole under the table
 TEXT_CELLS = 12  # the least an order's text wraps to: a move's stack and place leave it little
+# The umpire's table has the Side column too: at 80 columns a reconnaissance by latour_maubourg
+# or a command-points spending pushed the Ruling off the screen. Its order, stack and place are
+# cut to these (with an ellipsis), the whole order shown under the table with its ruling.
+UMPIRE_CELLS = {"Order": 12, "Stack": 11, "To": 9, "Ruling": 6}
+UMPIRE_TEXT_CELLS = 8
 
 
 def is_player(session: object) -> bool:
@@ -47,6 +52,13 @@ class OrdersScreen(CampaignScreen):
     ]
     UMPIRE_ONLY = frozenset({"import_file", "apply", "refuse"})
     PLAYER_ONLY = frozenset({"note", "export"})
+
+    @classmethod
+    def offered(cls, action: str, session: object) -> bool:
+        # On a club's server the orders are queued as written: there is no file to export.
+        if action == "export" and getattr(session, "order_status", "") == orders.QUEUED:
+            return False
+        return super().offered(action, session)
 
     DEFAULT_CSS = """
     OrdersScreen #ruling { height: auto; max-height: 4; padding: 0 1; }
@@ -83,6 +95,8 @@ class OrdersScreen(CampaignScreen):
         # drawing ("applied" cut to "applie"). The same rows are updated in place.
         listed = orders.listed(self.session)
         self._rulings = {str(o.id): f"#{o.id} {o.status}: {o.ruling}" for o in listed if o.ruling}
+        if not player:  # the order itself, whole: its cells are cut in the umpire's table
+            self._rulings = {str(o.id): _whole(o) + (f"\n{o.status}: {o.ruling}" if o.ruling else "") for o in listed}
         # An order's text wraps onto more lines of its row rather than running off the edge at
         # 80 columns; the ruling, whole under the table for the order selected, is cut to a glance.
         # A player's orders are all his side's: without that column (8 cells) a reconnaissance by
@@ -90,8 +104,9 @@ class OrdersScreen(CampaignScreen):
         headers = tuple(h for h in HEADERS if h != "Side") if player else HEADERS
         cells = (_cells(o) for o in listed)
         rows = ((str(c[0]), tuple(v for h, v in zip(HEADERS, c) if h in headers)) for c in cells)
-        fill(table, headers, rows, widest={"Ruling": RULING_CELLS},
-             wrap_to=table.size.width or self.app.size.width, wrap="Text", narrowest=TEXT_CELLS)
+        fill(table, headers, rows, widest={"Ruling": RULING_CELLS} if player else UMPIRE_CELLS,
+             wrap_to=table.size.width or self.app.size.width, wrap="Text",
+             narrowest=TEXT_CELLS if player else UMPIRE_TEXT_CELLS)
         if table.row_count:
             table.move_cursor(row=min(keep, table.row_count - 1))
         self._show_ruling()
@@ -180,6 +195,14 @@ class OrdersScreen(CampaignScreen):
 def _cells(o) -> tuple[object, ...]:
     what = o.kind.replace("_", " ") + (f" ({o.detail['action']})" if o.detail.get("action") else "")
     return o.id, o.side, o.status, what, o.stack or "-", o.place or "-", o.text or "-", o.ruling or "-"
+
+
+def _whole(o) -> str:
+    """The umpire's order under the table: each part, whole."""
+    what = o.kind.replace("_", " ") + (f" ({o.detail['action']})" if o.detail.get("action") else "")
+    where = f" {o.stack}" if o.stack else ""
+    where += f" to {o.place}" if o.place else ""
+    return f"#{o.id} {o.side} {what}{where}" + (f": {o.text}" if o.text else "")
 
 
 def _sentences(check):

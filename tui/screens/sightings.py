@@ -27,7 +27,7 @@ class SightingsScreen(CampaignScreen):
         Binding("v", "next_side", "Next side", id="sightings.side", tooltip="The umpire: show what the other side knows"),
         Binding("c", "contacts", "Contacts", id="sightings.contacts", tooltip="The umpire: every stack in contact sees the enemy in reach"),
     ]
-    UMPIRE_ONLY = frozenset({"contacts"})
+    UMPIRE_ONLY = frozenset({"contacts", "next_side"})  # a side file holds its own side alone
 
     side: str | None = None
 

@@ -170,6 +170,7 @@ class TheatreScreen(CampaignScreen):
         Binding("g", "svg", "Save SVG", id="map.svg", tooltip="Write this map as an SVG picture beside the campaign file"),
         Binding("v", "view_as", "View as", id="map.view_as", tooltip="The umpire: draw the map as one side sees it (fog of war), or whole"),
     ]
+    UMPIRE_ONLY = frozenset({"view_as"})  # a side file shows only its own side's view
     view_side: str | None = None  # the side whose view the umpire is looking at; None: everything
     _announce = False  # the umpire changed whose view is drawn: the map, once read, says whose it is
     DEFAULT_CSS = """

@@ -64,7 +64,7 @@ def test_a_tabletop_battle_with_keys_in_bursts(tmux: Tmux, tmp_path: Path):
     tmux.type("defender")
     burst(tmux, "Enter")
     # the weather was never rolled: the return asks for it, naming the key
-    shown = tmux.wait_for("roll this turn's weather first (w")
+    shown = tmux.wait_for("Roll this turn's weather first (w")
     assert "Traceback" not in shown
     burst(tmux, "w")
     tmux.wait_for("Weather track")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 import sys
 import threading
 
@@ -81,6 +82,18 @@ def _run(target: str | None, settings, side: str | None = None) -> int:
             from campaigns.settings import remember
 
             remember(target)  # offered by the start screen next time, as a file opened there is
+    if not keys_from_a_terminal():
+        # Without a terminal (`ssh HOST COMMAND` to a login whose ForceCommand is adjutant, a pipe,
+        # cron) Textual's driver read an ended standard input again and again: 40-70% of a core
+        # for as long as nobody killed it, long after the connection was gone.
+        if session is not None:
+            session.close()
+        print(
+            "adjutant: the app reads its keys from a terminal, and standard input is not one "
+            "(log in with one: ssh -t; the commands work without: adjutant --help)",
+            file=sys.stderr,
+        )
+        return 2
     reader = None
     if session is not None:
         # The first screen's data (the overview: sums over every unit) is read by SQLite,
@@ -105,6 +118,17 @@ def _run(target: str | None, settings, side: str | None = None) -> int:
     if app.failure:  # after the terminal is restored, as one line (Rich would wrap it)
         print(app.failure, file=sys.stderr)
     return app.return_code or 0
+
+
+def keys_from_a_terminal() -> bool:
+    """Whether the app has keys to read: standard input is a terminal, or Textual is told which
+    driver to use instead (textual-serve's web driver for `adjutant serve`, with pipes)."""
+    if os.environ.get("TEXTUAL_DRIVER"):
+        return True
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (ValueError, OSError):  # closed
+        return False
 
 
 def _read_ahead(session) -> None:

@@ -144,6 +144,7 @@ def test_a_file_opened_from_the_command_line_is_a_recent_file(campaign_file, sti
 
     monkeypatch.setenv("ADJUTANT_LOG_DIR", str(tmp_path / "logs"))
     monkeypatch.setattr(AdjutantApp, "run", lambda self, *a, **k: None)  # opened, not run
+    monkeypatch.setattr("tui.launch.keys_from_a_terminal", lambda: True)  # as from a terminal
     try:
         assert launch([str(campaign_file)]) == 0
     finally:

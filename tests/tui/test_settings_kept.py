@@ -39,6 +39,7 @@ def test_a_campaign_opened_from_the_command_line_is_a_recent_file(campaign_file,
     from tui.app import AdjutantApp
 
     monkeypatch.setattr(AdjutantApp, "run", lambda self, *a, **k: None)  # the app is not the point: what launch remembers
+    monkeypatch.setattr("tui.launch.keys_from_a_terminal", lambda: True)  # as from a terminal
     assert adjutant([str(campaign_file)]) == 0
     assert config.recent_files() == [str(campaign_file)]
 

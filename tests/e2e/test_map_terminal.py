@@ -58,10 +58,18 @@ def test_a_stack_moved_from_the_map_in_tmux_is_in_the_log_and_undone(tmux: Tmux,
     tmux.start(shlex.join(["env", "NO_COLOR=1", f"ADJUTANT_CONFIG_DIR={tmp_path / 'config'}", installed_adjutant(), str(path)]))
     tmux.wait_for("Overview")
     tmux.keys("p")
-    # Both sides' stacks, waited for with the title: the map under it may reach tmux after it.
+    # Both sides' stacks and the place at the cursor, waited for with the title: the map and
+    # the line under it may reach tmux after it. Without the cursor's line, the first `n`
+    # below was counted from no place: the test then read each place a key late, took the
+    # cursor for at Gotha while the app had gone on to Halle, and Enter opened Halle's stacks
+    # (a CI run of session 17).
     tmux.wait_until(
-        lambda shown: "Map: turn 1" in shown and "Weimar F24" in shown and re.search(r"\bA\d+", shown) and re.search(r"\bF\d+", shown),
-        "the map with both sides' stacks",
+        lambda shown: "Map: turn 1" in shown
+        and "Weimar F24" in shown
+        and re.search(r"\bA\d+", shown)
+        and re.search(r"\bF\d+", shown)
+        and cursor_line(shown) != "",
+        "the map with both sides' stacks and the place at the cursor",
     )
     for _ in range(30):  # n: the next place holding a stack, until Marmont's Gotha
         here = cursor_line(tmux.screen())

@@ -61,7 +61,8 @@ def nothing(why: str) -> Rule:
 _OWN_NATIONS = f"nation IN (SELECT id FROM nation WHERE side = {SIDE})"
 _OWN_ARMIES = f"army IN (SELECT id FROM army WHERE side = {SIDE})"
 # Up to the campaign's turn now, as models.visibility keeps a despatch to its turn (:turn).
-_SO_FAR = "turn <= (SELECT turn FROM campaign WHERE id = 1)"
+_TURN_NOW = "(SELECT turn FROM campaign WHERE id = 1)"
+_SO_FAR = f"turn <= {_TURN_NOW}"
 # A battle the side fought: it is named in the battle's participants (the attacker's or the defender's).
 _FOUGHT = f"{_SO_FAR} AND EXISTS (SELECT 1 FROM json_each(participants) AS part WHERE part.value ->> 'side' = {SIDE})"
 
@@ -101,7 +102,9 @@ ACCESS: dict[str, Rule] = {
     "side_order": Rule(
         f"side = {SIDE}",
         "the side's own orders: the one table it writes, and only as orders waiting for the umpire",
-        writes=f"side = {SIDE} AND status = 'queued' AND ruling = ''",
+        # For the turn now, as campaigns.orders.write dates every order the app writes (the club's
+        # player session reads the campaign's turn): no order queued for a turn gone or to come.
+        writes=f"side = {SIDE} AND status = 'queued' AND ruling = '' AND turn = {_TURN_NOW}",
     ),
 }
 

@@ -15,7 +15,8 @@ from sqlalchemy.engine import make_url
 
 from models import table_metadata
 from tui.cli import main
-from campaigns import command_points, weather
+from campaigns import command_points, orders, turns, weather
+from campaigns.player import open_side
 from campaigns.session import CampaignSession
 from campaigns.scenario import load_scenario
 from campaigns.setup import create_campaign
@@ -244,6 +245,38 @@ def test_fog_of_war_tables_a_side_reads_its_sightings_and_writes_only_its_own_or
         assert player.execute("SELECT text FROM side_order").fetchall() == []
     with psycopg.connect(libpq(club["umpire"]["url"]), autocommit=True) as umpire:
         assert umpire.execute("SELECT side, text FROM side_order").fetchall() == [("french", "Ney to Leipzig")]
+
+
+def test_a_side_queues_orders_for_the_turn_now_only(club: dict, postgres_url: str):
+    """The app dates a club player's order with the campaign's turn (campaigns.orders.write);
+    through psql the same role may queue one for no other turn, gone or to come."""
+    queue = (
+        "INSERT INTO side_order (side, turn, kind, stack, place, detail, text, status, ruling, written) "
+        "VALUES ('french', %s, 'note', '', '', '{}', %s, 'queued', '', now())"
+    )
+    with psycopg.connect(libpq(club["french"]["url"]), autocommit=True) as player:
+        player.execute(queue, (1, "Ney to Leipzig"))  # turn 1: the campaign's turn now
+        for turn in (0, 2, 20, -1):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
+                player.execute(queue, (turn, f"for turn {turn}"))
+    umpire = CampaignSession.open(postgres_url)
+    try:
+        while turns.status(umpire).turn == 1:  # phase by phase to turn 2
+            turns.advance(umpire, anyway=True)
+    finally:
+        umpire.close()
+    with psycopg.connect(libpq(club["french"]["url"]), autocommit=True) as player:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
+            player.execute(queue, (1, "too late for turn 1"))
+        player.execute(queue, (2, "Ney to Leipzig, again"))
+    french = open_side(club["french"]["url"], "french")  # the app's own path, as the role
+    try:
+        orders.write(french, "note", text="Ney holds the Saale")
+    finally:
+        french.close()
+    with psycopg.connect(libpq(club["umpire"]["url"]), autocommit=True) as umpire_sql:
+        assert umpire_sql.execute("SELECT turn, text FROM side_order ORDER BY id").fetchall() == [
+            (1, "Ney to Leipzig"), (2, "Ney to Leipzig, again"), (2, "Ney holds the Saale")]
 
 
 def test_role_names_fit_postgresql_and_stay_apart():

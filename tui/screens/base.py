@@ -158,6 +158,17 @@ class CampaignScreen(Attempts, Screen[None]):
             return (name in cls.PLAYER_ONLY) == player
         return True
 
+    def hint(self, *parts: tuple[str | None, str], between: str = ", ") -> str:
+        """The parts of a hint (a title's, a line's, a notice's) that name a key taken here, each
+        given with its action (None: no key of this screen's) and kept only where `check_action`
+        allows it (the app's, for an app-wide action such as undo): a player reads no key of the umpire's."""
+        own = {b.action.split("(")[0] for b in self.BINDINGS if isinstance(b, Binding)}
+
+        def taken(action: str) -> bool:
+            return bool((self.check_action if action.split("(")[0] in own else self.app.check_action)(action, ()))
+
+        return between.join(words for action, words in parts if action is None or taken(action))
+
     @property
     def adjutant(self) -> AdjutantApp:
         """The app, typed: every campaign screen runs in an AdjutantApp (the tests' too)."""

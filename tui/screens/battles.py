@@ -86,7 +86,7 @@ class BattlesScreen(CampaignScreen):
             self._start_read(session)
 
     def body(self) -> ComposeResult:
-        yield Static("Battles (n new, Enter to fight or read)", classes="title")
+        yield Static(f"Battles ({self.hint(('new', 'n new'), ('open', 'Enter to fight or read'))})", classes="title")
         yield Static("", id="contacts", markup=False)
         yield DataTable(id="list", cursor_type="row", zebra_stripes=True)
 
@@ -151,11 +151,12 @@ class BattlesScreen(CampaignScreen):
         )
         if table.row_count:
             table.move_cursor(row=min(keep, table.row_count - 1))
+        here = self.hint(("new", " (n sets up a battle at one of these places)"))
+        anywhere = self.hint(("new", ": n sets up a battle anywhere, with the umpire's reason"))
         self.query_one("#contacts", Static).update(
-            "Stacks in contact (n sets up a battle at one of these places):\n"
-            + "\n".join(f"  {c.describe()}" for c in found)
+            f"Stacks in contact{here}:\n" + "\n".join(f"  {c.describe()}" for c in found)
             if found
-            else "No stacks in contact (option contact): n sets up a battle anywhere, with the umpire's reason."
+            else f"No stacks in contact (option contact){anywhere}."
         )
 
     def on_resize(self, _event) -> None:
@@ -207,7 +208,7 @@ class BattlesScreen(CampaignScreen):
     def action_open(self) -> None:
         table = self.query_one("#list", DataTable)
         if table.row_count == 0:
-            self.notify("No battle yet: n sets one up.", severity="warning")
+            self.notify(f"No battle yet{self.hint(('new', ': n sets one up'))}.", severity="warning")
             return
         battle_id = int(str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value))
         self.adjutant.open_battle(battle_id)
@@ -219,7 +220,7 @@ class BattlesScreen(CampaignScreen):
 
         table = self.query_one("#list", DataTable)
         if table.row_count == 0:
-            self.notify("No battle yet: n sets one up.", severity="warning")
+            self.notify(f"No battle yet{self.hint(('new', ': n sets one up'))}.", severity="warning")
             return
         battle_id = int(str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value))
         session = self.session

@@ -114,7 +114,8 @@ class FightScreen(CampaignScreen):
         if "sides" not in fight.setup:  # a tabletop game outside the campaign's forces
             self.query_one("#head", Static).update(f"Tabletop game at {fight.location} (#{fight.id}, {fight.resolver}, {fight.status})")
             self.query_one("#step-text", Static).update(
-                fight.result or "Units entered by hand; nothing goes back to the campaign. g opens the resolver screen."
+                fight.result or "Units entered by hand; nothing goes back to the campaign."
+                + self.hint(("tabletop_screen", " g opens the resolver screen."))
             )
             self.query_one("#whole-text", Static).update("")
             self.query_one("#log", Static).update("")

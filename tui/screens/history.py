@@ -30,7 +30,6 @@ PAGE = 10
 CHROME = 7  # the lines of the screen that are not the list: title, filter, header, status, keys
 HEADERS = ("#", "When", "What")
 
-HEADING = "History: newest first (u undo, y redo)"
 FILTER_HINT = "filter: a word of what was done or rolled: 'weather', 'Ney', 'battle'..."
 FIRST: Query = ("", False, None)  # what a screen shows first: everything, newest first
 
@@ -117,8 +116,9 @@ class HistoryScreen(CampaignScreen):
     """
 
     def _heading(self) -> str:
-        # A side file's player undoes nothing (u and y are not offered there).
-        return "History: newest first" if self.session.side is not None else HEADING
+        # A side's player undoes nothing (u and y are not offered there).
+        keys = self.hint(("undo", "u undo"), ("redo", "y redo"))
+        return f"History: newest first ({keys})" if keys else "History: newest first"
 
     def __init__(self) -> None:
         super().__init__()

@@ -82,11 +82,15 @@ class OrdersScreen(CampaignScreen):
 
     def refresh_view(self) -> None:
         player = is_player(self.session)
-        club = player and getattr(self.session, "order_status", "") == orders.QUEUED  # a club's server: no file to export
+        club = player and getattr(self.session, "order_status", "") == orders.QUEUED  # a club's server: queued as written
+        # The keys each names are the ones `offered` lets this file take (no export on a club's server).
+        written = self.hint(("note", "n a note"), ("export", "e export"), ("import_file", "i import"), between="; ")
+        ruled = self.hint(("apply", "a apply"), ("refuse", "r refuse the selected one"))
+        keys = "; ".join(part for part in (written, ruled) if part)
         self.query_one("#title", Static).update(
-            "Your orders, queued for the umpire as written (moves: Enter on a stack of the map; n a note)" if club
-            else "Your orders to the umpire (moves: Enter on a stack of the map; n a note; e export)"
-            if player else "Orders queued by side (i import; a apply, r refuse the selected one)"
+            f"Your orders, queued for the umpire as written (moves: Enter on a stack of the map; {keys})" if club
+            else f"Your orders to the umpire (moves: Enter on a stack of the map; {keys})"
+            if player else f"Orders queued by side ({keys})"
         )
         table = self.query_one("#list", DataTable)
         keep = table.cursor_row

@@ -54,7 +54,10 @@ class ReconnaissanceScreen(CampaignScreen):
             self._early = (self.session.version(), self._side)
             self._answered = asyncio.Event()
             self._start_read(self._side, ours, theirs, ours=True)
-        yield Static("Reconnaissance (6.3): Space marks, s a whole stack; ctrl+r rolls", classes="title")
+        yield Static(
+            f"Reconnaissance (6.3): {self.hint((None, 'Space marks, s a whole stack'), ('roll', 'ctrl+r rolls'), between='; ')}",
+            classes="title",
+        )
         # Its list of sides built when first opened: most visits never open it.
         yield select_listed_on_open()([(f"{name} reconnoitres", side) for side, name in self.sides], allow_blank=False, id="who", compact=True)
         with Vertical(id="lists"):

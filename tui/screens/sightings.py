@@ -51,7 +51,8 @@ class SightingsScreen(CampaignScreen):
         except CampaignError as exc:
             self.notify(str(exc), severity="error")
             return
-        more = "" if self.session.side else " (v the other side; c sight contacts)"
+        keys = self.hint(("next_side", "v the other side"), ("contacts", "c sight contacts"), between="; ")
+        more = f" ({keys})" if keys else ""
         self.query_one("#title", Static).update(
             f"What {known.side_name} has seen, to turn {known.turn}: {plural(len(known.sightings), 'sighting')}{more}"
         )

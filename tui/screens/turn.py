@@ -47,13 +47,17 @@ class TurnScreen(CampaignScreen):
         needs = (
             "Still needed: " + "; ".join(status.outstanding)
             if status.outstanding
-            else "Nothing more is needed in this phase: n moves on."
+            else f"Nothing more is needed in this phase{self.hint(('advance', ': n moves on'))}."
         )
         if status.phase.id == "battles":
             from campaigns.contact import contacts
 
             found = contacts(self.session)
-            needs += "\n\nBattles to set up, where the two sides' stacks are in contact (x sets one up):\n" + (
+            from tui.screens.battles import BattlesScreen
+
+            # x shows the battles to anyone; setting one up there is the umpire's (BattlesScreen's n)
+            setting_up = " (x sets one up)" if BattlesScreen.offered("new", self.session) else ""
+            needs += f"\n\nBattles to set up, where the two sides' stacks are in contact{setting_up}:\n" + (
                 "\n".join(f"  {c.describe()}" for c in found) if found else "  none this turn"
             )
         # A contact's line that wraps goes on deeper than itself, not at the edge.

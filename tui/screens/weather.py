@@ -52,7 +52,7 @@ class WeatherScreen(CampaignScreen):
         lines = [f"Turn {now.turn}, {now.date:%d %B %Y}: {now.weather or 'not rolled yet'}"]
         if not now.weather:
             if now.forced_mud:
-                lines.append("Rain* last turn: this turn is Mud without a roll (r takes it).")
+                lines.append(f"Rain* last turn: this turn is Mud without a roll{self.hint(('roll', ' (r takes it)'))}.")
             else:
                 lines.append(f"Roll 1d6 {now.month_modifier.value:+d} ({now.month_modifier.label}).")
         # The campaign's options (the rule set's reading of them loaded the first time) only

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import drawsvg as draw
 
+from campaigns.errors import CampaignError
 from campaigns.text import shown
 from campaigns.theatre_map import MapData, extent
+
+if TYPE_CHECKING:
+    from campaigns.session import CampaignSession
+
+# What a map's file name keeps of the campaign's: a database's name may hold any character
+# (a quoted PostgreSQL name: "/", "..", a control character), and none of them reaches a path.
+_UNSAFE = re.compile(r"[^\w .-]+")
 
 SCALE = 1.6  # pixels a km: the whole theatre is about 1,150 x 950 px
 MARGIN = 40
@@ -75,4 +85,26 @@ def write_svg(data: MapData, path: str | Path) -> Path:
     text = svg_text(data)
     with written_whole(target) as file:
         file.write(text)
+    return target
+
+
+def map_file(session: CampaignSession, turn: int) -> Path:
+    """Where the map's `g` writes the map of `turn`: beside the campaign's file and named after it
+    (lutzen.campaign: lutzen-turn3.svg), a side file's beside the side file; a campaign on a
+    database server in the working folder, named after its database (lutzen-turn3.svg). The name
+    keeps letters, digits, spaces, `.`, `-` and `_` of the file's or database's name, so the map
+    is a file directly in that folder whatever the name holds; a name already taken by anything
+    but a plain file (a link, a pipe, a folder) is refused, not written through.
+
+    :raises CampaignError: the name is taken by something that is not a plain file."""
+    url = session.store.url
+    database = url.database or ""
+    if session.store.is_sqlite and database and database != ":memory:":
+        folder, stem = Path(database).parent, Path(database).stem
+    else:
+        folder, stem = Path.cwd(), database
+    stem = _UNSAFE.sub("_", stem).lstrip(". ") or "campaign"
+    target = folder / f"{stem}-turn{turn}.svg"
+    if target.is_symlink() or (target.exists() and not target.is_file()):
+        raise CampaignError(f"{shown(target.name)} in {shown(str(folder))} is not a plain file: the map is not written over it")
     return target

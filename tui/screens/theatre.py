@@ -7,7 +7,6 @@ the cursor with their actions (activate, move), g writes the same map as SVG.
 from __future__ import annotations
 
 from itertools import groupby
-from pathlib import Path
 
 from rich.segment import Segment
 from rich.style import Style as RichStyle
@@ -171,6 +170,17 @@ class TheatreScreen(CampaignScreen):
         Binding("v", "view_as", "View as", id="map.view_as", tooltip="The umpire: draw the map as one side sees it (fog of war), or whole"),
     ]
     UMPIRE_ONLY = frozenset({"view_as"})  # a side file shows only its own side's view
+
+    @classmethod
+    def offered(cls, action: str, session: object) -> bool:
+        # On a club's server the map's file would be written on the server's disk, where a
+        # player's login has no business making (or filling it with) files: the umpire's alone.
+        if action == "svg":
+            from campaigns.player import ClubPlayerSession
+
+            if isinstance(session, ClubPlayerSession):
+                return False
+        return super().offered(action, session)
     view_side: str | None = None  # the side whose view the umpire is looking at; None: everything
     _announce = False  # the umpire changed whose view is drawn: the map, once read, says whose it is
     DEFAULT_CSS = """
@@ -495,23 +505,21 @@ class TheatreScreen(CampaignScreen):
         self.app.push_screen(FormScreen(f"{why[:1].upper()}{why[1:]}.", fields, check=check), done)
 
     def action_svg(self) -> None:
-        from campaigns.map_svg import write_svg
+        from campaigns.map_svg import map_file, write_svg
+        from campaigns.text import shown
 
         canvas = self.canvas
         if canvas.data is None:
             return
-        where = Path(self.session.where)
-        folder = where.parent if where.suffix == ".campaign" else Path.cwd()
-        stem = where.stem if where.suffix == ".campaign" else "campaign"
         try:
-            written = write_svg(canvas.data, folder / f"{stem}-turn{canvas.data.turn}.svg")
+            written = write_svg(canvas.data, map_file(self.session, canvas.data.turn))
         except OSError as exc:
-            self.notify(f"The map could not be written: {exc.strerror or exc}", severity="error")
+            self.notify(f"The map could not be written: {exc.strerror or exc}", severity="error", markup=False)
             return
-        except CampaignError as exc:  # the name is a folder, say
-            self.notify(f"The map could not be written: {exc}", severity="error")
+        except (CampaignError, ValueError) as exc:  # the name is a folder or a link, the folder is gone
+            self.notify(f"The map could not be written: {exc}", severity="error", markup=False)
             return
-        self.notify(f"Wrote {written}")
+        self.notify(f"Wrote {shown(str(written))}", markup=False)  # a file's name is no markup
 
 
 def _import_actions() -> None:

@@ -14,6 +14,7 @@ from campaigns.errors import plainly
 from campaigns.log import dice_line, stored_dice
 from campaigns.replays import kept_marks
 from campaigns.session import CampaignSession
+from models import event_units
 from models.journal import REPLAYS, target
 from models.search import SHORT_WINDOW, is_short, matching_ids, needle_kind, search_mode  # noqa: F401  (the screen reads the window through here)
 
@@ -60,6 +61,9 @@ def entries(
             rolled = _found(session, version, db, "dice_roll", needle, limit, _first_roll_of(db, before))
             if rolled:
                 matched.update(e for e in db.execute(ROLLS_EVENTS, {"ids": rolled}).scalars() if e is not None)
+            # Or by a unit it changed: a unit moved with its stack is named by no event's words
+            # (they name the stack's general), and the index of each event's units finds it.
+            matched.update(event_units.newest_events(db, _units(session, version, db, needle), limit, before))
             found = sorted(matched)
         if found is not None and not found:
             return []
@@ -233,6 +237,33 @@ def _found(
     if len(found) < limit:
         whole[(table, kind, needle)] = found
     return found
+
+
+# The units a needle names (models.event_units.matching_units), kept for the campaign's version
+# as the whole answers are: the next letter typed looks among them only, and a word that names
+# no unit ("xylophone" after "xyl") or too many is not looked for again among 50,000 units.
+_UNITS: weakref.WeakKeyDictionary[CampaignSession, tuple[int, dict[str, list[str] | None]]] = weakref.WeakKeyDictionary()
+
+
+def _units(session: CampaignSession, version: int, db: Connection, needle: str) -> list[str]:
+    """The ids of the few units whose id or name holds `needle` (none for one or two letters,
+    or for a word that names more than models.event_units.MANY_UNITS)."""
+    if is_short(needle):
+        return []
+    kept = _UNITS.get(session)
+    if kept is None or kept[0] != version or len(kept[1]) >= WHOLE_KEPT:
+        kept = (version, {})
+        _UNITS[session] = kept
+    known = kept[1]
+    if needle in known:
+        return known[needle] or []
+    among: list[str] | None = None
+    for other, ids in known.items():
+        if other in needle and ids is not None and (among is None or len(ids) < len(among)):
+            among = ids
+    found = event_units.matching_units(db, needle, among)
+    known[needle] = found
+    return found or []
 
 
 def _first_roll_of(db: Connection, event: int | None) -> int | None:

@@ -40,7 +40,7 @@ from sqlalchemy.orm import Session
 from campaigns.errors import CampaignError, plainly
 from campaigns.printable import printable
 from campaigns.session import CampaignSession
-from models import Campaign, Event, EventNote, open_campaign, save_as, search
+from models import Campaign, Event, EventNote, event_units, open_campaign, save_as, search
 from models.errors import CampaignFileError
 from models.engine import writer
 from models.history import redo, undo
@@ -230,6 +230,7 @@ def _forget(connection: Connection, first: int) -> None:
             "SELECT 'delete', id, description FROM event WHERE id >= ?", (first,)
         )
     connection.execute(delete(EventNote).where(col(EventNote.event) >= first))
+    event_units.forget(connection, first)  # the units they changed (models.event_units)
     connection.execute(delete(Event).where(col(Event.id) >= first))
     if fts and gone > kept:
         search.rebuild_table(connection, "event")

@@ -97,6 +97,7 @@ ACCESS: dict[str, Rule] = {
     "dice_tally": nothing("it counts every roll of both sides"),
     "event": nothing("the history holds every move of both sides"),
     "event_note": nothing("the umpire's bookmarks and notes on the history"),
+    "event_unit": nothing("the units each event changed: every move of both sides"),
     # Fog of war (issue 17): what a side saw, and the orders it sends. Skipped where absent.
     "sighting": Rule(f"side = {SIDE} AND {_SO_FAR}", "what the side has seen of the enemy"),
     "side_order": Rule(

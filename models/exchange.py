@@ -33,7 +33,7 @@ from sqlalchemy import (
     select,
     text,
 )
-from models import columns, schema, search, tally
+from models import columns, event_units, schema, search, tally
 from models.errors import CampaignFileError, first_line, refused_to_role
 from models.opening import build_new
 from models.store import CampaignStore
@@ -548,6 +548,7 @@ def load(target: Target, document: Any, *, source: str = "the export") -> Campai
             _insert(connection, table, found[table.name], source)
         search.rebuild(connection)  # rows written in bulk: the history's index is built once
         tally.rebuild(connection)  # and the dice tally counted once (models.tally)
+        event_units.rebuild(connection)  # and the units each event changed (models.event_units)
         if connection.dialect.name == "postgresql":
             # Check the rows' references now: PostgreSQL alters no table with checks pending.
             connection.execute(text("SET CONSTRAINTS ALL IMMEDIATE"))

@@ -33,7 +33,7 @@ from typing import IO, Any
 import orjson
 from sqlalchemy import Connection, Table, exc, exists, select, text
 
-from models import schema, search, tally
+from models import event_units, schema, search, tally
 from models.errors import CampaignFileError, first_line
 from models.exchange import (
     FORMAT,
@@ -119,6 +119,7 @@ def load_stream(target: Target, stream: IO[bytes], *, source: str = "the export"
         _check_references(connection, [known[name] for name in counts], source)
         search.rebuild(connection)  # rows written in bulk: the history's index is built once
         tally.rebuild(connection)  # and the dice tally counted once (models.tally)
+        event_units.rebuild(connection)  # and the units each event changed (models.event_units)
         if connection.dialect.name == "postgresql":
             connection.execute(text("SET CONSTRAINTS ALL IMMEDIATE"))
             _advance_sequences(connection, metadata)

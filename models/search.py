@@ -96,9 +96,10 @@ def is_search_object(name: str | None) -> bool:
 
 
 def outside_models(name: str | None, _type: str, _parent: object) -> bool:
-    """Alembic's `include_name`: False for what migrations 0003 and 0010 made outside the SQLModel
-    tables (the search index, and the dice tally of models.tally)."""
-    return not is_search_object(name) and name != "dice_tally"
+    """Alembic's `include_name`: False for what migrations 0003, 0010 and 0013 made outside the
+    SQLModel tables (the search index, the dice tally of models.tally, the units of each event of
+    models.event_units)."""
+    return not is_search_object(name) and name not in ("dice_tally", "event_unit", "ix_event_unit_event")
 
 
 def postgres_index(table: str, kind: str) -> str:

@@ -126,7 +126,7 @@ class CampaignStore:
 
         An exception in the block writes nothing. An action inside an action joins it.
         """
-        from models import history
+        from models import event_units, history
         from models.tables import Event
 
         active: Session | None = getattr(self._local, "session", None)
@@ -149,6 +149,8 @@ class CampaignStore:
             if not recorder.changes:
                 raise _Unchanged
             event.changes, number = recorder.changes, event.id
+            if number is not None:  # flushed above: it has its id
+                event_units.record(session.connection(), number, recorder.changes)  # the units it changed (models.event_units)
         if number is not None:  # committed (an action that changed nothing is not one)
             log.info("action %s (%s) took %.1f ms", number, description, (time.perf_counter() - started) * 1000)
 

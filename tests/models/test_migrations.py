@@ -623,3 +623,95 @@ def test_a_reflected_schema_is_shared_by_databases_of_the_same_schema_only(campa
                 engine.dispose()
     assert readings[1] is readings[0]
     assert readings[2] is not readings[0] and "spy" in readings[2].tables["unit"].c and "spy" not in readings[0].tables["unit"].c
+
+
+def _move_ney(session) -> None:
+    """Ney's stack (five units) from Weimar to Erfurt, the weather and command points rolled first."""
+    from campaigns import command_points, movement, weather
+
+    weather.roll(session, [2])
+    for army in command_points.turn_points(session):
+        command_points.roll(session, army.army, [3])
+    movement.activate(session, "ney")
+    movement.move(session, "ney", "Erfurt")
+
+
+def test_down_from_schema_13_and_up_again_finds_the_units_each_event_moved(campaign_target: str) -> None:
+    """Migration 0013: the units each event changed (models.event_units) go down and come back,
+    filled from the events already stored (here by the store, then by the migration: the same
+    rows); the history's filter by a unit moved with its stack, whose name no event holds, finds
+    the move at head and again after the way down and up; on SQLite the newest events of a unit
+    are read from the table's key alone. An undo names no unit of its own: the action has them."""
+    from sqlalchemy import text
+
+    from campaigns import history, movement
+    from campaigns.session import CampaignSession
+    from models import event_units
+
+    session = CampaignSession.new("spring1813", campaign_target, seed=1813)
+    try:
+        _move_ney(session)
+        movement.activate(session, "bertrand")
+        session.undo()
+        session.redo()
+    finally:
+        session.close()
+    engine = make_engine(to_url(campaign_target))
+
+    def read() -> object:
+        again = CampaignSession.open(campaign_target)  # at 0012, upgraded as it opens
+        try:
+            found = [e.ref for e in history.entries(again, "Marchand") if e.ref.startswith("#")]
+            with again.store.connect() as db:
+                rows = db.execute(text("SELECT event, unit FROM event_unit ORDER BY event, unit")).all()
+            return found, rows
+        finally:
+            again.close()
+
+    found, rows = read()
+    assert len(found) == 1 and {unit for _event, unit in rows} >= {"iii_marchand", "iii_souham", "iii_ricard"}
+    assert len({event for event, _unit in rows}) == 1  # the move; the activations, undo and redo change no unit
+
+    def planned() -> None:
+        if engine.dialect.name != "sqlite":
+            return
+        statement = str(event_units.NEWEST).replace("(__[POSTCOMPILE_units])", "('iii_marchand')")
+        with sqlite3.connect(campaign_target) as raw:
+            plan = " ".join(str(row[-1]) for row in raw.execute(f"EXPLAIN QUERY PLAN {statement}", {"before": 99, "limit": 5}))
+        raw.close()
+        assert "USING PRIMARY KEY" in plan and "SCAN" not in plan, plan
+
+    _down_and_up(engine, campaign_target, "ix_event_unit_event", "0012", read, planned)
+
+
+def test_a_rewind_forgets_and_an_import_rebuilds_the_units_of_each_event(tmp_path: Path) -> None:
+    """The past (a copy rewound to before the move) holds no row of the events it forgot; an
+    export imported holds the same rows as the campaign it came from."""
+    from sqlalchemy import text
+
+    from campaigns.past import moment, open_past
+    from campaigns.session import CampaignSession
+    from models import dumps, loads
+
+    path = tmp_path / "lutzen.campaign"
+    session = CampaignSession.new("spring1813", path, seed=1813)
+    try:
+        _move_ney(session)
+        with session.store.connect() as db:
+            moved = db.execute(text("SELECT max(id) FROM event")).scalar_one()
+            rows = db.execute(text("SELECT event, unit FROM event_unit ORDER BY event, unit")).all()
+        assert rows and {event for event, _unit in rows} == {moved}
+        past = open_past(session, moment(session, event=moved))
+        try:
+            with past.store.connect() as db:
+                assert db.execute(text("SELECT count(*) FROM event_unit")).scalar_one() == 0
+        finally:
+            past.close()
+        imported = loads(tmp_path / "imported.campaign", dumps(session.store))
+        try:
+            with imported.connect() as db:
+                assert db.execute(text("SELECT event, unit FROM event_unit ORDER BY event, unit")).all() == rows
+        finally:
+            imported.close()
+    finally:
+        session.close()

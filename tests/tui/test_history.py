@@ -308,10 +308,11 @@ async def test_undo_of_a_hostile_history_shows_one_sentence_and_changes_nothing(
 
 
 async def test_the_filters_hint_promises_only_what_the_filter_finds(campaign_file, make_app):
-    """Each example the filter box gives finds an action of a turn played; and it names "a unit"
-    only if a unit's name finds the move that took it along with its stack. Before, it said
-    "a word of the description, a unit, 'weather'", and a unit moved with Ney's stack ("Brenier")
-    found no move: only the description and a roll's purpose are searched (models.search)."""
+    """Each example the filter box gives finds an action of a turn played, and a unit's name finds
+    the move that took it along with its stack, as the box says. Before (session 17), a unit moved
+    with Ney's stack ("Brenier", "Marchand") found no move: only the description and a roll's purpose
+    were searched (models.search); the units each event changed are indexed now (models.event_units),
+    and typed in the box a letter at a time the move is listed."""
     import re
 
     from campaigns import battles, command_points, history, movement, oob, turns, weather
@@ -335,12 +336,22 @@ async def test_the_filters_hint_promises_only_what_the_filter_finds(campaign_fil
             await pilot.press("h")
             await wait_for(pilot, "History")
             hint = pilot.app.screen.query_one("#filter").placeholder
+            await pilot.press("slash")
+            await type_text(pilot, "Marchand")  # the 39th Division, named by no event's words
+            table = pilot.app.screen.query_one("#events")
+
+            def events() -> list[str]:
+                return [str(table.get_row_at(i)[0]) for i in range(table.row_count) if str(table.get_row_at(i)[0]).startswith("#")]
+
+            await until(pilot, lambda: events() == [f"#{moved}"], f"the history filtered to the move #{moved}")
         examples = re.findall(r"'([^']+)'", hint)
         assert examples
         for word in examples:
             assert [e for e in history.entries(session, word) if e.ref.startswith("#")], f"{word!r} finds nothing"
-        if "unit" in hint:
-            found = [e.ref for e in history.entries(session, "Brenier")]
-            assert f"#{moved}" in found, f"the hint names a unit, but 'Brenier' finds {found}, not the move #{moved}"
+        assert "a unit" in hint
+        found = [e.ref for e in history.entries(session, "Brenier")]
+        assert f"#{moved}" in found, f"the hint names a unit, but 'Brenier' finds {found}, not the move #{moved}"
+        with stored(campaign_file) as db:
+            assert "Marchand" not in db.get_one(Event, moved).description
     finally:
         session.close()

@@ -30,7 +30,7 @@ PAGE = 10
 CHROME = 7  # the lines of the screen that are not the list: title, filter, header, status, keys
 HEADERS = ("#", "When", "What")
 
-FILTER_HINT = "filter: a word of what was done or rolled: 'weather', 'Ney', 'battle'..."
+FILTER_HINT = "filter: what was done or rolled, or a unit: 'weather', 'Ney', 'Brenier'..."
 FIRST: Query = ("", False, None)  # what a screen shows first: everything, newest first
 
 
@@ -145,7 +145,8 @@ class HistoryScreen(CampaignScreen):
         self._ask(FIRST)
         yield Static(self._heading(), classes="title", id="history-title")
         # What the search index holds (models.search): each action's description and each roll's purpose.
-        # A unit moved with its stack is named in neither, so "a unit" is no promise made here.
+        # A unit moved with its stack is named in neither: the index of the units each event
+        # changed finds it (models.event_units).
         yield FilterBox(placeholder=FILTER_HINT, id="filter")
         yield LineTable(id="events")
 

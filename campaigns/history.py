@@ -63,7 +63,10 @@ def entries(
                 matched.update(e for e in db.execute(ROLLS_EVENTS, {"ids": rolled}).scalars() if e is not None)
             # Or by a unit it changed: a unit moved with its stack is named by no event's words
             # (they name the stack's general), and the index of each event's units finds it.
-            matched.update(event_units.newest_events(db, _units(session, version, db, needle), limit, before))
+            # A side reads no event (a club's role may not even read the index before `club setup`
+            # runs again after this upgrade): its units are not looked up.
+            if getattr(session, "side", None) is None:
+                matched.update(event_units.newest_events(db, _units(session, version, db, needle), limit, before))
             found = sorted(matched)
         if found is not None and not found:
             return []

@@ -26,7 +26,7 @@ from pathlib import Path
 # row inserted, the campaign's dice_next_index moved), as the store records an action's
 # roll; before, `adjutant past` could not forget the events of rolls it did not know of.
 # 4: the dice tally (models.tally, schema 0010) counts the rolls written.
-GENERATOR = "4"
+GENERATOR = "5"
 KINDS = ("infantry", "infantry", "infantry", "cavalry", "artillery", "dummy")
 PLACES = (
     "Dresden", "Leipzig", "Lützen", "Bautzen", "Torgau", "Wittenberg", "Magdeburg", "Halle", "Naumburg", "Jena",
@@ -114,15 +114,17 @@ def _fill(path: Path, base, units: int, events: int) -> None:
 
 
 def _count_dice(path: Path) -> None:
-    """The dice tally counted once, as an import does (models.tally)."""
+    """The dice tally counted once, and the units each event changed indexed, as an import
+    does (models.tally, models.event_units)."""
     from sqlalchemy import create_engine
 
-    from models import tally
+    from models import event_units, tally
 
     engine = create_engine(f"sqlite:///{path}")
     try:
         with engine.begin() as connection:
             tally.rebuild(connection)
+            event_units.rebuild(connection)
     finally:
         engine.dispose()
 

@@ -215,29 +215,40 @@ class Zygote:
         finally:
             for fd in (stdin, out_write, err_write):
                 os.close(fd)
-        pid = json.loads(self.channel.recv(64))
         said = {err_read: bytearray(), **({out_read: bytearray()} if out_read is not None else {})}
-        with selectors.DefaultSelector() as selector:
+        pid = json.loads(self.channel.recv(64))
+        try:
+            with selectors.DefaultSelector() as selector:
+                for fd in said:
+                    selector.register(fd, selectors.EVENT_READ)
+                deadline = time.monotonic() + 120
+                while selector.get_map():
+                    ready = selector.select(max(0.0, deadline - time.monotonic()))
+                    assert ready, "the export went on past 120 s"
+                    for key, _ in ready:
+                        chunk = os.read(key.fd, 1 << 16)
+                        if chunk:
+                            said[key.fd] += chunk
+                        else:
+                            selector.unregister(key.fd)
+        except BaseException:  # the export's session killed, and its code read, so the next export reads its own
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+            self.channel.recv(64)
+            raise
+        finally:
             for fd in said:
-                selector.register(fd, selectors.EVENT_READ)
-            deadline = time.monotonic() + 120
-            while selector.get_map():
-                ready = selector.select(max(0.0, deadline - time.monotonic()))
-                assert ready, "the export went on past 120 s"
-                for key, _ in ready:
-                    chunk = os.read(key.fd, 1 << 16)
-                    if chunk:
-                        said[key.fd] += chunk
-                    else:
-                        selector.unregister(key.fd)
-                        os.close(key.fd)
+                os.close(fd)
         code = json.loads(self.channel.recv(64))
         return pid, code, bytes(said[out_read]) if out_read is not None else b"", said[err_read].decode()
 
     def close(self) -> None:
         self.channel.send(b"")
         self.channel.close()
-        assert self.process.wait(60) == 0
+        try:
+            assert self.process.wait(60) == 0
+        finally:
+            self.process.kill()  # nothing if it has ended
 
 
 @pytest.fixture(scope="module")

@@ -10,16 +10,26 @@ handed over in turn), `parent` (the helper starts once this process has taken th
 `alternate` (the helper the even pieces, this process the odd ones, each read ahead while the
 other's is written) or `slow` (both sides pause between pieces, the helper longer, and this process waits, once
 the helper is at work, for the signal the test sends: on a loaded machine the test could look
-only after the export had ended, and signal a process that had exited 0)."""
+only after the export had ended, and signal a process that had exited 0).
+
+The exports that are judged by their bytes and sentences start from a ZYGOTE: one Python
+process per module that has imported what an export imports, and forks each export, which
+then takes its standard streams, environment, folder and session as `python -c SCRIPT FILE`
+would and runs SCRIPT to the interpreter's own exit. Each export is still a process of its own
+in a session of its own, its helper forked from it; only Python's start and the imports (about
+half an export's CPU, some 50 exports) are paid once. The exports that are signalled, read part
+way or whose imports are counted start as a process of their own."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +134,130 @@ sys.exit(main(["export", sys.argv[1]]))
 """
 
 
+ZYGOTE = r"""
+import io, json, os, socket, sys, tempfile
+# What an export imports (tui.cli runs it through campaigns.cli), once for every export forked below.
+import models.export_split, tui.cli, campaigns.cli, campaigns.output, campaigns.logfile, models.exchange, models.export_quick
+script = compile(sys.argv[1], "<string>", "exec")
+channel = socket.socket(fileno=int(sys.argv[2]))
+while True:
+    message, fds, _, _ = socket.recv_fds(channel, 1 << 20, 3)
+    if not message:
+        sys.exit(0)
+    pid = os.fork()
+    if pid == 0:
+        break
+    for fd in fds:
+        os.close(fd)
+    channel.send(json.dumps(pid).encode())
+    channel.send(json.dumps(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])).encode())
+
+# The export, as `python -c SCRIPT FILE` started in a session of its own with these streams,
+# environment and folder would be: its standard streams made anew as Python makes them at its start.
+channel.close()
+os.setsid()
+request = json.loads(message)
+for target, fd in enumerate(fds):
+    os.dup2(fd, target)
+    os.close(fd)
+os.environ.clear()
+os.environ.update(request["env"])
+tempfile.tempdir = None  # TMPDIR read again: the export's spool
+os.chdir(request["cwd"])
+
+
+def reopened(old, fd, mode):
+    unbuffered = old.write_through
+    binary = io.open(fd, mode + "b", buffering=0 if unbuffered and mode == "w" else -1, closefd=False)
+    line = mode == "w" and not unbuffered and (binary.isatty() or fd == 2)
+    return io.TextIOWrapper(
+        binary, encoding=old.encoding, errors=old.errors, newline="\n", line_buffering=line, write_through=unbuffered and mode == "w",
+    )
+
+
+sys.stdin = sys.__stdin__ = reopened(sys.stdin, 0, "r")
+sys.stdout = sys.__stdout__ = reopened(sys.stdout, 1, "w")
+sys.stderr = sys.__stderr__ = reopened(sys.stderr, 2, "w")
+sys.argv = ["-c", *request["argv"]]
+del io, json, os, socket, sys, tempfile
+exec(script, {"__name__": "__main__", "__builtins__": __builtins__})
+"""
+
+
+class Zygote:
+    """The process that forks the exports (ZYGOTE), and the exports' codes it reports."""
+
+    def __init__(self, folder: Path) -> None:
+        import socket
+
+        self.channel, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "ADJUTANT_CONFIG_DIR": str(folder / "config"), "ADJUTANT_LOG_DIR": str(folder / "log")}
+        env.pop("ADJUTANT_DATABASE_URL", None)
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", ZYGOTE, SCRIPT, str(theirs.fileno())], env=env, cwd=ROOT, pass_fds=[theirs.fileno()],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        )
+        theirs.close()
+        self.channel.settimeout(120)
+
+    def export(self, env: dict[str, str], argv: list[str], stdout: int | None) -> tuple[int, int, bytes, str]:
+        """An export forked with `env` and `argv`, writing into `stdout` (None: a pipe read here):
+        its process id, its code, what it wrote into the pipe and what it said."""
+        import json
+        import selectors
+        import socket
+
+        err_read, err_write = os.pipe()
+        out_read, out_write = os.pipe() if stdout is None else (None, os.dup(stdout))
+        stdin = os.open(os.devnull, os.O_RDONLY)
+        try:
+            socket.send_fds(self.channel, [json.dumps({"env": env, "argv": argv, "cwd": str(ROOT)}).encode()], [stdin, out_write, err_write])
+        finally:
+            for fd in (stdin, out_write, err_write):
+                os.close(fd)
+        said = {err_read: bytearray(), **({out_read: bytearray()} if out_read is not None else {})}
+        pid = json.loads(self.channel.recv(64))
+        try:
+            with selectors.DefaultSelector() as selector:
+                for fd in said:
+                    selector.register(fd, selectors.EVENT_READ)
+                deadline = time.monotonic() + 120
+                while selector.get_map():
+                    ready = selector.select(max(0.0, deadline - time.monotonic()))
+                    assert ready, "the export went on past 120 s"
+                    for key, _ in ready:
+                        chunk = os.read(key.fd, 1 << 16)
+                        if chunk:
+                            said[key.fd] += chunk
+                        else:
+                            selector.unregister(key.fd)
+        except BaseException:  # the export's session killed, and its code read, so the next export reads its own
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+            self.channel.recv(64)
+            raise
+        finally:
+            for fd in said:
+                os.close(fd)
+        code = json.loads(self.channel.recv(64))
+        return pid, code, bytes(said[out_read]) if out_read is not None else b"", said[err_read].decode()
+
+    def close(self) -> None:
+        self.channel.send(b"")
+        self.channel.close()
+        try:
+            assert self.process.wait(60) == 0
+        finally:
+            self.process.kill()  # nothing if it has ended
+
+
+@pytest.fixture(scope="module")
+def zygote(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Zygote]:
+    forks = Zygote(tmp_path_factory.mktemp("zygote"))
+    yield forks
+    forks.close()
+
+
 @pytest.fixture(scope="module")
 def real(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A played campaign with EVENTS events (its own, copied), so that its pieces hold several batches."""
@@ -137,16 +271,21 @@ def real(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def one(real: Path) -> bytes:
+    """What the export run in one process (this one) writes of the played campaign: what every split export must write."""
+    code, out, err = run("export", str(real))
+    assert (code, err) == (0, "")
+    return out
+
+
 def copy(real: Path, folder: Path) -> Path:
     path = folder / "copy.campaign"
     path.write_bytes(real.read_bytes())
     return path
 
 
-def start(
-    path: Path, folder: Path, order: str = "", chunk: int = 37, stdout: Any = subprocess.PIPE, imports: str = "",
-    **more: str,
-) -> subprocess.Popen[bytes]:
+def environment(folder: Path, order: str, chunk: int, imports: str, **more: str) -> dict[str, str]:
     spool = folder / "spool"
     spool.mkdir(exist_ok=True)
     env = {
@@ -155,34 +294,47 @@ def start(
         "ADJUTANT_CONFIG_DIR": str(folder / "config"), "ADJUTANT_LOG_DIR": str(folder / "log"), **more,
     }
     env.pop("ADJUTANT_DATABASE_URL", None)
+    return env
+
+
+def start(
+    path: Path, folder: Path, order: str = "", chunk: int = 37, stdout: Any = subprocess.PIPE, imports: str = "",
+    **more: str,
+) -> subprocess.Popen[bytes]:
+    """The export as a process of its own (`python -c SCRIPT FILE`), in a session of its own."""
     return subprocess.Popen(
-        [sys.executable, "-c", SCRIPT, str(path)], env=env, cwd=ROOT, start_new_session=True,
-        stdout=stdout, stderr=subprocess.PIPE,
+        [sys.executable, "-c", SCRIPT, str(path)], env=environment(folder, order, chunk, imports, **more), cwd=ROOT,
+        start_new_session=True, stdout=stdout, stderr=subprocess.PIPE,
     )
 
 
 def split_export(
-    path: Path, folder: Path, order: str = "", chunk: int = 37, imports: str = "", into: str = "pipe", **more: str
+    path: Path, folder: Path, order: str = "", chunk: int = 37, imports: str = "", into: str = "pipe",
+    zygote: Zygote | None = None, **more: str,
 ) -> tuple[int, bytes, str]:
     """The export's code, what it printed and said; `into`: its standard output, a pipe (the export
     spools it: a file of its own), a regular file (written in place) or a file opened to append to
-    (after what it holds, which is left as it was), or the null device (nothing comes back)."""
-    if into == "pipe":
-        process = start(path, folder, order, chunk, imports=imports, **more)
-        out, err = process.communicate(timeout=120)
-        assert_nothing_left(process, folder)
-        return process.returncode, out, err.decode()
+    (after what it holds, which is left as it was), or the null device (nothing comes back).
+    Forked by `zygote` when given, else a process of its own."""
     target = folder / "out.json" if into != "null" else Path(os.devnull)
     before = b"what the file held\n" if into == "append" else b""
-    if into != "null":
+    if into not in ("pipe", "null"):
         target.write_bytes(before)
-    with target.open("ab" if into == "append" else "wb") as stdout:
-        process = start(path, folder, order, chunk, stdout=stdout, imports=imports, **more)
-        _, err = process.communicate(timeout=120)
-    assert_nothing_left(process, folder)
+    with contextlib.ExitStack() as stack:
+        stdout = None if into == "pipe" else stack.enter_context(target.open("ab" if into == "append" else "wb"))
+        if zygote is not None:
+            env = environment(folder, order, chunk, imports, **more)
+            pid, code, out, err = zygote.export(env, [str(path)], None if stdout is None else stdout.fileno())
+        else:
+            process = start(path, folder, order, chunk, stdout=subprocess.PIPE if stdout is None else stdout, imports=imports, **more)
+            out, err_bytes = process.communicate(timeout=120)
+            pid, code, err = process.pid, process.returncode, err_bytes.decode()
+    assert_nothing_left(pid, folder)
+    if into == "pipe":
+        return code, out, err
     written = target.read_bytes() if into != "null" else b""
     assert written.startswith(before)
-    return process.returncode, written[len(before) :], err.decode()
+    return code, written[len(before) :], err
 
 
 def running_in_group(group: int) -> list[int]:
@@ -201,10 +353,11 @@ def running_in_group(group: int) -> list[int]:
     return found
 
 
-def assert_nothing_left(process: subprocess.Popen[bytes], folder: Path) -> None:
+def assert_nothing_left(process: subprocess.Popen[bytes] | int, folder: Path) -> None:
     """No process of the export's session still running, no spool file left."""
+    group = process if isinstance(process, int) else process.pid
     deadline = time.monotonic() + 10
-    while running_in_group(process.pid):
+    while running_in_group(group):
         assert time.monotonic() < deadline, "a process of the export is still running"
         time.sleep(0.02)
     assert list((folder / "spool").iterdir()) == []
@@ -224,14 +377,12 @@ def damaged(real: Path, folder: Path, *events: int) -> Path:
 
 
 @pytest.mark.parametrize("into", ["pipe", "file", "append", "null"])
-def test_two_processes_write_the_bytes_one_writes(real: Path, tmp_path: Path, into: str) -> None:
-    one = run("export", str(real))
-    assert one[0] == 0
+def test_two_processes_write_the_bytes_one_writes(real: Path, one: bytes, zygote: Zygote, tmp_path: Path, into: str) -> None:
     pieces = {}
     for order, chunk in [("", 37), ("helper", 37), ("parent", 37), ("alternate", 37), ("alternate", 1), ("", 5)]:
-        code, out, err = split_export(real, tmp_path, order, chunk, into=into)
+        code, out, err = split_export(real, tmp_path, order, chunk, into=into, zygote=zygote)
         assert (code, err) == (0, "")
-        assert out == (one[1] if into != "null" else b""), (order, chunk)
+        assert out == (one if into != "null" else b""), (order, chunk)
         pieces[order, chunk] = helper_pieces(tmp_path)
     # The helper wrote some of it: every piece, or every other one.
     assert pieces["helper", 37] > 1 and pieces["alternate", 37] > 1 and pieces["alternate", 1] > pieces["alternate", 37]
@@ -240,7 +391,7 @@ def test_two_processes_write_the_bytes_one_writes(real: Path, tmp_path: Path, in
 
 @pytest.mark.parametrize("seed", range(6))
 def test_the_pieces_read_ahead_and_handed_over_make_the_bytes_one_process_writes(
-    real: Path, tmp_path: Path, seed: int
+    real: Path, one: bytes, zygote: Zygote, tmp_path: Path, seed: int
 ) -> None:
     """Generated: pieces of any size, read ahead into little or much memory, taken in any order,
     into any output; always the one process's bytes."""
@@ -251,20 +402,18 @@ def test_the_pieces_read_ahead_and_handed_over_make_the_bytes_one_process_writes
     chunk = drawn.choice([1, 2, 3, 7, 37, 100, 250, 1000])
     ahead = drawn.choice([1, 100, 5000, 1 << 20])
     into = drawn.choice(["pipe", "file", "append"])
-    one = run("export", str(real))
-    code, out, err = split_export(real, tmp_path, order, chunk, into=into, AHEAD_BYTES=str(ahead))
-    assert (code, err) == (0, "") and out == one[1], (order, chunk, ahead, into)
+    code, out, err = split_export(real, tmp_path, order, chunk, into=into, zygote=zygote, AHEAD_BYTES=str(ahead))
+    assert (code, err) == (0, "") and out == one, (order, chunk, ahead, into)
 
 
 @pytest.mark.parametrize("into", ["pipe", "file", "append"])
 @pytest.mark.parametrize("write", [1, 3])
 def test_a_helper_killed_half_way_through_a_piece_leaves_it_to_this_process(
-    real: Path, tmp_path: Path, into: str, write: int
+    real: Path, one: bytes, zygote: Zygote, tmp_path: Path, into: str, write: int
 ) -> None:
     """What the helper wrote of its piece is cut off, and this process writes the piece and the rest."""
-    one = run("export", str(real))
-    code, out, err = split_export(real, tmp_path, "helper", 37, into=into, DIE_AT=str(write))
-    assert (code, err) == (0, "") and out == one[1]
+    code, out, err = split_export(real, tmp_path, "helper", 37, into=into, zygote=zygote, DIE_AT=str(write))
+    assert (code, err) == (0, "") and out == one
     assert helper_pieces(tmp_path) == write - 1
 
 
@@ -350,18 +499,18 @@ def test_the_ends_of_a_long_tables_keys_are_read_without_a_scan(real: Path) -> N
          "the helper's before one read ahead here", "read ahead here before the helper's"],
 )
 def test_a_damaged_row_on_either_side_is_refused_with_one_process_sentence(
-    real: Path, tmp_path: Path, order: str, events: list[int], into: str
+    real: Path, zygote: Zygote, tmp_path: Path, order: str, events: list[int], into: str
 ) -> None:
     path = damaged(real, tmp_path, *events)
     one_code, one_out, one_err = run("export", str(path))
     assert one_code == 2 and one_out == b"" and f"row {events[0]} of table 'event'" in one_err
-    code, out, err = split_export(path, tmp_path, order, into=into)
+    code, out, err = split_export(path, tmp_path, order, into=into, zygote=zygote)
     assert (code, out, err) == (2, b"", one_err)
 
 
 @pytest.mark.parametrize("order", ["helper", "parent", "alternate"])
 def test_a_damaged_row_of_a_table_written_whole_is_refused_with_one_process_sentence(
-    real: Path, tmp_path: Path, order: str
+    real: Path, zygote: Zygote, tmp_path: Path, order: str
 ) -> None:
     path = copy(real, tmp_path)
     db = sqlite3.connect(path, isolation_level=None)
@@ -370,7 +519,7 @@ def test_a_damaged_row_of_a_table_written_whole_is_refused_with_one_process_sent
     db.close()
     one_code, one_out, one_err = run("export", str(path))
     assert one_code == 2 and one_out == b"" and f"row {unit} of table 'unit'" in one_err
-    code, out, err = split_export(path, tmp_path, order)
+    code, out, err = split_export(path, tmp_path, order, zygote=zygote)
     assert (code, out, err) == (2, b"", one_err)
 
 

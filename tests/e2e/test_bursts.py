@@ -25,7 +25,7 @@ def campaign(folder: Path) -> Path:
 
 def burst(tmux: Tmux, *keys: str) -> None:
     """All the keys in one send-keys call: they reach the app as fast as the terminal writes them."""
-    tmux.run("send-keys", "-t", "e2e", *keys)
+    tmux.burst(*keys)
 
 
 def wait_gone(tmux: Tmux, text: str) -> None:

@@ -32,7 +32,7 @@ def handed_off(folder: Path) -> Path:
 
 
 def burst(tmux: Tmux, *keys: str) -> None:
-    tmux.run("send-keys", "-t", "e2e", *keys)
+    tmux.burst(*keys)
 
 
 def dice(tmux: Tmux, *values: int | list[int]) -> None:

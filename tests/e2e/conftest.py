@@ -154,7 +154,12 @@ def _quoted(arg: str) -> str:
 
 
 class Tmux:
-    """One tmux session of a given size on a server of its own."""
+    """One tmux session of a given size on a server of its own.
+
+    The pane may show a frame older than the app: a frame reaches tmux late and in pieces, so a
+    wait for a text can be met by a frame drawn before the last key was handled. A key sent in
+    answer to what the pane shows is sent once the pane shows what only the state after the
+    key before it can show; a place on the map is gone to by name (/), not by counting n."""
 
     def __init__(self, folder: Path, width: int = 80, height: int = 24) -> None:
         self.socket = str(folder / "tmux.sock")

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -36,6 +36,13 @@ POLL = 0.03
 # Seconds a wait goes at most without looking at the pane when it has not written: what tmux
 # draws itself (a dead pane's "Pane is dead") comes without output.
 LOOK = 0.25
+
+
+# tmux's names of keys whose bytes begin with ESC: Escape itself, arrows, Home, End, Page Up and
+# Down, Insert, Delete, shift+Tab, function keys, each with modifiers; and any key with Meta (M-).
+_BEGINS_WITH_ESC = re.compile(
+    r"(?:[CS]-)*(?:M-.+|Escape|Up|Down|Left|Right|Home|End|PPage|PageUp|PgUp|NPage|PageDown|PgDn|IC|Insert|DC|Delete|BTab|F\d{1,2})"
+)
 
 
 def exited(shown: str) -> int | None:
@@ -147,7 +154,12 @@ def _quoted(arg: str) -> str:
 
 
 class Tmux:
-    """One tmux session of a given size on a server of its own."""
+    """One tmux session of a given size on a server of its own.
+
+    The pane may show a frame older than the app: a frame reaches tmux late and in pieces, so a
+    wait for a text can be met by a frame drawn before the last key was handled. A key sent in
+    answer to what the pane shows is sent once the pane shows what only the state after the
+    key before it can show; a place on the map is gone to by name (/), not by counting n."""
 
     def __init__(self, folder: Path, width: int = 80, height: int = 24) -> None:
         self.socket = str(folder / "tmux.sock")
@@ -181,12 +193,36 @@ class Tmux:
         return self.run("capture-pane", "-p", "-t", "e2e")
 
     def keys(self, *keys: str) -> None:
-        """Send keys as tmux names them: "w", "Enter", "Down", "C-p"."""
+        """Send keys as tmux names them: "w", "Enter", "Down", "C-p"; one send-keys call each."""
         for key in keys:
-            self.run("send-keys", "-t", "e2e", key)
+            self.burst(key)
+
+    def burst(self, *keys: str) -> None:
+        """All `keys` in one send-keys call: they reach the app as fast as the terminal writes them."""
+        self._after_escape(keys)
+        self.run("send-keys", "-t", "e2e", *keys)
 
     def type(self, text: str) -> None:
+        self._after_escape([text])
         self.run("send-keys", "-t", "e2e", "-l", text)
+
+    _escape_unread = False  # the last key sent was an Escape, and nothing has been waited for since
+
+    def _after_escape(self, keys: Sequence[str]) -> None:
+        """Refuse a key sent right after an Escape, unless it begins with ESC itself.
+
+        An Escape alone reaches the app as the byte that also begins every arrow, function key
+        and alt+key, so Textual reads it as Escape only once nothing has followed it for
+        ESCDELAY (0.1 s); a key sent within that time is read with it as one (Escape then q:
+        alt+q; then ctrl+r: ctrl+r, the Escape lost), as from any terminal. After an Escape a
+        test waits for what it does before the next key, or sends next, in the same call, a
+        key that begins with ESC (an arrow): that ends the Escape at once."""
+        previous = "Escape" if self._escape_unread else ""
+        for key in keys:
+            if previous == "Escape" and not _BEGINS_WITH_ESC.fullmatch(key):
+                raise AssertionError(f"{key!r} sent right after an Escape would be read with it as one key: wait for what the Escape does first")
+            previous = key
+        self._escape_unread = previous == "Escape"
 
     def wait_for(self, *texts: str, timeout: float = TIMEOUT) -> str:
         """Wait until every one of `texts` is on the pane; the pane's text."""
@@ -205,6 +241,7 @@ class Tmux:
             self.changed()
             shown = self.screen()
             if shows(shown):
+                self._escape_unread = False
                 return shown
             if exited(shown) is not None or time.monotonic() > deadline:
                 raise AssertionError(f"waited for {what}; the terminal shows:\n{shown}")

@@ -29,7 +29,7 @@ def handed_off(folder: Path) -> Path:
 
 
 def burst(tmux: Tmux, *keys: str) -> None:
-    tmux.run("send-keys", "-t", "e2e", *keys)
+    tmux.burst(*keys)
 
 
 def test_a_tabletop_battle_with_keys_in_bursts(tmux: Tmux, tmp_path: Path):

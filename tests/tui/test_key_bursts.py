@@ -259,3 +259,44 @@ async def test_a_key_typed_right_after_a_move_acts_on_the_tree_read_again(campai
             assert zieten.general == "kleist"
         assert form.title_text == f"Edit {zieten.name}"  # type: ignore[attr-defined]
         assert form.query_one("#f-location").value == zieten.location
+
+
+async def test_a_key_typed_right_after_a_bookmark_acts_on_the_history_read_again(campaign_file, make_app, monkeypatch, tmp_path):
+    """k twice in one burst on the history, its page slow to read again after the first
+    (a loaded machine): the second k waits for the page read again and bookmarks what the
+    same keys typed slowly bookmark (the line under the cursor once the first bookmark's own
+    event has come in at the top). It was delivered as the first bookmark was told, while the
+    page was read again, and was for the line as read before: it took that bookmark off again."""
+    import shutil
+
+    from campaigns import history
+    from models import EventNote
+
+    slow_file = tmp_path / "slow.campaign"
+    shutil.copy(campaign_file, slow_file)
+
+    async def bookmarked(path, *, at_once: bool) -> tuple[list[str], list[int]]:
+        async with make_app(path, start="history").run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, "New campaign")
+            await settled(pilot)
+            if not at_once:
+                for key in ("k", "k"):
+                    await pilot.press(key)
+                    await settled(pilot)
+            else:
+                may_read = held_back(monkeypatch, history, "entries")
+                try:
+                    await pilot.press("k", "k")
+                    await until(pilot, lambda: any("Bookmarked" in n for n in notices(pilot.app)), "the first bookmark told")
+                    await pilot.pause(0.1)  # time for a k let go too early to land
+                    assert pilot.app.keys_held, "the second k was let go before the page was read again"  # type: ignore[attr-defined]
+                finally:
+                    may_read.set()
+                await settled(pilot)
+            told = [n for n in notices(pilot.app) if "Bookmark" in n]
+        with stored(path) as db:
+            return told, sorted(note.event for note in db.scalars(select(EventNote)))
+
+    slowly = await bookmarked(slow_file, at_once=False)
+    assert len(slowly[1]) == 2  # two events bookmarked, none taken off
+    assert await bookmarked(campaign_file, at_once=True) == slowly

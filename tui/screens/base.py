@@ -189,6 +189,12 @@ class CampaignScreen(Attempts, Screen[None]):
     # burst, a cursor key or Enter right after the screen's key act on what the screen
     # shows, not on an empty table (they were dropped).
     FIRST_READS: tuple[str, ...] = ("default",)
+    # Whether those readings hold the keys typed on the screen when the screen reads again after
+    # a change (an action, an undo), as when it first reads: on a screen whose keys act on the
+    # rows it shows (the line under the cursor), where a key let go during that reading acted on
+    # the rows as read before the change. A screen whose keys say only what to read next (the
+    # plots' n and p, the luck's s) acts alike either way, and answers them at once.
+    READ_AGAIN_HOLDS_KEYS = False
     _first_shown = False  # the first reading has been shown (or the screen read nothing in a worker)
     _holding: dict[Worker, int] | None = None  # first readings running: their tokens of the key gate
 
@@ -236,6 +242,12 @@ class CampaignScreen(Attempts, Screen[None]):
         self._holding = holding
         return bool(holding)
 
+    def _reading_goes_on(self) -> None:
+        """A reading that holds the keys started another in its place (its answer was for an
+        older version, or for a query typed since): the keys wait for that one too."""
+        if self._holding:
+            self._hold_keys_for_reading()
+
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         # Its answer is shown by now (tui.workers.back_to returns once it has): the keys go on.
         token = self._holding.pop(event.worker, None) if self._holding and event.worker.is_finished else None
@@ -265,6 +277,8 @@ class CampaignScreen(Attempts, Screen[None]):
         self.shown_version = self.session.version() if version is None else version
         self.refresh_view()
         self._hold_keys_for_first_reading()
+        if self.READ_AGAIN_HOLDS_KEYS:
+            self._hold_keys_for_reading()
         for status in self.query(StatusLine):
             status.refresh_status()
 

@@ -111,6 +111,11 @@ class HistoryScreen(CampaignScreen):
     ]
     UMPIRE_ONLY = frozenset({"bookmark", "note"})
     FIRST_READS = ("history",)  # the newest page, read as the screen is built: k or a right after h act on its lines
+    # Read again after an action (a bookmark, a note, an undo), the page holds the keys too: the
+    # second k of `k k` is for the line under the cursor among the lines read after the first
+    # (the bookmark's own event come in at the top), as typed slowly; it was for the line under
+    # the cursor as read before, and took the first bookmark off again.
+    READ_AGAIN_HOLDS_KEYS = True
     DEFAULT_CSS = """
     HistoryScreen Input { height: 3; width: 1fr; }
     HistoryScreen LineTable { height: 1fr; }
@@ -198,9 +203,11 @@ class HistoryScreen(CampaignScreen):
             self._show(query, rows, answer.limit)
         elif query == self._wanted:
             self._ask(query)  # read before the campaign changed, shown as it is now: read again
+            self._reading_goes_on()
             return
         if self._wanted is not None and self._wanted != query:
             self._ask(self._wanted)  # typed meanwhile: its answer replaces this one
+            self._reading_goes_on()
         else:
             self._wanted = None
 

@@ -67,6 +67,10 @@ class OrderOfBattleScreen(CampaignScreen):
     ]
     UMPIRE_ONLY = frozenset({"add_unit", "add_general", "edit", "move", "remove", "flags"})
     FIRST_READS = ("oob-tree",)  # the tree's first reading: a cursor key right after b moves on its lines
+    # The tree read again (a unit moved, added or removed) holds the keys too: `v Kleist Enter e`
+    # typed at once edits the unit moved, as read after the move, not the line the cursor was on
+    # while the tree was rebuilt (his old general) nor the unit as it was before.
+    READ_AGAIN_HOLDS_KEYS = True
     DEFAULT_CSS = """
     OrderOfBattleScreen #tree { width: 40%; height: 1fr; }
     OrderOfBattleScreen #right { width: 1fr; }
@@ -154,14 +158,6 @@ class OrderOfBattleScreen(CampaignScreen):
     # A line asked for (a search's find) before the tree was first read: selected once it is,
     # with the token that holds the keys typed after it until then (see _select).
     _wanted: tuple[str, int | None] | None = None
-
-    def show_campaign(self, version: int | None = None) -> None:
-        super().show_campaign(version)
-        # The tree read again (a unit moved, added or removed) holds the keys typed on the
-        # screen as its first reading does: `v Kleist Enter e` typed at once edits the unit
-        # moved, as read after the move, not the line the cursor was on while the tree was
-        # rebuilt (his old general) nor the unit as it was before.
-        self._hold_keys_for_reading()
 
     def refresh_view(self) -> None:
         early, self._early = self._early, None

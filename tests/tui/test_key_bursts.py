@@ -300,3 +300,55 @@ async def test_a_key_typed_right_after_a_bookmark_acts_on_the_history_read_again
     slowly = await bookmarked(slow_file, at_once=False)
     assert len(slowly[1]) == 2  # two events bookmarked, none taken off
     assert await bookmarked(campaign_file, at_once=True) == slowly
+
+
+@pytest.mark.parametrize("keys, found", [
+    pytest.param(("slash", *letters("weather"), "enter", "k"), ["Bookmarked #2: Weather for turn 1."], id="filter"),
+    # The dice only list no event (a line starting with #) to bookmark: k says so.
+    pytest.param(("d", "k"), ["Choose an event (a line starting with #) first."], id="dice-only"),
+])
+async def test_a_key_typed_right_after_the_history_filter_acts_on_the_lines_it_finds(campaign_file, make_app, monkeypatch, tmp_path, keys, found):
+    """/, a word, Enter and k in one burst (or d and k: the dice only), the history slow to
+    search: k waits for the lines found and bookmarks the newest of them, as the same keys
+    typed slowly do. It was delivered as Enter left the filter (as d was taken), while the
+    search ran, and bookmarked the line under the cursor among the lines shown before (the
+    newest event of all, which the search does not find)."""
+    import shutil
+
+    from campaigns import history, oob, weather
+    from campaigns.session import CampaignSession
+    from models import EventNote
+
+    session = CampaignSession.open(campaign_file)
+    weather.roll(session, [2])  # the event the word finds
+    unit = oob.side_units(oob.tree(session)[0])[0]
+    oob.set_unit_flags(session, unit.id, fatigued=True)  # and a newer one it does not
+    session.close()
+    slow_file = tmp_path / "slow.campaign"
+    shutil.copy(campaign_file, slow_file)
+
+    async def bookmarked(path, *, at_once: bool) -> tuple[list[str], list[str]]:
+        async with make_app(path, start="history").run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, "New campaign")
+            await settled(pilot)
+            if not at_once:
+                for key in keys:
+                    await pilot.press(key)
+                    await settled(pilot)
+            else:
+                may_read = held_back(monkeypatch, history, "entries")
+                try:
+                    await pilot.press(*keys)
+                    await until(pilot, lambda: pilot.app.focused is pilot.app.screen.query_one("#events"), "Enter taken")
+                    await pilot.pause(0.1)  # time for a k let go too early to land
+                    assert pilot.app.keys_held, "k was let go before the search had answered"  # type: ignore[attr-defined]
+                finally:
+                    may_read.set()
+                await settled(pilot)
+            told = notices(pilot.app)
+        with stored(path) as db:
+            return told, [db.get_one(Event, note.event).description for note in db.scalars(select(EventNote))]
+
+    slowly = await bookmarked(slow_file, at_once=False)
+    assert slowly[0] == found
+    assert await bookmarked(campaign_file, at_once=True) == slowly

@@ -177,6 +177,13 @@ class HistoryScreen(CampaignScreen):
         if self._asked is None:
             self._asked = query
             self._read(query, self.page_size)
+        filters = self.query("#filter")  # none before the screen is composed
+        if not (filters and filters.first().has_focus):
+            # The keys typed on the lines (k, a, the cursor) wait for the lines they are for:
+            # those of `d`, of the next page as the cursor reaches the last line (the cursor
+            # keys typed on go down into it, as typed slowly). Keys typed into the filter do
+            # not wait: their searches fold into one.
+            self._hold_keys_for_reading()
 
     @work(thread=True, group="history")
     def _read(self, query: Query, limit: int) -> None:
@@ -252,7 +259,15 @@ class HistoryScreen(CampaignScreen):
         self.refresh_view()
 
     def on_input_submitted(self, _event: Input.Submitted) -> None:
+        self._leave_filter()
+
+    def _leave_filter(self) -> None:
+        # The keys typed after leaving the filter are for the lines it finds: they wait for its
+        # search still running (`/ weather Enter k` typed at once bookmarks the newest weather,
+        # not the line under the cursor before the search). Those typed into it do not: their
+        # searches fold into one (_ask).
         self.query_one("#events", LineTable).focus()
+        self._hold_keys_for_reading()
 
     def action_filter(self) -> None:
         self.query_one("#filter", Input).focus()
@@ -261,7 +276,7 @@ class HistoryScreen(CampaignScreen):
         # Escape leaves the filter for the table, as it leaves the search of the order of battle;
         # Down too, as it goes from a pick list's field to its list.
         if event.key in ("escape", "down") and self.query_one("#filter", Input).has_focus:
-            self.query_one("#events", LineTable).focus()
+            self._leave_filter()
             event.stop()
 
     def action_dice_only(self) -> None:

@@ -352,3 +352,47 @@ async def test_a_key_typed_right_after_the_history_filter_acts_on_the_lines_it_f
     slowly = await bookmarked(slow_file, at_once=False)
     assert slowly[0] == found
     assert await bookmarked(campaign_file, at_once=True) == slowly
+
+
+async def test_a_cursor_key_typed_at_the_last_line_of_the_history_goes_into_the_next_page(campaign_file, make_app, monkeypatch, tmp_path):
+    """ctrl+end and Down in one burst, the history slow to read its next page: Down waits for the
+    page the cursor reaching the last line asks for, and goes to its first line, as typed slowly.
+    It was delivered while the page was read, at the last line there was, and was lost."""
+    import shutil
+
+    from campaigns import history, oob
+    from campaigns.session import CampaignSession
+    from tui.screens.history import PAGE
+
+    session = CampaignSession.open(campaign_file)
+    unit = oob.side_units(oob.tree(session)[0])[0]
+    for n in range(2 * PAGE):
+        oob.set_unit_flags(session, unit.id, fatigued=n % 2 == 0)
+    session.close()
+    slow_file = tmp_path / "slow.campaign"
+    shutil.copy(campaign_file, slow_file)
+    keys = ("ctrl+end", "down")
+
+    async def under_cursor(path, *, at_once: bool) -> tuple[int, str]:
+        async with make_app(path, start="history").run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, f"Mark {unit.name}")
+            await settled(pilot)
+            table = pilot.app.screen.query_one("#events")
+            if not at_once:
+                for key in keys:
+                    await pilot.press(key)
+                    await settled(pilot)
+            else:
+                may_read = held_back(monkeypatch, history, "entries")
+                try:
+                    await pilot.press(*keys)
+                    await pilot.pause(0.1)  # time for a Down let go too early to land
+                    assert pilot.app.keys_held, "Down was let go before the next page was read"  # type: ignore[attr-defined]
+                finally:
+                    may_read.set()
+                await settled(pilot)
+            return table.cursor_row, str(table.get_row_at(table.cursor_row)[0])
+
+    slowly = await under_cursor(slow_file, at_once=False)
+    assert slowly[1].startswith("#")  # the first line of the next page: an event
+    assert await under_cursor(campaign_file, at_once=True) == slowly

@@ -396,3 +396,42 @@ async def test_a_cursor_key_typed_at_the_last_line_of_the_history_goes_into_the_
     slowly = await under_cursor(slow_file, at_once=False)
     assert slowly[1].startswith("#")  # the first line of the next page: an event
     assert await under_cursor(campaign_file, at_once=True) == slowly
+
+
+async def test_a_unit_edited_right_after_a_cursor_move_is_one_of_the_line_moved_to(campaign_file, make_app, monkeypatch, tmp_path):
+    """Down, Tab and e in one burst on the order of battle, its units slow to list (a loaded
+    machine): the form edits the first unit of the general the cursor moved to, as typed slowly.
+    e was delivered while that general's units were read, and edited the first unit the table
+    still listed: the general's the cursor had left (saved, the form would change that unit)."""
+    import shutil
+
+    from campaigns import oob_view
+
+    slow_file = tmp_path / "slow.campaign"
+    shutil.copy(campaign_file, slow_file)
+    keys = ("down", "tab", "e")
+
+    async def edited(path, *, at_once: bool) -> str:
+        async with make_app(path, start="oob").run_test(size=(100, 30)) as pilot:
+            await burst(pilot, "slash", *letters("kleist"), "enter")
+            await wait_for(pilot, "Kleist's Corps")  # his units listed
+            await settled(pilot)
+            if not at_once:
+                for key in keys:
+                    await pilot.press(key)
+                    await settled(pilot)
+            else:
+                may_read = held_back(monkeypatch, oob_view, "listed")
+                try:
+                    await pilot.press(*keys)
+                    await pilot.pause(0.1)  # time for an e let go too early to land
+                    assert not isinstance(pilot.app.screen, FormScreen), "e was let go before the units were listed"
+                finally:
+                    may_read.set()
+            await wait_for_screen(pilot, FormScreen)
+            await settled(pilot)
+            return pilot.app.screen.title_text  # type: ignore[attr-defined]
+
+    slowly = await edited(slow_file, at_once=False)
+    assert slowly.startswith("Edit ") and "Kleist" not in slowly
+    assert await edited(campaign_file, at_once=True) == slowly

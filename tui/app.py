@@ -745,7 +745,7 @@ def orm_imported() -> bool:
     return orm is not None and hasattr(orm, "Session") and hasattr(sys.modules.get("sqlalchemy.orm.exc"), "UnmappedClassError")
 
 
-def _import_screens(wait: Callable[[float], None]) -> None:
+def _import_screens(wait: Callable[[float], bool]) -> None:
     """The modules of the screens of PREPARED, one by one, and so what they import, then
     undo's checks (campaigns.session.load_undo_checks); each after `wait(QUIET)`, so
     that it does not slow a screen being filled (warm_up).

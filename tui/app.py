@@ -239,13 +239,14 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
             self._read_ahead_for = self.session
             self.run_worker(partial(_read_history_ahead, self.session, self.wait_for_quiet), thread=True, group="imports", exit_on_error=False)
 
-    def wait_for_quiet(self, gap: float = QUIET, but: Worker | None = None) -> None:
+    def wait_for_quiet(self, gap: float = QUIET, but: Worker | None = None) -> bool:
         """In a thread doing background work, before each step: wait until no screen has
         been asked for, and no screen or action has had a worker running, during `gap`
         seconds, so that a key's screen is built and filled with Python's lock to itself.
         A screen's own worker that waits (the overview's weather read) names itself as
         `but`: it does not wait for itself, and counts its own start (when its screen was
-        just shown or redrawn) as the umpire's last move."""
+        just shown or redrawn) as the umpire's last move. False: the app has stopped instead,
+        and the campaign is closed or being closed (a view of the past: its folder removed)."""
         busy = time.monotonic() if but is not None else 0.0
         if but is not None:
             self._waiting.add(but)
@@ -253,13 +254,13 @@ class AdjutantApp(Attempts, KeyGate, CatchesUnhandledErrors):
             while True:
                 self._quiet.wait()
                 if not self.is_running:
-                    return
+                    return False
                 now = time.monotonic()
                 if self.screen_busy(but):
                     busy = now
                 waited = now - max(self._last_switch, busy)
                 if waited >= gap:
-                    return
+                    return True
                 time.sleep(min(gap - waited, POLL))
         finally:
             if but is not None:
@@ -744,7 +745,7 @@ def orm_imported() -> bool:
     return orm is not None and hasattr(orm, "Session") and hasattr(sys.modules.get("sqlalchemy.orm.exc"), "UnmappedClassError")
 
 
-def _import_screens(wait: Callable[[float], None]) -> None:
+def _import_screens(wait: Callable[[float], bool]) -> None:
     """The modules of the screens of PREPARED, one by one, and so what they import, then
     undo's checks (campaigns.session.load_undo_checks); each after `wait(QUIET)`, so
     that it does not slow a screen being filled (warm_up).
@@ -764,10 +765,14 @@ def _import_screens(wait: Callable[[float], None]) -> None:
     load_undo_checks()  # and what the first undo checks its changes with
 
 
-def _read_history_ahead(session: CampaignSession, wait: Callable[[float], None]) -> None:
+def _read_history_ahead(session: CampaignSession, wait: Callable[[float], bool]) -> None:
     """Every undo and redo mark of the history, once the umpire pauses (warm_up); a read
-    that fails is said when the history reads its marks itself."""
-    wait(QUIET)
+    that fails is said when the history reads its marks itself. Nothing once the app has
+    stopped: its closing woke this wait as it closed the session, and a view of the past
+    opened meanwhile, as its folder was removed, made SQLite create the file again in it,
+    which left the folder on disk for good."""
+    if not wait(QUIET):
+        return
     from campaigns.errors import CampaignError
     from campaigns.replays import read_ahead
 

@@ -32,8 +32,12 @@ is first shown, tui.screens.base) holds the keys typed on that screen while it i
 front, in the same way: `P n n`, `L s` or a cursor key right after the screen's key act
 on what it then shows, not on an empty table (they were dropped). The app's own keys
 (another screen, quit, help, the palette) typed before any key for the screen go at
-once: a screen slow to read can be left. The order of battle's tree read again after an
-action holds them too (tui.screens.oob): `v Kleist Enter e` edits the unit moved.
+once: a screen slow to read can be left. A screen whose keys act on the rows it shows holds
+them too while it reads those rows again after an action (CampaignScreen.READ_AGAIN_HOLDS_KEYS:
+`v Kleist Enter e` on the order of battle edits the unit moved, `k k` on the history bookmarks
+the line read after the first), and while it reads the rows a key asked for (the units of the
+order of battle's line under the cursor; the history's lines once its filter is left, its dice
+only, its next page).
 
 A key is finished, too, once the screen is laid out as it left it and what waited for
 that is done (a container's scroll to the row under the cursor, `call_after_refresh`):

@@ -259,3 +259,179 @@ async def test_a_key_typed_right_after_a_move_acts_on_the_tree_read_again(campai
             assert zieten.general == "kleist"
         assert form.title_text == f"Edit {zieten.name}"  # type: ignore[attr-defined]
         assert form.query_one("#f-location").value == zieten.location
+
+
+async def test_a_key_typed_right_after_a_bookmark_acts_on_the_history_read_again(campaign_file, make_app, monkeypatch, tmp_path):
+    """k twice in one burst on the history, its page slow to read again after the first
+    (a loaded machine): the second k waits for the page read again and bookmarks what the
+    same keys typed slowly bookmark (the line under the cursor once the first bookmark's own
+    event has come in at the top). It was delivered as the first bookmark was told, while the
+    page was read again, and was for the line as read before: it took that bookmark off again."""
+    import shutil
+
+    from campaigns import history
+    from models import EventNote
+
+    slow_file = tmp_path / "slow.campaign"
+    shutil.copy(campaign_file, slow_file)
+
+    async def bookmarked(path, *, at_once: bool) -> tuple[list[str], list[int]]:
+        async with make_app(path, start="history").run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, "New campaign")
+            await settled(pilot)
+            if not at_once:
+                for key in ("k", "k"):
+                    await pilot.press(key)
+                    await settled(pilot)
+            else:
+                may_read = held_back(monkeypatch, history, "entries")
+                try:
+                    await pilot.press("k", "k")
+                    await until(pilot, lambda: any("Bookmarked" in n for n in notices(pilot.app)), "the first bookmark told")
+                    await pilot.pause(0.1)  # time for a k let go too early to land
+                    assert pilot.app.keys_held, "the second k was let go before the page was read again"  # type: ignore[attr-defined]
+                finally:
+                    may_read.set()
+                await settled(pilot)
+            told = [n for n in notices(pilot.app) if "Bookmark" in n]
+        with stored(path) as db:
+            return told, sorted(note.event for note in db.scalars(select(EventNote)))
+
+    slowly = await bookmarked(slow_file, at_once=False)
+    assert len(slowly[1]) == 2  # two events bookmarked, none taken off
+    assert await bookmarked(campaign_file, at_once=True) == slowly
+
+
+@pytest.mark.parametrize("keys, found", [
+    pytest.param(("slash", *letters("weather"), "enter", "k"), ["Bookmarked #2: Weather for turn 1."], id="filter"),
+    # The dice only list no event (a line starting with #) to bookmark: k says so.
+    pytest.param(("d", "k"), ["Choose an event (a line starting with #) first."], id="dice-only"),
+])
+async def test_a_key_typed_right_after_the_history_filter_acts_on_the_lines_it_finds(campaign_file, make_app, monkeypatch, tmp_path, keys, found):
+    """/, a word, Enter and k in one burst (or d and k: the dice only), the history slow to
+    search: k waits for the lines found and bookmarks the newest of them, as the same keys
+    typed slowly do. It was delivered as Enter left the filter (as d was taken), while the
+    search ran, and bookmarked the line under the cursor among the lines shown before (the
+    newest event of all, which the search does not find)."""
+    import shutil
+
+    from campaigns import history, oob, weather
+    from campaigns.session import CampaignSession
+    from models import EventNote
+
+    session = CampaignSession.open(campaign_file)
+    weather.roll(session, [2])  # the event the word finds
+    unit = oob.side_units(oob.tree(session)[0])[0]
+    oob.set_unit_flags(session, unit.id, fatigued=True)  # and a newer one it does not
+    session.close()
+    slow_file = tmp_path / "slow.campaign"
+    shutil.copy(campaign_file, slow_file)
+
+    async def bookmarked(path, *, at_once: bool) -> tuple[list[str], list[str]]:
+        async with make_app(path, start="history").run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, "New campaign")
+            await settled(pilot)
+            if not at_once:
+                for key in keys:
+                    await pilot.press(key)
+                    await settled(pilot)
+            else:
+                may_read = held_back(monkeypatch, history, "entries")
+                try:
+                    await pilot.press(*keys)
+                    await until(pilot, lambda: pilot.app.focused is pilot.app.screen.query_one("#events"), "Enter taken")
+                    await pilot.pause(0.1)  # time for a k let go too early to land
+                    assert pilot.app.keys_held, "k was let go before the search had answered"  # type: ignore[attr-defined]
+                finally:
+                    may_read.set()
+                await settled(pilot)
+            told = notices(pilot.app)
+        with stored(path) as db:
+            return told, [db.get_one(Event, note.event).description for note in db.scalars(select(EventNote))]
+
+    slowly = await bookmarked(slow_file, at_once=False)
+    assert slowly[0] == found
+    assert await bookmarked(campaign_file, at_once=True) == slowly
+
+
+async def test_a_cursor_key_typed_at_the_last_line_of_the_history_goes_into_the_next_page(campaign_file, make_app, monkeypatch, tmp_path):
+    """ctrl+end and Down in one burst, the history slow to read its next page: Down waits for the
+    page the cursor reaching the last line asks for, and goes to its first line, as typed slowly.
+    It was delivered while the page was read, at the last line there was, and was lost."""
+    import shutil
+
+    from campaigns import history, oob
+    from campaigns.session import CampaignSession
+    from tui.screens.history import PAGE
+
+    session = CampaignSession.open(campaign_file)
+    unit = oob.side_units(oob.tree(session)[0])[0]
+    for n in range(2 * PAGE):
+        oob.set_unit_flags(session, unit.id, fatigued=n % 2 == 0)
+    session.close()
+    slow_file = tmp_path / "slow.campaign"
+    shutil.copy(campaign_file, slow_file)
+    keys = ("ctrl+end", "down")
+
+    async def under_cursor(path, *, at_once: bool) -> tuple[int, str]:
+        async with make_app(path, start="history").run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, f"Mark {unit.name}")
+            await settled(pilot)
+            table = pilot.app.screen.query_one("#events")
+            if not at_once:
+                for key in keys:
+                    await pilot.press(key)
+                    await settled(pilot)
+            else:
+                may_read = held_back(monkeypatch, history, "entries")
+                try:
+                    await pilot.press(*keys)
+                    await pilot.pause(0.1)  # time for a Down let go too early to land
+                    assert pilot.app.keys_held, "Down was let go before the next page was read"  # type: ignore[attr-defined]
+                finally:
+                    may_read.set()
+                await settled(pilot)
+            return table.cursor_row, str(table.get_row_at(table.cursor_row)[0])
+
+    slowly = await under_cursor(slow_file, at_once=False)
+    assert slowly[1].startswith("#")  # the first line of the next page: an event
+    assert await under_cursor(campaign_file, at_once=True) == slowly
+
+
+async def test_a_unit_edited_right_after_a_cursor_move_is_one_of_the_line_moved_to(campaign_file, make_app, monkeypatch, tmp_path):
+    """Down, Tab and e in one burst on the order of battle, its units slow to list (a loaded
+    machine): the form edits the first unit of the general the cursor moved to, as typed slowly.
+    e was delivered while that general's units were read, and edited the first unit the table
+    still listed: the general's the cursor had left (saved, the form would change that unit)."""
+    import shutil
+
+    from campaigns import oob_view
+
+    slow_file = tmp_path / "slow.campaign"
+    shutil.copy(campaign_file, slow_file)
+    keys = ("down", "tab", "e")
+
+    async def edited(path, *, at_once: bool) -> str:
+        async with make_app(path, start="oob").run_test(size=(100, 30)) as pilot:
+            await burst(pilot, "slash", *letters("kleist"), "enter")
+            await wait_for(pilot, "Kleist's Corps")  # his units listed
+            await settled(pilot)
+            if not at_once:
+                for key in keys:
+                    await pilot.press(key)
+                    await settled(pilot)
+            else:
+                may_read = held_back(monkeypatch, oob_view, "listed")
+                try:
+                    await pilot.press(*keys)
+                    await pilot.pause(0.1)  # time for an e let go too early to land
+                    assert not isinstance(pilot.app.screen, FormScreen), "e was let go before the units were listed"
+                finally:
+                    may_read.set()
+            await wait_for_screen(pilot, FormScreen)
+            await settled(pilot)
+            return pilot.app.screen.title_text  # type: ignore[attr-defined]
+
+    slowly = await edited(slow_file, at_once=False)
+    assert slowly.startswith("Edit ") and "Kleist" not in slowly
+    assert await edited(campaign_file, at_once=True) == slowly

@@ -129,3 +129,52 @@ async def test_no_screen_is_prepared_once_the_app_has_closed(make_app, campaign_
     assert not app.is_running  # closed, and the view of the past with it
     app.prepare_screens()  # as the timer does, late
     assert not any(app.is_screen_installed(name) for name in PREPARED)
+
+
+async def test_the_history_is_not_read_ahead_once_the_app_has_closed(campaign_file: Path, monkeypatch):
+    """The history's read-ahead waits for the umpire to pause (tui.app.wait_for_quiet); the
+    app's closing ended that wait as it closed the campaign. On a view of the past the read
+    then opened the file while its folder was removed: SQLite created the file again between
+    the removal of the file and of the folder, and the folder stayed on disk for good (2 of
+    400 closings with a thread reading, in a loop). Once the app has stopped, nothing is read."""
+    import threading
+
+    import tui.app
+    from campaigns import replays
+    from campaigns.past import moment, open_past
+    from tui.app import AdjutantApp
+
+    read_when: list[bool] = []  # whether the app was running, for each read ahead
+    monkeypatch.setattr(replays, "read_ahead", lambda session: read_when.append(app.is_running))
+    ended = threading.Event()
+    real = tui.app._read_history_ahead
+
+    def observed(*args) -> None:
+        try:
+            real(*args)
+        finally:
+            ended.set()
+
+    monkeypatch.setattr(tui.app, "_read_history_ahead", observed)
+    present = CampaignSession.open(campaign_file)
+    try:
+        past = open_past(present, moment(present, turn=1))
+    finally:
+        present.close()
+    app = AdjutantApp(past, prepare=False)  # no warm-up of its own: the read-ahead is started below
+    app.animation_level = "none"
+    release = threading.Event()
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settled(pilot)
+            # The umpire never pauses: a reading of the screen on show runs until the app closes.
+            app.screen.run_worker(partial(release.wait, 30), thread=True, group="reading")
+            await until(pilot, app.screen_busy, "the screen busy with its reading")
+            app._read_ahead()
+            await pilot.pause(2 * tui.app.QUIET)
+            assert not ended.is_set()  # waiting for the umpire to pause
+    finally:
+        release.set()
+    assert ended.wait(15), "the read-ahead never ended"
+    assert read_when == []
+    assert not past.folder.exists()

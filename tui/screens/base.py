@@ -198,8 +198,15 @@ class CampaignScreen(Attempts, Screen[None]):
     # readings it makes through `attempt`). Until those have been shown, a key typed on the
     # screen waits for them (tui.keys: the app's own keys do not): `P n n` or `L s` in one
     # burst, a cursor key or Enter right after the screen's key act on what the screen
-    # shows, not on an empty table (they were dropped).
+    # shows, not on an empty table (they were dropped). A screen may hold the keys for them
+    # at other times too (_hold_keys_for_reading: the rows a key asked for).
     FIRST_READS: tuple[str, ...] = ("default",)
+    # Whether those readings hold the keys typed on the screen when the screen reads again after
+    # a change (an action, an undo), as when it first reads: on a screen whose keys act on the
+    # rows it shows (the line under the cursor), where a key let go during that reading acted on
+    # the rows as read before the change. A screen whose keys say only what to read next (the
+    # plots' n and p, the luck's s) acts alike either way, and answers them at once.
+    READ_AGAIN_HOLDS_KEYS = False
     _first_shown = False  # the first reading has been shown (or the screen read nothing in a worker)
     _holding: dict[Worker, int] | None = None  # first readings running: their tokens of the key gate
 
@@ -241,11 +248,24 @@ class CampaignScreen(Attempts, Screen[None]):
         if not self.is_current:
             return False
         holding = self._holding if self._holding is not None else {}
+        # A reading replaced by another of its group (exclusive) before its task had begun ends
+        # without a word: Textual cancels it still RUNNING, and no StateChanged follows. It is
+        # let go here, as its successor takes its place: its answer would have been dropped,
+        # and the keys it held waited for ever (Down, then Down again at once in the order of
+        # battle's tree, each line's units read in turn).
+        for worker in [worker for worker in holding if worker.is_cancelled]:
+            self.adjutant.action_finished(holding.pop(worker))
         for worker in self.app.workers:
             if worker.node is self and worker.group in self.FIRST_READS and not worker.is_finished and worker not in holding:
                 holding[worker] = self.adjutant.reading_started(self)
         self._holding = holding
         return bool(holding)
+
+    def _reading_goes_on(self) -> None:
+        """A reading that holds the keys started another in its place (its answer was for an
+        older version, or for a query typed since): the keys wait for that one too."""
+        if self._holding:
+            self._hold_keys_for_reading()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         # Its answer is shown by now (tui.workers.back_to returns once it has): the keys go on.
@@ -276,6 +296,8 @@ class CampaignScreen(Attempts, Screen[None]):
         self.shown_version = self.session.version() if version is None else version
         self.refresh_view()
         self._hold_keys_for_first_reading()
+        if self.READ_AGAIN_HOLDS_KEYS:
+            self._hold_keys_for_reading()
         for status in self.query(StatusLine):
             status.refresh_status()
 

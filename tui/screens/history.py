@@ -110,6 +110,11 @@ class HistoryScreen(CampaignScreen):
     ]
     UMPIRE_ONLY = frozenset({"bookmark", "note"})
     FIRST_READS = ("history",)  # the newest page, read as the screen is built: k or a right after h act on its lines
+    # Read again after an action (a bookmark, a note, an undo), the page holds the keys too: the
+    # second k of `k k` is for the line under the cursor among the lines read after the first
+    # (the bookmark's own event come in at the top), as typed slowly; it was for the line under
+    # the cursor as read before, and took the first bookmark off again.
+    READ_AGAIN_HOLDS_KEYS = True
     DEFAULT_CSS = """
     HistoryScreen Input { height: 3; width: 1fr; }
     HistoryScreen LineTable { height: 1fr; }
@@ -173,6 +178,13 @@ class HistoryScreen(CampaignScreen):
         if self._asked is None:
             self._asked = query
             self._read(query, self.page_size)
+        filters = self.query("#filter")  # none before the screen is composed
+        if not (filters and filters.first().has_focus):
+            # The keys typed on the lines (k, a, the cursor) wait for the lines they are for:
+            # those of `d`, of the next page as the cursor reaches the last line (the cursor
+            # keys typed on go down into it, as typed slowly). Keys typed into the filter do
+            # not wait: their searches fold into one.
+            self._hold_keys_for_reading()
 
     @work(thread=True, group="history")
     def _read(self, query: Query, limit: int) -> None:
@@ -199,9 +211,11 @@ class HistoryScreen(CampaignScreen):
             self._show(query, rows, answer.limit)
         elif query == self._wanted:
             self._ask(query)  # read before the campaign changed, shown as it is now: read again
+            self._reading_goes_on()
             return
         if self._wanted is not None and self._wanted != query:
             self._ask(self._wanted)  # typed meanwhile: its answer replaces this one
+            self._reading_goes_on()
         else:
             self._wanted = None
 
@@ -246,7 +260,15 @@ class HistoryScreen(CampaignScreen):
         self.refresh_view()
 
     def on_input_submitted(self, _event: Input.Submitted) -> None:
+        self._leave_filter()
+
+    def _leave_filter(self) -> None:
+        # The keys typed after leaving the filter are for the lines it finds: they wait for its
+        # search still running (`/ weather Enter k` typed at once bookmarks the newest weather,
+        # not the line under the cursor before the search). Those typed into it do not: their
+        # searches fold into one (_ask).
         self.query_one("#events", LineTable).focus()
+        self._hold_keys_for_reading()
 
     def action_filter(self) -> None:
         self.query_one("#filter", Input).focus()
@@ -255,7 +277,7 @@ class HistoryScreen(CampaignScreen):
         # Escape leaves the filter for the table, as it leaves the search of the order of battle;
         # Down too, as it goes from a pick list's field to its list.
         if event.key in ("escape", "down") and self.query_one("#filter", Input).has_focus:
-            self.query_one("#events", LineTable).focus()
+            self._leave_filter()
             event.stop()
 
     def action_dice_only(self) -> None:

@@ -66,7 +66,15 @@ class OrderOfBattleScreen(CampaignScreen):
         Binding("f", "flags", "Flags", id="oob.flags", tooltip="Fatigued, entrenched, out of command"),
     ]
     UMPIRE_ONLY = frozenset({"add_unit", "add_general", "edit", "move", "remove", "flags"})
-    FIRST_READS = ("oob-tree",)  # the tree's first reading: a cursor key right after b moves on its lines
+    # The tree's first reading: a cursor key right after b moves on its lines. And the units of
+    # the line the cursor moved to, listed in the table: `Down Tab e` typed at once edits the
+    # first unit of the general moved to, as typed slowly, not the general's left (the table
+    # still listed his while the new line's were read).
+    FIRST_READS = ("oob-tree", "oob-units")
+    # The tree read again (a unit moved, added or removed) holds the keys too: `v Kleist Enter e`
+    # typed at once edits the unit moved, as read after the move, not the line the cursor was on
+    # while the tree was rebuilt (his old general) nor the unit as it was before.
+    READ_AGAIN_HOLDS_KEYS = True
     DEFAULT_CSS = """
     OrderOfBattleScreen #tree { width: 40%; height: 1fr; }
     OrderOfBattleScreen #right { width: 1fr; }
@@ -154,14 +162,6 @@ class OrderOfBattleScreen(CampaignScreen):
     # A line asked for (a search's find) before the tree was first read: selected once it is,
     # with the token that holds the keys typed after it until then (see _select).
     _wanted: tuple[str, int | None] | None = None
-
-    def show_campaign(self, version: int | None = None) -> None:
-        super().show_campaign(version)
-        # The tree read again (a unit moved, added or removed) holds the keys typed on the
-        # screen as its first reading does: `v Kleist Enter e` typed at once edits the unit
-        # moved, as read after the move, not the line the cursor was on while the tree was
-        # rebuilt (his old general) nor the unit as it was before.
-        self._hold_keys_for_reading()
 
     def refresh_view(self) -> None:
         early, self._early = self._early, None
@@ -386,6 +386,7 @@ class OrderOfBattleScreen(CampaignScreen):
             self._show_units(data, self._listed[1])  # read with the tree
             return
         self._read_units(data)
+        self._hold_keys_for_reading()
 
     @work(thread=True, exclusive=True, group="oob-units")
     def _read_units(self, item: object) -> None:

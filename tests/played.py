@@ -6,6 +6,7 @@ Ney moving town to town, forced marches, and a battle fought to its pursuit.
 from __future__ import annotations
 
 import atexit
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -44,13 +45,43 @@ def play(path: Path | str, played: int = 10, *, seed: int = 1813, ney_unit_name:
     key = (played, seed, ney_unit_name)
     made = _played.get(key)
     if made is None:
-        folder = Path(tempfile.mkdtemp(prefix="adjutant-played-"))
-        atexit.register(shutil.rmtree, folder, True)
-        made = Path(_play(folder / "played.campaign", played, seed, ney_unit_name))
-        assert [p.name for p in folder.iterdir()] == [made.name], "a campaign is more than one file: copy them all"
-        _played[key] = made
+        made = _played[key] = _played_for_the_run(key)
     shutil.copyfile(made, path)
     return path
+
+
+RUN_FOLDER = "ADJUTANT_TEST_RUN_FOLDER"  # tests/conftest.py: one folder for the run, its workers included
+
+
+def _played_for_the_run(key: tuple[int, int, str | None]) -> Path:
+    """The file played for `key`, played once for the whole run: by the first xdist worker that
+    asks for it, under a lock, in the run's folder (tests/conftest.py), then copied by every
+    worker. Each of the 3 workers of `-n auto` played ten turns (some 1.9 CPU-s) for itself."""
+    import fcntl
+    import zlib
+
+    shared = os.environ.get(RUN_FOLDER)
+    if not shared or not Path(shared).is_dir():  # a run without the folder: played for this process
+        folder = Path(tempfile.mkdtemp(prefix="adjutant-played-"))
+        atexit.register(shutil.rmtree, folder, True)
+        return _played_in(folder, key)
+    kept = Path(shared) / f"played-{zlib.crc32(repr(key).encode()):08x}.campaign"
+    with open(f"{kept}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not kept.is_file():
+            making = Path(tempfile.mkdtemp(prefix=f"{kept.stem}-making-", dir=shared))
+            try:
+                os.rename(_played_in(making, key), kept)  # whole, or not there at all
+            finally:
+                shutil.rmtree(making, ignore_errors=True)
+    return kept
+
+
+def _played_in(folder: Path, key: tuple[int, int, str | None]) -> Path:
+    played, seed, ney_unit_name = key
+    made = Path(_play(folder / "played.campaign", played, seed, ney_unit_name))
+    assert [p.name for p in folder.iterdir()] == [made.name], "a campaign is more than one file: copy them all"
+    return made
 
 
 def _play(path: Path | str, played: int, seed: int, ney_unit_name: str | None) -> Path | str:

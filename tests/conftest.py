@@ -70,12 +70,12 @@ _scratch_in_memory()
 seeds.run_seed()  # chosen here, before xdist starts its workers, which inherit it
 
 
-RUN_FOLDER = "ADJUTANT_TEST_RUN_FOLDER"  # tests/played.py reads it (named here, not imported: the controller collects nothing)
+RUN_FOLDER = "ADJUTANT_TEST_RUN_FOLDER"  # tests/run_shared.py reads it
 
 
 def _run_folder() -> Path | None:
     """A folder for the whole run, made here (before xdist starts its workers, which inherit its
-    name: tests/played.py RUN_FOLDER) and removed when the process that made it ends the run."""
+    name: tests/run_shared.py) and removed when the process that made it ends the run."""
     if os.environ.get(RUN_FOLDER):
         return None  # a worker's: the run's controller made it
     folder = Path(tempfile.mkdtemp(prefix="adjutant-run-"))

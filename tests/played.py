@@ -5,15 +5,13 @@ Ney moving town to town, forced marches, and a battle fought to its pursuit.
 
 from __future__ import annotations
 
-import atexit
-import os
 import shutil
-import tempfile
 from pathlib import Path
 
 from campaigns import battles, command_points, forced_march, oob, turns, weather
 from campaigns.session import CampaignSession
 from models.targets import sqlite_path, to_url
+from tests.run_shared import built_for_the_run
 from tests.templates import new_campaign
 
 BATTLES = {3: "Lützen", 7: "Bautzen"}
@@ -34,8 +32,9 @@ def play(path: Path | str, played: int = 10, *, seed: int = 1813, ney_unit_name:
     `ney_unit_name` renames the first unit of Ney's corps first (as a file from
     elsewhere could name it): it then marches and fights under that name.
 
-    A `.campaign` file is played once per worker for each (turns, seed, name) and
-    copied, as tests/templates.py copies new campaigns: ten turns take some 4 s of
+    A `.campaign` file is played once per run for each (turns, seed, name), by the
+    first xdist worker that asks (tests/run_shared.py), and copied, as tests/templates.py
+    copies new campaigns: ten turns take some 2-4 s of
     CPU, and the same turns were played again by each module (and each test of
     test_past_rewind) that asked for them. The copies share the moments the events
     were stamped with; no test compares those between two files. A PostgreSQL
@@ -50,38 +49,17 @@ def play(path: Path | str, played: int = 10, *, seed: int = 1813, ney_unit_name:
     return path
 
 
-RUN_FOLDER = "ADJUTANT_TEST_RUN_FOLDER"  # tests/conftest.py: one folder for the run, its workers included
-
-
 def _played_for_the_run(key: tuple[int, int, str | None]) -> Path:
-    """The file played for `key`, played once for the whole run: by the first xdist worker that
-    asks for it, under a lock, in the run's folder (tests/conftest.py), then copied by every
-    worker. Each of the 3 workers of `-n auto` played ten turns (some 1.9 CPU-s) for itself."""
-    import fcntl
+    """The file played for `key`, played once for the whole run (tests/run_shared.py), then
+    copied by every xdist worker: each of the 3 workers of `-n auto` played ten turns (some
+    1.9 CPU-s) for itself."""
     import zlib
 
-    shared = os.environ.get(RUN_FOLDER)
-    if not shared or not Path(shared).is_dir():  # a run without the folder: played for this process
-        folder = Path(tempfile.mkdtemp(prefix="adjutant-played-"))
-        atexit.register(shutil.rmtree, folder, True)
-        return _played_in(folder, key)
-    kept = Path(shared) / f"played-{zlib.crc32(repr(key).encode()):08x}.campaign"
-    with open(f"{kept}.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not kept.is_file():
-            making = Path(tempfile.mkdtemp(prefix=f"{kept.stem}-making-", dir=shared))
-            try:
-                os.rename(_played_in(making, key), kept)  # whole, or not there at all
-            finally:
-                shutil.rmtree(making, ignore_errors=True)
-    return kept
-
-
-def _played_in(folder: Path, key: tuple[int, int, str | None]) -> Path:
     played, seed, ney_unit_name = key
-    made = Path(_play(folder / "played.campaign", played, seed, ney_unit_name))
-    assert [p.name for p in folder.iterdir()] == [made.name], "a campaign is more than one file: copy them all"
-    return made
+    return built_for_the_run(
+        f"played-{zlib.crc32(repr(key).encode()):08x}.campaign",
+        lambda folder: _play(folder / "played.campaign", played, seed, ney_unit_name),
+    )
 
 
 def _play(path: Path | str, played: int, seed: int, ney_unit_name: str | None) -> Path | str:

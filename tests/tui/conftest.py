@@ -22,7 +22,6 @@ from textual.widgets import Input
 
 import models.clock
 from campaigns.session import CampaignSession
-from tests.run_shared import built_for_the_run
 from tui.app import YOUNG_OBJECTS_PER_COLLECTION, AdjutantApp
 from tui.textual_private import draw_frames_only_when_looked_at, forget_cached_widgets, wait_for_idle_in_slices
 
@@ -156,18 +155,19 @@ _templates: dict[tuple[str, bool], Path] = {}
 def new_campaign(path: Path, *, manual_dice: bool = False, scenario: str = "spring1813") -> Path:
     """A new campaign of `scenario` at `path`, dice from the fixed seed.
 
-    Built once per run and copied: with the seed fixed and the clock frozen
+    Built once per worker and copied: with the seed fixed and the clock frozen
     (still_world), CampaignSession.new makes the same file every time but for the
     campaign's random identity and dice salt, which no app test compares between
     two files. Building it (the migrations, the order of battle) took a tenth of an
     app test's time."""
     made = _templates.get((scenario, manual_dice))
     if made is None:
-        name = f"{scenario}{'-manual' if manual_dice else ''}.campaign"
-        # Once for the run, its xdist workers included (tests/run_shared.py).
-        made = _templates[(scenario, manual_dice)] = built_for_the_run(
-            f"tui-{name}", lambda folder: CampaignSession.new(scenario, folder / name, seed=SEED, manual_dice=manual_dice).close(),
-        )
+        folder = Path(tempfile.mkdtemp(prefix="adjutant-template-"))
+        atexit.register(shutil.rmtree, folder, True)
+        made = folder / f"{scenario}{'-manual' if manual_dice else ''}.campaign"
+        CampaignSession.new(scenario, made, seed=SEED, manual_dice=manual_dice).close()
+        assert [p.name for p in folder.iterdir()] == [made.name], "a new campaign is more than one file: copy them all"
+        _templates[(scenario, manual_dice)] = made
     shutil.copyfile(made, path)
     return path
 

@@ -1,5 +1,5 @@
-"""Files the tests build from nothing but code (a new campaign, one played for some turns), built
-once for the whole run rather than once in each xdist worker.
+"""Files the tests build from nothing but code and take seconds to build (a campaign played for
+some turns: tests/played.py), built once for the whole run rather than once in each xdist worker.
 
 tests/conftest.py makes a folder for the run before xdist starts its workers, which inherit its
 name (RUN_FOLDER), and removes it when the run ends. The first process that asks for a file

@@ -70,6 +70,28 @@ def _scratch_in_memory() -> None:
 _scratch_in_memory()
 seeds.run_seed()  # chosen here, before xdist starts its workers, which inherit it
 
+
+RUN_FOLDER = "ADJUTANT_TEST_RUN_FOLDER"  # tests/run_shared.py reads it
+
+
+def _run_folder() -> Path | None:
+    """A folder for the whole run, made here (before xdist starts its workers, which inherit its
+    name: tests/run_shared.py) and removed when the process that made it ends the run."""
+    if os.environ.get(RUN_FOLDER):
+        return None  # a worker's: the run's controller made it
+    folder = Path(tempfile.mkdtemp(prefix="adjutant-run-"))
+    os.environ[RUN_FOLDER] = str(folder)
+    return folder
+
+
+_MADE_RUN_FOLDER = _run_folder()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _MADE_RUN_FOLDER is not None:
+        shutil.rmtree(_MADE_RUN_FOLDER, ignore_errors=True)
+
+
 # Hypothesis fails a property test whose example runs past 200 ms ("Unreliable test timings" when
 # it then runs in time): a wait for the CPU on a loaded machine, not a fault. The examples of
 # tests/rules took up to 39 ms at load 15; the properties check values, not time.

@@ -5,14 +5,13 @@ Ney moving town to town, forced marches, and a battle fought to its pursuit.
 
 from __future__ import annotations
 
-import atexit
 import shutil
-import tempfile
 from pathlib import Path
 
 from campaigns import battles, command_points, forced_march, oob, turns, weather
 from campaigns.session import CampaignSession
 from models.targets import sqlite_path, to_url
+from tests.run_shared import built_for_the_run
 from tests.templates import new_campaign
 
 BATTLES = {3: "Lützen", 7: "Bautzen"}
@@ -33,8 +32,9 @@ def play(path: Path | str, played: int = 10, *, seed: int = 1813, ney_unit_name:
     `ney_unit_name` renames the first unit of Ney's corps first (as a file from
     elsewhere could name it): it then marches and fights under that name.
 
-    A `.campaign` file is played once per worker for each (turns, seed, name) and
-    copied, as tests/templates.py copies new campaigns: ten turns take some 4 s of
+    A `.campaign` file is played once per run for each (turns, seed, name), by the
+    first xdist worker that asks (tests/run_shared.py), and copied, as tests/templates.py
+    copies new campaigns: ten turns take some 2-4 s of
     CPU, and the same turns were played again by each module (and each test of
     test_past_rewind) that asked for them. The copies share the moments the events
     were stamped with; no test compares those between two files. A PostgreSQL
@@ -44,13 +44,22 @@ def play(path: Path | str, played: int = 10, *, seed: int = 1813, ney_unit_name:
     key = (played, seed, ney_unit_name)
     made = _played.get(key)
     if made is None:
-        folder = Path(tempfile.mkdtemp(prefix="adjutant-played-"))
-        atexit.register(shutil.rmtree, folder, True)
-        made = Path(_play(folder / "played.campaign", played, seed, ney_unit_name))
-        assert [p.name for p in folder.iterdir()] == [made.name], "a campaign is more than one file: copy them all"
-        _played[key] = made
+        made = _played[key] = _played_for_the_run(key)
     shutil.copyfile(made, path)
     return path
+
+
+def _played_for_the_run(key: tuple[int, int, str | None]) -> Path:
+    """The file played for `key`, played once for the whole run (tests/run_shared.py), then
+    copied by every xdist worker: each of the 3 workers of `-n auto` played ten turns (some
+    1.9 CPU-s) for itself."""
+    import zlib
+
+    played, seed, ney_unit_name = key
+    return built_for_the_run(
+        f"played-{zlib.crc32(repr(key).encode()):08x}.campaign",
+        lambda folder: _play(folder / "played.campaign", played, seed, ney_unit_name),
+    )
 
 
 def _play(path: Path | str, played: int, seed: int, ney_unit_name: str | None) -> Path | str:

@@ -8,6 +8,8 @@ written and exported. The umpire's map can be drawn as one side sees it."""
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,7 @@ from campaigns import battles, command_points, weather
 from campaigns.despatch import write_despatch
 from campaigns.reconnaissance import reconnoitre_stack
 from campaigns.session import CampaignSession
+from tests.tui.conftest import built_once
 from tests.tui.helpers import key, screen_text, wait_for, wait_for_notice, wait_for_screen
 from tui.screens.battles import BattlesScreen
 from tui.screens.fight import FightScreen
@@ -24,9 +27,9 @@ from tui.screens.sightings import SightingsScreen
 from tui.screens.theatre import TheatreScreen
 
 
-@pytest.fixture
-def umpire_file(campaign_file: Path) -> Path:
-    session = CampaignSession.open(campaign_file)
+def umpires_turn(path: Path) -> None:
+    """The weather and the command points rolled, and the French reconnoitre Halle."""
+    session = CampaignSession.open(path)
     try:
         weather.roll(session, [2])  # April +1: 3, Clear
         for army in command_points.turn_points(session):
@@ -34,16 +37,30 @@ def umpire_file(campaign_file: Path) -> Path:
         reconnoitre_stack(session, "french@Eisleben", "allies@Halle", entered=[6])  # result 2
     finally:
         session.close()
-    return campaign_file
+
+
+def french_side(path: Path) -> None:
+    """The French side's file of the umpire's (umpires_turn), written in place of the new campaign at `path`."""
+    umpires_turn(path)
+    with tempfile.TemporaryDirectory(prefix="adjutant-side-") as folder:
+        session = CampaignSession.open(path)
+        try:
+            side = write_despatch(session, "french", Path(folder) / "french.campaign")
+        finally:
+            session.close()
+        shutil.move(side, path)
+
+
+# Built once per worker and copied (tests/tui/conftest.py built_once): the same files every
+# time, the side file made from a file the same as the umpire's, its despatch included.
+@pytest.fixture
+def umpire_file(tmp_path: Path) -> Path:
+    return built_once(tmp_path / "spring.campaign", "fog-umpire", umpires_turn)
 
 
 @pytest.fixture
 def side_file(umpire_file: Path, tmp_path: Path) -> Path:
-    session = CampaignSession.open(umpire_file)
-    try:
-        return write_despatch(session, "french", tmp_path / "french.campaign")
-    finally:
-        session.close()
+    return built_once(tmp_path / "french.campaign", "fog-french-side", french_side)
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from sqlmodel import col, select
 from campaigns import command_points, weather
 from campaigns.session import CampaignSession
 from models import Event, General, Unit
+from tests.tui.conftest import built_once
 from tests.tui.helpers import key, screen_rows, screen_text, stored, type_text, wait_for, wait_for_notice, wait_for_screen
 from tests.tui.polling import settled, until
 from tui.modals.confirm import ConfirmScreen
@@ -20,17 +21,21 @@ from tui.screens.theatre import TheatreScreen
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
 
-@pytest.fixture
-def ready_file(campaign_file: Path) -> Path:
-    """Turn 1 with the weather and every army's command points rolled from fixed dice."""
-    session = CampaignSession.open(campaign_file)
+def roll_the_turn(path: Path) -> None:
+    session = CampaignSession.open(path)
     try:
         weather.roll(session, [2])  # April +1: 3, Clear
         for army in command_points.turn_points(session):
             command_points.roll(session, army.army, [3])
     finally:
         session.close()
-    return campaign_file
+
+
+@pytest.fixture
+def ready_file(tmp_path: Path) -> Path:
+    """Turn 1 with the weather and every army's command points rolled from fixed dice, rolled
+    once per worker and copied (tests/tui/conftest.py built_once)."""
+    return built_once(tmp_path / "spring.campaign", "map-ready", roll_the_turn)
 
 
 @pytest.fixture

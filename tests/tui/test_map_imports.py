@@ -5,11 +5,19 @@ wait for the ORM and models.tables (150-250 ms on a quiet machine). A side's map
 sightings read what a side knows as plain rows too (campaigns.knowledge `known`,
 `sighted_stacks`), and the orders screen its list (campaigns.orders `listed`), without pydantic (the orders file's schema).
 The campaign is ten turns in: stacks of both sides on the map, weather
-rolled, battles fought and the enemy seen in them."""
+rolled, battles fought and the enemy seen in them.
+
+One process for each file (a fresh one costs some 0.6 s of CPU, most of it imports), the
+map shown first: what a process has imported only adds up, so the modules imported after
+the map and again after the screen shown next tell which screen brought the ORM in, if one
+did (tests/tui/test_switch_imports.py and test_story_imports.py do so too)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from campaigns.despatch import write_despatch
 from campaigns.session import CampaignSession
@@ -24,12 +32,30 @@ data = app.screen.canvas.data
 out["head"] = str(app.screen.query_one("#head").render())
 out["stacks"] = sum(len(p.stacks) for p in data.places)
 out["sides"] = list(data.sides)
+out["after the map"] = orm_imported()
 """
 
 
-def test_showing_the_map_imports_no_sqlmodel_class(tmp_path: Path) -> None:
-    shown = imports_on_showing(STEPS, str(play(tmp_path / "ten.campaign", 10)))
-    assert shown["shown"] == []
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A folder for the module's files, and the world its processes see as each test's
+    (tests/tui/conftest.py still_world): a config dir of their own, UTC."""
+    folder = tmp_path_factory.mktemp("imports")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ADJUTANT_CONFIG_DIR", str(folder / "config"))
+        patch.setenv("TZ", "UTC")
+        yield folder
+
+
+@pytest.fixture(scope="module")
+def umpires(folder: Path) -> dict:
+    """The umpire's file, ten turns in: the map, then the sightings, in one process."""
+    return imports_on_showing(STEPS + SIGHTINGS, str(play(folder / "ten.campaign", 10)))
+
+
+def test_showing_the_map_imports_no_sqlmodel_class(umpires: dict) -> None:
+    shown = umpires
+    assert shown["after the map"] == []
     assert shown["head"].startswith("Map: turn 11, ")
     assert shown["stacks"] > 2 and len(shown["sides"]) == 2
 
@@ -43,10 +69,23 @@ def french_despatch(tmp_path: Path) -> Path:
         session.close()
 
 
-def test_a_sides_map_imports_no_sqlmodel_class(tmp_path: Path) -> None:
-    french = french_despatch(tmp_path)
-    shown = imports_on_showing(STEPS, str(french))
-    assert shown["shown"] == []
+@pytest.fixture(scope="module")
+def players(folder: Path) -> dict:
+    """The French side's file, ten turns in, with an order written: the map, then the orders, in one process."""
+    from campaigns import orders
+
+    french = french_despatch(folder)
+    side = CampaignSession.open(french)
+    try:
+        orders.write(side, "note", text="Hold the bridges")
+    finally:
+        side.close()
+    return imports_on_showing(STEPS + ORDERS, str(french))
+
+
+def test_a_sides_map_imports_no_sqlmodel_class(players: dict) -> None:
+    shown = players
+    assert shown["after the map"] == []
     assert shown["head"].startswith("Map | seen by French Empire and allies: turn 11, ")
     assert shown["stacks"] > 2 and len(shown["sides"]) == 2  # its own stacks, and the enemy as seen
 
@@ -61,9 +100,9 @@ out["pydantic"] = "pydantic" in sys.modules  # the orders file's schema (campaig
 """
 
 
-def test_showing_the_sightings_imports_no_sqlmodel_class(tmp_path: Path) -> None:
-    shown = imports_on_showing(SIGHTINGS, str(play(tmp_path / "ten.campaign", 10)))
-    assert shown["shown"] == []
+def test_showing_the_sightings_imports_no_sqlmodel_class(umpires: dict) -> None:
+    shown = umpires
+    assert shown["shown"] == [], f"imported by the sightings, or already by the map before them ({shown['after the map']})"
     assert shown["title"].startswith("What French Empire and allies has seen, to turn 11: 2 sightings")
     assert shown["first"][0].isdigit() and shown["first"][2] == "battle"
 
@@ -77,16 +116,9 @@ out["pydantic"] = "pydantic" in sys.modules  # the orders file's schema (campaig
 """
 
 
-def test_showing_the_orders_imports_no_sqlmodel_class(tmp_path: Path) -> None:
-    from campaigns import orders
-
-    french = french_despatch(tmp_path)
-    side = CampaignSession.open(french)
-    try:
-        orders.write(side, "note", text="Hold the bridges")
-    finally:
-        side.close()
-    shown = imports_on_showing(ORDERS, str(french))
-    assert shown["shown"] == [] and shown["pydantic"] is False
+def test_showing_the_orders_imports_no_sqlmodel_class(players: dict) -> None:
+    shown = players
+    assert shown["shown"] == [], f"imported by the orders, or already by the map before them ({shown['after the map']})"
+    assert shown["pydantic"] is False
     # a side's own table has no Side column: every order in it is the side's
     assert shown["first"][1:3] == ["written", "note"] and shown["first"][5] == "Hold the bridges"

@@ -33,10 +33,22 @@ WRITE = {"adjutant_write": True}
 BUSY_TIMEOUT_SECONDS = 10
 
 
-def make_engine(url: URL) -> Engine:
+def make_engine(url: URL, *, existing: Path | None = None) -> Engine:
+    """An engine on `url`. `existing`: the SQLite file the engine opens, which must be there: a
+    connection made once it has gone (deleted, or a view of the past being removed as a
+    screen still reads it) fails instead of creating an empty file in its place."""
     if url.get_backend_name() != "sqlite":
         return create_engine(url, connect_args={"connect_timeout": BUSY_TIMEOUT_SECONDS})
     engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS}, json_deserializer=orjson.loads)
+    if existing is not None:
+        uri = f"{existing.absolute().as_uri()}?mode=rw"
+
+        def _no_creating(_dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> None:
+            cargs[:] = [uri]
+            cparams.pop("database", None)
+            cparams["uri"] = True
+
+        event.listen(engine, "do_connect", _no_creating)
     event.listen(engine, "connect", _set_up_sqlite)
     event.listen(engine, "begin", _begin_sqlite)
     return engine

@@ -51,7 +51,7 @@ def open_campaign(target: Target) -> CampaignStore:
             finish_rollback(path)
             header = read_header(path)
         revision = verify(path, header).revision
-    engine = make_engine(url)
+    engine = make_engine(url, existing=path)
     try:
         with guard(describe(url)):
             revision = revision or _revision(engine, url)

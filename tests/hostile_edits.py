@@ -65,6 +65,8 @@ SOFT_REFERENCES = {
     ("army", "commander"): "general", ("dice_roll", "battle"): "battle", ("campaign", "fog_side"): "side",
     ("campaign", "turn"): "turn", ("side_order", "turn"): "turn", ("event_note", "event"): "event",
 }
+# A place's name as a hostile hand may extend it: the place is then none the map knows.
+PLACE_ESCAPES = "\x1b[2J\u202e\x00\x9b6n"
 PLACES = [("unit", "location"), ("general", "location"), ("battle", "location"), ("sighting", "place"),
           ("activation", "place"), ("side_order", "place")]
 
@@ -135,6 +137,9 @@ def edits(real: Path) -> list[Edit]:
         for table, column in PLACES:
             found.append(Edit("place", f"{table}.{column} names a place not on the map",
                               (f'UPDATE "{table}" SET "{column}" = \'Atlantis\' WHERE {_some(table, column)}',)))
+            found.append(Edit("place", f"{table}.{column} names a place with terminal escapes and a bidi override",
+                              (f'UPDATE "{table}" SET "{column}" = "{column}" || {_literal(PLACE_ESCAPES)} '
+                               f'WHERE {_some(table, column)}',)))
         for value in NASTY_CHANGES:
             found.append(Edit("event", f"an event's changes = {value}",
                               (f"UPDATE event SET changes = {value} WHERE id = (SELECT max(id) FROM event)",)))

@@ -57,7 +57,7 @@ def guarded(work: Callable[[], int], argv: Sequence[str]) -> int:
         return _fail(f"{error} (see adjutant {argv[0] + ' ' if argv else ''}--help)")
     except (StoreError, CampaignError, ValueError) as error:
         # CampaignError: a stored battle the rules now refuse (its set-up, say) is one sentence too
-        return _fail(str(error))
+        return _fail(_unreadable(error) or str(error))
     except BrokenPipeError:  # `adjutant export FILE | head`: the reader has had enough
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return OK
@@ -68,10 +68,30 @@ def guarded(work: Callable[[], int], argv: Sequence[str]) -> int:
     except Exception as error:
         if _is_scenario_error(error):
             return _fail(str(error))
-        said = _database_said(error)
+        said = _database_said(error) or _unreadable(error)
         if said:
             return _fail(said)
         raise
+
+
+def _unreadable(error: BaseException) -> str | None:
+    """One sentence for a stored value SQLAlchemy could not read as its column's type, in a
+    command that reads rows without `reading`: SQLite keeps a number typed into a DATE column
+    as a number, and SQLAlchemy's reader of dates takes text only (TypeError), or a day that
+    is none (ValueError). Found by the raising frame, SQLAlchemy's result processors; None for
+    anything else, which stays what it was."""
+    if not isinstance(error, (TypeError, ValueError, OverflowError)):
+        return None
+    frame = error.__traceback__
+    while frame is not None:
+        where = frame.tb_frame.f_code.co_filename
+        if "sqlalchemy" in where and "processors" in where:
+            return (
+                f"the campaign is damaged: it holds a value Adjutant cannot read ({type(error).__name__}); "
+                "`adjutant check` names the row"
+            )
+        frame = frame.tb_next
+    return None
 
 
 def _database_said(error: Exception) -> str | None:

@@ -11,7 +11,7 @@ from sqlalchemy import JSON, Boolean, Connection, DateTime, bindparam, text
 
 from campaigns.changes import NAMED_TABLES, REFERENCES, Names, change_lines, load
 from campaigns.errors import plainly
-from campaigns.log import dice_line, stored_dice
+from campaigns.log import dice_line, local_time, stored_dice
 from campaigns.replays import kept_marks
 from campaigns.session import CampaignSession
 from models import event_units
@@ -281,5 +281,5 @@ MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", 
 
 def _when(moment) -> str:
     # As strftime("%d %b %H:%M:%S") in the C locale, at a tenth of its cost: a page shows hundreds.
-    local = moment.astimezone()
+    local = local_time(moment)
     return f"{local.day:02d} {MONTHS[local.month - 1]} {local.hour:02d}:{local.minute:02d}:{local.second:02d}"

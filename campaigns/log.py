@@ -63,7 +63,6 @@ NAMING_EVENTS = (
 HALVES_FROM = 200_000  # events from which the newer half goes to a second process (its start costs ~0.1 s)
 INDENT = "      "
 BATCH = 200  # rows read at a time: the memory the log holds, however long the history
-TIME = "%Y-%m-%d %H:%M:%S"
 # How SQLAlchemy stores a moment in SQLite: UTC, without its offset.
 STORED_MOMENT = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}", re.ASCII)
 # A stored moment's shape, its digits written 0: each moment of a batch is checked by one
@@ -691,7 +690,21 @@ def _json(value: Any) -> Any:
 
 
 def _time(row: Any) -> str:
-    return row.when.astimezone().strftime(TIME)
+    return _to_the_second(row.when)
+
+
+def _to_the_second(moment: datetime) -> str:
+    """`moment` in local time as "YYYY-MM-DD HH:MM:SS" (strftime's %Y writes year 1 as "1")."""
+    return local_time(moment).isoformat(" ", "seconds")[:19]
+
+
+def local_time(moment: datetime) -> datetime:
+    """`moment` in the local time zone; as it stands when the zone would carry it past the ends of
+    the calendar (year 1's first hours, year 9999's last): no clock stamped it, yet an import takes it."""
+    try:
+        return moment.astimezone()
+    except (OverflowError, ValueError):  # "year 0 is out of range", "date value out of range"
+        return moment
 
 
 # Where the local time is UTC, a stored moment is shown as it is stored, to the second.
@@ -705,4 +718,4 @@ def _shown_time(when: Any) -> str:
         if _LOCAL_IS_UTC and moment.tzinfo is None and STORED_MOMENT.fullmatch(when):
             return when[:19]
         when = moment
-    return when.astimezone().strftime(TIME)
+    return _to_the_second(when)

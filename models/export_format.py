@@ -345,6 +345,10 @@ def _reason(error: ValidationError) -> str:
     first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
     where = ".".join(str(part) for part in first["loc"][:1])
     message = first["msg"][0].lower() + first["msg"][1:]
+    if len(first["loc"]) > 1 and first["type"] in ("extra_forbidden", "missing"):
+        # within the column's record (a roll's modifiers without "value"): the column is there
+        part = "a field it has no use for" if first["type"] == "extra_forbidden" else "a field missing"
+        return f"a bad value in column {where!r}: its record holds {part}"
     if first["type"] == "extra_forbidden":
         return f"an unknown column {where!r}"
     if first["type"] == "missing":

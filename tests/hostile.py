@@ -156,6 +156,9 @@ BAD_VALUES = [
     "'[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]'",
     "NULL",
     "CAST(X'C3' AS TEXT)",  # text that is not UTF-8
+    "4611686018427387904",  # 2**62: within 64 bits, past every date and sum (a hand-edited days per turn)
+    "'0001-01-01'",  # the calendar's ends: no local time zone holds them
+    "'9999-12-31 23:59:59.999999'",
 ]
 
 

@@ -40,6 +40,11 @@ NASTY_TEXT = [
 # Numbers a hand editor may type into an INTEGER column (SQLite keeps each as typed).
 NASTY_NUMBERS = ["-5", "0", "-9223372036854775808", "9223372036854775807", "4611686018427387904", "2.5",
                  "1e300", "'abc'", "'7'", "''", "X'07'"]
+# Values a hand editor may type into a DATE or DATETIME column (SQLite keeps a number as a number,
+# where SQLAlchemy reads text only), and the calendar's ends, which no zone may carry a moment past.
+NASTY_MOMENTS = ["0", "-1", "1e300", "X'07'", "'abc'", "'0001-01-01'", "'9999-12-31 23:59:59.999999'"]
+# And into a BOOLEAN column.
+NASTY_FLAGS = ["2", "-1", "'yes'"]
 # Dice a hand editor may type for a roll: each is no expression the dice service stores
 # (one as `str(Dice)` writes it, rules.dice.stored_dice), or one whose odds the luck cannot weigh.
 NASTY_DICE = ["abc", "", "1d6+", "1d6 + ", "1d6 + 2d6", "0d6", "1d0", "1d1", "99999999999d6", "1d99999999999",
@@ -60,6 +65,8 @@ SOFT_REFERENCES = {
     ("army", "commander"): "general", ("dice_roll", "battle"): "battle", ("campaign", "fog_side"): "side",
     ("campaign", "turn"): "turn", ("side_order", "turn"): "turn", ("event_note", "event"): "event",
 }
+# A place's name as a hostile hand may extend it: the place is then none the map knows.
+PLACE_ESCAPES = "\x1b[2J\u202e\x00\x9b6n"
 PLACES = [("unit", "location"), ("general", "location"), ("battle", "location"), ("sighting", "place"),
           ("activation", "place"), ("side_order", "place")]
 
@@ -107,6 +114,10 @@ def edits(real: Path) -> list[Edit]:
                     for value in NASTY_NUMBERS:
                         found.append(Edit("number", f"{table}.{column} = {value}",
                                           (f'UPDATE "{table}" SET "{column}" = {value} WHERE {where}',)))
+                nasty = NASTY_MOMENTS if kind in ("DATE", "DATETIME") else NASTY_FLAGS if kind == "BOOLEAN" else []
+                for value in nasty:  # of the kind "number": a value of the wrong type or past its range
+                    found.append(Edit("number", f"{table}.{column} = {value}",
+                                      (f'UPDATE "{table}" SET "{column}" = {value} WHERE {where}',)))
                 if kind.startswith("VARCHAR") and column not in KEYS:
                     for number, value in enumerate(NASTY_TEXT):
                         found.append(Edit("text", f"{table}.{column} given nasty text {number}",
@@ -126,6 +137,9 @@ def edits(real: Path) -> list[Edit]:
         for table, column in PLACES:
             found.append(Edit("place", f"{table}.{column} names a place not on the map",
                               (f'UPDATE "{table}" SET "{column}" = \'Atlantis\' WHERE {_some(table, column)}',)))
+            found.append(Edit("place", f"{table}.{column} names a place with terminal escapes and a bidi override",
+                              (f'UPDATE "{table}" SET "{column}" = "{column}" || {_literal(PLACE_ESCAPES)} '
+                               f'WHERE {_some(table, column)}',)))
         for value in NASTY_CHANGES:
             found.append(Edit("event", f"an event's changes = {value}",
                               (f"UPDATE event SET changes = {value} WHERE id = (SELECT max(id) FROM event)",)))

@@ -257,3 +257,40 @@ def test_dice_no_roll_stores_are_named_by_check_and_called_damaged_by_the_luck(
         code, _out, err = run(*command, str(path))
         assert code == 2 and "is damaged" in err and "`adjutant check` names the row" in err, err
     assert run("export", str(path))[0] != 0
+
+
+@pytest.mark.parametrize("value", ["0", "1e300", "'abc'"])
+def test_a_number_typed_into_the_campaigns_date_is_one_sentence_for_every_command(
+    real: Path, tmp_path: Path, value: str
+) -> None:
+    """SQLite keeps 0 in a DATE column as 0, and SQLAlchemy's reader of dates takes text only: the
+    commands that read the campaign row without `reading` (options, past, route, dice) ended in
+    "TypeError: fromisoformat: argument must be str"."""
+    path = tmp_path / "edited.campaign"
+    edit = f"UPDATE campaign SET start_date = {value}"
+    assert hostile_edits.make(real, path, hostile_edits.Edit("fixed", edit, (edit,)))
+    before = folder_state(tmp_path)
+    for command in (["options"], ["past", "--turn", "2"], ["past", "--event", "9"], ["dice", "verify"],
+                    ["dice", "reveal"], ["route", "FILE", "ney", "Dresden"]):
+        args = [str(path) if word == "FILE" else word for word in command]
+        code, _out, err = run(*args, *([] if "FILE" in command else [str(path)]))
+        assert code == 2 and err.startswith("adjutant: ") and err.count("\n") == 1, (command, err)
+        assert "is damaged" in err and "`adjutant check` names the row" in err, (command, err)
+    assert run("check", str(path))[0] == 1
+    assert folder_state(tmp_path) == before
+
+
+@pytest.mark.parametrize(("modifiers", "said"), [
+    ('[{"label": "April", "value": 1, "colour": "red"}]', "its record holds a field it has no use for"),
+    ('[{"label": "April"}]', "its record holds a field missing"),
+])
+def test_a_field_within_a_columns_record_is_named_as_a_bad_value_of_the_column(
+    real: Path, tmp_path: Path, modifiers: str, said: str
+) -> None:
+    """`check` said "has an unknown column 'modifiers'" of a roll whose modifiers held a field too
+    many, and "no column" of one missing a field: the column is there, its record is wrong."""
+    path = tmp_path / "edited.campaign"
+    edit = f"UPDATE dice_roll SET modifiers = '{modifiers}' WHERE id = 1"
+    assert hostile_edits.make(real, path, hostile_edits.Edit("fixed", edit, (edit,)))
+    code, _out, err = run("check", str(path))
+    assert code == 1 and f"row 1 of table 'dice_roll' has a bad value in column 'modifiers': {said}" in err, err

@@ -113,18 +113,31 @@ class Hang(BaseException):
     no command's guard may catch it and turn the hang into a tidy refusal."""
 
 
-@contextmanager
-def deadline(seconds: int) -> Iterator[None]:
-    def expired(*_args: object) -> None:
-        raise Hang(f"no answer within {seconds} s")
+# A command that waits rather than works (a lock never released) is caught by the clock on the
+# wall: WAITING_FACTOR times its deadline, so that a machine shared by others is no hang.
+WAITING_FACTOR = 6
 
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(seconds)
+
+@contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Hang once the process has used `seconds` of CPU on the command (a loop that never ends,
+    however loaded the machine), or `seconds` * WAITING_FACTOR have passed on the wall clock (a
+    command that waits for ever). By the wall alone, a command of 4 CPU-s timed out at 20 s on a
+    machine running 20 processes on 2 cores (tests/test_hostile_edits.py, seed 3846198232)."""
+    def expired(_signal: int, _frame: object) -> None:
+        spent = "CPU" if _signal == signal.SIGPROF else "wall-clock"
+        raise Hang(f"no answer within {seconds} s of {spent} time")
+
+    previous = signal.signal(signal.SIGALRM, expired), signal.signal(signal.SIGPROF, expired)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds * WAITING_FACTOR)
     try:
         yield
     finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGALRM, previous[0])
+        signal.signal(signal.SIGPROF, previous[1])
 
 
 def run(*args: str, stdin: bytes = b"", seconds: int = SECONDS_PER_COMMAND) -> tuple[int, bytes, str]:
@@ -375,3 +388,24 @@ def test_check_leaves_a_file_with_an_unfinished_write_as_it_was(real: Path, tmp_
     code, out, err = run("check", str(path))
     assert code == 0, err
     assert folder_state(tmp_path) == before
+
+
+def test_a_command_that_spins_or_waits_is_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deadline the corpora hold each command to: a loop that never ends is caught by the CPU it
+    spends however slowly the machine gives it CPU (the wall clock's limit put far out), a command
+    that waits for ever by the wall clock (its limit put at a fifth of a second)."""
+    import time
+
+    this = sys.modules[__name__]
+    monkeypatch.setattr(this, "WAITING_FACTOR", 600)
+    started = time.process_time()
+    with pytest.raises(Hang, match="0.2 s of CPU time"), deadline(0.2):
+        while True:
+            pass
+    assert 0.15 <= time.process_time() - started < 1  # the kernel counts CPU in ticks
+    monkeypatch.setattr(this, "WAITING_FACTOR", 1)
+    with pytest.raises(Hang, match="0.2 s of wall-clock time"), deadline(0.2):
+        time.sleep(30)
+    with deadline(0.2):  # neither fires after the block
+        pass
+    time.sleep(0.3)

@@ -559,3 +559,35 @@ def test_drawn_actions_in_batches_of_the_common_form_log_as_row_by_row(
             row_by_row(patch)
             assert outcome(alone) == alike, f"seed {seed}: {event}"
         assert isinstance(alike, str), f"seed {seed}: {event}"
+
+
+# The calendar's ends, stored by a hand or an import (`check` and `import` take them): no zone may
+# carry them past year 1 or year 9999, which Python's datetime cannot hold.
+EDGE_MOMENTS = ["0001-01-01 00:00:00.000000", "0001-01-01", "9999-12-31 23:59:59.999999", "9999-12-31"]
+
+
+@pytest.mark.parametrize("when", EDGE_MOMENTS)
+def test_a_moment_at_the_calendars_ends_is_shown_as_stored(
+    when: str, real: Path, tmp_path: Path, zone: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The log showed it by astimezone(), which raised ('year 0 is out of range' where the local time
+    is UTC, 'year 10000' an hour east of it), and the log refused a file `check` calls sound."""
+    from datetime import UTC, datetime
+
+    from campaigns import history
+
+    copy = tmp_path / "edge.campaign"
+    copy.write_bytes(real.read_bytes())
+    db = sqlite3.connect(copy, isolation_level=None)
+    db.execute('UPDATE event SET "when" = ? WHERE id = (SELECT min(id) FROM event)', (when,))
+    db.execute('UPDATE dice_roll SET "when" = ? WHERE id = (SELECT min(id) FROM dice_roll)', (when,))
+    db.close()
+    quick = outcome(copy)
+    assert isinstance(quick, list) and any(f"{when[:10]} " in line for line in quick), quick
+    with monkeypatch.context() as patch:
+        row_by_row(patch)
+        assert outcome(copy) == quick
+    with open_campaign(copy) as store:
+        assert any(f"{when[:10]} " in line for line in log.log_lines(store, dice_only=True))
+    moment = datetime.fromisoformat(when).replace(tzinfo=UTC)  # as the history screen reads one
+    assert history._when(moment)[:6] == ("01 Jan" if when.startswith("0001") else "31 Dec")

@@ -142,6 +142,24 @@ def held_back(monkeypatch, module, name: str):
     return may_read
 
 
+async def typed(pilot, keys, *, at_once: bool, monkeypatch, hold: tuple[object, str], while_held) -> None:
+    """`keys` typed one at a time, each let settle (`at_once` False); or in one burst while
+    `hold`, a (module, name), is slow to read, `while_held()` checking what the burst has done
+    before the reading is let go, then let settle (`at_once` True)."""
+    if not at_once:
+        for key in keys:
+            await pilot.press(key)
+            await settled(pilot)
+        return
+    may_read = held_back(monkeypatch, *hold)
+    try:
+        await pilot.press(*keys)
+        await while_held()
+    finally:
+        may_read.set()
+    await settled(pilot)
+
+
 @pytest.mark.parametrize("keys, module, name, shown", [
     pytest.param(("P", "n"), "campaigns.story", "story", "2/6  sp  [losses-french]", id="plots"),
     pytest.param(("h", "k"), "campaigns.history", "entries", "Bookmark on #", id="history"),
@@ -279,20 +297,13 @@ async def test_a_key_typed_right_after_a_bookmark_acts_on_the_history_read_again
         async with make_app(path, start="history").run_test(size=(80, 24)) as pilot:
             await wait_for(pilot, "New campaign")
             await settled(pilot)
-            if not at_once:
-                for key in ("k", "k"):
-                    await pilot.press(key)
-                    await settled(pilot)
-            else:
-                may_read = held_back(monkeypatch, history, "entries")
-                try:
-                    await pilot.press("k", "k")
-                    await until(pilot, lambda: any("Bookmarked" in n for n in notices(pilot.app)), "the first bookmark told")
-                    await pilot.pause(0.1)  # time for a k let go too early to land
-                    assert pilot.app.keys_held, "the second k was let go before the page was read again"  # type: ignore[attr-defined]
-                finally:
-                    may_read.set()
-                await settled(pilot)
+
+            async def while_held() -> None:
+                await until(pilot, lambda: any("Bookmarked" in n for n in notices(pilot.app)), "the first bookmark told")
+                await pilot.pause(0.1)  # time for a k let go too early to land
+                assert pilot.app.keys_held, "the second k was let go before the page was read again"  # type: ignore[attr-defined]
+
+            await typed(pilot, ("k", "k"), at_once=at_once, monkeypatch=monkeypatch, hold=(history, "entries"), while_held=while_held)
             told = [n for n in notices(pilot.app) if "Bookmark" in n]
         with stored(path) as db:
             return told, sorted(note.event for note in db.scalars(select(EventNote)))
@@ -331,20 +342,13 @@ async def test_a_key_typed_right_after_the_history_filter_acts_on_the_lines_it_f
         async with make_app(path, start="history").run_test(size=(80, 24)) as pilot:
             await wait_for(pilot, "New campaign")
             await settled(pilot)
-            if not at_once:
-                for key in keys:
-                    await pilot.press(key)
-                    await settled(pilot)
-            else:
-                may_read = held_back(monkeypatch, history, "entries")
-                try:
-                    await pilot.press(*keys)
-                    await until(pilot, lambda: pilot.app.focused is pilot.app.screen.query_one("#events"), "Enter taken")
-                    await pilot.pause(0.1)  # time for a k let go too early to land
-                    assert pilot.app.keys_held, "k was let go before the search had answered"  # type: ignore[attr-defined]
-                finally:
-                    may_read.set()
-                await settled(pilot)
+
+            async def while_held() -> None:
+                await until(pilot, lambda: pilot.app.focused is pilot.app.screen.query_one("#events"), "Enter taken")
+                await pilot.pause(0.1)  # time for a k let go too early to land
+                assert pilot.app.keys_held, "k was let go before the search had answered"  # type: ignore[attr-defined]
+
+            await typed(pilot, keys, at_once=at_once, monkeypatch=monkeypatch, hold=(history, "entries"), while_held=while_held)
             told = notices(pilot.app)
         with stored(path) as db:
             return told, [db.get_one(Event, note.event).description for note in db.scalars(select(EventNote))]
@@ -378,19 +382,12 @@ async def test_a_cursor_key_typed_at_the_last_line_of_the_history_goes_into_the_
             await wait_for(pilot, f"Mark {unit.name}")
             await settled(pilot)
             table = pilot.app.screen.query_one("#events")
-            if not at_once:
-                for key in keys:
-                    await pilot.press(key)
-                    await settled(pilot)
-            else:
-                may_read = held_back(monkeypatch, history, "entries")
-                try:
-                    await pilot.press(*keys)
-                    await pilot.pause(0.1)  # time for a Down let go too early to land
-                    assert pilot.app.keys_held, "Down was let go before the next page was read"  # type: ignore[attr-defined]
-                finally:
-                    may_read.set()
-                await settled(pilot)
+
+            async def while_held() -> None:
+                await pilot.pause(0.1)  # time for a Down let go too early to land
+                assert pilot.app.keys_held, "Down was let go before the next page was read"  # type: ignore[attr-defined]
+
+            await typed(pilot, keys, at_once=at_once, monkeypatch=monkeypatch, hold=(history, "entries"), while_held=while_held)
             return table.cursor_row, str(table.get_row_at(table.cursor_row)[0])
 
     slowly = await under_cursor(slow_file, at_once=False)
@@ -416,18 +413,12 @@ async def test_a_unit_edited_right_after_a_cursor_move_is_one_of_the_line_moved_
             await burst(pilot, "slash", *letters("kleist"), "enter")
             await wait_for(pilot, "Kleist's Corps")  # his units listed
             await settled(pilot)
-            if not at_once:
-                for key in keys:
-                    await pilot.press(key)
-                    await settled(pilot)
-            else:
-                may_read = held_back(monkeypatch, oob_view, "listed")
-                try:
-                    await pilot.press(*keys)
-                    await pilot.pause(0.1)  # time for an e let go too early to land
-                    assert not isinstance(pilot.app.screen, FormScreen), "e was let go before the units were listed"
-                finally:
-                    may_read.set()
+
+            async def while_held() -> None:
+                await pilot.pause(0.1)  # time for an e let go too early to land
+                assert not isinstance(pilot.app.screen, FormScreen), "e was let go before the units were listed"
+
+            await typed(pilot, keys, at_once=at_once, monkeypatch=monkeypatch, hold=(oob_view, "listed"), while_held=while_held)
             await wait_for_screen(pilot, FormScreen)
             await settled(pilot)
             return pilot.app.screen.title_text  # type: ignore[attr-defined]

@@ -5,6 +5,7 @@ refused is changed in its row (the cursor stays on it)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,19 @@ from tui.screens.orders import OrdersScreen
 @pytest.fixture
 def queued(campaign_file: Path, tmp_path: Path) -> Path:
     """The umpire's campaign with the French orders queued: a move, then a note."""
+
+    def write(player: CampaignSession) -> None:
+        orders.write(player, "move", "latour_maubourg", "Querfurt")
+        orders.write(player, "note", text="Hold the Saale crossings")
+
+    umpire = french_orders_queued(campaign_file, tmp_path, write)
+    umpire.close()
+    return campaign_file
+
+
+def french_orders_queued(campaign_file: Path, tmp_path: Path, write: Callable[[CampaignSession], None]) -> CampaignSession:
+    """The umpire's session on `campaign_file`, its weather and command points rolled, with the
+    orders `write` writes in the French side's file queued; the caller closes it."""
     umpire = CampaignSession.open(campaign_file)
     try:
         weather.roll(umpire, [2])
@@ -27,15 +41,15 @@ def queued(campaign_file: Path, tmp_path: Path) -> Path:
             command_points.roll(umpire, army.army, [3])
         player = CampaignSession.open(write_despatch(umpire, "french", tmp_path / "french.campaign"))
         try:
-            orders.write(player, "move", "latour_maubourg", "Querfurt")
-            orders.write(player, "note", text="Hold the Saale crossings")
+            write(player)
             document = orders.OrdersDoc.model_validate(orders.export(player))
         finally:
             player.close()
         orders.import_orders(umpire, document)
-    finally:
+    except BaseException:
         umpire.close()
-    return campaign_file
+        raise
+    return umpire
 
 
 def row(shown: str, number: int) -> str:
@@ -132,21 +146,14 @@ def every_kind(campaign_file: Path, tmp_path: Path) -> Path:
     """The umpire's campaign with one French order of each kind queued, the first one ruled."""
     from rules.allemagne1813.command import ACTIONS
 
-    umpire = CampaignSession.open(campaign_file)
+    def write(player: CampaignSession) -> None:
+        orders.write(player, "reconnaissance", "latour_maubourg", "Weissenfels", "Scout the Saale")
+        orders.write(player, "move", "latour_maubourg", "Querfurt")
+        for action in ACTIONS:
+            orders.write(player, "command_points", text="as the card says", action=action)
+
+    umpire = french_orders_queued(campaign_file, tmp_path, write)
     try:
-        weather.roll(umpire, [2])
-        for army in command_points.turn_points(umpire):
-            command_points.roll(umpire, army.army, [3])
-        player = CampaignSession.open(write_despatch(umpire, "french", tmp_path / "french.campaign"))
-        try:
-            orders.write(player, "reconnaissance", "latour_maubourg", "Weissenfels", "Scout the Saale")
-            orders.write(player, "move", "latour_maubourg", "Querfurt")
-            for action in ACTIONS:
-                orders.write(player, "command_points", text="as the card says", action=action)
-            document = orders.OrdersDoc.model_validate(orders.export(player))
-        finally:
-            player.close()
-        orders.import_orders(umpire, document)
         orders.refuse(umpire, 1, "the Saale is in flood and no cavalry crosses it this turn")
     finally:
         umpire.close()

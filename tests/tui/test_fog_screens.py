@@ -68,6 +68,15 @@ def no_color(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
 
 
+async def to_the_battle_of_luetzen(pilot) -> None:
+    """From the overview, `x` to the battles and Enter on Lützen's: its Battle screen shown."""
+    await pilot.press("x")
+    await wait_for_screen(pilot, BattlesScreen)
+    await wait_for(pilot, "Lützen")
+    await pilot.press("enter")
+    await wait_for_screen(pilot, FightScreen)
+
+
 async def test_the_player_sees_the_fogged_map_and_cannot_act_as_the_umpire(make_app, side_file, no_color):
     app = make_app(side_file)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -173,11 +182,7 @@ async def test_the_player_reads_the_rolls_of_a_battle_being_fought(make_app, ump
         session.close()
     app = make_app(side)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("x")
-        await wait_for_screen(pilot, BattlesScreen)
-        await wait_for(pilot, "Lützen")
-        await pilot.press("enter")
-        await wait_for_screen(pilot, FightScreen)
+        await to_the_battle_of_luetzen(pilot)
         shown = await wait_for(pilot, "2 steps taken; the account above lists every roll.")
         assert shown.count("battle round 1:") == 2 and "dice #" in shown  # the two steps' rolls
         # The umpire's keys (each refused by the file) are not offered: the key bar showed "r Roll".
@@ -390,11 +395,7 @@ async def test_a_side_files_tabletop_battle_does_not_offer_the_player_the_resolv
         session.close()
     app = make_app(side)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("x")
-        await wait_for_screen(pilot, BattlesScreen)
-        await wait_for(pilot, "Lützen")
-        await pilot.press("enter")
-        await wait_for_screen(pilot, FightScreen)
+        await to_the_battle_of_luetzen(pilot)
         shown = await wait_for(pilot, "Battle of Lützen (#1, kallistra_acw, pending)")
         assert "Resolver" not in shown.splitlines()[-1], shown.splitlines()[-1]
         await pilot.press(key(FightScreen, "fight.resolver"))

@@ -86,9 +86,30 @@ def _own_tables(db: sqlite3.Connection) -> list[str]:
         "AND name NOT LIKE '%search%' AND name NOT IN ('alembic_version', 'dice_tally') ORDER BY name")]
 
 
-def _some(table: str, column: str, count: int = 2) -> str:
+def _row_key(db: sqlite3.Connection, table: str) -> str:
+    """The columns that name a row of `table`: its rowid, or for a table WITHOUT ROWID (event_unit)
+    its primary key's."""
+    try:
+        db.execute(f'SELECT rowid FROM "{table}" LIMIT 0')
+        return "rowid"
+    except sqlite3.OperationalError:  # no such column: rowid
+        pass
+    key = sorted((primary, column) for _c, column, _k, _n, _d, primary in db.execute(f'PRAGMA table_info("{table}")')
+                 if primary)
+    return ", ".join(f'"{column}"' for _p, column in key)
+
+
+def _rows(table: str, key: str, where: str = "", count: int = 2, offset: int = 0) -> str:
+    """A condition on `table`'s rows: the first `count` after `offset` (in the order of `key`, as
+    _row_key gives it) of those that match `where`."""
+    where = f" WHERE {where}" if where else ""
+    return (f'({key}) IN (SELECT {key} FROM "{table}"{where} ORDER BY {key} LIMIT {count}'
+            + (f" OFFSET {offset})" if offset else ")"))
+
+
+def _some(table: str, column: str, count: int = 2, key: str = "rowid") -> str:
     """The rows of `table` an edit changes: the first `count` whose `column` is set."""
-    return f'rowid IN (SELECT rowid FROM "{table}" WHERE "{column}" IS NOT NULL ORDER BY rowid LIMIT {count})'
+    return _rows(table, key, f'"{column}" IS NOT NULL', count)
 
 
 def edits(real: Path) -> list[Edit]:
@@ -98,10 +119,11 @@ def edits(real: Path) -> list[Edit]:
         found: list[Edit] = []
         for table in _own_tables(db):
             info = list(db.execute(f'PRAGMA table_info("{table}")'))
+            key = _row_key(db, table)
             foreign = {row[3]: row[2] for row in db.execute(f'PRAGMA foreign_key_list("{table}")')}
             for _cid, column, kind, notnull, _default, primary in info:
                 kind = kind.upper()
-                where = _some(table, column)
+                where = _some(table, column, key=key)
                 if not notnull and not primary:
                     found.append(Edit("null", f"{table}.{column} set to NULL",
                                       (f'UPDATE "{table}" SET "{column}" = NULL WHERE {where}',)))
@@ -129,11 +151,11 @@ def edits(real: Path) -> list[Edit]:
             names = [column for _c, column, *_rest in info]
             if "name" in names:
                 found.append(Edit("duplicate", f"two {table} rows share a name",
-                                  (f'UPDATE "{table}" SET name = (SELECT name FROM "{table}" ORDER BY rowid LIMIT 1) '
-                                   f'WHERE rowid = (SELECT rowid FROM "{table}" ORDER BY rowid LIMIT 1 OFFSET 1)',)))
+                                  (f'UPDATE "{table}" SET name = (SELECT name FROM "{table}" ORDER BY {key} LIMIT 1) '
+                                   f'WHERE {_rows(table, key, count=1, offset=1)}',)))
             found.append(Edit("deleted", f"every {table} row deleted", (f'DELETE FROM "{table}"',)))
             found.append(Edit("deleted", f"the first {table} row deleted",
-                              (f'DELETE FROM "{table}" WHERE rowid = (SELECT min(rowid) FROM "{table}")',)))
+                              (f'DELETE FROM "{table}" WHERE {_rows(table, key, count=1)}',)))
         for table, column in PLACES:
             found.append(Edit("place", f"{table}.{column} names a place not on the map",
                               (f'UPDATE "{table}" SET "{column}" = \'Atlantis\' WHERE {_some(table, column)}',)))

@@ -15,6 +15,7 @@ What a newer Textual may change here, and what to do then, is in the README
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
@@ -67,6 +68,16 @@ PARAMETERS = {
 }
 
 
+@cache
+def _class_source(cls: type) -> str:
+    """The source of a Textual class, read once a process: inspect.getsource parses the
+    whole module each time (Widget's, DOMNode's and MessagePump's come again in the MRO of
+    each owner), 0.6 s of CPU a call of problems() read them 17 times."""
+    import inspect
+
+    return inspect.getsource(cls)
+
+
 def problems() -> list[str]:
     """What a Textual upgrade changed of the private names used here, one line each;
     empty while every one is where it was with the parameters passed
@@ -89,7 +100,7 @@ def problems() -> list[str]:
     for owner, names in USED.items():
         cls = owners[owner]
         mro = cls.__mro__ if isinstance(cls, type) else ()
-        source = "".join(inspect.getsource(c) for c in mro if c.__module__.startswith("textual"))
+        source = "".join(_class_source(c) for c in mro if c.__module__.startswith("textual"))
         for name in names:  # a method, class or module attribute, or an attribute each instance is given
             if not hasattr(cls, name) and not re.search(rf"self\.{name}\b", source):
                 found.append(f"{owner}.{name} is gone")

@@ -85,11 +85,17 @@ def _terrain(data: MapData, view: View, width: int, height: int) -> list[Row]:
     water = [[""] * width for _ in range(height)]
     for _name, size, course in data.rivers:
         for a, b in zip(course, course[1:]):
-            _wave(water, spot[a], spot[b], "≈" if size == "major" else "~")
+            if not _off_one_side(spot[a], spot[b], width, height):
+                _wave(water, spot[a], spot[b], "≈" if size == "major" else "~")
     for a, b, kind in data.roads:
-        _line(dots, spot[a], spot[b], every=1 if kind == "road" else 3)
+        if not _off_one_side(spot[a], spot[b], width, height):
+            _line(dots, spot[a], spot[b], every=1 if kind == "road" else 3)
     rows: list[Row] = []
+    blank: Row = (" " * width, (None,) * width)  # a line no road or river crosses, as the loop makes it
     for dot_row, water_row in zip(dots, water):
+        if not any(dot_row) and not any(water_row):
+            rows.append(blank)
+            continue
         chars = [chr(0x2800 + d) if d else w or " " for d, w in zip(dot_row, water_row)]
         styles = tuple(ROAD if d else RIVER if w else None for d, w in zip(dot_row, water_row))
         rows.append(("".join(chars), styles))
@@ -176,6 +182,15 @@ def _marker(p: MapPlace) -> tuple[str, Style]:
     return MARKER[p.place.kind], Style(bold=bool(p.stacks))
 
 
+def _off_one_side(a: tuple[float, float], b: tuple[float, float], width: int, height: int) -> bool:
+    """Whether both ends of a stretch lie more than a cell beyond the same edge of the map:
+    then no point between them falls on it, and _line or _wave would mark nothing (zoomed
+    in, most of the theatre's 500 roads; walking each was most of a zoomed map's drawing)."""
+    (c1, r1), (c2, r2) = a, b
+    return ((c1 < -1 and c2 < -1) or (c1 > width + 1 and c2 > width + 1)
+            or (r1 < -1 and r2 < -1) or (r1 > height + 1 and r2 > height + 1))
+
+
 def _line(dots: list[list[int]], a: tuple[float, float], b: tuple[float, float], every: int = 1) -> None:
     """A line of braille dots from cell a to cell b; every n-th dot for a dotted one.
 
@@ -189,21 +204,25 @@ def _line(dots: list[list[int]], a: tuple[float, float], b: tuple[float, float],
     height, width = len(dots), len(dots[0]) if dots else 0
     dx, dy = x2 - x1, y2 - y1
     first, last = 0, steps
-    for start, change, end in ((x1, dx, 2 * width), (y1, dy, 4 * height)):
+    across, down = 2 * width, 4 * height
+    for start, change, end in ((x1, dx, across), (y1, dy, down)):
         if change == 0:
             if not 0 <= start < end:
                 return
             continue
-        i1, i2 = sorted(((0 - start) * steps / change, (end - start) * steps / change))
+        i1, i2 = (0 - start) * steps / change, (end - start) * steps / change
+        if i2 < i1:
+            i1, i2 = i2, i1
         first, last = max(first, int(i1) - 1), min(last, int(i2) + 1)
     if first > last:
         return
+    bit = _BIT
     for i in range(-(-first // every) * every, last + 1, every):
         x = x1 + dx * i / steps
         y = y1 + dy * i / steps
-        if 0 <= x < 2 * width and 0 <= y < 4 * height:
+        if 0 <= x < across and 0 <= y < down:
             xi, yi = int(x), int(y)
-            dots[yi >> 2][xi >> 1] |= _BIT[(xi & 1) * 4 + (yi & 3)]
+            dots[yi >> 2][xi >> 1] |= bit[(xi & 1) * 4 + (yi & 3)]
 
 
 def _wave(water: list[list[str]], a: tuple[float, float], b: tuple[float, float], mark: str) -> None:

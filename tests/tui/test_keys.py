@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from textual.command import CommandPalette
 from textual.widgets import Input, OptionList
 
@@ -18,52 +17,21 @@ def screen_name(command) -> str:
     return command.action.split("'")[1]
 
 
-@pytest.mark.parametrize("opener", ["question_mark", "f1"])
-async def test_help_lists_the_keys_of_the_screen_and_of_the_app(campaign_file, make_app, opener):
+async def test_help_lists_the_keys_of_the_screen_and_of_the_app(campaign_file, make_app):
+    # ? and F1 in one app, one after the other: each opens the help and closes it
     async with make_app(campaign_file, start="weather").run_test(size=(80, 24)) as pilot:  # not the overview first
-        await pilot.press(opener)
-        await wait_for(pilot, "Keys  (ctrl+p")
-        assert isinstance(pilot.app.screen, HelpScreen)
-        text = str(pilot.app.screen.query_one("Static").content)
-        for binding in WeatherScreen.BINDINGS:
-            assert f"{binding.key}" in text and binding.description in text
-        for command in SCREENS + ACTIONS:
-            assert command.name in text
-        assert "?,f1" in text
-        await pilot.press(opener)  # the same key closes it
-        await until(pilot, lambda: isinstance(pilot.app.screen, WeatherScreen), f"the help closed by {opener}")
-
-
-async def test_the_palette_lists_every_screen_and_action_by_name(campaign_file, make_app):
-    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
-        await pilot.press("ctrl+p")
-        await wait_for(pilot, "Search for commands")
-        assert isinstance(pilot.app.screen, CommandPalette)
-        results = pilot.app.screen.query_one(OptionList)
-
-        def names() -> set[str]:
-            return {str(results.get_option_at_index(i).prompt).split("\n")[0] for i in range(results.option_count)}
-
-        wanted = {c.name for c in SCREENS + ACTIONS}
-        await until(pilot, lambda: wanted <= names(), "every screen and action in the palette")
-        missing = wanted - names()
-        assert not missing, f"not in the palette: {missing}"
-        assert not any(n.endswith("Focus Next") for n in names())  # Textual's focus keys are not actions
-
-
-async def test_every_screen_is_reached_through_the_palette(campaign_file, make_app):
-    async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
-        for number, command in enumerate(SCREENS):
-            await pilot.press("ctrl+p")
-            await wait_for_screen(pilot, CommandPalette)
-            if number == 0:
-                await type_text(pilot, command.name)
-            else:  # each key searches again: the whole name at once keeps the test quick
-                pilot.app.screen.query_one(Input).value = command.name
-            await palette_offers(pilot, command.name)
-            await pilot.press("enter")
-            shown = screen_class(screen_name(command))
-            await until(pilot, lambda: isinstance(pilot.app.screen, shown), f"the {command.name} screen")  # noqa: B023
+        for opener in ("question_mark", "f1"):
+            await pilot.press(opener)
+            await wait_for(pilot, "Keys  (ctrl+p")
+            assert isinstance(pilot.app.screen, HelpScreen), f"{opener} opened {pilot.app.screen}"
+            text = str(pilot.app.screen.query_one("Static").content)
+            for binding in WeatherScreen.BINDINGS:
+                assert f"{binding.key}" in text and binding.description in text, (opener, binding.key)
+            for command in SCREENS + ACTIONS:
+                assert command.name in text, (opener, command.name)
+            assert "?,f1" in text, opener
+            await pilot.press(opener)  # the same key closes it
+            await until(pilot, lambda: isinstance(pilot.app.screen, WeatherScreen), f"the help closed by {opener}")  # noqa: B023
 
 
 async def palette_names(pilot, query: str, wanted: str) -> set[str]:
@@ -84,7 +52,10 @@ async def palette_names(pilot, query: str, wanted: str) -> set[str]:
     return names()
 
 
-async def test_every_action_of_every_screen_is_in_the_palette_by_its_key_bar_name(campaign_file, make_app):
+async def test_the_palette_lists_every_screen_and_action_by_name_and_every_screens_actions_by_their_key_bar_names(
+        campaign_file, make_app):
+    # One palette for both: first, searching nothing, every screen and action of the app by
+    # name; then each screen's own actions, searched one by one, by the key bar's names.
     from tui.commands import screen_actions
 
     # in the umpire's campaign: a side file's player's own actions (Orders: Note, Export) are not offered
@@ -92,7 +63,18 @@ async def test_every_action_of_every_screen_is_in_the_palette_by_its_key_bar_nam
     assert len({name for name, _, _ in walked}) >= 8  # every screen with keys of its own is walked
     async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+p")
-        await wait_for_screen(pilot, CommandPalette)
+        await wait_for(pilot, "Search for commands")
+        assert isinstance(pilot.app.screen, CommandPalette)
+        results = pilot.app.screen.query_one(OptionList)
+
+        def names() -> set[str]:
+            return {str(results.get_option_at_index(i).prompt).split("\n")[0] for i in range(results.option_count)}
+
+        wanted = {c.name for c in SCREENS + ACTIONS}
+        await until(pilot, lambda: wanted <= names(), "every screen and action in the palette")
+        missing = wanted - names()
+        assert not missing, f"not in the palette: {missing}"
+        assert not any(n.endswith("Focus Next") for n in names())  # Textual's focus keys are not actions
         for _name, title, binding in walked:
             await palette_names(pilot, binding.description, f"{title}: {binding.description}")
 
@@ -157,23 +139,37 @@ def widget_keys(screen) -> dict[str, tuple[str, str]]:
     return found
 
 
-async def test_help_lists_every_key_that_works_on_each_screen(campaign_file, make_app):
+async def test_every_screen_is_reached_through_the_palette_and_its_help_lists_every_key_that_works_there(
+        campaign_file, make_app):
+    # One walk of the screens for both (each screen built once): reached through the palette,
+    # then its help read for every key of its own and its widgets'.
     from tui.screens.battle_setup import BattleSetupScreen
     from tui.screens.battles import BattlesScreen
 
     async with make_app(campaign_file).run_test(size=(80, 24)) as pilot:
         app = pilot.app
-        names = [screen_name(c) for c in SCREENS if screen_name(c) not in ("orders",)]  # orders: a side file's
         checked = {}
-        for name in [*names, "battle set-up"]:
-            if name == "battle set-up":
+        for number, command in enumerate([*SCREENS, None]):
+            if command is None:
+                name = "battle set-up"
                 await app.run_action("show('battles')")
                 await wait_for_screen(pilot, BattlesScreen)
                 app.push_screen(BattleSetupScreen())
                 await wait_for_screen(pilot, BattleSetupScreen)
             else:
-                await app.run_action(f"show('{name}')")
-                await wait_for_screen(pilot, screen_class(name))
+                name = screen_name(command)
+                await pilot.press("ctrl+p")
+                await wait_for_screen(pilot, CommandPalette)
+                if number == 0:
+                    await type_text(pilot, command.name)
+                else:  # each key searches again: the whole name at once keeps the test quick
+                    pilot.app.screen.query_one(Input).value = command.name
+                await palette_offers(pilot, command.name)
+                await pilot.press("enter")
+                shown = screen_class(name)
+                await until(pilot, lambda: isinstance(pilot.app.screen, shown), f"the {command.name} screen")  # noqa: B023
+                if name == "orders":  # a side file's keys: its help is read in test_fog_screens.py
+                    continue
             await pilot.pause()
             keys = widget_keys(app.screen)
             await app.run_action("help")

@@ -5,6 +5,7 @@ as that role, and the umpire applying them from the same database."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -29,10 +30,11 @@ from tests.club.conftest import Fought
 from tests.templates import new_campaign
 
 
-@pytest.fixture
-def club(postgres_url: str, capsys: pytest.CaptureFixture[str]) -> Iterator[dict]:
-    new_campaign(postgres_url, load_scenario("spring1813"), seed=1813)
-    umpire = CampaignSession.open(postgres_url)
+def _play_the_turn(url: str) -> None:
+    """A new campaign at `url` (an empty database) and the umpire's turn so far: the weather
+    and the command points rolled, a reconnaissance, Ney and Blücher activated."""
+    new_campaign(url, load_scenario("spring1813"), seed=1813)
+    umpire = CampaignSession.open(url)
     try:
         weather.roll(umpire, [2])
         for army in command_points.turn_points(umpire):
@@ -43,6 +45,41 @@ def club(postgres_url: str, capsys: pytest.CaptureFixture[str]) -> Iterator[dict
         movement.activate(umpire, "blucher")
     finally:
         umpire.close()
+
+
+_played: dict[str, str] = {}  # the server -> its database of _play_the_turn, copied for each test
+
+
+def _turn_played(postgres_url: str) -> None:
+    """The empty database of postgres_url replaced by a copy of one _play_the_turn made once
+    per worker (CREATE DATABASE ... TEMPLATE, as tests/templates.py copies new campaigns): the
+    same dice typed in, the same rows every time, but for the times the actions were stamped
+    with, which no test here compares with another's. Playing it for each test was a fifth of
+    the test's CPU, and as much again of the server's."""
+    import atexit
+
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    from tests.templates import _drop
+
+    url = make_url(postgres_url)
+    server = url.set(drivername="postgresql", database="postgres").render_as_string(hide_password=False)
+    with psycopg.connect(server, autocommit=True) as connection:
+        template = _played.get(server)
+        if template is None:
+            template = f"adjutant_club_turn_{os.getpid()}"
+            connection.execute(f'CREATE DATABASE "{template}"')
+            atexit.register(_drop, server, template)
+            _play_the_turn(url.set(database=template).render_as_string(hide_password=False))
+            _played[server] = template
+        connection.execute(f'DROP DATABASE "{url.database}"')
+        connection.execute(f'CREATE DATABASE "{url.database}" TEMPLATE "{template}"')
+
+
+@pytest.fixture
+def club(postgres_url: str, capsys: pytest.CaptureFixture[str]) -> Iterator[dict]:
+    _turn_played(postgres_url)
     assert main(["club", "setup", "--db", postgres_url, "--json"]) == 0
     yield {who: place["url"] for who, place in json.loads(capsys.readouterr().out).items()}
     assert main(["club", "revoke", "--db", postgres_url]) == 0  # roles outlive a dropped database

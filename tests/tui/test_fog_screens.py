@@ -123,33 +123,6 @@ async def test_the_player_writes_a_note_and_exports_the_orders(make_app, side_fi
         {"kind": "note", "stack": "", "place": "", "action": "", "text": "hold Halle"}]
 
 
-async def test_each_file_offers_only_the_keys_that_can_be_taken_in_it(make_app, side_file, umpire_file, no_color):
-    # The side file's key bars offered the umpire's actions ("r Roll weather", "a Apply"...),
-    # each refused once pressed, and the campaign's Orders the player's "n Note  e Export".
-    from tui.screens.weather import WeatherScreen
-
-    app = make_app(side_file)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("O")
-        await wait_for_screen(pilot, OrdersScreen)
-        shown = await wait_for(pilot, "n Note  e Export")
-        assert "Import" not in shown and "Apply" not in shown and "Refuse" not in shown
-        await pilot.press("w")
-        await wait_for_screen(pilot, WeatherScreen)
-        shown = await wait_for(pilot, "o Overview")
-        assert "Roll weather" not in shown and "Enter die" not in shown
-        titles = {c.title for c in app.get_system_commands(app.screen)}
-        assert "Orders: Note" in titles and "Weather: Roll weather" not in titles and "Orders: Apply" not in titles
-    app = make_app(umpire_file)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("O")
-        await wait_for_screen(pilot, OrdersScreen)
-        shown = await wait_for(pilot, "i Import  a Apply  r Refuse")
-        assert "Note" not in shown and "Export" not in shown
-        titles = {c.title for c in app.get_system_commands(app.screen)}
-        assert "Weather: Roll weather" in titles and "Orders: Note" not in titles
-
-
 async def test_the_umpire_draws_the_map_as_each_side_sees_it(make_app, umpire_file, no_color):
     app = make_app(umpire_file)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -315,8 +288,9 @@ PLAYERS_OWN = {"orders": {"Note", "Export"}}
 APP_REFUSED_TO_PLAYER = {"Undo", "Redo"}
 
 
-async def _offered_on_each_screen(app, pilot) -> dict[str, tuple[str, set[str], set[str], set[str]]]:
-    """Screen by screen: its key bar, the help's keys of the screen and of the app, the palette's titles."""
+async def _offered_on_each_screen(app, pilot, texts: dict[str, str] | None = None) -> dict[str, tuple[str, set[str], set[str], set[str]]]:
+    """Screen by screen: its key bar, the help's keys of the screen and of the app, the palette's
+    titles; and into `texts`, for each screen it names, the whole screen's text as first shown."""
     from textual.binding import Binding
 
     from tui.commands import SCREENS
@@ -332,6 +306,8 @@ async def _offered_on_each_screen(app, pilot) -> dict[str, tuple[str, set[str], 
         await pilot.pause()
         screen = app.screen
         footer = str(screen.query_one(KeyLine).render())
+        if texts is not None and name in texts:
+            texts[name] = screen_text(app)
         titles = {c.title for c in app.get_system_commands(screen)}
         app.action_help()
         await wait_for_screen(pilot, HelpScreen)
@@ -352,12 +328,13 @@ async def test_every_screen_offers_a_player_and_the_umpire_only_the_keys_each_ca
     # for the umpire. Each screen is walked in both files: key bar, help and palette.
     from tui.commands import SCREENS
 
+    player_shown, umpire_shown = {"orders": "", "weather": ""}, {"orders": ""}
     async with make_app(side_file).run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, "SIDE FILE of French Empire and allies")
-        player = await _offered_on_each_screen(pilot.app, pilot)
+        player = await _offered_on_each_screen(pilot.app, pilot, player_shown)
     async with make_app(umpire_file).run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, "Spring 1813")
-        umpire = await _offered_on_each_screen(pilot.app, pilot)
+        umpire = await _offered_on_each_screen(pilot.app, pilot, umpire_shown)
     assert set(player) == {c.action.split("'")[1] for c in SCREENS}
     titles = {c.name: c.action.split("'")[1] for c in SCREENS}
     for name, (footer, own, actions, palette) in player.items():
@@ -378,6 +355,20 @@ async def test_every_screen_offers_a_player_and_the_umpire_only_the_keys_each_ca
         assert "Orders: Note" not in palette and "Orders: Export" not in palette
     assert "v Next side" in umpire["sightings"][0] and "v Next side" not in player["sightings"][0]
     assert "n Note  e Export" in player["orders"][0] and "Export" not in umpire["orders"][0]
+    # Each file's key bars and palette (once test_each_file_offers_only_the_keys_that_can_be_taken_in_it,
+    # which walked the orders and the weather of both files again): the side file's offered the
+    # umpire's actions ("r Roll weather", "a Apply"...), each refused once pressed, and the
+    # campaign's Orders the player's "n Note  e Export".
+    shown = player_shown["orders"]
+    assert "n Note  e Export" in shown and "Import" not in shown and "Apply" not in shown and "Refuse" not in shown, shown
+    shown = player_shown["weather"]
+    assert "o Overview" in shown and "Roll weather" not in shown and "Enter die" not in shown, shown
+    palette = player["weather"][3]
+    assert "Orders: Note" in palette and "Weather: Roll weather" not in palette and "Orders: Apply" not in palette, palette
+    shown = umpire_shown["orders"]
+    assert "i Import  a Apply  r Refuse" in shown and "Note" not in shown and "Export" not in shown, shown
+    palette = umpire["orders"][3]
+    assert "Weather: Roll weather" in palette and "Orders: Note" not in palette, palette
 
 
 async def test_a_side_files_tabletop_battle_does_not_offer_the_player_the_resolver(make_app, campaign_file, tmp_path, no_color):

@@ -13,10 +13,10 @@ refuses, `export` refuses for the same reason.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from datetime import date, datetime
 from functools import cache, lru_cache
+from itertools import accumulate
 from typing import Annotated, Any
 
 from typing_extensions import TypedDict  # pydantic needs it on Python 3.11
@@ -182,19 +182,21 @@ def _sane_json(value: Any) -> Any:
     return value
 
 
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
-_NOT_BRACKET = re.compile(rb"[^\[\]{}]+")
+_NOT_BRACKET = bytes(sorted(set(range(256)) - set(b"[]{}")))
+_STEP = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")  # +1 and -1 as signed bytes
 
 
 def _depth(encoded: bytes) -> int:
+    """How deep the JSON text `encoded` (as orjson writes it) nests its arrays and objects.
+
+    Each step in C, not a step of Python a byte (a long event's changes were 2.5 ms):
+    escaped backslashes, then escaped quotes, taken out, every other quote opens a string,
+    whose brackets do not count; the brackets outside, as +1 and -1, summed as they come."""
     if encoded.count(b"[") + encoded.count(b"{") <= MAX_JSON_DEPTH:
         return 0  # too few brackets to be too deep, whatever the strings hold: no need to look
-    brackets = _NOT_BRACKET.sub(b"", _STRING.sub(b"", encoded))
-    deepest = depth = 0
-    for byte in brackets:
-        depth += 1 if byte in b"[{" else -1
-        deepest = max(deepest, depth)
-    return deepest
+    outside = b"".join(encoded.replace(b"\\\\", b"").replace(b'\\"', b"").split(b'"')[::2])
+    steps = memoryview(outside.translate(_STEP, _NOT_BRACKET)).cast("b")
+    return max(0, max(accumulate(steps), default=0))
 
 
 SaneJson = Annotated[Any, BeforeValidator(_sane_json)]

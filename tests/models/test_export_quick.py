@@ -261,3 +261,63 @@ def test_the_export_reads_the_depth_of_json_from_its_text_as_the_row_model_does(
             assert quick == model, f"{table}.{column} = {value[:40]}"
     engine.dispose()
     assert isinstance(quick, str) == refused, quick
+
+
+def test_the_depth_of_json_text_is_how_deep_its_arrays_and_objects_nest_outside_strings() -> None:
+    """models.export_format._depth reads the depth from the text orjson writes; here it is read from
+    the value itself. Strings full of brackets, quotes and backslashes (escaped by orjson) count for
+    nothing, however many; nesting on either side of MAX_JSON_DEPTH is told apart."""
+    from models.export_format import MAX_JSON_DEPTH, _depth
+
+    seed = seeds.run_seed()
+    rng = random.Random(seed)
+    pieces = ["[", "]", "{", "}", '"', "\\", '\\"', "\\\\", '"]', "\\]", "a", "\n", "日", "\u2028", "[[[[[[[[[["]
+
+    def text() -> str:
+        return "".join(rng.choice(pieces) for _ in range(rng.randint(0, 6)))
+
+    def value(level: int) -> Any:
+        draw = rng.random()
+        if level < 5 and draw < 0.4:
+            return [value(level + 1) for _ in range(rng.randint(0, 3))]
+        if level < 5 and draw < 0.6:
+            return {text(): value(level + 1) for _ in range(rng.randint(0, 3))}
+        return rng.choice([text(), 1, None, True])
+
+    def nested(inner: Any, levels: int) -> Any:
+        for _ in range(levels):
+            inner = [inner] if rng.random() < 0.5 else {text(): inner}
+        return inner
+
+    def nesting(of: Any) -> int:
+        children = list(of.values()) if isinstance(of, dict) else of if isinstance(of, list) else None
+        return 0 if children is None else 1 + max(map(nesting, children), default=0)
+
+    kinds: collections.Counter[str] = collections.Counter()
+    for _ in range(3000):
+        case = value(0)
+        draw = rng.random()
+        if draw < 0.4:  # about the limit
+            case = nested(case, MAX_JSON_DEPTH - 3 + rng.randint(0, 5))
+        elif draw < 0.6:  # shallow, with more brackets in its strings than the limit
+            case = {"[" * (MAX_JSON_DEPTH + 1): [text() + "{" * MAX_JSON_DEPTH for _ in range(3)], '\\"[': case}
+        encoded = orjson.dumps(case)
+        deep = nesting(case)
+        assert (_depth(encoded) > MAX_JSON_DEPTH) == (deep > MAX_JSON_DEPTH), (encoded[:200], deep, seeds.replay(seed))
+        if encoded.count(b"[") + encoded.count(b"{") > MAX_JSON_DEPTH:  # read from the text, to the level
+            assert _depth(encoded) == deep, (encoded[:200], deep, seeds.replay(seed))
+        kinds["too deep" if deep > MAX_JSON_DEPTH else "deep enough" if deep == MAX_JSON_DEPTH else "shallow"] += 1
+        kinds["brackets in strings"] += any(mark in text_ for text_ in _strings(case) for mark in "[]{}")
+    assert min(kinds.values()) >= 100, kinds
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)

@@ -139,6 +139,11 @@ import io, json, os, socket, sys, tempfile
 # What an export imports (tui.cli runs it through campaigns.cli), once for every export forked below.
 import models.export_split, tui.cli, campaigns.cli, campaigns.output, campaigns.logfile, models.exchange, models.export_quick
 script = compile(sys.argv[1], "<string>", "exec")
+# What is here now outlives every export: frozen, the garbage collector of an export (and its exit)
+# leaves it alone, rather than touching, and so copying, every page of it (0.24 CPU-s an export, 0.13 so).
+import gc
+gc.collect()
+gc.freeze()
 channel = socket.socket(fileno=int(sys.argv[2]))
 while True:
     message, fds, _, _ = socket.recv_fds(channel, 1 << 20, 3)

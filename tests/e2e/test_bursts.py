@@ -39,28 +39,59 @@ def count(path: Path, table) -> int:
         return db.scalar(select(func.count()).select_from(table))
 
 
-def test_bursts_through_the_unit_forms_store_what_was_typed_and_undo_nothing(tmux: Tmux, tmp_path: Path):
+def test_bursts_through_the_unit_forms_and_the_d10_resolver_store_what_was_typed_and_undo_nothing(tmux: Tmux, tmp_path: Path):
+    """Two bursts in one app (a start costs some 1.3 CPU-s), each checked before the next begins:
+    the unit forms of the order of battle, then the issue's a, "Fr bn", ctrl+s, a, "Ru bn", ctrl+s
+    in one send-keys on the d10 resolver. The `u` of "Ru" is not undo and its `b` is not the order
+    of battle, in either."""
+    from campaigns import tabletop
+
     path = campaign(tmp_path)
+    session = CampaignSession.open(path)
+    try:
+        game = tabletop.new_game(session, "napoleonic_d10", "Wagram")
+    finally:
+        session.close()
     units, events = count(path, Unit), count(path, Event)
     tmux.start(app_command(path, tmp_path / "config"))
     tmux.wait_for("Overview")
+
+    # 1. The order of battle's unit forms.
     burst(tmux, "b", "/", "kleist", "Enter")
     tmux.wait_for("General Kleist")
     # A refused save (no name), the name, a save, a second form at once; "u" and "b"
     # in the names are undo and the order of battle beneath the form. Down after the Escape,
     # in the same burst: an Escape is held by the app for Textual's ESCDELAY (0.1 s) in case it
-    # begins a sequence, and the q below, were it sent within that time, would be read with it
-    # as alt+q (the form left open, the app not quitting); a key that begins with Escape itself
-    # ends it at once.
+    # begins a sequence, and the x below, were it sent within that time, would be read with it
+    # as alt+x (the form left open); a key that begins with Escape itself ends it at once.
     burst(tmux, "a", "C-s", "Fr bn", "C-s", "a", "C-a", "C-k", "Ru bn", "C-s", "e", "C-a", "C-k", "Rub", "Escape", "Down")
     tmux.wait_for("Ru bn")
-    wait_gone(tmux, "Escape cancels")  # the last form is closed
-    tmux.keys("q")
-    assert tmux.wait_until_exit() == 0
+    wait_gone(tmux, "Escape cancels")  # the last form is closed: every key of the burst handled
     with open_campaign(path) as store, store.read() as db:
         names = set(db.scalars(select(Unit.name).where(Unit.name.in_(["Fr bn", "Ru bn"]))))  # type: ignore[attr-defined]
-    assert names == {"Fr bn", "Ru bn"}
-    assert (count(path, Unit), count(path, Event)) == (units + 2, events + 2)
+    assert names == {"Fr bn", "Ru bn"}, "the order of battle's burst"
+    assert (count(path, Unit), count(path, Event)) == (units + 2, events + 2), "the order of battle's burst"
+
+    # 2. The d10 resolver's: the game's resolver screen, its unit form twice in one burst.
+    burst(tmux, "x")
+    tmux.wait_for("Wagram")
+    burst(tmux, "Enter")
+    tmux.wait_for("Units entered by hand")
+    burst(tmux, "g")  # the game's resolver screen
+    tmux.wait_for("Initiative")
+    burst(tmux, "a", "Fr bn", "C-s", "a", "Ru bn", "C-s")
+    tmux.wait_for("Fr bn", "Ru bn")
+    wait_gone(tmux, "Escape cancels")
+    tmux.keys("q")
+    assert tmux.wait_until_exit() == 0
+    session = CampaignSession.open(path)
+    try:
+        names_in_the_game = [u.name for u in tabletop.load(session, game).units.values()]
+    finally:
+        session.close()
+    assert names_in_the_game == ["Fr bn", "Ru bn"], "the d10 resolver's burst"
+    assert count(path, Event) == events + 4, "the d10 resolver's burst"
+    assert count(path, Unit) == units + 2, "the order of battle's units, and none from the game's"
 
 
 def test_a_battle_set_up_in_bursts_is_fought_with_the_stacks_marked(tmux: Tmux, tmp_path: Path):
@@ -158,37 +189,3 @@ def test_bursts_through_the_dice_and_general_forms_of_a_typed_dice_campaign(tmux
         under_kleist = [g.name for g in db.scalars(select(General).where(General.superior == "kleist"))]
         assert "Gen Bub" in under_kleist, under_kleist  # what was stored instead, if the keys went astray
     assert count(path, Event) == events + 3  # weather, command points, the general: nothing undone
-
-
-def test_the_issues_burst_on_the_d10_resolver_adds_both_units_and_undoes_nothing(tmux: Tmux, tmp_path: Path):
-    """a, "Fr bn", ctrl+s, a, "Ru bn", ctrl+s in one send-keys: the `u` of "Ru" is not undo
-    and its `b` is not the order of battle."""
-    from campaigns import tabletop
-
-    path = campaign(tmp_path)
-    session = CampaignSession.open(path)
-    try:
-        game = tabletop.new_game(session, "napoleonic_d10", "Wagram")
-    finally:
-        session.close()
-    events = count(path, Event)
-    tmux.start(app_command(path, tmp_path / "config"))
-    tmux.wait_for("Overview")
-    burst(tmux, "x")
-    tmux.wait_for("Wagram")
-    burst(tmux, "Enter")
-    tmux.wait_for("Units entered by hand")
-    burst(tmux, "g")  # the game's resolver screen
-    tmux.wait_for("Initiative")
-    burst(tmux, "a", "Fr bn", "C-s", "a", "Ru bn", "C-s")
-    tmux.wait_for("Fr bn", "Ru bn")
-    wait_gone(tmux, "Escape cancels")
-    tmux.keys("q")
-    assert tmux.wait_until_exit() == 0
-    session = CampaignSession.open(path)
-    try:
-        names = [u.name for u in tabletop.load(session, game).units.values()]
-    finally:
-        session.close()
-    assert names == ["Fr bn", "Ru bn"]
-    assert count(path, Event) == events + 2

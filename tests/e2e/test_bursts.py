@@ -161,31 +161,3 @@ def test_a_battle_started_from_a_contact_place_in_one_burst_is_fought_with_the_s
         assert sum(fight.setup["sides"]["defender"]["sp_by_arm"].values()) == sp(there["allies"])
     finally:
         session.close()
-
-
-def test_bursts_through_the_dice_and_general_forms_of_a_typed_dice_campaign(tmux: Tmux, tmp_path: Path):
-    from models import CommandPointRoll, DiceRoll, General, Turn
-
-    path = tmp_path / "typed.campaign"
-    new_campaign_file(path, seed=3, manual_dice=True)
-    events = count(path, Event)
-    tmux.start(app_command(path, tmp_path / "config"))
-    tmux.wait_for("Overview")
-    # The weather: a die out of range refused, corrected, recorded; then at once the
-    # first army's command points, typed in, and a general added in the order of battle.
-    burst(tmux, "w", "r", "7", "Enter", "BSpace", "4", "Enter", "c", "r", "3", "Enter")
-    tmux.wait_for("Ledger of")
-    burst(tmux, "b", "/", "kleist", "Enter", "g", "C-a", "C-k", "Gen Bub", "C-s")
-    # The general stored: the file counted again each time the pane writes (the form closing, the
-    # tree redrawn), not every 100 ms (an open and a count: 13 ms of CPU each).
-    tmux.wait_until(lambda _shown: count(path, Event) >= events + 3, "the general stored")
-    wait_gone(tmux, "Escape cancels")
-    tmux.keys("q")
-    assert tmux.wait_until_exit() == 0
-    with open_campaign(path) as store, store.read() as db:
-        assert db.get_one(Turn, 1).weather
-        assert [r.raw for r in db.scalars(select(DiceRoll).order_by(DiceRoll.id))] == [[4], [3]]
-        assert len(list(db.scalars(select(CommandPointRoll)))) == 1
-        under_kleist = [g.name for g in db.scalars(select(General).where(General.superior == "kleist"))]
-        assert "Gen Bub" in under_kleist, under_kleist  # what was stored instead, if the keys went astray
-    assert count(path, Event) == events + 3  # weather, command points, the general: nothing undone

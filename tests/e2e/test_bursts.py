@@ -94,42 +94,6 @@ def test_bursts_through_the_unit_forms_and_the_d10_resolver_store_what_was_typed
     assert count(path, Unit) == units + 2, "the order of battle's units, and none from the game's"
 
 
-def test_a_battle_set_up_in_bursts_is_fought_with_the_stacks_marked(tmux: Tmux, tmp_path: Path):
-    path = campaign(tmp_path)
-    session = CampaignSession.open(path)
-    try:
-        weather.roll(session, [2])
-        french, allies = forces.stacks(session)
-    finally:
-        session.close()
-    tmux.start(app_command(path, tmp_path / "config"))
-    tmux.wait_for("Overview")
-    burst(tmux, "x", "n")
-    tmux.wait_for("New battle", "nothing marked")
-    # Where, then Tab past the two choices to the first side's stacks: its first
-    # stack by one key; the second side's first stack by Space on its place row.
-    burst(tmux, "Lützen", "Tab", "Tab", "Tab", "s", "Tab", "Down", "Down", "Space", "Up", "Up", "Space")
-    first, second = french.stacks[0], allies.stacks[0]
-    sp = lambda stack: sum(f.strength_points for f in stack.forces if not f.dummy)  # noqa: E731
-    # Marks in text: NO_COLOR and a capture show them. The form scrolls to the row
-    # under the cursor once the burst is drawn, so the marked rows are waited for too.
-    tmux.wait_for(
-        f"Attacker ({french.name}): {sp(first)} SP", f"Defender ({allies.name}): {sp(second)} SP", "[x]", "[ ]"
-    )
-    # The two stacks stand at different places: the umpire gives the reason, in the same burst.
-    burst(tmux, "C-s", "the umpire brings them together", "C-s")
-    tmux.wait_for("Battle of Lützen")
-    tmux.keys("q")
-    assert tmux.wait_until_exit() == 0
-    session = CampaignSession.open(path)
-    try:
-        setup = battles.load(session, 1).setup["sides"]
-        assert sum(setup["attacker"]["sp_by_arm"].values()) == sp(first)
-        assert sum(setup["defender"]["sp_by_arm"].values()) == sp(second)
-    finally:
-        session.close()
-
-
 def test_a_battle_started_from_a_contact_place_in_one_burst_is_fought_with_the_stacks_there(tmux: Tmux, tmp_path: Path):
     """Kleist joins Macdonald at Merseburg: x, n, Enter on the place, both stacks marked with
     one key each and the battle begun, all in one send-keys call; no reason is asked."""

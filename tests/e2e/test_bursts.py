@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 
 from campaigns import battles, forces, weather
 from campaigns.session import CampaignSession
-from models import Event, Unit, open_campaign
+from models import Battle, Event, Unit, open_campaign
 from tests.e2e.conftest import Tmux, new_campaign_file
 from tests.e2e.test_terminal import app_command
 
@@ -39,17 +39,25 @@ def count(path: Path, table) -> int:
         return db.scalar(select(func.count()).select_from(table))
 
 
-def test_bursts_through_the_unit_forms_and_the_d10_resolver_store_what_was_typed_and_undo_nothing(tmux: Tmux, tmp_path: Path):
-    """Two bursts in one app (a start costs some 1.3 CPU-s), each checked before the next begins:
-    the unit forms of the order of battle, then the issue's a, "Fr bn", ctrl+s, a, "Ru bn", ctrl+s
-    in one send-keys on the d10 resolver. The `u` of "Ru" is not undo and its `b` is not the order
-    of battle, in either."""
+def test_bursts_through_the_unit_forms_the_d10_resolver_and_a_contact_battle(tmux: Tmux, tmp_path: Path):
+    """Three bursts in one app (a start costs some 1.3 CPU-s), each checked before the next begins
+    and named in its assertions' messages: the unit forms of the order of battle, then the issue's
+    a, "Fr bn", ctrl+s, a, "Ru bn", ctrl+s in one send-keys on the d10 resolver (the `u` of "Ru" is
+    not undo and its `b` is not the order of battle, in either), then a battle begun from a contact
+    place in one send-keys. Set up before the app starts: the weather rolled, the Wagram game, and
+    Kleist joining Macdonald at Merseburg."""
     from campaigns import tabletop
+    from models import General
 
     path = campaign(tmp_path)
     session = CampaignSession.open(path)
     try:
+        weather.roll(session, [2])
         game = tabletop.new_game(session, "napoleonic_d10", "Wagram")
+        with session.store.action("Kleist to Merseburg (set up by hand)") as db:
+            db.get_one(General, "kleist").location = "Merseburg"
+            for unit in db.scalars(select(Unit).where(Unit.location == "Halle")):
+                unit.location = "Merseburg"
     finally:
         session.close()
     units, events = count(path, Unit), count(path, Event)
@@ -82,8 +90,6 @@ def test_bursts_through_the_unit_forms_and_the_d10_resolver_store_what_was_typed
     burst(tmux, "a", "Fr bn", "C-s", "a", "Ru bn", "C-s")
     tmux.wait_for("Fr bn", "Ru bn")
     wait_gone(tmux, "Escape cancels")
-    tmux.keys("q")
-    assert tmux.wait_until_exit() == 0
     session = CampaignSession.open(path)
     try:
         names_in_the_game = [u.name for u in tabletop.load(session, game).units.values()]
@@ -93,35 +99,29 @@ def test_bursts_through_the_unit_forms_and_the_d10_resolver_store_what_was_typed
     assert count(path, Event) == events + 4, "the d10 resolver's burst"
     assert count(path, Unit) == units + 2, "the order of battle's units, and none from the game's"
 
-
-def test_a_battle_started_from_a_contact_place_in_one_burst_is_fought_with_the_stacks_there(tmux: Tmux, tmp_path: Path):
-    """Kleist joins Macdonald at Merseburg: x, n, Enter on the place, both stacks marked with
-    one key each and the battle begun, all in one send-keys call; no reason is asked."""
-    from models import General
-
-    path = campaign(tmp_path)
+    # 3. A battle from a contact place: x, n, Enter on the place, both stacks marked with one key
+    # each and the battle begun, all in one send-keys call; no reason is asked. The stacks at
+    # Merseburg as they are now, read while the app holds the file.
     session = CampaignSession.open(path)
     try:
-        weather.roll(session, [2])
-        with session.store.action("Kleist to Merseburg (set up by hand)") as db:
-            db.get_one(General, "kleist").location = "Merseburg"
-            for unit in db.scalars(select(Unit).where(Unit.location == "Halle")):
-                unit.location = "Merseburg"
         there = {side.side: s for side in forces.stacks(session) for s in side.stacks if s.place == "Merseburg"}
     finally:
         session.close()
-    tmux.start(app_command(path, tmp_path / "config"))
-    tmux.wait_for("Overview")
+    tmux.keys("o")
+    tmux.wait_until(lambda shown: "Overview" in shown and "Initiative" not in shown, "the Overview")
     burst(tmux, "x", "n", "Enter", "Tab", "Tab", "Tab", "s", "Tab", "s", "C-s")
     tmux.wait_for("Battle of Merseburg")
     tmux.keys("q")
     assert tmux.wait_until_exit() == 0
     sp = lambda stack: sum(f.strength_points for f in stack.forces if not f.dummy)  # noqa: E731
+    with open_campaign(path) as store, store.read() as db:
+        merseburg = list(db.scalars(select(Battle.id).where(Battle.location == "Merseburg")))  # type: ignore[call-overload]
+    assert len(merseburg) == 1, f"the contact battle's burst: battles at Merseburg {merseburg}"
     session = CampaignSession.open(path)
     try:
-        fight = battles.load(session, 1)
-        assert "override" not in fight.setup
-        assert sum(fight.setup["sides"]["attacker"]["sp_by_arm"].values()) == sp(there["french"])
-        assert sum(fight.setup["sides"]["defender"]["sp_by_arm"].values()) == sp(there["allies"])
+        fight = battles.load(session, merseburg[0])
+        assert "override" not in fight.setup, "the contact battle's burst"
+        assert sum(fight.setup["sides"]["attacker"]["sp_by_arm"].values()) == sp(there["french"]), "the contact battle's burst: the attacker's SP"
+        assert sum(fight.setup["sides"]["defender"]["sp_by_arm"].values()) == sp(there["allies"]), "the contact battle's burst: the defender's SP"
     finally:
         session.close()

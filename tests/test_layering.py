@@ -4,6 +4,7 @@ import ast
 import json
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -19,8 +20,18 @@ ALLOWED = {
 FORBIDDEN_THIRD_PARTY = {"rules": {"textual", "sqlmodel", "sqlalchemy"}, "models": {"textual"}, "campaigns": {"textual"}}
 
 
-def imported(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+def imported(path: Path, *, only: set[str] | None = None) -> set[str]:
+    """The top-level packages `path` imports by name (absolute imports, anywhere in the file).
+
+    With `only`, a file whose text names none of them (as Python reads names: NFKC) is not
+    parsed: an import of a package names it, so the file imports none of `only`, and an empty
+    set is the answer for them. Walking every parsed file's tree cost some 0.6 CPU-s."""
+    text = path.read_text(encoding="utf-8")
+    if only is not None:
+        read = unicodedata.normalize("NFKC", text)
+        if not any(name in read for name in only):
+            return set()
+    tree = ast.parse(text)
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -33,8 +44,9 @@ def imported(path: Path) -> set[str]:
 @pytest.mark.parametrize("layer", sorted(ALLOWED))
 def test_imports_point_down(layer):
     ours = set(ALLOWED)
+    refused = (ours - ALLOWED[layer]) | FORBIDDEN_THIRD_PARTY.get(layer, set())
     for path in (ROOT / layer).rglob("*.py"):
-        names = imported(path)
+        names = imported(path, only=refused)
         upward = (names & ours) - ALLOWED[layer]
         assert not upward, f"{path.relative_to(ROOT)} imports {sorted(upward)}"
         banned = names & FORBIDDEN_THIRD_PARTY.get(layer, set())

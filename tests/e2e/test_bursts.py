@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 
 from campaigns import battles, forces, weather
 from campaigns.session import CampaignSession
-from models import Event, Unit, open_campaign
+from models import Battle, Event, Unit, open_campaign
 from tests.e2e.conftest import Tmux, new_campaign_file
 from tests.e2e.test_terminal import app_command
 
@@ -39,141 +39,48 @@ def count(path: Path, table) -> int:
         return db.scalar(select(func.count()).select_from(table))
 
 
-def test_bursts_through_the_unit_forms_store_what_was_typed_and_undo_nothing(tmux: Tmux, tmp_path: Path):
-    path = campaign(tmp_path)
-    units, events = count(path, Unit), count(path, Event)
-    tmux.start(app_command(path, tmp_path / "config"))
-    tmux.wait_for("Overview")
-    burst(tmux, "b", "/", "kleist", "Enter")
-    tmux.wait_for("General Kleist")
-    # A refused save (no name), the name, a save, a second form at once; "u" and "b"
-    # in the names are undo and the order of battle beneath the form. Down after the Escape,
-    # in the same burst: an Escape is held by the app for Textual's ESCDELAY (0.1 s) in case it
-    # begins a sequence, and the q below, were it sent within that time, would be read with it
-    # as alt+q (the form left open, the app not quitting); a key that begins with Escape itself
-    # ends it at once.
-    burst(tmux, "a", "C-s", "Fr bn", "C-s", "a", "C-a", "C-k", "Ru bn", "C-s", "e", "C-a", "C-k", "Rub", "Escape", "Down")
-    tmux.wait_for("Ru bn")
-    wait_gone(tmux, "Escape cancels")  # the last form is closed
-    tmux.keys("q")
-    assert tmux.wait_until_exit() == 0
-    with open_campaign(path) as store, store.read() as db:
-        names = set(db.scalars(select(Unit.name).where(Unit.name.in_(["Fr bn", "Ru bn"]))))  # type: ignore[attr-defined]
-    assert names == {"Fr bn", "Ru bn"}
-    assert (count(path, Unit), count(path, Event)) == (units + 2, events + 2)
-
-
-def test_a_battle_set_up_in_bursts_is_fought_with_the_stacks_marked(tmux: Tmux, tmp_path: Path):
-    path = campaign(tmp_path)
-    session = CampaignSession.open(path)
-    try:
-        weather.roll(session, [2])
-        french, allies = forces.stacks(session)
-    finally:
-        session.close()
-    tmux.start(app_command(path, tmp_path / "config"))
-    tmux.wait_for("Overview")
-    burst(tmux, "x", "n")
-    tmux.wait_for("New battle", "nothing marked")
-    # Where, then Tab past the two choices to the first side's stacks: its first
-    # stack by one key; the second side's first stack by Space on its place row.
-    burst(tmux, "Lützen", "Tab", "Tab", "Tab", "s", "Tab", "Down", "Down", "Space", "Up", "Up", "Space")
-    first, second = french.stacks[0], allies.stacks[0]
-    sp = lambda stack: sum(f.strength_points for f in stack.forces if not f.dummy)  # noqa: E731
-    # Marks in text: NO_COLOR and a capture show them. The form scrolls to the row
-    # under the cursor once the burst is drawn, so the marked rows are waited for too.
-    tmux.wait_for(
-        f"Attacker ({french.name}): {sp(first)} SP", f"Defender ({allies.name}): {sp(second)} SP", "[x]", "[ ]"
-    )
-    # The two stacks stand at different places: the umpire gives the reason, in the same burst.
-    burst(tmux, "C-s", "the umpire brings them together", "C-s")
-    tmux.wait_for("Battle of Lützen")
-    tmux.keys("q")
-    assert tmux.wait_until_exit() == 0
-    session = CampaignSession.open(path)
-    try:
-        setup = battles.load(session, 1).setup["sides"]
-        assert sum(setup["attacker"]["sp_by_arm"].values()) == sp(first)
-        assert sum(setup["defender"]["sp_by_arm"].values()) == sp(second)
-    finally:
-        session.close()
-
-
-def test_a_battle_started_from_a_contact_place_in_one_burst_is_fought_with_the_stacks_there(tmux: Tmux, tmp_path: Path):
-    """Kleist joins Macdonald at Merseburg: x, n, Enter on the place, both stacks marked with
-    one key each and the battle begun, all in one send-keys call; no reason is asked."""
+def test_bursts_through_the_unit_forms_the_d10_resolver_and_a_contact_battle(tmux: Tmux, tmp_path: Path):
+    """Three bursts in one app (a start costs some 1.3 CPU-s), each checked before the next begins
+    and named in its assertions' messages: the unit forms of the order of battle, then the issue's
+    a, "Fr bn", ctrl+s, a, "Ru bn", ctrl+s in one send-keys on the d10 resolver (the `u` of "Ru" is
+    not undo and its `b` is not the order of battle, in either), then a battle begun from a contact
+    place in one send-keys. Set up before the app starts: the weather rolled, the Wagram game, and
+    Kleist joining Macdonald at Merseburg."""
+    from campaigns import tabletop
     from models import General
 
     path = campaign(tmp_path)
     session = CampaignSession.open(path)
     try:
         weather.roll(session, [2])
+        game = tabletop.new_game(session, "napoleonic_d10", "Wagram")
         with session.store.action("Kleist to Merseburg (set up by hand)") as db:
             db.get_one(General, "kleist").location = "Merseburg"
             for unit in db.scalars(select(Unit).where(Unit.location == "Halle")):
                 unit.location = "Merseburg"
-        there = {side.side: s for side in forces.stacks(session) for s in side.stacks if s.place == "Merseburg"}
     finally:
         session.close()
+    units, events = count(path, Unit), count(path, Event)
     tmux.start(app_command(path, tmp_path / "config"))
     tmux.wait_for("Overview")
-    burst(tmux, "x", "n", "Enter", "Tab", "Tab", "Tab", "s", "Tab", "s", "C-s")
-    tmux.wait_for("Battle of Merseburg")
-    tmux.keys("q")
-    assert tmux.wait_until_exit() == 0
-    sp = lambda stack: sum(f.strength_points for f in stack.forces if not f.dummy)  # noqa: E731
-    session = CampaignSession.open(path)
-    try:
-        fight = battles.load(session, 1)
-        assert "override" not in fight.setup
-        assert sum(fight.setup["sides"]["attacker"]["sp_by_arm"].values()) == sp(there["french"])
-        assert sum(fight.setup["sides"]["defender"]["sp_by_arm"].values()) == sp(there["allies"])
-    finally:
-        session.close()
 
-
-def test_bursts_through_the_dice_and_general_forms_of_a_typed_dice_campaign(tmux: Tmux, tmp_path: Path):
-    from models import CommandPointRoll, DiceRoll, General, Turn
-
-    path = tmp_path / "typed.campaign"
-    new_campaign_file(path, seed=3, manual_dice=True)
-    events = count(path, Event)
-    tmux.start(app_command(path, tmp_path / "config"))
-    tmux.wait_for("Overview")
-    # The weather: a die out of range refused, corrected, recorded; then at once the
-    # first army's command points, typed in, and a general added in the order of battle.
-    burst(tmux, "w", "r", "7", "Enter", "BSpace", "4", "Enter", "c", "r", "3", "Enter")
-    tmux.wait_for("Ledger of")
-    burst(tmux, "b", "/", "kleist", "Enter", "g", "C-a", "C-k", "Gen Bub", "C-s")
-    # The general stored: the file counted again each time the pane writes (the form closing, the
-    # tree redrawn), not every 100 ms (an open and a count: 13 ms of CPU each).
-    tmux.wait_until(lambda _shown: count(path, Event) >= events + 3, "the general stored")
-    wait_gone(tmux, "Escape cancels")
-    tmux.keys("q")
-    assert tmux.wait_until_exit() == 0
+    # 1. The order of battle's unit forms.
+    burst(tmux, "b", "/", "kleist", "Enter")
+    tmux.wait_for("General Kleist")
+    # A refused save (no name), the name, a save, a second form at once; "u" and "b"
+    # in the names are undo and the order of battle beneath the form. Down after the Escape,
+    # in the same burst: an Escape is held by the app for Textual's ESCDELAY (0.1 s) in case it
+    # begins a sequence, and the x below, were it sent within that time, would be read with it
+    # as alt+x (the form left open); a key that begins with Escape itself ends it at once.
+    burst(tmux, "a", "C-s", "Fr bn", "C-s", "a", "C-a", "C-k", "Ru bn", "C-s", "e", "C-a", "C-k", "Rub", "Escape", "Down")
+    tmux.wait_for("Ru bn")
+    wait_gone(tmux, "Escape cancels")  # the last form is closed: every key of the burst handled
     with open_campaign(path) as store, store.read() as db:
-        assert db.get_one(Turn, 1).weather
-        assert [r.raw for r in db.scalars(select(DiceRoll).order_by(DiceRoll.id))] == [[4], [3]]
-        assert len(list(db.scalars(select(CommandPointRoll)))) == 1
-        under_kleist = [g.name for g in db.scalars(select(General).where(General.superior == "kleist"))]
-        assert "Gen Bub" in under_kleist, under_kleist  # what was stored instead, if the keys went astray
-    assert count(path, Event) == events + 3  # weather, command points, the general: nothing undone
+        names = set(db.scalars(select(Unit.name).where(Unit.name.in_(["Fr bn", "Ru bn"]))))  # type: ignore[attr-defined]
+    assert names == {"Fr bn", "Ru bn"}, "the order of battle's burst"
+    assert (count(path, Unit), count(path, Event)) == (units + 2, events + 2), "the order of battle's burst"
 
-
-def test_the_issues_burst_on_the_d10_resolver_adds_both_units_and_undoes_nothing(tmux: Tmux, tmp_path: Path):
-    """a, "Fr bn", ctrl+s, a, "Ru bn", ctrl+s in one send-keys: the `u` of "Ru" is not undo
-    and its `b` is not the order of battle."""
-    from campaigns import tabletop
-
-    path = campaign(tmp_path)
-    session = CampaignSession.open(path)
-    try:
-        game = tabletop.new_game(session, "napoleonic_d10", "Wagram")
-    finally:
-        session.close()
-    events = count(path, Event)
-    tmux.start(app_command(path, tmp_path / "config"))
-    tmux.wait_for("Overview")
+    # 2. The d10 resolver's: the game's resolver screen, its unit form twice in one burst.
     burst(tmux, "x")
     tmux.wait_for("Wagram")
     burst(tmux, "Enter")
@@ -183,12 +90,38 @@ def test_the_issues_burst_on_the_d10_resolver_adds_both_units_and_undoes_nothing
     burst(tmux, "a", "Fr bn", "C-s", "a", "Ru bn", "C-s")
     tmux.wait_for("Fr bn", "Ru bn")
     wait_gone(tmux, "Escape cancels")
-    tmux.keys("q")
-    assert tmux.wait_until_exit() == 0
     session = CampaignSession.open(path)
     try:
-        names = [u.name for u in tabletop.load(session, game).units.values()]
+        names_in_the_game = [u.name for u in tabletop.load(session, game).units.values()]
     finally:
         session.close()
-    assert names == ["Fr bn", "Ru bn"]
-    assert count(path, Event) == events + 2
+    assert names_in_the_game == ["Fr bn", "Ru bn"], "the d10 resolver's burst"
+    assert count(path, Event) == events + 4, "the d10 resolver's burst"
+    assert count(path, Unit) == units + 2, "the order of battle's units, and none from the game's"
+
+    # 3. A battle from a contact place: x, n, Enter on the place, both stacks marked with one key
+    # each and the battle begun, all in one send-keys call; no reason is asked. The stacks at
+    # Merseburg as they are now, read while the app holds the file.
+    session = CampaignSession.open(path)
+    try:
+        there = {side.side: s for side in forces.stacks(session) for s in side.stacks if s.place == "Merseburg"}
+    finally:
+        session.close()
+    tmux.keys("o")
+    tmux.wait_until(lambda shown: "Overview" in shown and "Initiative" not in shown, "the Overview")
+    burst(tmux, "x", "n", "Enter", "Tab", "Tab", "Tab", "s", "Tab", "s", "C-s")
+    tmux.wait_for("Battle of Merseburg")
+    tmux.keys("q")
+    assert tmux.wait_until_exit() == 0
+    sp = lambda stack: sum(f.strength_points for f in stack.forces if not f.dummy)  # noqa: E731
+    with open_campaign(path) as store, store.read() as db:
+        merseburg = list(db.scalars(select(Battle.id).where(Battle.location == "Merseburg")))  # type: ignore[call-overload]
+    assert len(merseburg) == 1, f"the contact battle's burst: battles at Merseburg {merseburg}"
+    session = CampaignSession.open(path)
+    try:
+        fight = battles.load(session, merseburg[0])
+        assert "override" not in fight.setup, "the contact battle's burst"
+        assert sum(fight.setup["sides"]["attacker"]["sp_by_arm"].values()) == sp(there["french"]), "the contact battle's burst: the attacker's SP"
+        assert sum(fight.setup["sides"]["defender"]["sp_by_arm"].values()) == sp(there["allies"]), "the contact battle's burst: the defender's SP"
+    finally:
+        session.close()

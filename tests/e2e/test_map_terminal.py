@@ -2,7 +2,8 @@
 
 Both sides' stacks show as side letters and SP; Marmont's stack is activated and
 moved from the map; `adjutant log` shows the move with its route and cost; undo
-puts the stack back.
+puts the stack back. The same app (a start costs some 1.3 CPU-s) then sets a battle up
+with keys in bursts (each burst one `tmux send-keys` call): the stacks marked are fought.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from campaigns import command_points, weather
+from campaigns import battles, command_points, forces, weather
 from campaigns.session import CampaignSession
 from models import General, open_campaign
 from tui.cli import main
@@ -63,7 +64,7 @@ def log_of(path: Path, capsys: pytest.CaptureFixture[str]) -> str:
     return capsys.readouterr().out
 
 
-def test_a_stack_moved_from_the_map_in_tmux_is_in_the_log_and_undone(tmux: Tmux, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+def test_a_stack_moved_from_the_map_in_tmux_is_in_the_log_and_undone_then_a_battle_set_up_in_bursts(tmux: Tmux, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     path = ready_campaign(tmp_path)
     tmux.start(shlex.join(["env", "NO_COLOR=1", f"ADJUTANT_CONFIG_DIR={tmp_path / 'config'}", installed_adjutant(), str(path)]))
     tmux.wait_for("Overview")
@@ -100,8 +101,49 @@ def test_a_stack_moved_from_the_map_in_tmux_is_in_the_log_and_undone(tmux: Tmux,
     assert MOVE in log_of(path, capsys)
     tmux.keys("u")
     tmux.wait_for("Undone: Move Marshal")
-    tmux.keys("q")
-    assert tmux.wait_until_exit() == 0
     assert marmont_at(path) == "Gotha"
     log = log_of(path, capsys)
     assert any(MOVE in line and "undone" in line for line in log.splitlines())  # the move stays in the record, marked undone
+
+    a_battle_set_up_in_bursts_is_fought_with_the_stacks_marked(tmux, path)
+    tmux.keys("q")
+    assert tmux.wait_until_exit() == 0
+    session = CampaignSession.open(path)
+    try:
+        assert battles.load(session, 1).location == "Lützen", "the battle set up in bursts"
+    finally:
+        session.close()
+
+
+def a_battle_set_up_in_bursts_is_fought_with_the_stacks_marked(tmux: Tmux, path: Path) -> None:
+    """From the Overview: x and n in one burst; the place, then Tab past the two choices to the
+    first side's stacks, its first stack marked by one key, the second side's first stack by
+    Space on its place row, in one burst; the reason and the save in one more. The battle holds
+    the SP of the stacks marked. The stacks as they are now, read while the app holds the file."""
+    session = CampaignSession.open(path)
+    try:
+        french, allies = forces.stacks(session)
+    finally:
+        session.close()
+    tmux.keys("o")
+    tmux.wait_until(lambda shown: "Overview" in shown and "Map: turn 1" not in shown, "the Overview")
+    tmux.burst("x", "n")
+    tmux.wait_for("New battle", "nothing marked")
+    tmux.burst("Lützen", "Tab", "Tab", "Tab", "s", "Tab", "Down", "Down", "Space", "Up", "Up", "Space")
+    first, second = french.stacks[0], allies.stacks[0]
+    sp = lambda stack: sum(f.strength_points for f in stack.forces if not f.dummy)  # noqa: E731
+    # Marks in text: NO_COLOR and a capture show them. The form scrolls to the row
+    # under the cursor once the burst is drawn, so the marked rows are waited for too.
+    tmux.wait_for(
+        f"Attacker ({french.name}): {sp(first)} SP", f"Defender ({allies.name}): {sp(second)} SP", "[x]", "[ ]"
+    )
+    # The two stacks stand at different places: the umpire gives the reason, in the same burst.
+    tmux.burst("C-s", "the umpire brings them together", "C-s")
+    tmux.wait_for("Battle of Lützen")
+    session = CampaignSession.open(path)
+    try:
+        setup = battles.load(session, 1).setup["sides"]
+        assert sum(setup["attacker"]["sp_by_arm"].values()) == sp(first), "the battle set up in bursts: the attacker's SP"
+        assert sum(setup["defender"]["sp_by_arm"].values()) == sp(second), "the battle set up in bursts: the defender's SP"
+    finally:
+        session.close()

@@ -2,7 +2,10 @@
 
 An umpire plays turn 1 with the keyboard only (weather, phases, command
 points for every army, the command palette), quits with q, and the campaign
-file holds what was done.
+file holds what was done. Locally, without colour, the weather's notice is
+looked at on the way: it sits above the status line and the key bar, which
+stay whole and readable while it shows (Textual keeps one line for a footer;
+Adjutant's bottom bar has two).
 """
 
 from __future__ import annotations
@@ -61,13 +64,38 @@ def _made_once(shared: Path | None) -> Path:
     return made
 
 
-def app_command(path: Path, config: Path) -> str:
+def app_command(path: Path, config: Path, *environment: str) -> str:
     """`adjutant FILE` with a config directory of the test's own, by absolute paths,
-    so that a bare remote shell runs it too; PYTHONPATH: this checkout's code, also there."""
-    return shlex.join(["env", f"PYTHONPATH={ROOT}", f"ADJUTANT_CONFIG_DIR={config}", installed_adjutant(), str(path)])
+    so that a bare remote shell runs it too; PYTHONPATH: this checkout's code, also there;
+    `environment`: more NAME=VALUE for it."""
+    return shlex.join(["env", f"PYTHONPATH={ROOT}", f"ADJUTANT_CONFIG_DIR={config}", *environment, installed_adjutant(), str(path)])
 
 
-def play_turn_one(term: Tmux) -> None:
+def bottom(shown: str) -> tuple[str, str, str]:
+    """The pane's last three lines: the one above the status line, the status line, the key bar."""
+    *_, above, status, keys = shown.rstrip("\n").split("\n")
+    return above, status, keys
+
+
+def notice_leaves_the_bottom_bar_readable(term: Tmux) -> None:
+    """The weather just rolled (Clear): its notice sits above the status line and the key bar,
+    which stay whole and readable while it shows. Looked at without colour (NO_COLOR)."""
+
+    def drawn(shown: str) -> bool:
+        # The notice (the roll's), the status line that tells the roll and the notice's left
+        # edge just above that line: drawn in more than one frame, each reaching tmux in pieces.
+        # The key line is waited for too: it may reach tmux after the rest.
+        above, status, keys = bottom(shown)
+        return ("Turn 1: Clear" in shown and "| Weather | Clear" in status and "▌" in above
+                and keys.startswith(" r Roll weather") and keys.rstrip().endswith("? all keys"))
+
+    # A notice drawn over the status line never shows all of them: the wait ends in a failure.
+    _above, status, keys = bottom(term.wait_until(drawn, "the notice of the roll above the status line and the keys"))
+    assert status.startswith(" 26 Apr 1813 | turn 1/20 | Weather | Clear") and "▌" not in status
+    assert keys.startswith(" r Roll weather") and keys.rstrip().endswith("? all keys") and "▌" not in keys
+
+
+def play_turn_one(term: Tmux, *, look_at_the_notice: bool = False) -> None:
     term.wait_for("Overview", "Turn 1 of 20", "Phase: Weather")
     term.keys("w")
     term.wait_for("Weather track", "not rolled yet")
@@ -78,6 +106,8 @@ def play_turn_one(term: Tmux) -> None:
         lambda shown: "Turn 1, 26 April 1813: " in shown and "Movement:" in shown and "not rolled yet" not in shown,
         "the weather rolled, and not rolled no more",
     )
+    if look_at_the_notice:
+        notice_leaves_the_bottom_bar_readable(term)
 
     term.keys("t")
     term.wait_for("> 1. Weather", "Nothing more is needed in this phase")
@@ -121,10 +151,11 @@ def check_turn_one_was_played(path: Path) -> None:
         assert len(rolls) == ARMIES
 
 
-def test_a_turn_in_tmux(tmux: Tmux, tmp_path: Path):
+def test_a_turn_in_tmux_and_a_notice_leaves_the_status_line_and_key_bar_readable(tmux: Tmux, tmp_path: Path):
+    """One app for both (a start costs some 1.3 CPU-s): the notice is the weather's, on the way."""
     path = new_campaign(tmp_path)
-    tmux.start(app_command(path, tmp_path / "config"))
-    play_turn_one(tmux)
+    tmux.start(app_command(path, tmp_path / "config", "NO_COLOR=1"))
+    play_turn_one(tmux, look_at_the_notice=True)
     check_turn_one_was_played(path)
 
 

@@ -22,7 +22,7 @@ from tui.widgets.marklist import MarkList, TickList
 
 from tests.tui.polling import caught_up, settled, until
 
-from .helpers import burst, key, letters, palette_offers, screen_text, stored, type_text, wait_for, wait_for_notice, wait_for_screen
+from .helpers import burst, key, letters, palette_offers, screen_text, sizes_in_colour_or_not, stored, type_text, wait_for, wait_for_notice, wait_for_screen
 
 
 def with_weather(path):
@@ -388,8 +388,7 @@ async def test_the_place_typed_in_a_set_up_from_a_place_lists_the_forces_there(c
         assert title == "Russia and Prussia in contact at Weimar (none; ctrl+t: every place)"
 
 
-@pytest.mark.parametrize("colour", [True, False], ids=["colour", "NO_COLOR"])
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@pytest.mark.parametrize(("size", "colour"), sizes_in_colour_or_not([(80, 24), (120, 40)], "battle set-up names"))  # both sizes, both modes
 async def test_a_long_force_goes_on_under_its_name_with_its_figures_whole_and_the_form_scrolls_to_the_cursor(
     tmp_path, make_app, monkeypatch, size, colour
 ):

@@ -245,3 +245,30 @@ asyncio.run(main(sys.argv[1]))
     shown = in_fresh_process(script, path)
     assert isinstance(shown, dict)
     return shown
+
+
+def sizes_in_colour_or_not(sizes: list[tuple[int, int]], test: str) -> list[object]:
+    """pytest params (size, colour) for a test of text and layout at each of `sizes`, in colour
+    and under NO_COLOR: every size once a run, the first in colour or not as the run's seed
+    draws for `test` (tests/seeds.py), the next the other way, and so on; ids such as
+    "80x24-NO_COLOR".
+    ADJUTANT_COLOUR_GRID=all: every size both ways, as before.
+
+    NO_COLOR changes what Textual sends (its line filter greys the colours) and the `:nocolor`
+    rules (a cursor's text-style, in the product and in Textual), not the text or the layout
+    such a test reads: the whole grid, size by mode, did the same work twice. Each run now
+    has every size and both modes; over runs every pairing (each with chance 1/2 a run)."""
+    import os
+    import random
+
+    import pytest
+
+    from tests import seeds
+
+    def param(size: tuple[int, int], colour: bool) -> object:
+        return pytest.param(size, colour, id=f"{size[0]}x{size[1]}-{'colour' if colour else 'NO_COLOR'}")
+
+    if os.environ.get("ADJUTANT_COLOUR_GRID") == "all":
+        return [param(size, colour) for size in sizes for colour in (True, False)]
+    first = random.Random(f"{seeds.run_seed()} {test}").random() < 0.5
+    return [param(size, first == (number % 2 == 0)) for number, size in enumerate(sizes)]

@@ -22,7 +22,7 @@ from tui.widgets.marklist import MarkList, TickList
 
 from tests.tui.polling import caught_up, settled, until
 
-from .helpers import burst, key, letters, palette_offers, screen_text, stored, type_text, wait_for, wait_for_notice, wait_for_screen
+from .helpers import burst, key, letters, palette_offers, screen_text, sizes_in_colour_or_not, stored, type_text, wait_for, wait_for_notice, wait_for_screen
 
 
 def with_weather(path):
@@ -85,14 +85,38 @@ async def test_a_battle_fought_from_the_keyboard_and_applied(campaign_file, make
         assert any("battle round 1" in r.purpose for r in rolls)
 
 
-async def test_a_pending_battle_survives_closing_the_app(campaign_file, make_app):
-    with_weather(campaign_file)
-    app = make_app(campaign_file, start="battles")
+def luetzen_begun(path: Path) -> None:
+    """The battle set_up(pilot, "Lützen") begins (two forces a side, the first of each side's
+    list, contact overridden), begun through the flow-layer call the set-up screen makes."""
+    with_weather(path)
+    session = CampaignSession.open(path)
+    try:
+        att, dfn = ([f.id for stack in side.stacks for f in stack.forces if not f.dummy][:2] for side in forces.stacks_in(session, None))
+        draft = battles.Draft(
+            "Lützen", att, dfn, battles.leaders_at(session, att), battles.leaders_at(session, dfn),
+            facts=battles.suggested_facts(session, att, dfn), override="forces gathered from the whole map for the test",
+        )
+        battles.begin(session, draft)
+    finally:
+        session.close()
+
+
+async def test_a_pending_battle_survives_closing_the_app(tmp_path, make_app):
+    """A step rolled on the battle screen, the app closed: the battle, found again from the
+    palette, has its step. The battle is begun once per worker through the flow layer
+    (luetzen_begun): setting it up from the keyboard, as it once was here, is what the
+    first test of this file and the tabletop test do, and half of this test's CPU."""
+    from tests.tui.conftest import built_once
+
+    path = built_once(tmp_path / "spring.campaign", "luetzen-begun", luetzen_begun)
+    app = make_app(path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await set_up(pilot, "Lützen")
+        app.open_battle(1)
+        await wait_for_screen(pilot, FightScreen)
+        assert "No roll yet." in await wait_for(pilot, "Battle of Lützen")
         await pilot.press(key(FightScreen, "fight.roll"))
         await caught_up(pilot)  # the step is rolled and stored in a worker: the app is closed after it
-    app = make_app(campaign_file)
+    app = make_app(path)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+p")
         await type_text(pilot, "Battle of Lützen")
@@ -388,8 +412,7 @@ async def test_the_place_typed_in_a_set_up_from_a_place_lists_the_forces_there(c
         assert title == "Russia and Prussia in contact at Weimar (none; ctrl+t: every place)"
 
 
-@pytest.mark.parametrize("colour", [True, False], ids=["colour", "NO_COLOR"])
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@pytest.mark.parametrize(("size", "colour"), sizes_in_colour_or_not([(80, 24), (120, 40)], "battle set-up names"))  # both sizes, both modes
 async def test_a_long_force_goes_on_under_its_name_with_its_figures_whole_and_the_form_scrolls_to_the_cursor(
     tmp_path, make_app, monkeypatch, size, colour
 ):

@@ -8,7 +8,7 @@ from sqlalchemy import select
 from campaigns import forced_march
 from campaigns.session import CampaignSession
 from models import DiceRoll, Event, Unit
-from tests.tui.helpers import screen_text, stored, type_text, wait_for, wait_for_notice, wait_for_screen
+from tests.tui.helpers import screen_text, sizes_in_colour_or_not, stored, type_text, wait_for, wait_for_notice, wait_for_screen
 from tests.tui.polling import settled, until
 
 STACK = "blucher"  # General Blücher's Prussian corps: five units
@@ -138,8 +138,7 @@ async def test_a_first_visit_is_laid_out_once_already_listing_the_stacks(campaig
     assert listed_at_layout[:1] == [listed]
 
 
-@pytest.mark.parametrize("colour", [True, False], ids=["colour", "NO_COLOR"])
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@pytest.mark.parametrize(("size", "colour"), sizes_in_colour_or_not([(80, 24), (120, 40)], "march names"))  # both sizes, both modes
 async def test_every_unit_name_of_every_stack_is_whole_and_nothing_runs_off_the_edge(
     tmp_path, make_app, monkeypatch, size, colour
 ):

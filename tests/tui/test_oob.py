@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from campaigns import oob_view
 from campaigns.oob_view import UnitRow
 from models import Event, General, Unit
-from tests.tui.helpers import key, notices, screen_text, stored, type_text, wait_for, wait_for_notice, wait_for_screen
+from tests.tui.helpers import key, notices, screen_text, sizes_in_colour_or_not, stored, type_text, wait_for, wait_for_notice, wait_for_screen
 from tui.modals.confirm import ConfirmScreen
 from tui.modals.form import FormScreen
 from tui.modals.pick import PickScreen
@@ -328,8 +328,7 @@ async def test_a_change_to_one_unit_labels_that_units_line_again_and_no_other(ca
         assert labelled == ["brigade_zieten"]
 
 
-@pytest.mark.parametrize("colour", [True, False], ids=["colour", "NO_COLOR"])
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@pytest.mark.parametrize(("size", "colour"), sizes_in_colour_or_not([(80, 24), (120, 40)], "oob tree"))  # both sizes, both modes
 async def test_no_line_of_the_opened_tree_is_cut(tmp_path, make_app, monkeypatch, size, colour):
     """The autumn scenario holds the longest unit names, five levels deep: every
     general and unit of the opened tree, read off the screen page by page, is there

@@ -61,8 +61,22 @@ def held(name: str, data: bytes) -> bool:
     return name.encode() in data or json.dumps(name)[1:-1].encode() in data
 
 
+WORD = rb"[A-Za-z0-9_]"
+
+
+def as_a_word(ident: bytes, data: bytes, words: set[bytes]) -> bool:
+    """Whether `ident` is in `data` with no letter, digit or underscore either side. An ident of
+    such characters only is that exactly when it is one of the runs of them (`words`): one pass
+    over the file for every ident, rather than a search of the whole file for each (0.2 CPU-s a
+    despatch, most of this file's checks)."""
+    if re.fullmatch(WORD + rb"+", ident):
+        return ident in words
+    return re.search(rb"(?<!" + WORD + rb")" + re.escape(ident) + rb"(?!" + WORD + rb")", data) is not None
+
+
 def check_despatch(umpire: Path, side_file: Path, side: str) -> None:
     data = side_file.read_bytes()
+    words = set(re.findall(WORD + rb"+", data))
     everyone = forces(umpire)
     own = [f for f in everyone if f[2] == side]
     own_names = {name for _id, name, _s in own}
@@ -76,9 +90,7 @@ def check_despatch(umpire: Path, side_file: Path, side: str) -> None:
         if not any(name in mine for mine in own_names):  # "Dummy" is every side's name for a dummy
             assert not held(name, data), f"unsighted {name} is in {side}'s despatch"
         # an id as a word of its own: "berg" (General Berg) is also inside "Merseburg"
-        assert not re.search(rb"(?<![A-Za-z0-9_])" + re.escape(ident.encode()) + rb"(?![A-Za-z0-9_])", data), (
-            f"unsighted {ident} is in {side}'s despatch"
-        )
+        assert not as_a_word(ident.encode(), data, words), f"unsighted {ident} is in {side}'s despatch"
     assert str(SEED).encode() not in data
     assert salt_of(umpire).encode() not in data
     with sqlite3.connect(side_file) as db:

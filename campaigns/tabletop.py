@@ -29,6 +29,9 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from sqlalchemy import select
+from sqlmodel import col
+
 from campaigns import battles
 from campaigns.errors import CampaignError, plainly, typed_number
 from campaigns.session import CampaignSession
@@ -131,14 +134,19 @@ def load(session: CampaignSession, battle_id: int) -> Tabletop:
         row = db.get(BattleRow, battle_id)
         if row is None:
             raise CampaignError(f"there is no battle {battle_id}")
-        tactical = _stored(row)
-        location, status = row.location, row.status
-    resolver = _resolver(tactical["ruleset"])
+        return _table(row)
+
+
+def _table(row: BattleRow) -> Tabletop:
+    """The tactical battle a battle's row holds. Its dicts and lists are its own at the top
+    level; what they hold is shared with the row, and is never changed (JSON is reassigned)."""
+    tactical = _stored(row)
+    assert row.id is not None
     return Tabletop(
-        battle_id=battle_id,
-        location=location,
-        status=status,
-        resolver=resolver,
+        battle_id=row.id,
+        location=row.location,
+        status=row.status,
+        resolver=_resolver(tactical["ruleset"]),
         options=dict(tactical["options"]),
         position=Position(**tactical["position"]),
         units={u["id"]: Unit.from_json(u) for u in tactical["units"]},
@@ -288,11 +296,20 @@ def _checked_unit(resolver: Resolver, values: Mapping[str, Any], before: Unit | 
 def _changing(session: CampaignSession, battle_id: int, description: str) -> Iterator[tuple[Tabletop, dict, BattleRow]]:
     """One change of a tactical battle still being fought, as one campaign action:
     the battle as it stands, its stored tactical part (saved on leaving) and its row."""
-    table = load(session, battle_id)
-    if table.status not in PLAYING or table.ended:
+    # The place (for the action's description) and the status are read first, without the
+    # battle's JSON; the battle itself is read once, in the action, and told from its own row.
+    with plainly(), session.store.connect() as connection:
+        found = connection.execute(select(col(BattleRow.location), col(BattleRow.status)).where(col(BattleRow.id) == battle_id)).first()
+    if found is None:
+        raise CampaignError(f"there is no battle {battle_id}")
+    location, status = found
+    if status not in PLAYING:
         raise CampaignError(f"battle {battle_id} is over")
-    with plainly(), session.store.action(f"Battle #{battle_id} at {table.location}: {description}") as db:
+    with plainly(), session.store.action(f"Battle #{battle_id} at {location}: {description}") as db:
         row = db.get_one(BattleRow, battle_id)
+        table = _table(row)
+        if table.ended:
+            raise CampaignError(f"battle {battle_id} is over")  # (nothing is written: the action is rolled back)
         tactical = _stored(row)
         try:
             yield table, tactical, row

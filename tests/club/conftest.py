@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -49,14 +50,49 @@ def fight(umpire: CampaignSession) -> tuple[int, int, int]:
     return tables, d10, game
 
 
-@pytest.fixture
-def fought_club(postgres_url: str, capsys: pytest.CaptureFixture[str]) -> Iterator[Fought]:
-    new_campaign(postgres_url, load_scenario("spring1813"), seed=1813)
-    umpire = CampaignSession.open(postgres_url)
+def _fight_at(url: str) -> tuple[int, int, int]:
+    """A new campaign at `url` (an empty database) and its battles fought (`fight`)."""
+    new_campaign(url, load_scenario("spring1813"), seed=1813)
+    umpire = CampaignSession.open(url)
     try:
-        ids = fight(umpire)
+        return fight(umpire)
     finally:
         umpire.close()
+
+
+_fought: dict[str, tuple[str, tuple[int, int, int]]] = {}  # the server -> its database of _fight_at, and the battles
+
+
+def _fought_copied(postgres_url: str) -> tuple[int, int, int]:
+    """The empty database of postgres_url replaced by a copy of one _fight_at made once per
+    worker (CREATE DATABASE ... TEMPLATE, as tests/templates.py copies new campaigns), and its
+    battles: the campaign from the same template, the dice from the same seed, the same rows
+    every time but for the times the actions were stamped with, which no test here compares
+    with another's. Fighting them again for each test was most of its set-up."""
+    import atexit
+
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    from tests.templates import _drop
+
+    url = make_url(postgres_url)
+    server = url.set(drivername="postgresql", database="postgres").render_as_string(hide_password=False)
+    with psycopg.connect(server, autocommit=True) as connection:
+        made = _fought.get(server)
+        if made is None:
+            template = f"adjutant_club_fought_{os.getpid()}"
+            connection.execute(f'CREATE DATABASE "{template}"')
+            atexit.register(_drop, server, template)
+            made = _fought[server] = (template, _fight_at(url.set(database=template).render_as_string(hide_password=False)))
+        connection.execute(f'DROP DATABASE "{url.database}"')
+        connection.execute(f'CREATE DATABASE "{url.database}" TEMPLATE "{made[0]}"')
+    return made[1]
+
+
+@pytest.fixture
+def fought_club(postgres_url: str, capsys: pytest.CaptureFixture[str]) -> Iterator[Fought]:
+    ids = _fought_copied(postgres_url)
     assert main(["club", "setup", "--db", postgres_url, "--json"]) == 0
     yield Fought(json.loads(capsys.readouterr().out), *ids)
     assert main(["club", "revoke", "--db", postgres_url]) == 0  # roles outlive a dropped database

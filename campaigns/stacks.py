@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Protocol
 
-from sqlalchemy import func, select, text
+from sqlalchemy import Select, bindparam, func, select, text
 
 from campaigns.errors import CampaignError, plainly
 from campaigns.gazetteer import GazetteerError, fold, gazetteer
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
     # The ORM's classes, imported by the functions that read units and generals whole: the
     # counted stacks (the battles' first visit, the map) read plain rows and do without the
     # ORM, whose import is the slowest part of a first visit that needs it (150-250 ms).
+    from sqlmodel import Session
+
     from models import Army, General, Unit
 
 
@@ -148,20 +151,20 @@ def all_stacks(session: CampaignSession, places: set[str] | None = None) -> list
     """Every stack on the map, by place then side; generals and units without a place are left out.
 
     With `places`, only the stacks at those places (their units alone are read)."""
-    from sqlmodel import col
-
-    from models import General, Nation, Side, Unit
-
     with plainly(), session.store.read() as db:
-        sides = {s.id: s for s in db.scalars(select(Side).order_by(col(Side.position)))}
-        nation_side = {n.id: n.side for n in db.scalars(select(Nation))}
-        general_query = select(General).order_by(General.id)
-        unit_query = select(Unit).order_by(Unit.id)
-        if places is not None:
-            general_query = general_query.where(col(General.location).in_(sorted(places)))
-            unit_query = unit_query.where(col(Unit.location).in_(sorted(places)))
-        generals = list(db.scalars(general_query))
-        units = list(db.scalars(unit_query))
+        return _read_stacks(db, places)
+
+
+def _read_stacks(db: Session, places: set[str] | None) -> list[Stack]:
+    """`all_stacks` in a read session already open: the sides and nations as plain rows (only
+    their ids, names and order are needed), the generals and units whole, by statements built
+    once per process (building a statement cost more than running it)."""
+    sides = {side_id: name for side_id, name in db.execute(_SIDES)}
+    nation_side = {nation: side_id for nation, side_id in db.execute(_NATIONS)}
+    general_query, unit_query = _statements(places is not None)
+    where = {"places": sorted(places)} if places is not None else {}
+    generals = list(db.scalars(general_query, where))
+    units = list(db.scalars(unit_query, where))
     groups: dict[tuple[str, str], tuple[list[General], list[Unit]]] = {}
     for g in generals:
         if g.location:
@@ -171,9 +174,24 @@ def all_stacks(session: CampaignSession, places: set[str] | None = None) -> list
             groups.setdefault((u.location, nation_side[u.nation]), ([], []))[1].append(u)
     order = {sid: i for i, sid in enumerate(sides)}
     return [
-        Stack(side, sides[side].name, place, tuple(gs), tuple(us))
+        Stack(side, sides[side], place, tuple(gs), tuple(us))
         for (place, side), (gs, us) in sorted(groups.items(), key=lambda kv: (kv[0][0], order[kv[0][1]]))
     ]
+
+
+@cache
+def _statements(at_places: bool) -> tuple[Select[General], Select[Unit]]:
+    """The generals and the units, by id; `at_places`: at the places bound as "places"."""
+    from sqlmodel import col
+
+    from models import General, Unit
+
+    general_query = select(General).order_by(col(General.id))
+    unit_query = select(Unit).order_by(col(Unit.id))
+    if at_places:
+        general_query = general_query.where(col(General.location).in_(bindparam("places", expanding=True)))
+        unit_query = unit_query.where(col(Unit.location).in_(bindparam("places", expanding=True)))
+    return general_query, unit_query
 
 
 def stacks_at(session: CampaignSession, place: str) -> list[Stack]:
@@ -257,7 +275,10 @@ def first_units(session: CampaignSession, stacks: list[CountedStack], limit: int
 
 
 def stack_of(session: CampaignSession, text: str) -> Stack:
-    """The stack a general (id or name) stands in, or SIDE@PLACE; one sentence if there is none."""
+    """The stack a general (id or name) stands in, or SIDE@PLACE; one sentence if there is none.
+
+    One read session: the generals' ids, names and places as plain rows, then the stacks at
+    the places of those named."""
     wanted = text.strip()
     if "@" in wanted:
         side, _, place = wanted.partition("@")
@@ -269,27 +290,36 @@ def stack_of(session: CampaignSession, text: str) -> Stack:
             if stack.side == side.strip() and stack.place == place:
                 return stack
         raise CampaignError(f"side {side.strip()!r} has no stack at {place}")
-    from models import General
-
     key = fold(wanted)
     with plainly(), session.store.read() as db:
-        generals = list(db.scalars(select(General).order_by(General.id)))
-    named = [g for g in generals if g.id == wanted or fold(g.id) == key or fold(g.name) == key]
-    if not named and key:  # words of one general's name: "Latour-Maubourg", "Blücher"
-        words = re.compile(rf"(?<!\w){re.escape(key)}(?!\w)")
-        named = [g for g in generals if words.search(fold(g.name))]
-        if len(named) > 1:
-            raise CampaignError(f"{wanted!r} names {len(named)} generals ({', '.join(g.name for g in named[:4])}"
-                                f"{'...' if len(named) > 4 else ''}); give more of the name, or the id")
-    ids = {g.id for g in named}
-    # The stacks at the places of the generals so named (the first, by place, if several are).
-    for stack in all_stacks(session, {g.location for g in named if g.location}) if named else ():
-        for g in stack.generals:
-            if g.id in ids:
-                return stack
+        generals = db.execute(_GENERAL_NAMES).all()
+        named = [g for g in generals if g.id == wanted or _folded(g.id) == key or _folded(g.name) == key]
+        if not named and key:  # words of one general's name: "Latour-Maubourg", "Blücher"
+            words = re.compile(rf"(?<!\w){re.escape(key)}(?!\w)")
+            named = [g for g in generals if words.search(_folded(g.name))]
+            if len(named) > 1:
+                raise CampaignError(f"{wanted!r} names {len(named)} generals ({', '.join(g.name for g in named[:4])}"
+                                    f"{'...' if len(named) > 4 else ''}); give more of the name, or the id")
+        ids = {g.id for g in named}
+        # The stacks at the places of the generals so named (the first, by place, if several are).
+        places = {g.location for g in named if g.location}
+        for stack in _read_stacks(db, places) if places else ():
+            for general in stack.generals:
+                if general.id in ids:
+                    return stack
     if named:
         raise CampaignError(f"{named[0].name} stands at no place of the map")
     raise CampaignError(f"there is no general {wanted!r} (give a general's id or name, or SIDE@PLACE)")
+
+
+# Every general's id, name and place, for `stack_of` to find the one named.
+_GENERAL_NAMES = text("SELECT id, name, location FROM general ORDER BY id")
+
+
+@lru_cache(maxsize=4096)
+def _folded(name: str) -> str:
+    """`fold(name)`, remembered: `stack_of` folds every general's id and name at each call."""
+    return fold(name)
 
 
 def army_of(session: CampaignSession, stack: Stack) -> Army:

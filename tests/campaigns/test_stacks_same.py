@@ -1,12 +1,15 @@
 """campaigns.stacks reads its stacks with plain rows, in one session, with the generals' names
 folded once per process: its answers are the old way's (every row read through the ORM, in
-separate sessions, every name folded at each call), asked of a played campaign for every
-general's id, name, words of a name, case and accents changed, every SIDE@PLACE, names of no
-general, and again after the rows change (a general moved and renamed, a unit moved)."""
+separate sessions, every name folded at each call), asked of a campaign played ten turns for
+Ney and a seeded draw of generals (tests/seeds.py) by id, name, words of the name, case and
+accents changed, for a draw of SIDE@PLACE, names of no general or of several, and again after
+the rows change (a general moved and renamed, another taken off the map, a unit moved)."""
 
 from __future__ import annotations
 
+import random
 import re
+from typing import Any
 
 from sqlalchemy import select
 from sqlmodel import col
@@ -16,7 +19,10 @@ from campaigns.gazetteer import GazetteerError, fold, gazetteer
 from campaigns.session import CampaignSession
 from campaigns.stacks import Stack, all_stacks, stack_of
 from models import General, Nation, Side, Unit
+from tests import seeds
 from tests.played import play
+
+DRAWN = 5  # generals and stacks drawn a run, each asked every way
 
 
 def _old_all_stacks(session: CampaignSession, places: set[str] | None = None) -> list[Stack]:
@@ -81,7 +87,11 @@ def _old_stack_of(session: CampaignSession, text: str) -> Stack:
 def _seen(stack: Stack) -> tuple:
     """Everything a stack holds, every column of its rows (ORM rows compare by identity)."""
     return (stack.side, stack.side_name, stack.place,
-            tuple(g.model_dump() for g in stack.generals), tuple(u.model_dump() for u in stack.units))
+            tuple(_columns(g) for g in stack.generals), tuple(_columns(u) for u in stack.units))
+
+
+def _columns(row: Any) -> dict[str, Any]:
+    return row.model_dump()
 
 
 def _answer(find, session: CampaignSession, text: str) -> tuple:
@@ -91,49 +101,69 @@ def _answer(find, session: CampaignSession, text: str) -> tuple:
         return ("refused", str(exc))
 
 
-def _asked(session: CampaignSession) -> list[str]:
-    """Every way of naming a stack worth asking, and some that name none or several."""
+def _asked(session: CampaignSession, rng: random.Random) -> list[str]:
+    """Every way of naming a stack worth asking, and some that name none or several: each way
+    for Ney and a seeded draw of the other generals and stacks (every kind every run)."""
     with session.store.read() as db:
-        generals = list(db.scalars(select(General)))
-    asked = ["", "  ", "nobody", "von", "french@", "@Leipzig", "french@Nowhere-on-the-map", "allies@Weimar"]
-    for g in generals:
+        generals = list(db.scalars(select(General).order_by(col(General.id))))
+    asked = ["", "  ", "nobody", "Marshal", "marshal ", "french@", "@Leipzig", "french@Nowhere-on-the-map", "allies@Weimar"]
+    for g in [g for g in generals if g.id == "ney"] + rng.sample(generals, min(DRAWN, len(generals))):
         asked += [g.id, g.id.upper(), f"  {g.name} ", g.name.upper(), fold(g.name), *g.name.replace("-", " ").split()]
-    asked += [f"{s.side}@{s.place}" for s in _old_all_stacks(session)]
-    asked += [f" {s.side} @ {s.place.upper()} " for s in _old_all_stacks(session)]
+    stacks = _old_all_stacks(session)
+    for s in rng.sample(stacks, min(DRAWN, len(stacks))):
+        asked += [f"{s.side}@{s.place}", f" {s.side} @ {s.place.upper()} "]
     return asked
 
 
-def _compare(session: CampaignSession) -> int:
-    asked = _asked(session)
-    differ = [(text, old, new) for text in asked
-              if (old := _answer(_old_stack_of, session, text)) != (new := _answer(stack_of, session, text))]
+KINDS = {  # the answers stack_of gives, by what the sentence says
+    "no general": "there is no general", "several": " generals (", "no stack there": "has no stack at",
+    "no such place": "in the gazetteer", "at no place": "stands at no place of the map",
+}
+
+
+def _kinds(said: list[tuple]) -> set[str]:
+    return {"stack" if kind == "stack" else next((k for k, words in KINDS.items() if words in answer), answer)
+            for kind, answer in said}
+
+
+def _compare(session: CampaignSession, asked: list[str]) -> list[tuple]:
+    """Ask both ways; the old way's answers, once the new way has given the same."""
+    said = [(text, _answer(_old_stack_of, session, text), _answer(stack_of, session, text)) for text in asked]
+    differ = [(text, old, new) for text, old, new in said if old != new]
     assert not differ, (f"{len(differ)} of {len(asked)} differ, first {differ[0][0]!r}:"
                         f" old {str(differ[0][1])[:400]} / new {str(differ[0][2])[:400]}")
     places = sorted({s.place for s in _old_all_stacks(session)})
     for wanted in (None, set(), set(places[:1]), set(places[:3]), set(places), {"Nowhere-on-the-map", *places[-2:]}):
         old = [_seen(s) for s in _old_all_stacks(session, wanted)]
         assert [_seen(s) for s in all_stacks(session, wanted)] == old, f"all_stacks differs at {wanted}"
-    return len(asked)
+    return [old for _text, old, _new in said]
 
 
 def test_stacks_answer_as_the_old_way_did_before_and_after_the_rows_change(tmp_path):
-    session = CampaignSession.open(play(tmp_path / "played.campaign", 4))
+    seed = seeds.run_seed()
+    print(seeds.replay(seed))
+    rng = random.Random(seed)
+    session = CampaignSession.open(play(tmp_path / "ten.campaign", 10))
     try:
-        kinds = [_answer(_old_stack_of, session, text)[0] for text in _asked(session)]
-        assert {"stack", "refused"} <= set(kinds)  # the corpus finds stacks and is refused
-        assert _compare(session) > 100
+        asked = _asked(session, rng)
+        said = _compare(session, asked)
+        assert _kinds(said) >= set(KINDS) - {"at no place"}, _kinds(said)  # every kind of answer
         with session.store.read() as db:
             ney = db.get_one(General, "ney")
+            placeless = next(g.id for g in db.scalars(select(General).order_by(col(General.id))) if g.location and g.id != "ney")
             elsewhere = next(u for u in db.scalars(select(Unit).order_by(col(Unit.id))) if u.location and u.location != ney.location)
         before = _seen(stack_of(session, "ney"))
         with session.store.action("test: Ney renamed and moved, a unit to where he was") as db:
             moved = db.get_one(General, "ney")
             moved.name, moved.location = "Michel Ney-Zweite", elsewhere.location
             db.get_one(Unit, elsewhere.id).location = ney.location
+            db.get_one(General, placeless).location = ""
         after = stack_of(session, "Zweite")
         assert after.place == elsewhere.location and _seen(after) != before
         assert elsewhere.id not in {u.id for u in after.units}
         assert elsewhere.id in {u.id for s in all_stacks(session, {ney.location}) for u in s.units}
-        _compare(session)
+        said = _compare(session, ["ney", "Zweite", "Michel Ney-Zweite", placeless, f"french@{ney.location}",
+                                  f"french@{elsewhere.location}", *asked])
+        assert "at no place" in _kinds(said)
     finally:
         session.close()

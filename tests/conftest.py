@@ -115,7 +115,9 @@ def pytest_report_header() -> str:
 # workers' collections, PostgreSQL servers and module fixtures cost more than the
 # waiting they filled). Three workers on two cores are: session 16, a quiet machine,
 # the whole suite back to back from one clone, -n 2 250.5 s (311 s user + 21 sys),
-# -n 3 229.5 s (343 + 23); an earlier pair 264.3 against 231.8.
+# -n 3 229.5 s (343 + 23); an earlier pair 264.3 against 231.8. Four are not (session 19, quiet,
+# back to back, bytecode cached as in .ci/run): -n 3 217.9 s (321 + 24), -n 4 238.9 s (380 + 28): the
+# fourth worker's waits were already filled, and the contention cost more CPU than it saved.
 WORKERS_PER_CORE = 1.5
 
 # The files that hold the longest single tests, longest first, then the rest of

@@ -27,7 +27,8 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from functools import cache
+from typing import TYPE_CHECKING, NamedTuple
 
 from sqlalchemy import Connection, Engine, exc, text
 from sqlalchemy.engine import URL
@@ -45,6 +46,7 @@ from models.targets import describe
 # needs them: the app's first frame comes without them, and its background imports
 # (tui.app warm_up) bring them in meanwhile.
 if TYPE_CHECKING:
+    from sqlalchemy import Insert, Update
     from sqlmodel import Session
 
     from models.dice_log import CampaignDice
@@ -126,12 +128,7 @@ class CampaignStore:
 
         An exception in the block writes nothing. An action inside an action joins it.
         """
-        from sqlalchemy import insert, update
-
         from models import event_units, history, search
-        from models.tables import Event
-
-        table = Event.__table__  # type: ignore[attr-defined]  # a table class gets __table__ from SQLAlchemy when it is built
 
         active: Session | None = getattr(self._local, "session", None)
         if active is not None:
@@ -143,9 +140,10 @@ class CampaignStore:
             # changes at the end. Plain statements on the session's connection, not an Event
             # the ORM flushes: the same two statements and bytes, without building a SQLModel
             # object (pydantic inspects its default factory each time) and flushing it twice.
+            statements = _statements()
             connection = session.connection()
             event = connection.execute(
-                insert(table).values(when=utcnow(), kind=ACTION, description=description, changes=[], undone=False)
+                statements.new_event, {"when": utcnow(), "kind": ACTION, "description": description, "changes": [], "undone": False}
             ).inserted_primary_key
             current = event[0] if event is not None else None
             search.index_row(connection, "event", current, old=None, new=description)  # as the ORM's insert does (models.search.listen)
@@ -159,7 +157,7 @@ class CampaignStore:
                 self._local.session = self._local.event = None
             if not recorder.changes:
                 raise _Unchanged
-            connection.execute(update(table).where(table.c.id == current).values(changes=recorder.changes))
+            connection.execute(statements.event_changes, {"number": current, "changes": recorder.changes})
             number = current
             event_units.record(connection, current, recorder.changes)  # the units it changed (models.event_units)
         if number is not None:  # committed (an action that changed nothing is not one)
@@ -227,10 +225,7 @@ class CampaignStore:
     @contextmanager
     def _transaction(self) -> Iterator[Session]:
         """One write transaction that first moves the campaign version on from the one this store saw."""
-        from sqlalchemy import update
         from sqlmodel import Session
-
-        from models.tables import Campaign
 
         if self.current_event is not None:
             raise StoreError("undo and redo cannot run inside an action; finish the action first")
@@ -238,11 +233,8 @@ class CampaignStore:
             try:
                 # A plain UPDATE on the session's connection: the ORM's own (an UPDATE it would
                 # also match against the rows it holds, none yet) costs some 0.4 ms more.
-                campaign = Campaign.__table__  # type: ignore[attr-defined]  # a table class gets __table__ from SQLAlchemy when it is built
                 bumped = session.connection().execute(
-                    update(campaign)
-                    .where(campaign.c.id == 1, campaign.c.version == self.version)
-                    .values(version=self.version + 1)
+                    _statements().bump_version, {"seen": self.version, "version": self.version + 1}
                 )
                 if bumped.rowcount != 1:
                     raise ConcurrentEditError()
@@ -255,6 +247,30 @@ class CampaignStore:
                 session.rollback()
                 raise
             self.version += 1
+
+
+class _Statements(NamedTuple):
+    """What every action writes, built once: a statement built anew costs more than running it."""
+
+    bump_version: Update  # the optimistic lock: only from the version this store saw
+    new_event: Insert  # the action's event, before its block runs
+    event_changes: Update  # and its changes, after
+
+
+@cache
+def _statements() -> _Statements:
+    from sqlalchemy import bindparam, insert, update
+
+    from models.tables import Campaign, Event
+
+    campaign, event = Campaign.__table__, Event.__table__  # type: ignore[attr-defined]  # a table class gets __table__ from SQLAlchemy when it is built
+    # The SET columns are the keys of the values each runs with, bound with their columns' types (the
+    # JSON of `changes` and the time of `when` are the ORM's own); the WHERE's names are no column's.
+    return _Statements(
+        bump_version=update(campaign).where(campaign.c.id == 1, campaign.c.version == bindparam("seen")),
+        new_event=insert(event),
+        event_changes=update(event).where(event.c.id == bindparam("number")),
+    )
 
 
 def _recorded_event(session: Session, number: int, doing: str) -> Event:

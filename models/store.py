@@ -142,10 +142,9 @@ class CampaignStore:
             # object (pydantic inspects its default factory each time) and flushing it twice.
             statements = _statements()
             connection = session.connection()
-            event = connection.execute(
+            current: int = connection.execute(
                 statements.new_event, {"when": utcnow(), "kind": ACTION, "description": description, "changes": [], "undone": False}
-            ).inserted_primary_key
-            current = event[0] if event is not None else None
+            ).inserted_primary_key[0]  # type: ignore[index]  # an INSERT's result holds the key it made
             search.index_row(connection, "event", current, old=None, new=description)  # as the ORM's insert does (models.search.listen)
             recorder = history.ChangeRecorder(session)
             self._local.session, self._local.event = session, current

@@ -77,7 +77,19 @@ class CampaignStore:
     @property
     def name(self) -> str:
         """The file, or the database URL without its password."""
-        return describe(self.url)
+        # Every read and action names the store (guard): told once for each URL it is given.
+        named = self.__dict__.get("_named")
+        if named is None or named[0] is not self.url:
+            named = self.__dict__["_named"] = (self.url, describe(self.url))
+        return named[1]
+
+    @property
+    def _writer(self) -> Engine:
+        """The engine whose transactions write (models.engine.writer), made once for each engine."""
+        made = self.__dict__.get("_writer_of")
+        if made is None or made[0] is not self.engine:
+            made = self.__dict__["_writer_of"] = (self.engine, writer(self.engine))
+        return made[1]
 
     @property
     def is_sqlite(self) -> bool:
@@ -228,7 +240,7 @@ class CampaignStore:
 
         if self.current_event is not None:
             raise StoreError("undo and redo cannot run inside an action; finish the action first")
-        with self._writing, guard(self.name), RecordingSession(writer(self.engine), expire_on_commit=False) as session:
+        with self._writing, guard(self.name), RecordingSession(self._writer, expire_on_commit=False) as session:
             try:
                 # A plain UPDATE on the session's connection: the ORM's own (an UPDATE it would
                 # also match against the rows it holds, none yet) costs some 0.4 ms more.

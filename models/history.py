@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Table, and_, delete, event, insert, inspect, select, update
 from sqlalchemy.orm import Session
+from sqlmodel import Session as SQLModelSession
 from sqlmodel import SQLModel
 
 from models import search, table_metadata, tally
@@ -33,19 +34,44 @@ UNRECORDED_TABLES = frozenset({"event"})
 UNRECORDED_COLUMNS = frozenset({("campaign", "version")})
 
 
+RECORDER = "adjutant_recorder"  # the key of a session's `info` that holds its recorder
+
+
+class RecordingSession(SQLModelSession):
+    """The session of a write transaction (models.store), whose flushes a `ChangeRecorder`
+    attached to it records. The class listens, once: listeners added to each session and
+    taken off again cost some 0.13 ms of every action."""
+
+
+def _recorder(session: Session) -> ChangeRecorder | None:
+    return session.info.get(RECORDER)
+
+
+@event.listens_for(RecordingSession, "before_flush")
+def _before_flush(session: Session, context: Any, instances: Any) -> None:
+    if (recorder := _recorder(session)) is not None:
+        recorder._before_flush(session, context, instances)
+
+
+@event.listens_for(RecordingSession, "after_flush")
+def _after_flush(session: Session, context: Any) -> None:
+    if (recorder := _recorder(session)) is not None:
+        recorder._after_flush(session, context)
+
+
 class ChangeRecorder:
-    """Collects the changes of every flush of one session until `detach`."""
+    """Collects the changes of every flush of one session (a RecordingSession) until `detach`."""
 
     def __init__(self, session: Session) -> None:
+        if not isinstance(session, RecordingSession) or _recorder(session) is not None:
+            raise TypeError("a change recorder records a RecordingSession that has none yet")
         self.session = session
         self.changes: list[Change] = []
         self._pending_updates: list[Change] = []
-        event.listen(session, "before_flush", self._before_flush)
-        event.listen(session, "after_flush", self._after_flush)
+        session.info[RECORDER] = self
 
     def detach(self) -> None:
-        event.remove(self.session, "before_flush", self._before_flush)
-        event.remove(self.session, "after_flush", self._after_flush)
+        self.session.info.pop(RECORDER, None)
 
     def _before_flush(self, session: Session, _context: Any, _instances: Any) -> None:
         # Old values must be read before the flush writes the new ones.

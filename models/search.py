@@ -22,8 +22,9 @@ says so, and a third letter searches everything.
 from __future__ import annotations
 
 import re
+from functools import cache
 
-from sqlalchemy import Connection, bindparam, text
+from sqlalchemy import Connection, TextClause, bindparam, text
 
 SHORT_WINDOW = 20_000  # rows looked through for a needle of one or two letters
 TRIGRAM = 3
@@ -40,14 +41,22 @@ def index_row(connection: Connection, table: str, rowid: int, *, old: str | None
     (None: the row was not there, or is no longer). PostgreSQL keeps its indexes itself."""
     if connection.dialect.name != "sqlite" or table not in CONTENT or old == new and old is not None:
         return
-    search, column = f"{table}_search", CONTENT[table]
+    forget, add = _index_statements(table)
     if old is not None:
-        connection.execute(
-            text(f"INSERT INTO {search}({search}, rowid, {column}) VALUES ('delete', :id, :text)"),
-            {"id": rowid, "text": old},
-        )
+        connection.execute(forget, {"id": rowid, "text": old})
     if new is not None:
-        connection.execute(text(f"INSERT INTO {search}(rowid, {column}) VALUES (:id, :text)"), {"id": rowid, "text": new})
+        connection.execute(add, {"id": rowid, "text": new})
+
+
+@cache
+def _index_statements(table: str) -> tuple[TextClause, TextClause]:
+    """The statements that take a row's text out of `table`'s SQLite index and put it in, built
+    once (every action indexes its event's description, every roll its purpose)."""
+    search, column = f"{table}_search", CONTENT[table]
+    return (
+        text(f"INSERT INTO {search}({search}, rowid, {column}) VALUES ('delete', :id, :text)"),
+        text(f"INSERT INTO {search}(rowid, {column}) VALUES (:id, :text)"),
+    )
 
 
 def rebuild_table(connection: Connection, table: str) -> None:

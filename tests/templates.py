@@ -27,7 +27,9 @@ import itertools
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from sqlalchemy.engine import URL
 
@@ -35,6 +37,8 @@ from campaigns.scenario import Scenario, load_scenario
 from campaigns.setup import create_campaign
 from models.targets import sqlite_path, to_url
 from rules.dice import ROLLED
+
+T = TypeVar("T")
 
 _Key = tuple[str, int, str, str | None]
 _files: dict[_Key, Path] = {}
@@ -110,3 +114,29 @@ def _drop(libpq: str, name: str) -> None:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     except psycopg.Error:
         pass
+
+
+_built: dict[tuple[str, str], tuple[str, object]] = {}  # (server, name) -> (template database, what build returned)
+
+
+def database_built_once(postgres_url: str, name: str, build: Callable[[str], T]) -> T:
+    """The empty database of `postgres_url` replaced by a copy of one `build(url)` filled once per
+    worker and server under `name` (CREATE DATABASE ... TEMPLATE, as new campaigns are copied
+    here); what `build` returned then. For a fixture that plays the same actions before each of
+    its tests (the club's turn, a battle fought): with the dice from a fixed seed or typed in,
+    they make the same rows every time but for the times the actions were stamped with."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    url = make_url(postgres_url)
+    server = url.set(drivername="postgresql", database="postgres").render_as_string(hide_password=False)
+    with psycopg.connect(server, autocommit=True) as connection:
+        made = _built.get((server, name))
+        if made is None:
+            template = f"adjutant_{name}_{os.getpid()}"
+            connection.execute(f'CREATE DATABASE "{template}"')
+            atexit.register(_drop, server, template)
+            made = _built[(server, name)] = (template, build(url.set(database=template).render_as_string(hide_password=False)))
+        connection.execute(f'DROP DATABASE "{url.database}"')
+        connection.execute(f'CREATE DATABASE "{url.database}" TEMPLATE "{made[0]}"')
+    return made[1]  # type: ignore[return-value]  # what build returned under this name (object in the dict)

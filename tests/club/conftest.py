@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -13,7 +12,7 @@ from campaigns import battles, tabletop, weather
 from campaigns.scenario import load_scenario
 from campaigns.session import CampaignSession
 from tui.cli import main
-from tests.templates import new_campaign
+from tests.templates import database_built_once, new_campaign
 
 # Allied names the French never meet in `fought_club`: the umpire gives them to units of a
 # tabletop game outside the campaign, which no side fought.
@@ -60,39 +59,11 @@ def _fight_at(url: str) -> tuple[int, int, int]:
         umpire.close()
 
 
-_fought: dict[str, tuple[str, tuple[int, int, int]]] = {}  # the server -> its database of _fight_at, and the battles
-
-
-def _fought_copied(postgres_url: str) -> tuple[int, int, int]:
-    """The empty database of postgres_url replaced by a copy of one _fight_at made once per
-    worker (CREATE DATABASE ... TEMPLATE, as tests/templates.py copies new campaigns), and its
-    battles: the campaign from the same template, the dice from the same seed, the same rows
-    every time but for the times the actions were stamped with, which no test here compares
-    with another's. Fighting them again for each test was most of its set-up."""
-    import atexit
-
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    from tests.templates import _drop
-
-    url = make_url(postgres_url)
-    server = url.set(drivername="postgresql", database="postgres").render_as_string(hide_password=False)
-    with psycopg.connect(server, autocommit=True) as connection:
-        made = _fought.get(server)
-        if made is None:
-            template = f"adjutant_club_fought_{os.getpid()}"
-            connection.execute(f'CREATE DATABASE "{template}"')
-            atexit.register(_drop, server, template)
-            made = _fought[server] = (template, _fight_at(url.set(database=template).render_as_string(hide_password=False)))
-        connection.execute(f'DROP DATABASE "{url.database}"')
-        connection.execute(f'CREATE DATABASE "{url.database}" TEMPLATE "{made[0]}"')
-    return made[1]
-
-
 @pytest.fixture
 def fought_club(postgres_url: str, capsys: pytest.CaptureFixture[str]) -> Iterator[Fought]:
-    ids = _fought_copied(postgres_url)
+    # Fought once per worker and copied (tests/templates.py): fighting it again for each test was
+    # most of its set-up.
+    ids = database_built_once(postgres_url, "club_fought", _fight_at)
     assert main(["club", "setup", "--db", postgres_url, "--json"]) == 0
     yield Fought(json.loads(capsys.readouterr().out), *ids)
     assert main(["club", "revoke", "--db", postgres_url]) == 0  # roles outlive a dropped database

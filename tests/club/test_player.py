@@ -5,7 +5,6 @@ as that role, and the umpire applying them from the same database."""
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 
 import pytest
@@ -27,7 +26,7 @@ from tui.cli import main
 from tui.launch import main as launch
 
 from tests.club.conftest import Fought
-from tests.templates import new_campaign
+from tests.templates import database_built_once, new_campaign
 
 
 def _play_the_turn(url: str) -> None:
@@ -47,39 +46,11 @@ def _play_the_turn(url: str) -> None:
         umpire.close()
 
 
-_played: dict[str, str] = {}  # the server -> its database of _play_the_turn, copied for each test
-
-
-def _turn_played(postgres_url: str) -> None:
-    """The empty database of postgres_url replaced by a copy of one _play_the_turn made once
-    per worker (CREATE DATABASE ... TEMPLATE, as tests/templates.py copies new campaigns): the
-    same dice typed in, the same rows every time, but for the times the actions were stamped
-    with, which no test here compares with another's. Playing it for each test was a fifth of
-    the test's CPU, and as much again of the server's."""
-    import atexit
-
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    from tests.templates import _drop
-
-    url = make_url(postgres_url)
-    server = url.set(drivername="postgresql", database="postgres").render_as_string(hide_password=False)
-    with psycopg.connect(server, autocommit=True) as connection:
-        template = _played.get(server)
-        if template is None:
-            template = f"adjutant_club_turn_{os.getpid()}"
-            connection.execute(f'CREATE DATABASE "{template}"')
-            atexit.register(_drop, server, template)
-            _play_the_turn(url.set(database=template).render_as_string(hide_password=False))
-            _played[server] = template
-        connection.execute(f'DROP DATABASE "{url.database}"')
-        connection.execute(f'CREATE DATABASE "{url.database}" TEMPLATE "{template}"')
-
-
 @pytest.fixture
 def club(postgres_url: str, capsys: pytest.CaptureFixture[str]) -> Iterator[dict]:
-    _turn_played(postgres_url)
+    # The umpire's turn played once per worker and copied (tests/templates.py): playing it for each
+    # test was a fifth of the test's CPU, and as much again of the server's.
+    database_built_once(postgres_url, "club_turn", _play_the_turn)
     assert main(["club", "setup", "--db", postgres_url, "--json"]) == 0
     yield {who: place["url"] for who, place in json.loads(capsys.readouterr().out).items()}
     assert main(["club", "revoke", "--db", postgres_url]) == 0  # roles outlive a dropped database

@@ -85,18 +85,25 @@ async def test_a_battle_fought_from_the_keyboard_and_applied(campaign_file, make
         assert any("battle round 1" in r.purpose for r in rolls)
 
 
+def begun_from_the_whole_map(session: CampaignSession, place: str, pick: int) -> int:
+    """A battle at `place` begun with the first `pick` forces of each side's list as the set-up
+    screen lists them (set_up with pick=...), contact overridden, through the flow-layer call the
+    set-up screen makes; its id."""
+    att, dfn = ([f.id for stack in side.stacks for f in stack.forces if not f.dummy][:pick] for side in forces.stacks_in(session, None))
+    draft = battles.Draft(
+        place, att, dfn, battles.leaders_at(session, att), battles.leaders_at(session, dfn),
+        facts=battles.suggested_facts(session, att, dfn), override="forces gathered from the whole map for the test",
+    )
+    return battles.begin(session, draft)
+
+
 def luetzen_begun(path: Path) -> None:
     """The battle set_up(pilot, "Lützen") begins (two forces a side, the first of each side's
     list, contact overridden), begun through the flow-layer call the set-up screen makes."""
     with_weather(path)
     session = CampaignSession.open(path)
     try:
-        att, dfn = ([f.id for stack in side.stacks for f in stack.forces if not f.dummy][:2] for side in forces.stacks_in(session, None))
-        draft = battles.Draft(
-            "Lützen", att, dfn, battles.leaders_at(session, att), battles.leaders_at(session, dfn),
-            facts=battles.suggested_facts(session, att, dfn), override="forces gathered from the whole map for the test",
-        )
-        battles.begin(session, draft)
+        begun_from_the_whole_map(session, "Lützen", 2)
     finally:
         session.close()
 
@@ -470,12 +477,7 @@ def fought_at_grossgoerschen(path: Path) -> None:
     with_weather(path)
     session = CampaignSession.open(path)
     try:
-        att, dfn = ([f.id for stack in side.stacks for f in stack.forces if not f.dummy][:12] for side in forces.stacks_in(session, None))
-        draft = battles.Draft(
-            "Grossgörschen", att, dfn, battles.leaders_at(session, att), battles.leaders_at(session, dfn),
-            facts=battles.suggested_facts(session, att, dfn), override="forces gathered from the whole map for the test",
-        )
-        battle_id = battles.begin(session, draft)
+        battle_id = begun_from_the_whole_map(session, "Grossgörschen", 12)
         for _ in range(60):
             fight = battles.load(session, battle_id)
             if fight.ready_to_apply:

@@ -8,10 +8,13 @@ returns to, after it has returned. Nothing reaches the screen beneath a form.
 from __future__ import annotations
 
 
+from collections.abc import Callable
+
 import pytest
 
 from sqlalchemy import func, select
 from textual import events
+from textual.pilot import Pilot
 
 from models import Event, Unit
 from tests.tui.helpers import burst, letters, notices, stored, wait_for, wait_for_screen
@@ -279,6 +282,29 @@ async def test_a_key_typed_right_after_a_move_acts_on_the_tree_read_again(campai
         assert form.query_one("#f-location").value == zieten.location
 
 
+async def bookmarked_on_the_history(make_app, path, keys, *, at_once: bool, monkeypatch, held: Callable[[Pilot], bool],
+                                    held_for: str, let_go: str) -> tuple[list[str], list[tuple[int, str]]]:
+    """`keys` typed on the history of `path` (slowly, or at once with its reading held back until
+    `held` holds and a k let go too early has had time to land, which must not happen: `let_go`
+    says so); the notices told, and the events bookmarked (id, description), in id order."""
+    from campaigns import history
+    from models import EventNote
+
+    async with make_app(path, start="history").run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, "New campaign")
+        await settled(pilot)
+
+        async def while_held() -> None:
+            await until(pilot, lambda: held(pilot), held_for)
+            await pilot.pause(0.1)  # time for a k let go too early to land
+            assert pilot.app.keys_held, let_go  # type: ignore[attr-defined]
+
+        await typed(pilot, keys, at_once=at_once, monkeypatch=monkeypatch, hold=(history, "entries"), while_held=while_held)
+        told = notices(pilot.app)
+    with stored(path) as db:
+        return told, sorted((note.event, db.get_one(Event, note.event).description) for note in db.scalars(select(EventNote)))
+
+
 async def test_a_key_typed_right_after_a_bookmark_acts_on_the_history_read_again(campaign_file, make_app, monkeypatch, tmp_path):
     """k twice in one burst on the history, its page slow to read again after the first
     (a loaded machine): the second k waits for the page read again and bookmarks what the
@@ -287,26 +313,16 @@ async def test_a_key_typed_right_after_a_bookmark_acts_on_the_history_read_again
     page was read again, and was for the line as read before: it took that bookmark off again."""
     import shutil
 
-    from campaigns import history
-    from models import EventNote
-
     slow_file = tmp_path / "slow.campaign"
     shutil.copy(campaign_file, slow_file)
 
     async def bookmarked(path, *, at_once: bool) -> tuple[list[str], list[int]]:
-        async with make_app(path, start="history").run_test(size=(80, 24)) as pilot:
-            await wait_for(pilot, "New campaign")
-            await settled(pilot)
-
-            async def while_held() -> None:
-                await until(pilot, lambda: any("Bookmarked" in n for n in notices(pilot.app)), "the first bookmark told")
-                await pilot.pause(0.1)  # time for a k let go too early to land
-                assert pilot.app.keys_held, "the second k was let go before the page was read again"  # type: ignore[attr-defined]
-
-            await typed(pilot, ("k", "k"), at_once=at_once, monkeypatch=monkeypatch, hold=(history, "entries"), while_held=while_held)
-            told = [n for n in notices(pilot.app) if "Bookmark" in n]
-        with stored(path) as db:
-            return told, sorted(note.event for note in db.scalars(select(EventNote)))
+        told, notes = await bookmarked_on_the_history(
+            make_app, path, ("k", "k"), at_once=at_once, monkeypatch=monkeypatch,
+            held=lambda pilot: any("Bookmarked" in n for n in notices(pilot.app)), held_for="the first bookmark told",
+            let_go="the second k was let go before the page was read again",
+        )
+        return [n for n in told if "Bookmark" in n], [event for event, _description in notes]
 
     slowly = await bookmarked(slow_file, at_once=False)
     assert len(slowly[1]) == 2  # two events bookmarked, none taken off
@@ -326,9 +342,8 @@ async def test_a_key_typed_right_after_the_history_filter_acts_on_the_lines_it_f
     newest event of all, which the search does not find)."""
     import shutil
 
-    from campaigns import history, oob, weather
+    from campaigns import oob, weather
     from campaigns.session import CampaignSession
-    from models import EventNote
 
     session = CampaignSession.open(campaign_file)
     weather.roll(session, [2])  # the event the word finds
@@ -339,19 +354,12 @@ async def test_a_key_typed_right_after_the_history_filter_acts_on_the_lines_it_f
     shutil.copy(campaign_file, slow_file)
 
     async def bookmarked(path, *, at_once: bool) -> tuple[list[str], list[str]]:
-        async with make_app(path, start="history").run_test(size=(80, 24)) as pilot:
-            await wait_for(pilot, "New campaign")
-            await settled(pilot)
-
-            async def while_held() -> None:
-                await until(pilot, lambda: pilot.app.focused is pilot.app.screen.query_one("#events"), "Enter taken")
-                await pilot.pause(0.1)  # time for a k let go too early to land
-                assert pilot.app.keys_held, "k was let go before the search had answered"  # type: ignore[attr-defined]
-
-            await typed(pilot, keys, at_once=at_once, monkeypatch=monkeypatch, hold=(history, "entries"), while_held=while_held)
-            told = notices(pilot.app)
-        with stored(path) as db:
-            return told, [db.get_one(Event, note.event).description for note in db.scalars(select(EventNote))]
+        told, notes = await bookmarked_on_the_history(
+            make_app, path, keys, at_once=at_once, monkeypatch=monkeypatch,
+            held=lambda pilot: pilot.app.focused is pilot.app.screen.query_one("#events"), held_for="Enter taken",
+            let_go="k was let go before the search had answered",
+        )
+        return told, [description for _event, description in notes]
 
     slowly = await bookmarked(slow_file, at_once=False)
     assert slowly[0] == found
